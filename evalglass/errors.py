@@ -1,0 +1,33 @@
+"""Every error a user can cause, as one tree; each carries the place it happened.
+
+    EvalglassError            anything evalglass refuses to go on with (exit 4)
+    ├── RecordError           a host-records file is unreadable or invalid
+    └── OutputError           an eval output is unreadable, invalid or ambiguous
+
+Errors from strictyaml, json, the OS or a decompressor are translated into these at the boundary
+where they happen, so the CLI prints one line and no traceback.
+"""
+
+from __future__ import annotations
+
+
+class EvalglassError(Exception):
+    """An input evalglass cannot use; `str()` is the one line a user sees."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+class RecordError(EvalglassError):
+    """A host-records file is unreadable or does not match its schema."""
+
+
+class OutputError(EvalglassError):
+    """An eval output is unreadable, malformed, or conflicts with another output."""

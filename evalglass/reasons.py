@@ -1,0 +1,47 @@
+"""Reason codes: the closed vocabulary behind every authority, validity and gate decision.
+
+Codes are what machines match on; messages are for people and may change wording.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class AuthorityCode(enum.Enum):
+    # Stage 1: is the metric authorized to gate? Failing any of these makes it informational.
+    NO_RECORD = "no_record"
+    METRIC_NOT_GATING = "metric_not_gating"
+    THRESHOLD_MISSING = "threshold_missing"
+    THRESHOLD_PROPOSED = "threshold_proposed"
+    DATASET_PROPOSED = "dataset_proposed"
+    JUDGE_UNCALIBRATED = "judge_uncalibrated"
+    # Stage 2: is the evidence sound? Failing any of these blocks an authorized metric.
+    DANGLING_REFERENCE = "dangling_reference"
+    POLICY_NOT_PERMITTED = "policy_not_permitted"
+    DATASET_RETIRED = "dataset_retired"
+    DATASET_MISMATCH = "dataset_mismatch"
+    JUDGE_DRIFTED = "judge_drifted"
+    JUDGE_RETIRED = "judge_retired"
+    JUDGE_NOT_INDEPENDENT = "judge_not_independent"
+    BASELINE_MISSING = "baseline_missing"
+    BASELINE_NOT_COMPARABLE = "baseline_not_comparable"
+
+
+class ValidityCode(enum.Enum):
+    """Why a measured number is not sound enough to compare with a threshold."""
+
+    VALUE_MISSING = "value_missing"
+    VALUE_NOT_FINITE = "value_not_finite"
+    TOO_FEW_SAMPLES = "too_few_samples"
+    INTERVAL_UNAVAILABLE = "interval_unavailable"
+    TOO_MANY_MISSING = "too_many_missing"
+    VALUE_MISMATCH = "value_mismatch"
+
+
+@attrs.frozen
+class Reason:
+    code: AuthorityCode | ValidityCode
+    message: str

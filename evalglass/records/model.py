@@ -1,0 +1,166 @@
+"""The host records as typed, frozen values: the only source of authority.
+
+Loading lives in `load.py`; this module holds the vocabularies and shapes, and no I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import operator
+import types
+from collections.abc import Callable, Mapping
+
+import attrs
+
+
+class MetricStatus(enum.Enum):
+    DRAFT = "draft"
+    INFORMATIONAL = "informational"
+    CALIBRATING = "calibrating"
+    GATING = "gating"
+    RETIRED = "retired"
+
+
+class Decision(enum.Enum):
+    """How a can_gate value is compared: the conservative end of its interval, or the point."""
+
+    BOUND = "bound"
+    POINT = "point"
+
+
+class Op(enum.Enum):
+    GE = ">="
+    GT = ">"
+    LE = "<="
+    LT = "<"
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self in (Op.GE, Op.GT)
+
+    def holds(self, left: float, right: float) -> bool:
+        return _OPS[self](left, right)
+
+
+_OPS: Mapping[Op, Callable[[float, float], bool]] = {
+    Op.GE: operator.ge,
+    Op.GT: operator.gt,
+    Op.LE: operator.le,
+    Op.LT: operator.lt,
+}
+
+
+class Approval(enum.Enum):
+    PROPOSED = "proposed"
+    APPROVED = "approved"
+
+
+class DatasetStatus(enum.Enum):
+    PROPOSED = "proposed"
+    VALIDATED = "validated"
+    RETIRED = "retired"
+
+
+class Calibration(enum.Enum):
+    UNCALIBRATED = "uncalibrated"
+    CALIBRATING = "calibrating"
+    CALIBRATED = "calibrated"
+    DRIFTED = "drifted"
+    RETIRED = "retired"
+
+
+class Policy(enum.Enum):
+    PERMITTED = "permitted"
+    REDACTED = "redacted"
+    RESTRICTED = "restricted"
+    FORBIDDEN = "forbidden"
+    UNKNOWN = "unknown"
+
+
+@attrs.frozen
+class Origin:
+    """Where a record was written: shown in errors and by tools that point at a line."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+_NOWHERE = Origin("<memory>", 0)
+
+
+def _origin() -> Origin:
+    return attrs.field(default=_NOWHERE, eq=False, repr=False)
+
+
+@attrs.frozen(kw_only=True)
+class MetricRecord:
+    status: MetricStatus
+    dataset: str
+    judge: str | None = None
+    requires_baseline: bool = False
+    min_samples: int = 10
+    decision: Decision = Decision.BOUND
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
+class ThresholdRecord:
+    op: Op
+    value: float
+    approval: Approval
+    approved_by: str | None = None
+    approved_on: dt.date | None = None
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
+class DatasetRecord:
+    status: DatasetStatus
+    version: str
+    fingerprint: str | None = None
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
+class JudgeRecord:
+    model: str
+    calibration: Calibration
+    evidence: str | None = None
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
+class PolicyRecord:
+    policy: Policy
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
+class BaselineRecord:
+    value: float
+    n: int
+    dataset_version: str
+    stderr: float | None = None
+    judge: str | None = None
+    origin: Origin = _origin()
+
+
+def _frozen_map(value: Mapping[str, object]) -> Mapping[str, object]:
+    # Records never change after loading; a read-only view keeps it so.
+    return types.MappingProxyType(dict(value))
+
+
+@attrs.frozen(kw_only=True)
+class HostRecords:
+    """Every host record, keyed by id. An absent file is an empty mapping: no records of that kind."""
+
+    metrics: Mapping[str, MetricRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    thresholds: Mapping[str, ThresholdRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    datasets: Mapping[str, DatasetRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    judges: Mapping[str, JudgeRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    policies: Mapping[str, PolicyRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    baselines: Mapping[str, BaselineRecord] = attrs.field(factory=dict, converter=_frozen_map)
