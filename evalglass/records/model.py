@@ -104,6 +104,8 @@ class MetricRecord:
     requires_baseline: bool = False
     min_samples: int = 10
     decision: Decision = Decision.BOUND
+    # Errored or skipped samples, as a fraction of all samples, above which the value is unsound.
+    max_missing_fraction: float = 0.0
     origin: Origin = _origin()
 
 
