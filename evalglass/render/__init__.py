@@ -1,0 +1,22 @@
+"""Renderers: each turns a Scorecard into text for one audience. They read; they never decide."""
+
+from __future__ import annotations
+
+import enum
+import importlib
+
+from evalglass.scorecard import Scorecard
+
+
+class Format(enum.Enum):
+    TERMINAL = "terminal"
+    MARKDOWN = "markdown"
+    JSON = "json"
+
+
+def render(scorecard: Scorecard, fmt: Format, colour: bool = False) -> str:
+    # Imported on use: the JSON path never loads jinja2.
+    module = importlib.import_module(f"evalglass.render.{fmt.value}")
+    if fmt is Format.TERMINAL:
+        return module.render(scorecard, colour=colour)  # type: ignore[no-any-return]
+    return module.render(scorecard)  # type: ignore[no-any-return]

@@ -1,0 +1,182 @@
+"""Who may gate: the two-stage resolver. Authority is computed here and nowhere else.
+
+Only host records authorize. The evidence is consulted for one thing, the identity of what was
+measured (model, dataset), and only to block: nothing in an eval output can grant authority.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from evalglass.evidence.model import Measurement
+from evalglass.reasons import AuthorityCode as C
+from evalglass.reasons import Reason
+from evalglass.records.model import (
+    Approval,
+    Calibration,
+    DatasetStatus,
+    HostRecords,
+    MetricRecord,
+    MetricStatus,
+    Policy,
+)
+
+
+class Outcome(enum.Enum):
+    INFORMATIONAL = "informational"
+    BLOCKED = "blocked"
+    CAN_GATE = "can_gate"
+
+
+@attrs.frozen
+class Authority:
+    """The resolver's answer. `notes` are what stage 2 would raise once an informational metric
+    is promoted; a blocked metric has none (it already passed stage 1)."""
+
+    outcome: Outcome
+    reasons: tuple[Reason, ...] = ()
+    notes: tuple[Reason, ...] = ()
+
+
+_PERMITTED = frozenset({Policy.PERMITTED, Policy.REDACTED})
+
+
+def resolve(metric_id: str, records: HostRecords, measurement: Measurement | None) -> Authority:
+    """Resolve one metric's authority from the records; the measurement only identifies the run."""
+    metric = records.metrics.get(metric_id)
+    if metric is None:
+        return Authority(
+            Outcome.INFORMATIONAL,
+            (Reason(C.NO_RECORD, f"no record for '{metric_id}' in metrics.yaml"),),
+        )
+    unauthorized = _stage1(metric_id, metric, records)
+    unsound = _stage2(metric_id, metric, records, measurement)
+    if unauthorized:
+        return Authority(Outcome.INFORMATIONAL, unauthorized, notes=unsound)
+    if unsound:
+        return Authority(Outcome.BLOCKED, unsound)
+    return Authority(Outcome.CAN_GATE)
+
+
+def _stage1(metric_id: str, metric: MetricRecord, records: HostRecords) -> tuple[Reason, ...]:
+    """Is the metric authorized to gate? Every failed condition, in table order."""
+    reasons = []
+    if metric.status is not MetricStatus.GATING:
+        reasons.append(Reason(C.METRIC_NOT_GATING, f"metric status is {metric.status.value}"))
+    threshold = records.thresholds.get(metric_id)
+    if threshold is None:
+        reasons.append(Reason(C.THRESHOLD_MISSING, "no threshold in thresholds.yaml"))
+    elif threshold.approval is not Approval.APPROVED:
+        reasons.append(Reason(C.THRESHOLD_PROPOSED, "threshold is proposed, not approved"))
+    dataset = records.datasets.get(metric.dataset)
+    if dataset is not None and dataset.status is DatasetStatus.PROPOSED:
+        reasons.append(Reason(C.DATASET_PROPOSED, f"dataset '{metric.dataset}' is proposed"))
+    judge = records.judges.get(metric.judge) if metric.judge is not None else None
+    if judge is not None and judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING):
+        reasons.append(
+            Reason(C.JUDGE_UNCALIBRATED, f"judge '{metric.judge}' is {judge.calibration.value}")
+        )
+    return tuple(reasons)
+
+
+def _stage2(
+    metric_id: str, metric: MetricRecord, records: HostRecords, measurement: Measurement | None
+) -> tuple[Reason, ...]:
+    """Is the evidence sound enough to let an authorized metric decide? Every failed condition."""
+    reasons = []
+    dataset = records.datasets.get(metric.dataset)
+    judge = records.judges.get(metric.judge) if metric.judge is not None else None
+    dangling = [f"dataset '{metric.dataset}'"] if dataset is None else []
+    if metric.judge is not None and judge is None:
+        dangling.append(f"judge '{metric.judge}'")
+    if dangling:
+        reasons.append(Reason(C.DANGLING_REFERENCE, f"no record for {' or '.join(dangling)}"))
+    # Looked up by the id the metric names, record or not: a typo rarely has a policy either.
+    policy = records.policies.get(metric.dataset)
+    if policy is None or policy.policy not in _PERMITTED:
+        said = "no data policy" if policy is None else f"data policy is {policy.policy.value}"
+        reasons.append(Reason(C.POLICY_NOT_PERMITTED, f"{said} for dataset '{metric.dataset}'"))
+    if dataset is not None and dataset.status is DatasetStatus.RETIRED:
+        reasons.append(Reason(C.DATASET_RETIRED, f"dataset '{metric.dataset}' is retired"))
+    if dataset is not None and measurement is not None:
+        mismatch = _dataset_mismatch(metric.dataset, dataset.version, dataset.fingerprint, measurement)
+        if mismatch:
+            reasons.append(Reason(C.DATASET_MISMATCH, mismatch))
+    if judge is not None:
+        if judge.calibration is Calibration.DRIFTED:
+            reasons.append(Reason(C.JUDGE_DRIFTED, f"judge '{metric.judge}' has drifted"))
+        if judge.calibration is Calibration.RETIRED:
+            reasons.append(Reason(C.JUDGE_RETIRED, f"judge '{metric.judge}' is retired"))
+        model = measurement.run.model if measurement is not None else None
+        if model is None:
+            reasons.append(
+                Reason(
+                    C.JUDGE_NOT_INDEPENDENT,
+                    "the eval output names no model, so the judge cannot be shown independent",
+                )
+            )
+        elif same_model(judge.model, model):
+            reasons.append(
+                Reason(
+                    C.JUDGE_NOT_INDEPENDENT,
+                    f"judge model '{judge.model}' is the model under evaluation '{model}'",
+                )
+            )
+    if metric.requires_baseline:
+        reasons.extend(_baseline_reasons(metric_id, metric, records))
+    return tuple(reasons)
+
+
+def _dataset_mismatch(
+    dataset_id: str, version: str, fingerprint: str | None, measurement: Measurement
+) -> str:
+    """What the output says it was measured on, where that contradicts the validated record.
+
+    A version is only comparable when the output names this dataset (or names none); a content
+    fingerprint is comparable whatever the name."""
+    seen = measurement.run.dataset
+    if seen is None:
+        return ""
+    same_name = seen.name is None or seen.name == dataset_id
+    if same_name and seen.version is not None and seen.version != version:
+        return f"measured on dataset version '{seen.version}', record validates '{version}'"
+    if fingerprint is not None and seen.fingerprint is not None and seen.fingerprint != fingerprint:
+        return f"measured on dataset fingerprint '{seen.fingerprint}', record has '{fingerprint}'"
+    return ""
+
+
+def _baseline_reasons(
+    metric_id: str, metric: MetricRecord, records: HostRecords
+) -> tuple[Reason, ...]:
+    baseline = records.baselines.get(metric_id)
+    if baseline is None:
+        return (Reason(C.BASELINE_MISSING, "a baseline is required and baselines.yaml has none"),)
+    dataset = records.datasets.get(metric.dataset)
+    if dataset is None or baseline.dataset_version != dataset.version:
+        have = "no dataset record" if dataset is None else f"dataset version '{dataset.version}'"
+        return (
+            Reason(
+                C.BASELINE_NOT_COMPARABLE,
+                f"baseline measured on dataset version '{baseline.dataset_version}', {have}",
+            ),
+        )
+    if baseline.judge is not None and metric.judge is not None:
+        judge = records.judges.get(metric.judge)
+        # Exact, unlike independence: a loose match here would let a different grader through.
+        if judge is None or judge.model != baseline.judge:
+            have = "no judge record" if judge is None else f"judge model '{judge.model}'"
+            return (
+                Reason(
+                    C.BASELINE_NOT_COMPARABLE,
+                    f"baseline scored by judge model '{baseline.judge}', {have}",
+                ),
+            )
+    return ()
+
+
+def same_model(a: str, b: str) -> bool:
+    """Same model name ignoring case, or same last path segment (`openai/gpt-4.1` = `gpt-4.1`)."""
+    a, b = a.strip().lower(), b.strip().lower()
+    return a == b or a.rsplit("/", 1)[-1] == b.rsplit("/", 1)[-1]

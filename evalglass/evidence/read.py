@@ -1,0 +1,127 @@
+"""Find and read eval outputs: files and folders in, one Evidence out.
+
+Formats are detected from each file's name and first bytes (`input_format` overrides). When two
+runs measure the same metric, the newest by the run's own start time decides and the others are
+kept as earlier attempts, so a retry can never hide a failure; runs with no start time cannot be
+ordered, and measuring one metric twice is then an input error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+
+import attrs
+
+from evalglass.errors import OutputError
+from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
+
+# Most specific first: the generic format is the fallback for JSON nobody else claims.
+_MODULES = {"generic": "evalglass.evidence.generic"}
+
+FORMATS = tuple(_MODULES)
+
+
+def read_outputs(paths: Sequence[str | os.PathLike[str]], input_format: str | None = None) -> Evidence:
+    """Read every output named (folders: every recognised file below them) into one Evidence."""
+    if input_format is not None and input_format not in _MODULES:
+        raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(FORMATS)}")
+    measurements: dict[str, Measurement] = {}
+    sources: list[str] = []
+    seen: set[Path] = set()
+    for path, shown, adapter in _expand(paths, input_format):
+        resolved = path.resolve()
+        if resolved in seen:
+            continue
+        seen.add(resolved)
+        sources.append(shown)
+        for measurement in adapter.read(path, shown):
+            _merge(measurements, measurement)
+    return Evidence(measurements=measurements, sources=tuple(sources))
+
+
+def _expand(
+    paths: Sequence[str | os.PathLike[str]], input_format: str | None
+) -> Iterator[tuple[Path, str, ModuleType]]:
+    for given in paths:
+        path, shown = Path(given), os.fspath(given)
+        if path.is_dir():
+            found = 0
+            for child in sorted(p for p in path.rglob("*") if p.is_file()):
+                adapter = _detect(child, input_format)
+                if adapter is not None:
+                    found += 1
+                    yield child, os.path.join(shown, os.path.relpath(child, path)), adapter
+            if not found:
+                raise OutputError(shown, "no recognised eval output in this folder")
+        elif path.is_file():
+            adapter = _detect(path, input_format)
+            if adapter is None:
+                raise OutputError(
+                    shown,
+                    f"not a recognised eval output ({', '.join(FORMATS)}); "
+                    "name the format with --input-format",
+                )
+            yield path, shown, adapter
+        elif path.exists():
+            raise OutputError(shown, "not a regular file or folder")
+        else:
+            raise OutputError(shown, "no such file or folder")
+
+
+def _detect(path: Path, input_format: str | None) -> ModuleType | None:
+    if input_format is not None:
+        return _adapter(input_format)
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(4096)
+    except OSError as exc:
+        raise OutputError(os.fspath(path), f"cannot read: {exc.strerror or exc}") from exc
+    for name in _MODULES:
+        adapter = _adapter(name)
+        if adapter.sniff(path, head):
+            return adapter
+    return None
+
+
+def _adapter(name: str) -> ModuleType:
+    # Imported on first use: a run that reads one format never pays for the others.
+    return importlib.import_module(_MODULES[name])
+
+
+def _merge(measurements: dict[str, Measurement], new: Measurement) -> None:
+    old = measurements.get(new.id)
+    if old is None:
+        measurements[new.id] = new
+        return
+    old_start, new_start = _started(old), _started(new)
+    if old_start is None or new_start is None:
+        raise OutputError(
+            new.run.source,
+            f"metric '{new.id}' is also measured by {old.run.source}; "
+            "give one output per metric (runs without a start time cannot be ordered)",
+        )
+    newer, older = (new, old) if new_start > old_start else (old, new)
+    attempts = older.earlier + newer.earlier + (_attempt(older),)
+    measurements[new.id] = attrs.evolve(
+        newer, earlier=tuple(sorted(attempts, key=lambda a: (a.started or "", a.source)))
+    )
+
+
+def _attempt(m: Measurement) -> EarlierAttempt:
+    return EarlierAttempt(source=m.run.source, started=m.run.started, value=m.value, n=m.n)
+
+
+def _started(m: Measurement) -> dt.datetime | None:
+    if m.run.started is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(m.run.started)
+    except ValueError:
+        return None
+    # Naive times are taken as UTC so they can be ordered against aware ones.
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)

@@ -1,0 +1,31 @@
+"""The exit-code table: verdict to code, and the codes for bad input and bad usage. No other
+module holds an exit number."""
+
+from __future__ import annotations
+
+import enum
+import types
+from collections.abc import Mapping
+
+
+class Verdict(enum.Enum):
+    """The run's one-word answer, by precedence: fail > blocked > pass > informational."""
+
+    FAIL = "fail"
+    BLOCKED = "blocked"
+    PASS = "pass"
+    INFORMATIONAL = "informational"
+
+
+VERDICT_EXIT: Mapping[Verdict, int] = types.MappingProxyType(
+    {Verdict.PASS: 0, Verdict.FAIL: 1, Verdict.BLOCKED: 3, Verdict.INFORMATIONAL: 0}
+)
+NO_GATE_REQUIRED_EXIT = 5  # informational under --require-gate: nothing gated, and that was asked
+USAGE_EXIT = 2
+INPUT_ERROR_EXIT = 4
+
+
+def exit_code(verdict: Verdict, require_gate: bool = False) -> int:
+    if require_gate and verdict is Verdict.INFORMATIONAL:
+        return NO_GATE_REQUIRED_EXIT
+    return VERDICT_EXIT[verdict]

@@ -1,0 +1,34 @@
+"""How numbers and intervals read in evidence strings: short, but never misleadingly rounded."""
+
+from __future__ import annotations
+
+import math
+
+from evalglass.evidence.model import Interval, Method
+
+_METHOD_NAMES = {
+    Method.WILSON: "Wilson",
+    Method.STUDENT_T: "Student-t",
+    Method.NORMAL: "normal, reported stderr",
+}
+
+
+def fmt(x: float, against: float | None = None) -> str:
+    """Four significant digits, more when needed so `x` and `against` never print the same
+    while differing (a bound of 0.84999 must not read as 0.85 beside a threshold of 0.85)."""
+    if not math.isfinite(x):
+        return str(x)
+    for digits in range(4, 18):
+        text = f"{x:.{digits}g}"
+        if against is None or x == against or text != f"{against:.{digits}g}":
+            return text
+    return repr(x)
+
+
+def interval_label(interval: Interval) -> str:
+    """`95% Wilson`: the level and the method, as evidence names them."""
+    return f"{interval.level * 100:g}% {_METHOD_NAMES[interval.method]}"
+
+
+def interval_text(interval: Interval) -> str:
+    return f"[{fmt(interval.low)}, {fmt(interval.high)}]"

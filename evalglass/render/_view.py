@@ -1,0 +1,106 @@
+"""What every renderer shows the same way: the headline, the order of gates, the grouping.
+
+Presentation only: it reads results already decided and never computes authority or a gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from evalglass.authority import Outcome
+from evalglass.decision import Result
+from evalglass.exits import Verdict
+from evalglass.numbers import fmt, interval_text
+from evalglass.scorecard import MetricCard, Scorecard
+
+_WORDS = {
+    Verdict.PASS: "PASS",
+    Verdict.FAIL: "FAIL",
+    Verdict.BLOCKED: "BLOCKED",
+    Verdict.INFORMATIONAL: "NO ACTIVE GATE",
+}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def headline(scorecard: Scorecard) -> str:
+    """The first line of every scorecard; informational never reads as a pass."""
+    c = scorecard.counts
+    word = _WORDS[scorecard.verdict]
+    rest = f"{c.informational} informational"
+    if scorecard.verdict is Verdict.INFORMATIONAL:
+        return f"{word} — nothing was enforced ({_plural(c.informational, 'metric')} informational)"
+    if scorecard.verdict is Verdict.PASS:
+        return f"{word} — {_plural(c.passed, 'gate')} enforced, all passed; {rest}"
+    if scorecard.verdict is Verdict.FAIL:
+        return (
+            f"{word} — {c.failed} of {_plural(c.enforced, 'enforced gate')} failed; "
+            f"{c.blocked} blocked; {rest}"
+        )
+    return (
+        f"{word} — we cannot say: {_plural(c.blocked, 'gate')} blocked or unsound; "
+        f"{c.passed} passed; {rest}"
+    )
+
+
+def status(card: MetricCard) -> str:
+    """One word per metric: fail, unsound, blocked, pass, or informational."""
+    if card.authority.outcome is Outcome.BLOCKED:
+        return "blocked"
+    if card.gate.result is Result.NOT_ENFORCED:
+        return card.authority.outcome.value
+    return card.gate.result.value
+
+
+_SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "pass": 3}
+
+
+def deciding(scorecard: Scorecard) -> list[MetricCard]:
+    """Metrics that affect the verdict, failed and blocked first."""
+    cards = [c for c in scorecard.metrics if c.decided]
+    return sorted(cards, key=lambda c: (_SEVERITY[status(c)], c.id))
+
+
+def others(scorecard: Scorecard) -> list[MetricCard]:
+    """Metrics that do not affect the verdict, in id order."""
+    return [c for c in scorecard.metrics if not c.decided]
+
+
+def value_text(card: MetricCard) -> str:
+    m = card.measurement
+    if m is None or m.value is None:
+        return "—"
+    return fmt(m.value)
+
+
+def n_text(card: MetricCard) -> str:
+    m = card.measurement
+    return "—" if m is None or m.n is None else str(m.n)
+
+
+def interval_cell(card: MetricCard) -> str:
+    m = card.measurement
+    return "—" if m is None or m.interval is None else interval_text(m.interval)
+
+
+def threshold_text(card: MetricCard) -> str:
+    t = card.threshold
+    if t is None:
+        return "—"
+    text = f"{t.op.value} {fmt(t.value)}"
+    return text if t.approval.value == "approved" else f"{text} (proposed)"
+
+
+def reasons_text(reasons: Iterable[object]) -> str:
+    return "; ".join(f"{r.code.value}: {r.message}" for r in reasons)  # type: ignore[attr-defined]
+
+
+def why(card: MetricCard) -> str:
+    """The numbers for a compared gate, the reasons for anything else."""
+    if card.gate.result in (Result.PASS, Result.FAIL):
+        return card.gate.evidence
+    if card.gate.result is Result.UNSOUND:
+        return reasons_text(card.gate.reasons)
+    return reasons_text(card.authority.reasons)

@@ -1,0 +1,63 @@
+"""Is a measured number sound enough to compare with a threshold? Pure; knows nothing of authority.
+
+Validity is judged against the metric's own record (min_samples, decision rule, missing samples)
+where one exists, and against the record defaults where none does.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+from evalglass.evidence.model import Measurement
+from evalglass.reasons import Reason
+from evalglass.reasons import ValidityCode as V
+from evalglass.records.model import Decision, MetricRecord
+
+_DEFAULTS = attrs.fields(MetricRecord)
+
+
+@attrs.frozen
+class Validity:
+    valid: bool
+    reasons: tuple[Reason, ...] = ()
+
+
+def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Validity:
+    """Every reason the measurement cannot be compared; valid only when there are none."""
+    min_samples: int = metric.min_samples if metric else _DEFAULTS.min_samples.default
+    decision: Decision = metric.decision if metric else _DEFAULTS.decision.default
+    max_missing: float = (
+        metric.max_missing_fraction if metric else _DEFAULTS.max_missing_fraction.default
+    )
+    if measurement is None or measurement.value is None:
+        return Validity(False, (Reason(V.VALUE_MISSING, "no value was measured"),))
+    reasons = []
+    if not math.isfinite(measurement.value):
+        reasons.append(Reason(V.VALUE_NOT_FINITE, f"value is {measurement.value}"))
+    n = measurement.n
+    if n is None:
+        reasons.append(Reason(V.TOO_FEW_SAMPLES, "sample count unknown"))
+    elif n < min_samples:
+        reasons.append(Reason(V.TOO_FEW_SAMPLES, f"n {n} < min_samples {min_samples}"))
+    interval = measurement.interval
+    if decision is Decision.BOUND and (
+        interval is None or not (math.isfinite(interval.low) and math.isfinite(interval.high))
+    ):
+        reasons.append(
+            Reason(V.INTERVAL_UNAVAILABLE, "no interval, and the gate compares a bound")
+        )
+    if measurement.missing:
+        total = (n or 0) + measurement.missing
+        fraction = measurement.missing / total
+        if fraction > max_missing:
+            reasons.append(
+                Reason(
+                    V.TOO_MANY_MISSING,
+                    f"{measurement.missing} of {total} samples errored or were skipped "
+                    f"({fraction:.1%} > max_missing_fraction {max_missing:g})",
+                )
+            )
+    reasons.extend(measurement.findings)
+    return Validity(not reasons, tuple(reasons))
