@@ -1,0 +1,164 @@
+"""One metric's whole world as a small tuple of states, and the records and output it stands for.
+
+Shared by the exhaustive authority table and the property tests, so both walk the same space.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import attrs
+from hypothesis import strategies as st
+
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run
+from evalglass.records.model import (
+    Approval,
+    BaselineRecord,
+    Calibration,
+    DatasetRecord,
+    DatasetStatus,
+    HostRecords,
+    JudgeRecord,
+    MetricRecord,
+    MetricStatus,
+    Op,
+    Policy,
+    PolicyRecord,
+    ThresholdRecord,
+)
+
+METRIC = "qa/match/accuracy"
+DATASET = "qa-gold"
+JUDGE = "grader-v2"
+JUDGE_MODEL = "openai/gpt-4.1"
+
+METRIC_STATES = (None, *MetricStatus)
+THRESHOLD_STATES = (None, *Approval)
+DATASET_STATES = (None, *DatasetStatus)
+JUDGE_STATES = ("none", "dangling", *Calibration)  # "none": the metric names no judge
+POLICY_STATES = (None, *Policy)
+BASELINE_STATES = (None, "comparable", "other_version", "other_judge")
+MODEL_STATES = ("other", "same_as_judge", "same_last_segment", "unnamed")
+OUTPUT_DATASET_STATES = ("matches", "other_version")
+
+
+@attrs.frozen
+class State:
+    metric: MetricStatus | None = MetricStatus.GATING
+    requires_baseline: bool = False
+    threshold: Approval | None = Approval.APPROVED
+    dataset: DatasetStatus | None = DatasetStatus.VALIDATED
+    judge: str | Calibration = "none"
+    policy: Policy | None = Policy.PERMITTED
+    baseline: str | None = None
+    model: str = "other"
+    output_dataset: str = "matches"
+
+
+def records(state: State, metric_id: str = METRIC) -> HostRecords:
+    names_judge = state.judge != "none"
+    metrics = {}
+    if state.metric is not None:
+        metrics[metric_id] = MetricRecord(
+            status=state.metric,
+            dataset=DATASET,
+            judge=JUDGE if names_judge else None,
+            requires_baseline=state.requires_baseline,
+        )
+    thresholds = {}
+    if state.threshold is not None:
+        approved = state.threshold is Approval.APPROVED
+        thresholds[metric_id] = ThresholdRecord(
+            op=Op.GE,
+            value=0.8,
+            approval=state.threshold,
+            approved_by="@alice" if approved else None,
+            approved_on=dt.date(2026, 11, 1) if approved else None,
+        )
+    datasets = {}
+    if state.dataset is not None:
+        datasets[DATASET] = DatasetRecord(status=state.dataset, version="2026-10")
+    judges = {}
+    if isinstance(state.judge, Calibration):
+        judges[JUDGE] = JudgeRecord(model=JUDGE_MODEL, calibration=state.judge)
+    policies = {}
+    if state.policy is not None:
+        policies[DATASET] = PolicyRecord(policy=state.policy)
+    baselines = {}
+    if state.baseline is not None:
+        baselines[metric_id] = BaselineRecord(
+            value=0.9,
+            n=400,
+            dataset_version="2025-01" if state.baseline == "other_version" else "2026-10",
+            judge=("other/grader" if state.baseline == "other_judge" else JUDGE_MODEL)
+            if names_judge
+            else None,
+        )
+    return HostRecords(
+        metrics=metrics,
+        thresholds=thresholds,
+        datasets=datasets,
+        judges=judges,
+        policies=policies,
+        baselines=baselines,
+    )
+
+
+def measurement(
+    state: State, value: float = 0.9, n: int = 500, metric_id: str = METRIC
+) -> Measurement:
+    model = {
+        "other": "acme/model-x",
+        "same_as_judge": "OpenAI/GPT-4.1",
+        "same_last_segment": "azure/gpt-4.1",
+        "unnamed": None,
+    }[state.model]
+    version = "2026-10" if state.output_dataset == "matches" else "2026-11"
+    run = Run(source="run.json", model=model, dataset=DatasetIdentity(name=DATASET, version=version))
+    return Measurement(id=metric_id, run=run, value=value, n=n)
+
+
+def states() -> st.SearchStrategy[State]:
+    """Any one metric's world, drawn from the same space the exhaustive table walks."""
+    return st.builds(
+        State,
+        metric=st.sampled_from(METRIC_STATES),
+        requires_baseline=st.booleans(),
+        threshold=st.sampled_from(THRESHOLD_STATES),
+        dataset=st.sampled_from(DATASET_STATES),
+        judge=st.sampled_from(JUDGE_STATES),
+        policy=st.sampled_from(POLICY_STATES),
+        baseline=st.sampled_from(BASELINE_STATES),
+        model=st.sampled_from(MODEL_STATES),
+        output_dataset=st.sampled_from(OUTPUT_DATASET_STATES),
+    )
+
+
+_GOOD_POLICIES = (Policy.PERMITTED, Policy.REDACTED)
+
+# For each field: from a state, the states that are strictly worse for gating.
+WORSE = {
+    "metric": lambda v: [x for x in METRIC_STATES if x is not MetricStatus.GATING]
+    if v is MetricStatus.GATING
+    else [None],
+    "requires_baseline": lambda v: [True] if not v else [],
+    "threshold": lambda v: {Approval.APPROVED: [Approval.PROPOSED, None], Approval.PROPOSED: [None]}.get(
+        v, []
+    ),
+    "dataset": lambda v: [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
+    if v is DatasetStatus.VALIDATED
+    else ([None] if v is not None else []),
+    "judge": lambda v: [x for x in JUDGE_STATES if x != "none"]
+    if v == "none"
+    else (
+        [x for x in JUDGE_STATES if x not in ("none", Calibration.CALIBRATED)]
+        if v is Calibration.CALIBRATED
+        else []
+    ),
+    "policy": lambda v: [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
+    if v in _GOOD_POLICIES
+    else [],
+    "baseline": lambda v: {"comparable": ["other_version", "other_judge", None]}.get(v, [None] if v else []),
+    "model": lambda v: ["same_as_judge", "same_last_segment", "unnamed"] if v == "other" else [],
+    "output_dataset": lambda v: ["other_version"] if v == "matches" else [],
+}

@@ -1,0 +1,79 @@
+"""The verdict and the exit code: the whole precedence table, and what each verdict means."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from evalglass.authority import Authority, Outcome
+from evalglass.decision import GateResult, Result
+from evalglass.exits import Verdict, exit_code
+from evalglass.scorecard import MetricCard, verdict_of
+from evalglass.validity import Validity
+
+# Every (authority, gate) pair a metric can end in.
+KINDS = {
+    "informational": (Outcome.INFORMATIONAL, Result.NOT_ENFORCED),
+    "blocked": (Outcome.BLOCKED, Result.NOT_ENFORCED),
+    "pass": (Outcome.CAN_GATE, Result.PASS),
+    "fail": (Outcome.CAN_GATE, Result.FAIL),
+    "unsound": (Outcome.CAN_GATE, Result.UNSOUND),
+}
+
+
+def card(kind: str, i: int) -> MetricCard:
+    outcome, result = KINDS[kind]
+    return MetricCard(
+        id=f"{kind}/{i}",
+        measurement=None,
+        validity=Validity(True),
+        authority=Authority(outcome),
+        threshold=None,
+        gate=GateResult(result),
+    )
+
+
+def expected_verdict(kinds: set[str]) -> Verdict:
+    """DESIGN.md: fail > blocked > pass > informational."""
+    if "fail" in kinds:
+        return Verdict.FAIL
+    if "blocked" in kinds or "unsound" in kinds:
+        return Verdict.BLOCKED
+    if "pass" in kinds:
+        return Verdict.PASS
+    return Verdict.INFORMATIONAL
+
+
+SUBSETS = [set(c) for r in range(len(KINDS) + 1) for c in itertools.combinations(KINDS, r)]
+
+
+@pytest.mark.parametrize("kinds", SUBSETS, ids=lambda k: "+".join(sorted(k)) or "empty")
+def test_verdict_precedence(kinds: set[str]) -> None:
+    """Every mix of metric outcomes gives the verdict of the precedence table."""
+    cards = tuple(card(k, i) for i, k in enumerate(sorted(kinds)))
+    assert verdict_of(cards) is expected_verdict(kinds)
+
+
+@pytest.mark.parametrize(
+    ("verdict", "require_gate", "code"),
+    [
+        (Verdict.PASS, False, 0),
+        (Verdict.PASS, True, 0),
+        (Verdict.FAIL, False, 1),
+        (Verdict.FAIL, True, 1),
+        (Verdict.BLOCKED, False, 3),
+        (Verdict.BLOCKED, True, 3),
+        (Verdict.INFORMATIONAL, False, 0),
+        (Verdict.INFORMATIONAL, True, 5),
+    ],
+)
+def test_exit_code_table(verdict: Verdict, require_gate: bool, code: int) -> None:
+    """The exit code is a function of the verdict and --require-gate alone."""
+    assert exit_code(verdict, require_gate) == code
+
+
+def test_a_run_with_nothing_enforced_is_never_pass() -> None:
+    """Only informational metrics, or none at all: the verdict is informational, not pass."""
+    assert verdict_of(()) is Verdict.INFORMATIONAL
+    assert verdict_of((card("informational", 0),)) is Verdict.INFORMATIONAL
