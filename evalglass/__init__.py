@@ -1,5 +1,54 @@
-"""evalglass: which eval results may fail a build — value, validity and authority, kept apart."""
+"""evalglass: which eval results may fail a build — value, validity and authority, kept apart.
+
+The public API, re-exported from the modules that own it. Names load on first use, so that
+`evalglass --version` does not pay for the YAML and template machinery.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from evalglass._version import __version__
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:
+    from evalglass.api import score
+    from evalglass.authority import Authority, Outcome, resolve
+    from evalglass.decision import GateResult, Result, decide
+    from evalglass.errors import EvalglassError, OutputError, RecordError
+    from evalglass.evidence.model import Evidence, Measurement
+    from evalglass.evidence.read import read_outputs
+    from evalglass.exits import Verdict
+    from evalglass.records.load import load_records
+    from evalglass.records.model import HostRecords
+    from evalglass.scorecard import MetricCard, Scorecard, assemble
+
+_HOMES = {
+    "Authority": "evalglass.authority",
+    "EvalglassError": "evalglass.errors",
+    "Evidence": "evalglass.evidence.model",
+    "GateResult": "evalglass.decision",
+    "HostRecords": "evalglass.records.model",
+    "Measurement": "evalglass.evidence.model",
+    "MetricCard": "evalglass.scorecard",
+    "Outcome": "evalglass.authority",
+    "OutputError": "evalglass.errors",
+    "RecordError": "evalglass.errors",
+    "Result": "evalglass.decision",
+    "Scorecard": "evalglass.scorecard",
+    "Verdict": "evalglass.exits",
+    "assemble": "evalglass.scorecard",
+    "decide": "evalglass.decision",
+    "load_records": "evalglass.records.load",
+    "read_outputs": "evalglass.evidence.read",
+    "resolve": "evalglass.authority",
+    "score": "evalglass.api",
+}
+
+__all__ = sorted([*_HOMES, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'evalglass' has no attribute {name!r}")

@@ -11,6 +11,8 @@ from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 from evalglass.scorecard import Scorecard, assemble
 
+__all__ = ["Scorecard", "example_paths", "score"]
+
 
 def score(
     outputs: Sequence[str | os.PathLike[str]],

@@ -1,0 +1,131 @@
+"""Renderers display the scorecard; untrusted text can never break or inject into them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+
+from evalglass.evidence.model import Evidence, Measurement, Run
+from evalglass.records.model import (
+    Approval,
+    DatasetRecord,
+    DatasetStatus,
+    HostRecords,
+    MetricRecord,
+    MetricStatus,
+    Op,
+    Policy,
+    PolicyRecord,
+    ThresholdRecord,
+)
+from evalglass.render import Format, render
+from evalglass.render._templates import markdown_code, markdown_escape
+from evalglass.scorecard import assemble
+
+HOSTILE = [
+    "a|b|c",
+    "`code` and ``more``",
+    "<script>alert(1)</script>",
+    "[click](https://evil.example/x)",
+    "see www.evil.example now",
+    "@alice please",
+    "two\nlines\r\nhere",
+    "**bold** _it_ ~~gone~~",
+    "<img src=x onerror=alert(1)>",
+    "a\\|b",
+]
+
+
+def hostile_scorecard():
+    """Hostile metric ids and model name: half gated by records that also carry hostile ids."""
+    metrics, thresholds, measurements = {}, {}, {}
+    dataset = "ds|<b>@team"
+    for i, text in enumerate(HOSTILE):
+        metric_id = f"{text}#{i}"
+        run = Run(source="out|put.json", model="<b>evil</b>|@root")
+        measurements[metric_id] = Measurement(id=metric_id, run=run, value=0.5, n=None)
+        if i % 2:
+            metrics[metric_id] = MetricRecord(status=MetricStatus.GATING, dataset=dataset)
+            thresholds[metric_id] = ThresholdRecord(
+                op=Op.GE, value=0.1, approval=Approval.APPROVED, approved_by="@x",
+                approved_on=dt.date(2026, 1, 1),
+            )
+    records = HostRecords(
+        metrics=metrics,
+        thresholds=thresholds,
+        datasets={dataset: DatasetRecord(status=DatasetStatus.VALIDATED, version="1")},
+        policies={dataset: PolicyRecord(policy=Policy.PERMITTED)},
+    )
+    return assemble(records, Evidence(measurements=measurements, sources=("out|put.json",)))
+
+
+def table_rows(markdown: str) -> list[str]:
+    return [line for line in markdown.splitlines() if line.startswith("| ") and "---" not in line]
+
+
+def cells(row: str) -> list[str]:
+    """Split a GFM table row the way GitHub does: on pipes not escaped by a backslash."""
+    return re.split(r"(?<!\\)\|", row.strip())[1:-1]
+
+
+def test_hostile_text_keeps_the_markdown_table_intact() -> None:
+    """Every hostile id yields exactly one row with exactly the table's columns."""
+    md = render(hostile_scorecard(), Format.MARKDOWN)
+    rows = table_rows(md)
+    header_rows = [r for r in rows if r.startswith("| Result") or r.startswith("| Metric")]
+    body = [r for r in rows if r not in header_rows]
+    assert len(body) == len(HOSTILE)
+    for row in body:
+        assert len(cells(row)) in (5, 7), row
+
+
+def test_hostile_text_cannot_inject_html_links_or_mentions() -> None:
+    """No raw HTML tag, Markdown link, bare URL or @mention survives from untrusted text."""
+    md = render(hostile_scorecard(), Format.MARKDOWN)
+    outside_code = re.sub(r"(`+)(?:(?!\1).)*?\1", "", md)
+    # Inside a code span nothing renders; everywhere else no tag may appear.
+    assert "<script" not in outside_code and "<img" not in outside_code
+    assert "<b>" not in outside_code
+    assert "](https" not in outside_code
+    assert "https://" not in outside_code and "www.evil" not in outside_code
+    assert not re.search(r"(?<![`\w])@\w", outside_code)
+
+
+def test_markdown_escape_is_one_inert_line() -> None:
+    """The text filter flattens newlines and escapes every character that starts markup."""
+    assert markdown_escape("a|b\n[c](d) <e> @f") == "a\\|b \\[c\\](d) &lt;e&gt; &#64;f"
+
+
+def test_markdown_code_fence_outgrows_backticks() -> None:
+    """A code span holding backticks uses a longer fence, so it cannot be closed early."""
+    assert markdown_code("a``b") == "```a``b```"
+    assert markdown_code("`x`") == "`` `x` ``"
+    assert markdown_code("p|q") == "`p\\|q`"
+
+
+def test_json_is_the_contract_shape() -> None:
+    """The JSON keys are exactly the documented contract, at both levels."""
+    doc = json.loads(render(hostile_scorecard(), Format.JSON))
+    assert list(doc) == ["schema_version", "verdict", "exit_code", "model", "sources", "counts", "metrics"]
+    assert list(doc["metrics"][0]) == [
+        "id", "value", "n", "interval", "level", "method", "missing", "model", "source",
+        "earlier_runs", "validity", "authority", "threshold", "gate",
+    ]
+    assert [m["id"] for m in doc["metrics"]] == sorted(m["id"] for m in doc["metrics"])
+
+
+def test_terminal_colour_only_when_asked() -> None:
+    """Plain text by default; ANSI colour only when the caller asks (a colour TTY)."""
+    card = hostile_scorecard()
+    assert "\x1b[" not in render(card, Format.TERMINAL)
+    assert "\x1b[" in render(card, Format.TERMINAL, colour=True)
+
+
+def test_informational_run_never_reads_as_pass() -> None:
+    """With nothing enforced, every format opens with NO ACTIVE GATE."""
+    m = Measurement(id="x", run=Run(source="r.json"), value=0.99, n=1000)
+    card = assemble(HostRecords(), Evidence(measurements={"x": m}))
+    assert render(card, Format.TERMINAL).startswith("NO ACTIVE GATE — nothing was enforced")
+    assert render(card, Format.MARKDOWN).startswith("**NO ACTIVE GATE — nothing was enforced")
+    assert json.loads(render(card, Format.JSON))["verdict"] == "informational"
