@@ -118,5 +118,22 @@ def demo(
     raise typer.Exit(scorecard.exit_code)
 
 
+@app.command()
+@_input_errors_exit
+def metrics(
+    outputs: Annotated[list[Path], typer.Argument(help="Eval output files or folders.")],
+    skeleton: Annotated[
+        bool, typer.Option("--skeleton", help="Print a draft metrics.yaml instead of a table.")
+    ] = False,
+    input_format: InputFormat = None,
+) -> None:
+    """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
+    from evalglass import listing
+    from evalglass.evidence.read import read_outputs
+
+    evidence = read_outputs(outputs, input_format)
+    typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
+
+
 def main() -> None:
     app(prog_name="evalglass")
