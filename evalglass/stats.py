@@ -43,6 +43,13 @@ def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval
         return None
     mean = math.fsum(scores) / n
     sd = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1))
+    return student_t_from(mean, sd, n, level)
+
+
+def student_t_from(mean: float, sd: float, n: int, level: float = DEFAULT_LEVEL) -> Interval | None:
+    """Student-t interval from summary statistics (sample standard deviation `sd`)."""
+    if n < 2:
+        return None
     half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
     return Interval(mean - half, mean + half, level, Method.STUDENT_T)
 

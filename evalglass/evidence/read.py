@@ -21,7 +21,10 @@ from evalglass.errors import OutputError
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
 
 # Most specific first: the generic format is the fallback for JSON nobody else claims.
-_MODULES = {"generic": "evalglass.evidence.generic"}
+_MODULES = {
+    "rows": "evalglass.evidence.rows",
+    "generic": "evalglass.evidence.generic",
+}
 
 FORMATS = tuple(_MODULES)
 
