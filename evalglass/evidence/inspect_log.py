@@ -1,0 +1,389 @@
+"""Inspect AI logs (`.eval` zip archives, zstd or deflate members, and `.json` logs) as Measurements.
+
+Reads only what the log measured and who measured it; it never trusts a field to grant authority
+and never invents a value for a run that ended without results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+from evalglass.errors import OutputError
+from evalglass.evidence import _common as c
+from evalglass.evidence._inspect_scores import epoch_reducer, value_to_float
+from evalglass.evidence._zip import ZIP_MAGIC, JsonArchive
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.reasons import Reason, ValidityCode
+
+FORMAT = "inspect"
+
+# Spread statistics feed the interval; they are not metrics a gate compares on their own.
+_SPREAD = frozenset({"stderr", "bootstrap_stderr", "std"})
+# Metrics that are the mean of the per-sample scores, so the samples and the stderr describe them.
+_MEANS = frozenset({"accuracy", "mean"})
+_DEFAULT_REDUCER = "mean"
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    if head.startswith(ZIP_MAGIC):
+        return path.suffix.lower() == ".eval" or b"_journal/" in head or b"header.json" in head
+    body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return body.startswith(b"{") and all(
+        key in head for key in (b'"status"', b'"eval_id"', b'"task_id"')
+    )
+
+
+def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    log = _load(path, shown)
+    with c.shape_errors(shown):
+        return tuple(_measurements(log, shown))
+
+
+@attrs.frozen
+class _Log:
+    header: dict[str, Any]
+    samples: list[Any] | None  # one entry per (sample, epoch)
+    reductions: list[Any] | None  # per scorer, the epoch-reduced values Inspect fed its metrics
+
+
+def _load(path: Path, shown: str) -> _Log:
+    try:
+        with path.open("rb") as raw:
+            if raw.read(4) == ZIP_MAGIC:
+                raw.seek(0)
+                return _load_eval(raw, shown)
+            raw.seek(0)
+            doc = c.mapping(c.load_json_stream(raw, shown), shown, "log")
+    except OSError as exc:
+        raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
+    return _Log(
+        doc, _optional_list(doc, "samples", shown), _optional_list(doc, "reductions", shown)
+    )
+
+
+def _load_eval(raw: IO[bytes], shown: str) -> _Log:
+    with JsonArchive(raw, shown) as archive:
+        names = archive.names
+        if "header.json" in names:
+            header = c.mapping(archive.load("header.json"), shown, "header.json")
+        elif "_journal/start.json" in names:
+            # The run was cut off before Inspect wrote its header: only the plan exists.
+            start = c.mapping(archive.load("_journal/start.json"), shown, "_journal/start.json")
+            header = {**start, "status": "started"}
+        else:
+            raise OutputError(shown, "not an Inspect .eval log: no header.json in the archive")
+        samples: list[Any] | None = None
+        if "summaries.json" in names:
+            samples = c.sequence(archive.load("summaries.json"), shown, "summaries.json")
+        else:
+            # Written incrementally while the run was going; the final summary may never come.
+            batches = sorted(
+                (int(m.group(1)), name)
+                for name in names
+                if (m := re.fullmatch(r"_journal/summaries/(\d+)\.json", name))
+            )
+            if batches:
+                samples = []
+                for _, name in batches:
+                    samples.extend(c.sequence(archive.load(name), shown, name))
+        reductions = None
+        if "reductions.json" in names:
+            reductions = c.sequence(archive.load("reductions.json"), shown, "reductions.json")
+    return _Log(header, samples, reductions)
+
+
+def _optional_list(doc: dict[str, Any], key: str, shown: str) -> list[Any] | None:
+    value = doc.get(key)
+    return None if value is None else c.sequence(value, shown, key)
+
+
+def _measurements(log: _Log, shown: str) -> Iterator[Measurement]:
+    header = log.header
+    spec = c.mapping(header.get("eval"), shown, "eval")
+    task = c.text(spec.get("task"))
+    if task is None:
+        raise OutputError(shown, "eval.task: expected the task name")
+    status = c.text(header.get("status"))
+    stats = c.section(header, "stats")
+    run = Run(
+        source=shown,
+        model=c.text(spec.get("model")),
+        dataset=_dataset(spec),
+        status=status,
+        started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
+    )
+    declared = _declared_samples(spec, log.samples)
+    results = header.get("results")
+    if results is None:
+        yield from _unmeasured(header, spec, task, run, declared)
+        return
+    listed = c.mapping(results, shown, "results").get("scores", [])
+    entries = [c.mapping(e, shown, "results.scores[]") for e in c.sequence(listed, shown, "scores")]
+    default_reducer = _default_reducer(spec)
+    repeated = {n for n, k in Counter(e["name"] for e in entries).items() if k > 1}
+    for entry in entries:
+        name, scorer = str(entry["name"]), str(entry.get("scorer") or entry["name"])
+        reducer = c.text(entry.get("reducer")) or default_reducer
+        # Several epoch reducers give one entry per reducer under the same scorer name.
+        segment = f"{name}@{reducer}" if name in repeated else name
+        scorer_spec = _scorer_spec(spec, scorer)
+        per_epoch = _epoch_scores(log.samples, name, scorer)
+        reduced = _reduced(log.reductions, name, scorer, reducer, default_reducer, shown)
+        if reduced is None and per_epoch is not None:
+            reduced = _reduce(per_epoch, reducer)
+        scored = c.integer(entry.get("scored_samples"))
+        n = scored if scored is not None else (len(reduced) if reduced is not None else None)
+        metrics = c.mapping(entry.get("metrics"), shown, f"results.scores[{name}].metrics")
+        stderr = _stderr(metrics, shown)
+        cluster_key = _cluster_key(scorer_spec)
+        scorer_run = attrs.evolve(run, judge_model=_judge(entry, scorer_spec, spec, scorer))
+        samples = _samples(per_epoch, cluster_key)
+        for metric, body in metrics.items():
+            if metric in _SPREAD:
+                continue
+            where = f"results.scores[{name}].metrics.{metric}.value"
+            value = c.number(c.mapping(body, shown, where).get("value"), shown, where)
+            findings: tuple[Reason, ...] = ()
+            interval = None
+            if metric in _MEANS:
+                # A clustered stderr accounts for correlated samples; ours would not.
+                scores = None if cluster_key or reduced is None else reduced
+                interval = c.interval(value, scores, stderr)
+                if reduced is not None:
+                    findings = c.mismatch(
+                        value, c.mean(reduced), f"the mean of its {len(reduced)} sample scores"
+                    ) + c.count_mismatch(n, len(reduced), "scored samples")
+            yield Measurement(
+                id=f"{task}/{segment}/{metric}",
+                run=scorer_run,
+                value=value,
+                n=n,
+                interval=interval,
+                samples=samples,
+                missing=_missing(declared, n),
+                findings=findings,
+            )
+
+
+def _unmeasured(
+    header: dict[str, Any], spec: dict[str, Any], task: str, run: Run, declared: int | None
+) -> Iterator[Measurement]:
+    """A run without results measured nothing: its declared metrics, with no value to gate on."""
+    error = header.get("error")
+    message = error.get("message") if isinstance(error, dict) else error
+    why = f"run ended with status '{run.status}' and recorded no results"
+    if isinstance(message, str) and message.strip():
+        why += f": {c.one_line(message.strip().splitlines()[0], 160)}"
+    finding = (Reason(ValidityCode.VALUE_MISSING, why),)
+    for scorer_spec in spec.get("scorers") or []:
+        scorer = str(scorer_spec["name"])
+        judge = _judge({}, scorer_spec, spec, scorer)
+        for segment, metric in _declared_metrics(scorer, scorer_spec.get("metrics") or []):
+            if metric in _SPREAD:
+                continue
+            yield Measurement(
+                id=f"{task}/{segment}/{metric}",
+                run=attrs.evolve(run, judge_model=judge),
+                value=None,
+                n=None,
+                missing=declared or 0,
+                findings=finding,
+            )
+
+
+def _declared_metrics(segment: str, metrics: object) -> Iterator[tuple[str, str]]:
+    # Scorers declare a list of metrics, or a mapping from score key to a list of metrics.
+    if isinstance(metrics, dict):
+        for key, inner in metrics.items():
+            yield from _declared_metrics(str(key), inner)
+    elif isinstance(metrics, list):
+        for item in metrics:
+            if isinstance(item, dict) and "name" in item:
+                yield segment, str(item["name"]).rsplit("/", 1)[-1]
+            else:
+                yield from _declared_metrics(segment, item)
+
+
+def _dataset(spec: dict[str, Any]) -> DatasetIdentity | None:
+    data = spec.get("dataset")
+    if not isinstance(data, dict):
+        return None
+    return DatasetIdentity(
+        name=c.text(data.get("name")),
+        location=c.text(data.get("location")),
+        samples=c.integer(data.get("samples")),
+    )
+
+
+def _declared_samples(spec: dict[str, Any], samples: list[Any] | None) -> int | None:
+    """Distinct samples the run set out to score (epochs are not extra samples)."""
+    data = c.section(spec, "dataset")
+    ids = data.get("sample_ids")
+    if isinstance(ids, list) and ids:
+        return len({str(i) for i in ids})
+    if samples:
+        return len({str(s["id"]) for s in samples})
+    return c.integer(data.get("samples"))
+
+
+def _missing(declared: int | None, n: int | None) -> int:
+    if declared is None:
+        return 0
+    return max(0, declared - (n or 0))
+
+
+def _default_reducer(spec: dict[str, Any]) -> str:
+    config = c.section(spec, "config")
+    reducers = config.get("epochs_reducer")
+    if isinstance(reducers, list) and len(reducers) == 1 and isinstance(reducers[0], str):
+        return reducers[0]
+    return _DEFAULT_REDUCER
+
+
+def _scorer_spec(spec: dict[str, Any], scorer: str) -> dict[str, Any]:
+    for item in spec.get("scorers") or []:
+        if isinstance(item, dict) and item.get("name") == scorer:
+            return item
+    return {}
+
+
+def _judge(
+    entry: dict[str, Any], scorer_spec: dict[str, Any], spec: dict[str, Any], scorer: str
+) -> str | None:
+    params = c.section(entry, "params")
+    options = c.section(scorer_spec, "options")
+    names = _model_names(params.get("model")) or _model_names(options.get("model"))
+    if names:
+        return ", ".join(names)
+    if scorer.startswith("model_graded"):
+        # Without a model of its own, Inspect grades with the "grader" role, else with the
+        # model under evaluation itself: record that so a self-graded run is visible.
+        roles = c.section(spec, "model_roles")
+        names = _model_names(roles.get("grader"))
+        return ", ".join(names) if names else c.text(spec.get("model"))
+    return None
+
+
+def _model_names(value: object) -> list[str]:
+    if isinstance(value, str) and value.strip():
+        return [value]
+    if isinstance(value, dict):
+        return _model_names(value.get("model"))
+    if isinstance(value, list):
+        return [name for item in value for name in _model_names(item)]
+    return []
+
+
+def _cluster_key(scorer_spec: dict[str, Any]) -> str | None:
+    """The metadata key a clustered stderr groups samples by, if the scorer declares one."""
+    metrics = scorer_spec.get("metrics")
+    for item in metrics if isinstance(metrics, list) else []:
+        if isinstance(item, dict) and str(item.get("name", "")).endswith("stderr"):
+            options = c.section(item, "options")
+            if c.text(options.get("cluster")):
+                return str(options["cluster"])
+    return None
+
+
+def _stderr(metrics: dict[str, Any], shown: str) -> float | None:
+    for key in ("stderr", "bootstrap_stderr"):
+        if isinstance(metrics.get(key), dict):
+            return c.number(metrics[key].get("value"), shown, f"metrics.{key}.value")
+    return None
+
+
+@attrs.frozen
+class _EpochScore:
+    sample_id: str
+    epoch: int | None
+    score: float
+    metadata: dict[str, Any]
+
+
+def _epoch_scores(samples: list[Any] | None, name: str, scorer: str) -> list[_EpochScore] | None:
+    """Per (sample, epoch) scores as Inspect's value_to_float reads them; errored samples have none."""
+    if samples is None:
+        return None
+    found = []
+    for sample in samples:
+        scores = sample.get("scores") or {}
+        if sample.get("error") or not isinstance(scores, dict):
+            continue
+        value = _score_value(scores, name, scorer)
+        if value is None:
+            continue
+        epoch = sample.get("epoch")
+        metadata = c.section(sample, "metadata")
+        found.append(
+            _EpochScore(
+                str(sample["id"]), epoch if isinstance(epoch, int) else None, value, metadata
+            )
+        )
+    return found
+
+
+def _score_value(scores: dict[str, Any], name: str, scorer: str) -> float | None:
+    score = scores.get(name, scores.get(scorer))
+    if not isinstance(score, dict):
+        return None
+    value = score.get("value")
+    if isinstance(value, dict):
+        # A scorer returning several values: results name each key as its own "scorer".
+        value = value.get(name)
+    return value_to_float(value)
+
+
+def _reduced(
+    reductions: list[Any] | None,
+    name: str,
+    scorer: str,
+    reducer: str,
+    default_reducer: str,
+    shown: str,
+) -> list[float] | None:
+    """The epoch-reduced per-sample values Inspect itself fed this scorer's metrics."""
+    for reduction in reductions or []:
+        if (c.text(reduction.get("reducer")) or default_reducer) != reducer:
+            continue
+        if reduction.get("scorer") not in (name, scorer):
+            continue
+        values = []
+        for item in c.sequence(reduction.get("samples"), shown, "reductions[].samples"):
+            value = item.get("value")
+            value = value_to_float(value.get(name) if isinstance(value, dict) else value)
+            if value is not None:
+                values.append(value)
+        return values
+    return None
+
+
+def _reduce(scores: list[_EpochScore], reducer: str) -> list[float] | None:
+    """Reduce each sample's epochs as the log says; None for a reducer we cannot reproduce."""
+    by_sample: dict[str, list[float]] = {}
+    for score in scores:
+        by_sample.setdefault(score.sample_id, []).append(score.score)
+    reduce = epoch_reducer(reducer)
+    return None if reduce is None else [reduce(values) for values in by_sample.values()]
+
+
+def _samples(
+    scores: list[_EpochScore] | None, cluster_key: str | None
+) -> tuple[Sample, ...] | None:
+    if scores is None:
+        return None
+    ordered = sorted(scores, key=lambda s: (s.sample_id, s.epoch or 0))
+    return tuple(
+        Sample(
+            id=s.sample_id,
+            score=s.score,
+            epoch=s.epoch,
+            cluster=None if cluster_key is None else c.text(str(s.metadata.get(cluster_key, ""))),
+        )
+        for s in ordered
+    )
