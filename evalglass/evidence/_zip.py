@@ -44,7 +44,9 @@ class JsonArchive:
             ValueError,
             struct.error,
         ) as exc:
-            raise OutputError(shown, f"not a readable zip archive: {c.one_line(exc)}") from exc
+            raise OutputError(
+                shown, f"not a readable zip archive (truncated?): {c.one_line(exc)}"
+            ) from exc
         self.names = frozenset(self._archive.namelist())
 
     def __enter__(self) -> Self:

@@ -58,6 +58,8 @@ def _load(path: Path, shown: str) -> _Log:
             if raw.read(4) == ZIP_MAGIC:
                 raw.seek(0)
                 return _load_eval(raw, shown)
+            if path.suffix.lower() == ".eval":
+                raise OutputError(shown, "not an Inspect .eval log: not a zip archive")
             raw.seek(0)
             doc = c.mapping(c.load_json_stream(raw, shown), shown, "log")
     except OSError as exc:
