@@ -1,0 +1,233 @@
+"""The lm-evaluation-harness adapter against a real results file and its samples (lm_eval 0.4.13)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sp
+
+from evalglass.errors import OutputError
+from evalglass.evidence import lmeval
+from evalglass.evidence.model import DatasetIdentity, Measurement, Method
+from evalglass.reasons import ValidityCode
+from tests.evidence_files import FIXTURES, damaged, files, others, refuse
+
+STAMP = "2026-11-29T22-44-33.541250"
+RUN = FIXTURES / "lm-eval/results/offline__dummy-lm"
+RESULTS = RUN / f"results_{STAMP}.json"
+IDS = {
+    "arith_mc/acc",
+    "arith_mc/acc_norm",
+    "arith_gen/exact_match,strict-match",
+    "arith_gen/exact_match,flexible-extract",
+    "arith_suite/acc",
+}
+Z95 = sp.norm.ppf(0.975)
+
+
+def read(path: Path, shown: str | None = None) -> dict[str, Measurement]:
+    return {m.id: m for m in lmeval.read(path, shown or str(path))}
+
+
+def copy_run(tmp_path: Path, edit: Any = None, samples: bool = True) -> Path:
+    """The run's files in tmp_path, the results optionally edited, the samples optionally left out."""
+    doc = json.loads(RESULTS.read_text())
+    if edit:
+        edit(doc)
+    target = tmp_path / RESULTS.name
+    target.write_text(json.dumps(doc))
+    if samples:
+        for sample in RUN.glob("samples_*.jsonl"):
+            shutil.copy(sample, tmp_path / sample.name)
+    return target
+
+
+def test_values_are_the_numbers_lm_eval_printed() -> None:
+    """acc 0.40, acc_norm 0.40, exact_match 0.15 under both filters, group acc 0.40."""
+    m = read(RESULTS)
+    assert set(m) == IDS
+    assert {i: x.value for i, x in m.items()} == {
+        "arith_mc/acc": 0.4,
+        "arith_mc/acc_norm": 0.4,
+        "arith_gen/exact_match,strict-match": 0.15,
+        "arith_gen/exact_match,flexible-extract": 0.15,
+        "arith_suite/acc": 0.4,
+    }
+    assert {(x.n, x.missing, x.findings) for x in m.values()} == {(20, 0, ())}
+
+
+def test_per_document_scores_come_from_the_samples_file() -> None:
+    """Each task metric lists its 20 documents' scores, one per filter, by doc_id."""
+    m = read(RESULTS)
+    strict = m["arith_gen/exact_match,strict-match"]
+    assert strict.samples is not None and len(strict.samples) == 20
+    assert [s.id for s in strict.samples] == [str(i) for i in range(20)]
+    assert sum(s.score for s in strict.samples) == 3
+    acc = m["arith_mc/acc"]
+    assert acc.samples is not None and sum(s.score for s in acc.samples) == 8
+
+
+def test_task_intervals_are_wilson_over_the_documents() -> None:
+    """acc 8/20 gets the Wilson interval of its per-document scores."""
+    m = read(RESULTS)["arith_mc/acc"]
+    low, high = sp.binomtest(8, 20).proportion_ci(method="wilson")
+    assert m.interval is not None and m.interval.method is Method.WILSON
+    assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_a_group_uses_lm_evals_stderr_and_sample_count() -> None:
+    """arith_suite acc: no samples of its own, n from sample_count, value ± z·0.1124."""
+    m = read(RESULTS)["arith_suite/acc"]
+    assert (m.n, m.samples, m.run.dataset) == (20, None, None)
+    assert m.interval is not None and m.interval.method is Method.NORMAL
+    assert m.interval.low == pytest.approx(0.4 - Z95 * 0.11239029738980327, abs=1e-12)
+
+
+def test_without_samples_files_the_stderr_gives_the_interval(tmp_path: Path) -> None:
+    """Results alone: n is sample_len and the interval is value ± z·stderr (0.0819)."""
+    m = read(copy_run(tmp_path, samples=False))["arith_gen/exact_match,strict-match"]
+    assert (m.n, m.samples) == (20, None)
+    assert m.interval is not None and m.interval.method is Method.NORMAL
+    assert m.interval.high == pytest.approx(0.15 + Z95 * 0.0819178021909125, abs=1e-12)
+
+
+def test_identity_of_model_and_dataset() -> None:
+    """Model from model_name; dataset from the task config, version and task hash."""
+    run = read(RESULTS)["arith_gen/exact_match,strict-match"].run
+    assert run.source == str(RESULTS)
+    assert (run.model, run.judge_model, run.status) == ("offline/dummy-lm", None, None)
+    assert run.started == "2026-11-29T22:44:33.414911+00:00"
+    assert run.dataset == DatasetIdentity(
+        name="json",
+        version="2.0",
+        location="tasks/arith_gen.jsonl",
+        samples=20,
+        fingerprint="a1f419b17a3769173749e3718c633871ed34e71d5e5cd179f7b7998e37e24b0c",
+    )
+    assert read(RESULTS)["arith_mc/acc"].run.dataset.version == "1.0"  # type: ignore[union-attr]
+
+
+def test_older_string_model_args_still_name_the_model(tmp_path: Path) -> None:
+    """Without model_name, the pretrained= part of a model_args string names the model."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        del doc["model_name"]
+        doc["config"]["model_args"] = "pretrained=org/model-7b,dtype=float16"
+
+    assert read(copy_run(tmp_path, edit))["arith_mc/acc"].run.model == "org/model-7b"
+
+
+def test_an_aggregate_its_documents_contradict_is_a_finding(tmp_path: Path) -> None:
+    """A reported acc that the per-document scores do not give is flagged with both numbers."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["results"]["arith_mc"]["acc,none"] = 0.5
+
+    m = read(copy_run(tmp_path, edit))["arith_mc/acc"]
+    assert m.value == 0.5
+    assert [r.code for r in m.findings] == [ValidityCode.VALUE_MISMATCH]
+    assert "0.5" in m.findings[0].message and "0.4" in m.findings[0].message
+
+
+def test_not_available_stderr_gives_no_interval_without_samples(tmp_path: Path) -> None:
+    """lm-eval's "N/A" stderr is no stderr: without samples there is no interval."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["results"]["arith_mc"]["acc_stderr,none"] = "N/A"
+
+    m = read(copy_run(tmp_path, edit, samples=False))["arith_mc/acc"]
+    assert (m.value, m.interval) == (0.4, None)
+
+
+def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
+    """Fields claiming approval or gating status inside the results are ignored."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["authority"] = {"outcome": "can_gate"}
+        doc["configs"]["arith_mc"]["metadata"]["gating"] = True
+
+    edited = read(copy_run(tmp_path, edit))
+    original = read(RESULTS)
+    for metric_id in IDS:
+        assert attrs.evolve(edited[metric_id], run=original[metric_id].run) == original[metric_id]
+
+
+@pytest.mark.parametrize("path", files("lm-eval"), ids=lambda p: p.name)
+def test_sniff_claims_results_files_only(path: Path) -> None:
+    """sniff() claims results_*.json and never a samples_*.jsonl, console log or README."""
+    assert lmeval.sniff(path, path.read_bytes()[:4096]) is path.name.startswith("results_")
+
+
+@pytest.mark.parametrize("path", others("lm-eval"), ids=lambda p: p.name)
+def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
+    """sniff() is false on every other framework's file."""
+    assert lmeval.sniff(path, path.read_bytes()[:4096]) is False
+
+
+def test_damaged_results_raise_output_error_naming_the_file(tmp_path: Path) -> None:
+    """Empty, truncated and random-byte results files each raise OutputError with the file named."""
+    for label, data in damaged(RESULTS.read_bytes()):
+        path = tmp_path / f"results_{STAMP}.json"
+        path.write_bytes(data)
+        refuse(lmeval, path, f"out/{label}.json")
+
+
+def test_a_truncated_samples_file_names_itself_and_the_line(tmp_path: Path) -> None:
+    """A samples file cut mid-line is refused, naming that file and the broken line."""
+    results = copy_run(tmp_path)
+    sample = tmp_path / f"samples_arith_mc_{STAMP}.jsonl"
+    sample.write_bytes(sample.read_bytes()[:-200])
+    with pytest.raises(OutputError) as caught:
+        lmeval.read(results, f"out/{results.name}")
+    assert caught.value.path == f"out/samples_arith_mc_{STAMP}.jsonl"
+    assert caught.value.line == 20
+
+
+@pytest.mark.parametrize(
+    "line", [b"[]", b'{"doc_id": 0}', b'{"metrics": ["acc"]}', b"\xff\xfe", b"1e999999"]
+)
+def test_malformed_sample_lines_are_refused(tmp_path: Path, line: bytes) -> None:
+    """A samples line that is not a scored document is an OutputError on that line."""
+    results = copy_run(tmp_path)
+    (tmp_path / f"samples_arith_mc_{STAMP}.jsonl").write_bytes(line + b"\n")
+    with pytest.raises(OutputError) as caught:
+        lmeval.read(results, str(results))
+    assert caught.value.line == 1
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        {"results": []},
+        {"results": {"t": []}},
+        {"results": {"t": {"acc,none": "high"}}},
+        {"results": {"t": {"acc,none": True}}},
+        {"results": {"t": {"acc,none": 0.5, "acc_stderr,none": [1]}}},
+    ],
+)
+def test_wrong_shapes_raise_output_error(tmp_path: Path, doc: object) -> None:
+    """JSON that is not shaped like lm-eval results is refused as an OutputError."""
+    path = tmp_path / "results_x.json"
+    path.write_text(json.dumps(doc))
+    refuse(lmeval, path, "out/results_x.json")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=2000), st.sampled_from([b"", b'{"results": {"t": {']))
+def test_no_bytes_raise_anything_but_output_error(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, prefix: bytes
+) -> None:
+    """Whatever the bytes, read() returns measurements or raises OutputError."""
+    path = tmp_path_factory.mktemp("fuzz") / "results_x.json"
+    path.write_bytes(prefix + data)
+    with contextlib.suppress(OutputError):
+        lmeval.read(path, "results_x.json")
