@@ -49,6 +49,8 @@ def load_json_stream(stream: IO[bytes], shown: str, member: str | None = None) -
     try:
         return json.load(stream)
     except json.JSONDecodeError as exc:
+        if not exc.doc.strip():
+            raise OutputError(shown, f"{where}empty, expected JSON") from exc
         # A line number inside an archive member is not a line of the file the user named.
         line = None if member else exc.lineno
         at = f"line {exc.lineno} column {exc.colno}" if member else f"column {exc.colno}"

@@ -1,0 +1,210 @@
+"""The promptfoo adapter against a real `-o results.json` export (promptfoo 0.121.20)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sp
+
+from evalglass.errors import OutputError
+from evalglass.evidence import promptfoo
+from evalglass.evidence.model import DatasetIdentity, Measurement, Method
+from evalglass.reasons import ValidityCode
+from tests.evidence_files import FIXTURES, damaged, files, others, refuse
+
+RESULTS = FIXTURES / "promptfoo/results/results.json"
+COLUMNS = ("echo/terse", "echo/verbose", "mock-calculator/terse", "mock-calculator/verbose")
+METRICS = ("pass_rate", "contains_expected", "closeness", "brevity")
+
+
+def read(path: Path = RESULTS) -> dict[str, Measurement]:
+    return {m.id: m for m in promptfoo.read(path, str(path))}
+
+
+def edited(tmp_path: Path, edit: Any) -> Path:
+    doc = json.loads(RESULTS.read_text())
+    edit(doc)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_ids_are_provider_prompt_metric_for_every_column() -> None:
+    """Four prompt x provider columns, each with pass_rate and the three named metrics."""
+    assert set(read()) == {f"{column}/{metric}" for column in COLUMNS for metric in METRICS}
+
+
+def test_pass_rates_count_provider_errors_as_missing() -> None:
+    """echo: 8 of 10 pass; mock-calculator: 7 of 9 graded pass, its ERROR row is missing."""
+    m = read()
+    echo, calc = m["echo/terse/pass_rate"], m["mock-calculator/terse/pass_rate"]
+    assert (echo.value, echo.n, echo.missing) == (0.8, 10, 0)
+    assert (calc.value, calc.n, calc.missing) == (7 / 9, 9, 1)
+    assert calc.samples is not None and "8" not in {s.id for s in calc.samples}
+    rates = [x for metric_id, x in m.items() if metric_id.endswith("/pass_rate")]
+    passes = sum(sum(s.score for s in x.samples or ()) for x in rates)
+    graded = sum(x.n or 0 for x in rates)
+    # promptfoo's own summary: 30 passed, 8 failed, 2 errors.
+    assert (passes, graded - passes, sum(x.missing for x in rates)) == (30, 8, 2)
+
+
+def test_a_pass_passed_by_the_test_threshold_counts_as_a_pass() -> None:
+    """add-08 passes on its test-level threshold although 'contains' fails."""
+    samples = read()["echo/terse/pass_rate"].samples
+    assert samples is not None and {s.id: s.score for s in samples}["7"] == 1.0
+
+
+def test_named_metrics_are_weighted_means_not_sums() -> None:
+    """namedScores are sums: the mean divides by the summed weights (brevity weighs 0.5)."""
+    m = read()
+    assert m["echo/terse/contains_expected"].value == 0.7
+    assert m["echo/terse/closeness"].value == pytest.approx(9.52142857142857 / 10, abs=1e-15)
+    # brevity: namedScores 5 over namedScoreWeights 5 (10 rows x weight 0.5), not 5 / 10.
+    assert m["echo/terse/brevity"].value == 1.0
+    assert m["echo/verbose/brevity"].value == pytest.approx(4.230530125008419 / 5, abs=1e-15)
+    assert all(x.findings == () for x in m.values())
+
+
+def test_named_metrics_leave_error_rows_out() -> None:
+    """mock-calculator's named metrics have 9 rows (its ERROR row is missing), not 10."""
+    m = read()["mock-calculator/verbose/closeness"]
+    assert (m.value, m.n, m.missing) == (7 / 9, 9, 1)
+    assert m.samples is not None and len(m.samples) == 9
+
+
+def test_intervals_come_from_the_rows() -> None:
+    """0/1 metrics get Wilson over the rows; closeness (fractions) gets Student-t."""
+    m = read()
+    pass_rate = m["echo/terse/pass_rate"]
+    low, high = sp.binomtest(8, 10).proportion_ci(method="wilson")
+    assert pass_rate.interval is not None and pass_rate.interval.method is Method.WILSON
+    assert (pass_rate.interval.low, pass_rate.interval.high) == pytest.approx(
+        (low, high), abs=1e-12
+    )
+    closeness = m["echo/terse/closeness"]
+    assert closeness.interval is not None and closeness.interval.method is Method.STUDENT_T
+
+
+def test_identity_of_model_and_dataset() -> None:
+    """The provider id is the model; ten inline tests are the dataset; no grader was used."""
+    m = read()
+    echo, calc = m["echo/terse/pass_rate"].run, m["mock-calculator/verbose/brevity"].run
+    assert (echo.model, calc.model) == ("echo", "file://calc_provider.js")
+    assert echo.source == str(RESULTS)
+    assert (echo.judge_model, echo.status) == (None, None)
+    assert echo.started == "2026-11-29T22:48:19.436000+00:00"
+    assert echo.dataset == DatasetIdentity(samples=10)
+
+
+def test_a_model_graded_assertion_names_its_grader_as_judge(tmp_path: Path) -> None:
+    """An llm-rubric assertion's provider is the judge of its metric and of the pass rate."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        for row in doc["results"]["results"]:
+            for comp in (row["gradingResult"] or {}).get("componentResults", []):
+                if comp["assertion"]["metric"] == "closeness":
+                    comp["assertion"]["type"] = "llm-rubric"
+                    comp["assertion"]["provider"] = "openai:gpt-4.1-mini"
+
+    m = read(edited(tmp_path, edit))
+    assert m["echo/terse/closeness"].run.judge_model == "openai:gpt-4.1-mini"
+    assert m["echo/terse/pass_rate"].run.judge_model == "openai:gpt-4.1-mini"
+    assert m["echo/terse/brevity"].run.judge_model is None
+
+
+def test_counts_the_rows_contradict_are_findings(tmp_path: Path) -> None:
+    """A column pass count its rows do not give is flagged with both numbers."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["results"]["prompts"][0]["metrics"]["testPassCount"] = 9
+
+    m = read(edited(tmp_path, edit))["echo/terse/pass_rate"]
+    assert {r.code for r in m.findings} == {ValidityCode.VALUE_MISMATCH}
+    assert any("9" in r.message and "8" in r.message for r in m.findings)
+
+
+def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
+    """Fields claiming approval or gating status inside the export are ignored."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["authority"] = {"outcome": "can_gate"}
+        doc["config"]["metadata"] = {"evalglass": {"status": "gating"}}
+
+    edited_m, original = read(edited(tmp_path, edit)), read()
+    for metric_id, m in original.items():
+        assert attrs.evolve(edited_m[metric_id], run=m.run) == m
+
+
+def test_exports_before_version_3_are_refused(tmp_path: Path) -> None:
+    """An older export layout is an OutputError, never a guess."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["results"]["version"] = 2
+
+    assert "version 2" in str(refuse(promptfoo, edited(tmp_path, edit), "old/results.json"))
+
+
+@pytest.mark.parametrize("path", files("promptfoo"), ids=lambda p: p.name)
+def test_sniff_claims_the_json_export_only(path: Path) -> None:
+    """sniff() claims results.json, not the CSV, JUnit XML or README."""
+    assert promptfoo.sniff(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
+
+
+@pytest.mark.parametrize("path", others("promptfoo"), ids=lambda p: p.name)
+def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
+    """sniff() is false on every other framework's file."""
+    assert promptfoo.sniff(path, path.read_bytes()[:4096]) is False
+
+
+def test_damaged_exports_raise_output_error_naming_the_file(tmp_path: Path) -> None:
+    """Empty, truncated and random-byte exports each raise OutputError with the file named."""
+    for label, data in damaged(RESULTS.read_bytes()):
+        path = tmp_path / "results.json"
+        path.write_bytes(data)
+        refuse(promptfoo, path, f"out/{label}.json")
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        {"evalId": "e", "results": []},
+        {"evalId": "e", "results": {"version": 3}},
+        {"evalId": "e", "results": {"version": 3, "prompts": [{}], "results": []}},
+        {"evalId": "e", "results": {"version": 3, "prompts": [], "results": [{"promptIdx": 4}]}},
+        {
+            "evalId": "e",
+            "results": {
+                "version": 3,
+                "prompts": [
+                    {"provider": "p", "label": "l", "metrics": {"namedScores": {"m": "x"}}}
+                ],
+                "results": [],
+            },
+        },
+    ],
+)
+def test_wrong_shapes_raise_output_error(tmp_path: Path, doc: object) -> None:
+    """JSON that is not shaped like a promptfoo export is refused as an OutputError."""
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    refuse(promptfoo, path, "out/results.json")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=2000), st.sampled_from([b"", b'{"evalId": "e", "results": {']))
+def test_no_bytes_raise_anything_but_output_error(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, prefix: bytes
+) -> None:
+    """Whatever the bytes, read() returns measurements or raises OutputError."""
+    path = tmp_path_factory.mktemp("fuzz") / "results.json"
+    path.write_bytes(prefix + data)
+    with contextlib.suppress(OutputError):
+        promptfoo.read(path, "results.json")
