@@ -115,6 +115,17 @@ def test_identity_of_model_and_dataset() -> None:
     assert read(RESULTS)["arith_mc/acc"].run.dataset.version == "1.0"  # type: ignore[union-attr]
 
 
+def test_a_task_without_a_dataset_path_names_the_task(tmp_path: Path) -> None:
+    """The dataset is then named after the task, so its task version is never compared
+    as the version of a dataset the host validated under another name."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        del doc["configs"]["arith_mc"]["dataset_path"]
+
+    dataset = read(copy_run(tmp_path, edit))["arith_mc/acc"].run.dataset
+    assert dataset is not None and (dataset.name, dataset.version) == ("arith_mc", "1.0")
+
+
 def test_older_string_model_args_still_name_the_model(tmp_path: Path) -> None:
     """Without model_name, the pretrained= part of a model_args string names the model."""
 

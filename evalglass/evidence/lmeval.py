@@ -167,7 +167,9 @@ def _dataset(doc: dict[str, Any], task: str) -> DatasetIdentity:
         files = files.get(split)
     version = c.section(doc, "versions").get(task)
     return DatasetIdentity(
-        name=f"{path}/{name}" if path and name else path,
+        # Named even without a dataset_path, so the task version is never read as the version
+        # of some other dataset the host validated.
+        name=(f"{path}/{name}" if path and name else path) or task,
         version=None if version is None else str(version),
         location=c.text(files),
         samples=c.integer(c.section(c.section(doc, "n-samples"), task).get("original")),
