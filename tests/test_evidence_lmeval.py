@@ -116,8 +116,7 @@ def test_identity_of_model_and_dataset() -> None:
 
 
 def test_a_task_without_a_dataset_path_names_the_task(tmp_path: Path) -> None:
-    """The dataset is then named after the task, so its task version is never compared
-    as the version of a dataset the host validated under another name."""
+    """Without dataset_path the dataset is named after the task, never left nameless."""
 
     def edit(doc: dict[str, Any]) -> None:
         del doc["configs"]["arith_mc"]["dataset_path"]
