@@ -12,6 +12,9 @@ class Format(enum.Enum):
     TERMINAL = "terminal"
     MARKDOWN = "markdown"
     JSON = "json"
+    JUNIT = "junit"
+    GITHUB = "github"
+    HTML = "html"
 
 
 def render(scorecard: Scorecard, fmt: Format, colour: bool = False) -> str:
