@@ -1,4 +1,4 @@
-"""The real framework outputs under tests/fixtures, and the damaged inputs every adapter must refuse.
+"""The real framework outputs under tests/fixtures, and damaged inputs every adapter must refuse.
 
 Shared by the per-framework adapter tests so each walks the same fixtures and the same damage.
 """

@@ -1,4 +1,4 @@
-"""The lm-evaluation-harness adapter against a real results file and its samples (lm_eval 0.4.13)."""
+"""The lm-evaluation-harness adapter against a real results file and samples (lm_eval 0.4.13)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def read(path: Path, shown: str | None = None) -> dict[str, Measurement]:
 
 
 def copy_run(tmp_path: Path, edit: Any = None, samples: bool = True) -> Path:
-    """The run's files in tmp_path, the results optionally edited, the samples optionally left out."""
+    """The run's files in tmp_path, the results optionally edited, the samples optionally gone."""
     doc = json.loads(RESULTS.read_text())
     if edit:
         edit(doc)

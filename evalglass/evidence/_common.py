@@ -1,8 +1,6 @@
-"""Parsing and checking helpers shared by the framework adapters.
-
-Owns the translation of JSON, OS and shape errors into `OutputError`, and the value/interval
-arithmetic every adapter repeats. It knows no framework's layout and never decides authority.
-"""
+"""Helpers the framework adapters share: JSON loading, shape checks, intervals, cross-checks.
+It translates JSON, OS and shape errors into `OutputError`, knows no framework's layout, and
+never decides authority."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""How Inspect turns score values into numbers and reduces a sample's epochs to one score.
-
-Mirrors Inspect's own `value_to_float` and built-in epoch reducers, so scores recomputed from a
-log match the metrics Inspect reported; a reducer it cannot mirror is reported as unknown.
-"""
+"""Inspect's `value_to_float` and built-in epoch reducers, mirrored so that scores recomputed
+from a log match the metrics Inspect reported; a reducer it cannot mirror is reported unknown."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""JSON members of a zip archive, whatever their compression, read as streams.
-
-Python 3.11's zipfile cannot open zstd members (method 93, which Inspect writes since 0.3.x);
-this streams them through `zstandard` with zipfile's own size and CRC checks. Every archive or
-decompression error leaves as an `OutputError`; nothing here knows what the JSON means.
-"""
+"""JSON members of a zip archive, streamed, including the zstd members (method 93) that Inspect
+writes and Python 3.11's zipfile refuses; sizes and CRCs are checked as zipfile does. Archive and
+decompression errors leave as `OutputError`; it knows nothing of what the JSON means."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""DeepEval test-run files (`test_run_<ts>.json`) as Measurements, one per metric name.
-
-DeepEval stores each metric's raw scores and no mean: this module computes it and checks it
-against the test cases. Errored measurements are missing, never passes; no field grants
-authority.
-"""
+"""DeepEval test-run files (`test_run_<ts>.json`) as Measurements, one per metric name. The mean
+is computed from DeepEval's score list and checked against the test cases; errored measurements
+are missing, never passes; no field grants authority."""
 
 from __future__ import annotations
 

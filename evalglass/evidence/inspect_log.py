@@ -1,8 +1,6 @@
-"""Inspect AI logs (`.eval` zip archives, zstd or deflate members, and `.json` logs) as Measurements.
-
-Reads only what the log measured and who measured it; it never trusts a field to grant authority
-and never invents a value for a run that ended without results.
-"""
+"""Inspect AI logs (`.eval` archives with zstd or deflate members, and `.json`) as Measurements.
+It reads what the log measured and who measured it; it never lets a field grant authority and
+never invents a value for a run that ended without results."""
 
 from __future__ import annotations
 
@@ -309,7 +307,7 @@ class _EpochScore:
 
 
 def _epoch_scores(samples: list[Any] | None, name: str, scorer: str) -> list[_EpochScore] | None:
-    """Per (sample, epoch) scores as Inspect's value_to_float reads them; errored samples have none."""
+    """Scores per (sample, epoch) as Inspect's value_to_float reads them; errored ones have none."""
     if samples is None:
         return None
     found = []

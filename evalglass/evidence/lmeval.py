@@ -1,8 +1,6 @@
-"""lm-evaluation-harness output (`results_<ts>.json` and its `samples_<task>_<ts>.jsonl`) as Measurements.
-
-Reads the aggregate file and, where they sit beside it, the per-document samples; it never claims
-a samples file on its own, and never reads a field as permission to gate.
-"""
+"""lm-evaluation-harness `results_<ts>.json`, with its `samples_<task>_<ts>.jsonl`, as
+Measurements. It never claims a samples file on its own and never reads a field as permission
+to gate."""
 
 from __future__ import annotations
 
@@ -184,7 +182,7 @@ def _stamp_time(path: Path) -> str | None:
 
 
 def _samples_beside(path: Path, shown: str, task: str) -> dict[tuple[str, str], _PerDoc]:
-    """Per-document scores from samples_<task>_<ts>.jsonl next to the results file, if it is there."""
+    """Per-document scores from the samples_<task>_<ts>.jsonl beside the results, if it is there."""
     stamp = path.stem.rpartition("_")[2]
     sibling = path.with_name(f"samples_{task}_{stamp}.jsonl")
     if "_" not in path.stem or not sibling.is_file():

@@ -1,9 +1,6 @@
-"""promptfoo's `-o results.json` export as Measurements, one set per prompt x provider column.
-
-promptfoo stores sums and counts, never a rate or a mean: this module derives them and checks
-them against the rows. Provider errors are missing samples, never failures; no field grants
-authority.
-"""
+"""promptfoo's `-o results.json` export as Measurements, per prompt x provider column. promptfoo
+stores sums and counts: rates and means are derived and checked against the rows; provider
+errors are missing, never failures; no field grants authority."""
 
 from __future__ import annotations
 
