@@ -32,7 +32,9 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
         metric.max_missing_fraction if metric else _DEFAULTS.max_missing_fraction.default
     )
     if measurement is None or measurement.value is None:
-        return Validity(False, (Reason(V.VALUE_MISSING, "no value was measured"),))
+        # An adapter that knows why nothing was measured (a run that ended in error) says so.
+        said = tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING) if measurement else ()
+        return Validity(False, said or (Reason(V.VALUE_MISSING, "no value was measured"),))
     reasons = []
     if not math.isfinite(measurement.value):
         reasons.append(Reason(V.VALUE_NOT_FINITE, f"value is {measurement.value}"))

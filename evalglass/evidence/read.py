@@ -22,6 +22,10 @@ from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
 
 # Most specific first: the generic format is the fallback for JSON nobody else claims.
 _MODULES = {
+    "inspect": "evalglass.evidence.inspect_log",
+    "lm-eval": "evalglass.evidence.lmeval",
+    "promptfoo": "evalglass.evidence.promptfoo",
+    "deepeval": "evalglass.evidence.deepeval",
     "rows": "evalglass.evidence.rows",
     "generic": "evalglass.evidence.generic",
 }
