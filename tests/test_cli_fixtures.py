@@ -1,0 +1,153 @@
+"""Real framework outputs, end to end through the installed CLI, against host records."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import run
+
+FIXTURES = Path(__file__).parent / "fixtures"
+INSPECT_ERRORS = next((FIXTURES / "inspect/logs/eval").glob("*arith-errors*.eval"))
+LMEVAL = FIXTURES / "lm-eval/results"
+PROMPTFOO = FIXTURES / "promptfoo/results/results.json"
+DEEPEVAL = FIXTURES / "deepeval"
+
+GATE = """\
+metrics:
+  {metric}:
+    status: gating
+    dataset: arith
+    min_samples: 10
+{extra}thresholds:
+  {metric}:
+    op: '>='
+    value: {value}
+    approval: approved
+    approved_by: '@alice'
+    approved_on: 2026-11-01
+"""
+
+
+def records(tmp_path: Path, metric: str, value: float, extra: str = "", **files: str) -> Path:
+    folder = tmp_path / "host_records"
+    folder.mkdir()
+    text = GATE.format(metric=f"'{metric}'", value=value, extra=extra)
+    metrics, thresholds = text.split("thresholds:\n")
+    (folder / "metrics.yaml").write_text(metrics)
+    (folder / "thresholds.yaml").write_text("thresholds:\n" + thresholds)
+    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
+    for name, content in files.items():
+        (folder / f"{name}.yaml").write_text(content)
+    return folder
+
+
+def card(result, metric: str) -> dict:
+    doc = json.loads(result.stdout)
+    return next(m for m in doc["metrics"] if m["id"] == metric)
+
+
+@pytest.mark.parametrize(
+    ("path", "metric", "value", "n"),
+    [
+        (FIXTURES / "inspect/logs/eval", "arith/match/accuracy", 0.45, 20),
+        (FIXTURES / "inspect/logs/eval", "arith/numeric_closeness/mean", 0.996375, 20),
+        (LMEVAL, "arith_mc/acc", 0.4, 20),
+        (LMEVAL, "arith_gen/exact_match,strict-match", 0.15, 20),
+        (PROMPTFOO, "echo/terse/pass_rate", 0.8, 10),
+        (DEEPEVAL, "Exact Match", 0.45, 20),
+    ],
+)
+def test_each_framework_scores_end_to_end(tmp_path: Path, path: Path, metric: str, value: float,
+                                          n: int) -> None:
+    """Each framework's own file, detected and read by the CLI, with the numbers it stored."""
+    folder = records(tmp_path, metric, 0.01)
+    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert got["value"] == pytest.approx(value, abs=1e-9) and got["n"] == n
+    assert got["authority"]["outcome"] == "can_gate"
+    assert got["gate"]["result"] == "pass"
+    assert result.returncode == 0
+
+
+def test_errored_samples_make_the_gate_unsound(tmp_path: Path) -> None:
+    """Inspect leaves 5 errored samples out of its metric; evalglass counts them and blocks."""
+    metric = "arith_errors/match/accuracy"
+    folder = records(tmp_path, metric, 0.01)
+    result = run("score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json",
+                 cwd=tmp_path)
+    got = card(result, metric)
+    assert (got["n"], got["missing"]) == (15, 5)
+    assert got["gate"]["result"] == "unsound"
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["too_many_missing"]
+    assert result.returncode == 3
+
+
+def test_missing_samples_within_the_allowance_gate(tmp_path: Path) -> None:
+    """With max_missing_fraction 0.25, 5 of 20 missing is allowed and the gate is compared."""
+    metric = "arith_errors/match/accuracy"
+    folder = records(tmp_path, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
+    result = run("score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json",
+                 cwd=tmp_path)
+    assert card(result, metric)["gate"]["result"] == "pass"
+    assert result.returncode == 0
+
+
+def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
+    """The model under evaluation comes from the log: a judge on that same model is blocked."""
+    metric = "arith/model_graded_fact/accuracy"
+    judges = "judges:\n  self:\n    model: mockllm/model\n    calibration: calibrated\n"
+    folder = records(tmp_path, metric, 0.01, judges=judges)
+    metrics = (folder / "metrics.yaml").read_text().replace("dataset: arith", "dataset: arith\n    judge: self")
+    (folder / "metrics.yaml").write_text(metrics)
+    path = FIXTURES / "inspect/logs/eval"
+    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert got["authority"]["outcome"] == "blocked"
+    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_not_independent"]
+    assert result.returncode == 3
+
+
+def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
+    """lm-eval records the task's content hash; a different validated fingerprint blocks."""
+    metric = "arith_mc/acc"
+    folder = records(tmp_path, metric, 0.01)
+    (folder / "datasets.yaml").write_text(
+        "datasets:\n  arith:\n    status: validated\n    version: '1'\n    fingerprint: sha256-other\n"
+    )
+    result = run("score", str(LMEVAL), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert [r["code"] for r in got["authority"]["reasons"]] == ["dataset_mismatch"]
+    assert result.returncode == 3
+
+
+def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
+    """Two runs of one task: the newest decides, and the earlier one is shown with its value."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for found in (FIXTURES / "inspect/logs").rglob("*_arith_*"):
+        shutil.copy(found, logs / found.name)
+    metric = "arith/match/accuracy"
+    folder = records(tmp_path, metric, 0.01)
+    result = run("score", str(logs), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert got["source"].endswith(".json")  # the JSON-log run started last (22:43:39)
+    assert [Path(a["source"]).suffix for a in got["earlier_runs"]] == [".eval"]
+    assert got["earlier_runs"][0]["value"] == pytest.approx(0.45)
+    terminal = run("score", str(logs), "--records", str(folder), cwd=tmp_path).stdout
+    assert "earlier run:" in terminal
+
+
+@pytest.mark.parametrize("fixture", sorted(p for p in FIXTURES.rglob("*") if p.is_file()
+                                           and "samples_" not in p.name and p.suffix != ".txt"
+                                           and p.name != "results.junit.xml"
+                                           and p.suffix != ".csv"))
+def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
+    """`evalglass metrics` detects the format of every real output file by itself."""
+    result = run("metrics", str(fixture), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) >= 2
