@@ -17,7 +17,7 @@ import typer
 from evalglass import api
 from evalglass._version import __version__
 from evalglass.errors import EvalglassError
-from evalglass.exits import INPUT_ERROR_EXIT, USAGE_EXIT
+from evalglass.exits import INPUT_ERROR_EXIT
 from evalglass.render import Format, render
 from evalglass.writing import refusal, write_atomic
 
@@ -72,16 +72,42 @@ def _colour() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
-def _emit(scorecard: api.Scorecard, fmt: Format, output: Path | None, records: Path,
-          inputs: list[Path]) -> None:
-    if output is None:
+def _targets(
+    write: list[str], fmt: Format, output: Path | None, records: Path, inputs: list[Path]
+) -> list[tuple[Format, Path]]:
+    """Every file to write, checked before any work: a bad one is a usage error (exit 2)."""
+    targets = [] if output is None else [(fmt, output)]
+    for spec in write:
+        name, sep, path = spec.partition("=")
+        try:
+            targets.append((Format(name), Path(path)))
+        except ValueError:
+            sep = ""
+        if not sep or not path:
+            known = ", ".join(f.value for f in Format)
+            raise typer.BadParameter(f"{spec!r}: expected FORMAT=PATH, FORMAT one of {known}",
+                                     param_hint="--write")
+    paths = [target.resolve() for _, target in targets]
+    if len(set(paths)) != len(paths):
+        raise typer.BadParameter("two outputs name the same file", param_hint="--write")
+    for _, target in targets:
+        reason = refusal(target, records, inputs)
+        if reason is not None:
+            raise typer.BadParameter(reason, param_hint="--output/--write")
+    return targets
+
+
+def _emit(scorecard: api.Scorecard, fmt: Format, to_stdout: bool,
+          targets: list[tuple[Format, Path]]) -> None:
+    for target_fmt, target in targets:
+        write_atomic(target, render(scorecard, target_fmt))
+    if to_stdout:
         typer.echo(render(scorecard, fmt, colour=fmt is Format.TERMINAL and _colour()), nl=False)
-        return
-    reason = refusal(output, records, inputs)
-    if reason is not None:
-        typer.echo(f"evalglass: {reason}", err=True)
-        raise typer.Exit(USAGE_EXIT)
-    write_atomic(output, render(scorecard, fmt))
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary and Format.GITHUB in {fmt, *(f for f, _ in targets)}:
+        # The job summary is GitHub's file, appended to by every step: never replaced.
+        with open(summary, "a", encoding="utf-8") as stream:
+            stream.write(render(scorecard, Format.MARKDOWN))
 
 
 @app.command()
@@ -91,7 +117,13 @@ def score(
     records: Records = Path("host_records"),
     fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
     output: Annotated[
-        Optional[Path], typer.Option("--output", help="Write the scorecard here (atomically).")
+        Optional[Path],
+        typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
+    ] = None,
+    write: Annotated[
+        Optional[list[str]],
+        typer.Option("--write", metavar="FORMAT=PATH",
+                     help="Also write this format to this file (atomically); repeatable."),
     ] = None,
     require_gate: Annotated[
         bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
@@ -100,8 +132,9 @@ def score(
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     given = outputs or []
+    targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate)
-    _emit(scorecard, fmt, output, records, given)
+    _emit(scorecard, fmt, output is None, targets)
     raise typer.Exit(scorecard.exit_code)
 
 
@@ -114,7 +147,7 @@ def demo(
     records, output = api.example_paths()
     typer.echo(f"# evalglass score --records {records} {output}", err=True)
     scorecard = api.score([output], records)
-    _emit(scorecard, fmt, None, records, [output])
+    _emit(scorecard, fmt, True, [])
     raise typer.Exit(scorecard.exit_code)
 
 
