@@ -1,0 +1,66 @@
+"""Reads a host-records folder into HostRecords: file I/O and translating its failures into errors.
+
+Syntax lives in `_yaml.py` and typing in `schema.py`; nothing here decides what a record means,
+and nothing here writes.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from evalglass.errors import RecordError
+from evalglass.records._yaml import parse_records
+from evalglass.records.model import HostRecords
+from evalglass.records.schema import KINDS, Record, build_records
+
+
+def load_records(folder: str | os.PathLike[str]) -> HostRecords:
+    """Load every host-records file in `folder`; a missing file means no records of its kind.
+
+    Messages show the folder as given joined with the file name, so a relative path stays relative.
+    Raises RecordError for a missing folder or an unreadable or invalid file.
+    """
+    where = os.fspath(folder)
+    if not os.path.isdir(where):
+        problem = "is not a directory" if os.path.exists(where) else "does not exist"
+        raise RecordError(where, f"host records folder {problem}")
+    loaded: dict[str, Any] = {}
+    for kind, spec in KINDS.items():
+        path = os.path.join(where, spec.filename)
+        text = _read(path)
+        loaded[kind] = {} if text is None else records_from_text(kind, text, path)
+    return HostRecords(**loaded)
+
+
+def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, Record]:
+    """Parse and type the text of one host-records file of `kind` ("metrics", "thresholds", ...).
+
+    `path` is only shown in messages. Raises RecordError for anything the schema refuses.
+    """
+    spec = KINDS.get(kind)
+    if spec is None:
+        raise ValueError(f"unknown host-record kind {kind!r}; expected one of {', '.join(KINDS)}")
+    raw = parse_records(text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys())
+    return build_records(kind, raw, path)
+
+
+def _read(path: str) -> str | None:
+    """The file's text, or None when there is no such file."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise RecordError(path, "is a broken symbolic link") from None
+        return None
+    except IsADirectoryError:
+        raise RecordError(path, "is a directory, not a file") from None
+    except OSError as exc:
+        raise RecordError(path, f"cannot be read: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        raise RecordError(path, f"is not valid UTF-8 (byte 0x{bad})", line) from None

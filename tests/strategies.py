@@ -1,0 +1,171 @@
+"""Hypothesis strategies for evalglass inputs, one section per input; each section stands alone."""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------------------------------------
+# Host-record documents: whole YAML files of one kind, valid and invalid, written the ways a
+# person might write them (quoting styles, comments, blank lines, typos, wrong types, bad shapes).
+# ---------------------------------------------------------------------------------------------
+import datetime as dt
+import enum
+
+import attrs
+from hypothesis import strategies as st
+
+from evalglass.records.schema import KINDS, Field
+
+# Field values that are right for some type, nearly right, or wrong, to be mixed across fields.
+_TEXT_SAMPLES = (
+    "qa-gold", "grader-v2", "openai/gpt-4.1", "sha256:ab12", "2026-10", "docs/calib.md", "@alice",
+    "it's", 'say "hi"', "a #b", "a#b", "a: b", "a:", ":a", "-a", "- a", "?a", "? a", "%x", "&x",
+    "*x", "!x", "|", ">", "<", "<=", ">=", "=>", "{a: 1}", "[a]", "a, b", "x  y", "é", "~", "null",
+    "", " ", "a'", "'", '"', "\\", "`x", ",", "]", "}", "---", "...",
+)  # fmt: skip
+_NUMBER_SAMPLES = (
+    "0", "1", "7", "100", "-1", "+3", "07", "1_000", "_", "0x10", "1.5", "0.85", ".5", "5.", "-0.0",
+    "1e3", "1E-3", "1e999", "-1e999", "nan", "NaN", ".nan", "inf", ".inf", "-.inf", "Infinity", ".",
+    "e5", "1e", "many", "2", "1.0", "0.05",
+)  # fmt: skip
+_BOOL_SAMPLES = ("yes", "no", "true", "false", "on", "off", "Yes", "NO", "True", "y", "n", "1", "0",
+                 "maybe", "ja")  # fmt: skip
+_DATE_SAMPLES = ("2026-11-01", "2024-02-29", "2026-02-29", "2026-13-01", "2026-1-1", "20261101",
+                 "2026-11-01T00:00", "2026/11/01", "01-11-2026")  # fmt: skip
+_ID_SAFE_PLAIN = ("qa/match/accuracy", "qa-gold", "grader-v2", "task.v1/metric", "a:b", "x y", "x",
+                  "-x", "é")  # fmt: skip
+_ID_QUOTE_ONLY = ("@team/x", "a #b", "a: b", "[x]", "")
+_PLAIN_ALPHABET = "abz09/._-:#@'\" <>|&*!?%{}[],é\\"
+_TYPOS = {"status": "statsu", "dataset": "datset", "policy": "polcy", "value": "vlaue", "op": "opp"}
+
+
+@attrs.frozen
+class RecordDocument:
+    """A generated host-records file and what it is known to need beyond strictyaml's rules."""
+
+    kind: str
+    text: str
+    # A plain scalar starts with `<`: YAML reads it, the fast loader refuses it on purpose.
+    needs_quoting: bool
+
+
+# Values every reader takes, for documents meant to load; texts that must be quoted to mean themselves.
+_VALID = {int: ("1", "7", "100", "07", "+3"), bool: _BOOL_SAMPLES[:-2],
+          float: ("0", "0.5", "1", ".5", "1.0", "0.05", "1e-3", "+0.25", "0E0"),
+          dt.date: ("2026-11-01", "2024-02-29")}  # fmt: skip
+_SAFE_PLAIN = ("qa-gold", "grader-v2", "openai/gpt-4.1", "sha256:ab12", "2026-10", "docs/calib.md",
+               "a#b", "x  y", "é", "~", "null", "-a", ":a", "?a", "a, b", "x.y")  # fmt: skip
+_QUOTE_ONLY = ("@alice", "it's", 'say "hi"', "a: b", "<=", ">=", "|", "[a]", "{a: 1}", "%x", "- a")
+
+
+def _samples_for(field: Field | None, careful: bool) -> st.SearchStrategy[str]:
+    """Texts for `field` (None: a field no kind has): right ones, or when not careful, any."""
+    if field is not None and issubclass(field.type, enum.Enum):
+        values = [member.value for member in field.type]
+        if careful:
+            return st.sampled_from(values)
+        near = [values[0].upper(), values[0][:-1] + "x", values[-1].capitalize(), ""]
+        return st.sampled_from(values + values + near)
+    if field is not None and field.type in _VALID:
+        if careful:
+            return st.sampled_from(_VALID[field.type])
+        pools = {int: _NUMBER_SAMPLES, float: _NUMBER_SAMPLES, bool: _BOOL_SAMPLES}
+        return st.sampled_from(pools.get(field.type, _DATE_SAMPLES))
+    if careful:
+        return st.sampled_from(_SAFE_PLAIN)
+    return st.one_of(st.sampled_from(_TEXT_SAMPLES), st.text(_PLAIN_ALPHABET, max_size=6))
+
+
+@st.composite
+def _scalar(draw: st.DrawFn, text: str, quoted: bool = False) -> tuple[str, bool]:
+    """Write `text` as YAML, plain unless `quoted` or by chance; also: is it a plain `<...`?"""
+    styles = ["single", "double", "double-escaped"] + ([] if quoted else ["plain", "plain"])
+    style = draw(st.sampled_from(styles))
+    if style == "single":
+        return "'" + text.replace("'", "''") + "'", False
+    if style.startswith("double"):
+        escaped = []
+        for char in text:
+            if char in '\\"':
+                escaped.append("\\" + char)
+            elif style == "double-escaped" and not char.isalnum():
+                escaped.append(
+                    draw(st.sampled_from([f"\\x{ord(char):02x}", f"\\u{ord(char):04x}"]))
+                )
+            else:
+                escaped.append(char)
+        return '"' + "".join(escaped) + '"', False
+    return text, text.lstrip(" ").startswith("<")
+
+
+@st.composite
+def _value(draw: st.DrawFn, field: Field | None, careful: bool) -> tuple[str, bool]:
+    if careful and (field is None or field.type is str) and draw(st.booleans()):
+        return draw(_scalar(draw(st.sampled_from(_QUOTE_ONLY)), quoted=True))
+    return draw(_scalar(draw(_samples_for(field, careful))))
+
+
+@st.composite
+def _comment(draw: st.DrawFn) -> str:
+    # `#x` right after a value is part of a plain value but a comment after a quoted one.
+    return draw(st.sampled_from(["", "", "", "  # why", " # a: b", " #", "   # 'q' #\tx", "#x"]))
+
+
+@st.composite
+def record_documents(draw: st.DrawFn) -> RecordDocument:
+    """A whole file of one kind: mostly well formed, with the mistakes people make mixed in."""
+    kind = draw(st.sampled_from(list(KINDS)))
+    spec = KINDS[kind]
+    # Careful documents are meant to load, so loaded values get compared too; the rest mostly fail.
+    careful = draw(st.booleans())
+    slip = st.integers(0, 200 if careful else 15).map(lambda n: n == 0)
+    record_indent = draw(st.integers(1, 3))
+    field_indent = record_indent + draw(st.integers(1, 3))
+    needs_quoting = False
+    lines: list[str] = []
+    if draw(st.booleans()):
+        lines.append("# " + draw(st.sampled_from(["owned by the eval leads", "a: b", "- x"])))
+    if draw(st.integers(0, 4)) == 0:
+        lines.append("---")
+    top = draw(st.sampled_from([kind[:-1], "other", *KINDS])) if draw(slip) else kind
+    lines.append(f"{top}:{draw(_comment())}")
+    for _ in range(draw(st.integers(0, 3))):
+        if careful and draw(st.integers(0, 3)) == 0:
+            record_id, plain_lt = draw(
+                _scalar(draw(st.sampled_from(_ID_QUOTE_ONLY[:-1])), quoted=True)
+            )
+        else:
+            record_id, plain_lt = draw(
+                _scalar(draw(st.sampled_from(_ID_SAFE_PLAIN + _ID_QUOTE_ONLY)))
+            )
+        needs_quoting |= plain_lt
+        if draw(slip):  # a record written as a scalar, not a mapping
+            lines.append(" " * record_indent + f"{record_id}: gating")
+            continue
+        lines.append(" " * record_indent + f"{record_id}:{draw(_comment())}")
+        keep = st.integers(0, 3).map(lambda n: n > 0 if careful else n > 1)
+        names = [field.name for field in spec.fields if field.required or draw(keep)]
+        names = draw(st.permutations(names))
+        if draw(slip) and names:
+            names = names[1:]  # a required field may be missing
+        if draw(slip):
+            names = [
+                *names,
+                draw(st.sampled_from(["notes", _TYPOS.get(names[0], "x") if names else "x"])),
+            ]
+        if draw(slip) and names:
+            names = [*names, names[0]]  # a duplicate field
+        fields = {field.name: field for field in spec.fields}
+        for name in names:
+            source, plain_lt = draw(_value(fields.get(name), careful))
+            needs_quoting |= plain_lt
+            indent = field_indent
+            if field_indent - 1 > record_indent and draw(slip):
+                indent = field_indent - 1  # a field out of line with its neighbours
+            lines.append(" " * indent + f"{name}: {source}".rstrip(" ") + draw(_comment()))
+            if draw(st.integers(0, 10)) == 0:
+                lines.append(
+                    draw(st.sampled_from(["", "#", " " * draw(st.integers(0, 6)) + "# note"]))
+                )
+    text = ("\r\n" if draw(slip) else "\n").join(lines) + "\n"
+    if draw(slip):
+        text = "\ufeff" + text
+    return RecordDocument(kind=kind, text=text, needs_quoting=needs_quoting)
