@@ -11,6 +11,7 @@ from evalglass.authority import Outcome
 from evalglass.decision import Result
 from evalglass.exits import Verdict
 from evalglass.numbers import fmt, interval_text
+from evalglass.reasons import Reason
 from evalglass.scorecard import MetricCard, Scorecard
 
 _WORDS = {
@@ -101,6 +102,20 @@ def why(card: MetricCard) -> str:
     """The numbers for a compared gate, the reasons for anything else."""
     if card.gate.result in (Result.PASS, Result.FAIL):
         return card.gate.evidence
+    return reasons_text(why_reasons(card))
+
+
+def why_reasons(card: MetricCard) -> tuple[Reason, ...]:
+    """Why a metric was not compared: the number's reasons when unsound, else authority's
+    (empty for a compared gate, whose evidence says why)."""
     if card.gate.result is Result.UNSOUND:
-        return reasons_text(card.gate.reasons)
-    return reasons_text(card.authority.reasons)
+        return card.gate.reasons
+    return card.authority.reasons
+
+
+def explanation(card: MetricCard) -> str:
+    """`why` in one line, with what would block a not-yet-gating metric once promoted."""
+    text = why(card)
+    if not card.decided and card.authority.notes:
+        text += f"; would block once promoted: {reasons_text(card.authority.notes)}"
+    return text

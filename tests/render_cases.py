@@ -1,0 +1,87 @@
+"""Scorecards that hold every kind of metric, for the renderer tests: built from records and
+measurements, so each status is the one the resolver and the decision really give."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evalglass.evidence.model import Evidence, Interval, Measurement, Method, Run
+from evalglass.records.model import (
+    Approval,
+    DatasetRecord,
+    DatasetStatus,
+    HostRecords,
+    MetricRecord,
+    MetricStatus,
+    Op,
+    Policy,
+    PolicyRecord,
+    ThresholdRecord,
+)
+from evalglass.scorecard import Scorecard, assemble
+
+RUN = Run(source="run.json", model="acme/model-x")
+GOOD = "qa-gold"  # validated, permitted
+OLD = "qa-old"  # retired: blocks an authorized metric
+UNPOLICED = "qa-new"  # validated, no data policy: a note on an informational metric
+
+# id -> (record status or None, dataset, op, threshold, value, interval, n)
+KINDS = {
+    "pass": ("gating", GOOD, Op.GE, 0.8, 0.9, (0.87, 0.93), 500),
+    "fail": ("gating", GOOD, Op.GE, 0.95, 0.9, (0.87, 0.93), 500),
+    "blocked": ("gating", OLD, Op.GE, 0.8, 0.9, (0.87, 0.93), 500),
+    "unsound": ("gating", GOOD, Op.LE, 0.1, 0.05, None, 20),
+    "informational": (None, GOOD, None, None, 0.7, (0.6, 0.8), 100),
+    "noted": ("calibrating", UNPOLICED, Op.GE, 0.5, 0.55, (0.5, 0.6), 300),
+}
+
+
+def _threshold(op: Op, value: float) -> ThresholdRecord:
+    return ThresholdRecord(
+        op=op, value=value, approval=Approval.APPROVED, approved_by="@alice",
+        approved_on=dt.date(2026, 1, 1),
+    )
+
+
+def scorecard(ids: dict[str, str] | None = None) -> Scorecard:
+    """One metric of each kind; `ids` renames a kind's metric (e.g. to something hostile)."""
+    metrics, thresholds, measurements = {}, {}, {}
+    for kind, (status, dataset, op, limit, value, bounds, n) in KINDS.items():
+        metric_id = (ids or {}).get(kind, f"qa/{kind}")
+        if status is not None:
+            metrics[metric_id] = MetricRecord(status=MetricStatus(status), dataset=dataset)
+        if op is not None and limit is not None:
+            thresholds[metric_id] = _threshold(op, limit)
+        interval = None if bounds is None else Interval(*bounds, 0.95, Method.WILSON)
+        measurements[metric_id] = Measurement(
+            id=metric_id, run=RUN, value=value, n=n, interval=interval
+        )
+    records = HostRecords(
+        metrics=metrics,
+        thresholds=thresholds,
+        datasets={
+            GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
+            OLD: DatasetRecord(status=DatasetStatus.RETIRED, version="1"),
+            UNPOLICED: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
+        },
+        policies={
+            GOOD: PolicyRecord(policy=Policy.PERMITTED),
+            OLD: PolicyRecord(policy=Policy.PERMITTED),
+        },
+    )
+    return assemble(records, Evidence(measurements=measurements, sources=("run.json",)))
+
+
+def single(metric_id: str, value: float | None, *, gated: bool = True) -> Scorecard:
+    """One metric, gating (pass or fail by value against >= 0.8) or with no record at all."""
+    m = Measurement(
+        id=metric_id, run=RUN, value=value, n=500,
+        interval=None if value is None else Interval(value - 0.02, value + 0.02, 0.95, Method.WILSON),
+    )
+    records = HostRecords(
+        metrics={metric_id: MetricRecord(status=MetricStatus.GATING, dataset=GOOD)} if gated else {},
+        thresholds={metric_id: _threshold(Op.GE, 0.8)} if gated else {},
+        datasets={GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1")},
+        policies={GOOD: PolicyRecord(policy=Policy.PERMITTED)},
+    )
+    return assemble(records, Evidence(measurements={metric_id: m}, sources=("run.json",)))

@@ -1,0 +1,149 @@
+"""The JUnit XML scorecard: each kind of metric maps to its JUnit element, counts agree, and any
+text still parses, read back with a real JUnit parser."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from junitparser import Error, Failure, JUnitXml, Skipped, TestSuite
+
+from evalglass.render import Format, render
+from evalglass.render.junit import xml_text
+from tests.render_cases import scorecard, single
+
+HOSTILE_IDS = {
+    "pass": "bell\x07 and nul\x00 and esc\x1b[31m",
+    "fail": "cdata ]]> end",
+    "blocked": "<testcase name='x'/> & &amp;",
+    "unsound": 'quote " and \'single\' and tab\there',
+    "informational": "surrogate \ud800 and \ufffe and \x0b\x0c",
+    "noted": "two\nlines\r\nand \x85 next-line",
+}
+
+
+def parse(text: str, tmp_path: Path) -> TestSuite:
+    """Write the report as CI would (UTF-8 bytes) and read it back with junitparser."""
+    path = tmp_path / "evalglass.xml"
+    path.write_bytes(text.encode("utf-8"))
+    suites = list(JUnitXml.fromfile(str(path)))
+    assert len(suites) == 1
+    suite: TestSuite = suites[0]
+    return suite
+
+
+def kinds(suite: TestSuite) -> dict[str, str]:
+    """Each testcase's name and its result element ("pass" when it has none)."""
+    out = {}
+    for case in suite:
+        results = list(case.result)
+        assert len(results) <= 1, case.name
+        out[case.name] = type(results[0]).__name__ if results else "pass"
+    return out
+
+
+def test_each_metric_kind_maps_to_its_junit_element(tmp_path: Path) -> None:
+    """pass -> plain testcase; fail -> failure; blocked and unsound -> error; informational -> skipped."""
+    suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
+    assert suite.name == "evalglass"
+    assert {case.classname for case in suite} == {"evalglass"}
+    assert kinds(suite) == {
+        "qa/blocked": "Error",
+        "qa/fail": "Failure",
+        "qa/informational": "Skipped",
+        "qa/noted": "Skipped",
+        "qa/pass": "pass",
+        "qa/unsound": "Error",
+    }
+
+
+def test_suite_counts_agree_with_testcases_and_scorecard(tmp_path: Path) -> None:
+    """tests/failures/errors/skipped equal the testcases' elements and the scorecard's counts."""
+    card = scorecard()
+    suite = parse(render(card, Format.JUNIT), tmp_path)
+    found = list(kinds(suite).values())
+    counts = card.counts
+    assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (
+        len(found), found.count("Failure"), found.count("Error"), found.count("Skipped")
+    )
+    assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (
+        len(card.metrics), counts.failed, counts.blocked, counts.informational
+    )
+
+
+def test_messages_carry_evidence_reasons_and_notes(tmp_path: Path) -> None:
+    """A failure carries the evidence, an error the reason codes, a skip its reasons and notes."""
+    suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
+    result = {case.name: next(iter(case.result), None) for case in suite}
+    assert isinstance(result["qa/fail"], Failure)
+    assert result["qa/fail"].message == (
+        "lower bound 0.87 is not >= 0.95 (value 0.9, n 500, 95% Wilson)"
+    )
+    assert isinstance(result["qa/blocked"], Error)
+    assert result["qa/blocked"].message == "dataset_retired: dataset 'qa-old' is retired"
+    assert isinstance(result["qa/unsound"], Error)
+    assert result["qa/unsound"].message.startswith("interval_unavailable: ")
+    assert isinstance(result["qa/noted"], Skipped)
+    assert result["qa/noted"].message == (
+        "metric_not_gating: metric status is calibrating; would block once promoted: "
+        "policy_not_permitted: no data policy for dataset 'qa-new'"
+    )
+    assert "threshold: >= 0.95" in result["qa/fail"].text
+
+
+def test_passed_gate_shows_its_evidence_in_system_out(tmp_path: Path) -> None:
+    """A passed testcase has no result element but still shows the numbers that passed it."""
+    suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
+    passed = next(case for case in suite if case.name == "qa/pass")
+    assert passed.is_passed
+    assert "lower bound 0.87 >= 0.8" in passed.system_out
+
+
+def test_suite_records_the_verdict_and_headline() -> None:
+    """The verdict and exit code are suite properties; the headline is the suite's system-out."""
+    root = ET.fromstring(render(scorecard(), Format.JUNIT).encode("utf-8"))
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["verdict"] == "fail" and props["exit_code"] == "1"
+    assert root.findtext("system-out", "").startswith("FAIL — 1 of 2 enforced gates failed")
+
+
+def test_output_is_deterministic_and_declares_utf8() -> None:
+    """The same scorecard gives the same text, opening with an XML declaration naming UTF-8."""
+    first, second = render(scorecard(), Format.JUNIT), render(scorecard(), Format.JUNIT)
+    assert first == second
+    assert first.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="evalglass"')
+
+
+def test_hostile_ids_and_control_characters_still_parse(tmp_path: Path) -> None:
+    """Control characters, surrogates, `]]>`, `<` and `&` in ids and messages leave valid XML."""
+    text = render(scorecard(HOSTILE_IDS), Format.JUNIT)
+    suite = parse(text, tmp_path)
+    assert len(list(suite)) == len(HOSTILE_IDS)
+    names = {case.name for case in suite}
+    assert "cdata ]]> end" in names
+    assert "<testcase name='x'/> & &amp;" in names
+    assert "bell\ufffd and nul\ufffd and esc\ufffd[31m" in names
+    assert "surrogate \ufffd and \ufffd and \ufffd\ufffd" in names
+    # Tab and newline are legal XML and survive in attribute values.
+    assert "quote \" and 'single' and tab\there" in names
+    assert "two\nlines\r\nand \x85 next-line" in names
+
+
+def test_hostile_text_does_not_add_elements(tmp_path: Path) -> None:
+    """An id that looks like markup stays text: one testcase per metric and nothing more."""
+    root = ET.fromstring(render(scorecard(HOSTILE_IDS), Format.JUNIT).encode("utf-8"))
+    assert len(root.findall("testcase")) == len(HOSTILE_IDS)
+    assert [child.tag for child in root] == ["properties", *["testcase"] * 6, "system-out"]
+
+
+def test_xml_text_replaces_only_characters_xml_forbids() -> None:
+    """Forbidden characters become U+FFFD; tab, newline, CR and ordinary Unicode are kept."""
+    assert xml_text("a\x00b\x1fc\ud834d\uffffe") == "a\ufffdb\ufffdc\ufffdd\ufffde"
+    assert xml_text("tab\tnl\ncr\r é 𝄞 \u2028") == "tab\tnl\ncr\r é 𝄞 \u2028"
+
+
+def test_single_passing_gate_is_one_passing_testcase(tmp_path: Path) -> None:
+    """A run with one passing gate is a suite of one passed test, with nothing failed or skipped."""
+    suite = parse(render(single("only", 0.9), Format.JUNIT), tmp_path)
+    assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (1, 0, 0, 0)
+    assert kinds(suite) == {"only": "pass"}
