@@ -1,0 +1,42 @@
+"""GitHub Actions workflow commands: the headline, then one annotation per metric. Reads a
+Scorecard; never decides. Every id and message is escaped so it cannot end or forge a command."""
+
+from __future__ import annotations
+
+from evalglass.exits import Verdict
+from evalglass.render import _view
+from evalglass.scorecard import MetricCard, Scorecard
+
+# A failed gate and a gate that could not be decided both stop the run: both are errors.
+_LEVELS = {"fail": "error", "blocked": "error", "unsound": "error", "pass": "notice"}
+
+
+def escape_data(text: object) -> str:
+    """A command's message: `%` first, so the runner's unescaping cannot be fooled by `%0A`."""
+    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: object) -> str:
+    """A command's property value: as data, and `:` and `,` which would end the property."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, title: str, message: str) -> str:
+    return f"::{level} title={escape_property(title)}::{escape_data(message)}"
+
+
+def level(card: MetricCard) -> str:
+    """error for a gate that failed or could not be decided; notice for a passed gate and for a
+    metric that does not gate, warning when that metric would block once promoted."""
+    if not card.decided:
+        return "warning" if card.authority.notes else "notice"
+    return _LEVELS[_view.status(card)]
+
+
+def render(scorecard: Scorecard) -> str:
+    stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
+    lines = [command("error" if stops else "notice", "evalglass", _view.headline(scorecard))]
+    for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:
+        title = f"{_view.status(card).upper()} {card.id}"
+        lines.append(command(level(card), title, _view.explanation(card)))
+    return "\n".join(lines) + "\n"

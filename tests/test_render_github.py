@@ -1,0 +1,92 @@
+"""GitHub Actions workflow commands: the exact lines for a scorecard, and escaping that keeps
+untrusted text from ending a command or forging another."""
+
+from __future__ import annotations
+
+import re
+
+from evalglass.render import Format, render
+from evalglass.render.github import escape_data, escape_property
+from tests.render_cases import scorecard, single
+
+# A runner reads `::name key=value,key=value::data`; properties end at `,` or `::`.
+COMMAND = re.compile(r"^::(error|warning|notice) title=([^:,]*)::(.*)$")
+
+
+def unescape_data(text: str) -> str:
+    """What the Actions runner does to a command's data."""
+    return text.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
+
+
+def unescape_property(text: str) -> str:
+    """What the Actions runner does to a property value."""
+    return unescape_data(text.replace("%3A", ":").replace("%2C", ","))
+
+
+def test_exact_lines_for_every_kind_of_metric() -> None:
+    """Headline first, then failed, unsound, blocked, passed gates, then the metrics that do not gate."""
+    assert render(scorecard(), Format.GITHUB).splitlines() == [
+        "::error title=evalglass::FAIL — 1 of 2 enforced gates failed; 2 blocked; 2 informational",
+        "::error title=FAIL qa/fail::lower bound 0.87 is not >= 0.95 (value 0.9, n 500, 95%25 Wilson)",
+        "::error title=UNSOUND qa/unsound::interval_unavailable: no interval, and the gate compares a bound",
+        "::error title=BLOCKED qa/blocked::dataset_retired: dataset 'qa-old' is retired",
+        "::notice title=PASS qa/pass::lower bound 0.87 >= 0.8 (value 0.9, n 500, 95%25 Wilson)",
+        "::notice title=INFORMATIONAL qa/informational::no_record: no record for 'qa/informational' in metrics.yaml",
+        "::warning title=INFORMATIONAL qa/noted::metric_not_gating: metric status is calibrating; "
+        "would block once promoted: policy_not_permitted: no data policy for dataset 'qa-new'",
+    ]
+
+
+def test_headline_is_a_notice_when_nothing_stops_the_run() -> None:
+    """A passing run and a run with nothing enforced open with a notice, never an error."""
+    passing = render(single("m", 0.9), Format.GITHUB).splitlines()
+    assert passing[0] == "::notice title=evalglass::PASS — 1 gate enforced, all passed; 0 informational"
+    nothing = render(single("m", 0.9, gated=False), Format.GITHUB).splitlines()
+    assert nothing[0] == (
+        "::notice title=evalglass::NO ACTIVE GATE — nothing was enforced (1 metric informational)"
+    )
+
+
+def test_failed_gate_is_an_error_annotation() -> None:
+    """A gate that fails is reported as an error with its evidence."""
+    lines = render(single("m", 0.5), Format.GITHUB).splitlines()
+    assert lines[0].startswith("::error title=evalglass::FAIL")
+    assert lines[1] == "::error title=FAIL m::lower bound 0.48 is not >= 0.8 (value 0.5, n 500, 95%25 Wilson)"
+
+
+def test_escaping_follows_the_runner_rules() -> None:
+    """Data escapes %, CR and LF; properties also escape : and , (percent first, so %0A survives)."""
+    assert escape_data("50% a\r\nb %0A") == "50%25 a%0D%0Ab %250A"
+    assert escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d%0A"
+    assert escape_data("a:b,c") == "a:b,c"
+
+
+def test_hostile_ids_stay_inside_one_command_each() -> None:
+    """Ids with newlines, `::`, commas and percent signs yield one well-formed line per metric
+    that the runner decodes back to the original id."""
+    hostile = {
+        "pass": "x\n::error title=forged::gotcha",
+        "informational": "a,title=b::c%0Ad\r\n::stop-commands::tok",
+        "fail": "%25 and %3A and : and ,",
+    }
+    text = render(scorecard(hostile), Format.GITHUB)
+    # The runner splits its output on CR and LF only, so split exactly there.
+    lines = re.split(r"\r\n|\r|\n", text.removesuffix("\n"))
+    assert len(lines) == 1 + 6
+    titles = []
+    for line in lines:
+        match = COMMAND.match(line)
+        assert match, line
+        titles.append(unescape_property(match.group(2)))
+        assert "\r" not in match.group(3)
+    assert f"PASS {hostile['pass']}" in titles
+    assert f"INFORMATIONAL {hostile['informational']}" in titles
+    assert f"FAIL {hostile['fail']}" in titles
+    # The no-record message quotes the id: it is decoded back intact from the data, too.
+    informational = next(line for line in lines if line.startswith("::notice title=INFORMATIONAL"))
+    assert hostile["informational"] in unescape_data(COMMAND.match(informational).group(3))  # type: ignore[union-attr]
+
+
+def test_output_is_deterministic() -> None:
+    """The same scorecard gives the same commands."""
+    assert render(scorecard(), Format.GITHUB) == render(scorecard(), Format.GITHUB)
