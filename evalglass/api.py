@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from evalglass.diff import RecordsDiff, diff
 from evalglass.evidence.read import read_outputs
+from evalglass.records.gitref import load_records_at
 from evalglass.records.load import load_records
 from evalglass.scorecard import Scorecard, assemble
 
-__all__ = ["Scorecard", "example_paths", "score"]
+__all__ = ["Scorecard", "diff_records", "example_paths", "score"]
 
 
 def score(
@@ -20,12 +22,15 @@ def score(
     *,
     input_format: str | None = None,
     require_gate: bool = False,
+    records_ref: str | None = None,
 ) -> Scorecard:
     """Read the host records and the eval outputs, and assemble the scorecard.
 
-    Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it cannot use.
+    With `records_ref`, the records folder is read as committed at that git ref, not from the
+    working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
+    cannot use.
     """
-    host = load_records(records)
+    host = load_records_at(records_ref, records) if records_ref else load_records(records)
     evidence = read_outputs(outputs, input_format)
     return assemble(host, evidence, require_gate=require_gate)
 
@@ -38,3 +43,19 @@ def example_paths() -> tuple[Path, Path]:
         return base / "host_records", base / "outputs" / "run.json"
     root = Path(__file__).resolve().parents[1]
     return root / "host_records", root / "examples" / "run.json"
+
+
+def diff_records(
+    base_ref: str,
+    records: str | os.PathLike[str] = "host_records",
+    outputs: Sequence[str | os.PathLike[str]] = (),
+    *,
+    head_ref: str | None = None,
+    input_format: str | None = None,
+) -> RecordsDiff:
+    """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
+    authority each side resolves for the given outputs."""
+    base = load_records_at(base_ref, records)
+    head = load_records_at(head_ref, records) if head_ref else load_records(records)
+    evidence = read_outputs(outputs, input_format) if outputs else None
+    return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")

@@ -17,7 +17,7 @@ import typer
 from evalglass import api
 from evalglass._version import __version__
 from evalglass.errors import EvalglassError
-from evalglass.exits import INPUT_ERROR_EXIT
+from evalglass.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
 from evalglass.render import Format, render
 from evalglass.writing import refusal, write_atomic
 
@@ -129,11 +129,17 @@ def score(
         bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
     ] = False,
     input_format: InputFormat = None,
+    records_ref: Annotated[
+        Optional[str],
+        typer.Option("--records-ref", metavar="REF",
+                     help="Read the records folder as committed at this git ref (e.g. origin/main)."),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     given = outputs or []
     targets = _targets(write or [], fmt, output, records, given)
-    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate)
+    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
+                          records_ref=records_ref)
     _emit(scorecard, fmt, output is None, targets)
     raise typer.Exit(scorecard.exit_code)
 
@@ -166,6 +172,36 @@ def metrics(
 
     evidence = read_outputs(outputs, input_format)
     typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
+
+
+@app.command()
+@_input_errors_exit
+def diff(
+    outputs: Outputs = None,
+    base: Annotated[str, typer.Option("--base", metavar="REF", help="The records before.")] = ...,  # type: ignore[assignment]
+    head: Annotated[
+        Optional[str],
+        typer.Option("--head", metavar="REF", help="The records after (default: working tree)."),
+    ] = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[Format, typer.Option("--format", help="terminal, markdown or json.")] = Format.TERMINAL,
+    fail_on_loosen: Annotated[
+        bool,
+        typer.Option("--fail-on-loosen",
+                     help="Exit 1 when a threshold loosens or a metric gains authority "
+                          "without a new approval."),
+    ] = False,
+    input_format: InputFormat = None,
+) -> None:
+    """Show what a change to the host records does to who may gate."""
+    from evalglass.render import diff as render_diff
+
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
+        raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
+    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    typer.echo(render_diff.render(result, fmt), nl=False)
+    if fail_on_loosen and result.loosening:
+        raise typer.Exit(DIFF_LOOSENED_EXIT)
 
 
 def main() -> None:

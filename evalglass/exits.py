@@ -29,3 +29,4 @@ def exit_code(verdict: Verdict, require_gate: bool = False) -> int:
     if require_gate and verdict is Verdict.INFORMATIONAL:
         return NO_GATE_REQUIRED_EXIT
     return VERDICT_EXIT[verdict]
+DIFF_LOOSENED_EXIT = 1  # `diff --fail-on-loosen`: a change makes gating easier without approval

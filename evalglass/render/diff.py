@@ -1,0 +1,28 @@
+"""The authority diff for a terminal, a pull-request comment, or a machine. Reads; never decides."""
+
+from __future__ import annotations
+
+import json
+
+from evalglass.convert import converter
+from evalglass.diff import RecordsDiff
+from evalglass.render import Format
+from evalglass.render._templates import environment
+
+_TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
+
+
+def render(result: RecordsDiff, fmt: Format) -> str:
+    if fmt is Format.JSON:
+        doc = {
+            "schema_version": 1,
+            "base": result.base,
+            "head": result.head,
+            "loosening": len(result.loosening),
+            "changes": [converter.unstructure(c) for c in result.changes],
+        }
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    template = _TEMPLATES.get(fmt)
+    if template is None:
+        raise ValueError(f"diff has no {fmt.value} format")
+    return environment().get_template(template).render(diff=result)

@@ -1,0 +1,212 @@
+"""End to end: the installed `evalglass` command, in a subprocess, on real files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE_RECORDS = ROOT / "host_records"
+EXAMPLE_OUTPUT = ROOT / "examples" / "run.json"
+EVALGLASS = Path(sys.executable).parent / "evalglass"
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+    return subprocess.run(
+        [str(EVALGLASS), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A copy of the bundled example, so a test may edit records freely."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_example_passes_with_one_gate(work: Path) -> None:
+    """The bundled example: one gate enforced and passed, the rest informational, exit 0."""
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "PASS — 1 gate enforced, all passed; 4 informational"
+    assert "would block once promoted: policy_not_permitted" in result.stdout
+
+
+def test_demo_runs_from_the_installed_package(tmp_path: Path) -> None:
+    """`evalglass demo` works from any folder: templates and example ship in the package."""
+    result = run("demo", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("PASS — 1 gate enforced")
+
+
+def test_failing_gate_exits_1(work: Path) -> None:
+    """A can_gate metric whose bound misses the threshold fails the build."""
+    edit(work / "host_records/thresholds.yaml", "value: 0.85", "value: 0.95")
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 1
+    assert result.stdout.startswith("FAIL — 1 of 1 enforced gate failed")
+    assert "lower bound 0.8859 is not >= 0.95" in result.stdout
+
+
+def test_blocked_gate_exits_3(work: Path) -> None:
+    """An authorized metric on a retired dataset is blocked: 'we cannot say' fails CI with 3."""
+    edit(work / "host_records/datasets.yaml", "status: validated\n    version: '2026-10'",
+         "status: retired\n    version: '2026-10'")
+    result = run("score", "run.json", "--format", "json", cwd=work)
+    assert result.returncode == 3
+    doc = json.loads(result.stdout)
+    assert doc["verdict"] == "blocked" and doc["exit_code"] == 3
+    card = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
+    assert card["authority"]["outcome"] == "blocked"
+    assert [r["code"] for r in card["authority"]["reasons"]] == ["dataset_retired"]
+
+
+def test_deleting_thresholds_takes_the_pass_back(work: Path) -> None:
+    """No memory between runs: without thresholds.yaml nothing gates, and it says so first."""
+    assert run("score", "run.json", cwd=work).returncode == 0
+    (work / "host_records/thresholds.yaml").unlink()
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 0
+    assert result.stdout.startswith("NO ACTIVE GATE — nothing was enforced")
+    assert run("score", "run.json", "--require-gate", cwd=work).returncode == 5
+
+
+def test_non_finite_value_is_unsound(work: Path) -> None:
+    """Python-written NaN is read, and a gate on it is unsound (blocked), never a pass."""
+    (work / "run.json").write_text('{"model": "m", "metrics": {"qa/exact_match": NaN}}')
+    result = run("score", "run.json", "--format", "json", cwd=work)
+    assert result.returncode == 3
+    card = next(m for m in json.loads(result.stdout)["metrics"] if m["id"] == "qa/exact_match")
+    assert card["gate"]["result"] == "unsound"
+    assert "value_not_finite" in [r["code"] for r in card["gate"]["reasons"]]
+
+
+def test_json_is_byte_identical_across_runs(work: Path) -> None:
+    """The same inputs give the same bytes."""
+    first = run("score", "run.json", "--format", "json", cwd=work).stdout
+    second = run("score", "run.json", "--format", "json", cwd=work).stdout
+    assert first == second and json.loads(first)["schema_version"] == 1
+
+
+def test_markdown_scorecard(work: Path) -> None:
+    """The Markdown scorecard opens with the verdict and tables the deciding gate."""
+    result = run("score", "run.json", "--format", "markdown", cwd=work)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "**PASS — 1 gate enforced, all passed; 4 informational**"
+    assert any(line.startswith("| **PASS** | `qa/exact_match` |") for line in lines)
+
+
+def test_output_file_is_written_and_records_are_refused(work: Path) -> None:
+    """--output writes the scorecard; a path inside the records folder is refused (exit 2)."""
+    result = run("score", "run.json", "--format", "json", "--output", "card.json", cwd=work)
+    assert result.returncode == 0 and result.stdout == ""
+    assert json.loads((work / "card.json").read_text())["verdict"] == "pass"
+    before = sorted(p.name for p in (work / "host_records").iterdir())
+    result = run("score", "run.json", "--output", "host_records/card.md", cwd=work)
+    assert result.returncode == 2
+    assert "never writes" in result.stderr
+    assert sorted(p.name for p in (work / "host_records").iterdir()) == before
+
+
+def test_output_never_overwrites_an_eval_output(work: Path) -> None:
+    """Writing the scorecard over the eval output it read is refused."""
+    original = (work / "run.json").read_bytes()
+    result = run("score", "run.json", "--output", "run.json", cwd=work)
+    assert result.returncode == 2
+    assert (work / "run.json").read_bytes() == original
+
+
+INPUT_ERRORS = [
+    (
+        "datasets.yaml",
+        "datasets:\n  qa-gold:\n    status: validatd\n    version: '2026-10'\n",
+        "evalglass: host_records/datasets.yaml:3: status: 'validatd' is not one of proposed, "
+        "validated, retired (did you mean 'validated'?)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), INPUT_ERRORS)
+def test_record_errors_are_one_line_exit_4(work: Path, name: str, text: str, message: str) -> None:
+    """A bad record: exit 4, one line naming file and line, nothing on stdout, no traceback."""
+    (work / "host_records" / name).write_text(text)
+    result = run("score", "run.json", "--output", "card.json", cwd=work)
+    assert result.returncode == 4
+    assert result.stderr.splitlines() == [message]
+    assert result.stdout == ""
+    assert not (work / "card.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"metrics": {"a": 0.9', "evalglass: bad.json:1: not valid JSON: Expecting"),
+        ("", "evalglass: bad.json: not a recognised eval output"),
+        ('{"metrics": {"a": "high"}}', "evalglass: bad.json: metrics.a: expected a number or an object"),
+        ('{"metrics": {"a": {"scores": [1, "x"]}}}', "evalglass: bad.json: metrics.a.scores: expected a list of numbers"),
+        ('{"metrics": {"a": {"value": 1, "n": -3}}}', "evalglass: bad.json: metrics.a.n: expected a whole number >= 0"),
+        ('{"model": 3, "metrics": {}}', "evalglass: bad.json: model: expected a string"),
+    ],
+)
+def test_output_errors_are_one_line_exit_4(work: Path, content: str, message: str) -> None:
+    """A malformed eval output: exit 4 and one line naming the file."""
+    (work / "bad.json").write_text(content)
+    result = run("score", "bad.json", cwd=work)
+    assert result.returncode == 4
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(message)
+    assert result.stdout == ""
+
+
+def test_metric_measured_twice_names_both_files(work: Path) -> None:
+    """Two outputs measuring one metric (with no run times to order them) is an input error."""
+    shutil.copy(work / "run.json", work / "again.json")
+    result = run("score", "run.json", "again.json", cwd=work)
+    assert result.returncode == 4
+    assert "again.json" in result.stderr and "run.json" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("score", "missing.json"), "evalglass: missing.json: no such file or folder"),
+        (("score", "run.json", "--records", "nowhere"), "evalglass: nowhere"),
+    ],
+)
+def test_missing_inputs_exit_4(work: Path, args: tuple[str, ...], message: str) -> None:
+    """A missing output or records folder is an input error, never an empty pass."""
+    result = run(*args, cwd=work)
+    assert result.returncode == 4
+    assert result.stderr.startswith(message)
+
+
+def test_usage_errors_exit_2(work: Path) -> None:
+    """A bad command line exits 2."""
+    assert run("score", "run.json", "--format", "yaml", cwd=work).returncode == 2
+    assert run("frobnicate", cwd=work).returncode == 2
+
+
+def test_version_and_module_entry_point(work: Path) -> None:
+    """`evalglass --version` and `python -m evalglass --version` print the same version."""
+    from evalglass import __version__
+
+    assert run("--version", cwd=work).stdout == f"evalglass {__version__}\n"
+    module = subprocess.run(
+        [sys.executable, "-m", "evalglass", "--version"], capture_output=True, text=True, cwd=work
+    )
+    assert module.stdout == f"evalglass {__version__}\n"

@@ -1,0 +1,127 @@
+"""The authority diff: every change a reviewer must see, and which ones loosen gating."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import subprocess
+from pathlib import Path
+
+import attrs
+import pytest
+
+from evalglass.diff import Kind, diff
+from evalglass.records.model import (
+    Approval,
+    Calibration,
+    Op,
+    ThresholdRecord,
+)
+from tests import states as s
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
+
+
+def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
+    return ThresholdRecord(op=op, value=value, approval=Approval.APPROVED, approved_by=by,
+                           approved_on=dt.date(2026, 11, 1))
+
+
+def loosens(old: tuple[Op, float], new: tuple[Op, float]) -> bool:
+    """Independent statement: does `new` admit some value that `old` rejected?"""
+    def admits(rule: tuple[Op, float], x: float) -> bool:
+        return rule[0].holds(x, rule[1])
+
+    probes = [v + d for v in (0.5, 0.6) for d in (-1e-9, 0, 1e-9)]
+    return any(admits(new, x) and not admits(old, x) for x in probes)
+
+
+RULES = [(op, v) for op in Op for v in (0.5, 0.6)]
+
+
+@pytest.mark.parametrize(("old", "new"), [p for p in itertools.product(RULES, RULES) if p[0] != p[1]])
+def test_threshold_direction_table(old, new) -> None:
+    """Every pair of rules: loosened exactly when the new rule admits a value the old rejected."""
+    base = attrs.evolve(s.records(s.State()), thresholds={s.METRIC: threshold(*old)})
+    head = attrs.evolve(base, thresholds={s.METRIC: threshold(*new)})
+    kinds = {c.kind for c in diff(base, head).changes}
+    want = Kind.THRESHOLD_LOOSENED if loosens(old, new) else Kind.THRESHOLD_TIGHTENED
+    assert want in kinds
+    assert kinds & {Kind.THRESHOLD_LOOSENED, Kind.THRESHOLD_TIGHTENED} == {want}
+
+
+def test_gain_without_new_approval_is_loosening() -> None:
+    """A metric promoted by a calibration edit alone gains authority with no new approval."""
+    base = s.records(s.State(judge=Calibration.CALIBRATING))
+    head = s.records(s.State(judge=Calibration.CALIBRATED))
+    result = diff(base, head, None)
+    gains = [c for c in result.changes if c.kind is Kind.GAINS_AUTHORITY]
+    assert len(gains) == 1 and gains[0].unapproved
+    assert gains[0] in result.loosening
+    assert [c.kind for c in result.changes][1:] == [Kind.RECORD_CHANGED]
+
+
+def test_gain_with_a_new_approval_is_not_loosening() -> None:
+    """Approving a proposed threshold in the same change is a reviewed gain, not loosening."""
+    base = s.records(s.State(threshold=Approval.PROPOSED))
+    head = s.records(s.State())
+    result = diff(base, head)
+    assert [c.kind for c in result.changes] == [Kind.GAINS_AUTHORITY, Kind.APPROVAL_CHANGED]
+    assert result.loosening == ()
+
+
+def test_demotion_and_record_removal_are_shown() -> None:
+    """Removing a policy demotes the metric to blocked and shows the removed record."""
+    base = s.records(s.State())
+    head = attrs.evolve(base, policies={})
+    kinds = [c.kind for c in diff(base, head).changes]
+    assert kinds == [Kind.LOSES_AUTHORITY, Kind.RECORD_REMOVED]
+
+
+def test_no_change_no_rows() -> None:
+    """Identical records: no changes at all."""
+    records = s.records(s.State())
+    assert diff(records, records).changes == ()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository whose main commit holds the example records."""
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    (tmp_path / "host_records").mkdir()
+    for f in EXAMPLE_RECORDS.iterdir():
+        (tmp_path / "host_records" / f.name).write_bytes(f.read_bytes())
+    (tmp_path / "run.json").write_bytes(EXAMPLE_OUTPUT.read_bytes())
+    git("add", ".")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
+    return tmp_path
+
+
+def test_diff_cli_flags_a_loosened_threshold(repo: Path) -> None:
+    """`diff --fail-on-loosen` exits 1 for a lowered >= bound and says which."""
+    path = repo / "host_records/thresholds.yaml"
+    path.write_text(path.read_text().replace("value: 0.85", "value: 0.8"))
+    result = run("diff", "--base", "main", "run.json", cwd=repo)
+    assert result.returncode == 0
+    assert "threshold_loosened" in result.stdout and "qa/exact_match" in result.stdout
+    assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+
+
+def test_records_ref_ignores_working_tree_edits(repo: Path) -> None:
+    """A pull request's own edits cannot grant authority when records come from the base ref."""
+    path = repo / "host_records/judges.yaml"
+    path.write_text(path.read_text().replace("calibrating", "calibrated"))
+    trusted = run("score", "run.json", "--records-ref", "main", cwd=repo)
+    edited = run("score", "run.json", cwd=repo)
+    assert trusted.stdout.startswith("PASS — 1 gate enforced")
+    assert edited.stdout.startswith("PASS — 2 gates enforced")
+
+
+def test_missing_ref_says_how_to_fetch(repo: Path) -> None:
+    """A ref the clone lacks is an input error (exit 4) that says how to fetch it."""
+    result = run("score", "run.json", "--records-ref", "origin/main", cwd=repo)
+    assert result.returncode == 4
+    assert "git fetch --depth=1 origin main" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
