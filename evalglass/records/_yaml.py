@@ -91,14 +91,14 @@ class _Reader:
         # The last field written with nothing after its colon: lines deeper than it would nest.
         open_field: str | None = None
         simple_field, simple_record = _SIMPLE_FIELD.fullmatch, _SIMPLE_RECORD.fullmatch
-        for self.line, raw in enumerate(text.split("\n"), 1):
+        for line, raw in enumerate(text.split("\n"), 1):
             # Fast paths for the shapes almost every line has; what they do not match, or match
             # at an unexpected indent, goes the careful way below, which alone gives messages.
             simple = simple_field(raw)
             if simple is not None and fields is not None:
                 spaces, key, quoted, plain = simple.groups()
                 if len(spaces) == field_indent and key not in fields:
-                    fields[key] = (plain if quoted is None else quoted, self.line)
+                    fields[key] = (plain if quoted is None else quoted, line)
                     open_field = None
                     continue
             elif simple is None:
@@ -107,10 +107,11 @@ class _Reader:
                     spaces, key = simple.groups()
                     if len(spaces) == record_indent and key not in records:
                         fields = {}
-                        records[key] = (self.line, fields)
+                        records[key] = (line, fields)
                         record_id = self.record_id = key
                         open_field = None
                         continue
+            self.line = line
             body = raw.lstrip(" ")
             if not body or body[0] == "#":
                 continue
