@@ -6,7 +6,6 @@ It reads no files and knows no YAML syntax (`_yaml.py` does).
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import enum
 import functools
 import math
