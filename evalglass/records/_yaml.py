@@ -23,7 +23,9 @@ RawRecord = tuple[int, dict[str, RawValue]]
 
 # Outside YAML's printable set, or what YAML reads as a line break (\r alone, \x85, \u2028,
 # \u2029), or a BOM past the start: any of these would make our lines differ from YAML's.
-_UNSUPPORTED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_UNSUPPORTED = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
+)
 _HEX = re.compile("[0-9a-fA-F]+")
 _DQ_SPECIAL = re.compile(r'["\\]')
 _SINGLE_QUOTED = re.compile("'((?:[^']|'')*)'")
@@ -223,9 +225,7 @@ class _Reader:
         expected = f"this file must start with '{self.kind}:'"
         if key in self.kinds:
             self.fail(f"top-level key {quote(key)} belongs in {key}.yaml; {expected}")
-        self.fail(
-            f"unknown top-level key {quote(key)}{did_you_mean(key, [self.kind])}; {expected}"
-        )
+        self.fail(f"unknown top-level key {quote(key)}{did_you_mean(key, [self.kind])}; {expected}")
 
     def where(self, level: int) -> str:
         """The mapping a line at `level` belongs to, as messages name it."""
