@@ -1,7 +1,8 @@
 """Interval estimates for a metric's value; pure functions of numbers, no I/O.
 
-Each function returns an `Interval` that names its method, so every gate's evidence can say how
-its bound was computed.
+Every interval names its method and keeps the basis it was computed from, so the scorecard can
+recompute it at the metric's own `interval_level` and every gate's evidence can say how its
+bound was made. Formulas and references: docs/statistics.md.
 """
 
 from __future__ import annotations
@@ -10,7 +11,14 @@ import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
-from evalglass.evidence.model import Interval, Method
+from evalglass.evidence.model import (
+    Basis,
+    Interval,
+    MeanSd,
+    Method,
+    Proportion,
+    StandardError,
+)
 
 DEFAULT_LEVEL = 0.95
 
@@ -22,18 +30,24 @@ def z_quantile(level: float) -> float:
 
 def wilson(successes: float, n: int, level: float = DEFAULT_LEVEL) -> Interval:
     """Wilson score interval for a proportion; stays inside [0, 1] and honest at 0 or n successes."""
+    low, high = _wilson_bounds(successes / n, n, level)
+    return Interval(low, high, level, Method.WILSON, basis=Proportion(successes, n))
+
+
+def _wilson_bounds(p: float, n: int, level: float) -> tuple[float, float]:
     z = z_quantile(level)
-    p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(max(0.0, centre - half), min(1.0, centre + half), level, Method.WILSON)
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def normal(value: float, stderr: float, level: float = DEFAULT_LEVEL) -> Interval:
     """value ± z·stderr, for a framework-reported standard error."""
     half = z_quantile(level) * stderr
-    return Interval(value - half, value + half, level, Method.NORMAL)
+    return Interval(
+        value - half, value + half, level, Method.NORMAL, basis=StandardError(value, stderr)
+    )
 
 
 def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval | None:
@@ -42,16 +56,33 @@ def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval
     if n < 2:
         return None
     mean = math.fsum(scores) / n
-    sd = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1))
-    return student_t_from(mean, sd, n, level)
+    # Identical scores have no spread, whatever rounding the mean picked up.
+    spread = min(scores) != max(scores)
+    sd = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1)) if spread else 0.0
+    return student_t_from(mean, sd, n, level, bounded=all(0 <= s <= 1 for s in scores))
 
 
-def student_t_from(mean: float, sd: float, n: int, level: float = DEFAULT_LEVEL) -> Interval | None:
-    """Student-t interval from summary statistics (sample standard deviation `sd`)."""
+def student_t_from(
+    mean: float, sd: float, n: int, level: float = DEFAULT_LEVEL, *, bounded: bool = False
+) -> Interval | None:
+    """Student-t interval from summary statistics (sample standard deviation `sd`).
+
+    At zero variance a t interval collapses to a point that two identical scores would pass;
+    scores known to lie in [0, 1] get Hoeffding's range-based bound instead, and scores of
+    unknown range get no interval at all.
+    """
     if n < 2:
         return None
+    basis = MeanSd(mean, sd, n, bounded)
+    if sd == 0:
+        if not bounded:
+            return None
+        half = math.sqrt(math.log(2 / (1 - level)) / (2 * n))
+        return Interval(
+            max(0.0, mean - half), min(1.0, mean + half), level, Method.HOEFFDING, basis=basis
+        )
     half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
-    return Interval(mean - half, mean + half, level, Method.STUDENT_T)
+    return Interval(mean - half, mean + half, level, Method.STUDENT_T, basis=basis)
 
 
 def interval_for_scores(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval | None:
@@ -59,6 +90,86 @@ def interval_for_scores(scores: Sequence[float], level: float = DEFAULT_LEVEL) -
     if scores and all(s in (0, 1) for s in scores):
         return wilson(math.fsum(scores), len(scores), level)
     return student_t(scores, level)
+
+
+def clustered(
+    scores: Sequence[float], clusters: Sequence[object], level: float = DEFAULT_LEVEL
+) -> Interval | None:
+    """Cluster-robust interval for a mean (Miller 2024, "Adding Error Bars to Evals", eq. 4).
+
+    Scores that share a cluster (epochs of one sample, variants of one document) are not
+    independent; the standard error sums residuals within each cluster before squaring, and
+    the t quantile has C - 1 degrees of freedom. None with fewer than two clusters.
+    """
+    n = len(scores)
+    sums: dict[object, float] = {}
+    counts: dict[object, int] = {}
+    for score, cluster in zip(scores, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + score
+        counts[cluster] = counts.get(cluster, 0) + 1
+    return clustered_from(n, math.fsum(scores) / n if n else 0.0, sums, counts, level)
+
+
+def clustered_from(
+    n: int,
+    mean: float,
+    sums: dict[object, float],
+    counts: dict[object, int],
+    level: float = DEFAULT_LEVEL,
+) -> Interval | None:
+    """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
+    c = len(sums)
+    if c < 2:
+        return None
+    residual = math.fsum((sums[k] - counts[k] * mean) ** 2 for k in sums)
+    se = math.sqrt(residual * c / (c - 1)) / n
+    if se == 0:
+        return None
+    half = t_quantile(0.5 + level / 2, c - 1) * se
+    return Interval(
+        mean - half,
+        mean + half,
+        level,
+        Method.CLUSTERED,
+        basis=StandardError(mean, se, df=c - 1),
+        clusters=c,
+    )
+
+
+def at_level(interval: Interval, level: float) -> Interval | None:
+    """The same interval recomputed at another confidence level; None when it cannot be."""
+    if interval.level == level:
+        return interval
+    basis: Basis | None = interval.basis
+    if isinstance(basis, Proportion):
+        return wilson(basis.successes, basis.n, level)
+    if isinstance(basis, MeanSd):
+        return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded)
+    if isinstance(basis, StandardError):
+        q = z_quantile(level) if basis.df is None else t_quantile(0.5 + level / 2, basis.df)
+        half = q * basis.stderr
+        return Interval(
+            basis.value - half,
+            basis.value + half,
+            level,
+            interval.method,
+            basis=basis,
+            clusters=interval.clusters,
+        )
+    return None
+
+
+def standard_error(interval: Interval) -> float | None:
+    """The standard error behind an interval, for combining two of them into a difference."""
+    basis = interval.basis
+    if isinstance(basis, Proportion):
+        p = basis.successes / basis.n
+        return math.sqrt(p * (1 - p) / basis.n)
+    if isinstance(basis, MeanSd):
+        return basis.sd / math.sqrt(basis.n)
+    if isinstance(basis, StandardError):
+        return basis.stderr
+    return None
 
 
 def t_quantile(p: float, df: int) -> float:

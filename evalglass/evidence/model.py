@@ -21,6 +21,40 @@ class Method(enum.Enum):
     WILSON = "wilson"
     STUDENT_T = "student_t"
     NORMAL = "normal"
+    HOEFFDING = "hoeffding"
+    CLUSTERED = "clustered"
+    NEWCOMBE = "newcombe"
+    PAIRED_T = "paired_t"
+
+
+@attrs.frozen
+class Proportion:
+    """A share of successes: enough to recompute a Wilson interval at any level."""
+
+    successes: float
+    n: int
+
+
+@attrs.frozen
+class MeanSd:
+    """A mean of scores with their sample standard deviation; `bounded` when all lie in [0, 1]."""
+
+    mean: float
+    sd: float
+    n: int
+    bounded: bool
+
+
+@attrs.frozen
+class StandardError:
+    """A value and its standard error; `df` for a Student-t quantile, None for the normal."""
+
+    value: float
+    stderr: float
+    df: int | None = None
+
+
+Basis = Proportion | MeanSd | StandardError
 
 
 @attrs.frozen
@@ -29,6 +63,10 @@ class Interval:
     high: float
     level: float
     method: Method
+    # What the interval was computed from, so it can be recomputed at another level.
+    basis: Basis | None = attrs.field(default=None, kw_only=True)
+    # Independent clusters behind a cluster-robust interval.
+    clusters: int | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(kw_only=True)

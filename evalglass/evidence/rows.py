@@ -1,5 +1,6 @@
 """Generic per-sample rows, as JSONL or CSV: `metric`, `score`, and optionally `sample_id`,
-`cluster`, `model`. Streams the file once and keeps running sums, not the rows.
+`cluster`, `model`. Streams the file once and keeps running sums, not the rows; rows that share
+a `cluster` get a cluster-robust interval.
 
 A sample id seen twice for one metric is an input error: silently counting it twice would
 inflate n and narrow the interval.
@@ -41,10 +42,16 @@ class _Running:
     mean: float = 0.0
     m2: float = 0.0
     binary: bool = True
+    bounded: bool = True
     finite: bool = True
+    low: float = math.inf
+    high: float = -math.inf
     ids: set[str] = attrs.Factory(set)
+    # Per-cluster sums and counts; a row without a cluster is a cluster of its own.
+    cluster_sums: dict[object, float] = attrs.Factory(dict)
+    cluster_counts: dict[object, int] = attrs.Factory(dict)
 
-    def add(self, score: float) -> None:
+    def add(self, score: float, cluster: object) -> None:
         if not math.isfinite(score):
             self.finite = False
         self.n += 1
@@ -52,6 +59,11 @@ class _Running:
         self.mean += delta / self.n
         self.m2 += delta * (score - self.mean)
         self.binary = self.binary and score in (0.0, 1.0)
+        self.bounded = self.bounded and 0.0 <= score <= 1.0
+        self.low, self.high = min(self.low, score), max(self.high, score)
+        key = ("row", self.n) if cluster in (None, "") else ("cluster", cluster)
+        self.cluster_sums[key] = self.cluster_sums.get(key, 0.0) + score
+        self.cluster_counts[key] = self.cluster_counts.get(key, 0) + 1
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -74,7 +86,7 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
         model = row.get("model")
         if isinstance(model, str) and model:
             models.add(model)
-        running.add(value)
+        running.add(value, row.get("cluster"))
     if len(models) > 1:
         raise OutputError(shown, f"rows name several models: {', '.join(sorted(models))}")
     run = Run(source=shown, model=models.pop() if models else None)
@@ -84,10 +96,15 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 def _measurement(metric: str, r: _Running, run: Run) -> Measurement:
     if not r.finite:
         return Measurement(id=metric, run=run, value=math.nan, n=r.n)
-    if r.binary:
+    if len(r.cluster_sums) < r.n:
+        interval = stats.clustered_from(r.n, r.mean, r.cluster_sums, r.cluster_counts)
+    elif r.binary:
         interval = stats.wilson(r.mean * r.n, r.n)
     else:
-        interval = stats.student_t_from(r.mean, math.sqrt(r.m2 / (r.n - 1)) if r.n > 1 else 0, r.n)
+        # Identical scores have no spread, whatever rounding left in the running sum.
+        spread = r.n > 1 and r.low != r.high
+        sd = math.sqrt(max(r.m2, 0.0) / (r.n - 1)) if spread else 0.0
+        interval = stats.student_t_from(r.mean, sd, r.n, bounded=r.bounded)
     return Measurement(id=metric, run=run, value=r.mean, n=r.n, interval=interval)
 
 
