@@ -1,6 +1,6 @@
 """Times the host-records loader against its targets, beside the floor and strictyaml itself.
 
-A plain script: it prints median seconds and asserts nothing. Run it with the repository on PYTHONPATH.
+A plain script: prints median seconds, asserts nothing. Run it with the repository on PYTHONPATH.
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ def main() -> None:
             raw = median_seconds(functools.partial(read_texts, folder))
             loaded = median_seconds(functools.partial(load_records, folder))
             print(
-                f"{n:>6} metrics + thresholds, datasets, policies ({lines} lines), median of {REPEATS}"
+                f"{n:>6} metrics + thresholds, datasets, policies ({lines} lines), "
+                f"median of {REPEATS}"
             )
             print(f"         read the text only                   {raw:8.4f} s")
             print(f"         load_records                         {loaded:8.4f} s")

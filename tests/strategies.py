@@ -47,7 +47,7 @@ class RecordDocument:
     needs_quoting: bool
 
 
-# Values every reader takes, for documents meant to load; texts that must be quoted to mean themselves.
+# Values every reader takes, for documents meant to load; texts that mean themselves only quoted.
 _VALID = {int: ("1", "7", "100", "07", "+3"), bool: _BOOL_SAMPLES[:-2],
           float: ("0", "0.5", "1", ".5", "1.0", "0.05", "1e-3", "+0.25", "0E0"),
           dt.date: ("2026-11-01", "2024-02-29")}  # fmt: skip

@@ -1,4 +1,4 @@
-"""Loading host records: what loads, with which defaults, and the exact one-line error for each mistake."""
+"""Loading host records: what loads, with which defaults, and the exact error for each mistake."""
 
 from __future__ import annotations
 
@@ -187,7 +187,9 @@ def test_optional_fields_take_the_model_defaults(records_dir: Path) -> None:
         records_dir,
         {
             "metrics.yaml": "metrics:\n  m:\n    status: draft\n    dataset: d\n",
-            "thresholds.yaml": "thresholds:\n  m:\n    op: '<'\n    value: -1\n    approval: proposed\n",
+            "thresholds.yaml": (
+                "thresholds:\n  m:\n    op: '<'\n    value: -1\n    approval: proposed\n"
+            ),
             "datasets.yaml": "datasets:\n  d:\n    status: proposed\n    version: v1\n",
             "judges.yaml": "judges:\n  j:\n    model: m\n    calibration: uncalibrated\n",
             "baselines.yaml": "baselines:\n  m:\n    value: 1\n    n: 1\n    dataset_version: v1\n",
@@ -217,9 +219,14 @@ def test_missing_files_mean_no_records(records_dir: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "\n\n", "# nothing decided yet\n\n  # indented comment\n", "metrics:\n",
-     "---\nmetrics:   # none yet\n# later\n"],
-)  # fmt: skip
+    [
+        "",
+        "\n\n",
+        "# nothing decided yet\n\n  # indented comment\n",
+        "metrics:\n",
+        "---\nmetrics:   # none yet\n# later\n",
+    ],
+)
 def test_empty_files_have_no_records(records_dir: Path, text: str) -> None:
     """An empty file, a file of comments, or `metrics:` with nothing under it has no records."""
     write(records_dir, {"metrics.yaml": text})
@@ -260,9 +267,19 @@ def test_windows_line_endings_and_a_byte_order_mark_are_read() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("yes", True), ("No", False), ("TRUE", True), ("false", False), ("on", True), ("OFF", False),
-     ("y", True), ("n", False), ("1", True), ("0", False)],
-)  # fmt: skip
+    [
+        ("yes", True),
+        ("No", False),
+        ("TRUE", True),
+        ("false", False),
+        ("on", True),
+        ("OFF", False),
+        ("y", True),
+        ("n", False),
+        ("1", True),
+        ("0", False),
+    ],
+)
 def test_booleans_are_read_as_strictyaml_reads_them(text: str, expected: bool) -> None:
     """`requires_baseline` takes strictyaml's boolean words in any case."""
     doc = f"metrics:\n  m:\n    status: gating\n    dataset: d\n    requires_baseline: {text}\n"
@@ -383,43 +400,106 @@ TH = "thresholds:\n  qa/x:\n"  # a threshold head; line 3 is the first field
 @pytest.mark.parametrize(
     ("name", "text", "expected"),
     [
-        (T, TH + "    op: >=\n", "host_records/thresholds.yaml:3: op: '>=' must be quoted (write op: '>=')"),
-        (T, TH + "    op: >  # why\n", "host_records/thresholds.yaml:3: op: '>' must be quoted (write op: '>')"),
-        (T, TH + "    op: <=\n", "host_records/thresholds.yaml:3: op: '<=' must be quoted (write op: '<=')"),
-        (T, TH + "    op: '>='\n    approved_by: @alice\n",
-         "host_records/thresholds.yaml:4: approved_by: '@alice' must be quoted (write approved_by: '@alice')"),
-        (M, MH + "    dataset: `d`\n", "host_records/metrics.yaml:4: dataset: '`d`' must be quoted (write dataset: '`d`')"),
-        (M, MH + "    dataset: %d\n", "host_records/metrics.yaml:4: dataset: '%d' must be quoted (write dataset: '%d')"),
-        (M, MH + "    dataset: : d\n", "host_records/metrics.yaml:4: dataset: ': d' must be quoted (write dataset: ': d')"),
-        (M, MH + "    dataset: it's\n    judge: ,j\n",
-         "host_records/metrics.yaml:5: judge: ',j' must be quoted (write judge: ',j')"),
+        (
+            T,
+            TH + "    op: >=\n",
+            "host_records/thresholds.yaml:3: op: '>=' must be quoted (write op: '>=')",
+        ),
+        (
+            T,
+            TH + "    op: >  # why\n",
+            "host_records/thresholds.yaml:3: op: '>' must be quoted (write op: '>')",
+        ),
+        (
+            T,
+            TH + "    op: <=\n",
+            "host_records/thresholds.yaml:3: op: '<=' must be quoted (write op: '<=')",
+        ),
+        (
+            T,
+            TH + "    op: '>='\n    approved_by: @alice\n",
+            (
+                "host_records/thresholds.yaml:4: approved_by: '@alice' must be "
+                "quoted (write approved_by: '@alice')"
+            ),
+        ),
+        (
+            M,
+            MH + "    dataset: `d`\n",
+            "host_records/metrics.yaml:4: dataset: '`d`' must be quoted (write dataset: '`d`')",
+        ),
+        (
+            M,
+            MH + "    dataset: %d\n",
+            "host_records/metrics.yaml:4: dataset: '%d' must be quoted (write dataset: '%d')",
+        ),
+        (
+            M,
+            MH + "    dataset: : d\n",
+            "host_records/metrics.yaml:4: dataset: ': d' must be quoted (write dataset: ': d')",
+        ),
+        (
+            M,
+            MH + "    dataset: it's\n    judge: ,j\n",
+            "host_records/metrics.yaml:5: judge: ',j' must be quoted (write judge: ',j')",
+        ),
     ],
-)  # fmt: skip
+)
 def test_plain_values_starting_with_an_indicator_must_be_quoted(
     error: Errors, name: str, text: str, expected: str
 ) -> None:
-    """A plain value YAML would read as structure (or an unquoted comparison) says how to quote it."""
+    """A plain value YAML reads as structure, or an unquoted comparison, says how to quote it."""
     assert error(name, text) == expected
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (MH + "    dataset: {name: d}\n",
-         "4: dataset: flow style is not allowed: write one 'key: value' per line (and quote text that starts with '{')"),
-        (MH + "    dataset: [d]\n",
-         "4: dataset: flow style is not allowed: write one 'key: value' per line (and quote text that starts with '[')"),
-        ("metrics:\n  qa/x: {status: gating}\n",
-         "2: metric 'qa/x': flow style is not allowed: write one 'key: value' per line"),
-        ("metrics: {}\n", "1: 'metrics': flow style is not allowed: write one 'key: value' per line"),
-        (MH + "    dataset: &d qa\n", "4: dataset: anchors (&) are not allowed; quote the text (write dataset: '&d qa')"),
-        (MH + "    dataset: *d\n", "4: dataset: aliases (*) are not allowed; quote the text (write dataset: '*d')"),
-        (MH + "    dataset: !!str d\n", "4: dataset: tags (!) are not allowed; quote the text (write dataset: '!!str d')"),
+        (
+            MH + "    dataset: {name: d}\n",
+            (
+                "4: dataset: flow style is not allowed: write one 'key: value' per "
+                "line (and quote text that starts with '{')"
+            ),
+        ),
+        (
+            MH + "    dataset: [d]\n",
+            (
+                "4: dataset: flow style is not allowed: write one 'key: value' per "
+                "line (and quote text that starts with '[')"
+            ),
+        ),
+        (
+            "metrics:\n  qa/x: {status: gating}\n",
+            "2: metric 'qa/x': flow style is not allowed: write one 'key: value' per line",
+        ),
+        (
+            "metrics: {}\n",
+            "1: 'metrics': flow style is not allowed: write one 'key: value' per line",
+        ),
+        (
+            MH + "    dataset: &d qa\n",
+            "4: dataset: anchors (&) are not allowed; quote the text (write dataset: '&d qa')",
+        ),
+        (
+            MH + "    dataset: *d\n",
+            "4: dataset: aliases (*) are not allowed; quote the text (write dataset: '*d')",
+        ),
+        (
+            MH + "    dataset: !!str d\n",
+            "4: dataset: tags (!) are not allowed; quote the text (write dataset: '!!str d')",
+        ),
         ("metrics:\n  qa/x: &base\n", "2: metric 'qa/x': anchors (&) are not allowed"),
-        (MH + "    dataset: |\n      qa\n", "4: dataset: block scalars (|) are not allowed; write the value on one line"),
-        (MH + "    dataset: |-\n", "4: dataset: block scalars (|) are not allowed; write the value on one line"),
+        (
+            MH + "    dataset: |\n      qa\n",
+            "4: dataset: block scalars (|) are not allowed; write the value on one line",
+        ),
+        (
+            MH + "    dataset: |-\n",
+            "4: dataset: block scalars (|) are not allowed; write the value on one line",
+        ),
     ],
-)  # fmt: skip
+)
 def test_flow_style_anchors_tags_and_block_scalars_are_refused(
     error: Errors, text: str, expected: str
 ) -> None:
@@ -430,15 +510,24 @@ def test_flow_style_anchors_tags_and_block_scalars_are_refused(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("metrics:\n  qa/x:\n    status: gating\n  qa/x:\n    status: draft\n",
-         "4: duplicate metric id 'qa/x' (first on line 2)"),
-        ("metrics:\n  qa/x:\n    status: gating\n  'qa/x':\n    status: draft\n",
-         "4: duplicate metric id 'qa/x' (first on line 2)"),
-        (MH + "    dataset: d\n    status: draft\n",
-         "5: duplicate field 'status' in metric 'qa/x' (first on line 3)"),
-        ("metrics:\n  a:\n    status: gating\nmetrics:\n", "4: duplicate top-level key 'metrics' (first on line 1)"),
+        (
+            "metrics:\n  qa/x:\n    status: gating\n  qa/x:\n    status: draft\n",
+            "4: duplicate metric id 'qa/x' (first on line 2)",
+        ),
+        (
+            "metrics:\n  qa/x:\n    status: gating\n  'qa/x':\n    status: draft\n",
+            "4: duplicate metric id 'qa/x' (first on line 2)",
+        ),
+        (
+            MH + "    dataset: d\n    status: draft\n",
+            "5: duplicate field 'status' in metric 'qa/x' (first on line 3)",
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\nmetrics:\n",
+            "4: duplicate top-level key 'metrics' (first on line 1)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_duplicates_name_the_first_line(error: Errors, text: str, expected: str) -> None:
     """A repeated id, field or top-level key is refused, pointing back at its first line."""
     assert error(M, text) == "host_records/metrics.yaml:" + expected
@@ -447,18 +536,43 @@ def test_duplicates_name_the_first_line(error: Errors, text: str, expected: str)
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("metric:\n", "1: unknown top-level key 'metric' (did you mean 'metrics'?); this file must start with 'metrics:'"),
-        ("gates:\n", "1: unknown top-level key 'gates'; this file must start with 'metrics:'"),
-        ("thresholds:\n", "1: top-level key 'thresholds' belongs in thresholds.yaml; this file must start with 'metrics:'"),
-        ("metrics:\n  a:\n    status: gating\nnotes:\n",
-         "4: unexpected top-level key 'notes': this file holds only 'metrics:' (line 1)"),
-        ("metrics: all of them\n",
-         "1: 'metrics' must be a mapping of records (indented 'id:' lines below it), not the value 'all of them'"),
-        ("- metrics\n", "1: lists are not allowed here: the top level holds 'key: value' lines"),
+        (
+            "metric:\n",
+            (
+                "1: unknown top-level key 'metric' (did you mean 'metrics'?); this "
+                "file must start with 'metrics:'"
+            ),
+        ),
+        ("gates:\n", ("1: unknown top-level key 'gates'; this file must start with 'metrics:'")),
+        (
+            "thresholds:\n",
+            (
+                "1: top-level key 'thresholds' belongs in thresholds.yaml; this "
+                "file must start with 'metrics:'"
+            ),
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\nnotes:\n",
+            "4: unexpected top-level key 'notes': this file holds only 'metrics:' (line 1)",
+        ),
+        (
+            "metrics: all of them\n",
+            (
+                "1: 'metrics' must be a mapping of records (indented 'id:' lines "
+                "below it), not the value 'all of them'"
+            ),
+        ),
+        ("- metrics\n", ("1: lists are not allowed here: the top level holds 'key: value' lines")),
         ("just text\n", "1: expected 'key: value' in the top level, found 'just text'"),
-        ("metrics:x\n", "1: expected 'key: value' in the top level, found 'metrics:x' (put a space after ':')"),
+        (
+            "metrics:x\n",
+            (
+                "1: expected 'key: value' in the top level, found 'metrics:x' (put "
+                "a space after ':')"
+            ),
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_top_level_is_one_key_named_for_the_file(
     error: Errors, text: str, expected: str
 ) -> None:
@@ -469,18 +583,42 @@ def test_the_top_level_is_one_key_named_for_the_file(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("  metrics:\n", "1: wrong indentation: 'metrics:' must start at the beginning of the line, found 2 spaces"),
-        ("metrics:\n  a:\n    status: gating\n b:\n", "4: wrong indentation: expected 2 spaces, found 1"),
-        ("metrics:\n  a:\n    status: gating\n   dataset: d\n", "4: wrong indentation: expected 4 spaces, found 3"),
-        ("metrics:\n  a:\n    status: gating\n  b:\n      status: gating\n",
-         "5: wrong indentation: expected 4 spaces, found 6"),
-        ("metrics:\n  a:\n    status: gating\n    dataset: qa\n      gold\n",
-         "5: wrong indentation: expected 4 spaces, found 6 (a value must fit on its key's line)"),
-        ("metrics:\n  a:\n    status: gating\n\tdataset: d\n",
-         "4: tab characters are not allowed; indent and separate with spaces"),
-        ("metrics:\n  a:\n    status:\tgating\n", "3: tab characters are not allowed; indent and separate with spaces"),
+        (
+            "  metrics:\n",
+            (
+                "1: wrong indentation: 'metrics:' must start at the beginning of "
+                "the line, found 2 spaces"
+            ),
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\n b:\n",
+            "4: wrong indentation: expected 2 spaces, found 1",
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\n   dataset: d\n",
+            "4: wrong indentation: expected 4 spaces, found 3",
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\n  b:\n      status: gating\n",
+            "5: wrong indentation: expected 4 spaces, found 6",
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\n    dataset: qa\n      gold\n",
+            (
+                "5: wrong indentation: expected 4 spaces, found 6 (a value must "
+                "fit on its key's line)"
+            ),
+        ),
+        (
+            "metrics:\n  a:\n    status: gating\n\tdataset: d\n",
+            "4: tab characters are not allowed; indent and separate with spaces",
+        ),
+        (
+            "metrics:\n  a:\n    status:\tgating\n",
+            "3: tab characters are not allowed; indent and separate with spaces",
+        ),
     ],
-)  # fmt: skip
+)
 def test_indentation_is_spaces_and_consistent(error: Errors, text: str, expected: str) -> None:
     """Records share one column and fields another, across the whole file; tabs are refused."""
     assert error(M, text) == "host_records/metrics.yaml:" + expected
@@ -489,22 +627,54 @@ def test_indentation_is_spaces_and_consistent(error: Errors, text: str, expected
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("metrics:\n  qa/x: gating\n",
-         "2: metric 'qa/x' must be a mapping of fields (indented 'field: value' lines below it), not the value 'gating'"),
-        ("metrics:\n  - qa/x\n", "2: lists are not allowed here: 'metrics' holds 'key: value' lines"),
-        (MH + "    dataset:\n      name: qa\n",
-         "5: dataset: nested mappings and lists are not allowed; a field holds one value on its own line"),
-        (MH + "    dataset:\n      - qa\n",
-         "5: dataset: nested mappings and lists are not allowed; a field holds one value on its own line"),
-        (MH + "    dataset: name: qa\n",
-         "4: dataset: nested mappings are not allowed; quote the value if ':' is part of the text (write dataset: 'name: qa')"),
-        (MH + "    dataset: - qa\n", "4: dataset: lists are not allowed here: a field holds one value"),
-        (MH + "    - dataset\n", "4: lists are not allowed here: metric 'qa/x' holds 'key: value' lines"),
-        (MH + "    ? dataset\n", "4: complex keys ('? ') are not allowed: metric 'qa/x' holds 'key: value' lines"),
+        (
+            "metrics:\n  qa/x: gating\n",
+            (
+                "2: metric 'qa/x' must be a mapping of fields (indented 'field: "
+                "value' lines below it), not the value 'gating'"
+            ),
+        ),
+        (
+            "metrics:\n  - qa/x\n",
+            "2: lists are not allowed here: 'metrics' holds 'key: value' lines",
+        ),
+        (
+            MH + "    dataset:\n      name: qa\n",
+            (
+                "5: dataset: nested mappings and lists are not allowed; a field "
+                "holds one value on its own line"
+            ),
+        ),
+        (
+            MH + "    dataset:\n      - qa\n",
+            (
+                "5: dataset: nested mappings and lists are not allowed; a field "
+                "holds one value on its own line"
+            ),
+        ),
+        (
+            MH + "    dataset: name: qa\n",
+            (
+                "4: dataset: nested mappings are not allowed; quote the value if "
+                "':' is part of the text (write dataset: 'name: qa')"
+            ),
+        ),
+        (
+            MH + "    dataset: - qa\n",
+            "4: dataset: lists are not allowed here: a field holds one value",
+        ),
+        (
+            MH + "    - dataset\n",
+            "4: lists are not allowed here: metric 'qa/x' holds 'key: value' lines",
+        ),
+        (
+            MH + "    ? dataset\n",
+            "4: complex keys ('? ') are not allowed: metric 'qa/x' holds 'key: value' lines",
+        ),
         (MH + "    dataset qa\n", "4: expected 'key: value' in metric 'qa/x', found 'dataset qa'"),
         ("metrics:\n  '':\n    status: gating\n", "2: a metric id must not be empty"),
     ],
-)  # fmt: skip
+)
 def test_records_are_mappings_of_one_line_scalars(error: Errors, text: str, expected: str) -> None:
     """A record is an `id:` with `field: value` lines below; nothing nests deeper."""
     assert error(M, text) == "host_records/metrics.yaml:" + expected
@@ -513,21 +683,38 @@ def test_records_are_mappings_of_one_line_scalars(error: Errors, text: str, expe
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (MH + "    dataset: 'qa\n", "4: dataset: the quoted value does not close on its line (values are one line)"),
+        (
+            MH + "    dataset: 'qa\n",
+            "4: dataset: the quoted value does not close on its line (values are one line)",
+        ),
         (MH + '    dataset: "qa\\\n', "4: dataset: multi-line quoted values are not allowed"),
-        (MH + '    dataset: "q\\qa"\n', "4: dataset: unknown escape '\\q' in a double-quoted value"),
-        (MH + '    dataset: "\\x4"\n', "4: dataset: unknown escape '\\x4\"' in a double-quoted value"),
-        (MH + "    dataset: 'qa' gold\n", "4: dataset: unexpected text after the quoted value: 'gold'"),
+        (
+            MH + '    dataset: "q\\qa"\n',
+            "4: dataset: unknown escape '\\q' in a double-quoted value",
+        ),
+        (
+            MH + '    dataset: "\\x4"\n',
+            "4: dataset: unknown escape '\\x4\"' in a double-quoted value",
+        ),
+        (
+            MH + "    dataset: 'qa' gold\n",
+            "4: dataset: unexpected text after the quoted value: 'gold'",
+        ),
         (MH + "    'dataset' qa\n", "4: expected ':' after the key 'dataset'"),
-        (MH + "    dataset: q\x07a\n", "4: unsupported character U+0007 (a character YAML does not read as text)"),
-        (MH + "    dataset: qa\rjudge: j\n",
-         "4: unsupported character U+000D (a carriage return without a line feed YAML does not read as text)"),
+        (
+            MH + "    dataset: q\x07a\n",
+            "4: unsupported character U+0007: records are plain text",
+        ),
+        (
+            MH + "    dataset: qa\rjudge: j\n",
+            "4: a carriage return without a line feed: use LF or CRLF line ends",
+        ),
         ("---\n---\nmetrics:\n", "2: only one YAML document is allowed: remove this '---' line"),
         ("metrics:\n---\n", "2: only one YAML document is allowed: remove this '---' line"),
         ("--- metrics:\n", "1: write '---' on a line of its own"),
         ("metrics:\n...\n", "2: the document end marker '...' is not allowed"),
     ],
-)  # fmt: skip
+)
 def test_quoting_characters_and_documents(error: Errors, text: str, expected: str) -> None:
     """Broken quotes, unknown escapes, control characters and extra documents are refused."""
     assert error(M, text) == "host_records/metrics.yaml:" + expected
@@ -579,13 +766,24 @@ def test_a_record_with_no_fields_is_missing_its_first_required_field(error: Erro
 @pytest.mark.parametrize(
     ("field", "expected"),
     [
-        ("statsu: gating", ("unknown field 'statsu' in metric 'qa/x' (did you mean 'status'?); "
-         "allowed fields: status, dataset, judge, requires_baseline, min_samples, decision, "
-         "max_missing_fraction")),
-        ("owner: '@bob'", ("unknown field 'owner' in metric 'qa/x'; allowed fields: status, "
-         "dataset, judge, requires_baseline, min_samples, decision, max_missing_fraction")),
+        (
+            "statsu: gating",
+            (
+                "unknown field 'statsu' in metric 'qa/x' (did you mean 'status'?); "
+                "allowed fields: status, dataset, judge, requires_baseline, "
+                "min_samples, decision, max_missing_fraction"
+            ),
+        ),
+        (
+            "owner: '@bob'",
+            (
+                "unknown field 'owner' in metric 'qa/x'; allowed fields: status, "
+                "dataset, judge, requires_baseline, min_samples, decision, "
+                "max_missing_fraction"
+            ),
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_unknown_field_lists_the_allowed_fields(
     error: Errors, field: str, expected: str
 ) -> None:
@@ -604,7 +802,11 @@ def test_an_unknown_field_lists_the_allowed_fields(
         (M, "min_samples: 0", "min_samples: '0' must be at least 1"),
         (M, "max_missing_fraction: 1.5", "max_missing_fraction: '1.5' must be at most 1"),
         (M, "max_missing_fraction: -0.1", "max_missing_fraction: '-0.1' must be at least 0"),
-        (M, "requires_baseline: maybe", "requires_baseline: 'maybe' is not a boolean (write yes or no)"),
+        (
+            M,
+            "requires_baseline: maybe",
+            "requires_baseline: 'maybe' is not a boolean (write yes or no)",
+        ),
         (M, "judge: ''", "judge: must not be empty (leave the field out instead)"),
         (M, "judge:", "judge: must not be empty (leave the field out instead)"),
         (T, "value: high", "value: 'high' is not a number"),
@@ -612,11 +814,19 @@ def test_an_unknown_field_lists_the_allowed_fields(
         (T, "value: .inf", "value: '.inf' is not a number"),
         (T, "value: 1e999", "value: '1e999' is not a finite number"),
         (T, "value: 0.5.1", "value: '0.5.1' is not a number"),
-        (T, "approved_on: 2026-13-01", "approved_on: '2026-13-01' is not a date (write YYYY-MM-DD)"),
+        (
+            T,
+            "approved_on: 2026-13-01",
+            "approved_on: '2026-13-01' is not a date (write YYYY-MM-DD)",
+        ),
         (T, "approved_on: 20261101", "approved_on: '20261101' is not a date (write YYYY-MM-DD)"),
-        (T, "approved_on: 2026-11-01T10:00", "approved_on: '2026-11-01T10:00' is not a date (write YYYY-MM-DD)"),
+        (
+            T,
+            "approved_on: 2026-11-01T10:00",
+            "approved_on: '2026-11-01T10:00' is not a date (write YYYY-MM-DD)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_wrongly_typed_value_says_what_was_expected(
     error: Errors, name: str, field: str, expected: str
 ) -> None:

@@ -1,4 +1,4 @@
-"""A strict, line-based reader for the one YAML shape host records use: `kind:` → id → scalar fields.
+"""A strict, line-based reader for the one YAML shape host records have: `kind:`, ids, fields.
 
 It owns syntax only (quoting, indentation, comments) and returns raw strings with line numbers; it
 must not type or interpret values (that is `schema.py`), and it must stay O(lines): one pass, no
@@ -51,7 +51,7 @@ _TAB = "tab characters are not allowed; indent and separate with spaces"
 
 
 def quote(text: str) -> str:
-    """Show `text` as the YAML scalar a user would write: single-quoted, or escaped when unprintable."""
+    """`text` as a user would write it in YAML: single-quoted, or double-quoted with escapes."""
     if text.isprintable():
         return "'" + text.replace("'", "''") + "'"
     escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
@@ -197,11 +197,11 @@ class _Reader:
             text = text.replace("\r\n", "\n")
         bad = _UNSUPPORTED.search(text)
         if bad is not None:
-            char = bad.group()
-            what = "a carriage return without a line feed" if char == "\r" else "a character"
+            line = text.count("\n", 0, bad.start()) + 1
+            if bad.group() == "\r":
+                self.fail("a carriage return without a line feed: use LF or CRLF line ends", line)
             self.fail(
-                f"unsupported character U+{ord(char):04X} ({what} YAML does not read as text)",
-                text.count("\n", 0, bad.start()) + 1,
+                f"unsupported character U+{ord(bad.group()):04X}: records are plain text", line
             )
         return text
 

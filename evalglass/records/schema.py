@@ -235,7 +235,7 @@ def _converters(kind: str) -> Mapping[str, Callable[[str], Any]]:
 
 
 def build_records(kind: str, raw: Mapping[str, RawRecord], path: str) -> dict[str, Record]:
-    """Type every raw record of `kind` into its model record; RecordError names the first problem."""
+    """Type each raw record of `kind` into its model record; RecordError names the first problem."""
     spec = KINDS[kind]
     converters = _converters(kind)
     required = [field.name for field in spec.fields if field.required]
