@@ -74,12 +74,11 @@ def scorecard(ids: dict[str, str] | None = None) -> Scorecard:
 
 def single(metric_id: str, value: float | None, *, gated: bool = True) -> Scorecard:
     """One metric, gating (pass or fail by value against >= 0.8) or with no record at all."""
-    m = Measurement(
-        id=metric_id, run=RUN, value=value, n=500,
-        interval=None if value is None else Interval(value - 0.02, value + 0.02, 0.95, Method.WILSON),
-    )
+    interval = None if value is None else Interval(value - 0.02, value + 0.02, 0.95, Method.WILSON)
+    m = Measurement(id=metric_id, run=RUN, value=value, n=500, interval=interval)
+    metric = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)
     records = HostRecords(
-        metrics={metric_id: MetricRecord(status=MetricStatus.GATING, dataset=GOOD)} if gated else {},
+        metrics={metric_id: metric} if gated else {},
         thresholds={metric_id: _threshold(Op.GE, 0.8)} if gated else {},
         datasets={GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1")},
         policies={GOOD: PolicyRecord(policy=Policy.PERMITTED)},

@@ -32,15 +32,20 @@ def test_exact_lines_for_every_kind_of_metric() -> None:
         "::error title=BLOCKED qa/blocked::dataset_retired: dataset 'qa-old' is retired",
         "::notice title=PASS qa/pass::lower bound 0.87 >= 0.8 (value 0.9, n 500, 95%25 Wilson)",
         "::notice title=INFORMATIONAL qa/informational::no_record: no record for 'qa/informational' in metrics.yaml",
-        "::warning title=INFORMATIONAL qa/noted::metric_not_gating: metric status is calibrating; "
-        "would block once promoted: policy_not_permitted: no data policy for dataset 'qa-new'",
+        (
+            "::warning title=INFORMATIONAL qa/noted::metric_not_gating: metric status is "
+            "calibrating; would block once promoted: policy_not_permitted: no data policy for "
+            "dataset 'qa-new'"
+        ),
     ]
 
 
 def test_headline_is_a_notice_when_nothing_stops_the_run() -> None:
     """A passing run and a run with nothing enforced open with a notice, never an error."""
     passing = render(single("m", 0.9), Format.GITHUB).splitlines()
-    assert passing[0] == "::notice title=evalglass::PASS — 1 gate enforced, all passed; 0 informational"
+    assert passing[0] == (
+        "::notice title=evalglass::PASS — 1 gate enforced, all passed; 0 informational"
+    )
     nothing = render(single("m", 0.9, gated=False), Format.GITHUB).splitlines()
     assert nothing[0] == (
         "::notice title=evalglass::NO ACTIVE GATE — nothing was enforced (1 metric informational)"
@@ -51,11 +56,13 @@ def test_failed_gate_is_an_error_annotation() -> None:
     """A gate that fails is reported as an error with its evidence."""
     lines = render(single("m", 0.5), Format.GITHUB).splitlines()
     assert lines[0].startswith("::error title=evalglass::FAIL")
-    assert lines[1] == "::error title=FAIL m::lower bound 0.48 is not >= 0.8 (value 0.5, n 500, 95%25 Wilson)"
+    assert lines[1] == (
+        "::error title=FAIL m::lower bound 0.48 is not >= 0.8 (value 0.5, n 500, 95%25 Wilson)"
+    )
 
 
 def test_escaping_follows_the_runner_rules() -> None:
-    """Data escapes %, CR and LF; properties also escape : and , (percent first, so %0A survives)."""
+    """Data escapes %, CR, LF; properties also : and , (percent first: a literal %0A survives)."""
     assert escape_data("50% a\r\nb %0A") == "50%25 a%0D%0Ab %250A"
     assert escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d%0A"
     assert escape_data("a:b,c") == "a:b,c"

@@ -7,8 +7,11 @@ from evalglass.exits import Verdict
 from evalglass.render import _view
 from evalglass.scorecard import MetricCard, Scorecard
 
-# A failed gate and a gate that could not be decided both stop the run: both are errors.
-_LEVELS = {"fail": "error", "blocked": "error", "unsound": "error", "pass": "notice"}
+# A failed gate and a gate that could not be decided both stop the run: both are errors. A gate
+# that passed with a warning does not stop it, but someone should look.
+_LEVELS = {
+    "fail": "error", "blocked": "error", "unsound": "error", "warn": "warning", "pass": "notice",
+}
 
 
 def escape_data(text: object) -> str:
@@ -26,8 +29,9 @@ def command(level: str, title: str, message: str) -> str:
 
 
 def level(card: MetricCard) -> str:
-    """error for a gate that failed or could not be decided; notice for a passed gate and for a
-    metric that does not gate, warning when that metric would block once promoted."""
+    """error for a gate that failed or could not be decided; warning for a gate that passed with
+    a warning; notice for a passed gate and for a metric that does not gate, warning when that
+    metric would block once promoted."""
     if not card.decided:
         return "warning" if card.authority.notes else "notice"
     return _LEVELS[_view.status(card)]

@@ -28,12 +28,11 @@ def xml_text(text: object) -> str:
 
 def element(status: str, decided: bool) -> str | None:
     """The JUnit element for a metric's status: a failed gate fails, a gate that could not be
-    decided errors, a metric that does not gate is skipped, a passed gate has none."""
+    decided errors, a metric that does not gate is skipped; a passed gate (warned or not) has
+    none, since it does not fail the run."""
     if not decided:
         return "skipped"
-    if status == "pass":
-        return None
-    return "failure" if status == "fail" else "error"
+    return {"fail": "failure", "blocked": "error", "unsound": "error"}.get(status)
 
 
 def render(scorecard: Scorecard) -> str:
