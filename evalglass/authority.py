@@ -124,7 +124,9 @@ def _stage2(
                     f"judge model '{judge.model}' is the model under evaluation '{model}'",
                 )
             )
-    if metric.requires_baseline:
+    threshold = records.thresholds.get(metric_id)
+    # A regression gate compares with the baseline, so it needs one as much as a record that asks.
+    if metric.requires_baseline or (threshold is not None and threshold.regression):
         reasons.extend(_baseline_reasons(metric_id, metric, records))
     return tuple(reasons)
 
@@ -150,29 +152,37 @@ def _dataset_mismatch(
 def _baseline_reasons(
     metric_id: str, metric: MetricRecord, records: HostRecords
 ) -> tuple[Reason, ...]:
+    """Missing, or not comparable on some dimension: each differing dimension is named."""
     baseline = records.baselines.get(metric_id)
     if baseline is None:
         return (Reason(C.BASELINE_MISSING, "a baseline is required and baselines.yaml has none"),)
     dataset = records.datasets.get(metric.dataset)
-    if dataset is None or baseline.dataset_version != dataset.version:
-        have = "no dataset record" if dataset is None else f"dataset version '{dataset.version}'"
-        return (
-            Reason(
-                C.BASELINE_NOT_COMPARABLE,
-                f"baseline measured on dataset version '{baseline.dataset_version}', {have}",
-            ),
-        )
-    if baseline.judge is not None and metric.judge is not None:
+    differs = []
+    if dataset is None:
+        differs.append(f"dataset version: baseline '{baseline.dataset_version}', no dataset record")
+    else:
+        if baseline.dataset_version != dataset.version:
+            differs.append(
+                f"dataset version: baseline '{baseline.dataset_version}', "
+                f"dataset '{dataset.version}'"
+            )
+        if (
+            baseline.fingerprint is not None
+            and dataset.fingerprint is not None
+            and baseline.fingerprint != dataset.fingerprint
+        ):
+            differs.append(
+                f"dataset fingerprint: baseline '{baseline.fingerprint}', "
+                f"dataset '{dataset.fingerprint}'"
+            )
+    if metric.judge is not None:
         judge = records.judges.get(metric.judge)
         # Exact, unlike independence: a loose match here would let a different grader through.
-        if judge is None or judge.model != baseline.judge:
-            have = "no judge record" if judge is None else f"judge model '{judge.model}'"
-            return (
-                Reason(
-                    C.BASELINE_NOT_COMPARABLE,
-                    f"baseline scored by judge model '{baseline.judge}', {have}",
-                ),
-            )
+        if judge is None or baseline.judge != judge.model:
+            have = "no judge record" if judge is None else f"judge '{judge.model}'"
+            differs.append(f"judge model: baseline '{baseline.judge or 'not named'}', {have}")
+    if differs:
+        return (Reason(C.BASELINE_NOT_COMPARABLE, "; ".join(differs)),)
     return ()
 
 

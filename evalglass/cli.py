@@ -98,11 +98,12 @@ def _targets(
 
 
 def _emit(scorecard: api.Scorecard, fmt: Format, to_stdout: bool,
-          targets: list[tuple[Format, Path]]) -> None:
+          targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
     for target_fmt, target in targets:
-        write_atomic(target, render(scorecard, target_fmt))
+        write_atomic(target, render(scorecard, target_fmt, keep_samples=keep_samples))
     if to_stdout:
-        typer.echo(render(scorecard, fmt, colour=fmt is Format.TERMINAL and _colour()), nl=False)
+        colour = fmt is Format.TERMINAL and _colour()
+        typer.echo(render(scorecard, fmt, colour=colour, keep_samples=keep_samples), nl=False)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary and Format.GITHUB in {fmt, *(f for f, _ in targets)}:
         # The job summary is GitHub's file, appended to by every step: never replaced.
@@ -134,13 +135,18 @@ def score(
         typer.Option("--records-ref", metavar="REF",
                      help="Read the records folder as committed at this git ref (e.g. origin/main)."),
     ] = None,
+    keep_samples: Annotated[
+        bool,
+        typer.Option("--keep-samples",
+                     help="Keep per-sample scores in JSON, for use as a paired baseline later."),
+    ] = False,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     given = outputs or []
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
-    _emit(scorecard, fmt, output is None, targets)
+    _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
 

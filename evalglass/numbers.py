@@ -9,7 +9,11 @@ from evalglass.evidence.model import Interval, Method
 _METHOD_NAMES = {
     Method.WILSON: "Wilson",
     Method.STUDENT_T: "Student-t",
-    Method.NORMAL: "normal, reported stderr",
+    Method.NORMAL: "normal",
+    Method.HOEFFDING: "Hoeffding (zero variance)",
+    Method.CLUSTERED: "cluster-robust",
+    Method.NEWCOMBE: "Newcombe",
+    Method.PAIRED_T: "paired t",
 }
 
 
@@ -27,7 +31,8 @@ def fmt(x: float, against: float | None = None) -> str:
 
 def interval_label(interval: Interval) -> str:
     """`95% Wilson`: the level and the method, as evidence names them."""
-    return f"{interval.level * 100:g}% {_METHOD_NAMES[interval.method]}"
+    label = f"{interval.level * 100:g}% {_METHOD_NAMES[interval.method]}"
+    return label if interval.clusters is None else f"{label}, {interval.clusters} clusters"
 
 
 def interval_text(interval: Interval) -> str:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import attrs
 
+from evalglass import stats
 from evalglass.authority import Authority, Outcome, resolve
 from evalglass.decision import GateResult, Result, decide
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.exits import Verdict, exit_code
 from evalglass.records.model import HostRecords, ThresholdRecord
+from evalglass.stats import DEFAULT_LEVEL
 from evalglass.validity import Validity, assess
 
 
@@ -34,13 +36,14 @@ class MetricCard:
 @attrs.frozen(kw_only=True)
 class Counts:
     passed: int
+    warned: int  # passed the gate, not the warn bound
     failed: int
     blocked: int  # blocked by authority, or enforced on an unsound number
     informational: int
 
     @property
     def enforced(self) -> int:
-        return self.passed + self.failed
+        return self.passed + self.warned + self.failed
 
 
 @attrs.frozen(kw_only=True)
@@ -60,6 +63,7 @@ class Scorecard:
         )
         return Counts(
             passed=results.count(Result.PASS),
+            warned=results.count(Result.WARN),
             failed=results.count(Result.FAIL),
             blocked=blocked,
             informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
@@ -86,15 +90,26 @@ def _card(metric_id: str, records: HostRecords, measurement: Measurement | None)
     metric = records.metrics.get(metric_id)
     threshold = records.thresholds.get(metric_id)
     authority = resolve(metric_id, records, measurement)
+    if measurement is not None:
+        measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
     validity = assess(measurement, metric)
+    baseline = records.baselines.get(metric_id)
     return MetricCard(
         id=metric_id,
         measurement=measurement,
         validity=validity,
         authority=authority,
         threshold=threshold,
-        gate=decide(measurement, validity, authority, threshold, metric),
+        gate=decide(measurement, validity, authority, threshold, metric, baseline),
     )
+
+
+def at_level(measurement: Measurement, level: float) -> Measurement:
+    """The measurement with its interval at the metric's own level (none if it cannot be)."""
+    interval = measurement.interval
+    if interval is None or interval.level == level:
+        return measurement
+    return attrs.evolve(measurement, interval=stats.at_level(interval, level))
 
 
 def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
@@ -104,7 +119,7 @@ def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
         return Verdict.FAIL
     if Result.UNSOUND in results or any(c.authority.outcome is Outcome.BLOCKED for c in cards):
         return Verdict.BLOCKED
-    if Result.PASS in results:
+    if Result.PASS in results or Result.WARN in results:
         return Verdict.PASS
     return Verdict.INFORMATIONAL
 

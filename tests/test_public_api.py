@@ -23,7 +23,7 @@ def test_all_is_pinned_and_importable() -> None:
 def test_vocabularies_are_pinned() -> None:
     """Outcomes, gate results, verdicts and reason codes are exactly the documented values."""
     assert [o.value for o in Outcome] == ["informational", "blocked", "can_gate"]
-    assert [r.value for r in Result] == ["pass", "fail", "unsound", "not_enforced"]
+    assert [r.value for r in Result] == ["pass", "warn", "fail", "unsound", "not_enforced"]
     assert [v.value for v in Verdict] == ["fail", "blocked", "pass", "informational"]
     assert [c.value for c in AuthorityCode] == [
         "no_record", "metric_not_gating", "threshold_missing", "threshold_proposed",

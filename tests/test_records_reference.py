@@ -32,6 +32,12 @@ def _reference(doc: RecordDocument) -> Any:
             and not {"approved_by", "approved_on"} <= fields.keys()
         ):
             return _REJECTED
+        if doc.kind == "thresholds" and not {"value", "max_drop", "max_relative_drop"} & fields.keys():
+            return _REJECTED
+        if doc.kind == "baselines":
+            has_file, has_numbers = "scorecard" in fields, {"value", "n"} & fields.keys()
+            if (has_file and has_numbers) or (not has_file and has_numbers != {"value", "n"}):
+                return _REJECTED
     return records
 
 
@@ -66,7 +72,7 @@ def _plain(value: object) -> object:
 
 
 # Record fields code fills in and no host writes: they have no row in the field table.
-_SET_BY_CODE = {"origin"}
+_SET_BY_CODE = {"origin", "samples"}
 
 
 def test_every_record_field_a_host_writes_is_in_the_table() -> None:

@@ -109,7 +109,7 @@ def test_json_is_the_contract_shape() -> None:
     doc = json.loads(render(hostile_scorecard(), Format.JSON))
     assert list(doc) == ["schema_version", "verdict", "exit_code", "model", "sources", "counts", "metrics"]
     assert list(doc["metrics"][0]) == [
-        "id", "value", "n", "interval", "level", "method", "missing", "model", "source",
+        "id", "value", "n", "interval", "level", "method", "clusters", "missing", "model", "source",
         "earlier_runs", "validity", "authority", "threshold", "gate",
     ]
     assert [m["id"] for m in doc["metrics"]] == sorted(m["id"] for m in doc["metrics"])

@@ -17,6 +17,7 @@ KINDS = {
     "informational": (Outcome.INFORMATIONAL, Result.NOT_ENFORCED),
     "blocked": (Outcome.BLOCKED, Result.NOT_ENFORCED),
     "pass": (Outcome.CAN_GATE, Result.PASS),
+    "warn": (Outcome.CAN_GATE, Result.WARN),
     "fail": (Outcome.CAN_GATE, Result.FAIL),
     "unsound": (Outcome.CAN_GATE, Result.UNSOUND),
 }
@@ -40,7 +41,7 @@ def expected_verdict(kinds: set[str]) -> Verdict:
         return Verdict.FAIL
     if "blocked" in kinds or "unsound" in kinds:
         return Verdict.BLOCKED
-    if "pass" in kinds:
+    if "pass" in kinds or "warn" in kinds:  # a warning passes: shown, exit unchanged
         return Verdict.PASS
     return Verdict.INFORMATIONAL
 

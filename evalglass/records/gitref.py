@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from evalglass.errors import RecordError
+from evalglass.records.baseline_files import attach_scorecards
 from evalglass.records.load import records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS
@@ -43,6 +44,10 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         text = _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{spec.filename}")
         where = f"{ref}:{prefix}{spec.filename}"
         loaded[kind] = {} if text is None else records_from_text(kind, text, where)
+    loaded["baselines"] = attach_scorecards(
+        loaded["baselines"],
+        lambda name: _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{name}"),
+    )
     return HostRecords(**loaded)
 
 

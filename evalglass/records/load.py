@@ -15,6 +15,7 @@ from typing import Any
 from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
 from evalglass.records.model import HostRecords
+from evalglass.records.baseline_files import attach_scorecards
 from evalglass.records.schema import KINDS, Record, build_records
 
 
@@ -33,6 +34,9 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
         path = os.path.join(where, spec.filename)
         text = _read(path)
         loaded[kind] = {} if text is None else records_from_text(kind, text, path)
+    loaded["baselines"] = attach_scorecards(
+        loaded["baselines"], lambda name: _read(os.path.join(where, name))
+    )
     return HostRecords(**loaded)
 
 

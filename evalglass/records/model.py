@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 
 import attrs
 
+from evalglass.evidence.model import Sample
+
 
 class MetricStatus(enum.Enum):
     DRAFT = "draft"
@@ -106,17 +108,30 @@ class MetricRecord:
     decision: Decision = Decision.BOUND
     # Errored or skipped samples, as a fraction of all samples, above which the value is unsound.
     max_missing_fraction: float = 0.0
+    # Confidence level of the interval a bound rule compares.
+    interval_level: float = 0.95
     origin: Origin = _origin()
 
 
 @attrs.frozen(kw_only=True)
 class ThresholdRecord:
+    """The bar a gating metric must clear: an absolute `value`, a largest allowed regression
+    from the approved baseline (`max_drop`, `max_relative_drop`), or both; at least one."""
+
     op: Op
-    value: float
     approval: Approval
+    value: float | None = None
+    max_drop: float | None = None
+    max_relative_drop: float | None = None
+    # Passing the gate but not this bound is a warning: shown everywhere, exit code unchanged.
+    warn_value: float | None = None
     approved_by: str | None = None
     approved_on: dt.date | None = None
     origin: Origin = _origin()
+
+    @property
+    def regression(self) -> bool:
+        return self.max_drop is not None or self.max_relative_drop is not None
 
 
 @attrs.frozen(kw_only=True)
@@ -143,11 +158,18 @@ class PolicyRecord:
 
 @attrs.frozen(kw_only=True)
 class BaselineRecord:
-    value: float
-    n: int
+    """An approved earlier measurement of a metric: inline numbers, or a saved scorecard JSON
+    (`scorecard`, relative to the records folder) whose entry for the metric supplies them."""
+
     dataset_version: str
+    value: float | None = None
+    n: int | None = None
     stderr: float | None = None
+    fingerprint: str | None = None
     judge: str | None = None
+    scorecard: str | None = None
+    # Per-sample scores, filled from a scorecard saved with --keep-samples; never from YAML.
+    samples: tuple[Sample, ...] | None = attrs.field(default=None, repr=False)
     origin: Origin = _origin()
 
 

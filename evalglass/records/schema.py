@@ -106,11 +106,15 @@ KINDS: Mapping[str, Kind] = {
             _field("min_samples", int, min=1),
             _field("decision", Decision),
             _field("max_missing_fraction", float, min=0, max=1),
+            _field("interval_level", float, min=0.5, max=0.999),
         ),
         _kind(
             "thresholds", "threshold", ThresholdRecord,
             _field("op", Op),
             _field("value", float),
+            _field("max_drop", float, min=0),
+            _field("max_relative_drop", float, min=0, max=1),
+            _field("warn_value", float),
             _field("approval", Approval),
             _field("approved_by", str),
             _field("approved_on", dt.date),
@@ -134,7 +138,9 @@ KINDS: Mapping[str, Kind] = {
             _field("n", int, min=1),
             _field("stderr", float, min=0),
             _field("dataset_version", str),
+            _field("fingerprint", str),
             _field("judge", str),
+            _field("scorecard", str),
         ),
     )
 }  # fmt: skip
@@ -264,18 +270,30 @@ def build_records(kind: str, raw: Mapping[str, RawRecord], path: str) -> dict[st
                     f"{spec.noun} {quote(record_id)} is missing required field {quote(name)}",
                     line,
                 )
+        problem = cross_field_problem(kind, values)
+        if problem:
+            raise RecordError(path, f"{spec.noun} {quote(record_id)} {problem}", line)
+        records[record_id] = spec.record(**values, origin=Origin(path, line))
+    return records
+
+
+def cross_field_problem(kind: str, values: Mapping[str, Any]) -> str | None:
+    """Rules between fields of one record, which no per-field type can say; None when all hold."""
+    if kind == "thresholds":
         if values.get("approval") is Approval.APPROVED:
             # Authority needs a name and a date to point at; an anonymous approval grants nothing.
             for name in ("approved_by", "approved_on"):
                 if name not in values:
-                    raise RecordError(
-                        path,
-                        f"{spec.noun} {quote(record_id)} is approved but is missing required "
-                        f"field {quote(name)}",
-                        line,
-                    )
-        records[record_id] = spec.record(**values, origin=Origin(path, line))
-    return records
+                    return f"is approved but is missing required field {quote(name)}"
+        if not {"value", "max_drop", "max_relative_drop"} & values.keys():
+            return "has no bar: give value, max_drop or max_relative_drop"
+    if kind == "baselines":
+        inline = {"value", "n"} & values.keys()
+        if "scorecard" in values and inline:
+            return "gives both a scorecard and inline numbers: give one"
+        if "scorecard" not in values and inline != {"value", "n"}:
+            return "needs value and n, or a scorecard to read them from"
+    return None
 
 
 def strictyaml_schema(kind: str) -> strictyaml.Validator:

@@ -17,9 +17,14 @@ class Format(enum.Enum):
     HTML = "html"
 
 
-def render(scorecard: Scorecard, fmt: Format, colour: bool = False) -> str:
+def render(
+    scorecard: Scorecard, fmt: Format, colour: bool = False, keep_samples: bool = False
+) -> str:
+    """`colour` applies to the terminal format, `keep_samples` to JSON; others ignore them."""
     # Imported on use: the JSON path never loads jinja2.
     module = importlib.import_module(f"evalglass.render.{fmt.value}")
     if fmt is Format.TERMINAL:
         return module.render(scorecard, colour=colour)  # type: ignore[no-any-return]
+    if fmt is Format.JSON:
+        return module.render(scorecard, keep_samples=keep_samples)  # type: ignore[no-any-return]
     return module.render(scorecard)  # type: ignore[no-any-return]

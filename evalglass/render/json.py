@@ -8,5 +8,6 @@ from evalglass.convert import scorecard_to_dict
 from evalglass.scorecard import Scorecard
 
 
-def render(scorecard: Scorecard) -> str:
-    return json.dumps(scorecard_to_dict(scorecard), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
+    doc = scorecard_to_dict(scorecard, keep_samples)
+    return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
