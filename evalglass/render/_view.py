@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from evalglass.authority import Outcome
-from evalglass.decision import Result
+from evalglass.decision import Result, rule_text
 from evalglass.exits import Verdict
 from evalglass.numbers import fmt, interval_text
 from evalglass.reasons import Reason
@@ -33,21 +33,22 @@ def headline(scorecard: Scorecard) -> str:
     rest = f"{c.informational} informational"
     if scorecard.verdict is Verdict.INFORMATIONAL:
         return f"{word} — nothing was enforced ({_plural(c.informational, 'metric')} informational)"
+    warned = f" ({c.warned} with a warning)" if c.warned else ""
     if scorecard.verdict is Verdict.PASS:
-        return f"{word} — {_plural(c.passed, 'gate')} enforced, all passed; {rest}"
+        return f"{word} — {_plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
     if scorecard.verdict is Verdict.FAIL:
         return (
             f"{word} — {c.failed} of {_plural(c.enforced, 'enforced gate')} failed; "
-            f"{c.blocked} blocked; {rest}"
+            f"{c.blocked} blocked; {rest}{warned}"
         )
     return (
         f"{word} — we cannot say: {_plural(c.blocked, 'gate')} blocked or unsound; "
-        f"{c.passed} passed; {rest}"
+        f"{c.passed + c.warned} passed{warned}; {rest}"
     )
 
 
 def status(card: MetricCard) -> str:
-    """One word per metric: fail, unsound, blocked, pass, or informational."""
+    """One word per metric: fail, unsound, blocked, warn, pass, or informational."""
     if card.authority.outcome is Outcome.BLOCKED:
         return "blocked"
     if card.gate.result is Result.NOT_ENFORCED:
@@ -55,7 +56,7 @@ def status(card: MetricCard) -> str:
     return card.gate.result.value
 
 
-_SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "pass": 3}
+_SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4}
 
 
 def deciding(scorecard: Scorecard) -> list[MetricCard]:
@@ -90,7 +91,9 @@ def threshold_text(card: MetricCard) -> str:
     t = card.threshold
     if t is None:
         return "—"
-    text = f"{t.op.value} {fmt(t.value)}"
+    text = rule_text(t)
+    if t.warn_value is not None:
+        text += f", warn {t.op.value} {fmt(t.warn_value)}"
     return text if t.approval.value == "approved" else f"{text} (proposed)"
 
 
@@ -100,7 +103,7 @@ def reasons_text(reasons: Iterable[object]) -> str:
 
 def why(card: MetricCard) -> str:
     """The numbers for a compared gate, the reasons for anything else."""
-    if card.gate.result in (Result.PASS, Result.FAIL):
+    if card.gate.result in (Result.PASS, Result.WARN, Result.FAIL):
         return card.gate.evidence
     return reasons_text(why_reasons(card))
 
