@@ -7,6 +7,7 @@ bound was made. Formulas and references: docs/statistics.md.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
@@ -172,6 +173,7 @@ def standard_error(interval: Interval) -> float | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def t_quantile(p: float, df: int) -> float:
     """Inverse CDF of Student's t with `df` degrees of freedom, by bisection on the exact CDF."""
     if not 0 < p < 1:
