@@ -210,3 +210,55 @@ def test_version_and_module_entry_point(work: Path) -> None:
         [sys.executable, "-m", "evalglass", "--version"], capture_output=True, text=True, cwd=work
     )
     assert module.stdout == f"evalglass {__version__}\n"
+
+
+def test_write_several_formats_while_the_terminal_shows_the_scorecard(work: Path) -> None:
+    """--write writes each format atomically; stdout still has the scorecard; exit unchanged."""
+    (work / "out").mkdir()
+    result = run("score", "run.json", "--write", "markdown=out/card.md", "--write",
+                 "json=card.json", "--write", "junit=card.xml", cwd=work)
+    assert result.returncode == 0
+    assert result.stdout.startswith("PASS — 1 gate enforced")
+    assert json.loads((work / "card.json").read_text())["verdict"] == "pass"
+    assert "qa/exact_match" in (work / "out/card.md").read_text()
+    assert (work / "card.xml").read_text().startswith("<?xml")
+    assert not [p for p in work.rglob(".*.tmp")]  # no temporary file left behind
+
+
+def test_bad_write_is_a_usage_error_before_any_work(work: Path) -> None:
+    """A malformed --write, or two writes to one file, exit 2 and write nothing."""
+    assert run("score", "run.json", "--write", "yaml=x.yaml", cwd=work).returncode == 2
+    result = run("score", "run.json", "--write", "json=a.json", "--write", "markdown=a.json",
+                 cwd=work)
+    assert result.returncode == 2
+    assert not (work / "a.json").exists()
+
+
+def test_github_format_appends_to_the_step_summary(work: Path) -> None:
+    """With --format github, annotations go to stdout and the Markdown is appended to the summary."""
+    summary = work / "summary.md"
+    summary.write_text("earlier step\n")
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_STEP_SUMMARY": str(summary)}
+    result = subprocess.run([str(EVALGLASS), "score", "run.json", "--format", "github"], cwd=work,
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0
+    assert result.stdout.startswith("::notice")
+    text = summary.read_text()
+    assert text.startswith("earlier step\n") and "qa/exact_match" in text
+
+
+def test_keep_samples_makes_a_paired_baseline(work: Path) -> None:
+    """A scorecard saved with --keep-samples serves as a baseline, and the gate compares paired."""
+    result = run("score", "run.json", "--format", "json", "--keep-samples", "--output",
+                 "base.json", cwd=work)
+    assert result.returncode == 0
+    shutil.move(work / "base.json", work / "host_records/base.json")
+    (work / "host_records/baselines.yaml").write_text(
+        "baselines:\n  qa/exact_match:\n    scorecard: base.json\n    dataset_version: '2026-10'\n"
+    )
+    edit(work / "host_records/thresholds.yaml", "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n")
+    doc = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    card = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
+    assert card["gate"]["result"] == "pass"
+    assert card["gate"]["change"]["paired"] == 200
+    assert card["gate"]["change"]["method"] == "newcombe"
