@@ -137,6 +137,34 @@ INPUT_ERRORS = [
         "evalglass: host_records/datasets.yaml:3: status: 'validatd' is not one of proposed, "
         "validated, retired (did you mean 'validated'?)",
     ),
+    (
+        "thresholds.yaml",
+        "thresholds:\n  qa/exact_match:\n    op: >=\n    value: 0.85\n    approval: proposed\n",
+        "evalglass: host_records/thresholds.yaml:3: op: '>=' must be quoted (write op: '>=')",
+    ),
+    (
+        "metrics.yaml",
+        "metrics:\n  a: {status: gating}\n",
+        "evalglass: host_records/metrics.yaml:2: metric 'a': flow style is not allowed: "
+        "write one 'key: value' per line",
+    ),
+    (
+        "metrics.yaml",
+        "metrics:\n  a:\n    status: gating\n    dataset: d\n    dataset: e\n",
+        "evalglass: host_records/metrics.yaml:5: duplicate field 'dataset' in metric 'a' "
+        "(first on line 4)",
+    ),
+    (
+        "metrics.yaml",
+        "metrics:\n  a:\n    status: gating\n    dataset: d\n    min_samples: many\n",
+        "evalglass: host_records/metrics.yaml:5: min_samples: 'many' is not an integer",
+    ),
+    (
+        "thresholds.yaml",
+        "thresholds:\n  a:\n    op: '>='\n    value: 0.8\n    approval: approved\n",
+        "evalglass: host_records/thresholds.yaml:2: threshold 'a' is approved but is missing "
+        "required field 'approved_by'",
+    ),
 ]
 
 
