@@ -1,0 +1,95 @@
+"""Every reason code in plain words: what it means for the metric, and who can change it.
+
+Read by `explain` and `doctor`; it explains decisions already made and never makes one.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+
+from evalglass.reasons import AuthorityCode as C
+from evalglass.reasons import ValidityCode as V
+
+PLAIN: Mapping[C | V, str] = types.MappingProxyType(
+    {
+        C.NO_RECORD: (
+            "metrics.yaml does not mention this metric, so nobody has decided what it is for. "
+            "It is shown and never enforced until it has a record."
+        ),
+        C.METRIC_NOT_GATING: (
+            "Its status in metrics.yaml is not `gating`: the eval leads have not asked for it to "
+            "fail builds. Only `gating` metrics may."
+        ),
+        C.THRESHOLD_MISSING: (
+            "thresholds.yaml has no bar for it, so there is nothing to compare its value with."
+        ),
+        C.THRESHOLD_PROPOSED: (
+            "Its threshold is only proposed. A bar may fail builds once its owner approves it "
+            "(approval: approved, with approved_by and approved_on)."
+        ),
+        C.DATASET_PROPOSED: (
+            "Its dataset is only proposed: nobody has yet checked that the data (labels, "
+            "coverage, leakage) is fit to decide a release on."
+        ),
+        C.JUDGE_UNCALIBRATED: (
+            "It is graded by a model judge whose grades have not (yet) been checked against "
+            "human labels. An unchecked grader cannot fail a build."
+        ),
+        C.DANGLING_REFERENCE: (
+            "The metric names a dataset or judge that has no record, usually a typo in an id. "
+            "A missing record is not 'proposed': an authorized metric blocks on it."
+        ),
+        C.POLICY_NOT_PERMITTED: (
+            "Data governance has not permitted results on this dataset to decide a release "
+            "(policies.yaml: permitted or redacted). A dataset with no policy counts as not."
+        ),
+        C.DATASET_RETIRED: (
+            "Its dataset is retired. An authorized metric on retired data blocks rather than "
+            "quietly passing or turning informational."
+        ),
+        C.DATASET_MISMATCH: (
+            "The eval output says it ran on another version (or content) of the dataset than "
+            "the one validated in datasets.yaml, so the number is not about the checked data."
+        ),
+        C.JUDGE_DRIFTED: (
+            "Its judge was calibrated once but no longer agrees with human labels. Its grades "
+            "cannot decide anything until it is recalibrated."
+        ),
+        C.JUDGE_RETIRED: "Its judge is retired: its grades no longer decide anything.",
+        C.JUDGE_NOT_INDEPENDENT: (
+            "The judge is (or cannot be shown not to be) the model under evaluation. A model "
+            "grading itself is not independent evidence; the output must name its model."
+        ),
+        C.BASELINE_MISSING: (
+            "The metric is compared with an approved baseline, and baselines.yaml has none."
+        ),
+        C.BASELINE_NOT_COMPARABLE: (
+            "The baseline was measured on other data or graded by another judge than today's "
+            "records describe, so a comparison with it would not mean anything."
+        ),
+        V.VALUE_MISSING: "No value was measured for this metric in the outputs given.",
+        V.VALUE_NOT_FINITE: "The measured value is not a number (NaN or infinite).",
+        V.TOO_FEW_SAMPLES: (
+            "Fewer samples than the record's min_samples, or a sample count the output does not "
+            "give: too little evidence to compare with a bar."
+        ),
+        V.INTERVAL_UNAVAILABLE: (
+            "The gate compares the conservative end of an interval, and none could be computed "
+            "(it needs per-sample scores, or n and a standard error)."
+        ),
+        V.TOO_MANY_MISSING: (
+            "More samples errored or were skipped than the record's max_missing_fraction allows: "
+            "the value describes only the samples that happened to succeed."
+        ),
+        V.VALUE_MISMATCH: (
+            "The output's own summary value disagrees with its per-sample scores, so it is not "
+            "clear which number to trust."
+        ),
+    }
+)
+
+
+def plain(code: C | V) -> str:
+    """The plain-language explanation of `code` (its bare name for a code not yet explained)."""
+    return PLAIN.get(code, code.value)

@@ -1,0 +1,211 @@
+"""The promotion checklist against the resolver: its edits, made in memory, let any metric gate."""
+
+from __future__ import annotations
+
+import attrs
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evalglass.authority import Outcome, resolve
+from evalglass.checklist import ORDER, Action, Edit, apply, checklist, yaml_text
+from evalglass.evidence.model import DatasetIdentity, Run
+from evalglass.reasons import AuthorityCode as C
+from evalglass.records.model import (
+    Approval,
+    Calibration,
+    DatasetStatus,
+    MetricStatus,
+    Op,
+    ThresholdRecord,
+)
+from evalglass.records.schema import KINDS, cross_field_problem
+from tests import states as s
+
+
+@given(s.states())
+def test_the_checklist_makes_every_state_can_gate(state: s.State) -> None:
+    """Applying the edits makes resolve say can_gate, unless the run itself shows no independent
+    judge: then that, and only that, is left, and the checklist says so as `outside`."""
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement)
+    after = resolve(s.METRIC, apply(records, plan.edits), measurement)
+    judged = state.metric is not None and state.judge != "none"
+    # A judge with no record gets a grading model the host chooses: only a nameless run is left.
+    shared = state.model == "unnamed" or (state.model != "other" and state.judge != "dangling")
+    if judged and shared:
+        assert after.outcome is Outcome.BLOCKED
+        assert [r.code for r in after.reasons] == [C.JUDGE_NOT_INDEPENDENT]
+        assert [r.code for r in plan.outside] == [C.JUDGE_NOT_INDEPENDENT]
+    else:
+        assert after.outcome is Outcome.CAN_GATE, (plan, after)
+        assert plan.outside == ()
+
+
+@given(s.states())
+def test_without_a_run_only_judge_independence_is_left(state: s.State) -> None:
+    """With no eval output, the edits clear everything the records can clear."""
+    records = s.records(state)
+    plan = checklist(s.METRIC, records, None)
+    after = resolve(s.METRIC, apply(records, plan.edits), None)
+    if state.metric is not None and state.judge != "none":
+        assert [r.code for r in after.reasons] == [C.JUDGE_NOT_INDEPENDENT]
+    else:
+        assert after.outcome is Outcome.CAN_GATE
+
+
+@given(s.states())
+def test_the_checklist_is_empty_exactly_when_the_metric_can_gate(state: s.State) -> None:
+    """No edit is ever suggested for a metric that can gate already, and some always is otherwise."""
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement)
+    can_gate = resolve(s.METRIC, records, measurement).outcome is Outcome.CAN_GATE
+    assert (plan.edits == () and plan.outside == ()) is can_gate
+
+
+@given(s.states())
+def test_the_edited_records_need_no_further_edit(state: s.State) -> None:
+    """Derivation is idempotent: the checklist of the edited records has no edits."""
+    records, measurement = s.records(state), s.measurement(state)
+    edited = apply(records, checklist(s.METRIC, records, measurement).edits)
+    assert checklist(s.METRIC, edited, measurement).edits == ()
+
+
+@given(s.states())
+def test_every_edited_record_would_load(state: s.State) -> None:
+    """Each record the edits touch has its required fields and keeps the loader's cross-field
+    rules, so a host who makes the edits by hand gets a file that loads."""
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement)
+    edited = apply(records, plan.edits)
+    for kind, record_id in {(e.kind, e.record) for e in plan.edits}:
+        record = getattr(edited, kind)[record_id]
+        fields = {
+            f.name: getattr(record, f.name)
+            for f in KINDS[kind].fields
+            if getattr(record, f.name) is not None and getattr(record, f.name) != f.default
+            or f.required
+        }
+        assert cross_field_problem(kind, fields) is None, (kind, record_id, fields)
+
+
+@given(s.states())
+def test_edits_come_in_file_order_with_the_status_switch_last(state: s.State) -> None:
+    """Datasets, policies, judges, baselines, thresholds, then metrics; status is the last edit."""
+    plan = checklist(s.METRIC, s.records(state), s.measurement(state))
+    kinds = [ORDER.index(e.kind) for e in plan.edits]
+    assert kinds == sorted(kinds)
+    status = [e for e in plan.edits if e.kind == "metrics" and e.field == "status"]
+    if status:
+        assert plan.edits[-1] == status[0] and status[0].value is MetricStatus.GATING
+
+
+@given(s.states())
+def test_apply_leaves_the_records_it_was_given_alone(state: s.State) -> None:
+    """The edited copy is new: the records passed in resolve exactly as before."""
+    records, measurement = s.records(state), s.measurement(state)
+    before = resolve(s.METRIC, records, measurement)
+    apply(records, checklist(s.METRIC, records, measurement).edits)
+    assert resolve(s.METRIC, records, measurement) == before
+
+
+def test_a_calibrating_judge_needs_one_edit() -> None:
+    """The example's judged metric: one edit, to judges.yaml, saying what it asserts."""
+    state = s.State(judge=Calibration.CALIBRATING)
+    plan = checklist(s.METRIC, s.records(state), s.measurement(state))
+    assert plan.edits == (
+        Edit(kind="judges", record=s.JUDGE, field="calibration", value=Calibration.CALIBRATED,
+             action=Action.EDIT,
+             asserts="you have checked this judge's grades against human labels, and they "
+                     "agree well enough to fail builds on"),
+    )
+    assert (plan.edits[0].file, plan.edits[0].key, plan.edits[0].text) == (
+        "judges.yaml", "grader-v2.calibration", "calibrated"
+    )
+
+
+def test_a_missing_threshold_asks_for_a_chosen_bar_and_an_approval() -> None:
+    """A new threshold record: the direction, bar, approver and date are the host's to choose."""
+    plan = checklist(s.METRIC, s.records(s.State(threshold=None)), None)
+    assert [(e.key, e.text, e.action) for e in plan.edits] == [
+        (f"{s.METRIC}.op", "<the direction, quoted: '>=' or '<='>", Action.ADD),
+        (f"{s.METRIC}.value", "<the bar>", Action.ADD),
+        (f"{s.METRIC}.approval", "approved", Action.ADD),
+        (f"{s.METRIC}.approved_by", "<who approved it>", Action.ADD),
+        (f"{s.METRIC}.approved_on", "<the date of approval, YYYY-MM-DD>", Action.ADD),
+    ]
+
+
+def test_a_run_on_another_dataset_version_moves_the_baseline_with_it() -> None:
+    """A new version measured: validate it, and the required baseline must be on it too."""
+    state = s.State(requires_baseline=True, baseline="comparable", output_dataset="other_version")
+    plan = checklist(s.METRIC, s.records(state), s.measurement(state))
+    assert [(e.file, e.key, e.text) for e in plan.edits] == [
+        ("datasets.yaml", "qa-gold.version", "'2026-11'"),
+        ("baselines.yaml", f"{s.METRIC}.dataset_version", "'2026-11'"),
+    ]
+    assert plan.edits[1].asserts == (
+        "the baseline was measured on dataset version '2026-11' (re-measure it if it was not)"
+    )
+
+
+def test_a_judge_grading_its_own_model_is_outside_the_records() -> None:
+    """No status edit makes a model's own grades independent: the checklist says what must change."""
+    state = s.State(judge=Calibration.CALIBRATED, model="same_as_judge")
+    plan = checklist(s.METRIC, s.records(state), s.measurement(state))
+    assert plan.edits == ()
+    assert [(r.code, r.message) for r in plan.outside] == [
+        (C.JUDGE_NOT_INDEPENDENT,
+         ("judge 'grader-v2' grades with 'openai/gpt-4.1', the model under evaluation "
+          "'OpenAI/GPT-4.1': grade with an independent model (a calibrated judge of another "
+          "model, named in metrics.yaml)")),
+    ]
+
+
+def test_an_unrecorded_metric_takes_its_dataset_from_the_run() -> None:
+    """No record: the draft names the dataset the output names, and starts every record it needs."""
+    measurement = attrs.evolve(
+        s.measurement(s.State()),
+        id="new/metric",
+        run=Run(source="run.json", model="m", dataset=DatasetIdentity(name="fresh", version="v1")),
+    )
+    plan = checklist("new/metric", s.records(s.State()), measurement)
+    assert [(e.file, e.key, e.text) for e in plan.edits] == [
+        ("datasets.yaml", "fresh.status", "validated"),
+        ("datasets.yaml", "fresh.version", "v1"),
+        ("policies.yaml", "fresh.policy", "permitted"),
+        ("thresholds.yaml", "new/metric.op", "<the direction, quoted: '>=' or '<='>"),
+        ("thresholds.yaml", "new/metric.value", "<the bar>"),
+        ("thresholds.yaml", "new/metric.approval", "approved"),
+        ("thresholds.yaml", "new/metric.approved_by", "<who approved it>"),
+        ("thresholds.yaml", "new/metric.approved_on", "<the date of approval, YYYY-MM-DD>"),
+        ("metrics.yaml", "new/metric.dataset", "fresh"),
+        ("metrics.yaml", "new/metric.status", "gating"),
+    ]
+
+
+def test_a_proposed_threshold_keeps_its_bar() -> None:
+    """Approving an existing bar never touches its op or value."""
+    records = s.records(s.State(threshold=Approval.PROPOSED, dataset=DatasetStatus.PROPOSED))
+    plan = checklist(s.METRIC, records, None)
+    assert [e.key for e in plan.edits if e.kind == "thresholds"] == [
+        f"{s.METRIC}.approval", f"{s.METRIC}.approved_by", f"{s.METRIC}.approved_on"
+    ]
+    edited = apply(records, plan.edits).thresholds[s.METRIC]
+    assert isinstance(edited, ThresholdRecord)
+    assert (edited.op, edited.value) == (Op.GE, 0.8)
+
+
+@given(st.text(max_size=12))
+def test_yaml_text_reads_back_as_the_same_text(text: str) -> None:
+    """Every suggested text value, as written, is plain only when YAML would read it as itself."""
+    written = yaml_text(text)
+    if written != text:
+        assert written.startswith("'") and written.endswith("'")
+        assert written[1:-1].replace("''", "'") == text
+
+
+def test_yaml_text_quotes_what_yaml_would_misread() -> None:
+    """op is quoted; versions, handles and YAML words are quoted; ids and dates are plain."""
+    assert [yaml_text(v) for v in (Op.GE, "2026-10", "@alice", "yes", "qa-gold", True)] == [
+        "'>='", "'2026-10'", "'@alice'", "'yes'", "qa-gold", "yes"
+    ]

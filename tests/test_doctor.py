@@ -1,0 +1,180 @@
+"""doctor: every problem in the records, as an error or a warning at its file and line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evalglass import stats
+from evalglass.doctor import Diagnosis, Finding, Problem, Severity, diagnose, min_n_to_clear
+from evalglass.evidence.read import read_outputs
+from evalglass.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.records.load import load_records
+from evalglass.records.model import Op
+from evalglass.render import Format
+from evalglass.render.doctor import render
+
+FIXTURE = Path(__file__).parent / "fixtures" / "doctor"
+TODAY = dt.date(2026, 11, 30)
+
+RECORDS_ONLY = [
+    ("rec/baselines.yaml:2: warning: baseline 'gone/metric' is used by nothing: metrics.yaml has "
+     "no such metric [unused_record]"),
+    ("rec/datasets.yaml:11: warning: dataset 'unused-set' is used by nothing: no metric names it "
+     "[unused_record]"),
+    ("rec/judges.yaml:5: warning: judge 'spare' is used by nothing: no metric names it "
+     "[unused_record]"),
+    ("rec/metrics.yaml:2: error: metric 'a/gate' names dataset 'qa-gld', which has no record in "
+     "datasets.yaml (did you mean 'qa-gold'?) [dangling_reference]"),
+    ("rec/metrics.yaml:2: error: dataset 'qa-gld' has no policy in policies.yaml, and gating "
+     "metric 'a/gate' uses it: it blocks (policy_not_permitted) until data governance sets one "
+     "[no_policy]"),
+    ("rec/metrics.yaml:2: warning: metric 'a/gate': min_samples 10 is below 35, the smallest n at "
+     "which even a perfect score's 95% Wilson lower bound clears >= 0.9: a proportion measured on "
+     "fewer samples can only fail [min_samples_too_low]"),
+    ("rec/metrics.yaml:5: error: metric 'b/judged' is configured to gate on judge 'grader', which "
+     "is calibrating: it stays informational until the judge is calibrated [uncalibrated_judge]"),
+    ("rec/metrics.yaml:10: warning: metric 'c/point' gates with decision: point, a low-assurance "
+     "rule: it compares the value itself, so sampling noise alone can pass or fail it "
+     "[point_decision]"),
+    ("rec/metrics.yaml:14: warning: metric 'd/info' is informational and would block once "
+     "promoted: policy_not_permitted: data policy is restricted for dataset 'restricted-set' "
+     "[would_block]"),
+    ("rec/metrics.yaml:17: error: metric 'e/retired' is authorized to gate and blocked: "
+     "dataset_retired: dataset 'retired-set' is retired [blocked_gate]"),
+    ("rec/policies.yaml:8: warning: policy 'old-set' is used by nothing: no metric names its "
+     "dataset [unused_record]"),
+    ("rec/thresholds.yaml:2: error: threshold 'a/gate' is approved on 2999-01-01, after today "
+     "(2026-11-30): an approval cannot come from the future [future_approval]"),
+    ("rec/thresholds.yaml:26: warning: threshold 'orphan' is used by nothing: metrics.yaml has no "
+     "such metric [unused_record]"),
+]
+
+
+@pytest.fixture
+def rec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The fixture records as `rec/`, so every finding names a short relative path."""
+    shutil.copytree(FIXTURE, tmp_path / "rec")
+    monkeypatch.chdir(tmp_path)
+    return Path("rec")
+
+
+def _diagnose(rec: Path, *outputs: str) -> Diagnosis:
+    evidence = read_outputs(list(outputs)) if outputs else None
+    return diagnose(load_records(rec), evidence, TODAY)
+
+
+def test_every_problem_in_the_records_in_file_and_line_order(rec: Path) -> None:
+    """Records alone: each problem once, sorted by file and line, then the summary line."""
+    diagnosis = _diagnose(rec)
+    assert render(diagnosis, Format.TERMINAL).splitlines() == [
+        *RECORDS_ONLY,
+        "4 metrics configured to gate (no outputs given); 5 errors, 8 warnings",
+    ]
+    assert diagnosis.exit_code == DOCTOR_ERRORS_EXIT
+
+
+def test_outputs_add_unmeasured_gates_and_unrecorded_metrics(rec: Path) -> None:
+    """With outputs, gating metrics nothing measures are errors; measured unrecorded ones warn."""
+    diagnosis = _diagnose(rec, "rec/run.json")
+    added = [f for f in diagnosis.findings if f.problem in (Problem.UNMEASURED_GATE,
+                                                            Problem.UNRECORDED_METRIC)]
+    assert [(f.where, f.severity, f.message) for f in added] == [
+        ("rec/metrics.yaml:2", Severity.ERROR, ("metric 'a/gate' is configured to gate and no "
+         "output given measures it: it blocks this run (value_missing)")),
+        ("rec/metrics.yaml:10", Severity.ERROR, ("metric 'c/point' is configured to gate and no "
+         "output given measures it: it blocks this run (value_missing)")),
+        ("rec/metrics.yaml:17", Severity.ERROR, ("metric 'e/retired' is configured to gate and no "
+         "output given measures it: it blocks this run (value_missing)")),
+        ("rec/run.json", Severity.WARNING, ("metric 'z/new' is measured and has no record in "
+         "metrics.yaml, so it is informational (`evalglass metrics --skeleton` drafts one)")),
+    ]
+    assert diagnosis.summary == (
+        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 9 warnings"
+    )
+
+
+def test_an_unmeasured_gate_that_cannot_gate_yet_blocks_only_once_promoted(rec: Path) -> None:
+    """A gating-status metric still informational (its judge calibrating) blocks only later."""
+    (rec / "run.json").write_text('{"model": "m", "metrics": {"a/gate": 0.5}}')
+    diagnosis = _diagnose(rec, "rec/run.json")
+    judged = [f for f in diagnosis.findings
+              if f.problem is Problem.UNMEASURED_GATE and f.subject == "b/judged"]
+    assert [f.message for f in judged] == [
+        ("metric 'b/judged' is configured to gate and no output given measures it: once it can "
+         "gate, it blocks (value_missing)")
+    ]
+
+
+def test_warnings_alone_exit_clean() -> None:
+    """Only warnings: exit 0; one error: exit 1; the codes come from the exit table."""
+    warning = Finding(problem=Problem.POINT_DECISION, path="m.yaml", line=1, subject="m",
+                      message="x")
+    error = attrs.evolve(warning, problem=Problem.DANGLING_REFERENCE)
+    assert Diagnosis(findings=(warning,), gating=1, unmeasured=None).exit_code == DOCTOR_CLEAN_EXIT
+    assert Diagnosis(findings=(warning, error), gating=1, unmeasured=0).exit_code == (
+        DOCTOR_ERRORS_EXIT
+    )
+    assert (DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT) == (0, 1)
+
+
+def test_clean_records_are_clean(tmp_path: Path) -> None:
+    """A gate with its dataset, policy, approved threshold and enough samples: no findings."""
+    (tmp_path / "metrics.yaml").write_text(
+        "metrics:\n  m:\n    status: gating\n    dataset: d\n    min_samples: 100\n")
+    (tmp_path / "datasets.yaml").write_text("datasets:\n  d:\n    status: validated\n    version: '1'\n")
+    (tmp_path / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
+    (tmp_path / "thresholds.yaml").write_text(
+        "thresholds:\n  m:\n    op: '>='\n    value: 0.9\n    approval: approved\n"
+        "    approved_by: '@a'\n    approved_on: 2026-01-01\n")
+    diagnosis = diagnose(load_records(tmp_path), None, TODAY)
+    assert diagnosis.findings == ()
+    assert diagnosis.summary == "1 metric configured to gate (no outputs given); 0 errors, 0 warnings"
+
+
+def test_json_carries_every_finding(rec: Path) -> None:
+    """--format json: severity, code, file, line, subject and message per finding, and counts."""
+    doc = json.loads(render(_diagnose(rec), Format.JSON))
+    assert (doc["schema_version"], doc["exit_code"], doc["errors"], doc["warnings"]) == (1, 1, 5, 8)
+    assert doc["findings"][3] == {
+        "severity": "error", "code": "dangling_reference", "file": "rec/metrics.yaml", "line": 2,
+        "subject": "a/gate",
+        "message": "metric 'a/gate' names dataset 'qa-gld', which has no record in datasets.yaml "
+                   "(did you mean 'qa-gold'?)",
+    }
+    assert [f"{f['file']}:{f['line']}" for f in doc["findings"]][:2] == [
+        "rec/baselines.yaml:2", "rec/datasets.yaml:11"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("op", "bar", "needed"),
+    [(Op.GE, 0.85, 22), (Op.GE, 0.9, 35), (Op.GT, 0.5, 4), (Op.LE, 0.05, 73), (Op.LT, 0.5, 4),
+     (Op.GE, 0.0, 1), (Op.GE, 1.0, None), (Op.LE, 0.0, None), (Op.LE, 1.0, 1)],
+)
+def test_smallest_n_for_a_perfect_score_to_clear(op: Op, bar: float, needed: int | None) -> None:
+    """Known answers: >= 0.85 needs 22 samples at 95% Wilson; >= 1 can never clear."""
+    assert min_n_to_clear(op, bar) == needed
+
+
+@given(st.floats(min_value=0.001, max_value=0.999), st.sampled_from(list(Op)),
+       st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -> None:
+    """At the n found, a perfect score's Wilson bound clears the bar; one fewer does not."""
+    n = min_n_to_clear(op, bar, level)
+    assert n is not None
+
+    def bound(k: int) -> float:
+        interval = stats.wilson(k if op.higher_is_better else 0, k, level)
+        return interval.low if op.higher_is_better else interval.high
+
+    assert op.holds(bound(n), bar)
+    if n > 1:
+        assert not op.holds(bound(n - 1), bar)

@@ -1,0 +1,145 @@
+"""explain: one metric in plain words, its checklist, and the hypothetical gate, computed in memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evalglass.authority import Outcome
+from evalglass.decision import Result
+from evalglass.errors import EvalglassError
+from evalglass.evidence.model import Evidence, Measurement, Run
+from evalglass.evidence.read import read_outputs
+from evalglass.explain import explain
+from evalglass.glossary import PLAIN, plain
+from evalglass.reasons import AuthorityCode, ValidityCode
+from evalglass.records.load import load_records
+from evalglass.render import Format
+from evalglass.render.explain import render
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def records():  # type: ignore[no-untyped-def]
+    return load_records(ROOT / "host_records")
+
+
+@pytest.fixture(scope="module")
+def evidence() -> Evidence:
+    return read_outputs([ROOT / "examples" / "run.json"])
+
+
+def test_every_reason_code_has_a_plain_explanation() -> None:
+    """Each authority and validity code has its own plain-language sentence."""
+    codes = [*AuthorityCode, *ValidityCode]
+    assert set(PLAIN) == set(codes)
+    assert all(plain(code) != code.value and plain(code).endswith(".") for code in codes)
+    assert len({plain(code) for code in codes}) == len(codes)
+
+
+def test_unknown_metric_is_an_input_error_with_a_suggestion(records, evidence) -> None:  # type: ignore[no-untyped-def]
+    """A metric neither recorded nor measured: EvalglassError, naming the closest id."""
+    with pytest.raises(EvalglassError) as caught:
+        explain("qa/exact-match", records, evidence)
+    assert str(caught.value) == (
+        "qa/exact-match: no such metric in metrics.yaml or the outputs given "
+        "(did you mean 'qa/exact_match'?)"
+    )
+    with pytest.raises(EvalglassError, match=r"^zzz: no such metric in metrics.yaml$"):
+        explain("zzz", records, Evidence())
+
+
+def test_hypothetical_gate_for_a_calibrating_judge(records, evidence) -> None:  # type: ignore[no-untyped-def]
+    """Today informational; with the judge calibrated it would gate, and pass on today's run."""
+    x = explain("qa/helpfulness", records, evidence)
+    assert x.card.authority.outcome is Outcome.INFORMATIONAL
+    assert [r.code for r in x.card.authority.reasons] == [AuthorityCode.JUDGE_UNCALIBRATED]
+    assert x.hypothetical is not None and x.hypothetical_gate_known
+    assert x.hypothetical.authority.outcome is Outcome.CAN_GATE
+    assert x.hypothetical.gate.result is Result.PASS
+    assert x.hypothetical.gate.evidence == (
+        "lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)"
+    )
+
+
+def test_hypothetical_gate_can_fail(records, evidence) -> None:  # type: ignore[no-untyped-def]
+    """Approving the proposed refusal-rate bar would make today's run fail it: explain says so."""
+    x = explain("qa/refusal_rate", records, evidence)
+    assert [e.key for e in x.checklist.edits] == [
+        "qa/refusal_rate.approval", "qa/refusal_rate.approved_by", "qa/refusal_rate.approved_on"
+    ]
+    assert x.hypothetical is not None and x.hypothetical_gate_known
+    assert x.hypothetical.gate.result is Result.FAIL
+
+
+def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(records, evidence) -> None:  # type: ignore[no-untyped-def]
+    """With no threshold, the authority is hypothetical but the comparison is not made up."""
+    x = explain("safety/toxicity", records, evidence)
+    assert x.hypothetical is not None
+    assert x.hypothetical.authority.outcome is Outcome.CAN_GATE
+    assert not x.hypothetical_gate_known
+    text = render(x, Format.TERMINAL)
+    assert "  gate: cannot say until the values in <angle brackets> are chosen\n" in text
+
+
+def test_no_outputs_no_hypothetical(records) -> None:  # type: ignore[no-untyped-def]
+    """Without outputs there is no run to decide on: the hypothetical says to give one."""
+    x = explain("qa/helpfulness", records, Evidence())
+    assert x.hypothetical is None and not x.outputs_given
+    assert "  give eval outputs to see what the gate would decide today\n" in render(
+        x, Format.TERMINAL
+    )
+
+
+def test_terminal_explanation_of_the_example(records, evidence) -> None:  # type: ignore[no-untyped-def]
+    """The whole terminal explanation of the example's judged metric, line by line."""
+    text = render(explain("qa/helpfulness", records, evidence), Format.TERMINAL)
+    assert text.splitlines() == [
+        "qa/helpfulness: informational: shown, never enforced",
+        "  record: status gating, dataset qa-gold, judge grader-v2, decision bound, min_samples 100",
+        "",
+        "Value",
+        "  value 0.81  n 200  interval [0.7688, 0.8512] (95% normal)",
+        "  threshold >= 0.75",
+        "  validity: sound enough to compare",
+        "",
+        "Why it does not gate",
+        "  judge_uncalibrated: judge 'grader-v2' is calibrating",
+        "      " + plain(AuthorityCode.JUDGE_UNCALIBRATED),
+        "",
+        "To make it gate",
+        "  Edit by hand, in this order, in a reviewed change (evalglass never makes these edits):",
+        "  1. judges.yaml: grader-v2.calibration: calibrated",
+        ("       asserts: you have checked this judge's grades against human labels, and they "
+         "agree well enough to fail builds on"),
+        "",
+        "Hypothetical: if every edit above were made (in memory only; nothing was written)",
+        "  authority: can_gate",
+        "  gate: pass: lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)",
+    ]
+
+
+def test_markdown_escapes_untrusted_text(records) -> None:  # type: ignore[no-untyped-def]
+    """A metric id from an output cannot start a link, a table cell or a mention in Markdown."""
+    metric_id = "x|[y](http://e.vil) @here"
+    measurement = Measurement(id=metric_id, run=Run(source="o.json", model="m"), value=0.5, n=40)
+    x = explain(metric_id, records, Evidence(measurements={metric_id: measurement},
+                                             sources=("o.json",)))
+    text = render(x, Format.MARKDOWN)
+    assert "**`x\\|[y](http://e.vil) @here`: informational: shown, never enforced**" in text
+    assert "| `x\\|[y](http://e.vil) @here.status` | `gating` |" in text
+    # In prose (a reason's message) it is escaped: no link, no autolink, no mention.
+    assert "no record for 'x\\|\\[y\\](http:\u200b//e.vil) &#64;here' in metrics.yaml" in text
+
+
+def test_markdown_labels_the_hypothetical(records, evidence) -> None:  # type: ignore[no-untyped-def]
+    """The Markdown explanation has the ordered edit table and a labelled hypothetical."""
+    text = render(explain("qa/helpfulness", records, evidence), Format.MARKDOWN)
+    assert (
+        "| 1 | `judges.yaml` | `grader-v2.calibration` | `calibrated` | you have checked this "
+        "judge's grades against human labels, and they agree well enough to fail builds on |"
+    ) in text
+    assert "### Hypothetical: if every edit above were made\n\n_Computed in memory only; " \
+           "nothing was written._\n" in text
