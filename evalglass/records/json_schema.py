@@ -1,0 +1,125 @@
+"""JSON Schema (draft 2020-12) of each host-records file, derived from the field table in
+`schema.py`, for editors (the YAML language server). It describes files; it never reads or writes.
+
+It sees a file as a YAML 1.2 editor does: plain `100` is a number, `yes` and `2026-11-01` are text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from evalglass.records.model import Approval
+from evalglass.records.schema import FALSE_WORDS, KINDS, TRUE_WORDS, Field
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+_FINITE = 1.7976931348623157e308  # the largest float: bounds keep .inf out
+# The loader's spellings, for a value written in quotes (a YAML editor reads it as text).
+_INT_TEXT = "[-+]?[0-9]+"
+_FLOAT_TEXT = r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?"
+_DATE_TEXT = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+_NOTES: Mapping[str, str] = {
+    "op": "The direction. Quote it: op: '>=' (unquoted, YAML reads > as a block scalar).",
+    "approved_by": "Who approved the threshold; required when approval is approved.",
+    "approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
+    "min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
+    "decision": "bound compares the conservative end of the interval; point the value itself.",
+}
+
+# Rules between fields of one record, which the per-field table cannot say.
+_RULES: Mapping[str, list[dict[str, Any]]] = {
+    "thresholds": [
+        {
+            "if": {"properties": {"approval": {"const": Approval.APPROVED.value}},
+                   "required": ["approval"]},
+            "then": {"required": ["approved_by", "approved_on"]},
+        },
+        {"anyOf": [{"required": [name]} for name in ("value", "max_drop", "max_relative_drop")]},
+    ],
+    "baselines": [
+        {
+            "if": {"required": ["scorecard"]},
+            "then": {"not": {"anyOf": [{"required": ["value"]}, {"required": ["n"]}]}},
+            "else": {"required": ["value", "n"]},
+        },
+    ],
+}
+
+
+def json_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of `{kind}.yaml` ("metrics", "thresholds", ...)."""
+    spec = KINDS[kind]
+    record: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {field.name: _property(field) for field in spec.fields},
+        "required": [field.name for field in spec.fields if field.required],
+    }
+    if kind in _RULES:
+        record["allOf"] = _RULES[kind]
+    return {
+        "$schema": DRAFT,
+        "title": f"evalglass host records: {spec.filename}",
+        "description": f"Each {spec.noun} record, keyed by id, under the top-level key {kind}.",
+        # An empty file, or the top-level key with nothing under it, holds no records.
+        "type": ["object", "null"],
+        "additionalProperties": False,
+        "required": [kind],
+        "properties": {
+            kind: {
+                "type": ["object", "null"],
+                "propertyNames": {"minLength": 1},
+                "additionalProperties": {"$ref": f"#/$defs/{spec.noun}"},
+            }
+        },
+        "$defs": {spec.noun: record},
+    }
+
+
+def json_schemas() -> dict[str, dict[str, Any]]:
+    """Every file's schema, keyed by file name (`metrics.yaml`, ...)."""
+    return {spec.filename: json_schema(kind) for kind, spec in KINDS.items()}
+
+
+def _property(field: Field) -> dict[str, Any]:
+    schema = _typed(field)
+    if field.name in _NOTES:
+        schema["description"] = _NOTES[field.name]
+    if not field.required and field.default is not None:
+        schema["default"] = _plain(field.default)
+    return schema
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
+def _typed(field: Field) -> dict[str, Any]:
+    if issubclass(field.type, enum.Enum):
+        return {"enum": [member.value for member in field.type]}
+    if field.type is bool:
+        words = sorted(TRUE_WORDS | FALSE_WORDS)
+        spelled = "|".join("".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in w)
+                           for w in words)
+        # true/false are booleans to YAML 1.2, 1/0 numbers, yes/no text: the loader takes all.
+        return {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]},
+                          {"type": "string", "pattern": f"^({spelled})$"}]}
+    if field.type is dt.date:
+        return {"type": "string", "pattern": _DATE_TEXT, "format": "date"}
+    if field.type in (int, float):
+        number = {"type": "integer" if field.type is int else "number",
+                  "minimum": -_FINITE if field.min is None else field.min,
+                  "maximum": _FINITE if field.max is None else field.max}
+        text = _INT_TEXT if field.type is int else _FLOAT_TEXT
+        # A quoted number is text to an editor; the loader reads it, so its form is checked here.
+        return {"anyOf": [number, {"type": "string", "pattern": f"^{text}$"}]}
+    # Text: plain 2026.10 or true is a number or boolean to an editor and still text to the loader.
+    return {"type": ["string", "number", "boolean"], "minLength": 1}
+

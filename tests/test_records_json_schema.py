@@ -1,0 +1,268 @@
+"""The JSON Schema of each records file, as an editor's YAML language server applies it: the bundled
+and documented examples pass, and it agrees with the strictyaml reference on generated documents."""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+import strictyaml  # type: ignore[import-untyped]
+from hypothesis import HealthCheck, event, given, settings
+from jsonschema import Draft202012Validator
+from strictyaml.ruamel import main as ruamel  # type: ignore[import-untyped]
+from strictyaml.ruamel.nodes import MappingNode, ScalarNode  # type: ignore[import-untyped]
+
+from evalglass.records.json_schema import json_schema, json_schemas
+from evalglass.records.schema import KINDS, Field, cross_field_problem, strictyaml_schema
+from tests.strategies import RecordDocument, record_documents
+
+ROOT = Path(__file__).resolve().parents[1]
+_REJECTED = object()
+
+
+class NotData(Exception):
+    """The text is not YAML an editor could turn into JSON data (or has duplicate keys)."""
+
+
+# YAML 1.2 core schema, as the YAML language server resolves plain scalars.
+_NULL = re.compile(r"~|null|Null|NULL|")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?[0-9]+")
+_OCT = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
+_NAN = re.compile(r"\.(nan|NaN|NAN)")
+
+
+def _core(text: str) -> Any:
+    if _NULL.fullmatch(text):
+        return None
+    if text in _BOOL:
+        return _BOOL[text]
+    if _INT.fullmatch(text):
+        return int(text)
+    if _OCT.fullmatch(text):
+        return int(text, 0)
+    if _HEX.fullmatch(text):
+        return int(text, 0)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    if _INF.fullmatch(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.fullmatch(text):
+        return math.nan
+    return text
+
+
+@attrs.frozen
+class YamlData:
+    """A document as an editor's JSON data, with what strictyaml sees that the data does not."""
+
+    data: Any
+    fields: list[tuple[str, ScalarNode]]  # each record field's scalar node
+    syntax: bool  # anchors, aliases, tags, flow style, uneven sibling indents: strictyaml refuses
+
+
+def yaml_data(text: str) -> YamlData:
+    """The document as JSON data (YAML 1.2 core types; keys as written)."""
+    try:
+        root = ruamel.compose(text, Loader=ruamel.SafeLoader)
+    except Exception as exc:  # any parse error: not data for an editor either
+        raise NotData(str(exc)) from exc
+    fields: list[tuple[str, ScalarNode]] = []
+    syntax = False
+
+    def convert(node: Any, depth: int) -> Any:
+        nonlocal syntax
+        if node.anchor or not node.tag.startswith("tag:yaml.org,2002:") or getattr(node, "flow_style", None):
+            syntax = True
+        if isinstance(node, ScalarNode):
+            return _core(node.value) if node.style is None else node.value
+        if isinstance(node, MappingNode):
+            # strictyaml also refuses sibling mappings at different indents; data cannot show it.
+            columns = {v.start_mark.column for _, v in node.value if isinstance(v, MappingNode)}
+            syntax |= len(columns) > 1
+            out: dict[str, Any] = {}
+            for key, value in node.value:
+                if not isinstance(key, ScalarNode) or key.value in out:
+                    raise NotData("complex or duplicate key")
+                if depth == 2 and isinstance(value, ScalarNode):
+                    fields.append((key.value, value))
+                out[key.value] = convert(value, depth + 1)
+            return out
+        return [convert(item, depth + 1) for item in node.value]
+
+    data = None if root is None else convert(root, 0)
+    return YamlData(data, fields, syntax)
+
+
+def beyond_json(kind: str, doc: YamlData) -> str | None:
+    """Why JSON data cannot show what strictyaml sees in this document, or None.
+
+    Each is a deliberate, documented difference: an editor may be stricter or looser here."""
+    if doc.syntax:
+        return "YAML syntax strictyaml refuses (anchors, tags, flow style, uneven indents)"
+    table = {field.name: field for field in KINDS[kind].fields}
+    for name, node in doc.fields:
+        field = table.get(name)
+        if field is None:
+            continue
+        why = _lossy(field, node.value, node.style is None)
+        if why:
+            return why
+    return None
+
+
+def _lossy(field: Field, text: str, plain: bool) -> str | None:
+    kind = field.type
+    if plain:
+        value = _core(text)
+        if kind is str and value is None and text:
+            return "text field written as a YAML null (~, null)"
+        if kind in (int, float, bool) and (_OCT.fullmatch(text) or _HEX.fullmatch(text)):
+            return "octal or hex number"
+        if kind is int and isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            return "integer field written as a whole float (1.0, 1e3)"
+        if kind is float and isinstance(value, float) and math.isnan(value):
+            return "NaN"
+        if kind is bool and isinstance(value, int | float) and value in (0, 1):
+            return None if text in ("0", "1") else "boolean written as another spelling of 0 or 1"
+        return None
+    if kind in (int, float) and (_INT if kind is int else _FLOAT).fullmatch(text):
+        number = float(text)
+        low = -math.inf if field.min is None else field.min
+        high = math.inf if field.max is None else field.max
+        if not (math.isfinite(number) and low <= number <= high):
+            return "quoted number out of range (a pattern checks its form only)"
+    return None
+
+
+def _reference(doc: RecordDocument) -> Any:
+    """strictyaml with the reference schema, and the loader's own cross-field rules."""
+    try:
+        data = strictyaml.load(doc.text, strictyaml_schema(doc.kind)).data
+    except strictyaml.YAMLError:
+        return _REJECTED
+    records = {} if data is None else data[doc.kind]
+    table = {field.name: field for field in KINDS[doc.kind].fields}
+    for fields in records.values():
+        typed = {
+            name: table[name].type(value) if issubclass(table[name].type, enum.Enum) else value
+            for name, value in fields.items()
+        }
+        if cross_field_problem(doc.kind, typed):
+            return _REJECTED
+    return records
+
+
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(
+        json_schema(kind), format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def _json_accepts(kind: str, text: str) -> bool:
+    return _validator(kind).is_valid(yaml_data(text).data)
+
+
+def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
+    """Each file's schema is itself valid JSON Schema 2020-12, and all six are keyed by file."""
+    schemas = json_schemas()
+    assert list(schemas) == [spec.filename for spec in KINDS.values()]
+    for schema in schemas.values():
+        Draft202012Validator.check_schema(schema)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "host_records").glob("*.yaml")), ids=lambda p: p.name)
+def test_bundled_examples_validate(path: Path) -> None:
+    """Every bundled host_records/*.yaml passes its file's JSON Schema."""
+    kind = path.stem
+    data = yaml_data(path.read_text()).data
+    errors = [e.message for e in _validator(kind).iter_errors(data)]
+    assert errors == []
+
+
+def _documented_examples() -> list[tuple[str, str]]:
+    text = (ROOT / "docs" / "host-records.md").read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
+    return [(block.split(":", 1)[0].strip(), block) for block in blocks]
+
+
+@pytest.mark.parametrize(("kind", "text"), _documented_examples())
+def test_documented_examples_validate(kind: str, text: str) -> None:
+    """Every YAML example in docs/host-records.md passes its file's JSON Schema."""
+    assert kind in KINDS
+    assert _json_accepts(kind, text)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=record_documents())
+def test_json_schema_agrees_with_the_strictyaml_reference(doc: RecordDocument) -> None:
+    """A document is valid JSON data for its schema iff strictyaml (and the cross-field rules)
+    accept it, except where JSON data cannot carry the difference (named by `beyond_json`)."""
+    reference = _reference(doc) is not _REJECTED
+    try:
+        data = yaml_data(doc.text)
+    except NotData:
+        event("not YAML data")
+        assert not reference, doc.text
+        return
+    why = beyond_json(doc.kind, data)
+    if why:
+        event(f"beyond JSON: {why}")
+        return
+    event(f"compared: {'valid' if reference else 'invalid'}")
+    assert _validator(doc.kind).is_valid(data.data) == reference, doc.text
+
+
+T = "thresholds:\n  x:\n    op: '>='\n    approval: proposed\n"
+M = "metrics:\n  m:\n    status: gating\n    dataset: d\n"
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "loader_accepts"),
+    [
+        # An editor is stricter: these load, and JSON data cannot tell them from a mistake.
+        ("metrics", "metrics:\n  m:\n    status: gating\n    dataset: ~\n", True),
+        ("thresholds", T + "    value: .nan\n", False),
+        ("metrics", M + "    min_samples: 1.0\n", False),
+        ("metrics", M + "    min_samples: 0x10\n", False),
+        ("metrics", M + "    max_missing_fraction: '2'\n", False),
+    ],
+)
+def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_accepts: bool) -> None:
+    """Where the JSON Schema and the loader disagree, it is only where YAML-as-JSON loses the
+    spelling; each case is named by `beyond_json`."""
+    doc = RecordDocument(kind=kind, text=text, needs_quoting=False)
+    assert (_reference(doc) is not _REJECTED) is loader_accepts
+    assert _json_accepts(kind, text) is not loader_accepts
+    assert beyond_json(kind, yaml_data(text)) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "valid"),
+    [
+        (T + "    value: 0.85\n", True),
+        (T.replace("proposed", "approved") + "    value: 0.85\n", False),
+        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+         "    approved_on: 2026-11-01\n", True),
+        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+         "    approved_on: 2026-02-30\n", False),
+        (T, False),
+        (T + "    max_drop: 0.02\n", True),
+        (T + "    value: '0.85'\n", True),
+        (T + "    value: 0.85\n    note: x\n", False),
+        ("thresholds:\n", True),
+        ("", True),
+    ],
+)
+def test_threshold_rules(text: str, valid: bool) -> None:
+    """The approval rule (if/then), the need for a bar, dates, and unknown fields, by example."""
+    assert _json_accepts("thresholds", text) is valid
