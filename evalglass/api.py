@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalglass.diff import RecordsDiff, diff
 from evalglass.evidence.read import read_outputs
@@ -13,7 +15,13 @@ from evalglass.records.gitref import load_records_at
 from evalglass.records.load import load_records
 from evalglass.scorecard import Scorecard, assemble
 
-__all__ = ["Scorecard", "diff_records", "example_paths", "score"]
+if TYPE_CHECKING:
+    from evalglass.doctor import Diagnosis
+    from evalglass.explain import Explanation
+
+__all__ = [
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "validate",
+]
 
 
 def score(
@@ -59,3 +67,43 @@ def diff_records(
     head = load_records_at(head_ref, records) if head_ref else load_records(records)
     evidence = read_outputs(outputs, input_format) if outputs else None
     return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
+
+
+def explain(
+    metric_id: str,
+    outputs: Sequence[str | os.PathLike[str]] = (),
+    records: str | os.PathLike[str] = "host_records",
+    *,
+    input_format: str | None = None,
+) -> Explanation:
+    """One metric's value, validity and authority, and the edits that would let it gate, with
+    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id."""
+    from evalglass.evidence.model import Evidence
+    from evalglass.explain import explain as explain_metric
+
+    host = load_records(records)
+    evidence = read_outputs(outputs, input_format) if outputs else Evidence()
+    return explain_metric(metric_id, host, evidence)
+
+
+def doctor(
+    outputs: Sequence[str | os.PathLike[str]] = (),
+    records: str | os.PathLike[str] = "host_records",
+    *,
+    input_format: str | None = None,
+    today: dt.date | None = None,
+) -> Diagnosis:
+    """Every problem in the records (and, given outputs, between them and the run). Reads only."""
+    from evalglass.doctor import diagnose
+
+    host = load_records(records)
+    evidence = read_outputs(outputs, input_format) if outputs else None
+    return diagnose(host, evidence, today or dt.date.today())
+
+
+def validate(records: str | os.PathLike[str] = "host_records") -> int:
+    """Load the records folder against its schema and nothing else; the number of records."""
+    host = load_records(records)
+    kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
+             host.baselines)
+    return sum(len(kind) for kind in kinds)

@@ -210,5 +210,74 @@ def diff(
         raise typer.Exit(DIFF_LOOSENED_EXIT)
 
 
+@app.command()
+@_input_errors_exit
+def explain(
+    metric: Annotated[str, typer.Argument(help="The metric id, as metrics.yaml or an output names it.")],
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[Format, typer.Option("--format", help="terminal or markdown.")] = Format.TERMINAL,
+    input_format: InputFormat = None,
+) -> None:
+    """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
+    from evalglass import api
+    from evalglass.render import explain as render_explain
+
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN):
+        raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
+    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    typer.echo(render_explain.render(result, fmt), nl=False)
+
+
+@app.command()
+@_input_errors_exit
+def doctor(
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[Format, typer.Option("--format", help="terminal or json.")] = Format.TERMINAL,
+    input_format: InputFormat = None,
+) -> None:
+    """Name every problem in the host records (and against the outputs): exit 1 on an error."""
+    from evalglass import api
+    from evalglass.render import doctor as render_doctor
+
+    if fmt not in (Format.TERMINAL, Format.JSON):
+        raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
+    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
+    raise typer.Exit(diagnosis.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def validate(records: Records = Path("host_records")) -> None:
+    """Check the host-records files against their schema only: fast, for a pre-commit hook."""
+    from evalglass import api
+
+    count = api.validate(records)
+    typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
+
+
+@app.command()
+def schema(
+    kind: Annotated[
+        Optional[str],
+        typer.Argument(help="metrics, thresholds, datasets, judges, policies or baselines "
+                            "(default: all six, keyed by file name)."),
+    ] = None,
+) -> None:
+    """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
+    import json
+
+    from evalglass.records.json_schema import json_schema, json_schemas
+    from evalglass.records.schema import KINDS
+
+    name = None if kind is None else kind.removesuffix(".yaml")
+    if name is not None and name not in KINDS:
+        raise typer.BadParameter(f"{kind!r}: expected one of {', '.join(KINDS)}", param_hint="KIND")
+    doc = json_schemas() if name is None else json_schema(name)
+    typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+
+
 def main() -> None:
     app(prog_name="evalglass")

@@ -1,0 +1,157 @@
+"""No command writes under the records folder, whatever its flags, and no verb or flag grants
+authority: the records change only by a person editing them."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+
+from evalglass.cli import app
+from evalglass.records.model import Approval, Calibration, DatasetStatus, MetricStatus, Policy
+from evalglass.render import Format
+from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
+
+FORMATS = [f.value for f in Format]
+
+
+def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
+    """Every command and format, with the exit codes each may end with on the example."""
+    writes = [a for f in FORMATS for a in ("--write", f"{f}=../out/written.{f}")]
+    return [
+        *[(("score", "run.json", "--format", f), {0}) for f in FORMATS],
+        (("score", "run.json", *writes), {0}),
+        (("score", "run.json", "--format", "markdown", "--output", "../out/card.md"), {0}),
+        (("score", "run.json", "--format", "json", "--keep-samples", "--output",
+          "../out/samples.json"), {0}),
+        (("score", "run.json", "--require-gate", "--records-ref", "HEAD"), {0}),
+        (("score", "run.json", "--output", "host_records/card.md"), {2}),
+        (("score", "run.json", "--write", "json=host_records/card.json"), {2}),
+        (("score", "run.json", "--write", "html=host_records/sub/card.html"), {2}),
+        (("demo",), {0}),
+        (("demo", "--format", "json"), {0}),
+        (("metrics", "run.json"), {0}),
+        (("metrics", "run.json", "--skeleton"), {0}),
+        (("explain", "qa/helpfulness", "run.json"), {0}),
+        (("explain", "safety/toxicity", "run.json", "--format", "markdown"), {0}),
+        (("explain", "qa/refusal_rate"), {0}),
+        (("explain", "qa/nope", "run.json"), {4}),
+        (("doctor",), {1}),
+        (("doctor", "run.json", "--format", "json"), {1}),
+        (("validate",), {0}),
+        (("schema",), {0}),
+        (("schema", "thresholds"), {0}),
+        *[(("diff", "--base", "HEAD", "run.json", "--format", f), {0})
+          for f in ("terminal", "markdown", "json")],
+        (("diff", "--base", "HEAD", "--head", "HEAD", "--fail-on-loosen"), {0}),
+        (("--version",), {0}),
+        (("score", "--help"), {0}),
+    ]
+
+
+def snapshot(folder: Path) -> dict[str, tuple[object, ...]]:
+    """Every entry under `folder` (and itself): type, mode, mtime, ctime and content hash."""
+    found = {}
+    for path in [folder, *sorted(folder.rglob("*"))]:
+        info = path.lstat()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+        found[path.relative_to(folder).as_posix()] = (
+            stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), info.st_mtime_ns,
+            info.st_ctime_ns, digest,
+        )
+    return found
+
+
+def _run(args: tuple[str, ...], cwd: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_STEP_SUMMARY": str(out / "summary.md"),
+           "HOME": str(out)}
+    return subprocess.run([str(EVALGLASS), *args], cwd=cwd, capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+
+
+def _run_all(repo: Path, out: Path) -> None:
+    commands = _commands()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda c: _run(c[0], repo, out), commands))
+    for (args, codes), result in zip(commands, results, strict=True):
+        assert result.returncode in codes, (args, result.returncode, result.stderr)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The example in a git repository (for diff and --records-ref), with a nested records file."""
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE_RECORDS, repo / "host_records")
+    (repo / "host_records" / "sub").mkdir()
+    (repo / "host_records" / "sub" / "notes.md").write_text("calibration notes\n")
+    shutil.copy(EXAMPLE_OUTPUT, repo / "run.json")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "records"], check=True)
+    (tmp_path / "out").mkdir()
+    return repo
+
+
+def test_no_command_writes_under_the_records_folder(repo: Path) -> None:
+    """Every command and format leaves the records folder byte-identical, its listing, modes and
+    times untouched; then again with the folder and its files made read-only (tests run as root,
+    which chmod does not stop, so the times are what show an attempt)."""
+    records, out = repo / "host_records", repo.parent / "out"
+    before = snapshot(records)
+    _run_all(repo, out)
+    assert snapshot(records) == before
+    assert (out / "written.html").exists() and (out / "card.md").exists()
+    paths = [records, *records.rglob("*")]
+    for path in paths:
+        os.chmod(path, stat.S_IMODE(path.lstat().st_mode) & ~0o222)
+    try:
+        locked = snapshot(records)
+        _run_all(repo, out)
+        assert snapshot(records) == locked
+    finally:
+        for path in paths:
+            os.chmod(path, stat.S_IMODE(path.lstat().st_mode) | stat.S_IWUSR)
+
+
+# Words that would set a record state, and every state word the records hold.
+_STEMS = ("promot", "approv", "grant", "calibrat", "status", "authori", "unblock", "enabl",
+          "permit", "validat", "retir", "drift", "write")
+_STATES = {m.value for e in (MetricStatus, Approval, DatasetStatus, Calibration, Policy) for m in e}
+# Each allowed on purpose: `score --write` writes scorecards and refuses the records folder;
+# `validate` checks the records against their schema and sets nothing.
+_ALLOWED = {("score", "--write"), ("validate", "validate")}
+
+
+def _names(command: Any, path: str) -> list[tuple[str, str]]:
+    """(command path, name) for the command, each of its options and arguments, and subcommands."""
+    found = [(path, command.name or "")]
+    for param in command.params:
+        found += [(path, name) for name in (*param.opts, *param.secondary_opts)]
+    for name, sub in getattr(command, "commands", {}).items():  # a group (typer's own click)
+        found += _names(sub, name)
+    return found
+
+
+def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
+    """Walking the command tree: no command or option is named to promote, approve, grant,
+    calibrate, set a status or write records; `score --write` and `validate` are the exceptions."""
+    names = _names(typer.main.get_command(app), "")
+    commands = {name for path, name in names if path == name}
+    assert {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema"} <= commands
+    offending = []
+    for path, name in names:
+        words = [w for w in re.split(r"[-_\s]+", name.lower()) if w]
+        bad = any(w.startswith(_STEMS) or w == "set" or w in _STATES for w in words)
+        if bad and (path, name) not in _ALLOWED:
+            offending.append((path, name))
+    assert offending == []

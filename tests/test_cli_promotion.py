@@ -1,0 +1,145 @@
+"""End to end: explain, doctor, validate and schema through the installed CLI, and the pre-commit
+hook that runs validate."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import strictyaml  # type: ignore[import-untyped]
+
+from evalglass.records.json_schema import json_schema, json_schemas
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, ROOT, edit, run
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A copy of the bundled example, so a test may edit records freely."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
+    return tmp_path
+
+APPROVED_NO_DATE = (
+    "thresholds:\n  qa/exact_match:\n    op: '>='\n    value: 0.85\n    approval: approved\n"
+    "    approved_by: '@alice'\n"
+)
+
+
+def test_explain_shows_the_checklist_and_the_hypothetical(work: Path) -> None:
+    """explain: exit 0, the plain reason, the edit and what it asserts, the labelled what-if."""
+    result = run("explain", "qa/helpfulness", "run.json", cwd=work)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "qa/helpfulness: informational: shown, never enforced"
+    assert "  1. judges.yaml: grader-v2.calibration: calibrated" in lines
+    assert "Hypothetical: if every edit above were made (in memory only; nothing was written)" in lines
+    assert lines[-1] == "  gate: pass: lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)"
+
+
+def test_explain_in_markdown(work: Path) -> None:
+    """--format markdown: a bold headline and the ordered edit table."""
+    result = run("explain", "qa/refusal_rate", "run.json", "--format", "markdown", cwd=work)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(
+        "**`qa/refusal_rate`: informational: shown, never enforced**\n"
+    )
+    assert "| 1 | `thresholds.yaml` | `qa/refusal_rate.approval` | `approved` |" in result.stdout
+    assert "- gate: fail: upper bound 0.05352 is not &lt;= 0.05" in result.stdout
+
+
+def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
+    """An id neither recorded nor measured: exit 4, one line with a did-you-mean, no stdout."""
+    result = run("explain", "qa/exact-match", "run.json", cwd=work)
+    assert result.returncode == 4
+    assert result.stderr.splitlines() == [
+        ("evalglass: qa/exact-match: no such metric in metrics.yaml or the outputs given "
+         "(did you mean 'qa/exact_match'?)")
+    ]
+    assert result.stdout == ""
+
+
+def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
+    """explain renders terminal or markdown, doctor terminal or json: others are usage errors."""
+    assert run("explain", "qa/helpfulness", "--format", "json", cwd=work).returncode == 2
+    assert run("doctor", "--format", "markdown", cwd=work).returncode == 2
+
+
+def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
+    """The example gates on a calibrating judge (an error); calibrated, only warnings remain."""
+    result = run("doctor", "run.json", cwd=work)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == (
+        "3 metrics configured to gate; 0 measured by nothing given; 1 error, 3 warnings"
+    )
+    assert (
+        "host_records/metrics.yaml:9: error: metric 'qa/helpfulness' is configured to gate on "
+        "judge 'grader-v2', which is calibrating: it stays informational until the judge is "
+        "calibrated [uncalibrated_judge]"
+    ) in result.stdout.splitlines()
+    edit(work / "host_records/judges.yaml", "calibration: calibrating", "calibration: calibrated")
+    result = run("doctor", "run.json", "--format", "json", cwd=work)
+    assert result.returncode == 0
+    doc = json.loads(result.stdout)
+    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 3, 0)
+
+
+def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
+    """An approved threshold without its date is a load error: exit 4, one line, like score."""
+    (work / "host_records/thresholds.yaml").write_text(APPROVED_NO_DATE)
+    result = run("doctor", cwd=work)
+    assert result.returncode == 4
+    assert result.stderr.splitlines() == [
+        ("evalglass: host_records/thresholds.yaml:2: threshold 'qa/exact_match' is approved but "
+         "is missing required field 'approved_on'")
+    ]
+    assert result.stdout == ""
+
+
+def test_validate_counts_the_records(work: Path) -> None:
+    """validate: schema only, `ok: N records in DIR`, exit 0."""
+    result = run("validate", cwd=work)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, "ok: 12 records in host_records\n", ""
+    )
+
+
+def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
+    """validate on a bad record: the loader's one line, exit 4, nothing on stdout."""
+    edit(work / "host_records/datasets.yaml", "status: validated", "status: validatd")
+    result = run("validate", "--records", "host_records", cwd=work)
+    assert result.returncode == 4
+    assert result.stderr.splitlines() == [
+        ("evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
+         "validated, retired (did you mean 'validated'?)")
+    ]
+    assert result.stdout == ""
+
+
+def test_schema_prints_every_file_or_one(work: Path) -> None:
+    """schema: all six keyed by file name; with KIND (or KIND.yaml), that one; else exit 2."""
+    every = run("schema", cwd=work)
+    assert every.returncode == 0 and json.loads(every.stdout) == json_schemas()
+    one = run("schema", "thresholds", cwd=work)
+    assert json.loads(one.stdout) == json_schema("thresholds")
+    assert json.loads(run("schema", "metrics.yaml", cwd=work).stdout) == json_schema("metrics")
+    bad = run("schema", "metric", cwd=work)
+    assert bad.returncode == 2 and "expected one of metrics, thresholds" in bad.stderr
+
+
+def test_pre_commit_hook_runs_validate_on_records_files() -> None:
+    """.pre-commit-hooks.yaml: evalglass-validate runs `evalglass validate` for records files."""
+    hooks = strictyaml.load((ROOT / ".pre-commit-hooks.yaml").read_text()).data
+    assert len(hooks) == 1
+    hook = hooks[0]
+    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} == {
+        "id": "evalglass-validate", "entry": "evalglass validate", "language": "python",
+        "pass_filenames": "false",
+    }
+    files = re.compile(hook["files"])
+    assert files.search("host_records/metrics.yaml")
+    assert files.search("service/host_records/thresholds.yaml")
+    assert not files.search("docs/host-records.md")
+    assert not files.search("host_records/baselines/run.json")
