@@ -21,7 +21,7 @@ from evalglass.records.model import Op
 from evalglass.render import Format
 from evalglass.render.doctor import render
 
-FIXTURE = Path(__file__).parent / "fixtures" / "doctor"
+FIXTURE = Path(__file__).parent / "doctor_records"
 TODAY = dt.date(2026, 11, 30)
 
 RECORDS_ONLY = [
