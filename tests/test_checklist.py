@@ -24,8 +24,7 @@ from tests import states as s
 
 @given(s.states())
 def test_the_checklist_makes_every_state_can_gate(state: s.State) -> None:
-    """Applying the edits makes resolve say can_gate, unless the run itself shows no independent
-    judge: then that, and only that, is left, and the checklist says so as `outside`."""
+    """The edits make resolve say can_gate, save a judge the run shows not independent (`outside`)."""
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement)
     after = resolve(s.METRIC, apply(records, plan.edits), measurement)
@@ -72,8 +71,7 @@ def test_the_edited_records_need_no_further_edit(state: s.State) -> None:
 
 @given(s.states())
 def test_every_edited_record_would_load(state: s.State) -> None:
-    """Each record the edits touch has its required fields and keeps the loader's cross-field
-    rules, so a host who makes the edits by hand gets a file that loads."""
+    """Each record the edits touch keeps the loader's required fields and cross-field rules."""
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement)
     edited = apply(records, plan.edits)

@@ -103,9 +103,9 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_no_command_writes_under_the_records_folder(repo: Path) -> None:
-    """Every command and format leaves the records folder byte-identical, its listing, modes and
-    times untouched; then again with the folder and its files made read-only (tests run as root,
-    which chmod does not stop, so the times are what show an attempt)."""
+    """Every command and format, writable and then read-only, leaves the records folder as it was."""
+    # Contents, listing, modes, mtimes and ctimes are compared: the tests run as root, which chmod
+    # does not stop, so the times are what would show an attempt.
     records, out = repo / "host_records", repo.parent / "out"
     before = snapshot(records)
     _run_all(repo, out)
@@ -143,8 +143,7 @@ def _names(command: Any, path: str) -> list[tuple[str, str]]:
 
 
 def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
-    """Walking the command tree: no command or option is named to promote, approve, grant,
-    calibrate, set a status or write records; `score --write` and `validate` are the exceptions."""
+    """No command or option is named to promote, approve, calibrate, set a status or write."""
     names = _names(typer.main.get_command(app), "")
     commands = {name for path, name in names if path == name}
     assert {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema"} <= commands

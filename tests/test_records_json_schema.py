@@ -177,8 +177,7 @@ def _json_accepts(kind: str, text: str) -> bool:
 
 
 def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
-    """Each file's schema is valid JSON Schema 2020-12 (and draft-07, which editors implement),
-    and all six are keyed by file name."""
+    """Each file's schema is valid 2020-12 and draft-07 JSON Schema; all six keyed by file name."""
     schemas = json_schemas()
     assert list(schemas) == [spec.filename for spec in KINDS.values()]
     for schema in schemas.values():
@@ -222,8 +221,7 @@ def test_documented_examples_validate(kind: str, text: str) -> None:
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=record_documents())
 def test_json_schema_agrees_with_the_strictyaml_reference(doc: RecordDocument) -> None:
-    """A document is valid JSON data for its schema iff strictyaml (and the cross-field rules)
-    accept it, except where JSON data cannot carry the difference (named by `beyond_json`)."""
+    """Schema-valid iff strictyaml and the cross-field rules accept it, bar `beyond_json` cases."""
     reference = _reference(doc) is not _REJECTED
     try:
         data = yaml_data(doc.text)
@@ -256,8 +254,7 @@ M = "metrics:\n  m:\n    status: gating\n    dataset: d\n"
     ],
 )
 def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_accepts: bool) -> None:
-    """Where the JSON Schema and the loader disagree, it is only where YAML-as-JSON loses the
-    spelling; each case is named by `beyond_json`."""
+    """Each disagreement with the loader is one YAML-as-JSON cannot show, named by beyond_json."""
     doc = RecordDocument(kind=kind, text=text, needs_quoting=False)
     assert (_reference(doc) is not _REJECTED) is loader_accepts
     assert _json_accepts(kind, text) is not loader_accepts

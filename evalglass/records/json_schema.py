@@ -1,7 +1,6 @@
 """JSON Schema (draft 2020-12) of each host-records file, derived from the field table in
-`schema.py`, for editors (the YAML language server). It describes files; it never reads or writes.
-
-It sees a file as a YAML 1.2 editor does: plain `100` is a number, `yes` and `2026-11-01` are text.
+`schema.py`, for editors' YAML language servers; it describes files, never reads or writes them.
+Types are as a YAML 1.2 editor sees them: plain `100` is a number, `yes` and `2026-11-01` text.
 """
 
 from __future__ import annotations
