@@ -16,10 +16,8 @@ from evalglass.records.model import HostRecords, MetricRecord
 from evalglass.scorecard import MetricCard, Scorecard, assemble
 
 # The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
-_COMPARED = frozenset({
-    ("thresholds", "op"), ("thresholds", "value"), ("thresholds", "max_drop"),
-    ("thresholds", "max_relative_drop"), ("baselines", "value"), ("baselines", "n"),
-})  # fmt: skip
+_BAR = frozenset({"op", "value", "max_drop", "max_relative_drop"})
+_BASELINE = frozenset({"value", "n"})  # compared only by a regression threshold
 
 
 @attrs.frozen(kw_only=True)
@@ -36,9 +34,16 @@ class Explanation:
     @property
     def hypothetical_gate_known(self) -> bool:
         """False when the gate would compare a number the person has still to choose."""
-        return not any(
-            e.choose is not None and (e.kind, e.field) in _COMPARED for e in self.checklist.edits
-        )
+        threshold = self.hypothetical.threshold if self.hypothetical is not None else None
+        regression = threshold is not None and threshold.regression
+        for edit in self.checklist.edits:
+            if edit.choose is None:
+                continue
+            if edit.kind == "thresholds" and edit.field in _BAR:
+                return False
+            if edit.kind == "baselines" and edit.field in _BASELINE and regression:
+                return False
+        return True
 
 
 def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,25 @@ def test_markdown_labels_the_hypothetical(records, evidence) -> None:  # type: i
     ) in text
     assert "### Hypothetical: if every edit above were made\n\n_Computed in memory only; " \
            "nothing was written._\n" in text
+
+
+def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> None:
+    """A baseline still to be chosen leaves the gate unknown only when the bar is a drop from it."""
+    folder = tmp_path / "host_records"
+    shutil.copytree(ROOT / "host_records", folder)
+    metrics = folder / "metrics.yaml"
+    metrics.write_text(metrics.read_text().replace(
+        "    min_samples: 100\n\n  # Judged", "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged"
+    ))
+    evidence = read_outputs([ROOT / "examples" / "run.json"])
+    x = explain("qa/exact_match", load_records(folder), evidence)
+    assert [e.key for e in x.checklist.edits if e.choose] == [
+        "qa/exact_match.value", "qa/exact_match.n"
+    ]
+    assert x.hypothetical_gate_known and x.hypothetical is not None
+    assert x.hypothetical.gate.result is Result.PASS
+    thresholds = folder / "thresholds.yaml"
+    thresholds.write_text(thresholds.read_text().replace(
+        "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
+    ))
+    assert not explain("qa/exact_match", load_records(folder), evidence).hypothetical_gate_known
