@@ -275,7 +275,8 @@ def _unused(records: HostRecords) -> Iterator[Finding]:
         for record_id, record in found.items():
             if record_id not in used:
                 origin: Origin = record.origin  # type: ignore[attr-defined]
-                hint = _hint(record_id, records.metrics) if noun in ("baseline", "threshold") else ""
+                by_metric = noun in ("baseline", "threshold")
+                hint = _hint(record_id, records.metrics) if by_metric else ""
                 yield _at(origin, Problem.UNUSED_RECORD, record_id,
                           f"{noun} '{record_id}' is used by nothing: {why}{hint}")
 

@@ -24,7 +24,7 @@ from tests import states as s
 
 @given(s.states())
 def test_the_checklist_makes_every_state_can_gate(state: s.State) -> None:
-    """The edits make resolve say can_gate, save a judge the run shows not independent (`outside`)."""
+    """The edits make resolve say can_gate, save a judge the run shows not independent."""
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement)
     after = resolve(s.METRIC, apply(records, plan.edits), measurement)
@@ -54,7 +54,7 @@ def test_without_a_run_only_judge_independence_is_left(state: s.State) -> None:
 
 @given(s.states())
 def test_the_checklist_is_empty_exactly_when_the_metric_can_gate(state: s.State) -> None:
-    """No edit is ever suggested for a metric that can gate already, and some always is otherwise."""
+    """No edit is suggested for a metric that can gate already, and some always is otherwise."""
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement)
     can_gate = resolve(s.METRIC, records, measurement).outcome is Outcome.CAN_GATE
@@ -147,7 +147,7 @@ def test_a_run_on_another_dataset_version_moves_the_baseline_with_it() -> None:
 
 
 def test_a_judge_grading_its_own_model_is_outside_the_records() -> None:
-    """No status edit makes a model's own grades independent: the checklist says what must change."""
+    """No status edit makes a model's own grades independent: the checklist says what must."""
     state = s.State(judge=Calibration.CALIBRATED, model="same_as_judge")
     plan = checklist(s.METRIC, s.records(state), s.measurement(state))
     assert plan.edits == ()

@@ -94,7 +94,8 @@ def repo(tmp_path: Path) -> Path:
     (repo / "host_records" / "sub").mkdir()
     (repo / "host_records" / "sub" / "notes.md").write_text("calibration notes\n")
     shutil.copy(EXAMPLE_OUTPUT, repo / "run.json")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com",
+           "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
     subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "records"], check=True)
@@ -103,7 +104,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_no_command_writes_under_the_records_folder(repo: Path) -> None:
-    """Every command and format, writable and then read-only, leaves the records folder as it was."""
+    """Every command and format, on a writable then a read-only folder, leaves it as it was."""
     # Contents, listing, modes, mtimes and ctimes are compared: the tests run as root, which chmod
     # does not stop, so the times are what would show an attempt.
     records, out = repo / "host_records", repo.parent / "out"
@@ -146,7 +147,8 @@ def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
     """No command or option is named to promote, approve, calibrate, set a status or write."""
     names = _names(typer.main.get_command(app), "")
     commands = {name for path, name in names if path == name}
-    assert {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema"} <= commands
+    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema"}
+    assert expected <= commands
     offending = []
     for path, name in names:
         words = [w for w in re.split(r"[-_\s]+", name.lower()) if w]

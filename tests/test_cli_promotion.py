@@ -35,7 +35,9 @@ def test_explain_shows_the_checklist_and_the_hypothetical(work: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "qa/helpfulness: informational: shown, never enforced"
     assert "  1. judges.yaml: grader-v2.calibration: calibrated" in lines
-    assert "Hypothetical: if every edit above were made (in memory only; nothing was written)" in lines
+    assert (
+        "Hypothetical: if every edit above were made (in memory only; nothing was written)"
+    ) in lines
     assert lines[-1] == "  gate: pass: lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)"
 
 

@@ -129,14 +129,17 @@ def test_clean_records_are_clean(tmp_path: Path) -> None:
     """A gate with its dataset, policy, approved threshold and enough samples: no findings."""
     (tmp_path / "metrics.yaml").write_text(
         "metrics:\n  m:\n    status: gating\n    dataset: d\n    min_samples: 100\n")
-    (tmp_path / "datasets.yaml").write_text("datasets:\n  d:\n    status: validated\n    version: '1'\n")
+    (tmp_path / "datasets.yaml").write_text(
+        "datasets:\n  d:\n    status: validated\n    version: '1'\n")
     (tmp_path / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
     (tmp_path / "thresholds.yaml").write_text(
         "thresholds:\n  m:\n    op: '>='\n    value: 0.9\n    approval: approved\n"
         "    approved_by: '@a'\n    approved_on: 2026-01-01\n")
     diagnosis = diagnose(load_records(tmp_path), None, TODAY)
     assert diagnosis.findings == ()
-    assert diagnosis.summary == "1 metric configured to gate (no outputs given); 0 errors, 0 warnings"
+    assert diagnosis.summary == (
+        "1 metric configured to gate (no outputs given); 0 errors, 0 warnings"
+    )
 
 
 def test_json_carries_every_finding(rec: Path) -> None:

@@ -1,4 +1,4 @@
-"""explain: one metric in plain words, its checklist, and the hypothetical gate, computed in memory."""
+"""explain: one metric in plain words, its checklist, and the hypothetical gate (in memory)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from evalglass.explain import explain
 from evalglass.glossary import PLAIN, plain
 from evalglass.reasons import AuthorityCode, ValidityCode
 from evalglass.records.load import load_records
+from evalglass.records.model import HostRecords
 from evalglass.render import Format
 from evalglass.render.explain import render
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def records():  # type: ignore[no-untyped-def]
+def records() -> HostRecords:
     return load_records(ROOT / "host_records")
 
 
@@ -40,7 +41,9 @@ def test_every_reason_code_has_a_plain_explanation() -> None:
     assert len({plain(code) for code in codes}) == len(codes)
 
 
-def test_unknown_metric_is_an_input_error_with_a_suggestion(records, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_metric_is_an_input_error_with_a_suggestion(
+    records: HostRecords, evidence: Evidence
+) -> None:
     """A metric neither recorded nor measured: EvalglassError, naming the closest id."""
     with pytest.raises(EvalglassError) as caught:
         explain("qa/exact-match", records, evidence)
@@ -52,7 +55,9 @@ def test_unknown_metric_is_an_input_error_with_a_suggestion(records, evidence) -
         explain("zzz", records, Evidence())
 
 
-def test_hypothetical_gate_for_a_calibrating_judge(records, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_hypothetical_gate_for_a_calibrating_judge(
+    records: HostRecords, evidence: Evidence
+) -> None:
     """Today informational; with the judge calibrated it would gate, and pass on today's run."""
     x = explain("qa/helpfulness", records, evidence)
     assert x.card.authority.outcome is Outcome.INFORMATIONAL
@@ -65,7 +70,7 @@ def test_hypothetical_gate_for_a_calibrating_judge(records, evidence) -> None:  
     )
 
 
-def test_hypothetical_gate_can_fail(records, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_hypothetical_gate_can_fail(records: HostRecords, evidence: Evidence) -> None:
     """Approving the proposed refusal-rate bar would make today's run fail it: explain says so."""
     x = explain("qa/refusal_rate", records, evidence)
     assert [e.key for e in x.checklist.edits] == [
@@ -75,7 +80,9 @@ def test_hypothetical_gate_can_fail(records, evidence) -> None:  # type: ignore[
     assert x.hypothetical.gate.result is Result.FAIL
 
 
-def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(records, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(
+    records: HostRecords, evidence: Evidence
+) -> None:
     """With no threshold, the authority is hypothetical but the comparison is not made up."""
     x = explain("safety/toxicity", records, evidence)
     assert x.hypothetical is not None
@@ -85,7 +92,7 @@ def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(records, evidence)
     assert "  gate: cannot say until the values in <angle brackets> are chosen\n" in text
 
 
-def test_no_outputs_no_hypothetical(records) -> None:  # type: ignore[no-untyped-def]
+def test_no_outputs_no_hypothetical(records: HostRecords) -> None:
     """Without outputs there is no run to decide on: the hypothetical says to give one."""
     x = explain("qa/helpfulness", records, Evidence())
     assert x.hypothetical is None and not x.outputs_given
@@ -94,12 +101,13 @@ def test_no_outputs_no_hypothetical(records) -> None:  # type: ignore[no-untyped
     )
 
 
-def test_terminal_explanation_of_the_example(records, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evidence) -> None:
     """The whole terminal explanation of the example's judged metric, line by line."""
     text = render(explain("qa/helpfulness", records, evidence), Format.TERMINAL)
     assert text.splitlines() == [
         "qa/helpfulness: informational: shown, never enforced",
-        "  record: status gating, dataset qa-gold, judge grader-v2, decision bound, min_samples 100",
+        ("  record: status gating, dataset qa-gold, judge grader-v2, decision bound, "
+         "min_samples 100"),
         "",
         "Value",
         "  value 0.81  n 200  interval [0.7688, 0.8512] (95% normal)",
@@ -122,7 +130,7 @@ def test_terminal_explanation_of_the_example(records, evidence) -> None:  # type
     ]
 
 
-def test_markdown_escapes_untrusted_text(records) -> None:  # type: ignore[no-untyped-def]
+def test_markdown_escapes_untrusted_text(records: HostRecords) -> None:
     """A metric id from an output cannot start a link, a table cell or a mention in Markdown."""
     metric_id = "x|[y](http://e.vil) @here"
     measurement = Measurement(id=metric_id, run=Run(source="o.json", model="m"), value=0.5, n=40)
@@ -135,7 +143,7 @@ def test_markdown_escapes_untrusted_text(records) -> None:  # type: ignore[no-un
     assert "no record for 'x\\|\\[y\\](http:\u200b//e.vil) &#64;here' in metrics.yaml" in text
 
 
-def test_markdown_labels_the_hypothetical(records, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_markdown_labels_the_hypothetical(records: HostRecords, evidence: Evidence) -> None:
     """The Markdown explanation has the ordered edit table and a labelled hypothetical."""
     text = render(explain("qa/helpfulness", records, evidence), Format.MARKDOWN)
     assert (
@@ -152,7 +160,8 @@ def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> No
     shutil.copytree(ROOT / "host_records", folder)
     metrics = folder / "metrics.yaml"
     metrics.write_text(metrics.read_text().replace(
-        "    min_samples: 100\n\n  # Judged", "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged"
+        "    min_samples: 100\n\n  # Judged",
+        "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged",
     ))
     evidence = read_outputs([ROOT / "examples" / "run.json"])
     x = explain("qa/exact_match", load_records(folder), evidence)

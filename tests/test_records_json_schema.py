@@ -80,7 +80,8 @@ def yaml_data(text: str) -> YamlData:
 
     def convert(node: Any, depth: int) -> Any:
         nonlocal syntax
-        if node.anchor or not node.tag.startswith("tag:yaml.org,2002:") or getattr(node, "flow_style", None):
+        core_tag = node.tag.startswith("tag:yaml.org,2002:")
+        if node.anchor or not core_tag or getattr(node, "flow_style", None):
             syntax = True
         if isinstance(node, ScalarNode):
             return _core(node.value) if node.style is None else node.value
@@ -186,7 +187,9 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "host_records").glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "host_records").glob("*.yaml")), ids=lambda p: p.name
+)
 def test_bundled_examples_validate(path: Path) -> None:
     """Every bundled host_records/*.yaml passes its file's JSON Schema."""
     kind = path.stem
