@@ -213,10 +213,14 @@ def diff(
 @app.command()
 @_input_errors_exit
 def explain(
-    metric: Annotated[str, typer.Argument(help="The metric id, as metrics.yaml or an output names it.")],
+    metric: Annotated[
+        str, typer.Argument(help="The metric id, as metrics.yaml or an output names it.")
+    ],
     outputs: Outputs = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[Format, typer.Option("--format", help="terminal or markdown.")] = Format.TERMINAL,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal or markdown.")
+    ] = Format.TERMINAL,
     input_format: InputFormat = None,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
