@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from evalglass._version import __version__
 
 if TYPE_CHECKING:
-    from evalglass.api import score
+    from evalglass.api import diff_records, doctor, explain, score, validate
     from evalglass.authority import Authority, Outcome, resolve
     from evalglass.decision import GateResult, Result, decide
     from evalglass.errors import EvalglassError, OutputError, RecordError
@@ -39,10 +39,14 @@ _HOMES = {
     "Verdict": "evalglass.exits",
     "assemble": "evalglass.scorecard",
     "decide": "evalglass.decision",
+    "diff_records": "evalglass.api",
+    "doctor": "evalglass.api",
+    "explain": "evalglass.api",
     "load_records": "evalglass.records.load",
     "read_outputs": "evalglass.evidence.read",
     "resolve": "evalglass.authority",
     "score": "evalglass.api",
+    "validate": "evalglass.api",
 }
 
 __all__ = sorted([*_HOMES, "__version__"])

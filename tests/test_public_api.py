@@ -14,7 +14,8 @@ def test_all_is_pinned_and_importable() -> None:
     assert evalglass.__all__ == [
         "Authority", "EvalglassError", "Evidence", "GateResult", "HostRecords", "Measurement",
         "MetricCard", "Outcome", "OutputError", "RecordError", "Result", "Scorecard", "Verdict",
-        "__version__", "assemble", "decide", "load_records", "read_outputs", "resolve", "score",
+        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records",
+        "read_outputs", "resolve", "score", "validate",
     ]
     for name in evalglass.__all__:
         assert getattr(evalglass, name) is not None
