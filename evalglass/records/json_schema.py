@@ -10,8 +10,16 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from evalglass.records.model import Approval
-from evalglass.records.schema import FALSE_WORDS, KINDS, TRUE_WORDS, Field
+from evalglass.records.schema import (
+    FALSE_WORDS,
+    KINDS,
+    RULES,
+    TRUE_WORDS,
+    AnyOf,
+    Field,
+    RequiredWhen,
+    Rule,
+)
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _FINITE = 1.7976931348623157e308  # the largest float: bounds keep .inf out
@@ -28,24 +36,20 @@ _NOTES: Mapping[str, str] = {
     "decision": "bound compares the conservative end of the interval; point the value itself.",
 }
 
-# Rules between fields of one record, which the per-field table cannot say.
-_RULES: Mapping[str, list[dict[str, Any]]] = {
-    "thresholds": [
-        {
-            "if": {"properties": {"approval": {"const": Approval.APPROVED.value}},
-                   "required": ["approval"]},
-            "then": {"required": ["approved_by", "approved_on"]},
-        },
-        {"anyOf": [{"required": [name]} for name in ("value", "max_drop", "max_relative_drop")]},
-    ],
-    "baselines": [
-        {
-            "if": {"required": ["scorecard"]},
-            "then": {"not": {"anyOf": [{"required": ["value"]}, {"required": ["n"]}]}},
-            "else": {"required": ["value", "n"]},
-        },
-    ],
-}
+def _rule(rule: Rule) -> dict[str, Any]:
+    """One rule of schema.RULES as JSON Schema."""
+    if isinstance(rule, RequiredWhen):
+        return {
+            "if": {"properties": {rule.field: {"const": rule.value}}, "required": [rule.field]},
+            "then": {"required": list(rule.required)},
+        }
+    if isinstance(rule, AnyOf):
+        return {"anyOf": [{"required": [name]} for name in rule.fields]}
+    return {
+        "if": {"required": [rule.single]},
+        "then": {"not": {"anyOf": [{"required": [name]} for name in rule.group]}},
+        "else": {"required": list(rule.group)},
+    }
 
 
 def json_schema(kind: str) -> dict[str, Any]:
@@ -57,8 +61,8 @@ def json_schema(kind: str) -> dict[str, Any]:
         "properties": {field.name: _property(field) for field in spec.fields},
         "required": [field.name for field in spec.fields if field.required],
     }
-    if kind in _RULES:
-        record["allOf"] = _RULES[kind]
+    if kind in RULES:
+        record["allOf"] = [_rule(rule) for rule in RULES[kind]]
     return {
         "$schema": DRAFT,
         "title": f"evalglass host records: {spec.filename}",

@@ -277,22 +277,66 @@ def build_records(kind: str, raw: Mapping[str, RawRecord], path: str) -> dict[st
     return records
 
 
+@attrs.frozen
+class RequiredWhen:
+    """When `field` holds `value`, every field in `required` must be given."""
+
+    field: str
+    value: str
+    required: tuple[str, ...]
+    why: str
+
+
+@attrs.frozen
+class AnyOf:
+    """At least one of `fields` must be given."""
+
+    fields: tuple[str, ...]
+    message: str
+
+
+@attrs.frozen
+class EitherOr:
+    """Either `single` alone, or every one of `group`: never both, never neither."""
+
+    single: str
+    group: tuple[str, ...]
+
+
+Rule = RequiredWhen | AnyOf | EitherOr
+
+# Rules between fields of one record, which no per-field type can say. Stated as data so the
+# loader and the JSON Schema (json_schema.py) derive from the same place.
+RULES: Mapping[str, tuple[Rule, ...]] = {
+    "thresholds": (
+        # Authority needs a name and a date to point at; an anonymous approval grants nothing.
+        RequiredWhen("approval", Approval.APPROVED.value, ("approved_by", "approved_on"),
+                     "is approved"),
+        AnyOf(("value", "max_drop", "max_relative_drop"),
+              "has no bar: give value, max_drop or max_relative_drop"),
+    ),
+    "baselines": (EitherOr("scorecard", ("value", "n")),),
+}
+
+
 def cross_field_problem(kind: str, values: Mapping[str, Any]) -> str | None:
-    """Rules between fields of one record, which no per-field type can say; None when all hold."""
-    if kind == "thresholds":
-        if values.get("approval") is Approval.APPROVED:
-            # Authority needs a name and a date to point at; an anonymous approval grants nothing.
-            for name in ("approved_by", "approved_on"):
-                if name not in values:
-                    return f"is approved but is missing required field {quote(name)}"
-        if not {"value", "max_drop", "max_relative_drop"} & values.keys():
-            return "has no bar: give value, max_drop or max_relative_drop"
-    if kind == "baselines":
-        inline = {"value", "n"} & values.keys()
-        if "scorecard" in values and inline:
-            return "gives both a scorecard and inline numbers: give one"
-        if "scorecard" not in values and inline != {"value", "n"}:
-            return "needs value and n, or a scorecard to read them from"
+    """The first rule between fields that `values` breaks, in words; None when all hold."""
+    for rule in RULES.get(kind, ()):
+        if isinstance(rule, RequiredWhen):
+            given = values.get(rule.field)
+            if (given.value if isinstance(given, enum.Enum) else given) == rule.value:
+                for name in rule.required:
+                    if name not in values:
+                        return f"{rule.why} but is missing required field {quote(name)}"
+        elif isinstance(rule, AnyOf):
+            if not set(rule.fields) & values.keys():
+                return rule.message
+        else:
+            group = set(rule.group) & values.keys()
+            if rule.single in values and group:
+                return f"gives both {rule.single} and {' and '.join(rule.group)}: give one"
+            if rule.single not in values and group != set(rule.group):
+                return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
     return None
 
 
