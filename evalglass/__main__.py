@@ -1,3 +1,24 @@
-from evalglass.cli import main
+"""The `evalglass` command and `python -m evalglass`: answers `--version` alone, else runs the CLI.
 
-main()
+typer, click and pydantic are most of a start-up, and printing the version needs none of them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from evalglass._version import __version__
+
+
+def main() -> None:
+    if sys.argv[1:] == ["--version"]:
+        # The same line the CLI's own --version option prints.
+        sys.stdout.write(f"evalglass {__version__}\n")
+        return
+    from evalglass.cli import main as cli
+
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -5,17 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalglass.diff import RecordsDiff, diff
 from evalglass.evidence.read import read_outputs
-from evalglass.records.gitref import load_records_at
 from evalglass.records.load import load_records
 from evalglass.scorecard import Scorecard, assemble
 
 if TYPE_CHECKING:
+    from evalglass.diff import RecordsDiff
     from evalglass.doctor import Diagnosis
     from evalglass.explain import Explanation
 
@@ -38,13 +36,20 @@ def score(
     working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
     cannot use.
     """
-    host = load_records_at(records_ref, records) if records_ref else load_records(records)
+    if records_ref:
+        from evalglass.records.gitref import load_records_at
+
+        host = load_records_at(records_ref, records)
+    else:
+        host = load_records(records)
     evidence = read_outputs(outputs, input_format)
     return assemble(host, evidence, require_gate=require_gate)
 
 
 def example_paths() -> tuple[Path, Path]:
     """The bundled example: (records folder, eval output), from the installed package or a checkout."""
+    from importlib import resources
+
     installed = resources.files("evalglass") / "example"
     if installed.is_dir():
         base = Path(str(installed))
@@ -63,6 +68,9 @@ def diff_records(
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs."""
+    from evalglass.diff import diff
+    from evalglass.records.gitref import load_records_at
+
     base = load_records_at(base_ref, records)
     head = load_records_at(head_ref, records) if head_ref else load_records(records)
     evidence = read_outputs(outputs, input_format) if outputs else None

@@ -10,16 +10,21 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Optional, TypeVar
 
 import typer
 
-from evalglass import api
 from evalglass._version import __version__
 from evalglass.errors import EvalglassError
 from evalglass.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
 from evalglass.render import Format, render
 from evalglass.writing import refusal, write_atomic
+
+if TYPE_CHECKING:
+    from evalglass.scorecard import Scorecard
+
+# The library is imported inside each command that uses it, so `--help` and a usage error do not
+# pay for the records, evidence and scorecard machinery.
 
 app = typer.Typer(
     help="Decide which eval results may fail a build: value, validity and authority, kept apart.",
@@ -97,7 +102,7 @@ def _targets(
     return targets
 
 
-def _emit(scorecard: api.Scorecard, fmt: Format, to_stdout: bool,
+def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
           targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
     for target_fmt, target in targets:
         write_atomic(target, render(scorecard, target_fmt, keep_samples=keep_samples))
@@ -142,6 +147,8 @@ def score(
     ] = False,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
+    from evalglass import api
+
     given = outputs or []
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
@@ -156,6 +163,8 @@ def demo(
     fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
 ) -> None:
     """Score the bundled example output against the bundled example records."""
+    from evalglass import api
+
     records, output = api.example_paths()
     typer.echo(f"# evalglass score --records {records} {output}", err=True)
     scorecard = api.score([output], records)
@@ -200,6 +209,7 @@ def diff(
     input_format: InputFormat = None,
 ) -> None:
     """Show what a change to the host records does to who may gate."""
+    from evalglass import api
     from evalglass.render import diff as render_diff
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):

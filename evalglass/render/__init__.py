@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import enum
 import importlib
+from typing import TYPE_CHECKING
 
-from evalglass.scorecard import Scorecard
+if TYPE_CHECKING:
+    from evalglass.scorecard import Scorecard
 
 
 class Format(enum.Enum):

@@ -1,0 +1,86 @@
+"""What a command loads: each imports only the machinery it uses, so start-up stays short.
+
+Behavioural, not timed: each test runs `python -m evalglass` in a fresh interpreter and looks at
+which modules it imported.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from evalglass import __version__
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Runs the command as `python -m evalglass` does, then lists every module it imported.
+_DRIVER = """
+import json, runpy, sys
+listing, sys.argv = sys.argv[1], ["evalglass", *sys.argv[2:]]
+try:
+    runpy.run_module("evalglass", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    with open(listing, "w") as stream:
+        json.dump(sorted(sys.modules), stream)
+"""
+
+
+def run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    listing = tmp_path / "modules.json"
+    result = subprocess.run(
+        [sys.executable, "-c", _DRIVER, str(listing), *args],
+        capture_output=True, text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"},
+        timeout=60, check=False,
+    )
+    return result, set(json.loads(listing.read_text()))
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> set[str]:
+    """Which of `names` (or modules inside them) were imported."""
+    return {m for m in modules for name in names if m == name or m.startswith(name + ".")}
+
+
+def test_version_imports_neither_the_cli_framework_nor_the_library(tmp_path: Path) -> None:
+    """`--version` prints the version without loading typer, the library or any heavy dependency."""
+    result, modules = run(tmp_path, "--version")
+    assert result.stdout == f"evalglass {__version__}\n"
+    heavy = (
+        "typer", "click", "pydantic", "rich", "jinja2", "strictyaml", "cattrs", "attrs", "attr",
+        "zstandard", "evalglass.cli", "evalglass.api", "evalglass.scorecard", "evalglass.records",
+        "evalglass.evidence", "evalglass.render",
+    )  # fmt: skip
+    assert loaded(modules, heavy) == set()
+
+
+def test_version_after_a_command_is_still_the_clis_own(tmp_path: Path) -> None:
+    """`--version` anywhere else on the line is typer's eager option, with the same output."""
+    result, _ = run(tmp_path, "--version", "score")
+    assert result.stdout == f"evalglass {__version__}\n"
+
+
+def test_help_loads_no_library_machinery(tmp_path: Path) -> None:
+    """`--help` builds the command line only: no records, evidence, scorecard or templates."""
+    result, modules = run(tmp_path, "--help")
+    assert result.returncode == 0
+    assert "score" in result.stdout
+    heavy = (
+        "jinja2", "strictyaml", "cattrs", "zstandard", "evalglass.api", "evalglass.scorecard",
+        "evalglass.records", "evalglass.evidence", "evalglass.render.terminal",
+    )  # fmt: skip
+    assert loaded(modules, heavy) == set()
+
+
+def test_json_scorecard_of_a_generic_output_loads_no_templates_or_archive_reader(
+    tmp_path: Path,
+) -> None:
+    """Scoring a JSON output to JSON needs neither jinja2, strictyaml, rich nor zstandard."""
+    result, modules = run(
+        tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", "json"
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["verdict"] == "pass"
+    assert loaded(modules, ("jinja2", "strictyaml", "rich", "zstandard")) == set()
