@@ -43,9 +43,16 @@ def load_json_file(path: Path, shown: str) -> Any:
 
 def load_json_stream(stream: IO[bytes], shown: str, member: str | None = None) -> Any:
     """Parse JSON from a binary stream; `member` names the part of an archive being read."""
+    with json_errors(shown, member):
+        return json.load(stream)
+
+
+@contextlib.contextmanager
+def json_errors(shown: str, member: str | None = None) -> Iterator[None]:
+    """Turn a JSON syntax, encoding or nesting error into an `OutputError` naming the place."""
     where = f"{member}: " if member else ""
     try:
-        return json.load(stream)
+        yield
     except json.JSONDecodeError as exc:
         if not exc.doc.strip():
             raise OutputError(shown, f"{where}empty, expected JSON") from exc

@@ -14,6 +14,8 @@ Reducer = Callable[[Sequence[float]], float]
 
 _CONSTANTS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 _DECIMAL = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
+# Built once: called per sample and scorer, `bool | int | float` would build a new union each time.
+_SCALAR = bool | int | float
 
 
 def value_to_float(value: object) -> float | None:
@@ -21,7 +23,7 @@ def value_to_float(value: object) -> float | None:
 
     Any other string counts 0, as in Inspect; non-scalar values (lists, objects) are None.
     """
-    if isinstance(value, bool | int | float):
+    if isinstance(value, _SCALAR):
         return float(value)
     if not isinstance(value, str):
         return None

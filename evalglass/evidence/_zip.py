@@ -4,27 +4,34 @@ decompression errors leave as `OutputError`; it knows nothing of what the JSON m
 
 from __future__ import annotations
 
+import contextlib
 import io
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from typing import IO, Any, Self, cast
-
-import zstandard
 
 from evalglass.errors import OutputError
 from evalglass.evidence import _common as c
+from evalglass.evidence._json_stream import JsonStream
 
 ZIP_MAGIC = b"PK\x03\x04"
 _ZSTD_METHOD = 93
-_DECOMPRESS_ERRORS = (
-    zipfile.BadZipFile,
-    zstandard.ZstdError,
-    zlib.error,
-    EOFError,
-    NotImplementedError,  # a compression method neither zipfile nor we know
-    RuntimeError,  # zipfile's answer to an encrypted member
-)
+
+
+def _decompress_errors() -> tuple[type[Exception], ...]:
+    # zstandard is imported only once a zstd member is read: sniffing a file never loads it.
+    import zstandard
+
+    return (
+        zipfile.BadZipFile,
+        zstandard.ZstdError,
+        zlib.error,
+        EOFError,
+        NotImplementedError,  # a compression method neither zipfile nor we know
+        RuntimeError,  # zipfile's answer to an encrypted member
+    )
 
 
 class JsonArchive:
@@ -53,6 +60,18 @@ class JsonArchive:
         self._archive.close()
 
     def load(self, name: str) -> Any:
+        with self._member(name) as stream:
+            return c.load_json_stream(stream, self._shown, name)
+
+    @contextlib.contextmanager
+    def stream(self, name: str) -> Iterator[JsonStream]:
+        """The member as a JsonStream, to be read a piece at a time. Its errors, raised while the
+        caller reads, leave as `load` would raise them."""
+        with self._member(name) as stream, c.json_errors(self._shown, name):
+            yield JsonStream(stream)
+
+    @contextlib.contextmanager
+    def _member(self, name: str) -> Iterator[IO[bytes]]:
         info = self._archive.getinfo(name)
         try:
             if info.compress_type == _ZSTD_METHOD:
@@ -60,8 +79,8 @@ class JsonArchive:
             else:
                 stream = self._archive.open(info)
             with stream:
-                return c.load_json_stream(stream, self._shown, name)
-        except _DECOMPRESS_ERRORS as exc:
+                yield stream
+        except _decompress_errors() as exc:
             raise OutputError(self._shown, f"{name}: cannot decompress: {c.one_line(exc)}") from exc
 
 
@@ -69,6 +88,8 @@ class _ZstdMember(io.RawIOBase):
     """One zstd member, decompressed as it is read straight from the archive file."""
 
     def __init__(self, raw: IO[bytes], info: zipfile.ZipInfo) -> None:
+        import zstandard
+
         super().__init__()
         if info.flag_bits & 0x1:
             raise zipfile.BadZipFile("encrypted member")

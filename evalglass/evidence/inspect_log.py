@@ -4,18 +4,18 @@ never invents a value for a run that ended without results."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence import _common as c
+from evalglass.evidence import _inspect_files as files
 from evalglass.evidence._inspect_scores import epoch_reducer, value_to_float
-from evalglass.evidence._zip import ZIP_MAGIC, JsonArchive
+from evalglass.evidence._zip import ZIP_MAGIC
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
@@ -38,72 +38,12 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
-    log = _load(path, shown)
     with c.shape_errors(shown):
+        log = files.load(path, shown)
         return tuple(_measurements(log, shown))
 
 
-@attrs.frozen
-class _Log:
-    header: dict[str, Any]
-    samples: list[Any] | None  # one entry per (sample, epoch)
-    reductions: list[Any] | None  # per scorer, the epoch-reduced values Inspect fed its metrics
-
-
-def _load(path: Path, shown: str) -> _Log:
-    try:
-        with path.open("rb") as raw:
-            if raw.read(4) == ZIP_MAGIC:
-                raw.seek(0)
-                return _load_eval(raw, shown)
-            if path.suffix.lower() == ".eval":
-                raise OutputError(shown, "not an Inspect .eval log: not a zip archive")
-            raw.seek(0)
-            doc = c.mapping(c.load_json_stream(raw, shown), shown, "log")
-    except OSError as exc:
-        raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
-    return _Log(
-        doc, _optional_list(doc, "samples", shown), _optional_list(doc, "reductions", shown)
-    )
-
-
-def _load_eval(raw: IO[bytes], shown: str) -> _Log:
-    with JsonArchive(raw, shown) as archive:
-        names = archive.names
-        if "header.json" in names:
-            header = c.mapping(archive.load("header.json"), shown, "header.json")
-        elif "_journal/start.json" in names:
-            # The run was cut off before Inspect wrote its header: only the plan exists.
-            start = c.mapping(archive.load("_journal/start.json"), shown, "_journal/start.json")
-            header = {**start, "status": "started"}
-        else:
-            raise OutputError(shown, "not an Inspect .eval log: no header.json in the archive")
-        samples: list[Any] | None = None
-        if "summaries.json" in names:
-            samples = c.sequence(archive.load("summaries.json"), shown, "summaries.json")
-        else:
-            # Written incrementally while the run was going; the final summary may never come.
-            batches = sorted(
-                (int(m.group(1)), name)
-                for name in names
-                if (m := re.fullmatch(r"_journal/summaries/(\d+)\.json", name))
-            )
-            if batches:
-                samples = []
-                for _, name in batches:
-                    samples.extend(c.sequence(archive.load(name), shown, name))
-        reductions = None
-        if "reductions.json" in names:
-            reductions = c.sequence(archive.load("reductions.json"), shown, "reductions.json")
-    return _Log(header, samples, reductions)
-
-
-def _optional_list(doc: dict[str, Any], key: str, shown: str) -> list[Any] | None:
-    value = doc.get(key)
-    return None if value is None else c.sequence(value, shown, key)
-
-
-def _measurements(log: _Log, shown: str) -> Iterator[Measurement]:
+def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     header = log.header
     spec = c.mapping(header.get("eval"), shown, "eval")
     task = c.text(spec.get("task"))
@@ -134,14 +74,14 @@ def _measurements(log: _Log, shown: str) -> Iterator[Measurement]:
         segment = f"{name}@{reducer}" if name in repeated else name
         scorer_spec = _scorer_spec(spec, scorer)
         per_epoch = _epoch_scores(log.samples, name, scorer)
-        reduced = _reduced(log.reductions, name, scorer, reducer, default_reducer, shown)
+        reduced = _reduced(log.reductions, name, scorer, reducer, default_reducer)
         if reduced is None and per_epoch is not None:
             reduced = _reduce(per_epoch, reducer)
         scored = c.integer(entry.get("scored_samples"))
         n = scored if scored is not None else (len(reduced) if reduced is not None else None)
         metrics = c.mapping(entry.get("metrics"), shown, f"results.scores[{name}].metrics")
         stderr = _stderr(metrics, shown)
-        cluster_key = _cluster_key(scorer_spec)
+        cluster_key = files.cluster_key(scorer_spec)
         scorer_run = attrs.evolve(run, judge_model=_judge(entry, scorer_spec, spec, scorer))
         samples = _samples(per_epoch, cluster_key)
         for metric, body in metrics.items():
@@ -221,14 +161,16 @@ def _dataset(spec: dict[str, Any]) -> DatasetIdentity | None:
     )
 
 
-def _declared_samples(spec: dict[str, Any], samples: list[Any] | None) -> int | None:
+def _declared_samples(
+    spec: dict[str, Any], samples: list[files.Summary | object] | None
+) -> int | None:
     """Distinct samples the run set out to score (epochs are not extra samples)."""
     data = c.section(spec, "dataset")
     ids = data.get("sample_ids")
     if isinstance(ids, list) and ids:
         return len({str(i) for i in ids})
     if samples:
-        return len({str(s["id"]) for s in samples})
+        return len({files.sample_id(s) for s in samples})
     return c.integer(data.get("samples"))
 
 
@@ -280,17 +222,6 @@ def _model_names(value: object) -> list[str]:
     return []
 
 
-def _cluster_key(scorer_spec: dict[str, Any]) -> str | None:
-    """The metadata key a clustered stderr groups samples by, if the scorer declares one."""
-    metrics = scorer_spec.get("metrics")
-    for item in metrics if isinstance(metrics, list) else []:
-        if isinstance(item, dict) and str(item.get("name", "")).endswith("stderr"):
-            options = c.section(item, "options")
-            if c.text(options.get("cluster")):
-                return str(options["cluster"])
-    return None
-
-
 def _stderr(metrics: dict[str, Any], shown: str) -> float | None:
     for key in ("stderr", "bootstrap_stderr"):
         if isinstance(metrics.get(key), dict):
@@ -306,57 +237,47 @@ class _EpochScore:
     metadata: dict[str, Any]
 
 
-def _epoch_scores(samples: list[Any] | None, name: str, scorer: str) -> list[_EpochScore] | None:
+def _epoch_scores(
+    samples: list[files.Summary | object] | None, name: str, scorer: str
+) -> list[_EpochScore] | None:
     """Scores per (sample, epoch) as Inspect's value_to_float reads them; errored ones have none."""
     if samples is None:
         return None
     found = []
     for sample in samples:
-        scores = sample.get("scores") or {}
-        if sample.get("error") or not isinstance(scores, dict):
+        summary = files.summary(sample)
+        if summary.scores is None:
             continue
-        value = _score_value(scores, name, scorer)
+        value = files.score_value(summary.scores, name, scorer)
         if value is None:
             continue
-        epoch = sample.get("epoch")
-        metadata = c.section(sample, "metadata")
-        found.append(
-            _EpochScore(
-                str(sample["id"]), epoch if isinstance(epoch, int) else None, value, metadata
-            )
-        )
+        epoch = summary.epoch if isinstance(summary.epoch, int) else None
+        found.append(_EpochScore(files.sample_id(summary), epoch, value, summary.metadata))
     return found
 
 
-def _score_value(scores: dict[str, Any], name: str, scorer: str) -> float | None:
-    score = scores.get(name, scores.get(scorer))
-    if not isinstance(score, dict):
-        return None
-    value = score.get("value")
-    if isinstance(value, dict):
-        # A scorer returning several values: results name each key as its own "scorer".
-        value = value.get(name)
-    return value_to_float(value)
-
-
 def _reduced(
-    reductions: list[Any] | None,
+    reductions: list[files.Reduction | files.Unreadable] | None,
     name: str,
     scorer: str,
     reducer: str,
     default_reducer: str,
-    shown: str,
 ) -> list[float] | None:
     """The epoch-reduced per-sample values Inspect itself fed this scorer's metrics."""
     for reduction in reductions or []:
-        if (c.text(reduction.get("reducer")) or default_reducer) != reducer:
+        if isinstance(reduction, files.Unreadable):
+            raise reduction.error
+        if (c.text(reduction.reducer) or default_reducer) != reducer:
             continue
-        if reduction.get("scorer") not in (name, scorer):
+        if reduction.scorer not in (name, scorer):
             continue
+        if isinstance(reduction.values, files.Unreadable):
+            raise reduction.values.error
         values = []
-        for item in c.sequence(reduction.get("samples"), shown, "reductions[].samples"):
-            value = item.get("value")
-            value = value_to_float(value.get(name) if isinstance(value, dict) else value)
+        for written in reduction.values:
+            if isinstance(written, files.Unreadable):
+                raise written.error
+            value = value_to_float(written.get(name) if isinstance(written, dict) else written)
             if value is not None:
                 values.append(value)
         return values

@@ -1,0 +1,118 @@
+"""Inspect `.eval` logs are read a sample at a time: in little memory, and with the same result,
+or the same error, as reading the log whole."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tracemalloc
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evalglass.errors import OutputError
+from evalglass.evidence import inspect_log
+from tests.test_evidence_inspect import ARITH_JSON, load
+
+
+def as_eval(tmp_path: Path, doc: dict[str, Any], indent: int | None = None) -> Path:
+    """The JSON log as Inspect would write it into a `.eval` archive."""
+    path = tmp_path / "log.eval"
+    header = {k: v for k, v in doc.items() if k not in ("samples", "reductions")}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", json.dumps(header))
+        if "samples" in doc:
+            archive.writestr("summaries.json", json.dumps(doc["samples"], indent=indent))
+        if "reductions" in doc:
+            archive.writestr("reductions.json", json.dumps(doc["reductions"], indent=indent))
+    return path
+
+
+def outcome(path: Path) -> str:
+    """What reading the log gives, the file's own name aside: measurements, or the error."""
+    try:
+        return repr(inspect_log.read(path, "log")).replace("log.eval", "log")
+    except OutputError as error:
+        return f"error: {error.message}"
+
+
+def _clustered(doc: dict[str, Any]) -> None:
+    for scorer in doc["eval"]["scorers"]:
+        scorer["metrics"] = [
+            {"name": "inspect_ai/accuracy"},
+            {"name": "inspect_ai/stderr", "options": {"cluster": "category"}},
+        ]
+
+
+def _several_values(doc: dict[str, Any]) -> None:
+    for sample in doc["samples"]:
+        sample["scores"]["match"]["value"] = {"match": sample["scores"]["match"]["value"]}
+
+
+def _without_sample_ids(doc: dict[str, Any]) -> None:
+    del doc["eval"]["dataset"]["sample_ids"]
+
+
+EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "as written": lambda doc: None,
+    "clustered stderr": _clustered,
+    "a scorer with several values": _several_values,
+    "no reductions": lambda doc: doc.pop("reductions"),
+    "an errored sample": lambda doc: doc["samples"][0].update(error={"message": "boom"}),
+    "a score that is no object": lambda doc: doc["samples"][1]["scores"].update(includes="C"),
+    "scores that are no object": lambda doc: doc["samples"][4].update(scores=["x"]),
+    "a sample without an id": lambda doc: doc["samples"][3].pop("id"),
+    "a sample that is no object": lambda doc: doc["samples"].__setitem__(2, 5),
+    "a sample that is no object, no sample ids": lambda doc: (
+        _without_sample_ids(doc), doc["samples"].__setitem__(2, 5)
+    ),
+    "summaries that are no list": lambda doc: doc.update(samples={"x": 1}),
+    "a reduction's samples that are no list": lambda doc: doc["reductions"][1].update(
+        samples={"a": 1}
+    ),
+    "a reduced sample that is no object": lambda doc: doc["reductions"][0]["samples"].__setitem__(
+        0, 7
+    ),
+    "a reduction nothing reads that is no object": lambda doc: doc["reductions"].append(3),
+}
+
+
+@pytest.mark.parametrize("indent", [None, 1])
+@pytest.mark.parametrize("edit", list(EDITS), ids=list(EDITS))
+def test_an_eval_log_reads_as_its_json_twin(tmp_path: Path, edit: str, indent: int | None) -> None:
+    """Read a sample at a time from the archive, a log gives what the same log as one JSON
+    document gives: the same measurements, or the same error, however its parts are shaped."""
+    doc = copy.deepcopy(load(ARITH_JSON))
+    EDITS[edit](doc)
+    json_log = tmp_path / "log.json"
+    json_log.write_text(json.dumps(doc))
+    # The one message that names the part: the JSON log's "samples" is the archive's member.
+    expected = outcome(json_log).replace("error: samples:", "error: summaries.json:")
+    assert outcome(as_eval(tmp_path, doc, indent)) == expected
+
+
+def test_a_large_log_is_read_in_a_fraction_of_its_size(tmp_path: Path) -> None:
+    """5,000 samples, 4 scorers: reading never holds the summaries or reductions whole."""
+    doc = load(ARITH_JSON)
+    samples, reductions = [], [dict(r, samples=[]) for r in doc["reductions"]]
+    for i in range(5000):
+        sample = copy.deepcopy(doc["samples"][i % len(doc["samples"])])
+        sample["id"] = f"s{i}"
+        samples.append(sample)
+        for reduction, source in zip(reductions, doc["reductions"], strict=True):
+            reduction["samples"].append(dict(source["samples"][i % 20], sample_id=f"s{i}"))
+    doc = {**doc, "samples": samples, "reductions": reductions}
+    doc["eval"]["dataset"] = {**doc["eval"]["dataset"], "samples": 5000, "sample_ids": None}
+    path = as_eval(tmp_path, doc)
+    written = len(json.dumps(samples)) + len(json.dumps(reductions))
+    tracemalloc.start()
+    try:
+        measurements = inspect_log.read(path, "large.eval")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert {len(m.samples or ()) for m in measurements} == {5000}
+    assert peak < written / 2
