@@ -17,6 +17,7 @@ def test_all_is_pinned_and_importable() -> None:
         "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records",
         "read_outputs", "resolve", "score", "validate",
     ]
+    assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
     for name in evalglass.__all__:
         assert getattr(evalglass, name) is not None
 
