@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evalglass._collector import paused
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 from evalglass.scorecard import Scorecard, assemble
@@ -42,8 +43,10 @@ def score(
         host = load_records_at(records_ref, records)
     else:
         host = load_records(records)
-    evidence = read_outputs(outputs, input_format)
-    return assemble(host, evidence, require_gate=require_gate)
+    # Reading a large output and assembling its scorecard build many small acyclic objects.
+    with paused():
+        evidence = read_outputs(outputs, input_format)
+        return assemble(host, evidence, require_gate=require_gate)
 
 
 def example_paths() -> tuple[Path, Path]:

@@ -22,6 +22,8 @@ def fmt(x: float, against: float | None = None) -> str:
     while differing (a bound of 0.84999 must not read as 0.85 beside a threshold of 0.85)."""
     if not math.isfinite(x):
         return str(x)
+    if against is None:  # the common case, in every row of every scorecard
+        return f"{x:.4g}"
     for digits in range(4, 18):
         text = f"{x:.{digits}g}"
         if against is None or x == against or text != f"{against:.{digits}g}":

@@ -24,6 +24,7 @@ from evalglass.evidence.model import (
 DEFAULT_LEVEL = 0.95
 
 
+@functools.lru_cache(maxsize=64)
 def z_quantile(level: float) -> float:
     """Two-sided standard-normal critical value for a confidence `level`."""
     return NormalDist().inv_cdf(0.5 + level / 2)

@@ -127,5 +127,8 @@ def test_informational_run_never_reads_as_pass() -> None:
     m = Measurement(id="x", run=Run(source="r.json"), value=0.99, n=1000)
     card = assemble(HostRecords(), Evidence(measurements={"x": m}))
     assert render(card, Format.TERMINAL).startswith("NO ACTIVE GATE — nothing was enforced")
-    assert render(card, Format.MARKDOWN).startswith("**NO ACTIVE GATE — nothing was enforced")
+    # Markdown opens with a hidden marker line; the first line a reader sees is the headline.
+    hidden, shown = render(card, Format.MARKDOWN).split("\n", 2)[:2]
+    assert hidden == "<!-- evalglass-scorecard -->"
+    assert shown.startswith("**NO ACTIVE GATE — nothing was enforced")
     assert json.loads(render(card, Format.JSON))["verdict"] == "informational"

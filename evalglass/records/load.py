@@ -6,12 +6,10 @@ and nothing here writes.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from collections.abc import Iterator
 from typing import Any
 
+from evalglass._collector import paused
 from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
 from evalglass.records.model import HostRecords
@@ -48,22 +46,11 @@ def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, R
     spec = KINDS.get(kind)
     if spec is None:
         raise ValueError(f"unknown host-record kind {kind!r}; expected one of {', '.join(KINDS)}")
-    with _collector_paused():
-        raw = parse_records(text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys())
-        return build_records(kind, raw, path)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
     # A big file becomes hundreds of thousands of small acyclic objects: the cyclic collector
     # rescans them over and over (a third of the load time at 10,000 records) and frees none.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    with paused():
+        raw = parse_records(text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys())
+        return build_records(kind, raw, path)
 
 
 def _read(path: str) -> str | None:

@@ -6,6 +6,8 @@ import enum
 import importlib
 from typing import TYPE_CHECKING
 
+from evalglass._collector import paused
+
 if TYPE_CHECKING:
     from evalglass.scorecard import Scorecard
 
@@ -25,8 +27,9 @@ def render(
     """`colour` applies to the terminal format, `keep_samples` to JSON; others ignore them."""
     # Imported on use: the JSON path never loads jinja2.
     module = importlib.import_module(f"evalglass.render.{fmt.value}")
-    if fmt is Format.TERMINAL:
-        return module.render(scorecard, colour=colour)  # type: ignore[no-any-return]
-    if fmt is Format.JSON:
-        return module.render(scorecard, keep_samples=keep_samples)  # type: ignore[no-any-return]
-    return module.render(scorecard)  # type: ignore[no-any-return]
+    with paused():
+        if fmt is Format.TERMINAL:
+            return module.render(scorecard, colour=colour)  # type: ignore[no-any-return]
+        if fmt is Format.JSON:
+            return module.render(scorecard, keep_samples=keep_samples)  # type: ignore[no-any-return]
+        return module.render(scorecard)  # type: ignore[no-any-return]

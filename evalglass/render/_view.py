@@ -56,13 +56,14 @@ def status(card: MetricCard) -> str:
     return card.gate.result.value
 
 
-_SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4}
+# The statuses of metrics that affect the verdict, most severe first.
+SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4}
 
 
 def deciding(scorecard: Scorecard) -> list[MetricCard]:
     """Metrics that affect the verdict, failed and blocked first."""
     cards = [c for c in scorecard.metrics if c.decided]
-    return sorted(cards, key=lambda c: (_SEVERITY[status(c)], c.id))
+    return sorted(cards, key=lambda c: (SEVERITY[status(c)], c.id))
 
 
 def others(scorecard: Scorecard) -> list[MetricCard]:

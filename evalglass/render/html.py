@@ -17,6 +17,7 @@ from evalglass.render._templates import environment
 from evalglass.render._view import threshold_text, why_reasons
 from evalglass.scorecard import MetricCard, Scorecard
 
+# The chart's frame; the template writes these as literals (see scorecard.html.j2).
 WIDTH = 360
 HEIGHT = 64
 _MARGIN = 24  # room for a dot, and for a tick label centred on the axis end
@@ -192,8 +193,4 @@ def render(scorecard: Scorecard) -> str:
         describe=describe,
         interval_label=interval_label,
         why_reasons=why_reasons,
-        width=WIDTH,
-        height=HEIGHT,
-        axis_y=AXIS_Y,
-        arrow_y=ARROW_Y,
     )

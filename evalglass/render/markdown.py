@@ -1,10 +1,103 @@
-"""The Markdown scorecard for a pull-request comment. Reads a Scorecard; never decides."""
+"""The Markdown scorecard for a pull-request comment. Reads a Scorecard; never decides.
+
+A comment has to fit GitHub's limit. When the whole scorecard would not, it is shortened: every
+gate that failed or could not be decided stays listed (if even those do not fit, as many as fit,
+most severe first, and the rest counted by status), and the metrics not affecting the verdict are
+counted by outcome and reason instead of listed. The comment says so, and that the JSON and HTML
+scorecards have everything.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
+import attrs
+
+from evalglass.render import _view
 from evalglass.render._templates import environment
-from evalglass.scorecard import Scorecard
+from evalglass.scorecard import MetricCard, Scorecard
+
+LIMIT = 65_536  # characters in a GitHub issue or pull-request comment
+MARKER = "<!-- evalglass-scorecard -->"  # first line, so a workflow can find and update its comment
+# No row of either table is shorter than this, so more metrics than LIMIT / _SHORTEST_ROW cannot
+# fit however they are written, and the whole scorecard need not be rendered to know it; no row of
+# the gates' table is shorter than _SHORTEST_GATE_ROW ("| **PASS** | `x` | — | — | — | — | — |").
+_SHORTEST_ROW = 20
+_SHORTEST_GATE_ROW = 36
+# The most the line counting unlisted gates can grow by as fewer are listed: five statuses.
+_COUNTS_MARGIN = 200
+
+
+@attrs.frozen(kw_only=True)
+class Shortened:
+    """What a shortened comment lists, and what it counts instead of listing."""
+
+    gates: tuple[MetricCard, ...]  # the gates listed, most severe first
+    unlisted: tuple[tuple[str, int], ...]  # (status, how many) of the gates not listed
+    reasons: tuple[tuple[str, str, int], ...]  # (outcome, reason code, metrics) of the rest
+    notes: tuple[tuple[str, int], ...]  # (reason code, metrics) that would block once promoted
+
+    @property
+    def unlisted_total(self) -> int:
+        return sum(count for _, count in self.unlisted)
 
 
 def render(scorecard: Scorecard) -> str:
-    return environment().get_template("scorecard.md.j2").render(scorecard=scorecard)
+    template = environment().get_template("scorecard.md.j2")
+    gates, rest = _view.deciding(scorecard), _view.others(scorecard)
+
+    def text(cut: Shortened | None) -> str:
+        return template.render(
+            scorecard=scorecard, gates=gates, rest=rest, cut=cut, marker=MARKER, limit=LIMIT
+        )
+
+    if len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT:
+        whole = text(None)
+        if len(whole) <= LIMIT:
+            return whole
+    reasons, notes = _counted(rest)
+
+    def shortened(listed: int) -> str:
+        unlisted = _by_status(gates[listed:])
+        return text(
+            Shortened(gates=tuple(gates[:listed]), unlisted=unlisted, reasons=reasons, notes=notes)
+        )
+
+    # Every gate that could fit, listed once, gives each row's length; the most that fit follow,
+    # less a margin for the line that counts the rest, which grows as fewer are listed.
+    most = min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
+    probe = shortened(most)
+    if len(probe) <= LIMIT:
+        return probe
+    rows = [len(line) + 1 for line in probe.splitlines() if line.startswith("| **")]
+    room = LIMIT - (len(probe) - sum(rows)) - _COUNTS_MARGIN
+    listed = 0
+    while listed < len(rows) and rows[listed] <= room:
+        room -= rows[listed]
+        listed += 1
+    while len(comment := shortened(listed)) > LIMIT and listed:
+        listed -= 1
+    return comment
+
+
+def _by_status(cards: Iterable[MetricCard]) -> tuple[tuple[str, int], ...]:
+    """How many of each status, most severe first (the order the gates are listed in)."""
+    counts = Counter(_view.status(card) for card in cards)
+    return tuple((status, counts[status]) for status in _view.SEVERITY if counts[status])
+
+
+def _counted(
+    cards: Iterable[MetricCard],
+) -> tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, int], ...]]:
+    """The metrics by outcome and reason code (a metric with two reasons counts under both), and
+    by what would block them once promoted; most frequent first."""
+    reasons: Counter[tuple[str, str]] = Counter()
+    notes: Counter[str] = Counter()
+    for card in cards:
+        outcome = card.authority.outcome.value
+        reasons.update((outcome, r.code.value) for r in card.authority.reasons)
+        notes.update(r.code.value for r in card.authority.notes)
+    by_reason = sorted(reasons.items(), key=lambda item: (item[0][0], -item[1], item[0][1]))
+    by_note = sorted(notes.items(), key=lambda item: (-item[1], item[0]))
+    return tuple((o, code, n) for (o, code), n in by_reason), tuple(by_note)
