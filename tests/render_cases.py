@@ -36,7 +36,30 @@ KINDS = {
 }
 
 
-def _threshold(op: Op, value: float) -> ThresholdRecord:
+DATASETS = {
+    GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
+    OLD: DatasetRecord(status=DatasetStatus.RETIRED, version="1"),
+    UNPOLICED: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
+}
+POLICIES = {
+    GOOD: PolicyRecord(policy=Policy.PERMITTED),
+    OLD: PolicyRecord(policy=Policy.PERMITTED),
+}
+
+
+def assembled(
+    metrics: dict[str, MetricRecord],
+    thresholds: dict[str, ThresholdRecord],
+    measurements: dict[str, Measurement],
+) -> Scorecard:
+    """The scorecard of these metrics against the shared datasets and policies."""
+    records = HostRecords(
+        metrics=metrics, thresholds=thresholds, datasets=DATASETS, policies=POLICIES
+    )
+    return assemble(records, Evidence(measurements=measurements, sources=("run.json",)))
+
+
+def threshold(op: Op, value: float) -> ThresholdRecord:
     return ThresholdRecord(
         op=op, value=value, approval=Approval.APPROVED, approved_by="@alice",
         approved_on=dt.date(2026, 1, 1),
@@ -51,25 +74,12 @@ def scorecard(ids: dict[str, str] | None = None) -> Scorecard:
         if status is not None:
             metrics[metric_id] = MetricRecord(status=MetricStatus(status), dataset=dataset)
         if op is not None and limit is not None:
-            thresholds[metric_id] = _threshold(op, limit)
+            thresholds[metric_id] = threshold(op, limit)
         interval = None if bounds is None else Interval(*bounds, 0.95, Method.WILSON)
         measurements[metric_id] = Measurement(
             id=metric_id, run=RUN, value=value, n=n, interval=interval
         )
-    records = HostRecords(
-        metrics=metrics,
-        thresholds=thresholds,
-        datasets={
-            GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
-            OLD: DatasetRecord(status=DatasetStatus.RETIRED, version="1"),
-            UNPOLICED: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
-        },
-        policies={
-            GOOD: PolicyRecord(policy=Policy.PERMITTED),
-            OLD: PolicyRecord(policy=Policy.PERMITTED),
-        },
-    )
-    return assemble(records, Evidence(measurements=measurements, sources=("run.json",)))
+    return assembled(metrics, thresholds, measurements)
 
 
 def single(metric_id: str, value: float | None, *, gated: bool = True) -> Scorecard:
@@ -77,10 +87,8 @@ def single(metric_id: str, value: float | None, *, gated: bool = True) -> Scorec
     interval = None if value is None else Interval(value - 0.02, value + 0.02, 0.95, Method.WILSON)
     m = Measurement(id=metric_id, run=RUN, value=value, n=500, interval=interval)
     metric = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)
-    records = HostRecords(
-        metrics={metric_id: metric} if gated else {},
-        thresholds={metric_id: _threshold(Op.GE, 0.8)} if gated else {},
-        datasets={GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1")},
-        policies={GOOD: PolicyRecord(policy=Policy.PERMITTED)},
+    return assembled(
+        {metric_id: metric} if gated else {},
+        {metric_id: threshold(Op.GE, 0.8)} if gated else {},
+        {metric_id: m},
     )
-    return assemble(records, Evidence(measurements={metric_id: m}, sources=("run.json",)))

@@ -3,25 +3,17 @@ that failed or were blocked, and always opening with the hidden marker a workflo
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
-from evalglass.evidence.model import Evidence, Interval, Measurement, Method
+from evalglass.evidence.model import Interval, Measurement, Method
 from evalglass.records.model import (
-    Approval,
-    DatasetRecord,
-    DatasetStatus,
-    HostRecords,
     MetricRecord,
     MetricStatus,
     Op,
-    Policy,
-    PolicyRecord,
-    ThresholdRecord,
 )
 from evalglass.render import Format, render
 from evalglass.render.markdown import LIMIT, MARKER
-from evalglass.scorecard import Scorecard, assemble
+from evalglass.scorecard import Scorecard
 from tests import render_cases
 from tests.render_cases import GOOD, OLD, RUN
 
@@ -33,10 +25,7 @@ _KINDS = {
     "draft": ("draft", GOOD, 0.90),
     "unrecorded": (None, GOOD, 0.90),
 }
-_THRESHOLD = ThresholdRecord(
-    op=Op.GE, value=0.8, approval=Approval.APPROVED, approved_by="@alice",
-    approved_on=dt.date(2026, 1, 1),
-)
+_THRESHOLD = render_cases.threshold(Op.GE, 0.8)
 
 
 def scorecard(**how_many: int) -> Scorecard:
@@ -53,19 +42,7 @@ def scorecard(**how_many: int) -> Scorecard:
             measurements[metric_id] = Measurement(
                 id=metric_id, run=RUN, value=value, n=500, interval=interval
             )
-    records = HostRecords(
-        metrics=metrics,
-        thresholds=thresholds,
-        datasets={
-            GOOD: DatasetRecord(status=DatasetStatus.VALIDATED, version="1"),
-            OLD: DatasetRecord(status=DatasetStatus.RETIRED, version="1"),
-        },
-        policies={
-            GOOD: PolicyRecord(policy=Policy.PERMITTED),
-            OLD: PolicyRecord(policy=Policy.PERMITTED),
-        },
-    )
-    return assemble(records, Evidence(measurements=measurements, sources=("run.json",)))
+    return render_cases.assembled(metrics, thresholds, measurements)
 
 
 def listed_ids(markdown: str) -> set[str]:
