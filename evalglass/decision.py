@@ -90,9 +90,11 @@ def decide(
 
 def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
     assert m.value is not None
-    if decision is Decision.POINT or m.interval is None:
+    if decision is Decision.POINT:
         compared, label, context = m.value, "value", f"n {m.n}, point rule"
     else:
+        # Validity has already made a bound rule without an interval unsound: never a point rule.
+        assert m.interval is not None
         compared, label = _conservative(m.interval, op)
         context = f"value {fmt(m.value)}, n {m.n}, {interval_label(m.interval)}"
     holds = op.holds(compared, limit)

@@ -92,8 +92,8 @@ def newcombe_unpaired(s1: float, n1: int, s2: float, n2: int, level: float) -> I
 
 
 def _hybrid(p1: float, n1: int, p2: float, n2: int, phi: float, level: float) -> Interval:
-    l1, u1 = stats.wilson(p1 * n1, n1, level).low, stats.wilson(p1 * n1, n1, level).high
-    l2, u2 = stats.wilson(p2 * n2, n2, level).low, stats.wilson(p2 * n2, n2, level).high
+    first, second = stats.wilson(p1 * n1, n1, level), stats.wilson(p2 * n2, n2, level)
+    l1, u1, l2, u2 = first.low, first.high, second.low, second.high
     theta = p1 - p2
     delta = math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
     eps = math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
