@@ -84,3 +84,11 @@ def test_json_scorecard_of_a_generic_output_loads_no_templates_or_archive_reader
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["verdict"] == "pass"
     assert loaded(modules, ("jinja2", "strictyaml", "rich", "zstandard")) == set()
+
+
+def test_terminal_scorecard_loads_no_templates_or_validation_library(tmp_path: Path) -> None:
+    """The default `score` is every pull request's cost: no jinja2, pydantic or strictyaml."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("PASS")
+    assert loaded(modules, ("jinja2", "pydantic", "strictyaml", "zstandard")) == set()

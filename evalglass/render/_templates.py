@@ -40,23 +40,6 @@ def markdown_code(text: object) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
-_COLOURS = {
-    "pass": "32",
-    "fail": "31",
-    "blocked": "33",
-    "unsound": "33",
-    "informational": "36",
-}
-
-
-@jinja2.pass_context
-def paint(context: jinja2.runtime.Context, text: str, status: str, bold: bool = False) -> str:
-    """ANSI colour for a status word, only when the render was asked for colour."""
-    if not context.get("colour") or status not in _COLOURS:
-        return text
-    return f"\x1b[{'1;' if bold else ''}{_COLOURS[status]}m{text}\x1b[0m"
-
-
 def _template_dir() -> Path:
     installed = resources.files("evalglass") / "templates"
     if installed.is_dir():
@@ -77,7 +60,6 @@ def environment() -> jinja2.Environment:
     )
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
-    env.filters["paint"] = paint
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
     env.globals.update(
         headline=_view.headline,
