@@ -115,6 +115,23 @@ def test_json_is_the_contract_shape() -> None:
     assert [m["id"] for m in doc["metrics"]] == sorted(m["id"] for m in doc["metrics"])
 
 
+def test_json_keeps_numbers_beyond_64_bits() -> None:
+    """A count no fast encoder can hold is written exactly, not dropped or turned into an error."""
+    huge = 2**70 + 1
+    m = Measurement(id="x", run=Run(source="r.json"), value=0.5, n=huge)
+    text = render(assemble(HostRecords(), Evidence(measurements={"x": m})), Format.JSON)
+    assert f'"n": {huge},' in text
+    assert json.loads(text)["metrics"][0]["n"] == huge
+
+
+def test_json_is_indented_for_review() -> None:
+    """Two-space indentation, one key per line: a committed baseline scorecard diffs by line."""
+    text = render(hostile_scorecard(), Format.JSON)
+    assert text.startswith('{\n  "schema_version": 1,\n  "verdict": ')
+    assert text.endswith("\n}\n")
+    assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
+
+
 def test_terminal_colour_only_when_asked() -> None:
     """Plain text by default; ANSI colour only when the caller asks (a colour TTY)."""
     card = hostile_scorecard()

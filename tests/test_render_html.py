@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalglass.render import Format, render
-from evalglass.render.html import WIDTH, axis, chart
+from evalglass.render.chart import WIDTH, axis, chart
 from tests.render_cases import scorecard, single
 
 HOSTILE_IDS = {

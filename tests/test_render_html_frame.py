@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from evalglass.render import Format, render
-from evalglass.render.html import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, chart_for
+from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, chart_for
 from tests.render_cases import single
 
 

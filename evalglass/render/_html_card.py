@@ -1,0 +1,118 @@
+"""The markup of one metric on the HTML scorecard: its card and its chart.
+
+Written here rather than in the page template because a 10,000-metric page spent most of its
+time in jinja2's per-call machinery. The rule the template kept holds here too: every value
+but a chart's numbers (see chart_svg) goes through `escape` on its way into the markup, and
+only literals written in this file are markup.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from evalglass.numbers import interval_label
+from evalglass.reasons import Reason
+from evalglass.render import _view
+from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, chart_for, describe
+from evalglass.scorecard import MetricCard
+
+
+def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
+    items = "".join(
+        f"        <li><code>{escape(r.code.value)}</code> {escape(r.message)}</li>\n"
+        for r in reasons
+    )
+    return (
+        f'    <div class="why"><span class="label">{label}:</span>\n      <ul>\n{items}'
+        "      </ul>\n    </div>\n"
+    )
+
+
+def card(card: MetricCard) -> Markup:
+    word = _view.status(card)
+    m = card.measurement
+    label = "" if m is None or m.interval is None else f" ({escape(interval_label(m.interval))})"
+    missing = "" if m is None or not m.missing else f" ({escape(m.missing)} missing)"
+    parts = [
+        f'<article class="metric s-{escape(word)}">\n'
+        f'  <header><span class="badge">{escape(word.upper())}</span>'
+        f"<h3><code>{escape(card.id)}</code></h3></header>\n"
+        "  <div>\n"
+        '    <dl class="numbers">\n'
+        f"      <dt>value</dt><dd>{escape(_view.value_text(card))}</dd>\n"
+        f"      <dt>interval</dt><dd>{escape(_view.interval_cell(card))}{label}</dd>\n"
+        f"      <dt>n</dt><dd>{escape(_view.n_text(card))}{missing}</dd>\n"
+        f"      <dt>threshold</dt><dd>{escape(_view.threshold_text(card))}</dd>\n"
+        "    </dl>\n"
+    ]
+    if word in ("pass", "warn", "fail"):
+        parts.append(
+            f'    <p class="why"><span class="label">Evidence:</span> '
+            f"{escape(card.gate.evidence)}</p>\n"
+        )
+    else:
+        heading = "Why it cannot be decided" if card.decided else "Why it does not gate"
+        parts.append(_reasons(heading, _view.why_reasons(card)))
+    if card.authority.notes:
+        parts.append(_reasons("Would block once promoted", card.authority.notes))
+    if m is not None and m.earlier:
+        items = "".join(
+            f"        <li><code>{escape(a.source)}</code> "
+            f"({escape(a.started or 'start unknown')}): value {escape(a.value)}, "
+            f"n {escape(a.n)}</li>\n"
+            for a in m.earlier
+        )
+        parts.append(
+            '    <div class="why"><span class="label">Earlier runs:</span>\n'
+            f"      <ul>\n{items}      </ul>\n    </div>\n"
+        )
+    parts.append("  </div>\n")
+    parts.append(chart_svg(card) or '  <p class="none">No chart: no number here can be drawn.</p>')
+    parts.append("\n</article>\n")
+    return Markup("".join(parts))
+
+
+def chart_svg(card: MetricCard) -> str | None:
+    """The chart of one metric as inline SVG, indented for its place in the card.
+
+    Positions (floats) and tick labels (a float formatted with fixed decimals) are numbers, whose
+    text cannot hold markup, and go in as they are: a 10,000-metric page would otherwise spend a
+    second escaping them. Every other string is escaped."""
+    c = chart_for(card)
+    if c is None:
+        return None
+    ticks = "".join(
+        f'    <line class="tick" x1="{t.x}" y1="{AXIS_Y}" x2="{t.x}" '
+        f'y2="{AXIS_Y + 4}"/>\n'
+        f'    <text x="{t.x}" y="{AXIS_Y + 17}" text-anchor="middle">'
+        f"{t.label}</text>\n"
+        for t in c.ticks
+    )
+    parts = [
+        f'  <svg class="chart" role="img" aria-label="{escape(describe(card))}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">\n'
+        f'    <line class="axis" x1="{c.ticks[0].x}" y1="{AXIS_Y}" '
+        f'x2="{c.ticks[-1].x}" y2="{AXIS_Y}"/>\n',
+        ticks,
+    ]
+    if c.bar is not None:
+        parts.append(
+            f'    <rect class="interval" x="{c.bar[0]}" y="{AXIS_Y - 6}" '
+            f'width="{c.bar[1]}" height="12" rx="3"/>\n'
+        )
+    if c.rule is not None and c.arrow is not None:
+        rule = c.rule
+        points = " ".join(f"{x},{y}" for x, y in c.arrow_head)
+        parts.append(
+            f'    <line class="rule{" proposed" if c.proposed else ""}" x1="{rule}" '
+            f'y1="{ARROW_Y - 4}" x2="{rule}" y2="{AXIS_Y + 8}"/>\n'
+            f'    <line class="arrow" x1="{c.arrow[0]}" y1="{ARROW_Y}" '
+            f'x2="{c.arrow[1]}" y2="{ARROW_Y}"/>\n'
+            f'    <polygon class="arrow-head" points="{points}"/>\n'
+            f'    <text x="{rule}" y="{ARROW_Y - 7}" text-anchor="{escape(c.label_anchor)}">'
+            f"{escape(c.rule_label)}</text>\n"
+        )
+    if c.dot is not None:
+        parts.append(f'    <circle class="value" cx="{c.dot}" cy="{AXIS_Y}" r="5"/>\n')
+    parts.append("  </svg>")
+    return "".join(parts)
