@@ -8,12 +8,14 @@ only literals written in this file are markup.
 
 from __future__ import annotations
 
+import functools
+
 from markupsafe import Markup, escape
 
 from evalglass.numbers import interval_label
 from evalglass.reasons import Reason
 from evalglass.render import _view
-from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, chart_for, describe
+from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
 from evalglass.scorecard import MetricCard
 
 
@@ -34,16 +36,18 @@ def card(card: MetricCard) -> Markup:
     label = "" if m is None or m.interval is None else f" ({escape(interval_label(m.interval))})"
     missing = "" if m is None or not m.missing else f" ({escape(m.missing)} missing)"
     parts = [
-        f'<article class="metric s-{escape(word)}">\n'
-        f'  <header><span class="badge">{escape(word.upper())}</span>'
-        f"<h3><code>{escape(card.id)}</code></h3></header>\n"
-        "  <div>\n"
-        '    <dl class="numbers">\n'
-        f"      <dt>value</dt><dd>{escape(_view.value_text(card))}</dd>\n"
-        f"      <dt>interval</dt><dd>{escape(_view.interval_cell(card))}{label}</dd>\n"
-        f"      <dt>n</dt><dd>{escape(_view.n_text(card))}{missing}</dd>\n"
-        f"      <dt>threshold</dt><dd>{escape(_view.threshold_text(card))}</dd>\n"
-        "    </dl>\n"
+        (
+            f'<article class="metric s-{escape(word)}">\n'
+            f'  <header><span class="badge">{escape(word.upper())}</span>'
+            f"<h3><code>{escape(card.id)}</code></h3></header>\n"
+            "  <div>\n"
+            '    <dl class="numbers">\n'
+            f"      <dt>value</dt><dd>{escape(_view.value_text(card))}</dd>\n"
+            f"      <dt>interval</dt><dd>{escape(_view.interval_cell(card))}{label}</dd>\n"
+            f"      <dt>n</dt><dd>{escape(_view.n_text(card))}{missing}</dd>\n"
+            f"      <dt>threshold</dt><dd>{escape(_view.threshold_text(card))}</dd>\n"
+            "    </dl>\n"
+        )
     ]
     if word in ("pass", "warn", "fail"):
         parts.append(
@@ -81,19 +85,12 @@ def chart_svg(card: MetricCard) -> str | None:
     c = chart_for(card)
     if c is None:
         return None
-    ticks = "".join(
-        f'    <line class="tick" x1="{t.x}" y1="{AXIS_Y}" x2="{t.x}" '
-        f'y2="{AXIS_Y + 4}"/>\n'
-        f'    <text x="{t.x}" y="{AXIS_Y + 17}" text-anchor="middle">'
-        f"{t.label}</text>\n"
-        for t in c.ticks
-    )
     parts = [
-        f'  <svg class="chart" role="img" aria-label="{escape(describe(card))}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">\n'
-        f'    <line class="axis" x1="{c.ticks[0].x}" y1="{AXIS_Y}" '
-        f'x2="{c.ticks[-1].x}" y2="{AXIS_Y}"/>\n',
-        ticks,
+        (
+            f'  <svg class="chart" role="img" aria-label="{escape(describe(card))}" '
+            f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">\n'
+        ),
+        _axis_svg(c.ticks),
     ]
     if c.bar is not None:
         parts.append(
@@ -116,3 +113,14 @@ def chart_svg(card: MetricCard) -> str | None:
         parts.append(f'    <circle class="value" cx="{c.dot}" cy="{AXIS_Y}" r="5"/>\n')
     parts.append("  </svg>")
     return "".join(parts)
+
+
+# Charts share few axes (see chart._axis), so their markup is cached by the ticks it draws.
+@functools.lru_cache(maxsize=4096)
+def _axis_svg(ticks: tuple[Tick, ...]) -> str:
+    axis = f'    <line class="axis" x1="{ticks[0].x}" y1="{AXIS_Y}" x2="{ticks[-1].x}" y2="{AXIS_Y}"/>\n'
+    return axis + "".join(
+        f'    <line class="tick" x1="{t.x}" y1="{AXIS_Y}" x2="{t.x}" y2="{AXIS_Y + 4}"/>\n'
+        f'    <text x="{t.x}" y="{AXIS_Y + 17}" text-anchor="middle">{t.label}</text>\n'
+        for t in ticks
+    )

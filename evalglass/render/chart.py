@@ -5,6 +5,7 @@ Numbers only; the markup is written in _html_card.py. Reads a Scorecard; never d
 
 from __future__ import annotations
 
+import functools
 import math
 
 import attrs
@@ -60,20 +61,26 @@ def axis(points: list[float]) -> Axis:
     Ends and ticks fall on multiples of a 1-2-5 step, two to six intervals apart; proportions
     (every point within [0, 1]) never get an axis beyond 0 or 1."""
     low, high = min(points), max(points)
+    proportion = low >= 0.0 and high <= 1.0
     span, size = high - low, max(abs(low), abs(high))
     # Points closer than a billionth (of their size, or absolutely below 1) draw as one point,
     # which gets a range a fifth of its size around it: this also keeps steps clear of subnormals.
     if span <= max(size, 1.0) * _RESOLUTION:
         span = size * 0.2 if size * 0.2 > _RESOLUTION else 1.0
     low, high = low - span * 0.15, high + span * 0.15
-    proportion = all(0.0 <= p <= 1.0 for p in points)
     if proportion:
         low, high = max(low, 0.0), min(high, 1.0)
     step, exponent = _nice_step((high - low) / 4)
     first, last = math.floor(low / step), math.ceil(high / step)
     if proportion:  # 0 and 1 are multiples of every 1-2-5 step up to 1, so this only tidies
         first, last = max(first, 0), min(last, round(1 / step))
-    last = max(last, first + 1)
+    return _axis(first, max(last, first + 1), step, exponent)
+
+
+# Axes fall on few round ranges, so a page of thousands of charts draws the same few again: the
+# axis, and the ticks on it, are cached by every number they are computed from.
+@functools.lru_cache(maxsize=4096)
+def _axis(first: int, last: int, step: float, exponent: int) -> Axis:
     # Rounding k * step to the step's decimals drops binary noise (0.30000000000000004).
     decimals = max(0, -exponent)
     values = [round(k * step, decimals) for k in range(first, last + 1)]
@@ -114,12 +121,12 @@ def chart(
     if not points or any(abs(p) > _HUGE for p in points):
         return None
     scale = axis(points)
-    per_unit = (WIDTH - 2 * _MARGIN) / (scale.high - scale.low)
+    low, per_unit = scale.low, _per_unit(scale)
 
     def x(v: float) -> float:
-        return round(_MARGIN + (v - scale.low) * per_unit, 1)
+        return _x(v, low, per_unit)
 
-    ticks = tuple(Tick(x=x(v), label=label) for v, label in scale.ticks)
+    ticks = _ticks(scale)
     rule = None if limit is None else x(limit)
     arrow, anchor = None, "middle"
     head: tuple[tuple[float, float], ...] = ()
@@ -141,6 +148,21 @@ def chart(
         arrow_head=head,
         proposed=proposed,
     )
+
+
+def _per_unit(scale: Axis) -> float:
+    return (WIDTH - 2 * _MARGIN) / (scale.high - scale.low)
+
+
+def _x(v: float, low: float, per_unit: float) -> float:
+    """Where a value sits on the chart, to a tenth of a unit."""
+    return round(_MARGIN + (v - low) * per_unit, 1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ticks(scale: Axis) -> tuple[Tick, ...]:
+    low, per_unit = scale.low, _per_unit(scale)
+    return tuple(Tick(x=_x(v, low, per_unit), label=label) for v, label in scale.ticks)
 
 
 def _bar(left: float, right: float) -> tuple[float, float]:
@@ -172,5 +194,3 @@ def describe(card: MetricCard) -> str:
     if card.threshold is not None:
         parts.append(f"threshold {threshold_text(card)}")
     return ", ".join(parts)
-
-
