@@ -6,6 +6,8 @@ result and never decide.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from evalglass import stats
@@ -27,10 +29,20 @@ class MetricCard:
     threshold: ThresholdRecord | None
     gate: GateResult
 
-    @property
+    # Cached: every renderer asks both of every metric, several times.
+    @functools.cached_property
     def decided(self) -> bool:
         """Whether this metric affects the verdict (enforced, blocked or unsound)."""
         return self.authority.outcome is Outcome.BLOCKED or self.gate.result is not Result.NOT_ENFORCED
+
+    @functools.cached_property
+    def status(self) -> str:
+        """One word: fail, unsound, blocked, warn, pass, or informational."""
+        if self.authority.outcome is Outcome.BLOCKED:
+            return "blocked"
+        if self.gate.result is Result.NOT_ENFORCED:
+            return self.authority.outcome.value
+        return self.gate.result.value
 
 
 @attrs.frozen(kw_only=True)
@@ -54,7 +66,7 @@ class Scorecard:
     model: str | None
     sources: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def counts(self) -> Counts:
         results = [m.gate.result for m in self.metrics]
         blocked = sum(

@@ -92,3 +92,20 @@ def test_terminal_scorecard_loads_no_templates_or_validation_library(tmp_path: P
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("PASS")
     assert loaded(modules, ("jinja2", "pydantic", "strictyaml", "zstandard")) == set()
+
+
+def test_every_adapter_has_its_sniffer() -> None:
+    """Detection and reading agree on the formats: each sniffer names an adapter, and back."""
+    from evalglass.evidence import read, sniff
+
+    assert set(sniff.SNIFFERS) == set(read._MODULES) == set(read.FORMATS)
+
+
+def test_a_generic_json_output_loads_no_other_adapter(tmp_path: Path) -> None:
+    """Recognising a file imports no adapter: scoring generic JSON loads that adapter alone."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    adapters = {m for m in modules if m.startswith("evalglass.evidence.")}
+    assert "evalglass.evidence.generic" in adapters
+    others = ("inspect_log", "lmeval", "promptfoo", "deepeval", "rows", "_zip", "_inspect_files")
+    assert adapters.isdisjoint(f"evalglass.evidence.{name}" for name in others)

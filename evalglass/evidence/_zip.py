@@ -15,8 +15,8 @@ from typing import IO, Any, Self, cast
 from evalglass.errors import OutputError
 from evalglass.evidence import _common as c
 from evalglass.evidence._json_stream import JsonStream
+from evalglass.evidence.sniff import ZIP_MAGIC
 
-ZIP_MAGIC = b"PK\x03\x04"
 _ZSTD_METHOD = 93
 
 

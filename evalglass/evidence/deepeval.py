@@ -21,15 +21,6 @@ FORMAT = "deepeval"
 _CASE_LISTS = ("testCases", "conversationalTestCases")
 
 
-def sniff(path: Path, head: bytes) -> bool:
-    body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return (
-        body.startswith(b"{")
-        and b'"testCases"' in head
-        and any(key in head for key in (b'"testFile"', b'"metricsData"', b'"metricsScores"'))
-    )
-
-
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = c.mapping(c.load_json_file(path, shown), shown, "test run")
     with c.shape_errors(shown):

@@ -20,11 +20,6 @@ from evalglass.reasons import Reason, ValidityCode
 FORMAT = "generic"
 
 
-def sniff(path: Path, head: bytes) -> bool:
-    text = head.lstrip()
-    return path.suffix.lower() == ".json" and text.startswith(b"{") and b'"metrics"' in head
-
-
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = load_json(path, shown)
     if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):

@@ -15,7 +15,6 @@ from evalglass.errors import OutputError
 from evalglass.evidence import _common as c
 from evalglass.evidence import _inspect_files as files
 from evalglass.evidence._inspect_scores import epoch_reducer, value_to_float
-from evalglass.evidence._zip import ZIP_MAGIC
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
@@ -26,15 +25,6 @@ _SPREAD = frozenset({"stderr", "bootstrap_stderr", "std"})
 # Metrics that are the mean of the per-sample scores, so the samples and the stderr describe them.
 _MEANS = frozenset({"accuracy", "mean"})
 _DEFAULT_REDUCER = "mean"
-
-
-def sniff(path: Path, head: bytes) -> bool:
-    if head.startswith(ZIP_MAGIC):
-        return path.suffix.lower() == ".eval" or b"_journal/" in head or b"header.json" in head
-    body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return body.startswith(b"{") and all(
-        key in head for key in (b'"status"', b'"eval_id"', b'"task_id"')
-    )
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:

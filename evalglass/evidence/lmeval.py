@@ -18,21 +18,12 @@ from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 
 FORMAT = "lm-eval"
 
-_RESULTS_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{')
-_METRIC_KEY = re.compile(rb'"[^",]+,[^",]+"\s*:')
 # Built-in metrics lm-eval averages over documents when a task's metric_list does not say.
 _MEAN_BY_DEFAULT = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match"})
 # lm-eval writes this where it could not compute a number (typically a stderr).
 _NOT_AVAILABLE = "N/A"
 
 _PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a BLEU tuple)
-
-
-def sniff(path: Path, head: bytes) -> bool:
-    body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return bool(_RESULTS_FIRST.match(body)) and (
-        b'"alias"' in head or _METRIC_KEY.search(head) is not None
-    )
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:

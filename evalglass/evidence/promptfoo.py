@@ -40,11 +40,6 @@ _MODEL_GRADED = frozenset(
 )
 
 
-def sniff(path: Path, head: bytes) -> bool:
-    body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return body.startswith(b"{") and b'"evalId"' in head and b'"results"' in head
-
-
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = c.mapping(c.load_json_file(path, shown), shown, "results file")
     with c.shape_errors(shown):

@@ -19,8 +19,8 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
+from evalglass.evidence.sniff import SNIFFERS
 
-# Most specific first: the generic format is the fallback for JSON nobody else claims.
 _MODULES = {
     "inspect": "evalglass.evidence.inspect_log",
     "lm-eval": "evalglass.evidence.lmeval",
@@ -30,10 +30,12 @@ _MODULES = {
     "generic": "evalglass.evidence.generic",
 }
 
-FORMATS = tuple(_MODULES)
+FORMATS = tuple(SNIFFERS)
 
 
-def read_outputs(paths: Sequence[str | os.PathLike[str]], input_format: str | None = None) -> Evidence:
+def read_outputs(
+    paths: Sequence[str | os.PathLike[str]], input_format: str | None = None
+) -> Evidence:
     """Read every output named (folders: every recognised file below them) into one Evidence."""
     if input_format is not None and input_format not in _MODULES:
         raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(FORMATS)}")
@@ -88,10 +90,9 @@ def _detect(path: Path, input_format: str | None) -> ModuleType | None:
             head = stream.read(4096)
     except OSError as exc:
         raise OutputError(os.fspath(path), f"cannot read: {exc.strerror or exc}") from exc
-    for name in _MODULES:
-        adapter = _adapter(name)
-        if adapter.sniff(path, head):
-            return adapter
+    for name, claims in SNIFFERS.items():
+        if claims(path, head):
+            return _adapter(name)
     return None
 
 

@@ -20,22 +20,12 @@ import attrs
 from evalglass import stats
 from evalglass.errors import OutputError
 from evalglass.evidence.model import Measurement, Run
+from evalglass.evidence.sniff import ROWS_REQUIRED
 
 FORMAT = "rows"
-_REQUIRED = ("metric", "score")
 # json.loads of a str, less its per-call checks; a line opening with a byte-order mark still goes
 # to json.loads, for its own message.
 _decode = json.JSONDecoder().decode
-
-
-def sniff(path: Path, head: bytes) -> bool:
-    first = head.split(b"\n", 1)[0].strip()
-    if path.suffix.lower() == ".jsonl":
-        return first.startswith(b"{") and b'"metric"' in first and b'"score"' in first
-    if path.suffix.lower() == ".csv":
-        columns = {c.strip().strip('"') for c in first.decode("utf-8", "replace").split(",")}
-        return set(_REQUIRED) <= columns
-    return False
 
 
 @attrs.define
@@ -145,7 +135,7 @@ def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
         with path.open(encoding="utf-8", newline="") as stream:
             if path.suffix.lower() == ".csv":
                 reader = csv.DictReader(stream)
-                missing = [c for c in _REQUIRED if c not in (reader.fieldnames or [])]
+                missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
                 if missing:
                     raise OutputError(shown, f"CSV header lacks column(s) {', '.join(missing)}", 1)
                 for row in reader:

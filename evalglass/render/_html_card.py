@@ -31,7 +31,7 @@ def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
 
 
 def card(card: MetricCard) -> Markup:
-    word = _view.status(card)
+    word = card.status
     m = card.measurement
     label = "" if m is None or m.interval is None else f" ({escape(interval_label(m.interval))})"
     missing = "" if m is None or not m.missing else f" ({escape(m.missing)} missing)"

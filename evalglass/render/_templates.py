@@ -63,7 +63,6 @@ def environment() -> jinja2.Environment:
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
     env.globals.update(
         headline=_view.headline,
-        status=_view.status,
         deciding=_view.deciding,
         others=_view.others,
         value_text=_view.value_text,

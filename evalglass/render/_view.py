@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evalglass.authority import Outcome
 from evalglass.decision import Result, rule_text
 from evalglass.exits import Verdict
 from evalglass.numbers import fmt, interval_text
 from evalglass.reasons import Reason
+from evalglass.records.model import Approval
 from evalglass.scorecard import MetricCard, Scorecard
 
 _WORDS = {
@@ -47,15 +47,6 @@ def headline(scorecard: Scorecard) -> str:
     )
 
 
-def status(card: MetricCard) -> str:
-    """One word per metric: fail, unsound, blocked, warn, pass, or informational."""
-    if card.authority.outcome is Outcome.BLOCKED:
-        return "blocked"
-    if card.gate.result is Result.NOT_ENFORCED:
-        return card.authority.outcome.value
-    return card.gate.result.value
-
-
 # The statuses of metrics that affect the verdict, most severe first.
 SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4}
 
@@ -63,7 +54,7 @@ SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4}
 def deciding(scorecard: Scorecard) -> list[MetricCard]:
     """Metrics that affect the verdict, failed and blocked first."""
     cards = [c for c in scorecard.metrics if c.decided]
-    return sorted(cards, key=lambda c: (SEVERITY[status(c)], c.id))
+    return sorted(cards, key=lambda c: (SEVERITY[c.status], c.id))
 
 
 def others(scorecard: Scorecard) -> list[MetricCard]:
@@ -95,7 +86,7 @@ def threshold_text(card: MetricCard) -> str:
     text = rule_text(t)
     if t.warn_value is not None:
         text += f", warn {t.op.value} {fmt(t.warn_value)}"
-    return text if t.approval.value == "approved" else f"{text} (proposed)"
+    return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
 
 
 def reasons_text(reasons: Iterable[object]) -> str:

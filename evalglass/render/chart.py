@@ -11,6 +11,7 @@ import math
 import attrs
 
 from evalglass.numbers import fmt, interval_label
+from evalglass.records.model import Approval
 from evalglass.render._view import threshold_text
 from evalglass.scorecard import MetricCard
 
@@ -180,7 +181,7 @@ def chart_for(card: MetricCard) -> Chart | None:
         None if m is None or m.interval is None else (m.interval.low, m.interval.high),
         None if t is None else t.op.value,
         None if t is None else t.value,
-        proposed=t is not None and t.approval.value != "approved",
+        proposed=t is not None and t.approval is not Approval.APPROVED,
     )
 
 

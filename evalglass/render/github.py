@@ -34,13 +34,13 @@ def level(card: MetricCard) -> str:
     metric would block once promoted."""
     if not card.decided:
         return "warning" if card.authority.notes else "notice"
-    return _LEVELS[_view.status(card)]
+    return _LEVELS[card.status]
 
 
 def render(scorecard: Scorecard) -> str:
     stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
     lines = [command("error" if stops else "notice", "evalglass", _view.headline(scorecard))]
     for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:
-        title = f"{_view.status(card).upper()} {card.id}"
+        title = f"{card.status.upper()} {card.id}"
         lines.append(command(level(card), title, _view.explanation(card)))
     return "\n".join(lines) + "\n"

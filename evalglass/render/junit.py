@@ -66,7 +66,7 @@ def _property(parent: ET.Element, name: str, value: str) -> None:
 
 def _testcase(suite: ET.Element, card: MetricCard) -> str | None:
     case = ET.SubElement(suite, "testcase", classname=SUITE, name=xml_text(card.id))
-    status = _view.status(card)
+    status = card.status
     kind = element(status, card.decided)
     if kind is not None:
         message = _view.explanation(card)
@@ -80,7 +80,7 @@ def _testcase(suite: ET.Element, card: MetricCard) -> str | None:
 
 def _details(card: MetricCard, message: str) -> str:
     lines = [
-        f"status: {_view.status(card)}",
+        f"status: {card.status}",
         f"value: {_view.value_text(card)}",
         f"interval: {_view.interval_cell(card)}",
         f"n: {_view.n_text(card)}",

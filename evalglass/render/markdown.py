@@ -83,7 +83,7 @@ def render(scorecard: Scorecard) -> str:
 
 def _by_status(cards: Iterable[MetricCard]) -> tuple[tuple[str, int], ...]:
     """How many of each status, most severe first (the order the gates are listed in)."""
-    counts = Counter(_view.status(card) for card in cards)
+    counts = Counter(card.status for card in cards)
     return tuple((status, counts[status]) for status in _view.SEVERITY if counts[status])
 
 

@@ -33,7 +33,7 @@ def _numbers(card: MetricCard) -> str:
 
 
 def _gate(card: MetricCard, colour: bool) -> list[str]:
-    status = _view.status(card)
+    status = card.status
     lines = [f"  {paint(status.upper().ljust(8), status, colour, bold=True)} {card.id}", _numbers(card)]
     m = card.measurement
     if m is not None and m.missing:
