@@ -368,3 +368,13 @@ def test_console_check_sees_a_blocked_load(tmp_path: Path) -> None:
     done = run_browser(binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom",
                        page.as_uri())
     assert any("Content Security Policy" in line for line in console_lines(done.stderr))
+
+
+@given(st.text())
+def test_card_escaping_is_jinja2s(text: str) -> None:
+    """The cards escape text exactly as the page template's autoescape does."""
+    import markupsafe
+
+    from evalglass.render._html_card import escape
+
+    assert escape(text) == str(markupsafe.escape(text))
