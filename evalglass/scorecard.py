@@ -41,8 +41,8 @@ class MetricCard:
         if self.authority.outcome is Outcome.BLOCKED:
             return "blocked"
         if self.gate.result is Result.NOT_ENFORCED:
-            return self.authority.outcome.value
-        return self.gate.result.value
+            return str(self.authority.outcome.value)
+        return str(self.gate.result.value)
 
 
 @attrs.frozen(kw_only=True)
