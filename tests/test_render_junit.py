@@ -6,6 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import attrs
+from hypothesis import given
+from hypothesis import strategies as st
 from junitparser import Error, Failure, JUnitXml, Skipped, TestSuite
 
 from evalglass.render import Format, render
@@ -155,3 +158,15 @@ def test_only_failed_or_undecided_gates_fail_the_suite() -> None:
         "failure", "error", "error", None, None
     ]
     assert element("informational", False) == "skipped"
+
+
+@given(metric_id=st.text(min_size=1), model=st.text())
+def test_any_id_and_model_read_back_as_written(metric_id: str, model: str) -> None:
+    """The report is written as text: whatever an output names its metric and model, a parser
+    reads back exactly that (with XML's forbidden characters replaced), in one testcase."""
+    card = attrs.evolve(single(metric_id, 0.9), model=model)
+    root = ET.fromstring(render(card, Format.JUNIT).encode("utf-8"))
+    cases = root.findall("testcase")
+    assert [case.get("name") for case in cases] == [xml_text(metric_id)]
+    assert root.find("properties/property[@name='model']").get("value") == xml_text(model)
+    assert cases[0].find("failure") is not None or cases[0].find("system-out") is not None
