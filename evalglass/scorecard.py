@@ -12,10 +12,11 @@ import attrs
 
 from evalglass import stats
 from evalglass.authority import Authority, Outcome, resolve
-from evalglass.decision import GateResult, Result, decide
+from evalglass.decision import GateResult, Result, decide, rule_text
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.exits import Verdict, exit_code
-from evalglass.records.model import HostRecords, ThresholdRecord
+from evalglass.numbers import fmt, interval_text
+from evalglass.records.model import Approval, HostRecords, ThresholdRecord
 from evalglass.stats import DEFAULT_LEVEL
 from evalglass.validity import Validity, assess
 
@@ -43,6 +44,33 @@ class MetricCard:
         if self.gate.result is Result.NOT_ENFORCED:
             return str(self.authority.outcome.value)
         return str(self.gate.result.value)
+
+    # How the numbers read, the same in every format; cached, since every format asks.
+    @functools.cached_property
+    def value_text(self) -> str:
+        m = self.measurement
+        return "—" if m is None or m.value is None else fmt(m.value)
+
+    @functools.cached_property
+    def interval_text(self) -> str:
+        m = self.measurement
+        return "—" if m is None or m.interval is None else interval_text(m.interval)
+
+    @functools.cached_property
+    def n_text(self) -> str:
+        m = self.measurement
+        return "—" if m is None or m.n is None else str(m.n)
+
+    @functools.cached_property
+    def threshold_text(self) -> str:
+        """The rule, its warn bound, and "(proposed)" until it is approved."""
+        t = self.threshold
+        if t is None:
+            return "—"
+        text = rule_text(t)
+        if t.warn_value is not None:
+            text += f", warn {t.op.value} {fmt(t.warn_value)}"
+        return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
 
 
 @attrs.frozen(kw_only=True)

@@ -55,10 +55,10 @@ def card(card: MetricCard) -> Markup:
             f"<h3><code>{escape(card.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
-            f"      <dt>value</dt><dd>{escape(_view.value_text(card))}</dd>\n"
-            f"      <dt>interval</dt><dd>{escape(_view.interval_cell(card))}{label}</dd>\n"
-            f"      <dt>n</dt><dd>{escape(_view.n_text(card))}{missing}</dd>\n"
-            f"      <dt>threshold</dt><dd>{escape(_view.threshold_text(card))}</dd>\n"
+            f"      <dt>value</dt><dd>{escape(card.value_text)}</dd>\n"
+            f"      <dt>interval</dt><dd>{escape(card.interval_text)}{label}</dd>\n"
+            f"      <dt>n</dt><dd>{escape(card.n_text)}{missing}</dd>\n"
+            f"      <dt>threshold</dt><dd>{escape(card.threshold_text)}</dd>\n"
             "    </dl>\n"
         )
     ]

@@ -65,10 +65,6 @@ def environment() -> jinja2.Environment:
         headline=_view.headline,
         deciding=_view.deciding,
         others=_view.others,
-        value_text=_view.value_text,
-        n_text=_view.n_text,
-        interval_cell=_view.interval_cell,
-        threshold_text=_view.threshold_text,
         reasons_text=_view.reasons_text,
         why=_view.why,
     )

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evalglass.decision import Result, rule_text
+from evalglass.decision import Result
 from evalglass.exits import Verdict
-from evalglass.numbers import fmt, interval_text
 from evalglass.reasons import Reason
-from evalglass.records.model import Approval
 from evalglass.scorecard import MetricCard, Scorecard
 
 _WORDS = {
@@ -60,33 +58,6 @@ def deciding(scorecard: Scorecard) -> list[MetricCard]:
 def others(scorecard: Scorecard) -> list[MetricCard]:
     """Metrics that do not affect the verdict, in id order."""
     return [c for c in scorecard.metrics if not c.decided]
-
-
-def value_text(card: MetricCard) -> str:
-    m = card.measurement
-    if m is None or m.value is None:
-        return "—"
-    return fmt(m.value)
-
-
-def n_text(card: MetricCard) -> str:
-    m = card.measurement
-    return "—" if m is None or m.n is None else str(m.n)
-
-
-def interval_cell(card: MetricCard) -> str:
-    m = card.measurement
-    return "—" if m is None or m.interval is None else interval_text(m.interval)
-
-
-def threshold_text(card: MetricCard) -> str:
-    t = card.threshold
-    if t is None:
-        return "—"
-    text = rule_text(t)
-    if t.warn_value is not None:
-        text += f", warn {t.op.value} {fmt(t.warn_value)}"
-    return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
 
 
 def reasons_text(reasons: Iterable[object]) -> str:

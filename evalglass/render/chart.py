@@ -12,7 +12,6 @@ import attrs
 
 from evalglass.numbers import fmt, interval_label
 from evalglass.records.model import Approval
-from evalglass.render._view import threshold_text
 from evalglass.scorecard import MetricCard
 
 # The chart's frame, in SVG user units.
@@ -193,5 +192,5 @@ def describe(card: MetricCard) -> str:
         low, high = fmt(m.interval.low), fmt(m.interval.high)
         parts.append(f"{interval_label(m.interval)} interval {low} to {high}")
     if card.threshold is not None:
-        parts.append(f"threshold {threshold_text(card)}")
+        parts.append(f"threshold {card.threshold_text}")
     return ", ".join(parts)

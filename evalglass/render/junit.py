@@ -105,10 +105,10 @@ def _testcase(card: MetricCard) -> tuple[str | None, str]:
 def _details(card: MetricCard, message: str) -> str:
     lines = [
         f"status: {card.status}",
-        f"value: {_view.value_text(card)}",
-        f"interval: {_view.interval_cell(card)}",
-        f"n: {_view.n_text(card)}",
-        f"threshold: {_view.threshold_text(card)}",
+        f"value: {card.value_text}",
+        f"interval: {card.interval_text}",
+        f"n: {card.n_text}",
+        f"threshold: {card.threshold_text}",
         message,
     ]
     return "\n".join(lines)

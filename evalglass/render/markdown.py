@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import attrs
 
 from evalglass.render import _view
-from evalglass.render._templates import environment
+from evalglass.render._templates import environment, markdown_code, markdown_escape
 from evalglass.scorecard import MetricCard, Scorecard
 
 LIMIT = 65_536  # characters in a GitHub issue or pull-request comment
@@ -46,10 +46,13 @@ class Shortened:
 def render(scorecard: Scorecard) -> str:
     template = environment().get_template("scorecard.md.j2")
     gates, rest = _view.deciding(scorecard), _view.others(scorecard)
+    # Each row once: a shortened comment is sized by rendering it more than once.
+    gate_rows = [gate_row(card) for card in gates]
 
     def text(cut: Shortened | None) -> str:
+        listed = gate_rows if cut is None else gate_rows[: len(cut.gates)]
         return template.render(
-            scorecard=scorecard, gates=gates, rest=rest, cut=cut, marker=MARKER, limit=LIMIT
+            scorecard=scorecard, rows=listed, rest=rest, cut=cut, marker=MARKER, limit=LIMIT
         )
 
     if len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT:
@@ -70,15 +73,24 @@ def render(scorecard: Scorecard) -> str:
     probe = shortened(most)
     if len(probe) <= LIMIT:
         return probe
-    rows = [len(line) + 1 for line in probe.splitlines() if line.startswith("| **")]
-    room = LIMIT - (len(probe) - sum(rows)) - _COUNTS_MARGIN
+    lengths = [len(row) + 1 for row in gate_rows[:most]]
+    room = LIMIT - (len(probe) - sum(lengths)) - _COUNTS_MARGIN
     listed = 0
-    while listed < len(rows) and rows[listed] <= room:
-        room -= rows[listed]
+    while listed < len(lengths) and lengths[listed] <= room:
+        room -= lengths[listed]
         listed += 1
     while len(comment := shortened(listed)) > LIMIT and listed:
         listed -= 1
     return comment
+
+
+def gate_row(card: MetricCard) -> str:
+    """One row of the gates' table; every string from an output or a record escaped."""
+    return (
+        f"| **{card.status.upper()}** | {markdown_code(card.id)} | {card.value_text} | "
+        f"{card.interval_text} | {card.n_text} | {markdown_escape(card.threshold_text)} | "
+        f"{markdown_escape(_view.why(card))} |"
+    )
 
 
 def _by_status(cards: Iterable[MetricCard]) -> tuple[tuple[str, int], ...]:

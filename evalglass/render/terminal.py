@@ -27,8 +27,8 @@ def paint(text: str, status: str, colour: bool, bold: bool = False) -> str:
 
 def _numbers(card: MetricCard) -> str:
     return (
-        f"      value {_view.value_text(card)}  interval {_view.interval_cell(card)}"
-        f"  n {_view.n_text(card)}  threshold {_view.threshold_text(card)}"
+        f"      value {card.value_text}  interval {card.interval_text}"
+        f"  n {card.n_text}  threshold {card.threshold_text}"
     )
 
 
