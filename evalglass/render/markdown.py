@@ -46,8 +46,11 @@ class Shortened:
 def render(scorecard: Scorecard) -> str:
     template = environment().get_template("scorecard.md.j2")
     gates, rest = _view.deciding(scorecard), _view.others(scorecard)
-    # Each row once: a shortened comment is sized by rendering it more than once.
-    gate_rows = [gate_row(card) for card in gates]
+    # Each row once, and only rows that can be listed: a comment that cannot hold every metric
+    # lists at most `most` gates, and is sized by rendering it more than once.
+    whole_may_fit = len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT
+    most = len(gates) if whole_may_fit else min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
+    gate_rows = [gate_row(card) for card in gates[:most]]
 
     def text(cut: Shortened | None) -> str:
         listed = gate_rows if cut is None else gate_rows[: len(cut.gates)]
@@ -55,7 +58,7 @@ def render(scorecard: Scorecard) -> str:
             scorecard=scorecard, rows=listed, rest=rest, cut=cut, marker=MARKER, limit=LIMIT
         )
 
-    if len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT:
+    if whole_may_fit:
         whole = text(None)
         if len(whole) <= LIMIT:
             return whole
@@ -69,7 +72,7 @@ def render(scorecard: Scorecard) -> str:
 
     # Every gate that could fit, listed once, gives each row's length; the most that fit follow,
     # less a margin for the line that counts the rest, which grows as fewer are listed.
-    most = min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
+    most = min(most, LIMIT // _SHORTEST_GATE_ROW)
     probe = shortened(most)
     if len(probe) <= LIMIT:
         return probe
