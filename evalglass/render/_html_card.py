@@ -2,7 +2,7 @@
 
 Written here rather than in the page template because a 10,000-metric page spent most of its
 time in jinja2's per-call machinery. The rule the template kept holds here too: every value
-but a chart's numbers (see chart_svg) goes through `escape` on its way into the markup, and
+but numbers' text and the status word goes through `escape` on its way into the markup, and
 only literals written in this file are markup.
 """
 
@@ -44,20 +44,22 @@ def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
 
 
 def card(card: MetricCard) -> Markup:
+    # The status word and the value, interval, n and missing count are a closed vocabulary and
+    # numbers' text, written as they are (see chart_svg); everything else is escaped.
     word = card.status
     m = card.measurement
     label = "" if m is None or m.interval is None else f" ({escape(interval_label(m.interval))})"
-    missing = "" if m is None or not m.missing else f" ({escape(m.missing)} missing)"
+    missing = "" if m is None or not m.missing else f" ({m.missing} missing)"
     parts = [
         (
-            f'<article class="metric s-{escape(word)}">\n'
-            f'  <header><span class="badge">{escape(word.upper())}</span>'
+            f'<article class="metric s-{word}">\n'
+            f'  <header><span class="badge">{word.upper()}</span>'
             f"<h3><code>{escape(card.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
-            f"      <dt>value</dt><dd>{escape(card.value_text)}</dd>\n"
-            f"      <dt>interval</dt><dd>{escape(card.interval_text)}{label}</dd>\n"
-            f"      <dt>n</dt><dd>{escape(card.n_text)}{missing}</dd>\n"
+            f"      <dt>value</dt><dd>{card.value_text}</dd>\n"
+            f"      <dt>interval</dt><dd>{card.interval_text}{label}</dd>\n"
+            f"      <dt>n</dt><dd>{card.n_text}{missing}</dd>\n"
             f"      <dt>threshold</dt><dd>{escape(card.threshold_text)}</dd>\n"
             "    </dl>\n"
         )

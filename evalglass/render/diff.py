@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import enum
 import json
 
-from evalglass.convert import converter
+import cattrs
+
 from evalglass.diff import RecordsDiff
 from evalglass.render import Format
 from evalglass.render._templates import environment
 
 _TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
+
+_converter = cattrs.Converter()
+_converter.register_unstructure_hook(enum.Enum, lambda e: e.value)
 
 
 def render(result: RecordsDiff, fmt: Format) -> str:
@@ -19,7 +24,7 @@ def render(result: RecordsDiff, fmt: Format) -> str:
             "base": result.base,
             "head": result.head,
             "loosening": len(result.loosening),
-            "changes": [converter.unstructure(c) for c in result.changes],
+            "changes": [_converter.unstructure(c) for c in result.changes],
         }
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     template = _TEMPLATES.get(fmt)
