@@ -109,3 +109,16 @@ def test_a_generic_json_output_loads_no_other_adapter(tmp_path: Path) -> None:
     assert "evalglass.evidence.generic" in adapters
     others = ("inspect_log", "lmeval", "promptfoo", "deepeval", "rows", "_zip", "_inspect_files")
     assert adapters.isdisjoint(f"evalglass.evidence.{name}" for name in others)
+
+
+def test_pull_request_comment_loads_no_templates(tmp_path: Path) -> None:
+    """What CI runs on every pull request, workflow commands plus the Markdown comment, loads no
+    jinja2 (only the HTML page and explain, diff and doctor use templates)."""
+    comment = tmp_path / "comment.md"
+    result, modules = run(
+        tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", "github",
+        "--write", f"markdown={comment}",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert comment.read_text(encoding="utf-8").startswith("<!-- evalglass-scorecard -->\n")
+    assert loaded(modules, ("jinja2", "pydantic", "cattrs", "strictyaml")) == set()

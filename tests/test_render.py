@@ -20,7 +20,7 @@ from evalglass.records.model import (
     ThresholdRecord,
 )
 from evalglass.render import Format, render
-from evalglass.render._templates import markdown_code, markdown_escape
+from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.scorecard import assemble
 
 HOSTILE = [

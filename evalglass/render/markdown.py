@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import attrs
 
 from evalglass.render import _view
-from evalglass.render._templates import environment, markdown_code, markdown_escape
+from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.scorecard import MetricCard, Scorecard
 
 LIMIT = 65_536  # characters in a GitHub issue or pull-request comment
@@ -44,7 +44,6 @@ class Shortened:
 
 
 def render(scorecard: Scorecard) -> str:
-    template = environment().get_template("scorecard.md.j2")
     gates, rest = _view.deciding(scorecard), _view.others(scorecard)
     # Each row once, and only rows that can be listed: a comment that cannot hold every metric
     # lists at most `most` gates, and is sized by rendering it more than once.
@@ -54,9 +53,7 @@ def render(scorecard: Scorecard) -> str:
 
     def text(cut: Shortened | None) -> str:
         listed = gate_rows if cut is None else gate_rows[: len(cut.gates)]
-        return template.render(
-            scorecard=scorecard, rows=listed, rest=rest, cut=cut, marker=MARKER, limit=LIMIT
-        )
+        return _comment(scorecard, listed, rest, cut)
 
     if whole_may_fit:
         whole = text(None)
@@ -85,6 +82,78 @@ def render(scorecard: Scorecard) -> str:
     while len(comment := shortened(listed)) > LIMIT and listed:
         listed -= 1
     return comment
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _comment(
+    scorecard: Scorecard, rows: list[str], rest: list[MetricCard], cut: Shortened | None
+) -> str:
+    """The comment: the verdict, the gates' table, then what does not affect the verdict,
+    listed, or counted by reason when `cut` says the comment is shortened."""
+    out = [MARKER, f"**{markdown_escape(_view.headline(scorecard))}**", ""]
+    if scorecard.model is not None:
+        out.append(f"Model under evaluation: {markdown_code(scorecard.model)}")
+    if cut is not None:
+        if cut.unlisted:
+            listed = (
+                f"{len(cut.gates)} of the {len(cut.gates) + cut.unlisted_total} gates that "
+                "decided are listed, the most severe first"
+            )
+        else:
+            listed = "every gate that decided is listed"
+        if rest:
+            verb = "is" if len(rest) == 1 else "are"
+            listed += (
+                f", and the {_plural(len(rest), 'metric')} not affecting the verdict {verb} "
+                "counted by reason"
+            )
+        note = (
+            f"_Shortened to fit GitHub's limit of {LIMIT:,} characters for a comment: {listed}. "
+            "The JSON and HTML scorecards (`--format json`, `--format html`) have every metric._"
+        )
+        out += ["", note]
+    if rows:
+        out += [
+            "",
+            "| Result | Metric | Value | Interval | n | Threshold | Evidence or reasons |",
+            "|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    elif cut is None or not cut.unlisted:
+        out += ["", "No metric could gate: nothing in this run was enforced."]
+    if cut is not None and cut.unlisted:
+        counts = ", ".join(f"{count} {status}" for status, count in cut.unlisted)
+        more = _plural(cut.unlisted_total, "more gate")
+        out += ["", f"**{more} not listed here:** {counts}."]
+    if rest:
+        summary = f"{_plural(len(rest), 'metric')} not affecting the verdict"
+        out += ["", f"<details><summary>{summary}</summary>", ""]
+        if cut is None:
+            out += [
+                "| Metric | Value | n | Why it does not gate | Would block once promoted |",
+                "|---|---|---|---|---|",
+                *(_other_row(card) for card in rest),
+            ]
+        else:
+            out += ["| Outcome | Why it does not gate | Metrics |", "|---|---|---|"]
+            out += [f"| {o} | {markdown_code(code)} | {n} |" for o, code, n in cut.reasons]
+            if cut.notes:
+                out += ["", "| Would block once promoted | Metrics |", "|---|---|"]
+                out += [f"| {markdown_code(code)} | {n} |" for code, n in cut.notes]
+        out += ["", "</details>"]
+    return "\n".join(out) + "\n"
+
+
+def _other_row(card: MetricCard) -> str:
+    notes = _view.reasons_text(card.authority.notes) or "—"
+    return (
+        f"| {markdown_code(card.id)} | {card.value_text} | {card.n_text} | "
+        f"{markdown_escape(_view.reasons_text(card.authority.reasons))} | "
+        f"{markdown_escape(notes)} |"
+    )
 
 
 def gate_row(card: MetricCard) -> str:
