@@ -43,7 +43,12 @@ def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
     )
 
 
-def card(card: MetricCard) -> Markup:
+def cards(cards: list[MetricCard]) -> Markup:
+    """The cards of these metrics, a blank line apart."""
+    return Markup("\n".join(card(c) for c in cards))
+
+
+def card(card: MetricCard) -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
     word = card.status
@@ -88,7 +93,7 @@ def card(card: MetricCard) -> Markup:
     parts.append("  </div>\n")
     parts.append(chart_svg(card) or '  <p class="none">No chart: no number here can be drawn.</p>')
     parts.append("\n</article>\n")
-    return Markup("".join(parts))
+    return "".join(parts)
 
 
 def chart_svg(card: MetricCard) -> str | None:

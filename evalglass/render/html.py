@@ -24,4 +24,4 @@ def _environment() -> jinja2.Environment:
 
 def render(scorecard: Scorecard) -> str:
     template = _environment().get_template("scorecard.html.j2")
-    return template.render(scorecard=scorecard, metric_card=_html_card.card)
+    return template.render(scorecard=scorecard, metric_cards=_html_card.cards)
