@@ -25,7 +25,8 @@ _HUGE = 1e300
 _ARROW = 16  # length of the arrow pointing to the side of the rule that passes
 
 
-@attrs.frozen(kw_only=True)
+# Ticks and axes are cache keys (see _axis): their hash is computed once.
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Tick:
     x: float
     label: str
@@ -46,7 +47,7 @@ class Chart:
     proposed: bool  # a proposed threshold is drawn dashed
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Axis:
     """An axis range with round ends, and its ticks (value and label) on round numbers."""
 
