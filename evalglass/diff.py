@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from evalglass.authority import Outcome, resolve
+from evalglass.decision import rule_text
 from evalglass.evidence.model import Evidence
-from evalglass.numbers import fmt
 from evalglass.records.model import Approval, HostRecords, Op, ThresholdRecord
 
 
@@ -129,28 +129,73 @@ def _thresholds(
         if approval != (new.approval, new.approved_by, new.approved_on):
             yield Change(kind=Kind.APPROVAL_CHANGED, file="thresholds.yaml", id=metric_id,
                          detail=f"{_approval(old)} → {_approval(new)}")
+        # Whatever else changed (the warn bound; a rule rewritten without changing what passes)
+        # is still shown: a reviewer sees every edit.
+        covered = _APPROVAL_FIELDS | (_BAR_FIELDS if direction is not None else frozenset())
+        rest = [
+            f"{name}: {_text(getattr(old, name))} → {_text(getattr(new, name))}"
+            for name in _names(old)
+            if name not in covered and getattr(old, name) != getattr(new, name)
+        ]
+        if rest:
+            yield Change(kind=Kind.RECORD_CHANGED, file="thresholds.yaml", id=metric_id,
+                         detail="; ".join(rest))
+
+
+_APPROVAL_FIELDS = frozenset({"approval", "approved_by", "approved_on"})
+_BAR_FIELDS = frozenset({"op", "value", "max_drop", "max_relative_drop"})
 
 
 def _direction(old: ThresholdRecord, new: ThresholdRecord) -> Kind | None:
-    """Loosened or tightened, aware of the rule's direction: lowering a >= bound loosens it."""
-    if (old.op, old.value) == (new.op, new.value):
-        return None
+    """Loosened when the new bar lets through anything the old one stopped, on any of its parts
+    (the absolute value, the allowed drop, the allowed relative drop), whatever the others do;
+    else tightened when it stops anything the old one let through; None when neither."""
     if old.op.higher_is_better != new.op.higher_is_better:
         return Kind.THRESHOLD_LOOSENED  # a flipped direction is a new rule: never quietly tighter
+    moves = {
+        _absolute_move(old, new),
+        _allowance_move(old.max_drop, new.max_drop),
+        _allowance_move(old.max_relative_drop, new.max_relative_drop),
+    }
+    for kind in (Kind.THRESHOLD_LOOSENED, Kind.THRESHOLD_TIGHTENED):
+        if kind in moves:
+            return kind
+    return None
+
+
+def _absolute_move(old: ThresholdRecord, new: ThresholdRecord) -> Kind | None:
+    if old.value is None or new.value is None:
+        # A bar added tightens, a bar removed loosens. Without a value the op's strictness
+        # decides nothing: a regression bar compares strictly whatever it says.
+        if old.value == new.value:
+            return None
+        return Kind.THRESHOLD_TIGHTENED if old.value is None else Kind.THRESHOLD_LOOSENED
     sign = 1 if old.op.higher_is_better else -1
     # Strict and non-strict at one value differ by a hair: `>` to `>=` loosens.
     old_key = (sign * old.value, old.op in (Op.GT, Op.LT))
     new_key = (sign * new.value, new.op in (Op.GT, Op.LT))
+    if new_key == old_key:
+        return None
     return Kind.THRESHOLD_LOOSENED if new_key < old_key else Kind.THRESHOLD_TIGHTENED
 
 
+def _allowance_move(old: float | None, new: float | None) -> Kind | None:
+    """A regression allowance: a larger allowed drop loosens; removing the bar loosens."""
+    if old == new:
+        return None
+    if old is None or new is None:
+        return Kind.THRESHOLD_TIGHTENED if old is None else Kind.THRESHOLD_LOOSENED
+    return Kind.THRESHOLD_LOOSENED if new > old else Kind.THRESHOLD_TIGHTENED
+
+
 def _rule(t: ThresholdRecord) -> str:
-    return f"{t.op.value} {fmt(t.value)} ({t.approval.value})"
+    bar = rule_text(t) or f"{t.op.value} (no bar)"
+    return f"{bar} ({t.approval.value})"
 
 
 def _approval(t: ThresholdRecord) -> str:
     if t.approval is not Approval.APPROVED:
-        return t.approval.value
+        return str(t.approval.value)
     return f"approved by {t.approved_by} on {t.approved_on}"
 
 
@@ -174,7 +219,7 @@ def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) 
 
 
 def _names(record: object) -> list[str]:
-    return [a.name for a in attrs.fields(type(record)) if a.eq]
+    return [a.name for a in attrs.fields(type(record)) if a.eq]  # type: ignore[arg-type]
 
 
 def _fields(record: object) -> str:

@@ -109,6 +109,25 @@ def test_diff_cli_flags_a_loosened_threshold(repo: Path) -> None:
     assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
 
 
+def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
+    """A larger allowed drop lets a regression through that was stopped: --fail-on-loosen
+    exits 1, even beside a raised absolute bar; removing the allowance is a loosening too."""
+    path = repo / "host_records/thresholds.yaml"
+    original = path.read_text()
+    path.write_text(original.replace("    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n"))
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "drop"],
+                   cwd=repo, check=True, capture_output=True)
+    path.write_text(original.replace("    value: 0.85\n", "    value: 0.9\n    max_drop: 0.2\n"))
+    widened = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    assert widened.returncode == 1, widened.stdout + widened.stderr
+    assert "threshold_loosened" in widened.stdout
+    assert ">= 0.85 and max drop 0.02 (approved) → >= 0.9 and max drop 0.2 (approved)" in (
+        widened.stdout
+    )
+    path.write_text(original)  # the allowance removed
+    assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+
+
 def test_records_ref_ignores_working_tree_edits(repo: Path) -> None:
     """A pull request's own edits cannot grant authority when records come from the base ref."""
     path = repo / "host_records/judges.yaml"
@@ -125,3 +144,72 @@ def test_missing_ref_says_how_to_fetch(repo: Path) -> None:
     assert result.returncode == 4
     assert "git fetch --depth=1 origin main" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+# Every threshold bar of one direction: absolute value, allowed drop and allowed relative drop,
+# each present or not (at least one present), under each op of that direction.
+def _bars(ops: tuple[Op, ...]) -> list[ThresholdRecord]:
+    bars = []
+    for op, value, drop, relative in itertools.product(
+        ops, (None, 0.5, 0.6), (None, 0.02, 0.05), (None, 0.1, 0.2)
+    ):
+        if value is None and drop is None and relative is None:
+            continue
+        bars.append(ThresholdRecord(op=op, value=value, max_drop=drop, max_relative_drop=relative,
+                                    approval=Approval.APPROVED, approved_by="@alice",
+                                    approved_on=dt.date(2026, 11, 1)))
+    return bars
+
+
+def admits(bar: ThresholdRecord, x: float, drop: float, relative: float) -> bool:
+    """Independent statement of a bar: the value passes its rule and the regression (a drop for
+    >=, a rise for <=) is within each allowance given."""
+    return (
+        (bar.value is None or bar.op.holds(x, bar.value))
+        and (bar.max_drop is None or drop <= bar.max_drop)
+        and (bar.max_relative_drop is None or relative <= bar.max_relative_drop)
+    )
+
+
+_PROBES = list(itertools.product(
+    [v + d for v in (0.5, 0.55, 0.6) for d in (-1e-9, 0, 1e-9)],
+    [v + d for v in (0.0, 0.02, 0.035, 0.05, 0.09) for d in (-1e-9, 0, 1e-9)],
+    [v + d for v in (0.0, 0.1, 0.15, 0.2, 0.3) for d in (-1e-9, 0, 1e-9)],
+))
+
+
+@pytest.mark.parametrize("ops", [(Op.GE, Op.GT), (Op.LE, Op.LT)], ids=["higher", "lower"])
+def test_threshold_bar_table(ops: tuple[Op, ...]) -> None:
+    """Every pair of bars of one direction, regression allowances included: loosened exactly when
+    the new bar admits something the old rejected (whatever it tightens elsewhere), tightened
+    when only the reverse holds, and any other edit still shown as a change."""
+    bars = _bars(ops)
+    base = s.records(s.State())
+    verdicts = {}
+    for old, new in itertools.product(bars, bars):
+        if old == new:
+            continue
+        changes = diff(attrs.evolve(base, thresholds={s.METRIC: old}),
+                       attrs.evolve(base, thresholds={s.METRIC: new})).changes
+        # What the edit does to authority (a regression bar needs a baseline) is tested above.
+        kinds = [c.kind for c in changes if c.file == "thresholds.yaml"]
+        looser = any(admits(new, *p) and not admits(old, *p) for p in _PROBES)
+        tighter = any(admits(old, *p) and not admits(new, *p) for p in _PROBES)
+        want = (Kind.THRESHOLD_LOOSENED if looser else Kind.THRESHOLD_TIGHTENED if tighter
+                else Kind.RECORD_CHANGED)
+        assert kinds == [want], (old, new, kinds)
+        verdicts[want] = verdicts.get(want, 0) + 1
+    # The table reaches every outcome, so no branch of it is vacuous.
+    assert set(verdicts) == {Kind.THRESHOLD_LOOSENED, Kind.THRESHOLD_TIGHTENED, Kind.RECORD_CHANGED}
+
+
+def test_warn_bound_edit_is_shown_and_does_not_loosen() -> None:
+    """Moving the warn bound changes no pass or fail: shown as a change, not a loosening."""
+    old = threshold(Op.GE, 0.8)
+    new = attrs.evolve(old, warn_value=0.9)
+    base = attrs.evolve(s.records(s.State()), thresholds={s.METRIC: old})
+    result = diff(base, attrs.evolve(base, thresholds={s.METRIC: new}))
+    assert [(c.kind, c.detail) for c in result.changes] == [
+        (Kind.RECORD_CHANGED, "warn_value: None → 0.9")
+    ]
+    assert result.loosening == ()
