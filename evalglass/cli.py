@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -66,10 +66,10 @@ def _main(
     """evalglass reads eval outputs and host records and says, per metric, whether it may gate."""
 
 
-Outputs = Annotated[Optional[list[Path]], typer.Argument(help="Eval output files or folders.")]
+Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
 Records = Annotated[Path, typer.Option("--records", help="The host-records folder.")]
 InputFormat = Annotated[
-    Optional[str], typer.Option("--input-format", help="Read every output as this format.")
+    str | None, typer.Option("--input-format", help="Read every output as this format.")
 ]
 
 
@@ -123,11 +123,11 @@ def score(
     records: Records = Path("host_records"),
     fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
     output: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
     ] = None,
     write: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--write", metavar="FORMAT=PATH",
                      help="Also write this format to this file (atomically); repeatable."),
     ] = None,
@@ -136,7 +136,7 @@ def score(
     ] = False,
     input_format: InputFormat = None,
     records_ref: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--records-ref", metavar="REF",
                      help="Read the records folder as committed at this git ref (e.g. origin/main)."),
     ] = None,
@@ -195,7 +195,7 @@ def diff(
     outputs: Outputs = None,
     base: Annotated[str, typer.Option("--base", metavar="REF", help="The records before.")] = ...,  # type: ignore[assignment]
     head: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--head", metavar="REF", help="The records after (default: working tree)."),
     ] = None,
     records: Records = Path("host_records"),
@@ -275,7 +275,7 @@ def validate(records: Records = Path("host_records")) -> None:
 @app.command()
 def schema(
     kind: Annotated[
-        Optional[str],
+        str | None,
         typer.Argument(help="metrics, thresholds, datasets, judges, policies or baselines "
                             "(default: all six, keyed by file name)."),
     ] = None,

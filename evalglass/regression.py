@@ -13,7 +13,14 @@ from collections.abc import Sequence
 import attrs
 
 from evalglass import stats
-from evalglass.evidence.model import Interval, Measurement, Method, Proportion, Sample, StandardError
+from evalglass.evidence.model import (
+    Interval,
+    Measurement,
+    Method,
+    Proportion,
+    Sample,
+    StandardError,
+)
 from evalglass.records.model import BaselineRecord
 
 

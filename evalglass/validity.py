@@ -7,6 +7,7 @@ where one exists, and against the record defaults where none does.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import attrs
 
@@ -16,6 +17,10 @@ from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import Decision, MetricRecord
 
 _DEFAULTS = attrs.fields(MetricRecord)
+# The record's defaults, for a metric measured with no record.
+_MIN_SAMPLES = cast(int, _DEFAULTS.min_samples.default)
+_DECISION = cast(Decision, _DEFAULTS.decision.default)
+_MAX_MISSING = cast(float, _DEFAULTS.max_missing_fraction.default)
 
 
 @attrs.frozen
@@ -26,11 +31,9 @@ class Validity:
 
 def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Validity:
     """Every reason the measurement cannot be compared; valid only when there are none."""
-    min_samples: int = metric.min_samples if metric else _DEFAULTS.min_samples.default
-    decision: Decision = metric.decision if metric else _DEFAULTS.decision.default
-    max_missing: float = (
-        metric.max_missing_fraction if metric else _DEFAULTS.max_missing_fraction.default
-    )
+    min_samples = metric.min_samples if metric else _MIN_SAMPLES
+    decision = metric.decision if metric else _DECISION
+    max_missing = metric.max_missing_fraction if metric else _MAX_MISSING
     if measurement is None or measurement.value is None:
         # An adapter that knows why nothing was measured (a run that ended in error) says so.
         said = tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING) if measurement else ()

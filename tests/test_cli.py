@@ -19,7 +19,8 @@ EVALGLASS = Path(sys.executable).parent / "evalglass"
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
     return subprocess.run(
-        [str(EVALGLASS), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=60
+        [str(EVALGLASS), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=60,
+        check=False,
     )
 
 
@@ -135,8 +136,10 @@ INPUT_ERRORS = [
     (
         "datasets.yaml",
         "datasets:\n  qa-gold:\n    status: validatd\n    version: '2026-10'\n",
-        "evalglass: host_records/datasets.yaml:3: status: 'validatd' is not one of proposed, "
-        "validated, retired (did you mean 'validated'?)",
+        (
+            "evalglass: host_records/datasets.yaml:3: status: 'validatd' is not one of proposed, "
+            "validated, retired (did you mean 'validated'?)"
+        ),
     ),
     (
         "thresholds.yaml",
@@ -146,14 +149,18 @@ INPUT_ERRORS = [
     (
         "metrics.yaml",
         "metrics:\n  a: {status: gating}\n",
-        "evalglass: host_records/metrics.yaml:2: metric 'a': flow style is not allowed: "
-        "write one 'key: value' per line",
+        (
+            "evalglass: host_records/metrics.yaml:2: metric 'a': flow style is not allowed: "
+            "write one 'key: value' per line"
+        ),
     ),
     (
         "metrics.yaml",
         "metrics:\n  a:\n    status: gating\n    dataset: d\n    dataset: e\n",
-        "evalglass: host_records/metrics.yaml:5: duplicate field 'dataset' in metric 'a' "
-        "(first on line 4)",
+        (
+            "evalglass: host_records/metrics.yaml:5: duplicate field 'dataset' in metric 'a' "
+            "(first on line 4)"
+        ),
     ),
     (
         "metrics.yaml",
@@ -163,8 +170,10 @@ INPUT_ERRORS = [
     (
         "thresholds.yaml",
         "thresholds:\n  a:\n    op: '>='\n    value: 0.8\n    approval: approved\n",
-        "evalglass: host_records/thresholds.yaml:2: threshold 'a' is approved but is missing "
-        "required field 'approved_by'",
+        (
+            "evalglass: host_records/thresholds.yaml:2: threshold 'a' is approved but is missing "
+            "required field 'approved_by'"
+        ),
     ),
 ]
 
@@ -236,7 +245,8 @@ def test_version_and_module_entry_point(work: Path) -> None:
 
     assert run("--version", cwd=work).stdout == f"evalglass {__version__}\n"
     module = subprocess.run(
-        [sys.executable, "-m", "evalglass", "--version"], capture_output=True, text=True, cwd=work
+        [sys.executable, "-m", "evalglass", "--version"], capture_output=True, text=True, cwd=work,
+        check=False,
     )
     assert module.stdout == f"evalglass {__version__}\n"
 
@@ -269,7 +279,7 @@ def test_github_format_appends_to_the_step_summary(work: Path) -> None:
     summary.write_text("earlier step\n")
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_STEP_SUMMARY": str(summary)}
     result = subprocess.run([str(EVALGLASS), "score", "run.json", "--format", "github"], cwd=work,
-                            capture_output=True, text=True, env=env, timeout=60)
+                            capture_output=True, text=True, env=env, timeout=60, check=False)
     assert result.returncode == 0
     assert result.stdout.startswith("::notice")
     text = summary.read_text()

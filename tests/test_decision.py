@@ -13,7 +13,14 @@ from evalglass.authority import Authority, Outcome
 from evalglass.decision import Result, decide
 from evalglass.evidence.model import Interval, Measurement, Method, Run
 from evalglass.reasons import ValidityCode as V
-from evalglass.records.model import Approval, Decision, MetricRecord, MetricStatus, Op, ThresholdRecord
+from evalglass.records.model import (
+    Approval,
+    Decision,
+    MetricRecord,
+    MetricStatus,
+    Op,
+    ThresholdRecord,
+)
 from evalglass.validity import assess
 
 CAN_GATE = Authority(Outcome.CAN_GATE)

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evalglass import stats
 from evalglass.authority import Authority, Outcome, resolve
 from evalglass.decision import Result, decide
 from evalglass.errors import RecordError
@@ -24,7 +25,6 @@ from evalglass.records.model import (
     Op,
     ThresholdRecord,
 )
-from evalglass import stats
 from evalglass.regression import difference, newcombe_paired, newcombe_unpaired
 from evalglass.scorecard import at_level
 from evalglass.validity import assess

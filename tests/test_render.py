@@ -73,7 +73,7 @@ def test_hostile_text_keeps_the_markdown_table_intact() -> None:
     """Every hostile id yields exactly one row with exactly the table's columns."""
     md = render(hostile_scorecard(), Format.MARKDOWN)
     rows = table_rows(md)
-    header_rows = [r for r in rows if r.startswith("| Result") or r.startswith("| Metric")]
+    header_rows = [r for r in rows if r.startswith(("| Result", "| Metric"))]
     body = [r for r in rows if r not in header_rows]
     assert len(body) == len(HOSTILE)
     for row in body:

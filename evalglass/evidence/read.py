@@ -132,4 +132,4 @@ def _started(m: Measurement) -> dt.datetime | None:
     except ValueError:
         return None
     # Naive times are taken as UTC so they can be ordered against aware ones.
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)

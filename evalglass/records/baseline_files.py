@@ -71,7 +71,7 @@ def _stderr(entry: Mapping[str, Any]) -> float | None:
         return None
     if not all(isinstance(x, int | float) for x in interval):
         return None
-    half = (interval[1] - interval[0]) / 2
+    half = float(interval[1] - interval[0]) / 2
     if method == "normal":
         return half / z_quantile(level)
     if method == "student_t" and isinstance(entry.get("n"), int) and entry["n"] > 1:

@@ -12,8 +12,8 @@ from typing import Any
 from evalglass._collector import paused
 from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
-from evalglass.records.model import HostRecords
 from evalglass.records.baseline_files import attach_scorecards
+from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS, Record, build_records
 
 
