@@ -100,8 +100,8 @@ def chart_svg(card: MetricCard) -> str | None:
     """The chart of one metric as inline SVG, indented for its place in the card.
 
     Positions (floats) and tick labels (a float formatted with fixed decimals) are numbers, whose
-    text cannot hold markup, and go in as they are: a 10,000-metric page would otherwise spend a
-    second escaping them. Every other string is escaped."""
+    text cannot hold markup, and go in as they are: escaping them was a good part of a large
+    page's time. Every other string is escaped."""
     c = chart_for(card)
     if c is None:
         return None
