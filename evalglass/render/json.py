@@ -17,6 +17,7 @@ def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
         # where orjson writes the same document in a tenth of that.
         text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
     except orjson.JSONEncodeError:
-        # Only an integer beyond 64 bits (a sample id, say) gets here; the document is the same.
+        # Only an integer beyond 64 bits gets here. Same document; json spells a few small
+        # numbers differently (1e-05 where orjson writes 0.00001), which no parser sees.
         text = json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)
     return text + "\n"
