@@ -16,6 +16,7 @@ from evalglass import stats
 from evalglass.authority import Outcome, resolve
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.numbers import plural
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
@@ -97,12 +98,8 @@ class Diagnosis:
         given = " (no outputs given)" if self.unmeasured is None else (
             f"; {self.unmeasured} measured by nothing given"
         )
-        counts = f"{_plural(self.errors, 'error')}, {_plural(self.warnings, 'warning')}"
-        return f"{_plural(self.gating, 'metric')} configured to gate{given}; {counts}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+        counts = f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
+        return f"{plural(self.gating, 'metric')} configured to gate{given}; {counts}"
 
 
 def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) -> Diagnosis:

@@ -31,6 +31,11 @@ def fmt(x: float, against: float | None = None) -> str:
     return repr(x)
 
 
+def plural(count: int, word: str) -> str:
+    """`1 gate`, `3 gates`."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def interval_label(interval: Interval) -> str:
     """`95% Wilson`: the level and the method, as evidence names them."""
     label = f"{interval.level * 100:g}% {_METHOD_NAMES[interval.method]}"

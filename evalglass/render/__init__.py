@@ -25,7 +25,7 @@ def render(
     scorecard: Scorecard, fmt: Format, colour: bool = False, keep_samples: bool = False
 ) -> str:
     """`colour` applies to the terminal format, `keep_samples` to JSON; others ignore them."""
-    # Imported on use: the JSON path never loads jinja2.
+    # Imported on use: only the HTML page loads jinja2, only JSON loads orjson.
     module = importlib.import_module(f"evalglass.render.{fmt.value}")
     with paused():
         if fmt is Format.TERMINAL:

@@ -32,15 +32,18 @@ def escape(text: object) -> str:
     )
 
 
-def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
-    items = "".join(
-        f"        <li><code>{escape(r.code.value)}</code> {escape(r.message)}</li>\n"
-        for r in reasons
-    )
+def _listed(label: str, items: list[str]) -> str:
+    """A labelled list of markup items, each already escaped."""
+    lines = "".join(f"        <li>{item}</li>\n" for item in items)
     return (
-        f'    <div class="why"><span class="label">{label}:</span>\n      <ul>\n{items}'
+        f'    <div class="why"><span class="label">{label}:</span>\n      <ul>\n{lines}'
         "      </ul>\n    </div>\n"
     )
+
+
+def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
+    items = [f"<code>{escape(r.code.value)}</code> {escape(r.message)}" for r in reasons]
+    return _listed(label, items)
 
 
 def cards(cards: list[MetricCard]) -> Markup:
@@ -80,16 +83,12 @@ def card(card: MetricCard) -> str:
     if card.authority.notes:
         parts.append(_reasons("Would block once promoted", card.authority.notes))
     if m is not None and m.earlier:
-        items = "".join(
-            f"        <li><code>{escape(a.source)}</code> "
-            f"({escape(a.started or 'start unknown')}): value {escape(a.value)}, "
-            f"n {escape(a.n)}</li>\n"
+        runs = [
+            f"<code>{escape(a.source)}</code> ({escape(a.started or 'start unknown')}): "
+            f"value {escape(a.value)}, n {escape(a.n)}"
             for a in m.earlier
-        )
-        parts.append(
-            '    <div class="why"><span class="label">Earlier runs:</span>\n'
-            f"      <ul>\n{items}      </ul>\n    </div>\n"
-        )
+        ]
+        parts.append(_listed("Earlier runs", runs))
     parts.append("  </div>\n")
     parts.append(chart_svg(card) or '  <p class="none">No chart: no number here can be drawn.</p>')
     parts.append("\n</article>\n")
@@ -118,7 +117,7 @@ def chart_svg(card: MetricCard) -> str | None:
             f'width="{c.bar[1]}" height="12" rx="3"/>\n'
         )
     if c.rule is not None and c.arrow is not None:
-        rule = c.rule
+        rule = c.rule  # drawn four times
         points = " ".join(f"{x},{y}" for x, y in c.arrow_head)
         parts.append(
             f'    <line class="rule{" proposed" if c.proposed else ""}" x1="{rule}" '

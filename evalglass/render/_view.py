@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from evalglass.decision import Result
 from evalglass.exits import Verdict
+from evalglass.numbers import plural
 from evalglass.reasons import Reason
 from evalglass.scorecard import MetricCard, Scorecard
 
@@ -20,27 +21,23 @@ _WORDS = {
 }
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def headline(scorecard: Scorecard) -> str:
     """The first line of every scorecard; informational never reads as a pass."""
     c = scorecard.counts
     word = _WORDS[scorecard.verdict]
     rest = f"{c.informational} informational"
     if scorecard.verdict is Verdict.INFORMATIONAL:
-        return f"{word} — nothing was enforced ({_plural(c.informational, 'metric')} informational)"
+        return f"{word} — nothing was enforced ({plural(c.informational, 'metric')} informational)"
     warned = f" ({c.warned} with a warning)" if c.warned else ""
     if scorecard.verdict is Verdict.PASS:
-        return f"{word} — {_plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
+        return f"{word} — {plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
     if scorecard.verdict is Verdict.FAIL:
         return (
-            f"{word} — {c.failed} of {_plural(c.enforced, 'enforced gate')} failed; "
+            f"{word} — {c.failed} of {plural(c.enforced, 'enforced gate')} failed; "
             f"{c.blocked} blocked; {rest}{warned}"
         )
     return (
-        f"{word} — we cannot say: {_plural(c.blocked, 'gate')} blocked or unsound; "
+        f"{word} — we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
         f"{c.passed + c.warned} passed{warned}; {rest}"
     )
 

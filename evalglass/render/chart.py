@@ -188,7 +188,7 @@ def chart_for(card: MetricCard) -> Chart | None:
 def describe(card: MetricCard) -> str:
     """The chart in words, for a screen reader."""
     m = card.measurement
-    parts = ["no value" if m is None or m.value is None else f"value {fmt(m.value)}"]
+    parts = ["no value" if m is None or m.value is None else f"value {card.value_text}"]
     if m is not None and m.interval is not None:
         low, high = fmt(m.interval.low), fmt(m.interval.high)
         parts.append(f"{interval_label(m.interval)} interval {low} to {high}")

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import enum
 import json
-
-import cattrs
 
 from evalglass.diff import RecordsDiff
 from evalglass.render import Format
 from evalglass.render._templates import environment
 
 _TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
-
-_converter = cattrs.Converter()
-_converter.register_unstructure_hook(enum.Enum, lambda e: e.value)
 
 
 def render(result: RecordsDiff, fmt: Format) -> str:
@@ -24,7 +18,11 @@ def render(result: RecordsDiff, fmt: Format) -> str:
             "base": result.base,
             "head": result.head,
             "loosening": len(result.loosening),
-            "changes": [_converter.unstructure(c) for c in result.changes],
+            "changes": [
+                {"kind": c.kind.value, "file": c.file, "id": c.id, "detail": c.detail,
+                 "unapproved": c.unapproved}
+                for c in result.changes
+            ],
         }
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     template = _TEMPLATES.get(fmt)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from evalglass.numbers import plural
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.scorecard import MetricCard, Scorecard
@@ -45,11 +46,11 @@ class Shortened:
 
 def render(scorecard: Scorecard) -> str:
     gates, rest = _view.deciding(scorecard), _view.others(scorecard)
-    # Each row once, and only rows that can be listed: a comment that cannot hold every metric
-    # lists at most `most` gates, and is sized by rendering it more than once.
+    # Each row built once, and only rows a comment can list: every gate when the whole scorecard
+    # may fit, else at most `most`, as many as the shortest rows could fill.
     whole_may_fit = len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT
-    most = len(gates) if whole_may_fit else min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
-    gate_rows = [gate_row(card) for card in gates[:most]]
+    most = min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
+    gate_rows = [_gate_row(card) for card in (gates if whole_may_fit else gates[:most])]
 
     def text(cut: Shortened | None) -> str:
         listed = gate_rows if cut is None else gate_rows[: len(cut.gates)]
@@ -69,7 +70,6 @@ def render(scorecard: Scorecard) -> str:
 
     # Every gate that could fit, listed once, gives each row's length; the most that fit follow,
     # less a margin for the line that counts the rest, which grows as fewer are listed.
-    most = min(most, LIMIT // _SHORTEST_GATE_ROW)
     probe = shortened(most)
     if len(probe) <= LIMIT:
         return probe
@@ -82,10 +82,6 @@ def render(scorecard: Scorecard) -> str:
     while len(comment := shortened(listed)) > LIMIT and listed:
         listed -= 1
     return comment
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _comment(
@@ -107,7 +103,7 @@ def _comment(
         if rest:
             verb = "is" if len(rest) == 1 else "are"
             listed += (
-                f", and the {_plural(len(rest), 'metric')} not affecting the verdict {verb} "
+                f", and the {plural(len(rest), 'metric')} not affecting the verdict {verb} "
                 "counted by reason"
             )
         note = (
@@ -126,10 +122,10 @@ def _comment(
         out += ["", "No metric could gate: nothing in this run was enforced."]
     if cut is not None and cut.unlisted:
         counts = ", ".join(f"{count} {status}" for status, count in cut.unlisted)
-        more = _plural(cut.unlisted_total, "more gate")
+        more = plural(cut.unlisted_total, "more gate")
         out += ["", f"**{more} not listed here:** {counts}."]
     if rest:
-        summary = f"{_plural(len(rest), 'metric')} not affecting the verdict"
+        summary = f"{plural(len(rest), 'metric')} not affecting the verdict"
         out += ["", f"<details><summary>{summary}</summary>", ""]
         if cut is None:
             out += [
@@ -156,7 +152,7 @@ def _other_row(card: MetricCard) -> str:
     )
 
 
-def gate_row(card: MetricCard) -> str:
+def _gate_row(card: MetricCard) -> str:
     """One row of the gates' table; every string from an output or a record escaped."""
     return (
         f"| **{card.status.upper()}** | {markdown_code(card.id)} | {card.value_text} | "
