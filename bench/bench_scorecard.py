@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from evalglass import api
+from evalglass.shell import api
 from evalglass.render import Format, render
 
 REPEATS = 5

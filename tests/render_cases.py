@@ -18,7 +18,7 @@ from evalglass.records.model import (
     PolicyRecord,
     ThresholdRecord,
 )
-from evalglass.scorecard import Scorecard, assemble
+from evalglass.core.scorecard import Scorecard, assemble
 
 RUN = Run(source="run.json", model="acme/model-x")
 GOOD = "qa-gold"  # validated, permitted

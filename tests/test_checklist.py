@@ -6,8 +6,8 @@ import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass.authority import Outcome, resolve
-from evalglass.checklist import ORDER, Action, Edit, apply, checklist, yaml_text
+from evalglass.core.authority import Outcome, resolve
+from evalglass.tools.checklist import ORDER, Action, Edit, apply, checklist, yaml_text
 from evalglass.evidence.model import DatasetIdentity, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (

@@ -50,7 +50,7 @@ def test_version_imports_neither_the_cli_framework_nor_the_library(tmp_path: Pat
     assert result.stdout == f"evalglass {__version__}\n"
     heavy = (
         "typer", "click", "pydantic", "rich", "jinja2", "strictyaml", "cattrs", "attrs", "attr",
-        "zstandard", "evalglass.cli", "evalglass.api", "evalglass.scorecard", "evalglass.records",
+        "zstandard", "evalglass.shell.cli", "evalglass.shell.api", "evalglass.core.scorecard", "evalglass.records",
         "evalglass.evidence", "evalglass.render",
     )  # fmt: skip
     assert loaded(modules, heavy) == set()
@@ -68,7 +68,7 @@ def test_help_loads_no_library_machinery(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "score" in result.stdout
     heavy = (
-        "jinja2", "strictyaml", "cattrs", "zstandard", "evalglass.api", "evalglass.scorecard",
+        "jinja2", "strictyaml", "cattrs", "zstandard", "evalglass.shell.api", "evalglass.core.scorecard",
         "evalglass.records", "evalglass.evidence", "evalglass.render.terminal",
     )  # fmt: skip
     assert loaded(modules, heavy) == set()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import typer.main
 
-from evalglass.cli import app
+from evalglass.shell.cli import app
 from evalglass.records.model import Approval, Calibration, DatasetStatus, MetricStatus, Policy
 from evalglass.render import Format
 from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS

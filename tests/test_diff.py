@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from evalglass.diff import Kind, diff
+from evalglass.tools.records_diff import Kind, diff
 from evalglass.records.model import (
     Approval,
     Calibration,

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.errors import OutputError
 from evalglass.evidence import inspect_log, sniff
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method

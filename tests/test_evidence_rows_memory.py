@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.evidence import rows
 
 

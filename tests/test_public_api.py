@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import evalglass
-from evalglass.authority import Outcome
-from evalglass.decision import Result
-from evalglass.exits import Verdict
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
+from evalglass.core.exits import Verdict
 from evalglass.reasons import AuthorityCode, ValidityCode
 
 

@@ -21,7 +21,7 @@ from evalglass.records.model import (
 )
 from evalglass.render import Format, render
 from evalglass.render.markdown_text import markdown_code, markdown_escape
-from evalglass.scorecard import assemble
+from evalglass.core.scorecard import assemble
 
 HOSTILE = [
     "a|b|c",

@@ -13,7 +13,7 @@ from evalglass.records.model import (
 )
 from evalglass.render import Format, render
 from evalglass.render.markdown import LIMIT, MARKER
-from evalglass.scorecard import Scorecard
+from evalglass.core.scorecard import Scorecard
 from tests import render_cases
 from tests.render_cases import GOOD, OLD, RUN
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.errors import OutputError
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode

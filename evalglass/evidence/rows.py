@@ -17,7 +17,7 @@ from pathlib import Path
 
 import attrs
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.errors import OutputError
 from evalglass.evidence.model import Measurement, Run
 from evalglass.evidence.sniff import ROWS_REQUIRED

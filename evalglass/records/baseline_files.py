@@ -18,7 +18,7 @@ import attrs
 from evalglass.errors import RecordError
 from evalglass.evidence.model import Sample
 from evalglass.records.model import BaselineRecord
-from evalglass.stats import t_quantile, z_quantile
+from evalglass.evidence.stats import t_quantile, z_quantile
 
 Reader = Callable[[str], "str | None"]
 

@@ -12,11 +12,11 @@ import functools
 
 from markupsafe import Markup
 
-from evalglass.numbers import interval_label
+from evalglass.core.numbers import interval_label
 from evalglass.reasons import Reason
 from evalglass.render import _view
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
-from evalglass.scorecard import MetricCard
+from evalglass.core.scorecard import MetricCard
 
 
 def escape(text: object) -> str:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evalglass.decision import Result
-from evalglass.exits import Verdict
-from evalglass.numbers import plural
+from evalglass.core.decision import Result
+from evalglass.core.exits import Verdict
+from evalglass.core.numbers import plural
 from evalglass.reasons import Reason
-from evalglass.scorecard import MetricCard, Scorecard
+from evalglass.core.scorecard import MetricCard, Scorecard
 
 _WORDS = {
     Verdict.PASS: "PASS",

@@ -10,9 +10,9 @@ import math
 
 import attrs
 
-from evalglass.numbers import fmt, interval_label
+from evalglass.core.numbers import fmt, interval_label
 from evalglass.records.model import Approval
-from evalglass.scorecard import MetricCard
+from evalglass.core.scorecard import MetricCard
 
 # The chart's frame, in SVG user units.
 WIDTH = 360

@@ -12,7 +12,7 @@ import jinja2
 
 from evalglass.render import _html_card
 from evalglass.render._templates import environment
-from evalglass.scorecard import Scorecard
+from evalglass.core.scorecard import Scorecard
 
 
 @functools.cache

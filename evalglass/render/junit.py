@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from evalglass.render import _view
-from evalglass.scorecard import MetricCard, Scorecard
+from evalglass.core.scorecard import MetricCard, Scorecard
 
 SUITE = "evalglass"
 

@@ -7,7 +7,7 @@ import and template compile were a fifth of that command's start-up.
 from __future__ import annotations
 
 from evalglass.render import _view
-from evalglass.scorecard import MetricCard, Scorecard
+from evalglass.core.scorecard import MetricCard, Scorecard
 
 _COLOURS = {
     "pass": "32",

@@ -6,7 +6,7 @@ It lists what was measured; it never says whether a metric may gate.
 from __future__ import annotations
 
 from evalglass.evidence.model import Evidence
-from evalglass.numbers import fmt
+from evalglass.core.numbers import fmt
 
 
 def table(evidence: Evidence) -> str:

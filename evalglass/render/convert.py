@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from evalglass.authority import Authority
-from evalglass.decision import GateResult
+from evalglass.core.authority import Authority
+from evalglass.core.decision import GateResult
 from evalglass.evidence.model import EarlierAttempt, Measurement
 from evalglass.reasons import Reason
 from evalglass.records.model import ThresholdRecord
-from evalglass.regression import Difference
-from evalglass.scorecard import Counts, MetricCard, Scorecard
-from evalglass.validity import Validity
+from evalglass.core.regression import Difference
+from evalglass.core.scorecard import Counts, MetricCard, Scorecard
+from evalglass.core.validity import Validity
 
 SCHEMA_VERSION = 1
 

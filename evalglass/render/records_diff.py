@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from evalglass.diff import RecordsDiff
+from evalglass.tools.records_diff import RecordsDiff
 from evalglass.render import Format
 from evalglass.render._templates import environment
 

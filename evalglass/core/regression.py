@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.evidence.model import (
     Interval,
     Measurement,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from evalglass.doctor import Diagnosis
+from evalglass.tools.diagnosis import Diagnosis
 from evalglass.render import Format
 from evalglass.render._templates import environment
 
