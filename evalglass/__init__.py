@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 from evalglass._version import __version__
 
 if TYPE_CHECKING:
-    from evalglass.shell.api import diff_records, doctor, explain, score, validate
     from evalglass.core.authority import Authority, Outcome, resolve
     from evalglass.core.decision import GateResult, Result, decide
+    from evalglass.core.exits import Verdict
+    from evalglass.core.scorecard import MetricCard, Scorecard, assemble
     from evalglass.errors import EvalglassError, OutputError, RecordError
     from evalglass.evidence.model import Evidence, Measurement
     from evalglass.evidence.read import read_outputs
-    from evalglass.core.exits import Verdict
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
-    from evalglass.core.scorecard import MetricCard, Scorecard, assemble
+    from evalglass.shell.api import diff_records, doctor, explain, score, validate
 
 _HOMES = {
     "Authority": "evalglass.core.authority",

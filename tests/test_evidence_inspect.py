@@ -15,9 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
-from evalglass.evidence import stats
 from evalglass.errors import OutputError
-from evalglass.evidence import inspect_log, sniff
+from evalglass.evidence import inspect_log, sniff, stats
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, damaged, files, others, refuse

@@ -9,10 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalglass.evidence import stats
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import Result, decide
+from evalglass.core.regression import difference, newcombe_paired, newcombe_unpaired
+from evalglass.core.scorecard import at_level
+from evalglass.core.validity import assess
 from evalglass.errors import RecordError
+from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Method, Run, Sample
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.load import load_records
@@ -25,9 +28,6 @@ from evalglass.records.model import (
     Op,
     ThresholdRecord,
 )
-from evalglass.core.regression import difference, newcombe_paired, newcombe_unpaired
-from evalglass.core.scorecard import at_level
-from evalglass.core.validity import assess
 from tests import states as s
 
 RUN = Run(source="run.json", model="acme/x")

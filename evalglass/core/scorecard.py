@@ -10,15 +10,15 @@ import functools
 
 import attrs
 
-from evalglass.evidence import stats
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide, rule_text
-from evalglass.evidence.model import Evidence, Measurement
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.numbers import fmt, interval_text
-from evalglass.records.model import Approval, HostRecords, ThresholdRecord
-from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.core.validity import Validity, assess
+from evalglass.evidence import stats
+from evalglass.evidence.model import Evidence, Measurement
+from evalglass.evidence.stats import DEFAULT_LEVEL
+from evalglass.records.model import Approval, HostRecords, ThresholdRecord
 
 
 @attrs.frozen(kw_only=True)

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from evalglass.evidence import stats
 from evalglass.errors import OutputError
+from evalglass.evidence import stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
 

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from evalglass.evidence import stats
 from evalglass.errors import OutputError
+from evalglass.evidence import stats
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import attrs
 
-from evalglass.evidence import stats
 from evalglass.errors import OutputError
+from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Run
 from evalglass.evidence.sniff import ROWS_REQUIRED
 

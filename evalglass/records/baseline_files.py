@@ -17,8 +17,8 @@ import attrs
 
 from evalglass.errors import RecordError
 from evalglass.evidence.model import Sample
-from evalglass.records.model import BaselineRecord
 from evalglass.evidence.stats import t_quantile, z_quantile
+from evalglass.records.model import BaselineRecord
 
 Reader = Callable[[str], "str | None"]
 

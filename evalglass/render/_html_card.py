@@ -13,10 +13,10 @@ import functools
 from markupsafe import Markup
 
 from evalglass.core.numbers import interval_label
+from evalglass.core.scorecard import MetricCard
 from evalglass.reasons import Reason
 from evalglass.render import _view
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
-from evalglass.core.scorecard import MetricCard
 
 
 def escape(text: object) -> str:

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
 from evalglass.core.numbers import plural
-from evalglass.reasons import Reason
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.reasons import Reason
 
 _WORDS = {
     Verdict.PASS: "PASS",

@@ -11,8 +11,8 @@ import math
 import attrs
 
 from evalglass.core.numbers import fmt, interval_label
-from evalglass.records.model import Approval
 from evalglass.core.scorecard import MetricCard
+from evalglass.records.model import Approval
 
 # The chart's frame, in SVG user units.
 WIDTH = 360

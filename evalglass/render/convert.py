@@ -13,12 +13,12 @@ from typing import Any
 
 from evalglass.core.authority import Authority
 from evalglass.core.decision import GateResult
-from evalglass.evidence.model import EarlierAttempt, Measurement
-from evalglass.reasons import Reason
-from evalglass.records.model import ThresholdRecord
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import Counts, MetricCard, Scorecard
 from evalglass.core.validity import Validity
+from evalglass.evidence.model import EarlierAttempt, Measurement
+from evalglass.reasons import Reason
+from evalglass.records.model import ThresholdRecord
 
 SCHEMA_VERSION = 1
 

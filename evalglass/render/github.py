@@ -4,8 +4,8 @@ Scorecard; never decides. Every id and message is escaped so it cannot end or fo
 from __future__ import annotations
 
 from evalglass.core.exits import Verdict
-from evalglass.render import _view
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.render import _view
 
 # A failed gate and a gate that could not be decided both stop the run: both are errors. A gate
 # that passed with a warning does not stop it, but someone should look.

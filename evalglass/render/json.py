@@ -6,8 +6,8 @@ import json
 
 import orjson
 
-from evalglass.render.convert import scorecard_to_dict
 from evalglass.core.scorecard import Scorecard
+from evalglass.render.convert import scorecard_to_dict
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from evalglass.render import _view
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.render import _view
 
 SUITE = "evalglass"
 

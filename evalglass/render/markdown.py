@@ -15,9 +15,9 @@ from collections.abc import Iterable
 import attrs
 
 from evalglass.core.numbers import plural
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
-from evalglass.core.scorecard import MetricCard, Scorecard
 
 LIMIT = 65_536  # characters in a GitHub issue or pull-request comment
 MARKER = "<!-- evalglass-scorecard -->"  # first line, so a workflow can find and update its comment

@@ -6,8 +6,8 @@ import and template compile were a fifth of that command's start-up.
 
 from __future__ import annotations
 
-from evalglass.render import _view
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.render import _view
 
 _COLOURS = {
     "pass": "32",

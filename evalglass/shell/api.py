@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
+from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
-from evalglass.core.scorecard import Scorecard, assemble
 
 if TYPE_CHECKING:
-    from evalglass.tools.records_diff import RecordsDiff
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
+    from evalglass.tools.records_diff import RecordsDiff
 
 __all__ = [
     "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "validate",
@@ -71,8 +71,8 @@ def diff_records(
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs."""
-    from evalglass.tools.records_diff import diff
     from evalglass.records.gitref import load_records_at
+    from evalglass.tools.records_diff import diff
 
     base = load_records_at(base_ref, records)
     head = load_records_at(head_ref, records) if head_ref else load_records(records)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
-from evalglass.errors import EvalglassError
 from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
+from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.shell.writing import refusal, write_atomic
 
@@ -182,8 +182,8 @@ def metrics(
     input_format: InputFormat = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
-    from evalglass.tools import listing
     from evalglass.evidence.read import read_outputs
+    from evalglass.tools import listing
 
     evidence = read_outputs(outputs, input_format)
     typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
@@ -209,8 +209,8 @@ def diff(
     input_format: InputFormat = None,
 ) -> None:
     """Show what a change to the host records does to who may gate."""
-    from evalglass.shell import api
     from evalglass.render import records_diff as render_diff
+    from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
@@ -234,8 +234,8 @@ def explain(
     input_format: InputFormat = None,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
-    from evalglass.shell import api
     from evalglass.render import explanation as render_explain
+    from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
@@ -252,8 +252,8 @@ def doctor(
     input_format: InputFormat = None,
 ) -> None:
     """Name every problem in the host records (and against the outputs): exit 1 on an error."""
-    from evalglass.shell import api
     from evalglass.render import diagnosis as render_doctor
+    from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")

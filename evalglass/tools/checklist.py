@@ -13,8 +13,8 @@ import re
 import attrs
 
 from evalglass.core.authority import same_model
-from evalglass.evidence.model import Measurement
 from evalglass.core.numbers import fmt
+from evalglass.evidence.model import Measurement
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
