@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evalglass.records.load import load_records
-from evalglass.records.schema import strictyaml_schema
+from evalglass.records.reference import strictyaml_schema
 
 REPEATS = 7
 

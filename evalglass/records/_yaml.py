@@ -1,8 +1,8 @@
-"""A strict, line-based reader for the one YAML shape host records have: `kind:`, ids, fields.
-
-It owns syntax only (quoting, indentation, comments) and returns raw strings with line numbers; it
-must not type or interpret values (that is `schema.py`), and it must stay O(lines): one pass, no
-backtracking.
+"""A strict, line-based reader for the YAML shapes host records have: `kind:`, ids, fields (or
+`kind:` then fields, for a file of one record), and under a field one level of block mapping or
+block list. It owns syntax only (quoting, indentation, comments) and returns raw strings with line
+numbers; it must not type or interpret values (that is `schema.py`), and it must stay O(lines):
+one pass, no backtracking.
 """
 
 from __future__ import annotations
@@ -12,13 +12,28 @@ import re
 from collections.abc import Collection
 from typing import NoReturn
 
+import attrs
+
 from evalglass.errors import RecordError
 
 # (text, line): a field's text as YAML reads it (quotes removed, escapes resolved). Plain tuples,
 # not NamedTuples: a big file has hundreds of thousands of them, and building those costs 2x.
-RawValue = tuple[str, int]
+RawScalar = tuple[str, int]
+# A field written as a block: sub-fields by name, or list items in order.
+RawBlock = dict[str, RawScalar] | list[RawScalar]
+# (value, line of the field): a scalar's text, or a block.
+RawValue = tuple[str | RawBlock, int]
 # (line of the id, fields by name)
 RawRecord = tuple[int, dict[str, RawValue]]
+
+
+@attrs.frozen
+class RawFile:
+    """A file's records by id (for a file of one record: at most one, keyed by the file's kind),
+    and whether any field was written as a block (so scalars need a shape check)."""
+
+    records: dict[str, RawRecord]
+    blocks: bool
 
 
 # Outside YAML's printable set, or what YAML reads as a line break (\r alone, \x85, \u2028,
@@ -46,7 +61,7 @@ _SIMPLE_FIELD = re.compile(
 )
 _SIMPLE_RECORD = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_./-]*):(?: +#.*)? *")
 # Levels of the document, as `entry` and messages name them.
-_TOP, _RECORDS, _FIELDS = 0, 1, 2
+_TOP, _RECORDS, _FIELDS, _SUBFIELDS = 0, 1, 2, 3
 _TAB = "tab characters are not allowed; indent and separate with spaces"
 
 
@@ -59,30 +74,57 @@ def quote(text: str) -> str:
 
 
 def parse_records(
-    text: str, *, path: str, kind: str, noun: str = "record", kinds: Collection[str] = ()
-) -> dict[str, RawRecord]:
-    """Read one host-records file: `kind:` then `id:` lines, each with `field: value` lines below.
+    text: str,
+    *,
+    path: str,
+    kind: str,
+    noun: str = "record",
+    kinds: Collection[str] = (),
+    single: bool = False,
+) -> RawFile:
+    """Read one host-records file: `kind:` then `id:` lines, each with `field: value` lines below;
+    or, when `single`, `kind:` with the `field: value` lines of its one record right below it.
 
-    `noun` names one record in messages ("metric"); `kinds` are the other files' top-level keys,
-    so a key in the wrong file can be named as such. Raises RecordError on the first problem.
+    A field with nothing after its colon may hold one indented block: `key: value` lines, or
+    `- item` lines (which YAML also allows at the field's own column). `noun` names one record in
+    messages ("metric"); `kinds` are the other files' top-level keys, so a key in the wrong file
+    can be named as such. Raises RecordError on the first problem.
     """
-    return _Reader(path, kind, noun, kinds).read(text)
+    return _Reader(path, kind, noun, kinds, single).read(text)
+
+
+class _Block:
+    """The block a field holds, while its lines are read."""
+
+    __slots__ = ("field", "indent", "items", "open_entry")
+
+    def __init__(self, field: str, indent: int, items: RawBlock) -> None:
+        self.field = field
+        self.indent = indent  # every line of the block starts at this column
+        self.items = items
+        # The name of the last entry written with nothing after it: a deeper line would nest.
+        self.open_entry: str | None = None
 
 
 class _Reader:
-    def __init__(self, path: str, kind: str, noun: str, kinds: Collection[str]) -> None:
+    def __init__(
+        self, path: str, kind: str, noun: str, kinds: Collection[str], single: bool
+    ) -> None:
         self.path = path
         self.kind = kind
         self.noun = noun
         self.kinds = kinds
+        self.single = single
         self.line = 0
         self.started = False
         self.record_id = ""
+        self.block_field = ""
+        self.blocks = False
 
     def fail(self, message: str, line: int | None = None) -> NoReturn:
         raise RecordError(self.path, message, self.line if line is None else line)
 
-    def read(self, text: str) -> dict[str, RawRecord]:
+    def read(self, text: str) -> RawFile:
         text = self.normalise(text)
         records: dict[str, RawRecord] = {}
         top_line = 0
@@ -90,8 +132,9 @@ class _Reader:
         record_indent = field_indent = -1
         fields: dict[str, RawValue] | None = None
         record_id = ""
-        # The last field written with nothing after its colon: lines deeper than it would nest.
-        open_field: str | None = None
+        # The last field, when it had nothing after its colon: its name until the next line
+        # shows whether a block follows, then the block being read.
+        open_field: str | _Block | None = None
         simple_field, simple_record = _SIMPLE_FIELD.fullmatch, _SIMPLE_RECORD.fullmatch
         for line, raw in enumerate(text.split("\n"), 1):
             # Fast paths for the shapes almost every line has; what they do not match, or match
@@ -118,12 +161,33 @@ class _Reader:
             if not body or body[0] == "#":
                 continue
             indent = len(raw) - len(body)
+            if open_field is not None and fields is not None and indent >= field_indent:
+                if isinstance(open_field, str):
+                    # The first line below a field with nothing after its colon: deeper, it
+                    # opens a block; a `- ` item may also sit at the field's own column.
+                    item = _is_item(body)
+                    if indent > field_indent or item:
+                        items: RawBlock = [] if item else {}
+                        fields[open_field] = (items, fields[open_field][1])
+                        open_field = _Block(open_field, indent, items)
+                        self.block_field = open_field.field
+                        self.blocks = True
+                if isinstance(open_field, _Block):
+                    block = open_field
+                    if indent == block.indent and (indent > field_indent or _is_item(body)):
+                        self.block_entry(block, body)
+                        continue
+                    if indent > block.indent:
+                        self.too_deep(block, indent)
+                    if indent > field_indent:
+                        self.fail(f"wrong indentation: expected {block.indent} spaces, found {indent}")
+                open_field = None
             if indent == field_indent and fields is not None:
                 key, rest = self.entry(body, _FIELDS)
                 value = self.value(rest, key)
                 if key in fields:
                     self.fail(
-                        f"duplicate field {quote(key)} in {self.noun} {quote(record_id)} "
+                        f"duplicate field {quote(key)} in {self.owner()} "
                         f"(first on line {fields[key][1]})"
                     )
                 fields[key] = ("" if value is None else value, self.line)
@@ -131,7 +195,9 @@ class _Reader:
                 continue
             if body[0] == "\t":
                 self.fail(_TAB)
-            if indent == record_indent or record_indent == -1 and top_line and indent:
+            if not self.single and (
+                indent == record_indent or record_indent == -1 and top_line and indent
+            ):
                 record_indent = indent
                 record_id, rest = self.entry(body, _RECORDS)
                 self.record_id = record_id
@@ -162,8 +228,11 @@ class _Reader:
                         f"'{self.kind}:' (line {top_line})"
                     )
                 self.check_top_key(key)
-                self.no_value(rest, _RECORDS)
+                self.no_value(rest, _FIELDS if self.single else _RECORDS)
                 top_line = self.line
+                if self.single:
+                    fields = {}
+                    records[key] = (top_line, fields)
                 continue
             if not top_line:
                 self.fail(
@@ -179,17 +248,55 @@ class _Reader:
                 fields[key] = ("" if value is None else value, self.line)
                 open_field = key if value is None else None
                 continue
-            if indent > field_indent and open_field is not None:
-                self.fail(
-                    f"{open_field}: nested mappings and lists are not allowed; "
-                    "a field holds one value on its own line"
-                )
             # Deeper than a field with a value: YAML would continue that value on this line.
             hint = (
                 " (a value must fit on its key's line)" if indent > field_indent and fields else ""
             )
             self.fail(f"wrong indentation: expected {field_indent} spaces, found {indent}{hint}")
-        return records
+        return RawFile(records, self.blocks)
+
+    def owner(self) -> str:
+        """The record a field line belongs to, as messages name it."""
+        return quote(self.kind) if self.single else f"{self.noun} {quote(self.record_id)}"
+
+    def block_entry(self, block: _Block, body: str) -> None:
+        """Read one `key: value` line of a block mapping, or one `- item` line of a block list."""
+        items = block.items
+        if isinstance(items, list):
+            if not _is_item(body):
+                self.fail(
+                    f"{block.field}: expected a list item ('- value') at this indentation, "
+                    f"found {quote(body.split(' #')[0].rstrip(' '))}"
+                )
+            if body[1:2] == "\t":
+                self.fail(_TAB)
+            value = self.value(body[1:].lstrip(" "), block.field, write="- ")
+            items.append(("" if value is None else value, self.line))
+            block.open_entry = block.field if value is None else None
+            return
+        key, rest = self.entry(body, _SUBFIELDS)
+        name = f"{block.field}.{key}"
+        value = self.value(rest, name, write=f"{key}: ")
+        if key in items:
+            self.fail(
+                f"duplicate field {quote(key)} in {block.field} of {self.owner()} "
+                f"(first on line {items[key][1]})"
+            )
+        items[key] = ("" if value is None else value, self.line)
+        block.open_entry = name if value is None else None
+
+    def too_deep(self, block: _Block, indent: int) -> NoReturn:
+        """Refuse a line deeper than the block's own lines."""
+        if block.open_entry is not None:
+            self.fail(
+                f"{block.open_entry}: nesting deeper than one level is not allowed; "
+                f"write one value on the line of its {'item' if isinstance(block.items, list) else 'key'}"
+            )
+        # YAML would continue the value above on this line.
+        self.fail(
+            f"wrong indentation: expected {block.indent} spaces, found {indent} "
+            "(a value must fit on its key's line)"
+        )
 
     def normalise(self, text: str) -> str:
         text = text.removeprefix("\ufeff")
@@ -233,7 +340,9 @@ class _Reader:
             return "the top level"
         if level == _RECORDS:
             return quote(self.kind)
-        return f"{self.noun} {quote(self.record_id)}"
+        if level == _SUBFIELDS:
+            return f"{self.block_field} of {self.owner()}"
+        return self.owner()
 
     def entry(self, body: str, level: int) -> tuple[str, str]:
         """Split a `key: value` line at `level` into the key and the raw text after the colon."""
@@ -256,6 +365,8 @@ class _Reader:
                     self.fail(_TAB)
                 self.check_plain_start(found, level, None)
                 hint = " (put a space after ':')" if ":" in found else ""
+                if level == _SUBFIELDS and found[0] == "-":
+                    hint = " (a list item has a space after '-')"
                 self.fail(
                     f"expected 'key: value' in {self.where(level)}, found {quote(found)}{hint}"
                 )
@@ -290,7 +401,12 @@ class _Reader:
             self.fail(_TAB)
         self.fail(f"{label} must be a mapping of {holds}, not the value {quote(shown)}")
 
-    def value(self, text: str, key: str) -> str | None:
+    def value(self, text: str, key: str, write: str | None = None) -> str | None:
+        """The scalar `text` (after a key's colon, or a list's `- `) holds, None when nothing.
+
+        `key` names it in messages; `write` is how the text is introduced when it is not
+        `key: ` (`- ` for a list item), for hints that say how to write it.
+        """
         if not text or text[0] == "#":
             return None
         if text[0] in "'\"":
@@ -305,20 +421,23 @@ class _Reader:
         if comment != -1:
             text = text[:comment]
         text = text.rstrip(" ")
-        self.check_plain_start(text, _FIELDS, key)
+        self.check_plain_start(text, _FIELDS, key, write)
         if "\t" in text:
             self.fail(_TAB)
         if ": " in text or text.endswith(":"):
             self.fail(
                 f"{key}: nested mappings are not allowed; quote the value if ':' is part of the "
-                f"text (write {key}: {quote(text)})"
+                f"text (write {write or key + ': '}{quote(text)})"
             )
         return text
 
-    def check_plain_start(self, text: str, level: int, key: str | None) -> None:
+    def check_plain_start(
+        self, text: str, level: int, key: str | None, written: str | None = None
+    ) -> None:
         """Refuse what YAML reads as structure, not text, at the start of an unquoted key or value.
 
-        `key` is the field whose value `text` is, or None when `text` is itself a key at `level`.
+        `key` is the field whose value `text` is, or None when `text` is itself a key at `level`;
+        `written` is how a value inside a block is introduced (`- `, `sub: `), None for a field's.
         """
         first = text[0]
         if first not in _INDICATORS:
@@ -328,10 +447,18 @@ class _Reader:
             prefix, write = "", f"{quote(text)}:"
             holds = f"{self.where(level)} holds 'key: value' lines"
         else:
-            prefix, write, holds = f"{key}: ", f"{key}: {quote(text)}", "a field holds one value"
+            prefix = f"{key}: "
+            write = f"{written or prefix}{quote(text)}"
+            holds = "a list item holds one value" if written == "- " else "a field holds one value"
         if first in "{[":
+            if key is None or written is not None:
+                how = "write one 'key: value' per line"
+            elif first == "{":
+                how = f"write '{key}:' then one indented 'key: value' line per entry"
+            else:
+                how = f"write '{key}:' then one indented '- item' line per item"
             self.fail(
-                f"{prefix}flow style is not allowed: write one 'key: value' per line "
+                f"{prefix}flow style is not allowed: {how} "
                 f"(and quote text that starts with '{first}')"
             )
         if first == "-" and spaced:
@@ -382,6 +509,11 @@ class _Reader:
                 self.fail(f"{key}: escape {quote(text[cut : cut + 10])} is beyond Unicode")
             parts.append(chr(int(digits, 16)))
             at = cut + 2 + width
+
+
+def _is_item(body: str) -> bool:
+    """Whether a line (without its indent) is a block list item: `-` alone or before a blank."""
+    return body[0] == "-" and (len(body) == 1 or body[1] in " \t")
 
 
 def _is_blank(rest: str) -> bool:
