@@ -142,19 +142,36 @@ class _Reader:
             simple = simple_field(raw)
             if simple is not None and fields is not None:
                 spaces, key, quoted, plain = simple.groups()
-                if len(spaces) == field_indent and key not in fields:
-                    fields[key] = (plain if quoted is None else quoted, line)
-                    open_field = None
-                    continue
+                indent = len(spaces)
+                if indent == field_indent:
+                    if key not in fields:
+                        fields[key] = (plain if quoted is None else quoted, line)
+                        open_field = None
+                        continue
+                elif open_field is not None and indent > field_indent:
+                    # A sub-field of the block the last field opened (or opens now).
+                    if isinstance(open_field, str):
+                        open_field = self.open_block(fields, open_field, indent, body=key)
+                    items = open_field.items
+                    if indent == open_field.indent and isinstance(items, dict) and key not in items:
+                        items[key] = (plain if quoted is None else quoted, line)
+                        open_field.open_entry = None
+                        continue
             elif simple is None:
                 simple = simple_record(raw)
                 if simple is not None:
                     spaces, key = simple.groups()
-                    if len(spaces) == record_indent and key not in records:
+                    indent = len(spaces)
+                    if indent == record_indent and key not in records:
                         fields = {}
                         records[key] = (line, fields)
                         record_id = self.record_id = key
                         open_field = None
+                        continue
+                    if indent == field_indent and fields is not None and key not in fields:
+                        # A field with nothing after its colon: a block may follow.
+                        fields[key] = ("", line)
+                        open_field = key
                         continue
             self.line = line
             body = raw.lstrip(" ")
@@ -162,16 +179,10 @@ class _Reader:
                 continue
             indent = len(raw) - len(body)
             if open_field is not None and fields is not None and indent >= field_indent:
-                if isinstance(open_field, str):
-                    # The first line below a field with nothing after its colon: deeper, it
-                    # opens a block; a `- ` item may also sit at the field's own column.
-                    item = _is_item(body)
-                    if indent > field_indent or item:
-                        items: RawBlock = [] if item else {}
-                        fields[open_field] = (items, fields[open_field][1])
-                        open_field = _Block(open_field, indent, items)
-                        self.block_field = open_field.field
-                        self.blocks = True
+                # The first line below a field with nothing after its colon: deeper, it opens a
+                # block; a `- ` item may also sit at the field's own column.
+                if isinstance(open_field, str) and (indent > field_indent or _is_item(body)):
+                    open_field = self.open_block(fields, open_field, indent, body)
                 if isinstance(open_field, _Block):
                     block = open_field
                     if indent == block.indent and (indent > field_indent or _is_item(body)):
@@ -254,6 +265,16 @@ class _Reader:
             )
             self.fail(f"wrong indentation: expected {field_indent} spaces, found {indent}{hint}")
         return RawFile(records, self.blocks)
+
+    def open_block(
+        self, fields: dict[str, RawValue], field: str, indent: int, body: str
+    ) -> _Block:
+        """Start the block of `field`, whose first line (without its indent) is `body`."""
+        items: RawBlock = [] if _is_item(body) else {}
+        fields[field] = (items, fields[field][1])
+        self.block_field = field
+        self.blocks = True
+        return _Block(field, indent, items)
 
     def owner(self) -> str:
         """The record a field line belongs to, as messages name it."""

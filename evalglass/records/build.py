@@ -20,6 +20,7 @@ from evalglass.records.model import Origin
 from evalglass.records.schema import (
     FALSE_WORDS,
     KINDS,
+    RULES,
     TRUE_WORDS,
     Field,
     Pattern,
@@ -174,36 +175,46 @@ def build_records(kind: str, raw: RawFile, path: str) -> dict[str, Record]:
     """
     spec = KINDS[kind]
     table = _table(kind)
+    ruled = kind in RULES
+    ids = spec.ids
     records: dict[str, Record] = {}
     for record_id, (line, fields) in raw.records.items():
-        owner = f"the {spec.noun}" if spec.single else f"{spec.noun} {quote(record_id)}"
-        if spec.ids is not None and spec.ids.pattern.fullmatch(record_id) is None:
+        if ids is not None and ids.pattern.fullmatch(record_id) is None:
             raise RecordError(
                 path,
                 f"{spec.noun} name {quote(record_id)} "
-                + spec.ids.message.format(id=quote(spec.ids.prefix + record_id)),
+                + ids.message.format(id=quote(ids.prefix + record_id)),
                 line,
             )
-        values = _typed(kind, table, fields, owner, path, line, raw.blocks)
-        problem = cross_field_problem(kind, values)
-        if problem:
-            raise RecordError(path, f"{owner} {problem}", line)
+        values = _typed(kind, table, fields, path, line, raw.blocks, record_id)
+        if ruled:
+            problem = cross_field_problem(kind, values)
+            if problem:
+                raise RecordError(path, f"{_owner(kind, record_id)} {problem}", line)
         records[record_id] = spec.record(**values, origin=Origin(path, line))
     return records
+
+
+def _owner(kind: str, record_id: str, block: str = "") -> str:
+    """The record (or its block mapping `block`) a message is about."""
+    spec = KINDS[kind]
+    owner = f"the {spec.noun}" if spec.single else f"{spec.noun} {quote(record_id)}"
+    return f"{block} of {owner}" if block else owner
 
 
 def _typed(
     kind: str,
     table: _Table,
     fields: Mapping[str, RawValue],
-    owner: str,
     path: str,
     line: int,
     blocks: bool,
-    prefix: str = "",
+    record_id: str,
+    block: str = "",
 ) -> dict[str, Any]:
-    """The typed values of one record's (or block mapping's) raw fields."""
+    """The typed values of one record's raw fields (or those of its block mapping `block`)."""
     converters = table.converters
+    prefix = f"{block}." if block else ""
     values: dict[str, Any] = {}
     for name, (text, field_line) in fields.items():
         convert = converters.get(name)
@@ -213,11 +224,11 @@ def _typed(
                 hint = did_you_mean(name, [*converters, *table.blocks])
                 raise RecordError(
                     path,
-                    f"unknown field {quote(name)} in {owner}{hint}; "
+                    f"unknown field {quote(name)} in {_owner(kind, record_id, block)}{hint}; "
                     f"allowed fields: {table.allowed}",
                     field_line,
                 )
-            values[name] = _block(kind, field, text, field_line, owner, path)
+            values[name] = _block(kind, field, text, field_line, record_id, path)
             continue
         if blocks and not isinstance(text, str):
             raise RecordError(
@@ -229,17 +240,22 @@ def _typed(
         try:
             values[name] = convert(text)  # type: ignore[arg-type]
         except _InvalidInRecord as exc:
+            owner = _owner(kind, record_id)
             raise RecordError(path, f"{owner}: {prefix}{name}: {exc}", field_line) from None
         except _Invalid as exc:
             raise RecordError(path, f"{prefix}{name}: {exc}", field_line) from None
     for name in table.required:
         if name not in values:
-            raise RecordError(path, f"{owner} is missing required field {quote(name)}", line)
+            raise RecordError(
+                path,
+                f"{_owner(kind, record_id, block)} is missing required field {quote(name)}",
+                line,
+            )
     return values
 
 
 def _block(
-    kind: str, field: Field, raw: str | RawBlock, line: int, owner: str, path: str
+    kind: str, field: Field, raw: str | RawBlock, line: int, record_id: str, path: str
 ) -> object:
     """The typed value of a field written as a block: a nested record, or a tuple."""
     if isinstance(raw, str):
@@ -267,8 +283,7 @@ def _block(
             _first_line(raw),
         )
     values = _typed(
-        kind, _sub_table(kind, field.name), raw, f"{field.name} of {owner}", path, line,
-        blocks=False, prefix=f"{field.name}.",
+        kind, _sub_table(kind, field.name), raw, path, line, False, record_id, field.name
     )
     return field.type(**values, origin=Origin(path, line))
 

@@ -9,6 +9,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from evalglass._collector import paused
 from evalglass.errors import RecordError
 from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
@@ -38,13 +39,14 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
     if prefix and _git(top, shown, "cat-file", "-e", f"{commit}:{inside}") is None:
         raise RecordError(shown, f"there is no folder '{inside}' at {ref}")
     loaded = {}
-    for kind, spec in KINDS.items():
-        text = _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{spec.filename}")
-        where = f"{ref}:{prefix}{spec.filename}"
-        loaded[kind] = {} if text is None else records_from_text(kind, text, where)
-    return host_records(
-        loaded, lambda name: _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{name}")
-    )
+    with paused():  # as load_records does, across the files
+        for kind, spec in KINDS.items():
+            text = _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{spec.filename}")
+            where = f"{ref}:{prefix}{spec.filename}"
+            loaded[kind] = {} if text is None else records_from_text(kind, text, where)
+        return host_records(
+            loaded, lambda name: _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{name}")
+        )
 
 
 def _top_level(shown: str) -> Path:

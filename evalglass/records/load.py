@@ -30,11 +30,14 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
         problem = "is not a directory" if os.path.exists(where) else "does not exist"
         raise RecordError(where, f"host records folder {problem}")
     loaded = {}
-    for kind, spec in KINDS.items():
-        path = os.path.join(where, spec.filename)
-        text = _read(path)
-        loaded[kind] = {} if text is None else records_from_text(kind, text, path)
-    return host_records(loaded, lambda name: _read(os.path.join(where, name)))
+    # Paused across the files too: resumed between them, the collector would scan each file's
+    # new records once more before the next file.
+    with paused():
+        for kind, spec in KINDS.items():
+            path = os.path.join(where, spec.filename)
+            text = _read(path)
+            loaded[kind] = {} if text is None else records_from_text(kind, text, path)
+        return host_records(loaded, lambda name: _read(os.path.join(where, name)))
 
 
 def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:

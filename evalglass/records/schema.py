@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -360,48 +361,76 @@ def _plain(value: object) -> object:
 
 def cross_field_problem(kind: str, values: Mapping[str, Any]) -> str | None:
     """The first rule between fields that typed `values` break, in words; None when all hold."""
-    for rule in RULES.get(kind, ()):
-        problem = _broken(rule, values)
+    for broken in _checks(kind):
+        problem = broken(values)
         if problem:
             return problem
     return None
 
 
-def _broken(rule: Rule, values: Mapping[str, Any]) -> str | None:
+Check = Callable[[Mapping[str, Any]], "str | None"]
+
+
+@functools.cache
+def _checks(kind: str) -> tuple[Check, ...]:
+    # Each rule becomes one function once: the loader asks every record of a big file.
+    return tuple(_check(rule) for rule in RULES.get(kind, ()))
+
+
+def _check(rule: Rule) -> Check:
     if isinstance(rule, RequiredWhen):
-        if _plain(values.get(rule.field)) == rule.value:
-            return _missing(rule.required, values, rule.why)
-    elif isinstance(rule, Requires):
-        if rule.field in values:
-            return _missing(rule.required, values, rule.why)
-    elif isinstance(rule, AnyOf):
-        if not set(rule.fields) & values.keys():
-            return rule.message
-    elif isinstance(rule, ExactlyOne):
-        given = [name for name in rule.fields if name in values]
-        if not given:
-            return f"needs one of {', '.join(rule.fields)} {rule.what}"
-        if len(given) > 1:
-            return f"gives both {' and '.join(given)}: give exactly one of {', '.join(rule.fields)}"
-    elif isinstance(rule, EitherOr):
-        group = set(rule.group) & values.keys()
-        if rule.single in values and group:
-            return f"gives both {rule.single} and {' and '.join(rule.group)}: give one"
-        if rule.single not in values and group != set(rule.group):
-            return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
-    elif isinstance(rule, OnlyWith):
-        if rule.field in values and not set(rule.others) & values.keys():
-            return f"gives {rule.field}, which only {rule.who} takes"
-    elif isinstance(rule, OnlyWhen):
-        if rule.field in values and _plain(values.get(rule.other)) != rule.value:
-            return f"gives {rule.field}, which only {rule.other}: {rule.value} takes"
-    else:
+        def required_when(values: Mapping[str, Any]) -> str | None:
+            if _plain(values.get(rule.field)) == rule.value:
+                return _missing(rule.required, values, rule.why)
+            return None
+        return required_when
+    if isinstance(rule, Requires):
+        def requires(values: Mapping[str, Any]) -> str | None:
+            return _missing(rule.required, values, rule.why) if rule.field in values else None
+        return requires
+    if isinstance(rule, AnyOf):
+        fields = set(rule.fields)
+        return lambda values: None if fields & values.keys() else rule.message
+    if isinstance(rule, ExactlyOne):
+        def exactly_one(values: Mapping[str, Any]) -> str | None:
+            given = [name for name in rule.fields if name in values]
+            if not given:
+                return f"needs one of {', '.join(rule.fields)} {rule.what}"
+            if len(given) > 1:
+                return (f"gives both {' and '.join(given)}: give exactly one of "
+                        f"{', '.join(rule.fields)}")
+            return None
+        return exactly_one
+    if isinstance(rule, EitherOr):
+        def either_or(values: Mapping[str, Any]) -> str | None:
+            group = set(rule.group) & values.keys()
+            if rule.single in values and group:
+                return f"gives both {rule.single} and {' and '.join(rule.group)}: give one"
+            if rule.single not in values and group != set(rule.group):
+                return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
+            return None
+        return either_or
+    if isinstance(rule, OnlyWith):
+        others = set(rule.others)
+
+        def only_with(values: Mapping[str, Any]) -> str | None:
+            if rule.field in values and not others & values.keys():
+                return f"gives {rule.field}, which only {rule.who} takes"
+            return None
+        return only_with
+    if isinstance(rule, OnlyWhen):
+        def only_when(values: Mapping[str, Any]) -> str | None:
+            if rule.field in values and _plain(values.get(rule.other)) != rule.value:
+                return f"gives {rule.field}, which only {rule.other}: {rule.value} takes"
+            return None
+        return only_when
+
+    def not_before(values: Mapping[str, Any]) -> str | None:
         later, earlier = values.get(rule.field), values.get(rule.earlier)
         if later is not None and earlier is not None and later < earlier:
-            return (
-                f"has {rule.field} {later} before {rule.earlier} {earlier}: {rule.why}"
-            )
-    return None
+            return f"has {rule.field} {later} before {rule.earlier} {earlier}: {rule.why}"
+        return None
+    return not_before
 
 
 def _missing(required: tuple[str, ...], values: Mapping[str, Any], why: str) -> str | None:
