@@ -103,7 +103,8 @@ def yaml_data(text: str) -> YamlData:
                 out[key.value] = convert(value, (*path, key.value))
             return out
         values = [convert(item, (*path, None)) for item in node.value]
-        lists.append(([getattr(item, "value", "") for item in node.value], values))
+        texts = [item.value if isinstance(item, ScalarNode) else "" for item in node.value]
+        lists.append((texts, values))
         return values
 
     data = None if root is None else convert(root, ())
