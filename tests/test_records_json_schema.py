@@ -19,7 +19,8 @@ from strictyaml.ruamel.nodes import MappingNode, ScalarNode  # type: ignore[impo
 
 from evalglass.records.json_schema import json_schema, json_schemas
 from evalglass.records.reference import strictyaml_schema
-from evalglass.records.schema import KINDS, RULES, Field, NotBefore, Pattern, cross_field_problem
+from evalglass.records.rules import RULES, NotBefore, cross_field_problem
+from evalglass.records.schema import KINDS, Field, Pattern
 from tests.strategies import RecordDocument, record_documents
 
 ROOT = Path(__file__).resolve().parents[1]

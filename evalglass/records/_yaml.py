@@ -1,13 +1,12 @@
 """A strict, line-based reader for the YAML shapes host records have: `kind:`, ids, fields (or
 `kind:` then fields, for a file of one record), and under a field one level of block mapping or
-block list. It owns syntax only (quoting, indentation, comments) and returns raw strings with line
-numbers; it must not type or interpret values (that is `schema.py`), and it must stay O(lines):
-one pass, no backtracking.
+block list. It owns syntax only (indentation, comments; one scalar's syntax is `_scalars.py`) and
+returns raw strings with line numbers; it must not type or interpret values (that is
+`build.py`), and it must stay O(lines): one pass, no backtracking.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection
 from typing import NoReturn
@@ -15,6 +14,16 @@ from typing import NoReturn
 import attrs
 
 from evalglass.errors import RecordError
+from evalglass.records._scalars import (
+    TAB,
+    Refused,
+    did_you_mean,
+    named_indicator,
+    plain_text,
+    quote,
+    read_value,
+    split_entry,
+)
 
 # (text, line): a field's text as YAML reads it (quotes removed, escapes resolved). Plain tuples,
 # not NamedTuples: a big file has hundreds of thousands of them, and building those costs 2x.
@@ -36,22 +45,6 @@ class RawFile:
     blocks: bool
 
 
-# Outside YAML's printable set, or what YAML reads as a line break (\r alone, \x85, \u2028,
-# \u2029), or a BOM past the start: any of these would make our lines differ from YAML's.
-_UNSUPPORTED = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
-)
-_HEX = re.compile("[0-9a-fA-F]+")
-_DQ_SPECIAL = re.compile(r'["\\]')
-_SINGLE_QUOTED = re.compile("'((?:[^']|'')*)'")
-_ESCAPES = {
-    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
-    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
-    "L": "\u2028", "P": "\u2029",
-}  # fmt: skip
-_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
-# What YAML reads as structure at the start of a plain scalar (`-?:` only before a space), and `<`.
-_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`<")
 # A field line `key: value`, `key: 'value'` or `key: value  # why`, with an identifier for a key and
 # nothing YAML could read as structure; and a record line `some/id-1.2:`, optionally commented.
 _SIMPLE_FIELD = re.compile(
@@ -62,15 +55,6 @@ _SIMPLE_FIELD = re.compile(
 _SIMPLE_RECORD = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_./-]*):(?: +#.*)? *")
 # Levels of the document, as `entry` and messages name them.
 _TOP, _RECORDS, _FIELDS, _SUBFIELDS = 0, 1, 2, 3
-_TAB = "tab characters are not allowed; indent and separate with spaces"
-
-
-def quote(text: str) -> str:
-    """`text` as a user would write it in YAML: single-quoted, or double-quoted with escapes."""
-    if text.isprintable():
-        return "'" + text.replace("'", "''") + "'"
-    escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
-    return f'"{escaped}"'
 
 
 def parse_records(
@@ -205,7 +189,7 @@ class _Reader:
                 open_field = key if value is None else None
                 continue
             if body[0] == "\t":
-                self.fail(_TAB)
+                self.fail(TAB)
             if not self.single and (
                 indent == record_indent or record_indent == -1 and top_line and indent
             ):
@@ -290,14 +274,14 @@ class _Reader:
                     f"found {quote(body.split(' #')[0].rstrip(' '))}"
                 )
             if body[1:2] == "\t":
-                self.fail(_TAB)
-            value = self.value(body[1:].lstrip(" "), block.field, write="- ")
+                self.fail(TAB)
+            value = self.value(body[1:].lstrip(" "), block.field, written="- ")
             items.append(("" if value is None else value, self.line))
             block.open_entry = block.field if value is None else None
             return
         key, rest = self.entry(body, _SUBFIELDS)
         name = f"{block.field}.{key}"
-        value = self.value(rest, name, write=f"{key}: ")
+        value = self.value(rest, name, written=f"{key}: ")
         if key in items:
             self.fail(
                 f"duplicate field {quote(key)} in {block.field} of {self.owner()} "
@@ -320,18 +304,10 @@ class _Reader:
         )
 
     def normalise(self, text: str) -> str:
-        text = text.removeprefix("\ufeff")
-        if "\r" in text:
-            text = text.replace("\r\n", "\n")
-        bad = _UNSUPPORTED.search(text)
-        if bad is not None:
-            line = text.count("\n", 0, bad.start()) + 1
-            if bad.group() == "\r":
-                self.fail("a carriage return without a line feed: use LF or CRLF line ends", line)
-            self.fail(
-                f"unsupported character U+{ord(bad.group()):04X}: records are plain text", line
-            )
-        return text
+        try:
+            return plain_text(text)
+        except Refused as exc:
+            self.fail(str(exc), exc.line)
 
     def document_marker(self, body: str, *, seen_content: bool) -> bool:
         """True for the one leading `---`, to skip; other document markers are refused."""
@@ -367,38 +343,10 @@ class _Reader:
 
     def entry(self, body: str, level: int) -> tuple[str, str]:
         """Split a `key: value` line at `level` into the key and the raw text after the colon."""
-        if body[0] in "'\"":
-            key, end = self.quoted(body, "key")
-            rest = body[end:].lstrip(" ")
-            if not rest.startswith(":") or len(rest) > 1 and rest[1] != " ":
-                if rest.startswith("\t"):
-                    self.fail(_TAB)
-                self.fail(f"expected ':' after the key {quote(key)}")
-            after = rest[1:]
-        else:
-            colon = body.find(": ")
-            if colon == -1 and body.endswith(":"):
-                colon = len(body) - 1
-            comment = body.find(" #")
-            if colon == -1 or -1 < comment < colon:
-                found = body if comment == -1 else body[:comment].rstrip(" ")
-                if "\t" in found:
-                    self.fail(_TAB)
-                self.check_plain_start(found, level, None)
-                hint = " (put a space after ':')" if ":" in found else ""
-                if level == _SUBFIELDS and found[0] == "-":
-                    hint = " (a list item has a space after '-')"
-                self.fail(
-                    f"expected 'key: value' in {self.where(level)}, found {quote(found)}{hint}"
-                )
-            key = body[:colon].rstrip(" ")
-            if not key:
-                self.fail(f"missing key before ':' in {self.where(level)}")
-            if "\t" in key:
-                self.fail(_TAB)
-            self.check_plain_start(key, level, None)
-            after = body[colon + 1 :]
-        return key, after.lstrip(" ")
+        try:
+            return split_entry(body, self.where(level), in_block=level == _SUBFIELDS)
+        except Refused as exc:
+            self.fail(str(exc))
 
     def no_value(self, text: str, level: int) -> None:
         """Refuse anything after the colon of a key whose value is the `level` lines below it."""
@@ -413,123 +361,21 @@ class _Reader:
         first = text[0]
         if first in "{[":
             self.fail(f"{label}: flow style is not allowed: write one 'key: value' per line")
-        named = {"&": "anchors (&)", "*": "aliases (*)", "!": "tags (!)"}.get(first)
+        named = named_indicator(first)
         if named is not None:
             self.fail(f"{label}: {named} are not allowed")
         comment = text.find(" #")
         shown = (text if comment == -1 else text[:comment]).rstrip(" ")
         if "\t" in shown:
-            self.fail(_TAB)
+            self.fail(TAB)
         self.fail(f"{label} must be a mapping of {holds}, not the value {quote(shown)}")
 
-    def value(self, text: str, key: str, write: str | None = None) -> str | None:
-        """The scalar `text` (after a key's colon, or a list's `- `) holds, None when nothing.
-
-        `key` names it in messages; `write` is how the text is introduced when it is not
-        `key: ` (`- ` for a list item), for hints that say how to write it.
-        """
-        if not text or text[0] == "#":
-            return None
-        if text[0] in "'\"":
-            value, end = self.quoted(text, key)
-            rest = text[end:].lstrip(" ")
-            if rest and rest[0] != "#":
-                if rest[0] == "\t":
-                    self.fail(_TAB)
-                self.fail(f"{key}: unexpected text after the quoted value: {quote(rest)}")
-            return value
-        comment = text.find(" #")
-        if comment != -1:
-            text = text[:comment]
-        text = text.rstrip(" ")
-        self.check_plain_start(text, _FIELDS, key, write)
-        if "\t" in text:
-            self.fail(_TAB)
-        if ": " in text or text.endswith(":"):
-            self.fail(
-                f"{key}: nested mappings are not allowed; quote the value if ':' is part of the "
-                f"text (write {write or key + ': '}{quote(text)})"
-            )
-        return text
-
-    def check_plain_start(
-        self, text: str, level: int, key: str | None, written: str | None = None
-    ) -> None:
-        """Refuse what YAML reads as structure, not text, at the start of an unquoted key or value.
-
-        `key` is the field whose value `text` is, or None when `text` is itself a key at `level`;
-        `written` is how a value inside a block is introduced (`- `, `sub: `), None for a field's.
-        """
-        first = text[0]
-        if first not in _INDICATORS:
-            return
-        spaced = len(text) == 1 or text[1] in " \t"
-        if key is None:
-            prefix, write = "", f"{quote(text)}:"
-            holds = f"{self.where(level)} holds 'key: value' lines"
-        else:
-            prefix = f"{key}: "
-            write = f"{written or prefix}{quote(text)}"
-            holds = "a list item holds one value" if written == "- " else "a field holds one value"
-        if first in "{[":
-            if key is None or written is not None:
-                how = "write one 'key: value' per line"
-            elif first == "{":
-                how = f"write '{key}:' then one indented 'key: value' line per entry"
-            else:
-                how = f"write '{key}:' then one indented '- item' line per item"
-            self.fail(
-                f"{prefix}flow style is not allowed: {how} "
-                f"(and quote text that starts with '{first}')"
-            )
-        if first == "-" and spaced:
-            self.fail(f"{prefix}lists are not allowed here: {holds}")
-        if first == "?" and spaced:
-            self.fail(f"{prefix}complex keys ('? ') are not allowed: {holds}")
-        named = {"&": "anchors (&)", "*": "aliases (*)", "!": "tags (!)"}.get(first)
-        if named is not None:
-            self.fail(f"{prefix}{named} are not allowed; quote the text (write {write})")
-        if first == "|":
-            self.fail(f"{prefix}block scalars (|) are not allowed; write the value on one line")
-        if first not in "-?:" or spaced:
-            # `>` would start a folded block scalar. `<` is legal YAML, but an unquoted `<=`
-            # beside a quoted `>=` reads as a different thing, so every comparison op is quoted.
-            self.fail(f"{prefix}{quote(text)} must be quoted (write {write})")
-
-    def quoted(self, text: str, key: str) -> tuple[str, int]:
-        """Read the quoted scalar `text` opens with: its value and the index just past it."""
-        unterminated = f"{key}: the quoted value does not close on its line (values are one line)"
-        if text[0] == "'":
-            single = _SINGLE_QUOTED.match(text)
-            if single is None:
-                self.fail(unterminated)
-            return single.group(1).replace("''", "'"), single.end()
-        parts = []
-        at = 1
-        while True:
-            special = _DQ_SPECIAL.search(text, at)
-            if special is None:
-                self.fail(unterminated)
-            cut = special.start()
-            parts.append(text[at:cut])
-            if text[cut] == '"':
-                return "".join(parts), cut + 1
-            code = text[cut + 1 : cut + 2]
-            if not code:
-                self.fail(f"{key}: multi-line quoted values are not allowed")
-            if code in _ESCAPES:
-                parts.append(_ESCAPES[code])
-                at = cut + 2
-                continue
-            width = _HEX_ESCAPES.get(code, 0)
-            digits = text[cut + 2 : cut + 2 + width]
-            if not width or len(digits) != width or not _HEX.fullmatch(digits):
-                shown = text[cut : cut + 2 + width]
-                self.fail(f"{key}: unknown escape {quote(shown)} in a double-quoted value")
-            if int(digits, 16) > 0x10FFFF:
-                self.fail(f"{key}: escape {quote(text[cut : cut + 10])} is beyond Unicode")
-            parts.append(chr(int(digits, 16)))
-            at = cut + 2 + width
+    def value(self, text: str, key: str, written: str | None = None) -> str | None:
+        """The scalar after a key's colon (or a list's `- `): see `_scalars.read_value`."""
+        try:
+            return read_value(text, key, written)
+        except Refused as exc:
+            self.fail(str(exc))
 
 
 def _is_item(body: str) -> bool:
@@ -540,9 +386,3 @@ def _is_item(body: str) -> bool:
 def _is_blank(rest: str) -> bool:
     rest = rest.lstrip(" ")
     return not rest or rest[0] == "#"
-
-
-def did_you_mean(word: str, choices: Collection[str]) -> str:
-    """` (did you mean 'x'?)` for the closest of `choices`, or nothing when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean {quote(close[0])}?)" if close else ""

@@ -15,18 +15,11 @@ from typing import Any
 import attrs
 
 from evalglass.errors import RecordError
-from evalglass.records._yaml import RawBlock, RawFile, RawValue, did_you_mean, quote
+from evalglass.records._scalars import did_you_mean, quote
+from evalglass.records._yaml import RawBlock, RawFile, RawValue
 from evalglass.records.model import Origin
-from evalglass.records.schema import (
-    FALSE_WORDS,
-    KINDS,
-    RULES,
-    TRUE_WORDS,
-    Field,
-    Pattern,
-    Record,
-    cross_field_problem,
-)
+from evalglass.records.rules import RULES, cross_field_problem
+from evalglass.records.schema import FALSE_WORDS, KINDS, TRUE_WORDS, Field, Pattern, Record
 
 _INT = re.compile("[-+]?[0-9]+")
 _FLOAT = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")

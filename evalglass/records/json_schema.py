@@ -10,23 +10,19 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from evalglass.records.schema import (
-    FALSE_WORDS,
-    KINDS,
+from evalglass.records.rules import (
     RULES,
-    TRUE_WORDS,
     AnyOf,
     EitherOr,
     ExactlyOne,
-    Field,
     NotBefore,
     OnlyWhen,
     OnlyWith,
-    Pattern,
     RequiredWhen,
     Requires,
     Rule,
 )
+from evalglass.records.schema import FALSE_WORDS, KINDS, TRUE_WORDS, Field, Pattern
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _FINITE = 1.7976931348623157e308  # the largest float: bounds keep .inf out
