@@ -77,13 +77,22 @@ def test_help_loads_no_library_machinery(tmp_path: Path) -> None:
 def test_json_scorecard_of_a_generic_output_loads_no_templates_or_archive_reader(
     tmp_path: Path,
 ) -> None:
-    """Scoring a JSON output to JSON needs neither jinja2, strictyaml, rich, cattrs nor zstandard."""
+    """Scoring a JSON output to JSON writes through the contract (cattrs) and needs neither
+    jinja2, strictyaml, rich nor zstandard."""
     result, modules = run(
         tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", "json"
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["verdict"] == "pass"
-    assert loaded(modules, ("jinja2", "strictyaml", "rich", "cattrs", "zstandard")) == set()
+    assert "evalglass.contract" in modules
+    assert loaded(modules, ("jinja2", "strictyaml", "rich", "zstandard")) == set()
+
+
+def test_terminal_scorecard_loads_no_contract(tmp_path: Path) -> None:
+    """The default `score` prints no JSON, so it loads neither the contract nor cattrs."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    assert loaded(modules, ("cattrs", "evalglass.contract")) == set()
 
 
 def test_terminal_scorecard_loads_no_templates_or_validation_library(tmp_path: Path) -> None:

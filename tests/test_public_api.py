@@ -14,7 +14,7 @@ def test_all_is_pinned_and_importable() -> None:
     assert evalglass.__all__ == [
         "Authority", "EvalglassError", "Evidence", "GateResult", "HostRecords", "Measurement",
         "MetricCard", "Outcome", "OutputError", "RecordError", "Result", "Scorecard", "Verdict",
-        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records",
+        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records", "load_scorecard",
         "read_outputs", "resolve", "score", "validate",
     ]
     assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
