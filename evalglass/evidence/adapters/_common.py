@@ -17,6 +17,9 @@ from evalglass.evidence import stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
 
+ZIP_MAGIC = b"PK\x03\x04"
+BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
+
 # A framework's aggregate and our recomputation from its own samples may differ by float
 # summation order, never by more than this.
 TOLERANCE = 1e-6
