@@ -117,7 +117,7 @@ def _comment(view: ScorecardView, rows: list[str], cut: Shortened | None) -> str
     """The comment: the verdict, the gates' table, then what does not affect the verdict,
     listed, or counted by reason when `cut` says the comment is shortened."""
     template = environment().get_template("scorecard.md.j2")
-    text: str = template.render(s=view, rows=rows, cut=cut, limit=LIMIT, marker=MARKER)
+    text: str = template.render(scorecard=view, rows=rows, cut=cut, limit=LIMIT, marker=MARKER)
     return text
 
 

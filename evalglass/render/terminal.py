@@ -32,5 +32,5 @@ def painter(colour: bool) -> Callable[..., str]:
 
 def render(scorecard: Scorecard, colour: bool = False) -> str:
     template = environment().get_template("scorecard.txt.j2")
-    text: str = template.render(s=scorecard_view(scorecard), paint=painter(colour))
+    text: str = template.render(scorecard=scorecard_view(scorecard), paint=painter(colour))
     return text

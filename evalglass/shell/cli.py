@@ -145,14 +145,34 @@ def score(
         typer.Option("--keep-samples",
                      help="Keep per-sample scores in JSON, for use as a paired baseline later."),
     ] = False,
+    template: Annotated[
+        Path | None,
+        typer.Option("--template", metavar="PATH",
+                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
+                          "docs/templates.md) instead of --format."),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
 
     given = outputs or []
+    if template is not None and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    if template is not None:
+        from evalglass.render import custom
+
+        # Rendered before anything is written: a broken template leaves every file as it was.
+        text = custom.render(scorecard, template)
+        rest = [(f, path) for f, path in targets if output is None or path != output]
+        _emit(scorecard, fmt, False, rest, keep_samples)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_atomic(output, text)
+        raise typer.Exit(scorecard.exit_code)
     _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
