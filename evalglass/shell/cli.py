@@ -252,6 +252,12 @@ def explain(
         Format, typer.Option("--format", help="terminal or markdown.")
     ] = Format.TERMINAL,
     input_format: InputFormat = None,
+    as_patch: Annotated[
+        bool,
+        typer.Option("--patch",
+                     help="Print the edits as a unified diff of the records to review, fill in "
+                          "(every <placeholder>) and `git apply`; nothing is written."),
+    ] = False,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
@@ -260,6 +266,9 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
     result = api.explain(metric, outputs or [], records, input_format=input_format)
+    if as_patch:
+        typer.echo(api.explain_patch(result, records), nl=False)
+        return
     typer.echo(render_explain.render(result, fmt), nl=False)
 
 
