@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from evalglass._version import __version__
 
 if TYPE_CHECKING:
+    from evalglass.contract import load_scorecard
     from evalglass.core.authority import Authority, Outcome, resolve
     from evalglass.core.decision import GateResult, Result, decide
     from evalglass.core.exits import Verdict
@@ -43,6 +44,7 @@ _HOMES = {
     "doctor": "evalglass.shell.api",
     "explain": "evalglass.shell.api",
     "load_records": "evalglass.records.load",
+    "load_scorecard": "evalglass.contract",
     "read_outputs": "evalglass.evidence.read",
     "resolve": "evalglass.core.authority",
     "score": "evalglass.shell.api",
@@ -71,6 +73,7 @@ __all__ = [
     "doctor",
     "explain",
     "load_records",
+    "load_scorecard",
     "read_outputs",
     "resolve",
     "score",

@@ -70,6 +70,11 @@ def did_you_mean(word: str, choices: Collection[str]) -> str:
     return f" (did you mean {quote(close[0])}?)" if close else ""
 
 
+def is_placeholder(text: str) -> bool:
+    """`<...>`: a value `evalglass explain --patch` left for a person to fill in."""
+    return len(text) > 2 and text.startswith("<") and text.endswith(">")
+
+
 def named_indicator(first: str) -> str | None:
     """What YAML makes of `&`, `*` or `!` at the start of a scalar, in words."""
     return _NAMED.get(first)
@@ -160,6 +165,8 @@ def plain_start_problem(
     first = text[0]
     if first not in _INDICATORS:
         return None
+    if key is not None and is_placeholder(text):
+        return f"{key}: {text} is a placeholder: write the value in its place"
     spaced = len(text) == 1 or text[1] in " \t"
     if key is None:
         prefix, write = "", f"{quote(text)}:"

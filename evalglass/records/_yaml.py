@@ -386,3 +386,9 @@ def _is_item(body: str) -> bool:
 def _is_blank(rest: str) -> bool:
     rest = rest.lstrip(" ")
     return not rest or rest[0] == "#"
+
+
+def reads_plain(text: str) -> bool:
+    """Whether `text`, written unquoted as a field's value, reads back as exactly `text`."""
+    found = _SIMPLE_FIELD.fullmatch(f"    k: {text}")
+    return found is not None and found.group(4) == text

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from evalglass.errors import RecordError
-from evalglass.records._scalars import did_you_mean, quote
+from evalglass.records._scalars import did_you_mean, is_placeholder, quote
 from evalglass.records._yaml import RawBlock, RawFile, RawValue
 from evalglass.records.model import Origin
 from evalglass.records.rules import RULES, cross_field_problem
@@ -38,6 +38,9 @@ def _to_str(text: str) -> str:
     if not text:
         # An empty id or version would silently match other empty ones; leave the field out instead.
         raise _Invalid("must not be empty (leave the field out instead)")
+    if is_placeholder(text):
+        # Quoting a placeholder does not fill it in: who approved, and when, is a person's word.
+        raise _Invalid(f"{quote(text)} is a placeholder: write the value in its place")
     return text
 
 

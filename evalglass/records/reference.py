@@ -11,6 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from evalglass.records._scalars import is_placeholder
 from evalglass.records.schema import KINDS, Field, Pattern
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ def _reference() -> tuple[Any, Any]:
         def validate_scalar(self, chunk: Any) -> Any:
             if chunk.contents == "":
                 chunk.expecting_but_found("when expecting a non-empty string")
+            if is_placeholder(chunk.contents):
+                chunk.expecting_but_found("when expecting a value, not a placeholder")
             return chunk.contents
 
     class Matching(NonEmptyStr):

@@ -23,15 +23,6 @@ def xml_text(text: object) -> str:
     return _NOT_XML.sub("\ufffd", str(text))
 
 
-def element(status: str, decided: bool) -> str | None:
-    """The JUnit element for a metric's status: a failed gate fails, a gate that could not be
-    decided errors, a metric that does not gate is skipped; a passed gate (warned or not) has
-    none, since it does not fail the run."""
-    if not decided:
-        return "skipped"
-    return {"fail": "failure", "blocked": "error", "unsound": "error"}.get(status)
-
-
 def render(scorecard: Scorecard) -> str:
     # Written as text, not built with ElementTree: the same bytes on every Python version, and a
     # 10,000-metric report in a third of the time. Every value passes through _attribute or _text.
@@ -88,7 +79,9 @@ def _text(value: str) -> str:
 
 def _testcase(card: MetricCard) -> tuple[str | None, str]:
     status = card.status
-    kind = element(status, card.decided)
+    # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
+    # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
+    kind = status.junit
     opening = f'  <testcase classname="{SUITE}" name="{_attribute(card.id)}">\n'
     if kind is not None:
         message = _view.explanation(card)
@@ -104,11 +97,11 @@ def _testcase(card: MetricCard) -> tuple[str | None, str]:
 
 def _details(card: MetricCard, message: str) -> str:
     lines = [
-        f"status: {card.status}",
-        f"value: {card.value_text}",
-        f"interval: {card.interval_text}",
-        f"n: {card.n_text}",
-        f"threshold: {card.threshold_text}",
+        f"status: {card.status.value}",
+        f"value: {_view.value_text(card)}",
+        f"interval: {_view.interval_text(card)}",
+        f"n: {_view.n_text(card)}",
+        f"threshold: {_view.threshold_text(card)}",
         message,
     ]
     return "\n".join(lines)

@@ -145,14 +145,34 @@ def score(
         typer.Option("--keep-samples",
                      help="Keep per-sample scores in JSON, for use as a paired baseline later."),
     ] = False,
+    template: Annotated[
+        Path | None,
+        typer.Option("--template", metavar="PATH",
+                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
+                          "docs/templates.md) instead of --format."),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
 
     given = outputs or []
+    if template is not None and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    if template is not None:
+        from evalglass.render import custom
+
+        # Rendered before anything is written: a broken template leaves every file as it was.
+        text = custom.render(scorecard, template)
+        rest = [(f, path) for f, path in targets if output is None or path != output]
+        _emit(scorecard, fmt, False, rest, keep_samples)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_atomic(output, text)
+        raise typer.Exit(scorecard.exit_code)
     _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
@@ -232,6 +252,12 @@ def explain(
         Format, typer.Option("--format", help="terminal or markdown.")
     ] = Format.TERMINAL,
     input_format: InputFormat = None,
+    as_patch: Annotated[
+        bool,
+        typer.Option("--patch",
+                     help="Print the edits as a unified diff of the records to review, fill in "
+                          "(every <placeholder>) and `git apply`; nothing is written."),
+    ] = False,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
@@ -240,6 +266,9 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
     result = api.explain(metric, outputs or [], records, input_format=input_format)
+    if as_patch:
+        typer.echo(api.explain_patch(result, records), nl=False)
+        return
     typer.echo(render_explain.render(result, fmt), nl=False)
 
 
