@@ -1,0 +1,1 @@
+"""Tools built on the core: they read records and evidence but never grant authority."""
