@@ -192,14 +192,16 @@ def _coincidences(values: Array, k: int) -> Array:
 def _interval(judge: Array, humans: Array) -> Plan:
     n = judge.shape[0]
     everyone = np.column_stack([judge, humans])
-    # Every statistic here is unchanged by a shift; centring keeps the sums of squares exact.
+    # Ranks come from the values as given: centring could split or merge a tie.
+    ties = np.column_stack([_groups(judge), _groups(np.nanmean(humans, axis=1))])
+    # Every other statistic here is unchanged by a shift; centring keeps sums of squares exact.
     centre = float(np.nanmean(everyone))
     judge, humans, everyone = judge - centre, humans - centre, everyone - centre
     consensus = np.nanmean(humans, axis=1)
     cols = _Columns(n)
     all_sums = cols.add(_alpha_shares(everyone))
     icc = cols.add(_icc_shares(np.column_stack([judge, consensus])))
-    groups = cols.add(np.column_stack([_groups(judge), _groups(consensus)]))
+    groups = cols.add(ties)
 
     def rho(rows: Array) -> Value:
         tie = rows[:, groups].astype(np.intp)
