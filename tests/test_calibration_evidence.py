@@ -90,8 +90,8 @@ def broken(path: list[str], value: object) -> str:
     (["schema_version"], 2, "not an evalglass calibration evidence file"),
     (["judge"], "", "judge: expected a non-empty string"),
     (["scale"], "ratio", "scale: expected one of binary, nominal, ordinal, interval"),
-    (["statistics", "kappa", "interval"], [0.9, 0.1], "statistics.kappa.interval: expected "
-                                                      "[low, high] with low <= high"),
+    (["statistics", "kappa", "interval"], [0.9, 0.1], ("statistics.kappa.interval: expected "
+                                                      "[low, high] with low <= high")),
     (["statistics", "kappa", "value"], "high", "statistics.kappa.value: expected a finite"),
     (["statistics", "kappa", "n"], KeyError, "statistics.kappa.n: expected a whole number"),
     (["items", "matched"], -1, "items.matched: expected a whole number"),
@@ -127,8 +127,8 @@ AGREEMENT_CASES = [
     ("kappa", 0.62, True, "kappa lower bound 0.62 >= 0.62 (value 0.7, n 300, 95% bootstrap)"),
     ("kappa", 0.65, False, "kappa lower bound 0.62 < 0.65 (value 0.7, n 300, 95% bootstrap)"),
     ("ac1", 0.5, False, "the calibration evidence has no ac1 (it has: alpha, kappa)"),
-    ("alpha", 0.1, False, "alpha has no 95% bootstrap interval (value 0.5, n 40): it cannot "
-                          "show agreement of at least 0.1"),
+    ("alpha", 0.1, False, ("alpha has no 95% bootstrap interval (value 0.5, n 40): it cannot "
+                          "show agreement of at least 0.1")),
 ]
 
 
@@ -178,8 +178,8 @@ def test_drift_leaves_out_the_humans_and_notes_another_model() -> None:
     recorded = attrs.evolve(evidence(kappa=est, alpha_humans=est), judge_model="old/model")
     result = compare(evidence(kappa=est, alpha_humans=est), recorded, "g.json")
     assert [c.statistic for c in result.changes] == ["kappa"]
-    assert result.notes == ("recorded with judge model old/model, this sample with "
-                            "openai/gpt-4.1",)
+    assert result.notes == (("recorded with judge model old/model, this sample with "
+                            "openai/gpt-4.1"),)
 
 
 def test_drift_refuses_another_scale() -> None:
