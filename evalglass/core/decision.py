@@ -1,0 +1,178 @@
+"""Compare a can_gate metric with its approved threshold. The only place a gate result is made.
+
+Metrics that are not can_gate are never compared: their result is `not_enforced`, whatever the
+number says. A threshold may hold an absolute bar (`value`), a largest allowed regression from
+the approved baseline (`max_drop`, `max_relative_drop`), or both; every one given must hold.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from evalglass.core.authority import Authority, Outcome
+from evalglass.core.numbers import fmt, interval_label, interval_text
+from evalglass.core.regression import Difference, difference
+from evalglass.core.validity import Validity
+from evalglass.evidence.model import Interval, Measurement
+from evalglass.reasons import Reason
+from evalglass.reasons import ValidityCode as V
+from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, ThresholdRecord
+
+
+class Result(enum.Enum):
+    PASS = "pass"
+    WARN = "warn"
+    FAIL = "fail"
+    UNSOUND = "unsound"
+    NOT_ENFORCED = "not_enforced"
+
+
+@attrs.frozen
+class GateResult:
+    result: Result
+    reasons: tuple[Reason, ...] = ()
+    evidence: str = ""
+    # current − baseline, for a regression gate: what a reader needs to re-check it.
+    change: Difference | None = None
+
+
+@attrs.frozen
+class _Check:
+    holds: bool
+    text: str
+
+
+def decide(
+    measurement: Measurement | None,
+    validity: Validity,
+    authority: Authority,
+    threshold: ThresholdRecord | None,
+    metric: MetricRecord | None,
+    baseline: BaselineRecord | None = None,
+) -> GateResult:
+    """The gate result for one metric; compares only when authority is can_gate."""
+    if authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
+        return GateResult(Result.NOT_ENFORCED, evidence=f"{_measured(measurement)}; not enforced")
+    if not validity.valid:
+        return GateResult(
+            Result.UNSOUND,
+            validity.reasons,
+            f"cannot compare with {rule_text(threshold)}: {_measured(measurement)}",
+        )
+    assert measurement is not None and measurement.value is not None  # valid implies both
+    checks: list[_Check] = []
+    if threshold.value is not None:
+        checks.append(_absolute(measurement, threshold.op, threshold.value, metric.decision))
+    change = None
+    if threshold.regression:
+        change = difference(measurement, baseline, metric.interval_level) if baseline else None
+        check = _regression(change, threshold, baseline, metric.decision)
+        if check is None:
+            reason = Reason(
+                V.INTERVAL_UNAVAILABLE,
+                "no interval for the change from the baseline (it needs n and a standard error, "
+                "or per-sample scores, on both sides)",
+            )
+            return GateResult(Result.UNSOUND, (reason,), f"cannot compare with {rule_text(threshold)}",
+                              change)
+        checks.append(check)
+    evidence = "; ".join(c.text for c in checks)
+    if not all(c.holds for c in checks):
+        return GateResult(Result.FAIL, evidence=evidence, change=change)
+    if threshold.warn_value is not None:
+        warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
+        if not warn.holds:
+            return GateResult(Result.WARN, evidence=f"{evidence}; warning: {warn.text}", change=change)
+    return GateResult(Result.PASS, evidence=evidence, change=change)
+
+
+def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
+    assert m.value is not None
+    if decision is Decision.POINT:
+        compared, label, context = m.value, "value", f"n {m.n}, point rule"
+    else:
+        # Validity has already made a bound rule without an interval unsound: never a point rule.
+        assert m.interval is not None
+        compared, label = _conservative(m.interval, op)
+        context = f"value {fmt(m.value)}, n {m.n}, {interval_label(m.interval)}"
+    holds = op.holds(compared, limit)
+    verb = op.value if holds else f"is not {op.value}"
+    return _Check(holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})")
+
+
+def _conservative(interval: Interval, op: Op) -> tuple[float, str]:
+    """The end of the interval that makes the gate hardest to pass."""
+    if op.higher_is_better:
+        return interval.low, "lower bound"
+    return interval.high, "upper bound"
+
+
+def _regression(
+    change: Difference | None,
+    threshold: ThresholdRecord,
+    baseline: BaselineRecord | None,
+    decision: Decision,
+) -> _Check | None:
+    """Non-inferiority: the run must show, at the interval level, it is no worse than allowed."""
+    if change is None or baseline is None or baseline.value is None:
+        return None
+    allowed = _allowed_drop(threshold, baseline.value)
+    higher = threshold.op.higher_is_better
+    # Higher is better: (current − baseline) must stay above −allowed; lower is better, mirrored.
+    limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+    if decision is Decision.POINT:
+        compared, label, how = change.value, "change", "point rule"
+    elif change.interval is None:
+        return None
+    else:
+        compared, label = _conservative(change.interval, op)
+        label = f"change {label}"
+        how = interval_label(change.interval)
+    holds = op.holds(compared, limit)
+    verb = op.value if holds else f"is not {op.value}"
+    pairing = f"paired over {change.paired} samples" if change.paired else "unpaired"
+    return _Check(
+        holds,
+        f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} (allowed "
+        f"{'drop' if higher else 'rise'} {fmt(allowed)}; current − baseline "
+        f"{fmt(change.value)} from baseline {fmt(baseline.value)}, {pairing}, {how})",
+    )
+
+
+def _allowed_drop(threshold: ThresholdRecord, baseline_value: float) -> float:
+    """The stricter of the absolute and the relative allowance, when both are given."""
+    allowances = []
+    if threshold.max_drop is not None:
+        allowances.append(threshold.max_drop)
+    if threshold.max_relative_drop is not None:
+        allowances.append(threshold.max_relative_drop * abs(baseline_value))
+    return min(allowances)
+
+
+def rule_text(t: ThresholdRecord) -> str:
+    """The bar in words: `>= 0.85`, `max drop 0.02`, or both."""
+    parts = []
+    if t.value is not None:
+        parts.append(f"{t.op.value} {fmt(t.value)}")
+    if t.max_drop is not None:
+        parts.append(f"max drop {fmt(t.max_drop)}")
+    if t.max_relative_drop is not None:
+        parts.append(f"max relative drop {fmt(t.max_relative_drop)}")
+    return " and ".join(parts)
+
+
+def _measured(measurement: Measurement | None) -> str:
+    if measurement is None or measurement.value is None:
+        return "no value measured"
+    parts = [f"value {fmt(measurement.value)}"]
+    parts.append("n unknown" if measurement.n is None else f"n {measurement.n}")
+    if measurement.interval is None:
+        parts.append("no interval")
+    else:
+        interval = measurement.interval
+        parts.append(f"{interval_label(interval)} {interval_text(interval)}")
+    if measurement.missing:
+        parts.append(f"{measurement.missing} missing")
+    return ", ".join(parts)

@@ -1,0 +1,156 @@
+"""How far a run sits from its approved baseline: the interval of (current − baseline).
+
+Pure. Paired when both sides carry per-sample scores matched by sample id (Newcombe's hybrid
+score interval for 0/1 scores, paired t otherwise); unpaired from the two standard errors, or
+Newcombe's unpaired interval for two proportions. docs/statistics.md gives the formulas.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from evalglass.evidence import stats
+from evalglass.evidence.model import (
+    Interval,
+    Measurement,
+    Method,
+    Proportion,
+    Sample,
+    StandardError,
+)
+from evalglass.records.model import BaselineRecord
+
+if TYPE_CHECKING:
+    from evalglass import contract
+
+
+@attrs.frozen
+class Difference:
+    """current − baseline, with its interval; `paired` counts matched samples when paired."""
+
+    value: float
+    interval: Interval | None
+    paired: int | None = None
+
+
+def difference(current: Measurement, baseline: BaselineRecord, level: float) -> Difference | None:
+    """The difference and its interval at `level`; None when either side has no value."""
+    if current.value is None or baseline.value is None:
+        return None
+    point = current.value - baseline.value
+    pairs = _pairs(current.samples, baseline.sample_scores)
+    if len(pairs) >= 2:
+        return Difference(point, _paired(pairs, level), paired=len(pairs))
+    return Difference(point, _unpaired(current, baseline, level))
+
+
+def _by_id(samples: Sequence[Sample]) -> dict[str, float]:
+    """One score per sample id: epochs of a sample are averaged, as Inspect's default reducer."""
+    sums: dict[str, list[float]] = {}
+    for s in samples:
+        sums.setdefault(s.id, []).append(s.score)
+    return {k: math.fsum(v) / len(v) for k, v in sums.items()}
+
+
+def _pairs(
+    current: Sequence[Sample] | None, baseline: Mapping[str, float] | None
+) -> list[tuple[float, float]]:
+    if not current or not baseline:
+        return []
+    now = _by_id(current)
+    return [(now[k], baseline[k]) for k in sorted(now.keys() & baseline.keys())]
+
+
+def _paired(pairs: list[tuple[float, float]], level: float) -> Interval | None:
+    if all(a in (0, 1) and b in (0, 1) for a, b in pairs):
+        return newcombe_paired(pairs, level)
+    diffs = [a - b for a, b in pairs]
+    n = len(diffs)
+    mean = math.fsum(diffs) / n
+    if min(diffs) == max(diffs):
+        # No spread in the differences: for scores in [0, 1] a range-based bound (range 2).
+        if all(0 <= a <= 1 and 0 <= b <= 1 for a, b in pairs):
+            half = 2 * math.sqrt(math.log(2 / (1 - level)) / (2 * n))
+            return Interval(mean - half, mean + half, level, Method.HOEFFDING)
+        return None
+    sd = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
+    se = sd / math.sqrt(n)
+    half = stats.t_quantile(0.5 + level / 2, n - 1) * se
+    return Interval(mean - half, mean + half, level, Method.PAIRED_T,
+                    basis=StandardError(mean, se, df=n - 1))
+
+
+def newcombe_paired(pairs: list[tuple[float, float]], level: float) -> Interval:
+    """Newcombe (1998) method 10: hybrid score interval for a difference of paired proportions."""
+    n = len(pairs)
+    a = sum(1 for x, y in pairs if x == 1 and y == 1)
+    b = sum(1 for x, y in pairs if x == 1 and y == 0)
+    c = sum(1 for x, y in pairs if x == 0 and y == 1)
+    d = n - a - b - c
+    p1, p2 = (a + b) / n, (a + c) / n
+    denom = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(denom) if denom else 0.0
+    return _hybrid(p1, n, p2, n, phi, level)
+
+
+def newcombe_unpaired(s1: float, n1: int, s2: float, n2: int, level: float) -> Interval:
+    """Newcombe (1998) method 10 for two independent proportions (s successes of n)."""
+    return _hybrid(s1 / n1, n1, s2 / n2, n2, 0.0, level)
+
+
+def _hybrid(p1: float, n1: int, p2: float, n2: int, phi: float, level: float) -> Interval:
+    first, second = stats.wilson(p1 * n1, n1, level), stats.wilson(p2 * n2, n2, level)
+    l1, u1, l2, u2 = first.low, first.high, second.low, second.high
+    theta = p1 - p2
+    delta = math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+    eps = math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    return Interval(theta - delta, theta + eps, level, Method.NEWCOMBE)
+
+
+def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> Interval | None:
+    assert current.value is not None and baseline.value is not None
+    interval = current.interval
+    basis = interval.basis if interval is not None else None
+    se_then = baseline.stderr
+    if se_then is None and baseline.saved is not None:
+        se_then = saved_stderr(baseline.saved)
+    if isinstance(basis, Proportion) and se_then is None and baseline.n:
+        # A proportion against a baseline given only as value and n: both sides are proportions.
+        return newcombe_unpaired(basis.successes, basis.n, baseline.value * baseline.n,
+                                 baseline.n, level)
+    se_now = stats.standard_error(interval) if interval is not None else None
+    if se_then is None and baseline.sample_scores:
+        scores = list(baseline.sample_scores.values())
+        if len(scores) >= 2:
+            mean = math.fsum(scores) / len(scores)
+            se_then = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (len(scores) - 1)
+                                / len(scores))
+    if se_now is None or se_then is None:
+        return None
+    point = current.value - baseline.value
+    se = math.sqrt(se_now**2 + se_then**2)
+    if se == 0:
+        return None
+    return stats.normal(point, se, level)
+
+
+def saved_stderr(entry: contract.Metric) -> float | None:
+    """A saved scorecard's interval undone into its standard error, where its method is
+    value ± q·se (normal, Student-t, cluster-robust); None for any other."""
+    if entry.interval is None or entry.level is None:
+        return None
+    low, high = entry.interval
+    if low is None or high is None:
+        return None
+    half = (high - low) / 2
+    if entry.method == "normal":
+        return half / stats.z_quantile(entry.level)
+    if entry.method == "student_t" and entry.n is not None and entry.n > 1:
+        return half / stats.t_quantile(0.5 + entry.level / 2, entry.n - 1)
+    if entry.method == "clustered" and entry.clusters is not None and entry.clusters > 1:
+        return half / stats.t_quantile(0.5 + entry.level / 2, entry.clusters - 1)
+    return None

@@ -1,0 +1,150 @@
+"""Assemble the scorecard: every metric's value, validity, authority and gate, and the verdict.
+
+Pure: it calls the resolver and the decision and combines their answers; renderers read the
+result and never decide.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import attrs
+
+from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.status import Status
+from evalglass.core.validity import Validity, assess
+from evalglass.evidence import stats
+from evalglass.evidence.model import Evidence, Measurement
+from evalglass.evidence.stats import DEFAULT_LEVEL
+from evalglass.records.model import HostRecords, ThresholdRecord
+
+_RESULT_STATUS = {
+    Result.PASS: Status.PASS,
+    Result.WARN: Status.WARN,
+    Result.FAIL: Status.FAIL,
+    Result.UNSOUND: Status.UNSOUND,
+}
+
+
+@attrs.frozen(kw_only=True)
+class MetricCard:
+    id: str
+    measurement: Measurement | None
+    validity: Validity
+    authority: Authority
+    threshold: ThresholdRecord | None
+    gate: GateResult
+
+    # Cached: every renderer asks it of every metric, several times.
+    @functools.cached_property
+    def status(self) -> Status:
+        """fail, unsound, blocked, warn, pass, or informational."""
+        if self.authority.outcome is Outcome.BLOCKED:
+            return Status.BLOCKED
+        if self.gate.result is Result.NOT_ENFORCED:
+            return Status.INFORMATIONAL
+        return _RESULT_STATUS[self.gate.result]
+
+    @property
+    def decided(self) -> bool:
+        """Whether this metric affects the verdict (enforced, blocked or unsound)."""
+        return self.status.decided
+
+
+@attrs.frozen(kw_only=True)
+class Counts:
+    passed: int
+    warned: int  # passed the gate, not the warn bound
+    failed: int
+    blocked: int  # blocked by authority, or enforced on an unsound number
+    informational: int
+
+    @property
+    def enforced(self) -> int:
+        return self.passed + self.warned + self.failed
+
+
+@attrs.frozen(kw_only=True)
+class Scorecard:
+    verdict: Verdict
+    exit_code: int
+    metrics: tuple[MetricCard, ...]
+    model: str | None
+    sources: tuple[str, ...]
+
+    @functools.cached_property
+    def counts(self) -> Counts:
+        results = [m.gate.result for m in self.metrics]
+        blocked = sum(
+            m.authority.outcome is Outcome.BLOCKED or m.gate.result is Result.UNSOUND
+            for m in self.metrics
+        )
+        return Counts(
+            passed=results.count(Result.PASS),
+            warned=results.count(Result.WARN),
+            failed=results.count(Result.FAIL),
+            blocked=blocked,
+            informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
+        )
+
+
+def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = False) -> Scorecard:
+    """The scorecard for the union of recorded and measured metrics, sorted by id."""
+    cards = tuple(
+        _card(metric_id, records, evidence.measurements.get(metric_id))
+        for metric_id in sorted(set(records.metrics) | set(evidence.measurements))
+    )
+    verdict = verdict_of(cards)
+    return Scorecard(
+        verdict=verdict,
+        exit_code=exit_code(verdict, require_gate),
+        metrics=cards,
+        model=_model(evidence),
+        sources=evidence.sources,
+    )
+
+
+def _card(metric_id: str, records: HostRecords, measurement: Measurement | None) -> MetricCard:
+    metric = records.metrics.get(metric_id)
+    threshold = records.thresholds.get(metric_id)
+    authority = resolve(metric_id, records, measurement)
+    if measurement is not None:
+        measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
+    validity = assess(measurement, metric)
+    baseline = records.baselines.get(metric_id)
+    return MetricCard(
+        id=metric_id,
+        measurement=measurement,
+        validity=validity,
+        authority=authority,
+        threshold=threshold,
+        gate=decide(measurement, validity, authority, threshold, metric, baseline),
+    )
+
+
+def at_level(measurement: Measurement, level: float) -> Measurement:
+    """The measurement with its interval at the metric's own level (none if it cannot be)."""
+    interval = measurement.interval
+    if interval is None or interval.level == level:
+        return measurement
+    return attrs.evolve(measurement, interval=stats.at_level(interval, level))
+
+
+def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
+    """fail > blocked > pass > informational; a run where nothing was enforced never passes."""
+    results = {card.gate.result for card in cards}
+    if Result.FAIL in results:
+        return Verdict.FAIL
+    if Result.UNSOUND in results or any(c.authority.outcome is Outcome.BLOCKED for c in cards):
+        return Verdict.BLOCKED
+    if Result.PASS in results or Result.WARN in results:
+        return Verdict.PASS
+    return Verdict.INFORMATIONAL
+
+
+def _model(evidence: Evidence) -> str | None:
+    """The model under evaluation when every output agrees on one; None when none or several."""
+    models = {m.run.model for m in evidence.measurements.values()}
+    return models.pop() if len(models) == 1 else None

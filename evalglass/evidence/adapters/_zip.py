@@ -1,0 +1,137 @@
+"""JSON members of a zip archive, streamed, including the zstd members (method 93) that Inspect
+writes and Python 3.11's zipfile refuses; sizes and CRCs are checked as zipfile does. Archive and
+decompression errors leave as `OutputError`; it knows nothing of what the JSON means."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import struct
+import zipfile
+import zlib
+from collections.abc import Iterator
+from typing import IO, Any, Self, cast
+
+from evalglass.errors import OutputError
+from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters._common import ZIP_MAGIC
+from evalglass.evidence.adapters._json_stream import JsonStream
+
+_ZSTD_METHOD = 93
+
+
+def _decompress_errors() -> tuple[type[Exception], ...]:
+    # zstandard is imported only once a zstd member is read: sniffing a file never loads it.
+    import zstandard
+
+    return (
+        zipfile.BadZipFile,
+        zstandard.ZstdError,
+        zlib.error,
+        EOFError,
+        NotImplementedError,  # a compression method neither zipfile nor we know
+        RuntimeError,  # zipfile's answer to an encrypted member
+    )
+
+
+class JsonArchive:
+    """An open zip archive whose members are parsed as JSON one at a time."""
+
+    def __init__(self, raw: IO[bytes], shown: str) -> None:
+        self._raw, self._shown = raw, shown
+        try:
+            self._archive = zipfile.ZipFile(raw)
+        except (
+            zipfile.BadZipFile,
+            zipfile.LargeZipFile,
+            EOFError,
+            ValueError,
+            struct.error,
+        ) as exc:
+            raise OutputError(
+                shown, f"not a readable zip archive (truncated?): {c.one_line(exc)}"
+            ) from exc
+        self.names = frozenset(self._archive.namelist())
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._archive.close()
+
+    def load(self, name: str) -> Any:
+        with self._member(name) as stream:
+            return c.load_json_stream(stream, self._shown, name)
+
+    @contextlib.contextmanager
+    def stream(self, name: str) -> Iterator[JsonStream]:
+        """The member as a JsonStream, to be read a piece at a time. Its errors, raised while the
+        caller reads, leave as `load` would raise them."""
+        with self._member(name) as stream, c.json_errors(self._shown, name):
+            yield JsonStream(stream)
+
+    @contextlib.contextmanager
+    def _member(self, name: str) -> Iterator[IO[bytes]]:
+        info = self._archive.getinfo(name)
+        try:
+            if info.compress_type == _ZSTD_METHOD:
+                stream: IO[bytes] = io.BufferedReader(_ZstdMember(self._raw, info), 1 << 16)
+            else:
+                stream = self._archive.open(info)
+            with stream:
+                yield stream
+        except _decompress_errors() as exc:
+            raise OutputError(self._shown, f"{name}: cannot decompress: {c.one_line(exc)}") from exc
+
+
+class _ZstdMember(io.RawIOBase):
+    """One zstd member, decompressed as it is read straight from the archive file."""
+
+    def __init__(self, raw: IO[bytes], info: zipfile.ZipInfo) -> None:
+        import zstandard
+
+        super().__init__()
+        if info.flag_bits & 0x1:
+            raise zipfile.BadZipFile("encrypted member")
+        raw.seek(info.header_offset)
+        local = raw.read(30)
+        if len(local) != 30 or not local.startswith(ZIP_MAGIC):
+            raise zipfile.BadZipFile("bad local file header")
+        # The local header's name and extra fields may differ in length from the directory's.
+        name_len, extra_len = struct.unpack("<HH", local[26:30])
+        raw.seek(info.header_offset + 30 + name_len + extra_len)
+        # zstandard reads any object with read(); its stubs ask for IO.
+        source = cast(IO[bytes], _Bounded(raw, info.compress_size))
+        self._reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+        self._expected_size, self._expected_crc = info.file_size, info.CRC
+        self._size, self._crc = 0, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self._reader.read(len(view))
+        if not data:
+            if self._size != self._expected_size or self._crc != self._expected_crc:
+                raise zipfile.BadZipFile("size or CRC does not match the archive directory")
+            return 0
+        self._size += len(data)
+        if self._size > self._expected_size:
+            raise zipfile.BadZipFile("member is longer than the archive directory says")
+        self._crc = zlib.crc32(data, self._crc)
+        view[: len(data)] = data
+        return len(data)
+
+
+class _Bounded:
+    """The compressed bytes of one member, so the decompressor never reads into the next."""
+
+    def __init__(self, raw: IO[bytes], size: int) -> None:
+        self._raw, self._left = raw, size
+
+    def read(self, size: int = -1) -> bytes:
+        want = self._left if size < 0 else min(size, self._left)
+        data = self._raw.read(want) if want else b""
+        self._left -= len(data)
+        return data

@@ -1,0 +1,224 @@
+"""lm-evaluation-harness `results_<ts>.json`, with its `samples_<task>_<ts>.jsonl`, as
+Measurements. It never claims a samples file on its own and never reads a field as permission
+to gate."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from evalglass.errors import OutputError
+from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.registry import Adapter
+
+# Built-in metrics lm-eval averages over documents when a task's metric_list does not say.
+_MEAN_BY_DEFAULT = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match"})
+# lm-eval writes this where it could not compute a number (typically a stderr).
+_NOT_AVAILABLE = "N/A"
+
+_PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a BLEU tuple)
+
+
+def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    doc = c.mapping(c.load_json_file(path, shown), shown, "results file")
+    with c.shape_errors(shown):
+        return tuple(_measurements(doc, path, shown))
+
+
+def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
+    results = c.mapping(doc.get("results"), shown, "results")
+    groups = c.section(doc, "groups")
+    subtasks = c.section(doc, "group_subtasks")
+    # A bare task is listed in group_subtasks with no subtasks; only a real group has some.
+    group_names = set(groups) | {name for name, tasks in subtasks.items() if tasks}
+    run = Run(
+        source=shown,
+        model=_model(doc),
+        started=c.iso_time(doc.get("date")) or _stamp_time(path),
+    )
+    for task, row in results.items():
+        row = c.mapping(groups.get(task, row), shown, f"results.{task}")
+        keys = [(key, *key.split(",", 1)) for key in row if "," in key]
+        metrics = [
+            (key, metric, flt) for key, metric, flt in keys if not metric.endswith("_stderr")
+        ]
+        if task in group_names:
+            for key, metric, flt in metrics:
+                yield _group_measurement(task, row, key, metric, flt, run, shown)
+            continue
+        task_run = attrs.evolve(run, dataset=_dataset(doc, task))
+        per_doc = _samples_beside(path, shown, task) if metrics else {}
+        for key, metric, flt in metrics:
+            scores = (
+                per_doc.get((metric, flt)) if _aggregation(doc, task, metric) == "mean" else None
+            )
+            yield _task_measurement(task, row, key, metric, flt, task_run, scores, shown)
+
+
+def _task_measurement(
+    task: str,
+    row: dict[str, Any],
+    key: str,
+    metric: str,
+    flt: str,
+    run: Run,
+    per_doc: _PerDoc | None,
+    shown: str,
+) -> Measurement:
+    value = _value(row[key], shown, f"results.{task}.{key}")
+    stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"results.{task}.{metric}_stderr")
+    documents = c.integer(row.get("sample_len"))
+    numeric = {doc_id: v for doc_id, v in (per_doc or {}).items() if v is not None}
+    if not numeric or len(numeric) != len(per_doc or {}):
+        # No samples file, or per-document values that are not scores (e.g. BLEU pairs).
+        return Measurement(
+            id=_metric_id(task, metric, flt),
+            run=run,
+            value=value,
+            n=documents,
+            interval=c.interval(value, None, stderr),
+        )
+    scores = list(numeric.values())
+    return Measurement(
+        id=_metric_id(task, metric, flt),
+        run=run,
+        value=value,
+        n=len(scores),
+        interval=c.interval(value, scores, stderr),
+        samples=tuple(Sample(id=doc_id, score=score) for doc_id, score in numeric.items()),
+        findings=c.mismatch(
+            value, c.mean(scores), f"the mean of its {len(scores)} per-document scores"
+        )
+        + c.count_mismatch(documents, len(scores), "documents"),
+    )
+
+
+def _group_measurement(
+    group: str, row: dict[str, Any], key: str, metric: str, flt: str, run: Run, shown: str
+) -> Measurement:
+    # A group's value is lm-eval's weighted aggregate of its subtasks; it lists no samples.
+    value = _value(row[key], shown, f"groups.{group}.{key}")
+    stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"groups.{group}.{metric}_stderr")
+    return Measurement(
+        id=_metric_id(group, metric, flt),
+        run=run,
+        value=value,
+        n=c.integer(c.section(row, "sample_count").get(key)),
+        interval=c.interval(value, None, stderr),
+    )
+
+
+def _metric_id(task: str, metric: str, flt: str) -> str:
+    return f"{task}/{metric}" if flt == "none" else f"{task}/{metric},{flt}"
+
+
+def _value(raw: object, shown: str, where: str) -> float | None:
+    return None if raw == _NOT_AVAILABLE else c.number(raw, shown, where)
+
+
+def _aggregation(doc: dict[str, Any], task: str, metric: str) -> str | None:
+    """How lm-eval aggregates this metric's per-document values; only "mean" can be recomputed."""
+    config = c.section(c.section(doc, "configs"), task)
+    for item in config.get("metric_list") or []:
+        if isinstance(item, dict) and item.get("metric") == metric:
+            aggregation = item.get("aggregation")
+            return aggregation if isinstance(aggregation, str) else None
+    return "mean" if metric in _MEAN_BY_DEFAULT else None
+
+
+def _model(doc: dict[str, Any]) -> str | None:
+    config = c.section(doc, "config")
+    args = config.get("model_args")
+    if isinstance(args, dict):
+        from_args = c.text(args.get("pretrained")) or c.text(args.get("model"))
+    elif isinstance(args, str):
+        # Older releases keep the command line's "pretrained=...,dtype=..." string.
+        found = re.search(r"(?:^|,)\s*(?:pretrained|model)=([^,]+)", args)
+        from_args = found.group(1).strip() if found else None
+    else:
+        from_args = None
+    return c.text(doc.get("model_name")) or from_args or c.text(config.get("model"))
+
+
+def _dataset(doc: dict[str, Any], task: str) -> DatasetIdentity:
+    config = c.section(c.section(doc, "configs"), task)
+    path, name = c.text(config.get("dataset_path")), c.text(config.get("dataset_name"))
+    files = c.section(config, "dataset_kwargs").get("data_files")
+    split = config.get("test_split") or config.get("validation_split")
+    if isinstance(files, dict):
+        files = files.get(split)
+    version = c.section(doc, "versions").get(task)
+    return DatasetIdentity(
+        # Named even without a dataset_path, so the task version is never read as the version
+        # of some other dataset the host validated.
+        name=(f"{path}/{name}" if path and name else path) or task,
+        version=None if version is None else str(version),
+        location=c.text(files),
+        samples=c.integer(c.section(c.section(doc, "n-samples"), task).get("original")),
+        fingerprint=c.text(c.section(doc, "task_hashes").get(task)),
+    )
+
+
+def _stamp_time(path: Path) -> str | None:
+    # results_2026-11-29T22-44-33.541250.json: lm-eval's own timestamp, with "-" for ":".
+    found = re.search(r"_(\d{4}-\d\d-\d\dT\d\d)-(\d\d)-(\d\d(?:\.\d+)?)$", path.stem)
+    return c.iso_time(f"{found.group(1)}:{found.group(2)}:{found.group(3)}") if found else None
+
+
+def _samples_beside(path: Path, shown: str, task: str) -> dict[tuple[str, str], _PerDoc]:
+    """Per-document scores from the samples_<task>_<ts>.jsonl beside the results, if it is there."""
+    stamp = path.stem.rpartition("_")[2]
+    sibling = path.with_name(f"samples_{task}_{stamp}.jsonl")
+    if "_" not in path.stem or not sibling.is_file():
+        return {}
+    sibling_shown = os.path.join(os.path.dirname(shown), sibling.name)
+    try:
+        with sibling.open("rb") as stream, c.shape_errors(sibling_shown):
+            return _read_samples(stream, sibling_shown)
+    except OSError as exc:
+        raise OutputError(sibling_shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
+
+
+def _read_samples(stream: Any, shown: str) -> dict[tuple[str, str], _PerDoc]:
+    found: dict[tuple[str, str], _PerDoc] = {}
+    for number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        entry = c.parse_json_line(line, shown, number)
+        if not isinstance(entry, dict) or not isinstance(entry.get("metrics"), list):
+            raise OutputError(shown, "expected an object with a 'metrics' list", number)
+        if not isinstance(entry.get("doc_id"), int | str):
+            raise OutputError(shown, "expected a 'doc_id'", number)
+        # One line per document per filter: the filter is part of the key.
+        raw_filter = entry.get("filter")
+        flt = raw_filter if isinstance(raw_filter, str) else "none"
+        for metric in entry["metrics"]:
+            value: Any = entry.get(metric) if isinstance(metric, str) else None
+            scores = found.setdefault((str(metric), flt), {})
+            scores[str(entry["doc_id"])] = float(value) if c.is_number(value) else None
+    return found
+
+
+_RESULTS_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{')
+_METRIC_KEY = re.compile(rb'"[^",]+,[^",]+"\s*:')
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    body = head.lstrip(c.BOM_AND_SPACE)
+    return bool(_RESULTS_FIRST.match(body)) and (
+        b'"alias"' in head or _METRIC_KEY.search(head) is not None
+    )
+
+
+ADAPTER = Adapter(
+    name="lm-eval",
+    recognises='lm-evaluation-harness results: JSON opening with "results" keyed by task',
+    sniff=sniff,
+    read=read,
+)

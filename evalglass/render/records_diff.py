@@ -1,0 +1,31 @@
+"""The authority diff for a terminal, a pull-request comment, or a machine. Reads; never decides."""
+
+from __future__ import annotations
+
+import json
+
+from evalglass.render import Format
+from evalglass.render._templates import environment
+from evalglass.tools.records_diff import RecordsDiff
+
+_TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
+
+
+def render(result: RecordsDiff, fmt: Format) -> str:
+    if fmt is Format.JSON:
+        doc = {
+            "schema_version": 1,
+            "base": result.base,
+            "head": result.head,
+            "loosening": len(result.loosening),
+            "changes": [
+                {"kind": c.kind.value, "file": c.file, "id": c.id, "detail": c.detail,
+                 "unapproved": c.unapproved}
+                for c in result.changes
+            ],
+        }
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    template = _TEMPLATES.get(fmt)
+    if template is None:
+        raise ValueError(f"diff has no {fmt.value} format")
+    return environment().get_template(template).render(diff=result)

@@ -1,0 +1,326 @@
+"""The command line: parse, call the library, render, exit. It decides nothing itself.
+
+No command or flag writes host records or sets a status, an approval or a calibration.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, TypeVar
+
+import typer
+
+from evalglass._version import __version__
+from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
+from evalglass.errors import EvalglassError
+from evalglass.render import Format, render
+from evalglass.shell.writing import refusal, write_atomic
+
+if TYPE_CHECKING:
+    from evalglass.core.scorecard import Scorecard
+
+# The library is imported inside each command that uses it, so `--help` and a usage error do not
+# pay for the records, evidence and scorecard machinery.
+
+app = typer.Typer(
+    help="Decide which eval results may fail a build: value, validity and authority, kept apart.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+F = TypeVar("F", bound=Callable[..., None])
+
+
+def _input_errors_exit(command: F) -> F:
+    """Bad input: one line on stderr naming the place, nothing on stdout, exit 4."""
+
+    @functools.wraps(command)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        try:
+            command(*args, **kwargs)
+        except EvalglassError as exc:
+            typer.echo(f"evalglass: {exc}", err=True)
+            raise typer.Exit(INPUT_ERROR_EXIT) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"evalglass {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """evalglass reads eval outputs and host records and says, per metric, whether it may gate."""
+
+
+Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
+Records = Annotated[Path, typer.Option("--records", help="The host-records folder.")]
+InputFormat = Annotated[
+    str | None, typer.Option("--input-format", help="Read every output as this format.")
+]
+
+
+def _colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def _targets(
+    write: list[str], fmt: Format, output: Path | None, records: Path, inputs: list[Path]
+) -> list[tuple[Format, Path]]:
+    """Every file to write, checked before any work: a bad one is a usage error (exit 2)."""
+    targets = [] if output is None else [(fmt, output)]
+    for spec in write:
+        name, sep, path = spec.partition("=")
+        try:
+            targets.append((Format(name), Path(path)))
+        except ValueError:
+            sep = ""
+        if not sep or not path:
+            known = ", ".join(f.value for f in Format)
+            raise typer.BadParameter(f"{spec!r}: expected FORMAT=PATH, FORMAT one of {known}",
+                                     param_hint="--write")
+    paths = [target.resolve() for _, target in targets]
+    if len(set(paths)) != len(paths):
+        raise typer.BadParameter("two outputs name the same file", param_hint="--write")
+    for _, target in targets:
+        reason = refusal(target, records, inputs)
+        if reason is not None:
+            raise typer.BadParameter(reason, param_hint="--output/--write")
+    return targets
+
+
+def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
+          targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
+    for target_fmt, target in targets:
+        write_atomic(target, render(scorecard, target_fmt, keep_samples=keep_samples))
+    if to_stdout:
+        colour = fmt is Format.TERMINAL and _colour()
+        typer.echo(render(scorecard, fmt, colour=colour, keep_samples=keep_samples), nl=False)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary and Format.GITHUB in {fmt, *(f for f, _ in targets)}:
+        # The job summary is GitHub's file, appended to by every step: never replaced.
+        with open(summary, "a", encoding="utf-8") as stream:
+            stream.write(render(scorecard, Format.MARKDOWN))
+
+
+@app.command()
+@_input_errors_exit
+def score(
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
+    ] = None,
+    write: Annotated[
+        list[str] | None,
+        typer.Option("--write", metavar="FORMAT=PATH",
+                     help="Also write this format to this file (atomically); repeatable."),
+    ] = None,
+    require_gate: Annotated[
+        bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
+    ] = False,
+    input_format: InputFormat = None,
+    records_ref: Annotated[
+        str | None,
+        typer.Option("--records-ref", metavar="REF",
+                     help="Read the records folder as committed at this git ref (e.g. origin/main)."),
+    ] = None,
+    keep_samples: Annotated[
+        bool,
+        typer.Option("--keep-samples",
+                     help="Keep per-sample scores in JSON, for use as a paired baseline later."),
+    ] = False,
+    template: Annotated[
+        Path | None,
+        typer.Option("--template", metavar="PATH",
+                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
+                          "docs/templates.md) instead of --format."),
+    ] = None,
+) -> None:
+    """Score eval outputs against the host records; the exit code follows the verdict."""
+    from evalglass.shell import api
+
+    given = outputs or []
+    if template is not None and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
+    targets = _targets(write or [], fmt, output, records, given)
+    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
+                          records_ref=records_ref)
+    if template is not None:
+        from evalglass.render import custom
+
+        # Rendered before anything is written: a broken template leaves every file as it was.
+        text = custom.render(scorecard, template)
+        rest = [(f, path) for f, path in targets if output is None or path != output]
+        _emit(scorecard, fmt, False, rest, keep_samples)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_atomic(output, text)
+        raise typer.Exit(scorecard.exit_code)
+    _emit(scorecard, fmt, output is None, targets, keep_samples)
+    raise typer.Exit(scorecard.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def demo(
+    fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
+) -> None:
+    """Score the bundled example output against the bundled example records."""
+    from evalglass.shell import api
+
+    records, output = api.example_paths()
+    typer.echo(f"# evalglass score --records {records} {output}", err=True)
+    scorecard = api.score([output], records)
+    _emit(scorecard, fmt, True, [])
+    raise typer.Exit(scorecard.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def metrics(
+    outputs: Annotated[list[Path], typer.Argument(help="Eval output files or folders.")],
+    skeleton: Annotated[
+        bool, typer.Option("--skeleton", help="Print a draft metrics.yaml instead of a table.")
+    ] = False,
+    input_format: InputFormat = None,
+) -> None:
+    """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
+    from evalglass.evidence.read import read_outputs
+    from evalglass.tools import listing
+
+    evidence = read_outputs(outputs, input_format)
+    typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
+
+
+@app.command()
+@_input_errors_exit
+def diff(
+    outputs: Outputs = None,
+    base: Annotated[str, typer.Option("--base", metavar="REF", help="The records before.")] = ...,  # type: ignore[assignment]
+    head: Annotated[
+        str | None,
+        typer.Option("--head", metavar="REF", help="The records after (default: working tree)."),
+    ] = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[Format, typer.Option("--format", help="terminal, markdown or json.")] = Format.TERMINAL,
+    fail_on_loosen: Annotated[
+        bool,
+        typer.Option("--fail-on-loosen",
+                     help="Exit 1 when a threshold loosens or a metric gains authority "
+                          "without a new approval."),
+    ] = False,
+    input_format: InputFormat = None,
+) -> None:
+    """Show what a change to the host records does to who may gate."""
+    from evalglass.render import records_diff as render_diff
+    from evalglass.shell import api
+
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
+        raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
+    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    typer.echo(render_diff.render(result, fmt), nl=False)
+    if fail_on_loosen and result.loosening:
+        raise typer.Exit(DIFF_LOOSENED_EXIT)
+
+
+@app.command()
+@_input_errors_exit
+def explain(
+    metric: Annotated[
+        str, typer.Argument(help="The metric id, as metrics.yaml or an output names it.")
+    ],
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal or markdown.")
+    ] = Format.TERMINAL,
+    input_format: InputFormat = None,
+    as_patch: Annotated[
+        bool,
+        typer.Option("--patch",
+                     help="Print the edits as a unified diff of the records to review, fill in "
+                          "(every <placeholder>) and `git apply`; nothing is written."),
+    ] = False,
+) -> None:
+    """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
+    from evalglass.render import explanation as render_explain
+    from evalglass.shell import api
+
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN):
+        raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
+    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    if as_patch:
+        typer.echo(api.explain_patch(result, records), nl=False)
+        return
+    typer.echo(render_explain.render(result, fmt), nl=False)
+
+
+@app.command()
+@_input_errors_exit
+def doctor(
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    fmt: Annotated[Format, typer.Option("--format", help="terminal or json.")] = Format.TERMINAL,
+    input_format: InputFormat = None,
+) -> None:
+    """Name every problem in the host records (and against the outputs): exit 1 on an error."""
+    from evalglass.render import diagnosis as render_doctor
+    from evalglass.shell import api
+
+    if fmt not in (Format.TERMINAL, Format.JSON):
+        raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
+    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
+    raise typer.Exit(diagnosis.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def validate(records: Records = Path("host_records")) -> None:
+    """Check the host-records files against their schema only: fast, for a pre-commit hook."""
+    from evalglass.shell import api
+
+    count = api.validate(records)
+    typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
+
+
+@app.command()
+def schema(
+    kind: Annotated[
+        str | None,
+        typer.Argument(help="metrics, thresholds, datasets, judges, policies or baselines "
+                            "(default: all six, keyed by file name)."),
+    ] = None,
+) -> None:
+    """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
+    import json
+
+    from evalglass.records.json_schema import json_schema, json_schemas
+    from evalglass.records.schema import KINDS
+
+    name = None if kind is None else kind.removesuffix(".yaml")
+    if name is not None and name not in KINDS:
+        raise typer.BadParameter(f"{kind!r}: expected one of {', '.join(KINDS)}", param_hint="KIND")
+    doc = json_schemas() if name is None else json_schema(name)
+    typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+
+
+def main() -> None:
+    app(prog_name="evalglass")

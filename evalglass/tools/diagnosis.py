@@ -1,0 +1,309 @@
+"""Every problem in the host records (and, given outputs, between them and the run), each an error
+or a warning at a file and line. Pure: doctor reads loaded values; it never writes and never grants.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import enum
+import math
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from evalglass.core.authority import Outcome, resolve
+from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.core.numbers import plural
+from evalglass.evidence import stats
+from evalglass.evidence.model import Evidence, Measurement
+from evalglass.reasons import AuthorityCode as C
+from evalglass.reasons import Reason
+from evalglass.records.model import (
+    Approval,
+    Calibration,
+    Decision,
+    HostRecords,
+    MetricRecord,
+    MetricStatus,
+    Op,
+    Origin,
+)
+
+
+class Severity(enum.Enum):
+    ERROR = "error"  # the records, as they stand, block or mislead a gate: doctor exits 1
+    WARNING = "warning"  # worth a look; doctor exits 0
+
+
+class Problem(enum.Enum):
+    DANGLING_REFERENCE = "dangling_reference"
+    UNMEASURED_GATE = "unmeasured_gate"
+    FUTURE_APPROVAL = "future_approval"
+    NO_POLICY = "no_policy"
+    UNCALIBRATED_JUDGE = "uncalibrated_judge"
+    BLOCKED_GATE = "blocked_gate"
+    UNRECORDED_METRIC = "unrecorded_metric"
+    UNUSED_RECORD = "unused_record"
+    WOULD_BLOCK = "would_block"
+    POINT_DECISION = "point_decision"
+    MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
+
+
+_WARNINGS = frozenset({
+    Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
+    Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW,
+})  # fmt: skip
+_ORDER = list(Problem)
+
+
+@attrs.frozen(kw_only=True)
+class Finding:
+    problem: Problem
+    path: str
+    line: int | None  # None: a whole file (an eval output)
+    subject: str  # the id of the record or metric it is about
+    message: str
+
+    @property
+    def severity(self) -> Severity:
+        return Severity.WARNING if self.problem in _WARNINGS else Severity.ERROR
+
+    @property
+    def where(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+@attrs.frozen(kw_only=True)
+class Diagnosis:
+    findings: tuple[Finding, ...]
+    gating: int  # metrics whose status is gating
+    unmeasured: int | None  # of those, measured by no output given; None when none was given
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity is Severity.ERROR for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return len(self.findings) - self.errors
+
+    @property
+    def exit_code(self) -> int:
+        return DOCTOR_ERRORS_EXIT if self.errors else DOCTOR_CLEAN_EXIT
+
+    @property
+    def summary(self) -> str:
+        """`3 metrics configured to gate; 1 measured by nothing given; 1 error, 2 warnings`."""
+        given = " (no outputs given)" if self.unmeasured is None else (
+            f"; {self.unmeasured} measured by nothing given"
+        )
+        counts = f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
+        return f"{plural(self.gating, 'metric')} configured to gate{given}; {counts}"
+
+
+def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) -> Diagnosis:
+    """Every problem, sorted by file and line; `evidence` is None when no outputs were given."""
+    measured = evidence.measurements if evidence is not None else None
+    findings = [
+        *_references(records),
+        *_gates(records, measured),
+        *_thresholds(records, today),
+        *_unused(records),
+        *_would_block(records, measured),
+        *_unrecorded(records, measured),
+    ]
+    findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
+    gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
+    unmeasured = None if measured is None else sum(i not in measured for i in gating)
+    return Diagnosis(findings=tuple(findings), gating=len(gating), unmeasured=unmeasured)
+
+
+def _at(origin: Origin, problem: Problem, subject: str, message: str) -> Finding:
+    return Finding(problem=problem, path=origin.path, line=origin.line, subject=subject,
+                   message=message)
+
+
+def _hint(name: str, known: Mapping[str, object]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _references(records: HostRecords) -> Iterator[Finding]:
+    for metric_id, metric in records.metrics.items():
+        if metric.dataset not in records.datasets:
+            yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
+                      f"metric '{metric_id}' names dataset '{metric.dataset}', which has no record "
+                      f"in datasets.yaml{_hint(metric.dataset, records.datasets)}")
+        if metric.judge is not None and metric.judge not in records.judges:
+            yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
+                      f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
+                      f"judges.yaml{_hint(metric.judge, records.judges)}")
+
+
+def _gates(
+    records: HostRecords, measured: Mapping[str, Measurement] | None
+) -> Iterator[Finding]:
+    """Problems of the metrics configured to gate (status gating)."""
+    unpolicied: dict[str, list[str]] = {}
+    for metric_id, metric in records.metrics.items():
+        if metric.status is not MetricStatus.GATING:
+            continue
+        measurement = None if measured is None else measured.get(metric_id)
+        authority = resolve(metric_id, records, measurement)
+        if measured is not None and measurement is None:
+            effect = ("once it can gate, it blocks" if authority.outcome is Outcome.INFORMATIONAL
+                      else "it blocks this run")
+            yield _at(metric.origin, Problem.UNMEASURED_GATE, metric_id,
+                      f"metric '{metric_id}' is configured to gate and no output given measures "
+                      f"it: {effect} (value_missing)")
+        if metric.dataset not in records.policies:
+            unpolicied.setdefault(metric.dataset, []).append(metric_id)
+        judge = records.judges.get(metric.judge) if metric.judge is not None else None
+        if judge is not None and judge.calibration in (Calibration.UNCALIBRATED,
+                                                       Calibration.CALIBRATING):
+            yield _at(metric.origin, Problem.UNCALIBRATED_JUDGE, metric_id,
+                      f"metric '{metric_id}' is configured to gate on judge '{metric.judge}', "
+                      f"which is {judge.calibration.value}: it stays informational until the "
+                      "judge is calibrated")
+        if authority.outcome is Outcome.BLOCKED:
+            yield from _blocked(metric_id, metric, authority.reasons, records)
+        yield from _assurance(metric_id, metric, records)
+    for dataset_id, users in unpolicied.items():
+        dataset = records.datasets.get(dataset_id)
+        origin = dataset.origin if dataset is not None else records.metrics[users[0]].origin
+        names = ", ".join(f"'{u}'" for u in users)
+        who = f"metric {names} uses it: it blocks" if len(users) == 1 else (
+            f"metrics {names} use it: they block"
+        )
+        yield _at(origin, Problem.NO_POLICY, dataset_id,
+                  f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
+                  "(policy_not_permitted) until data governance sets one")
+
+
+def _blocked(metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...],
+             records: HostRecords) -> Iterator[Finding]:
+    """An authorized metric that blocks, for reasons no other finding already names."""
+    named = {C.DANGLING_REFERENCE}
+    if metric.dataset not in records.policies:
+        named.add(C.POLICY_NOT_PERMITTED)
+    rest = [r for r in reasons if r.code not in named]
+    if rest:
+        why = "; ".join(f"{r.code.value}: {r.message}" for r in rest)
+        yield _at(metric.origin, Problem.BLOCKED_GATE, metric_id,
+                  f"metric '{metric_id}' is authorized to gate and blocked: {why}")
+
+
+def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> Iterator[Finding]:
+    """Gates that cannot tell much: a point rule, or too few samples for the bound to clear."""
+    if metric.decision is Decision.POINT:
+        yield _at(metric.origin, Problem.POINT_DECISION, metric_id,
+                  f"metric '{metric_id}' gates with decision: point, a low-assurance rule: it "
+                  "compares the value itself, so sampling noise alone can pass or fail it")
+        return
+    threshold = records.thresholds.get(metric_id)
+    bar = None if threshold is None else threshold.value
+    if threshold is None or bar is None or not 0 <= bar <= 1:
+        return  # only a bar inside [0, 1] can be a proportion's
+    level = metric.interval_level
+    needed = min_n_to_clear(threshold.op, bar, level)
+    rule = (f"even a perfect score's {level * 100:g}% Wilson "
+            f"{'lower' if threshold.op.higher_is_better else 'upper'} bound")
+    if needed is None:
+        yield _at(metric.origin, Problem.MIN_SAMPLES_TOO_LOW, metric_id,
+                  f"metric '{metric_id}': no n is enough: {rule} never clears "
+                  f"{threshold.op.value} {bar:g}, so a proportion can only fail this gate")
+    elif metric.min_samples < needed:
+        yield _at(metric.origin, Problem.MIN_SAMPLES_TOO_LOW, metric_id,
+                  f"metric '{metric_id}': min_samples {metric.min_samples} is below {needed}, "
+                  f"the smallest n at which {rule} clears {threshold.op.value} {bar:g}: a "
+                  "proportion measured on fewer samples can only fail")
+
+
+def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> int | None:
+    """The smallest n at which a perfect proportion (all ones for `>=`/`>`, all zeros for
+    `<=`/`<`) has a Wilson bound that clears `bar`; None when no n does.
+
+    The bound is n/(n+z²) (lower, all ones) or z²/(n+z²) (upper, all zeros), so the closed form
+    gives the answer to within one; the real interval settles it."""
+    z2 = stats.z_quantile(level) ** 2
+
+    def clears(n: int) -> bool:
+        interval = stats.wilson(n if op.higher_is_better else 0, n, level)
+        return op.holds(interval.low if op.higher_is_better else interval.high, bar)
+
+    if op.higher_is_better:
+        if bar >= 1:
+            return None  # n/(n+z²) is below 1 for every n
+        estimate = bar * z2 / (1 - bar)
+    else:
+        if bar <= 0:
+            return None  # z²/(n+z²) is above 0 for every n
+        estimate = z2 * (1 - bar) / bar
+    n = max(1, math.floor(estimate))
+    while not clears(n):
+        n += 1
+    while n > 1 and clears(n - 1):
+        n -= 1
+    return n
+
+
+def _thresholds(records: HostRecords, today: dt.date) -> Iterator[Finding]:
+    for metric_id, threshold in records.thresholds.items():
+        approved_on = threshold.approved_on
+        if threshold.approval is Approval.APPROVED and approved_on and approved_on > today:
+            yield _at(threshold.origin, Problem.FUTURE_APPROVAL, metric_id,
+                      f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
+                      f"today ({today.isoformat()}): an approval cannot come from the future")
+
+
+def _unused(records: HostRecords) -> Iterator[Finding]:
+    """Records no metric reaches: usually a renamed metric or a typo on one side."""
+    datasets = {m.dataset for m in records.metrics.values()}
+    judges = {m.judge for m in records.metrics.values() if m.judge is not None}
+    kinds: list[tuple[str, Mapping[str, object], set[str] | Mapping[str, object], str]] = [
+        ("dataset", records.datasets, datasets, "no metric names it"),
+        ("judge", records.judges, judges, "no metric names it"),
+        ("policy", records.policies, datasets, "no metric names its dataset"),
+        ("baseline", records.baselines, records.metrics, "metrics.yaml has no such metric"),
+        ("threshold", records.thresholds, records.metrics, "metrics.yaml has no such metric"),
+    ]
+    for noun, found, used, why in kinds:
+        for record_id, record in found.items():
+            if record_id not in used:
+                origin: Origin = record.origin  # type: ignore[attr-defined]
+                by_metric = noun in ("baseline", "threshold")
+                hint = _hint(record_id, records.metrics) if by_metric else ""
+                yield _at(origin, Problem.UNUSED_RECORD, record_id,
+                          f"{noun} '{record_id}' is used by nothing: {why}{hint}")
+
+
+def _would_block(
+    records: HostRecords, measured: Mapping[str, Measurement] | None
+) -> Iterator[Finding]:
+    for metric_id, metric in records.metrics.items():
+        if metric.status is MetricStatus.RETIRED:
+            continue
+        measurement = None if measured is None else measured.get(metric_id)
+        notes = resolve(metric_id, records, measurement).notes
+        if measurement is None:
+            # Without a run, any judged metric "cannot be shown independent": that is for the
+            # run to show, not a problem in the records.
+            notes = tuple(n for n in notes if n.code is not C.JUDGE_NOT_INDEPENDENT)
+        if notes:
+            why = "; ".join(f"{n.code.value}: {n.message}" for n in notes)
+            yield _at(metric.origin, Problem.WOULD_BLOCK, metric_id,
+                      f"metric '{metric_id}' is informational and would block once promoted: "
+                      f"{why}")
+
+
+def _unrecorded(
+    records: HostRecords, measured: Mapping[str, Measurement] | None
+) -> Iterator[Finding]:
+    for metric_id, measurement in (measured or {}).items():
+        if metric_id not in records.metrics:
+            yield Finding(problem=Problem.UNRECORDED_METRIC, path=measurement.run.source,
+                          line=None, subject=metric_id,
+                          message=f"metric '{metric_id}' is measured and has no record in "
+                          "metrics.yaml, so it is informational (`evalglass metrics --skeleton` "
+                          "drafts one)")

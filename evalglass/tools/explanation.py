@@ -1,0 +1,71 @@
+"""One metric in plain words: its value, validity and authority, and the host edits that would
+let it gate. explain never writes and never grants: what-ifs run on an in-memory copy, labelled
+hypothetical.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import attrs
+
+from evalglass.core.scorecard import MetricCard, Scorecard, assemble
+from evalglass.errors import EvalglassError
+from evalglass.evidence.model import Evidence
+from evalglass.records.model import HostRecords, MetricRecord
+from evalglass.tools.checklist import Checklist, apply, checklist
+
+# The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
+_BAR = frozenset({"op", "value", "max_drop", "max_relative_drop"})
+_BASELINE = frozenset({"value", "n"})  # compared only by a regression threshold
+
+
+@attrs.frozen(kw_only=True)
+class Explanation:
+    """Today's card for the metric, the checklist, and (given outputs) the hypothetical card:
+    the same metric scored against the records as they would be with every edit made."""
+
+    card: MetricCard
+    record: MetricRecord | None
+    checklist: Checklist
+    outputs_given: bool
+    hypothetical: MetricCard | None = None
+
+    @property
+    def hypothetical_gate_known(self) -> bool:
+        """False when the gate would compare a number the person has still to choose."""
+        threshold = self.hypothetical.threshold if self.hypothetical is not None else None
+        regression = threshold is not None and threshold.regression
+        for edit in self.checklist.edits:
+            if edit.choose is None:
+                continue
+            if edit.kind == "thresholds" and edit.field in _BAR:
+                return False
+            if edit.kind == "baselines" and edit.field in _BASELINE and regression:
+                return False
+        return True
+
+
+def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:
+    """Explain `metric_id`; raises EvalglassError when neither records nor outputs know it."""
+    known = sorted(set(records.metrics) | set(evidence.measurements))
+    if metric_id not in known:
+        close = difflib.get_close_matches(metric_id, known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        where = "metrics.yaml or the outputs given" if evidence.sources else "metrics.yaml"
+        raise EvalglassError(metric_id, f"no such metric in {where}{hint}")
+    plan = checklist(metric_id, records, evidence.measurements.get(metric_id))
+    hypothetical = None
+    if evidence.sources:
+        hypothetical = _card(assemble(apply(records, plan.edits), evidence), metric_id)
+    return Explanation(
+        card=_card(assemble(records, evidence), metric_id),
+        record=records.metrics.get(metric_id),
+        checklist=plan,
+        outputs_given=bool(evidence.sources),
+        hypothetical=hypothetical,
+    )
+
+
+def _card(scorecard: Scorecard, metric_id: str) -> MetricCard:
+    return next(card for card in scorecard.metrics if card.id == metric_id)

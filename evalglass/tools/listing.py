@@ -1,0 +1,42 @@
+"""What `evalglass metrics` shows: every metric id an output yields, ready to copy into records.
+
+It lists what was measured; it never says whether a metric may gate.
+"""
+
+from __future__ import annotations
+
+from evalglass.core.numbers import fmt
+from evalglass.evidence.model import Evidence
+
+
+def table(evidence: Evidence) -> str:
+    """One line per metric id: id, value, n, missing samples, and the file it came from."""
+    rows = [("id", "value", "n", "missing", "source")]
+    for m in evidence.measurements.values():
+        rows.append(
+            (
+                m.id,
+                "—" if m.value is None else fmt(m.value),
+                "—" if m.n is None else str(m.n),
+                str(m.missing),
+                m.run.source,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1] + "\n"
+        for row in rows
+    )
+
+
+def skeleton(evidence: Evidence) -> str:
+    """A metrics.yaml draft: every id as `draft`, for a person to fill in and get reviewed."""
+    lines = [
+        "# Drafted by `evalglass metrics --skeleton`: every metric starts as a draft.",
+        "# Set each dataset, and promote a metric only in a reviewed change.",
+        "metrics:",
+    ]
+    for metric_id in evidence.measurements:
+        quoted = "'" + metric_id.replace("'", "''") + "'"
+        lines += [f"  {quoted}:", "    status: draft", "    dataset: TODO"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,231 @@
+"""What a change to the host records does to authority: every change a reviewer must see.
+
+Pure: it compares two HostRecords (and, given evidence, the authority each side resolves) and
+returns the changes. Loading records from git refs is the shell's job.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from evalglass.core.authority import Outcome, resolve
+from evalglass.core.decision import rule_text
+from evalglass.evidence.model import Evidence
+from evalglass.records.model import Approval, HostRecords, Op, ThresholdRecord
+
+
+class Kind(enum.Enum):
+    """What sort of change; `loosens` marks the ones --fail-on-loosen refuses."""
+
+    GAINS_AUTHORITY = "gains_authority"
+    LOSES_AUTHORITY = "loses_authority"
+    OUTCOME_CHANGED = "outcome_changed"
+    THRESHOLD_LOOSENED = "threshold_loosened"
+    THRESHOLD_TIGHTENED = "threshold_tightened"
+    APPROVAL_CHANGED = "approval_changed"
+    RECORD_ADDED = "record_added"
+    RECORD_REMOVED = "record_removed"
+    RECORD_CHANGED = "record_changed"
+
+
+@attrs.frozen(kw_only=True)
+class Change:
+    kind: Kind
+    file: str
+    id: str
+    detail: str
+    # Set on a gain of authority whose threshold approval did not change with it.
+    unapproved: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class RecordsDiff:
+    base: str
+    head: str
+    changes: tuple[Change, ...]
+
+    @property
+    def loosening(self) -> tuple[Change, ...]:
+        """Changes that make gating easier without a new approval: what --fail-on-loosen refuses."""
+        return tuple(
+            c
+            for c in self.changes
+            if c.kind is Kind.THRESHOLD_LOOSENED or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
+        )
+
+
+_RANK = {Outcome.INFORMATIONAL: 0, Outcome.BLOCKED: 1, Outcome.CAN_GATE: 2}
+_FILES = ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")
+
+
+def diff(
+    base: HostRecords,
+    head: HostRecords,
+    evidence: Evidence | None = None,
+    *,
+    base_name: str = "base",
+    head_name: str = "head",
+) -> RecordsDiff:
+    """Every change from `base` to `head`: authority per metric first, then record by record."""
+    changes = [*_authority(base, head, evidence or Evidence())]
+    changes += _thresholds(base.thresholds, head.thresholds)
+    for kind in _FILES:
+        if kind != "thresholds":
+            changes += _records(kind, getattr(base, kind), getattr(head, kind))
+    return RecordsDiff(base=base_name, head=head_name, changes=tuple(changes))
+
+
+def _authority(base: HostRecords, head: HostRecords, evidence: Evidence) -> Iterator[Change]:
+    ids = sorted(set(base.metrics) | set(head.metrics) | set(evidence.measurements))
+    for metric_id in ids:
+        measurement = evidence.measurements.get(metric_id)
+        before = resolve(metric_id, base, measurement)
+        after = resolve(metric_id, head, measurement)
+        if before.outcome is after.outcome:
+            continue
+        if after.reasons:
+            why = "now: " + ", ".join(r.code.value for r in after.reasons)
+        else:
+            why = "cleared: " + ", ".join(r.code.value for r in before.reasons)
+        detail = f"{before.outcome.value} → {after.outcome.value} ({why})"
+        if _RANK[after.outcome] > _RANK[before.outcome]:
+            unapproved = not _newly_approved(base.thresholds.get(metric_id), head.thresholds.get(metric_id))
+            yield Change(kind=Kind.GAINS_AUTHORITY, file="metrics.yaml", id=metric_id,
+                         detail=detail, unapproved=unapproved)
+        else:
+            yield Change(kind=Kind.LOSES_AUTHORITY, file="metrics.yaml", id=metric_id, detail=detail)
+
+
+def _newly_approved(before: ThresholdRecord | None, after: ThresholdRecord | None) -> bool:
+    """A gain is approved only when the change itself carries a new approval record."""
+    if after is None or after.approval is not Approval.APPROVED:
+        return False
+    if before is None:
+        return True
+    return (before.approved_by, before.approved_on) != (after.approved_by, after.approved_on)
+
+
+def _thresholds(
+    base: Mapping[str, ThresholdRecord], head: Mapping[str, ThresholdRecord]
+) -> Iterator[Change]:
+    for metric_id in sorted(set(base) | set(head)):
+        old, new = base.get(metric_id), head.get(metric_id)
+        if old == new:
+            continue
+        if old is None or new is None:
+            kind = Kind.RECORD_ADDED if old is None else Kind.RECORD_REMOVED
+            shown = new or old
+            assert shown is not None
+            yield Change(kind=kind, file="thresholds.yaml", id=metric_id, detail=_rule(shown))
+            continue
+        direction = _direction(old, new)
+        if direction is not None:
+            yield Change(kind=direction, file="thresholds.yaml", id=metric_id,
+                         detail=f"{_rule(old)} → {_rule(new)}")
+        approval = (old.approval, old.approved_by, old.approved_on)
+        if approval != (new.approval, new.approved_by, new.approved_on):
+            yield Change(kind=Kind.APPROVAL_CHANGED, file="thresholds.yaml", id=metric_id,
+                         detail=f"{_approval(old)} → {_approval(new)}")
+        # Whatever else changed (the warn bound; a rule rewritten without changing what passes)
+        # is still shown: a reviewer sees every edit.
+        covered = _APPROVAL_FIELDS | (_BAR_FIELDS if direction is not None else frozenset())
+        rest = [
+            f"{name}: {_text(getattr(old, name))} → {_text(getattr(new, name))}"
+            for name in _names(old)
+            if name not in covered and getattr(old, name) != getattr(new, name)
+        ]
+        if rest:
+            yield Change(kind=Kind.RECORD_CHANGED, file="thresholds.yaml", id=metric_id,
+                         detail="; ".join(rest))
+
+
+_APPROVAL_FIELDS = frozenset({"approval", "approved_by", "approved_on"})
+_BAR_FIELDS = frozenset({"op", "value", "max_drop", "max_relative_drop"})
+
+
+def _direction(old: ThresholdRecord, new: ThresholdRecord) -> Kind | None:
+    """Loosened when the new bar lets through anything the old one stopped, on any of its parts
+    (the absolute value, the allowed drop, the allowed relative drop), whatever the others do;
+    else tightened when it stops anything the old one let through; None when neither."""
+    if old.op.higher_is_better != new.op.higher_is_better:
+        return Kind.THRESHOLD_LOOSENED  # a flipped direction is a new rule: never quietly tighter
+    moves = {
+        _absolute_move(old, new),
+        _allowance_move(old.max_drop, new.max_drop),
+        _allowance_move(old.max_relative_drop, new.max_relative_drop),
+    }
+    for kind in (Kind.THRESHOLD_LOOSENED, Kind.THRESHOLD_TIGHTENED):
+        if kind in moves:
+            return kind
+    return None
+
+
+def _absolute_move(old: ThresholdRecord, new: ThresholdRecord) -> Kind | None:
+    if old.value is None or new.value is None:
+        # A bar added tightens, a bar removed loosens. Without a value the op's strictness
+        # decides nothing: a regression bar compares strictly whatever it says.
+        if old.value == new.value:
+            return None
+        return Kind.THRESHOLD_TIGHTENED if old.value is None else Kind.THRESHOLD_LOOSENED
+    sign = 1 if old.op.higher_is_better else -1
+    # Strict and non-strict at one value differ by a hair: `>` to `>=` loosens.
+    old_key = (sign * old.value, old.op in (Op.GT, Op.LT))
+    new_key = (sign * new.value, new.op in (Op.GT, Op.LT))
+    if new_key == old_key:
+        return None
+    return Kind.THRESHOLD_LOOSENED if new_key < old_key else Kind.THRESHOLD_TIGHTENED
+
+
+def _allowance_move(old: float | None, new: float | None) -> Kind | None:
+    """A regression allowance: a larger allowed drop loosens; removing the bar loosens."""
+    if old == new:
+        return None
+    if old is None or new is None:
+        return Kind.THRESHOLD_TIGHTENED if old is None else Kind.THRESHOLD_LOOSENED
+    return Kind.THRESHOLD_LOOSENED if new > old else Kind.THRESHOLD_TIGHTENED
+
+
+def _rule(t: ThresholdRecord) -> str:
+    bar = rule_text(t) or f"{t.op.value} (no bar)"
+    return f"{bar} ({t.approval.value})"
+
+
+def _approval(t: ThresholdRecord) -> str:
+    if t.approval is not Approval.APPROVED:
+        return str(t.approval.value)
+    return f"approved by {t.approved_by} on {t.approved_on}"
+
+
+def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) -> Iterator[Change]:
+    file = f"{kind}.yaml"
+    for record_id in sorted(set(base) | set(head)):
+        old, new = base.get(record_id), head.get(record_id)
+        if old == new:
+            continue
+        if old is None:
+            yield Change(kind=Kind.RECORD_ADDED, file=file, id=record_id, detail=_fields(new))
+        elif new is None:
+            yield Change(kind=Kind.RECORD_REMOVED, file=file, id=record_id, detail=_fields(old))
+        else:
+            changed = [
+                f"{name}: {_text(getattr(old, name))} → {_text(getattr(new, name))}"
+                for name in _names(old)
+                if getattr(old, name) != getattr(new, name)
+            ]
+            yield Change(kind=Kind.RECORD_CHANGED, file=file, id=record_id, detail="; ".join(changed))
+
+
+def _names(record: object) -> list[str]:
+    return [a.name for a in attrs.fields(type(record)) if a.eq]  # type: ignore[arg-type]
+
+
+def _fields(record: object) -> str:
+    return ", ".join(f"{name}: {_text(getattr(record, name))}" for name in _names(record)
+                     if getattr(record, name) is not None)
+
+
+def _text(value: object) -> str:
+    return str(value.value) if isinstance(value, enum.Enum) else str(value)
