@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 
-from evalglass.numbers import fmt
+from evalglass.core.numbers import fmt
 from evalglass.tools.calibration.evidence import CalibrationEvidence
 
 

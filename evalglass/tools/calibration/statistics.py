@@ -130,24 +130,38 @@ class Spearman:
 
 
 class _RankOrder:
-    """Rows sorted by tie group, and where the groups start: what average ranks need."""
+    """Rows sorted by tie group, and where each row's group starts and ends in that order: what
+    average ranks need."""
 
     def __init__(self, group: npt.NDArray[np.intp]) -> None:
         self.order = np.argsort(group, kind="stable")
         self.position = np.empty_like(self.order)
         self.position[self.order] = np.arange(self.order.size)
-        boundary = np.r_[True, np.diff(group[self.order]) != 0]
-        self.starts = np.flatnonzero(boundary)
-        self.sizes = np.diff(np.r_[self.starts, self.order.size])
-        self.ties = bool(self.starts.size < self.order.size)
+        sorted_group = group[self.order]
+        starts = np.flatnonzero(np.r_[True, np.diff(sorted_group) != 0])
+        ends = np.r_[starts[1:], sorted_group.size]
+        sizes = ends - starts
+        self.ties = bool(starts.size < sorted_group.size)
+        self.start = np.repeat(starts, sizes)
+        self.end = np.repeat(ends, sizes)
 
     def ranks(self, sorted_counts: Array) -> Array:
         """Each row's average rank, for counts (U, B) with rows in this order: the
         observations in lower tie groups, plus the middle of its own group."""
-        per_group = np.add.reduceat(sorted_counts, self.starts, axis=0) if self.ties else sorted_counts
-        rank = np.cumsum(per_group, axis=0)
-        rank -= (per_group - 1) / 2
-        return np.repeat(rank, self.sizes, axis=0) if self.ties else rank
+        if not self.ties:
+            rank = np.cumsum(sorted_counts, axis=0)
+            rank -= (sorted_counts - 1) / 2
+            return rank
+        # below[i] = observations before row i; a group's ranks run from below[start] + 1 to
+        # below[end], so their mean is (below[start] + below[end] + 1) / 2.
+        below = np.empty((sorted_counts.shape[0] + 1, sorted_counts.shape[1]))
+        below[0] = 0
+        np.cumsum(sorted_counts, axis=0, out=below[1:])
+        rank = below[self.start]
+        rank += below[self.end]
+        rank += 1
+        rank /= 2
+        return rank
 
 
 def mean_defined(values: Array) -> Array:

@@ -1,15 +1,16 @@
 """Calibration evidence (and a drift comparison) as a terminal summary or Markdown for a pull
-request. Reads the evidence; computes and decides nothing.
-"""
+request. Reads the evidence; computes and decides nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from evalglass.numbers import fmt, plural
+from evalglass.core.numbers import fmt, plural
+from evalglass.render import Format
 from evalglass.render.markdown_text import markdown_code, markdown_escape
+from evalglass.tools.calibration import drift as drift_report
 from evalglass.tools.calibration.drift import Drift
-from evalglass.tools.calibration.evidence import CalibrationEvidence, Estimate
+from evalglass.tools.calibration.evidence import CalibrationEvidence, Estimate, to_json
 from evalglass.tools.calibration.names import Statistic
 
 # What each number compares, in a few words.
@@ -26,6 +27,17 @@ MEANING = {
     Statistic.WEIGHTED_KAPPA_HUMANS: "mean pairwise weighted kappa among the humans",
     Statistic.ICC_HUMANS: "mean pairwise ICC(2,1) among the humans",
 }
+
+
+def render(evidence: CalibrationEvidence, fmt: Format, drift: Drift | None = None) -> str:
+    """Terminal, Markdown, or JSON: the evidence document, with a `drift` key when compared."""
+    if fmt is Format.TERMINAL:
+        return terminal(evidence, drift)
+    if fmt is Format.MARKDOWN:
+        return markdown(evidence, drift)
+    if fmt is Format.JSON:
+        return to_json(evidence, None if drift is None else {"drift": drift_report.to_document(drift)})
+    raise ValueError(f"calibration has no {fmt.value} format")
 
 
 def _meaning(name: str) -> str:
