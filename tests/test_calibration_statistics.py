@@ -259,18 +259,18 @@ def test_an_often_undefined_statistic_gets_no_interval() -> None:
 
 def test_kappa_interval_covers_the_population_value() -> None:
     """Seeded simulation: judge vs one human drawn from a known 2x2 distribution, n = 150,
-    1,000 resamples each; the 95% percentile interval covers the true kappa 92.5-97.5% of
-    1,000 samples. (bench/bench_calibrate.py runs the other statistics.)"""
+    500 resamples each; the 95% percentile interval covers the true kappa 92.5-97.5% of
+    800 samples. (bench/bench_calibrate.py runs more, and the other statistics.)"""
     cells = np.array([0.25, 0.07, 0.05, 0.63])
     table = cells.reshape(2, 2)
     pe = (table.sum(axis=1) * table.sum(axis=0)).sum()
     truth = (np.trace(table) - pe) / (1 - pe)
     rng = np.random.default_rng(2024)
-    covered, samples, n = 0, 1000, 150
+    covered, samples, n = 0, 800, 150
     for sample in range(samples):
         drawn = rng.choice(4, size=n, p=cells)
         r = ratings(Scale.BINARY, (drawn // 2).astype(float), (drawn % 2).astype(float)[:, None], 2)
-        kappa = bootstrap.run(tables.plan(r), resamples=1000, seed=sample).statistics[
+        kappa = bootstrap.run(tables.plan(r), resamples=500, seed=sample).statistics[
             Statistic.KAPPA]
         assert kappa.low is not None and kappa.high is not None
         covered += kappa.low <= truth <= kappa.high
