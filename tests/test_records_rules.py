@@ -100,6 +100,15 @@ def test_min_agreement_needs_evidence_and_a_bound_in_range(
         )
 
 
+def test_min_agreement_names_only_statistics_calibrate_writes_for_the_judge() -> None:
+    """Each statistic a min_agreement may name is one `evalglass calibrate` reports for a judge
+    (not the humans' own ceiling), so a bar can always be looked up in the evidence file."""
+    from evalglass.tools.calibration.names import JUDGE_STATISTICS
+
+    written = {s.value for scale in JUDGE_STATISTICS.values() for s in scale}
+    assert {s.value for s in Statistic} == written
+
+
 # --- checks ---------------------------------------------------------------------------------
 
 KINDS_OF_CHECK = ("run", "shell", "file_exists", "regex")
