@@ -117,30 +117,41 @@ def merge(partials: Iterable[Aggregates]) -> Aggregates:
 
     Partials that name different models or datasets are not parts of one run: an input error.
     """
-    merged: Aggregates | None = None
+    first: Aggregates | None = None
+    model_from = dataset_from = None
+    model: str | None = None
+    dataset: DatasetIdentity | None = None
+    totals: dict[str, Moments] = {}
+    named: dict[str, dict[str, Cluster]] = {}
     for part in partials:
-        if merged is None:
-            merged = part
-            continue
-        model = _same(merged.model, part.model, "model", merged, part)
-        dataset = _same(merged.dataset, part.dataset, "dataset", merged, part)
-        metrics = dict(merged.metrics)
+        if first is None:
+            first = part
+        if model is None:
+            model_from = part
+        if dataset is None:
+            dataset_from = part
+        model = _same(model, part.model, "model", model_from, part)
+        dataset = _same(dataset, part.dataset, "dataset", dataset_from, part)
+        # Added in place: a partial's clusters are folded in once, not copied per partial.
         for metric, more in part.metrics.items():
-            metrics[metric] = metrics[metric] + more if metric in metrics else more
-        merged = Aggregates(
-            source=merged.source, model=model, dataset=dataset, metrics=metrics
-        )
-    if merged is None:
+            totals[metric] = totals[metric] + more.moments if metric in totals else more.moments
+            clusters = named.setdefault(metric, {})
+            for name, c in more.clusters.items():
+                clusters[name] = clusters[name] + c if name in clusters else c
+    if first is None:
         raise ValueError("merge() needs at least one partial")
-    return merged
+    metrics = {m: MetricStats(moments=totals[m], clusters=named[m]) for m in totals}
+    return Aggregates(source=first.source, model=model, dataset=dataset, metrics=metrics)
 
 
-def _same(a: _T | None, b: _T | None, what: str, first: Aggregates, other: Aggregates) -> _T | None:
+def _same(
+    a: _T | None, b: _T | None, what: str, first: Aggregates | None, other: Aggregates
+) -> _T | None:
     if a is not None and b is not None and a != b:
         raise OutputError(
             other.source,
-            f"names {what} {_shown(b)} but {first.source} names {_shown(a)}; "
-            "partials merged together must come from one run",
+            f"names {what} {_shown(b)} but {first.source if first else 'another'} names "
+            f"{_shown(a)}; partials merged together must come from one run",
         )
     return a if a is not None else b
 

@@ -151,7 +151,8 @@ def query(dialect: Dialect, table: str = "scores", present: Iterable[str] = OPTI
 
 def groups_to_aggregates(groups: Iterable[Mapping[str, object]], source: str) -> aggregate.Aggregates:
     """The query's result rows (from any engine, any export) as `Aggregates`."""
-    metrics: dict[str, aggregate.MetricStats] = {}
+    totals: dict[str, aggregate.Moments] = {}
+    named: dict[str, dict[str, aggregate.Cluster]] = {}
     models: set[str] = set()
     for number, row in enumerate(groups, start=1):
         marker = _integer(row, "evalglass_aggregates", source, number)
@@ -173,14 +174,17 @@ def groups_to_aggregates(groups: Iterable[Mapping[str, object]], source: str) ->
             squares=(c["sq_4"] << 128) + (c["sq_3"] << 96) + (c["sq_2"] << 64)
             + (c["sq_1"] << 32) + c["sq_0"],
         )  # fmt: skip
+        totals[metric] = totals[metric] + moments if metric in totals else moments
+        clusters = named.setdefault(metric, {})
         cluster = row.get("cluster")
-        clusters: dict[str, aggregate.Cluster] = {}
         if cluster is not None and cluster != "" and moments.n:
-            clusters[str(cluster)] = aggregate.Cluster(
-                n=moments.n, total=moments.total, squares=moments.squares
-            )
-        part = aggregate.MetricStats(moments=moments, clusters=clusters)
-        metrics[metric] = metrics[metric] + part if metric in metrics else part
+            part = aggregate.Cluster(n=moments.n, total=moments.total, squares=moments.squares)
+            name = str(cluster)
+            clusters[name] = clusters[name] + part if name in clusters else part
+    metrics = {
+        metric: aggregate.MetricStats(moments=moments, clusters=named[metric])
+        for metric, moments in totals.items()
+    }
     if len(models) > 1:
         raise OutputError(source, f"rows name several models: {', '.join(sorted(models))}")
     return aggregate.Aggregates(
