@@ -328,19 +328,24 @@ def mcp_command(
     ] = None,
 ) -> None:
     """Serve the read-only tools to an AI agent over MCP (stdio); the records are fixed at start."""
+    from importlib.util import find_spec
+
+    from evalglass.shell.mcp_tools import Bounds
+
+    missing = "the MCP SDK 2.x is not installed{}; pip install 'evalglass[mcp]'"
+    if find_spec("mcp") is None or find_spec("mcp_types") is None:
+        raise EvalglassError("mcp", missing.format(""))
+    if cwd is not None:
+        os.chdir(cwd)
+    # Checked before the SDK loads (about a second): bad records fail at once.
+    bounds = Bounds.open(records, records_ref)
     try:
         from evalglass.shell import mcp_server
     except ImportError as exc:
         if (exc.name or "").startswith("evalglass"):
             raise
-        raise EvalglassError(
-            "mcp", f"the MCP SDK 2.x is not installed ({exc}); pip install 'evalglass[mcp]'"
-        ) from None
-    from evalglass.shell.mcp_tools import Bounds
-
-    if cwd is not None:
-        os.chdir(cwd)
-    mcp_server.serve(Bounds.open(records, records_ref))
+        raise EvalglassError("mcp", missing.format(f" ({exc})")) from None
+    mcp_server.serve(bounds)
 
 
 @app.command()

@@ -29,10 +29,11 @@ def confine(paths: Sequence[str], root: str | os.PathLike[str]) -> None:
             continue
         # The same walk the reader makes (evidence/read.py), plus every link it would not follow.
         for child in sorted(path.rglob("*")):
-            if (child.is_symlink() or child.is_file()) and not _inside(os.path.realpath(child), top):
+            escapes = not _inside(os.path.realpath(child), top)
+            if escapes and (child.is_symlink() or child.is_file()):
                 shown = os.path.join(given, os.path.relpath(child, path))
-                raise OutputError(shown, "is a symbolic link out of the server's working "
-                                         f"directory {top}; the folder {given} is refused")
+                raise OutputError(shown, "is a symbolic link to outside the server's working "
+                                         f"directory {top}, so the folder {given} is refused")
 
 
 def _inside(real: str, top: str) -> bool:
