@@ -37,6 +37,8 @@ ApprovalName = Literal["proposed", "approved"]
 MethodName = Literal[
     "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
 ]
+OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
+TierName = Literal["fast", "full"]
 
 _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -129,6 +131,28 @@ class Sample:
 
 
 @attrs.frozen(kw_only=True)
+class CachedPass:
+    """Where a pass read from the cache was recorded: the commit, and when (ISO 8601, UTC)."""
+
+    commit: str
+    recorded: str
+
+
+@attrs.frozen(kw_only=True)
+class Attempt:
+    """One attempt at a host check: what was run, how it ended, and the end of its stderr."""
+
+    outcome: OutcomeOfAttempt
+    command: str
+    found: str
+    exit_code: int | None
+    duration: float | None
+    timed_out: bool
+    cached: CachedPass | None
+    stderr: str
+
+
+@attrs.frozen(kw_only=True)
 class Metric:
     id: str
     value: float | None
@@ -147,6 +171,8 @@ class Metric:
     gate: Gate
     # Written only with --keep-samples: absent, not empty, otherwise.
     samples: tuple[Sample, ...] | None = None
+    # A host check's attempts (a retry second); absent for every other metric.
+    attempts: tuple[Attempt, ...] | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -156,6 +182,8 @@ class Counts:
     failed: int = attrs.field(validator=_not_negative)
     blocked: int = attrs.field(validator=_not_negative)
     informational: int = attrs.field(validator=_not_negative)
+    # Checks that could gate and were not run; absent when none.
+    not_run: int = attrs.field(default=0, validator=_not_negative)
 
 
 @attrs.frozen(kw_only=True)
@@ -167,6 +195,8 @@ class Scorecard:
     sources: tuple[str, ...]
     counts: Counts
     metrics: tuple[Metric, ...]
+    # The tier of host checks `evalglass run` ran; absent for `evalglass score`, which runs none.
+    tier: TierName | None = None
 
     def metric(self, metric_id: str) -> Metric | None:
         """The entry for `metric_id`, or None."""
@@ -250,9 +280,17 @@ def _converter() -> cattrs.Converter:
         return structure
 
     conv.register_structure_hook_factory(attrs.has, record)
-    # `samples` is written only when kept; every other field is always written, null or not.
+    # `samples` is written only when kept, `attempts` only for a check, `not_run` and `tier`
+    # only when there is one: every other field is always written, null or not.
     conv.register_unstructure_hook(
-        Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True))
+        Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True),
+                                         attempts=override(omit_if_default=True))
+    )
+    conv.register_unstructure_hook(
+        Counts, make_dict_unstructure_fn(Counts, conv, not_run=override(omit_if_default=True))
+    )
+    conv.register_unstructure_hook(
+        Scorecard, make_dict_unstructure_fn(Scorecard, conv, tier=override(omit_if_default=True))
     )
     return conv
 

@@ -31,7 +31,9 @@ _BOOL_SAMPLES = ("yes", "no", "true", "false", "on", "off", "Yes", "NO", "True",
 _DATE_SAMPLES = ("2026-11-01", "2024-02-29", "2026-02-29", "2026-13-01", "2026-1-1", "20261101",
                  "2026-11-01T00:00", "2026/11/01", "01-11-2026")  # fmt: skip
 _ID_SAFE_PLAIN = ("qa/match/accuracy", "qa-gold", "grader-v2", "task.v1/metric", "a:b", "x y", "x",
-                  "-x", "é")  # fmt: skip
+                  "-x", "é", "check/unit-tests")  # fmt: skip
+# A check's metric: a record of another shape (status only) among the metrics.
+_CHECK_METRIC = "check/unit-tests"
 _ID_QUOTE_ONLY = ("@team/x", "a #b", "a: b", "[x]", "")
 _PLAIN_ALPHABET = "abz09/._-:#@'\" <>|&*!?%{}[],é\\"
 _TYPOS = {"status": "statsu", "dataset": "datset", "policy": "polcy", "value": "vlaue", "op": "opp"}
@@ -130,11 +132,19 @@ _CHECK_SHAPES = {
 
 
 @st.composite
-def _names(draw: st.DrawFn, kind: str, fields: tuple[Field, ...], careful: bool) -> list[str]:
+def _names(
+    draw: st.DrawFn, kind: str, fields: tuple[Field, ...], careful: bool, record_id: str = ""
+) -> list[str]:
     """Which fields a record (or block mapping) writes, in order, with slips mixed in."""
     slip = _slip(careful)
     keep = st.integers(0, 3).map(lambda n: n > 0 if careful else n > 1)
-    if kind == "checks" and careful:
+    if kind == "metrics" and careful:
+        # A check's metric gives its status alone; every other metric names its dataset.
+        check = _CHECK_METRIC in record_id
+        names = ["status"] if check else [
+            f.name for f in fields if f.name in ("status", "dataset") or draw(keep)
+        ]
+    elif kind == "checks" and careful:
         required, optional = _CHECK_SHAPES[selector := draw(st.sampled_from(list(_CHECK_SHAPES)))]
         names = [selector, *required, *(name for name in optional if draw(keep))]
     else:
@@ -234,7 +244,7 @@ def record_documents(draw: st.DrawFn, kinds: tuple[str, ...] = ()) -> RecordDocu
                 continue
             lines.append(" " * record_indent + f"{record_id}:{draw(_comment(careful))}")
         fields = {field.name: field for field in spec.fields}
-        for name in draw(_names(kind, spec.fields, careful)):
+        for name in draw(_names(kind, spec.fields, careful, "" if spec.single else record_id)):
             indent = field_indent
             if field_indent - 1 > (-1 if spec.single else record_indent) and draw(slip):
                 indent = field_indent - 1  # a field out of line with its neighbours

@@ -84,7 +84,7 @@ def test_every_edited_record_would_load(state: s.State) -> None:
             if getattr(record, f.name) is not None and getattr(record, f.name) != f.default
             or f.required
         }
-        assert cross_field_problem(kind, fields) is None, (kind, record_id, fields)
+        assert cross_field_problem(kind, fields, record_id) is None, (kind, record_id, fields)
 
 
 @given(s.states())

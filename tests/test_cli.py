@@ -39,10 +39,13 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def test_example_passes_with_one_gate(work: Path) -> None:
-    """The bundled example: one gate enforced and passed, the rest informational, exit 0."""
+    """The bundled example: one gate enforced and passed, the rest informational, its two gating
+    checks not run (score starts no process), exit 0."""
     result = run("score", "run.json", cwd=work)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0] == "PASS — 1 gate enforced, all passed; 4 informational"
+    assert result.stdout.splitlines()[0] == (
+        "PASS — 1 gate enforced, all passed; 4 informational; 2 gating checks not run"
+    )
     assert "would block once promoted: policy_not_permitted" in result.stdout
 
 
@@ -108,7 +111,9 @@ def test_markdown_scorecard(work: Path) -> None:
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "<!-- evalglass-scorecard -->"  # hidden: what a workflow finds its comment by
-    assert lines[1] == "**PASS — 1 gate enforced, all passed; 4 informational**"
+    assert lines[1] == (
+        "**PASS — 1 gate enforced, all passed; 4 informational; 2 gating checks not run**"
+    )
     assert any(line.startswith("| **PASS** | `qa/exact_match` |") for line in lines)
 
 

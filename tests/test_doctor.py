@@ -104,7 +104,7 @@ def test_outputs_add_unmeasured_gates_and_unrecorded_metrics(rec: Path) -> None:
          "metrics.yaml, so it is informational (`evalglass metrics --skeleton` drafts one)")),
     ]
     assert diagnosis.summary == (
-        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 9 warnings"
+        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 10 warnings"
     )
 
 

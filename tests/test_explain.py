@@ -13,7 +13,7 @@ from evalglass.core.decision import Result
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.evidence.read import read_outputs
-from evalglass.reasons import AuthorityCode, ValidityCode
+from evalglass.reasons import AuthorityCode, GateCode, ValidityCode
 from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
@@ -35,8 +35,8 @@ def evidence() -> Evidence:
 
 
 def test_every_reason_code_has_a_plain_explanation() -> None:
-    """Each authority and validity code has its own plain-language sentence."""
-    codes = [*AuthorityCode, *ValidityCode]
+    """Each authority, validity and gate code has its own plain-language sentence."""
+    codes = [*AuthorityCode, *ValidityCode, *GateCode]
     assert set(PLAIN) == set(codes)
     assert all(plain(code) != code.value and plain(code).endswith(".") for code in codes)
     assert len({plain(code) for code in codes}) == len(codes)

@@ -6,7 +6,7 @@ import evalglass
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
-from evalglass.reasons import AuthorityCode, ValidityCode
+from evalglass.reasons import AuthorityCode, GateCode, ValidityCode
 
 
 def test_all_is_pinned_and_importable() -> None:
@@ -15,7 +15,7 @@ def test_all_is_pinned_and_importable() -> None:
         "Authority", "EvalglassError", "Evidence", "GateResult", "HostRecords", "Measurement",
         "MetricCard", "Outcome", "OutputError", "RecordError", "Result", "Scorecard", "Verdict",
         "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records", "load_scorecard",
-        "read_outputs", "resolve", "score", "validate",
+        "read_outputs", "resolve", "run", "score", "validate",
     ]
     assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
     for name in evalglass.__all__:
@@ -35,8 +35,9 @@ def test_vocabularies_are_pinned() -> None:
     ]
     assert [c.value for c in ValidityCode] == [
         "value_missing", "value_not_finite", "too_few_samples", "interval_unavailable",
-        "too_many_missing", "value_mismatch",
+        "too_many_missing", "value_mismatch", "check_could_not_run",
     ]
+    assert [c.value for c in GateCode] == ["passed_on_retry", "not_run"]
 
 
 _TWICE = """
@@ -48,6 +49,7 @@ for _ in range(2):
     assert e.explain("qa/exact_match", [output], records).card.id == "qa/exact_match"
     assert e.doctor([output], records).exit_code in (0, 1)
     assert e.validate(records) > 0
+    assert e.run([output], records, use_cache=False).scope.tier is not None
     host = e.load_records(records)
     evidence = e.read_outputs([output])
     assert e.assemble(host, evidence).verdict is card.verdict

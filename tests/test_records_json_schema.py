@@ -197,12 +197,12 @@ def _reference(doc: RecordDocument) -> Any:
         return {}
     records = {doc.kind: data[doc.kind]} if KINDS[doc.kind].single else data[doc.kind]
     table = {field.name: field for field in KINDS[doc.kind].fields}
-    for fields in records.values():
+    for record_id, fields in records.items():
         typed = {
             name: table[name].type(value) if issubclass(table[name].type, enum.Enum) else value
             for name, value in fields.items()
         }
-        if cross_field_problem(doc.kind, typed):
+        if cross_field_problem(doc.kind, typed, record_id):
             return _REJECTED
     return records
 

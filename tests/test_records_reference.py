@@ -21,9 +21,12 @@ _REJECTED = object()
 _PROCESS_ONLY = ("timeout", "cwd", "expect_exit", "cache")
 
 
-def _breaks_a_rule(kind: str, fields: dict[str, Any]) -> bool:
+def _breaks_a_rule(kind: str, record_id: str, fields: dict[str, Any]) -> bool:
     """The rules between fields, restated from docs/host-records.md (not from schema.RULES)."""
     given = fields.keys()
+    if kind == "metrics":
+        # A check's metric gives status only; every other metric names its dataset.
+        return set(given) != {"status"} if record_id.startswith("check/") else "dataset" not in given
     if kind == "thresholds":
         if fields.get("approval") == "approved" and not {"approved_by", "approved_on"} <= given:
             return True
@@ -64,7 +67,7 @@ def _reference(doc: RecordDocument) -> Any:
     if data is None:
         return {}
     records = {doc.kind: data[doc.kind]} if KINDS[doc.kind].single else data[doc.kind]
-    if any(_breaks_a_rule(doc.kind, fields) for fields in records.values()):
+    if any(_breaks_a_rule(doc.kind, record_id, fields) for record_id, fields in records.items()):
         return _REJECTED
     return records
 

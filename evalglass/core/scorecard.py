@@ -13,12 +13,13 @@ import attrs
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import Evidence, Measurement
+from evalglass.evidence.model import CHECK_PREFIX, Evidence, Measurement
 from evalglass.evidence.stats import DEFAULT_LEVEL
-from evalglass.records.model import HostRecords, ThresholdRecord
+from evalglass.records.model import HostRecords, ThresholdRecord, check_name
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -60,6 +61,8 @@ class Counts:
     failed: int
     blocked: int  # blocked by authority, or enforced on an unsound number
     informational: int
+    # Checks that could gate and that this run did not start (another tier, or `score`).
+    not_run: int = 0
 
     @property
     def enforced(self) -> int:
@@ -73,6 +76,8 @@ class Scorecard:
     metrics: tuple[MetricCard, ...]
     model: str | None
     sources: tuple[str, ...]
+    # Which host checks the run started: none (`evalglass score`), or a tier's.
+    scope: Scope = NO_CHECKS
 
     @functools.cached_property
     def counts(self) -> Counts:
@@ -87,14 +92,23 @@ class Scorecard:
             failed=results.count(Result.FAIL),
             blocked=blocked,
             informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
+            not_run=sum(
+                m.authority.outcome is Outcome.CAN_GATE and m.gate.result is Result.NOT_ENFORCED
+                for m in self.metrics
+            ),
         )
 
 
-def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = False) -> Scorecard:
-    """The scorecard for the union of recorded and measured metrics, sorted by id."""
+def assemble(
+    records: HostRecords, evidence: Evidence, require_gate: bool = False, scope: Scope = NO_CHECKS
+) -> Scorecard:
+    """The scorecard for the union of recorded and measured metrics and defined checks, sorted
+    by id. `scope` says which checks the run started (none, by default)."""
+    ids = set(records.metrics) | set(evidence.measurements)
+    ids.update(f"{CHECK_PREFIX}{name}" for name in records.checks)
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id))
-        for metric_id in sorted(set(records.metrics) | set(evidence.measurements))
+        _card(metric_id, records, evidence.measurements.get(metric_id), scope)
+        for metric_id in sorted(ids)
     )
     verdict = verdict_of(cards)
     return Scorecard(
@@ -103,10 +117,13 @@ def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = Fals
         metrics=cards,
         model=_model(evidence),
         sources=evidence.sources,
+        scope=scope,
     )
 
 
-def _card(metric_id: str, records: HostRecords, measurement: Measurement | None) -> MetricCard:
+def _card(
+    metric_id: str, records: HostRecords, measurement: Measurement | None, scope: Scope
+) -> MetricCard:
     metric = records.metrics.get(metric_id)
     threshold = records.thresholds.get(metric_id)
     authority = resolve(metric_id, records, measurement)
@@ -114,13 +131,15 @@ def _card(metric_id: str, records: HostRecords, measurement: Measurement | None)
         measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
     validity = assess(measurement, metric)
     baseline = records.baselines.get(metric_id)
+    name = check_name(metric_id)
+    check = None if name is None else scope.of(records.checks.get(name))
     return MetricCard(
         id=metric_id,
         measurement=measurement,
         validity=validity,
         authority=authority,
         threshold=threshold,
-        gate=decide(measurement, validity, authority, threshold, metric, baseline),
+        gate=decide(measurement, validity, authority, threshold, metric, baseline, check=check),
     )
 
 
@@ -145,6 +164,7 @@ def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
 
 
 def _model(evidence: Evidence) -> str | None:
-    """The model under evaluation when every output agrees on one; None when none or several."""
-    models = {m.run.model for m in evidence.measurements.values()}
+    """The model under evaluation when every output agrees on one; None when none or several.
+    A host check evaluates no model."""
+    models = {m.run.model for m in evidence.measurements.values() if not m.attempts}
     return models.pop() if len(models) == 1 else None

@@ -3,7 +3,8 @@
 Formats are detected from each file's name and first bytes (`input_format` overrides). When two
 runs measure the same metric, the newest by the run's own start time decides and the others are
 kept as earlier attempts, so a retry can never hide a failure; runs with no start time cannot be
-ordered, and measuring one metric twice is then an input error.
+ordered, and measuring one metric twice is then an input error. An output that reports a
+`check/` metric is refused: only `evalglass run` says whether a host check passed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
+from evalglass.evidence.model import CHECK_PREFIX, EarlierAttempt, Evidence, Measurement
 from evalglass.evidence.registry import HEAD, Adapter, adapters, by_name, detect, names
 
 
@@ -95,6 +96,12 @@ def _detect(path: Path, input_format: str | None) -> Adapter | None:
 
 
 def _merge(measurements: dict[str, Measurement], new: Measurement) -> None:
+    if new.id.startswith(CHECK_PREFIX):
+        raise OutputError(
+            new.run.source,
+            f"reports metric '{new.id}': ids starting with '{CHECK_PREFIX}' are the host's own "
+            "checks, which only `evalglass run` runs; an eval output cannot report one",
+        )
     old = measurements.get(new.id)
     if old is None:
         measurements[new.id] = new

@@ -184,7 +184,7 @@ def build_records(kind: str, raw: RawFile, path: str) -> dict[str, Record]:
             )
         values = _typed(kind, table, fields, path, line, raw.blocks, record_id)
         if ruled:
-            problem = cross_field_problem(kind, values)
+            problem = cross_field_problem(kind, values, record_id)
             if problem:
                 raise RecordError(path, f"{_owner(kind, record_id)} {problem}", line)
         records[record_id] = spec.record(**values, origin=Origin(path, line))

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from evalglass.records.rules import (
     RULES,
     AnyOf,
+    ByPrefix,
     EitherOr,
     ExactlyOne,
     NotBefore,
@@ -75,8 +77,10 @@ def _rule(rule: Rule) -> dict[str, Any] | None:
             "if": {"required": [rule.field]},
             "then": {"properties": {rule.other: {"const": rule.value}}, "required": [rule.other]},
         }
-    assert isinstance(rule, NotBefore)
-    return None  # comparing two values is beyond JSON Schema: the loader alone checks it
+    # A rule on ids shapes the file's mapping of records (see json_schema), not one record;
+    # comparing two values is beyond JSON Schema: the loader alone checks it.
+    assert isinstance(rule, NotBefore | ByPrefix)
+    return None
 
 
 def _record(fields: tuple[Field, ...], rules: tuple[Rule, ...] = ()) -> dict[str, Any]:
@@ -95,7 +99,15 @@ def _record(fields: tuple[Field, ...], rules: tuple[Rule, ...] = ()) -> dict[str
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of `{kind}.yaml` ("metrics", "thresholds", ...)."""
     spec = KINDS[kind]
-    record = _record(spec.fields, RULES.get(kind, ()))
+    rules = RULES.get(kind, ())
+    record = _record(spec.fields, rules)
+    defs = {_def(spec.noun): record}
+    by_prefix = [rule for rule in rules if isinstance(rule, ByPrefix)]
+    for rule in by_prefix:
+        # The fields every other record must give, and the only ones a prefixed record takes.
+        record["required"] = [*record["required"], *rule.required]
+        shaped = _record(tuple(f for f in spec.fields if f.name in rule.only))
+        defs[_prefixed_def(rule, spec.noun)] = shaped
     if spec.single:
         # `success:` with nothing under it is the policy with every default.
         record["type"] = ["object", "null"]
@@ -110,6 +122,11 @@ def json_schema(kind: str) -> dict[str, Any]:
             "propertyNames": names,
             "additionalProperties": {"$ref": f"#/$defs/{_def(spec.noun)}"},
         }
+        if by_prefix:
+            held["patternProperties"] = {
+                f"^{re.escape(rule.prefix)}": {"$ref": f"#/$defs/{_prefixed_def(rule, spec.noun)}"}
+                for rule in by_prefix
+            }
         description = f"Each {spec.noun} record, keyed by id, under the top-level key {kind}."
     return {
         "$schema": DRAFT,
@@ -120,12 +137,17 @@ def json_schema(kind: str) -> dict[str, Any]:
         "additionalProperties": False,
         "required": [kind],
         "properties": {kind: held},
-        "$defs": {_def(spec.noun): record},
+        "$defs": defs,
     }
 
 
 def _def(noun: str) -> str:
     return noun.replace(" ", "_")
+
+
+def _prefixed_def(rule: ByPrefix, noun: str) -> str:
+    """`check_metric`: the definition of the records a ByPrefix rule shapes."""
+    return _def(f"{rule.prefix.strip('/')} {noun}")
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:

@@ -24,22 +24,29 @@ _WORDS = {
 
 
 def headline(scorecard: Scorecard) -> str:
-    """The first line of every scorecard; informational never reads as a pass."""
+    """The first line of every scorecard; informational never reads as a pass. It names the
+    scope of a run that ran checks (`fast tier: ...`), and the gating checks not run."""
     c = scorecard.counts
-    word = _WORDS[scorecard.verdict]
+    scope = scorecard.scope.label
+    text = f"{_WORDS[scorecard.verdict]} — {f'{scope}: ' if scope else ''}{_outcome(scorecard)}"
+    return text + (f"; {plural(c.not_run, 'gating check')} not run" if c.not_run else "")
+
+
+def _outcome(scorecard: Scorecard) -> str:
+    c = scorecard.counts
     rest = f"{c.informational} informational"
     if scorecard.verdict is Verdict.INFORMATIONAL:
-        return f"{word} — nothing was enforced ({plural(c.informational, 'metric')} informational)"
+        return f"nothing was enforced ({plural(c.informational, 'metric')} informational)"
     warned = f" ({c.warned} with a warning)" if c.warned else ""
     if scorecard.verdict is Verdict.PASS:
-        return f"{word} — {plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
+        return f"{plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
     if scorecard.verdict is Verdict.FAIL:
         return (
-            f"{word} — {c.failed} of {plural(c.enforced, 'enforced gate')} failed; "
+            f"{c.failed} of {plural(c.enforced, 'enforced gate')} failed; "
             f"{c.blocked} blocked; {rest}{warned}"
         )
     return (
-        f"{word} — we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
+        f"we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
         f"{c.passed + c.warned} passed{warned}; {rest}"
     )
 
@@ -62,15 +69,18 @@ def reasons_text(reasons: Iterable[object]) -> str:
 def why(card: MetricCard) -> str:
     """The numbers for a compared gate, the reasons for anything else."""
     if card.gate.result in (Result.PASS, Result.WARN, Result.FAIL):
-        return card.gate.evidence
+        said = card.gate.reasons  # a check that passed only on its retry says so
+        return f"{card.gate.evidence}; {reasons_text(said)}" if said else card.gate.evidence
     return reasons_text(why_reasons(card))
 
 
 def why_reasons(card: MetricCard) -> tuple[Reason, ...]:
-    """Why a metric was not compared: the number's reasons when unsound, else authority's
-    (empty for a compared gate, whose evidence says why)."""
+    """Why a metric was not compared: the number's reasons when unsound, else authority's, and
+    for a check not run, that (empty for a compared gate, whose evidence says why)."""
     if card.gate.result is Result.UNSOUND:
         return card.gate.reasons
+    if card.gate.result is Result.NOT_ENFORCED:
+        return card.authority.reasons + card.gate.reasons
     return card.authority.reasons
 
 

@@ -15,13 +15,14 @@ from evalglass.records.load import load_records
 
 if TYPE_CHECKING:
     from evalglass.records.model import HostRecords
+    from evalglass.tools.checks.session import Progress
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "score",
-    "validate",
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "run",
+    "score", "validate",
 ]
 
 
@@ -44,6 +45,43 @@ def score(
     with paused():
         evidence = read_outputs(outputs, input_format)
         return assemble(host, evidence, require_gate=require_gate)
+
+
+def run(
+    outputs: Sequence[str | os.PathLike[str]] = (),
+    records: str | os.PathLike[str] = "host_records",
+    *,
+    tier: str = "full",
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    input_format: str | None = None,
+    require_gate: bool = False,
+    records_ref: str | None = None,
+) -> Scorecard:
+    """Run the host checks of `tier` ("fast" or "full") from checks.yaml, then score them with
+    the eval outputs: one scorecard. Checks run in the current directory (their cwd and files
+    are relative to it); passes of run and shell checks are cached under `cache_dir` (default
+    `$XDG_CACHE_HOME/evalglass`) unless `use_cache` is false. Outputs are read before any check
+    starts, so bad input fails at once. Raises EvalglassError for input it cannot use."""
+    from evalglass.core.scope import Scope
+    from evalglass.evidence.model import Evidence
+    from evalglass.records.model import Tier
+    from evalglass.tools.checks.cache import Store, default_folder
+    from evalglass.tools.checks.session import Settings, run_checks
+
+    scope = Scope(Tier(tier))
+    host = _host(records, records_ref)
+    with paused():
+        evidence = read_outputs(outputs, input_format)
+    store = None
+    if use_cache:
+        store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
+    checked = run_checks(host, Settings(scope=scope, store=store), progress)
+    both = Evidence(measurements={**evidence.measurements, **checked.measurements},
+                    sources=evidence.sources)
+    with paused():
+        return assemble(host, both, require_gate=require_gate, scope=scope)
 
 
 def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:

@@ -5,6 +5,7 @@ No command or flag writes host records or sets a status, an approval or a calibr
 
 from __future__ import annotations
 
+import enum
 import functools
 import os
 import sys
@@ -117,51 +118,126 @@ def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
             stream.write(render(scorecard, Format.MARKDOWN))
 
 
+# The options `score` and `run` share: `run` is `score` with the host checks run first.
+ScorecardFormat = Annotated[
+    Format, typer.Option("--format", help="How to show the scorecard.")
+]
+Output = Annotated[
+    Path | None,
+    typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
+]
+Write = Annotated[
+    list[str] | None,
+    typer.Option("--write", metavar="FORMAT=PATH",
+                 help="Also write this format to this file (atomically); repeatable."),
+]
+RequireGate = Annotated[
+    bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
+]
+RecordsRef = Annotated[
+    str | None,
+    typer.Option("--records-ref", metavar="REF",
+                 help="Read the records folder as committed at this git ref (e.g. origin/main)."),
+]
+KeepSamples = Annotated[
+    bool,
+    typer.Option("--keep-samples",
+                 help="Keep per-sample scores in JSON, for use as a paired baseline later."),
+]
+Template = Annotated[
+    Path | None,
+    typer.Option("--template", metavar="PATH",
+                 help="Show the scorecard through your own jinja2 template (sandboxed; see "
+                      "docs/templates.md) instead of --format."),
+]
+
+
+class TierName(enum.Enum):
+    """`--tier`: the records' Tier, named here so `--help` loads no records machinery."""
+
+    FAST = "fast"
+    FULL = "full"
+
+
 @app.command()
 @_input_errors_exit
 def score(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
-    output: Annotated[
-        Path | None,
-        typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
-    ] = None,
-    write: Annotated[
-        list[str] | None,
-        typer.Option("--write", metavar="FORMAT=PATH",
-                     help="Also write this format to this file (atomically); repeatable."),
-    ] = None,
-    require_gate: Annotated[
-        bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
-    ] = False,
+    fmt: ScorecardFormat = Format.TERMINAL,
+    output: Output = None,
+    write: Write = None,
+    require_gate: RequireGate = False,
     input_format: InputFormat = None,
-    records_ref: Annotated[
-        str | None,
-        typer.Option("--records-ref", metavar="REF",
-                     help="Read the records folder as committed at this git ref (e.g. origin/main)."),
-    ] = None,
-    keep_samples: Annotated[
-        bool,
-        typer.Option("--keep-samples",
-                     help="Keep per-sample scores in JSON, for use as a paired baseline later."),
-    ] = False,
-    template: Annotated[
-        Path | None,
-        typer.Option("--template", metavar="PATH",
-                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
-                          "docs/templates.md) instead of --format."),
-    ] = None,
+    records_ref: RecordsRef = None,
+    keep_samples: KeepSamples = False,
+    template: Template = None,
 ) -> None:
-    """Score eval outputs against the host records; the exit code follows the verdict."""
+    """Score eval outputs against the host records; the exit code follows the verdict. Starts no
+    process: host checks are listed as not run (`evalglass run` runs them)."""
     from evalglass.shell import api
 
     given = outputs or []
-    if template is not None and fmt is not Format.TERMINAL:
-        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
-    targets = _targets(write or [], fmt, output, records, given)
+    targets = _checked_targets(template, write, fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    _show(scorecard, fmt, output, targets, template, keep_samples)
+
+
+@app.command("run")
+@_input_errors_exit
+def run_command(
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    tier: Annotated[
+        TierName,
+        typer.Option("--tier", help="fast: only the fast checks; full: every check."),
+    ] = TierName.FULL,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Run every check live; read and record no pass.")
+    ] = False,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option("--cache-dir", metavar="DIR",
+                     help="Where passes are cached (default: $XDG_CACHE_HOME/evalglass)."),
+    ] = None,
+    fmt: ScorecardFormat = Format.TERMINAL,
+    output: Output = None,
+    write: Write = None,
+    require_gate: RequireGate = False,
+    input_format: InputFormat = None,
+    records_ref: RecordsRef = None,
+    keep_samples: KeepSamples = False,
+    template: Template = None,
+) -> None:
+    """Run the host checks of a tier (checks.yaml), then score them with the eval outputs: one
+    scorecard, one exit code."""
+    from evalglass.shell import api
+    from evalglass.shell.progress import terminal_progress
+
+    given = outputs or []
+    targets = _checked_targets(template, write, fmt, output, records, given)
+    progress = terminal_progress(sys.stderr) if sys.stderr.isatty() else None
+    scorecard = api.run(given, records, tier=tier.value, use_cache=not no_cache,
+                        cache_dir=cache_dir, progress=progress, input_format=input_format,
+                        require_gate=require_gate, records_ref=records_ref)
+    _show(scorecard, fmt, output, targets, template, keep_samples)
+
+
+def _checked_targets(
+    template: Path | None, write: list[str] | None, fmt: Format, output: Path | None,
+    records: Path, given: list[Path],
+) -> list[tuple[Format, Path]]:  # fmt: skip
+    if template is not None and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
+    return _targets(write or [], fmt, output, records, given)
+
+
+def _show(
+    scorecard: Scorecard, fmt: Format, output: Path | None, targets: list[tuple[Format, Path]],
+    template: Path | None, keep_samples: bool,
+) -> None:  # fmt: skip
+    """Write and print the scorecard as asked, then exit with its code."""
     if template is not None:
         from evalglass.render import custom
 

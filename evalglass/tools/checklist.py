@@ -26,11 +26,12 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Policy,
+    check_name,
 )
 from evalglass.records.schema import KINDS
 
 # Foundations first, each file to its own owners; the metric's own status is the last switch.
-ORDER = ("datasets", "policies", "judges", "baselines", "thresholds", "metrics")
+ORDER = ("datasets", "policies", "judges", "baselines", "thresholds", "checks", "metrics")
 _PERMITTED = (Policy.PERMITTED, Policy.REDACTED)
 _PLAIN_TEXT = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "null"})
@@ -98,8 +99,11 @@ def checklist(metric_id: str, records: HostRecords, measurement: Measurement | N
     """Every edit that makes `resolve` say can_gate for this metric, for this run's identity."""
     plan = _Plan(records)
     metric = records.metrics.get(metric_id)
+    name = check_name(metric_id)
+    if name is not None:
+        return _check(plan, metric_id, name)
     seen = measurement.run.dataset if measurement is not None else None
-    if metric is not None:
+    if metric is not None and metric.dataset is not None:
         dataset_id = metric.dataset
     elif seen is not None and seen.name:
         dataset_id = seen.name
@@ -127,6 +131,23 @@ def checklist(metric_id: str, records: HostRecords, measurement: Measurement | N
     # Stable: within one file, edits keep the order they were made in.
     edits = sorted(plan.edits, key=lambda e: ORDER.index(e.kind))
     return Checklist(tuple(edits), outside)
+
+
+def _check(plan: _Plan, metric_id: str, name: str) -> Checklist:
+    """A check's metric: its definition (its bar) and its status; no threshold, no dataset."""
+    if name not in plan.records.checks:
+        plan.put("checks", name, "run", "<command>",
+                 "this command exits 0 exactly when what it checks holds (or write shell, "
+                 "file_exists or regex instead of run)",
+                 choose="the command it runs")
+        plan.put("checks", name, "timeout", 600, "how many seconds it may run before it is killed",
+                 choose="seconds")
+    metric = plan.records.metrics.get(metric_id)
+    if metric is None or metric.status is not MetricStatus.GATING:
+        plan.put("metrics", metric_id, "status", MetricStatus.GATING,
+                 "the eval leads want this check to fail builds (the last switch, once it is "
+                 "defined)")
+    return Checklist(tuple(sorted(plan.edits, key=lambda e: ORDER.index(e.kind))))
 
 
 @attrs.define

@@ -5,8 +5,6 @@ or a warning at a file and line. Pure: doctor reads loaded values; it never writ
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import enum
 import math
 from collections.abc import Iterator, Mapping
 
@@ -28,50 +26,15 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Origin,
+    check_name,
 )
+from evalglass.tools.check_findings import check_findings
+from evalglass.tools.findings import ORDER as _ORDER
+from evalglass.tools.findings import Finding, Problem, Severity
+from evalglass.tools.findings import at as _at
+from evalglass.tools.findings import hint as _hint
 
-
-class Severity(enum.Enum):
-    ERROR = "error"  # the records, as they stand, block or mislead a gate: doctor exits 1
-    WARNING = "warning"  # worth a look; doctor exits 0
-
-
-class Problem(enum.Enum):
-    DANGLING_REFERENCE = "dangling_reference"
-    UNMEASURED_GATE = "unmeasured_gate"
-    FUTURE_APPROVAL = "future_approval"
-    NO_POLICY = "no_policy"
-    UNCALIBRATED_JUDGE = "uncalibrated_judge"
-    BLOCKED_GATE = "blocked_gate"
-    UNRECORDED_METRIC = "unrecorded_metric"
-    UNUSED_RECORD = "unused_record"
-    WOULD_BLOCK = "would_block"
-    POINT_DECISION = "point_decision"
-    MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
-
-
-_WARNINGS = frozenset({
-    Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
-    Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW,
-})  # fmt: skip
-_ORDER = list(Problem)
-
-
-@attrs.frozen(kw_only=True)
-class Finding:
-    problem: Problem
-    path: str
-    line: int | None  # None: a whole file (an eval output)
-    subject: str  # the id of the record or metric it is about
-    message: str
-
-    @property
-    def severity(self) -> Severity:
-        return Severity.WARNING if self.problem in _WARNINGS else Severity.ERROR
-
-    @property
-    def where(self) -> str:
-        return self.path if self.line is None else f"{self.path}:{self.line}"
+__all__ = ["Diagnosis", "Finding", "Problem", "Severity", "diagnose", "min_n_to_clear"]
 
 
 @attrs.frozen(kw_only=True)
@@ -102,8 +65,15 @@ class Diagnosis:
         return f"{plural(self.gating, 'metric')} configured to gate{given}; {counts}"
 
 
-def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) -> Diagnosis:
-    """Every problem, sorted by file and line; `evidence` is None when no outputs were given."""
+def diagnose(
+    records: HostRecords,
+    evidence: Evidence | None,
+    today: dt.date,
+    unfound: Mapping[str, str] | None = None,
+) -> Diagnosis:
+    """Every problem, sorted by file and line; `evidence` is None when no outputs were given.
+    `unfound` names, by check, the executable a run check names that was not found (the caller
+    looked: doctor itself touches nothing)."""
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
@@ -112,6 +82,7 @@ def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) ->
         *_unused(records),
         *_would_block(records, measured),
         *_unrecorded(records, measured),
+        *check_findings(records, measured, unfound or {}),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
     gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
@@ -119,19 +90,16 @@ def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) ->
     return Diagnosis(findings=tuple(findings), gating=len(gating), unmeasured=unmeasured)
 
 
-def _at(origin: Origin, problem: Problem, subject: str, message: str) -> Finding:
-    return Finding(problem=problem, path=origin.path, line=origin.line, subject=subject,
-                   message=message)
-
-
-def _hint(name: str, known: Mapping[str, object]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def _references(records: HostRecords) -> Iterator[Finding]:
     for metric_id, metric in records.metrics.items():
-        if metric.dataset not in records.datasets:
+        name = check_name(metric_id)
+        if name is not None:
+            if metric.status is MetricStatus.GATING and name not in records.checks:
+                yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
+                          f"metric '{metric_id}' is configured to gate, and checks.yaml has no "
+                          f"check '{name}'{_hint(name, records.checks)}: it blocks every run")
+            continue
+        if metric.dataset is not None and metric.dataset not in records.datasets:
             yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
                       f"metric '{metric_id}' names dataset '{metric.dataset}', which has no record "
                       f"in datasets.yaml{_hint(metric.dataset, records.datasets)}")
@@ -151,13 +119,18 @@ def _gates(
             continue
         measurement = None if measured is None else measured.get(metric_id)
         authority = resolve(metric_id, records, measurement)
+        if check_name(metric_id) is not None:
+            # No output measures a check, and its definition is its bar: blocked is all to say.
+            if authority.outcome is Outcome.BLOCKED:
+                yield from _blocked(metric_id, metric, authority.reasons, records)
+            continue
         if measured is not None and measurement is None:
             effect = ("once it can gate, it blocks" if authority.outcome is Outcome.INFORMATIONAL
                       else "it blocks this run")
             yield _at(metric.origin, Problem.UNMEASURED_GATE, metric_id,
                       f"metric '{metric_id}' is configured to gate and no output given measures "
                       f"it: {effect} (value_missing)")
-        if metric.dataset not in records.policies:
+        if metric.dataset is not None and metric.dataset not in records.policies:
             unpolicied.setdefault(metric.dataset, []).append(metric_id)
         judge = records.judges.get(metric.judge) if metric.judge is not None else None
         if judge is not None and judge.calibration in (Calibration.UNCALIBRATED,
@@ -259,23 +232,27 @@ def _thresholds(records: HostRecords, today: dt.date) -> Iterator[Finding]:
 
 def _unused(records: HostRecords) -> Iterator[Finding]:
     """Records no metric reaches: usually a renamed metric or a typo on one side."""
-    datasets = {m.dataset for m in records.metrics.values()}
+    datasets = {m.dataset for m in records.metrics.values() if m.dataset is not None}
     judges = {m.judge for m in records.metrics.values() if m.judge is not None}
-    kinds: list[tuple[str, Mapping[str, object], set[str] | Mapping[str, object], str]] = [
+    # A check's definition is its bar: nothing reads a threshold or a baseline for its metric.
+    compared = {i for i in records.metrics if check_name(i) is None}
+    kinds: list[tuple[str, Mapping[str, object], set[str], str]] = [
         ("dataset", records.datasets, datasets, "no metric names it"),
         ("judge", records.judges, judges, "no metric names it"),
         ("policy", records.policies, datasets, "no metric names its dataset"),
-        ("baseline", records.baselines, records.metrics, "metrics.yaml has no such metric"),
-        ("threshold", records.thresholds, records.metrics, "metrics.yaml has no such metric"),
+        ("baseline", records.baselines, compared, "metrics.yaml has no such metric"),
+        ("threshold", records.thresholds, compared, "metrics.yaml has no such metric"),
     ]
     for noun, found, used, why in kinds:
         for record_id, record in found.items():
             if record_id not in used:
                 origin: Origin = record.origin  # type: ignore[attr-defined]
                 by_metric = noun in ("baseline", "threshold")
-                hint = _hint(record_id, records.metrics) if by_metric else ""
+                said = why + (_hint(record_id, records.metrics) if by_metric else "")
+                if by_metric and check_name(record_id) is not None:
+                    said = "a check's definition in checks.yaml is its bar"
                 yield _at(origin, Problem.UNUSED_RECORD, record_id,
-                          f"{noun} '{record_id}' is used by nothing: {why}{hint}")
+                          f"{noun} '{record_id}' is used by nothing: {said}")
 
 
 def _would_block(
