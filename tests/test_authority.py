@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import itertools
 
+import attrs
 import pytest
 
 from evalglass.core.authority import Outcome, resolve, same_model
+from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
     Calibration,
+    CheckRecord,
     DatasetStatus,
     HostRecords,
+    MetricRecord,
     MetricStatus,
     Policy,
 )
@@ -154,3 +158,62 @@ def test_judge_identity_rule(a: str, b: str, same: bool) -> None:
     """Same name ignoring case, or same last path segment, counts as the same model."""
     assert same_model(a, b) is same
     assert same_model(b, a) is same
+
+
+# A check's metric: authorized by its status alone, sound when checks.yaml defines it. Whatever
+# else the records hold under its id (a threshold, here) and whatever the check found, nothing
+# else counts.
+CHECK_METRIC = "check/unit-tests"
+CHECK_STATES = list(
+    itertools.product(
+        s.METRIC_STATES, (True, False), s.THRESHOLD_STATES, (None, 1.0, 0.0)
+    )
+)
+
+
+def _check_world(
+    status: MetricStatus | None, defined: bool, threshold: Approval | None, value: float | None
+) -> tuple[HostRecords, Measurement | None]:
+    base = s.records(s.State(metric=status, threshold=threshold), metric_id=CHECK_METRIC)
+    metrics = {CHECK_METRIC: MetricRecord(status=status)} if status is not None else {}
+    checks = {"unit-tests": CheckRecord(run="pytest", timeout=60)} if defined else {}
+    records = attrs.evolve(base, metrics=metrics, checks=checks)
+    measurement = None
+    if value is not None:
+        measurement = Measurement(id=CHECK_METRIC, run=Run(source="checks.yaml:2"), value=value, n=1)
+    return records, measurement
+
+
+def expected_for_check(status: MetricStatus | None, defined: bool) -> tuple[Outcome, list[C], list[C]]:
+    """DESIGN.md's rule for check metrics, stated apart from the resolver's code."""
+    if status is None:
+        return Outcome.INFORMATIONAL, [C.NO_RECORD], []
+    stage1 = [] if status is MetricStatus.GATING else [C.METRIC_NOT_GATING]
+    stage2 = [] if defined else [C.DANGLING_REFERENCE]
+    if stage1:
+        return Outcome.INFORMATIONAL, stage1, stage2
+    if stage2:
+        return Outcome.BLOCKED, stage2, []
+    return Outcome.CAN_GATE, [], []
+
+
+def test_whole_authority_table_for_check_metrics() -> None:
+    """Every state of a check's metric record, its definition, a stray threshold and the check's
+    result resolves as the check rule says: no threshold, dataset or policy is asked for."""
+    wrong = []
+    for status, defined, threshold, value in CHECK_STATES:
+        records, measurement = _check_world(status, defined, threshold, value)
+        got = resolve(CHECK_METRIC, records, measurement)
+        have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
+        want = expected_for_check(status, defined)
+        if have != want:
+            wrong.append(((status, defined, threshold, value), have, want))
+    assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
+    assert {expected_for_check(st, d)[0] for st, d, _, _ in CHECK_STATES} == set(Outcome)
+
+
+def test_a_gating_check_without_a_definition_names_what_is_missing() -> None:
+    """Blocked `dangling_reference`, naming the check checks.yaml lacks."""
+    records, _ = _check_world(MetricStatus.GATING, False, None, None)
+    got = resolve(CHECK_METRIC, records, None)
+    assert got.reasons[0].message == "no check 'unit-tests' in checks.yaml"

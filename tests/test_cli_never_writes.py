@@ -42,6 +42,11 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         (("score", "run.json", "--output", "host_records/card.md"), {2}),
         (("score", "run.json", "--write", "json=host_records/card.json"), {2}),
         (("score", "run.json", "--write", "html=host_records/sub/card.html"), {2}),
+        # The example's checks look for examples/run.json, which this copy keeps as run.json.
+        (("run", "run.json", "--write", "json=../out/run.json", "--cache-dir", "../out/cache"),
+         {1}),
+        (("run", "--tier", "fast", "--no-cache"), {1}),
+        (("run", "run.json", "--write", "json=host_records/card.json"), {2}),
         (("demo",), {0}),
         (("demo", "--format", "json"), {0}),
         (("metrics", "run.json"), {0}),
@@ -137,10 +142,12 @@ def test_no_command_writes_under_the_records_folder(repo: Path) -> None:
 _STEMS = ("promot", "approv", "grant", "calibrat", "status", "authori", "unblock", "enabl",
           "permit", "validat", "retir", "drift", "write")
 _STATES = {m.value for e in (MetricStatus, Approval, DatasetStatus, Calibration, Policy) for m in e}
-# Each allowed on purpose: `score --write` writes scorecards and refuses the records folder;
+# Each allowed on purpose: `score --write` and `run --write` write scorecards and refuse the
+# records folder;
 # `validate` checks the records against their schema and sets nothing; `calibrate` measures a
 # judge's agreement into an evidence file outside the records and sets no calibration.
-_ALLOWED = {("score", "--write"), ("validate", "validate"), ("calibrate", "calibrate")}
+_ALLOWED = {("score", "--write"), ("run", "--write"), ("validate", "validate"),
+            ("calibrate", "calibrate")}
 
 
 def _names(command: Any, path: str) -> list[tuple[str, str]]:
@@ -168,8 +175,8 @@ def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
     """No command or option is named to promote, approve, calibrate, set a status or write."""
     names = _names(typer.main.get_command(app), "")
     commands = {name for path, name in names if path == name}
-    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema",
-                "calibrate", "mcp"}
+    expected = {"score", "run", "demo", "metrics", "diff", "explain", "doctor", "validate",
+                "schema", "calibrate", "mcp"}
     assert expected <= commands
     assert _offending(names) == []
 

@@ -73,11 +73,12 @@ def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
 
 
 def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
-    """The example gates on a calibrating judge (an error); calibrated, only warnings remain."""
+    """The example gates on a calibrating judge (an error); calibrated, only warnings remain
+    (two of them: tasks of the output that no gating record covers)."""
     result = run("doctor", "run.json", cwd=work)
     assert result.returncode == 1
     assert result.stdout.splitlines()[-1] == (
-        "3 metrics configured to gate; 0 measured by nothing given; 1 error, 3 warnings"
+        "5 metrics configured to gate; 0 measured by nothing given; 1 error, 5 warnings"
     )
     assert (
         "host_records/metrics.yaml:9: error: metric 'qa/helpfulness' is configured to gate on "
@@ -88,7 +89,7 @@ def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
     result = run("doctor", "run.json", "--format", "json", cwd=work)
     assert result.returncode == 0
     doc = json.loads(result.stdout)
-    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 3, 0)
+    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 5, 0)
 
 
 def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
@@ -107,19 +108,20 @@ def test_validate_counts_the_records(work: Path) -> None:
     """validate: schema only, `ok: N records in DIR`, exit 0."""
     result = run("validate", cwd=work)
     assert (result.returncode, result.stdout, result.stderr) == (
-        0, "ok: 12 records in host_records\n", ""
+        0, "ok: 16 records in host_records\n", ""
     )
 
 
 def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
-    """validate: each check is a record, and so is the success policy when success.yaml has one."""
+    """validate: each check is a record, and so is the success policy when success.yaml has one
+    (the example's two check metrics and two checks, here replaced by two others)."""
     (work / "host_records/checks.yaml").write_text(
         "checks:\n  unit-tests:\n    run: pytest -q\n    timeout: 600\n"
         "  model-card:\n    file_exists: docs/model_card.md\n"
     )
     (work / "host_records/success.yaml").write_text("success:\n  min_gates: 1\n")
     result = run("validate", cwd=work)
-    assert (result.returncode, result.stdout) == (0, "ok: 15 records in host_records\n")
+    assert (result.returncode, result.stdout) == (0, "ok: 17 records in host_records\n")
     (work / "host_records/success.yaml").write_text("success:\n  mode: percentage\n")
     refused = run("validate", cwd=work)
     assert refused.returncode == 4

@@ -188,3 +188,52 @@ def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -
     assert op.holds(bound(n), bar)
     if n > 1:
         assert not op.holds(bound(n - 1), bar)
+
+
+def test_doctor_knows_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gating check metric with no definition (error), a check no metric record names and an
+    empty fast tier (warnings), a run check whose program is not found (error)."""
+    from evalglass.shell import api
+
+    monkeypatch.chdir(tmp_path)
+    records = tmp_path / "rec"
+    records.mkdir()
+    (records / "checks.yaml").write_text(
+        "checks:\n  lint:\n    run: no-such-linter-evalglass .\n    timeout: 60\n"
+        "  card:\n    file_exists: card.md\n"
+    )
+    (records / "metrics.yaml").write_text(
+        "metrics:\n  check/lint:\n    status: gating\n  check/unit-test:\n    status: gating\n"
+    )
+    (records / "thresholds.yaml").write_text(
+        "thresholds:\n  check/lint:\n    op: '>='\n    value: 1\n    approval: proposed\n"
+    )
+    lines = render(api.doctor([], "rec", today=TODAY), Format.TERMINAL).splitlines()
+    assert lines == [
+        "rec/checks.yaml: warning: no check is in the fast tier: `evalglass run --tier fast` runs "
+        "none (give the quick ones tier: fast) [empty_tier]",
+        "rec/checks.yaml:2: error: check 'lint' runs 'no-such-linter-evalglass', which is not on "
+        "PATH (nor a file from its cwd): it cannot run (check_could_not_run), and blocks the run "
+        "if it gates [executable_not_found]",
+        "rec/checks.yaml:5: warning: check 'card' has no record 'check/card' in metrics.yaml: "
+        "`evalglass run` runs it, and it is informational for ever [unrecorded_check]",
+        "rec/metrics.yaml:4: error: metric 'check/unit-test' is configured to gate, and "
+        "checks.yaml has no check 'unit-test': it blocks every run [dangling_reference]",
+        "rec/thresholds.yaml:2: warning: threshold 'check/lint' is used by nothing: a check's "
+        "definition in checks.yaml is its bar [unused_record]",
+        "2 metrics configured to gate (no outputs given); 2 errors, 3 warnings",
+    ]
+
+
+def test_doctor_names_tasks_that_confirm_on_nothing(rec: Path) -> None:
+    """Given outputs, a task none of whose measured metrics has a gating record is named."""
+    (rec / "run.json").write_text(
+        '{"model": "m", "metrics": {"a/gate": 0.9, "z/one": 0.5, "z/two": 0.4}}'
+    )
+    found = [f for f in _diagnose(rec, "rec/run.json").findings
+             if f.problem is Problem.CONFIRMS_ON_NOTHING]
+    assert [(f.where, f.severity, f.subject, f.message) for f in found] == [
+        ("rec/run.json", Severity.WARNING, "z",
+         "task 'z' confirms on nothing: none of its 2 metrics measured (z/one, z/two) has a "
+         "gating record in metrics.yaml"),
+    ]

@@ -303,3 +303,34 @@ def test_every_success_policy_loads_iff_the_rules_allow(mode: str | None, rate: 
 def test_each_broken_success_rule_names_its_line(text: str, expected: str) -> None:
     """The policy's rules are refused at the policy's line, its fields' ranges at their own."""
     assert error("success", text) == "success.yaml:" + expected
+
+
+# --- metrics: a check's metric gives status only; every other metric names its dataset -------
+
+METRIC_FIELDS = {"dataset": "d", "judge": "g", "requires_baseline": "yes", "min_samples": "5",
+                 "decision": "point", "max_missing_fraction": "0.1", "interval_level": "0.9"}
+
+
+@pytest.mark.parametrize("check", [True, False])
+@pytest.mark.parametrize("extra", [None, *METRIC_FIELDS])
+def test_a_check_metric_takes_status_alone_and_others_need_a_dataset(
+    check: bool, extra: str | None
+) -> None:
+    """`check/NAME` loads with status and nothing else; any other metric loads iff it names its
+    dataset, whatever else it gives."""
+    metric_id = "check/unit-tests" if check else "qa/exact_match"
+    fields = "    status: gating\n" + (f"    {extra}: {METRIC_FIELDS[extra]}\n" if extra else "")
+    text = f"metrics:\n  {metric_id}:\n{fields}"
+    assert loads("metrics", text) is ((extra is None) if check else (extra == "dataset"))
+
+
+def test_each_broken_metric_rule_names_the_record_and_its_line() -> None:
+    """The messages: a check's metric giving a dataset; another metric without one."""
+    assert error("metrics", "metrics:\n  x:\n    status: gating\n    dataset: d\n  check/t:\n"
+                            "    status: gating\n    dataset: d\n") == (
+        "metrics.yaml:5: metric 'check/t' gives dataset, which a check's metric does not take "
+        "(its definition in checks.yaml is its bar: give status only)"
+    )
+    assert error("metrics", "metrics:\n  qa/x:\n    status: gating\n") == (
+        "metrics.yaml:2: metric 'qa/x' is missing required field 'dataset'"
+    )

@@ -165,13 +165,17 @@ def doctor(
     today: dt.date | None = None,
     records_ref: str | None = None,
 ) -> Diagnosis:
-    """Every problem in the records (and, given outputs, between them and the run). Reads only.
-    With `records_ref`, the records are read as committed at that git ref."""
+    """Every problem in the records (and, given outputs, between them and the run), and the
+    programs run checks name that are not found from here. Reads only. With `records_ref`, the
+    records are read as committed at that git ref."""
+    from evalglass.tools.checks.attempts import unfound_executables
     from evalglass.tools.diagnosis import diagnose
 
     host = _host(records, records_ref)
     evidence = read_outputs(outputs, input_format) if outputs else None
-    return diagnose(host, evidence, today or dt.date.today())
+    # Looked for here, where evalglass run would start them: doctor itself touches nothing.
+    unfound = unfound_executables(host, Path("."))
+    return diagnose(host, evidence, today or dt.date.today(), unfound)
 
 
 def validate(records: str | os.PathLike[str] = "host_records") -> int:

@@ -86,7 +86,10 @@ def diagnose(
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
     gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
-    unmeasured = None if measured is None else sum(i not in measured for i in gating)
+    # No output measures a check: `evalglass run` does.
+    unmeasured = None if measured is None else sum(
+        i not in measured and check_name(i) is None for i in gating
+    )
     return Diagnosis(findings=tuple(findings), gating=len(gating), unmeasured=unmeasured)
 
 

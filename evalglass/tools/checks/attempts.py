@@ -5,11 +5,14 @@ evalglass runs in. Never raises for what a check does: a check that cannot start
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 from evalglass.evidence.model import Attempt, AttemptOutcome
-from evalglass.records.model import CheckKind, CheckRecord
+from evalglass.records.model import CheckKind, CheckRecord, HostRecords
 from evalglass.tools.checks import detectors
 from evalglass.tools.checks.processes import Finished, run_process
 
@@ -60,6 +63,24 @@ def executable(check: CheckRecord) -> str | None:
         return None
     argv, _ = command(check)
     return argv[0] if argv else None
+
+
+def unfound_executables(records: HostRecords, base: Path) -> Mapping[str, str]:
+    """By check name, the program each run check starts that cannot be found: not on PATH, or
+    (a path) no executable file from its cwd."""
+    unfound = {}
+    for name, check in records.checks.items():
+        program = executable(check)
+        if program is None:
+            continue
+        if os.sep in program:
+            path = base / (check.cwd or ".") / program
+            found = path.is_file() and os.access(path, os.X_OK)
+        else:
+            found = shutil.which(program) is not None
+        if not found:
+            unfound[name] = program
+    return unfound
 
 
 def _unrun(command: str, why: str) -> Attempt:
