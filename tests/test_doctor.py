@@ -210,17 +210,17 @@ def test_doctor_knows_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     )
     lines = render(api.doctor([], "rec", today=TODAY), Format.TERMINAL).splitlines()
     assert lines == [
-        "rec/checks.yaml: warning: no check is in the fast tier: `evalglass run --tier fast` runs "
-        "none (give the quick ones tier: fast) [empty_tier]",
-        "rec/checks.yaml:2: error: check 'lint' runs 'no-such-linter-evalglass', which is not on "
+        ("rec/checks.yaml: warning: no check is in the fast tier: `evalglass run --tier fast` runs "
+        "none (give the quick ones tier: fast) [empty_tier]"),
+        ("rec/checks.yaml:2: error: check 'lint' runs 'no-such-linter-evalglass', which is not on "
         "PATH (nor a file from its cwd): it cannot run (check_could_not_run), and blocks the run "
-        "if it gates [executable_not_found]",
-        "rec/checks.yaml:5: warning: check 'card' has no record 'check/card' in metrics.yaml: "
-        "`evalglass run` runs it, and it is informational for ever [unrecorded_check]",
-        "rec/metrics.yaml:4: error: metric 'check/unit-test' is configured to gate, and "
-        "checks.yaml has no check 'unit-test': it blocks every run [dangling_reference]",
-        "rec/thresholds.yaml:2: warning: threshold 'check/lint' is used by nothing: a check's "
-        "definition in checks.yaml is its bar [unused_record]",
+        "if it gates [executable_not_found]"),
+        ("rec/checks.yaml:5: warning: check 'card' has no record 'check/card' in metrics.yaml: "
+        "`evalglass run` runs it, and it is informational for ever [unrecorded_check]"),
+        ("rec/metrics.yaml:4: error: metric 'check/unit-test' is configured to gate, and "
+        "checks.yaml has no check 'unit-test': it blocks every run [dangling_reference]"),
+        ("rec/thresholds.yaml:2: warning: threshold 'check/lint' is used by nothing: a check's "
+        "definition in checks.yaml is its bar [unused_record]"),
         "2 metrics configured to gate (no outputs given); 2 errors, 3 warnings",
     ]
 
@@ -234,6 +234,6 @@ def test_doctor_names_tasks_that_confirm_on_nothing(rec: Path) -> None:
              if f.problem is Problem.CONFIRMS_ON_NOTHING]
     assert [(f.where, f.severity, f.subject, f.message) for f in found] == [
         ("rec/run.json", Severity.WARNING, "z",
-         "task 'z' confirms on nothing: none of its 2 metrics measured (z/one, z/two) has a "
-         "gating record in metrics.yaml"),
+         ("task 'z' confirms on nothing: none of its 2 metrics measured (z/one, z/two) has a "
+         "gating record in metrics.yaml")),
     ]
