@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from evalglass import api
 from evalglass.render import Format, render
+from evalglass.shell import api
 
 REPEATS = 5
 T = TypeVar("T")

@@ -12,41 +12,43 @@ from typing import TYPE_CHECKING, Any
 from evalglass._version import __version__
 
 if TYPE_CHECKING:
-    from evalglass.api import diff_records, doctor, explain, score, validate
-    from evalglass.authority import Authority, Outcome, resolve
-    from evalglass.decision import GateResult, Result, decide
+    from evalglass.contract import load_scorecard
+    from evalglass.core.authority import Authority, Outcome, resolve
+    from evalglass.core.decision import GateResult, Result, decide
+    from evalglass.core.exits import Verdict
+    from evalglass.core.scorecard import MetricCard, Scorecard, assemble
     from evalglass.errors import EvalglassError, OutputError, RecordError
     from evalglass.evidence.model import Evidence, Measurement
     from evalglass.evidence.read import read_outputs
-    from evalglass.exits import Verdict
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
-    from evalglass.scorecard import MetricCard, Scorecard, assemble
+    from evalglass.shell.api import diff_records, doctor, explain, score, validate
 
 _HOMES = {
-    "Authority": "evalglass.authority",
+    "Authority": "evalglass.core.authority",
     "EvalglassError": "evalglass.errors",
     "Evidence": "evalglass.evidence.model",
-    "GateResult": "evalglass.decision",
+    "GateResult": "evalglass.core.decision",
     "HostRecords": "evalglass.records.model",
     "Measurement": "evalglass.evidence.model",
-    "MetricCard": "evalglass.scorecard",
-    "Outcome": "evalglass.authority",
+    "MetricCard": "evalglass.core.scorecard",
+    "Outcome": "evalglass.core.authority",
     "OutputError": "evalglass.errors",
     "RecordError": "evalglass.errors",
-    "Result": "evalglass.decision",
-    "Scorecard": "evalglass.scorecard",
-    "Verdict": "evalglass.exits",
-    "assemble": "evalglass.scorecard",
-    "decide": "evalglass.decision",
-    "diff_records": "evalglass.api",
-    "doctor": "evalglass.api",
-    "explain": "evalglass.api",
+    "Result": "evalglass.core.decision",
+    "Scorecard": "evalglass.core.scorecard",
+    "Verdict": "evalglass.core.exits",
+    "assemble": "evalglass.core.scorecard",
+    "decide": "evalglass.core.decision",
+    "diff_records": "evalglass.shell.api",
+    "doctor": "evalglass.shell.api",
+    "explain": "evalglass.shell.api",
     "load_records": "evalglass.records.load",
+    "load_scorecard": "evalglass.contract",
     "read_outputs": "evalglass.evidence.read",
-    "resolve": "evalglass.authority",
-    "score": "evalglass.api",
-    "validate": "evalglass.api",
+    "resolve": "evalglass.core.authority",
+    "score": "evalglass.shell.api",
+    "validate": "evalglass.shell.api",
 }
 
 # A literal list, so tools see the surface; a test pins it against _HOMES.
@@ -71,6 +73,7 @@ __all__ = [
     "doctor",
     "explain",
     "load_records",
+    "load_scorecard",
     "read_outputs",
     "resolve",
     "score",

@@ -15,7 +15,7 @@ def main() -> None:
         # The same line the CLI's own --version option prints.
         sys.stdout.write(f"evalglass {__version__}\n")
         return
-    from evalglass.cli import main as cli
+    from evalglass.shell.cli import main as cli
 
     cli()
 

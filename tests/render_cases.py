@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.model import Evidence, Interval, Measurement, Method, Run
 from evalglass.records.model import (
     Approval,
@@ -18,7 +19,6 @@ from evalglass.records.model import (
     PolicyRecord,
     ThresholdRecord,
 )
-from evalglass.scorecard import Scorecard, assemble
 
 RUN = Run(source="run.json", model="acme/model-x")
 GOOD = "qa-gold"  # validated, permitted

@@ -169,3 +169,63 @@ def record_documents(draw: st.DrawFn) -> RecordDocument:
     if draw(slip):
         text = "\ufeff" + text
     return RecordDocument(kind=kind, text=text, needs_quoting=needs_quoting)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scorecard JSON documents: any value the contract admits, including texts no renderer would
+# write (control characters, lone surrogates are left out: JSON text cannot carry them).
+# ---------------------------------------------------------------------------------------------
+from typing import get_args
+
+from evalglass import contract
+
+_texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+_finite = st.floats(allow_nan=False, allow_infinity=False)
+_maybe_finite = st.none() | _finite
+_counts = st.integers(min_value=0, max_value=2**63 - 1)
+_levels = st.floats(min_value=0.5, max_value=0.999)
+
+
+def _literal(kind: object) -> st.SearchStrategy[str]:
+    return st.sampled_from(get_args(kind))
+
+
+_reasons = st.lists(st.builds(contract.Reason, code=_texts, message=_texts), max_size=2).map(tuple)
+_intervals = st.none() | st.tuples(_maybe_finite, _maybe_finite)
+_changes = st.builds(
+    contract.Change, value=_maybe_finite, interval=_intervals, level=st.none() | _levels,
+    method=st.none() | _literal(contract.MethodName), paired=st.none() | _counts,
+)
+_thresholds = st.builds(
+    contract.Threshold, op=_literal(contract.OpName), value=_maybe_finite, max_drop=_maybe_finite,
+    max_relative_drop=_maybe_finite, warn_value=_maybe_finite,
+    approval=_literal(contract.ApprovalName), approved_by=st.none() | _texts,
+    approved_on=st.none() | st.dates().map(lambda d: d.isoformat()),
+)
+_metrics = st.builds(
+    contract.Metric,
+    id=_texts, value=_maybe_finite, n=st.none() | _counts, interval=_intervals,
+    level=st.none() | _levels, method=st.none() | _literal(contract.MethodName),
+    clusters=st.none() | _counts, missing=_counts, model=st.none() | _texts,
+    source=st.none() | _texts,
+    earlier_runs=st.lists(st.builds(contract.EarlierRun, source=_texts, started=st.none() | _texts,
+                                    value=_maybe_finite, n=st.none() | _counts),
+                          max_size=2).map(tuple),
+    validity=st.builds(contract.Validity, valid=st.booleans(), reasons=_reasons),
+    authority=st.builds(contract.Authority, outcome=_literal(contract.OutcomeName),
+                        reasons=_reasons, notes=_reasons),
+    threshold=st.none() | _thresholds,
+    gate=st.builds(contract.Gate, result=_literal(contract.ResultName), reasons=_reasons,
+                   evidence=_texts, change=st.none() | _changes),
+    samples=st.none() | st.lists(st.builds(contract.Sample, id=_texts, epoch=st.none() | _counts,
+                                           score=_maybe_finite), max_size=3).map(tuple),
+)
+scorecard_documents = st.builds(
+    contract.Scorecard,
+    schema_version=st.just(1), verdict=_literal(contract.VerdictName),
+    exit_code=st.integers(min_value=0, max_value=255), model=st.none() | _texts,
+    sources=st.lists(_texts, max_size=3).map(tuple),
+    counts=st.builds(contract.Counts, passed=_counts, warned=_counts, failed=_counts,
+                     blocked=_counts, informational=_counts),
+    metrics=st.lists(_metrics, max_size=3).map(tuple),
+)

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from evalglass.authority import Outcome, resolve, same_model
+from evalglass.core.authority import Outcome, resolve, same_model
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,

@@ -8,13 +8,13 @@ import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass.authority import Outcome, resolve
+from evalglass.core.authority import Outcome, resolve
+from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.scorecard import assemble
 from evalglass.evidence.model import EarlierAttempt, Evidence, Interval, Method, Sample
-from evalglass.exits import Verdict, exit_code
 from evalglass.reasons import Reason, ValidityCode
 from evalglass.records.model import HostRecords
 from evalglass.render import Format, render
-from evalglass.scorecard import assemble
 from tests import states as s
 
 

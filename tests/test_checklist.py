@@ -6,8 +6,7 @@ import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass.authority import Outcome, resolve
-from evalglass.checklist import ORDER, Action, Edit, apply, checklist, yaml_text
+from evalglass.core.authority import Outcome, resolve
 from evalglass.evidence.model import DatasetIdentity, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
@@ -19,6 +18,7 @@ from evalglass.records.model import (
     ThresholdRecord,
 )
 from evalglass.records.schema import KINDS, cross_field_problem
+from evalglass.tools.checklist import ORDER, Action, Edit, apply, checklist, yaml_text
 from tests import states as s
 
 

@@ -10,7 +10,7 @@ import pytest
 import strictyaml
 import typer
 
-from evalglass.cli import app
+from evalglass.shell.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = {

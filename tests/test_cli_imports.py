@@ -50,7 +50,7 @@ def test_version_imports_neither_the_cli_framework_nor_the_library(tmp_path: Pat
     assert result.stdout == f"evalglass {__version__}\n"
     heavy = (
         "typer", "click", "pydantic", "rich", "jinja2", "strictyaml", "cattrs", "attrs", "attr",
-        "zstandard", "evalglass.cli", "evalglass.api", "evalglass.scorecard", "evalglass.records",
+        "zstandard", "evalglass.shell.cli", "evalglass.shell.api", "evalglass.core.scorecard", "evalglass.records",
         "evalglass.evidence", "evalglass.render",
     )  # fmt: skip
     assert loaded(modules, heavy) == set()
@@ -68,7 +68,7 @@ def test_help_loads_no_library_machinery(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "score" in result.stdout
     heavy = (
-        "jinja2", "strictyaml", "cattrs", "zstandard", "evalglass.api", "evalglass.scorecard",
+        "jinja2", "strictyaml", "cattrs", "zstandard", "evalglass.shell.api", "evalglass.core.scorecard",
         "evalglass.records", "evalglass.evidence", "evalglass.render.terminal",
     )  # fmt: skip
     assert loaded(modules, heavy) == set()
@@ -77,13 +77,22 @@ def test_help_loads_no_library_machinery(tmp_path: Path) -> None:
 def test_json_scorecard_of_a_generic_output_loads_no_templates_or_archive_reader(
     tmp_path: Path,
 ) -> None:
-    """Scoring a JSON output to JSON needs neither jinja2, strictyaml, rich, cattrs nor zstandard."""
+    """Scoring a JSON output to JSON writes through the contract (cattrs) and needs neither
+    jinja2, strictyaml, rich nor zstandard."""
     result, modules = run(
         tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", "json"
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["verdict"] == "pass"
-    assert loaded(modules, ("jinja2", "strictyaml", "rich", "cattrs", "zstandard")) == set()
+    assert "evalglass.contract" in modules
+    assert loaded(modules, ("jinja2", "strictyaml", "rich", "zstandard")) == set()
+
+
+def test_terminal_scorecard_loads_no_contract(tmp_path: Path) -> None:
+    """The default `score` prints no JSON, so it loads neither the contract nor cattrs."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    assert loaded(modules, ("cattrs", "evalglass.contract")) == set()
 
 
 def test_terminal_scorecard_loads_no_templates_or_validation_library(tmp_path: Path) -> None:
@@ -94,21 +103,28 @@ def test_terminal_scorecard_loads_no_templates_or_validation_library(tmp_path: P
     assert loaded(modules, ("jinja2", "pydantic", "strictyaml", "zstandard")) == set()
 
 
-def test_every_adapter_has_its_sniffer() -> None:
-    """Detection and reading agree on the formats: each sniffer names an adapter, and back."""
-    from evalglass.evidence import read, sniff
+def test_every_adapter_module_declares_its_adapter() -> None:
+    """The registry is the adapters package: each public module there declares one ADAPTER, with
+    a unique name, and nothing else is registered."""
+    import pkgutil
 
-    assert set(sniff.SNIFFERS) == set(read._MODULES) == set(read.FORMATS)
+    from evalglass.evidence import adapters as package
+    from evalglass.evidence.registry import adapters, names
+
+    modules = [i.name for i in pkgutil.iter_modules(package.__path__) if not i.name.startswith("_")]
+    assert len(adapters()) == len(modules) == len(set(names()))
+    assert {"inspect", "lm-eval", "promptfoo", "deepeval", "rows", "generic"} <= set(names())
 
 
-def test_a_generic_json_output_loads_no_other_adapter(tmp_path: Path) -> None:
-    """Recognising a file imports no adapter: scoring generic JSON loads that adapter alone."""
+def test_a_generic_json_output_loads_no_archive_reader(tmp_path: Path) -> None:
+    """Recognising a file loads only the adapters' declarations: scoring generic JSON loads no
+    Inspect reader, zip archive, JSON streamer or decompressor."""
     result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
     assert result.returncode == 0, result.stderr
-    adapters = {m for m in modules if m.startswith("evalglass.evidence.")}
-    assert "evalglass.evidence.generic" in adapters
-    others = ("inspect_log", "lmeval", "promptfoo", "deepeval", "rows", "_zip", "_inspect_files")
-    assert adapters.isdisjoint(f"evalglass.evidence.{name}" for name in others)
+    heavy = ("evalglass.evidence.adapters._inspect_log", "evalglass.evidence.adapters._zip",
+             "evalglass.evidence.adapters._inspect_files", "evalglass.evidence.adapters._json_stream",
+             "zipfile", "zstandard")  # fmt: skip
+    assert loaded(modules, heavy) == set()
 
 
 def test_pull_request_comment_loads_no_templates(tmp_path: Path) -> None:

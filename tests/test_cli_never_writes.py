@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import typer.main
 
-from evalglass.cli import app
 from evalglass.records.model import Approval, Calibration, DatasetStatus, MetricStatus, Policy
 from evalglass.render import Format
+from evalglass.shell.cli import app
 from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 FORMATS = [f.value for f in Format]

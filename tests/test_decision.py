@@ -9,8 +9,9 @@ import math
 import attrs
 import pytest
 
-from evalglass.authority import Authority, Outcome
-from evalglass.decision import Result, decide
+from evalglass.core.authority import Authority, Outcome
+from evalglass.core.decision import Result, decide
+from evalglass.core.validity import assess
 from evalglass.evidence.model import Interval, Measurement, Method, Run
 from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import (
@@ -21,7 +22,6 @@ from evalglass.records.model import (
     Op,
     ThresholdRecord,
 )
-from evalglass.validity import assess
 
 CAN_GATE = Authority(Outcome.CAN_GATE)
 RUN = Run(source="run.json", model="acme/x")

@@ -10,13 +10,13 @@ from pathlib import Path
 import attrs
 import pytest
 
-from evalglass.diff import Kind, diff
 from evalglass.records.model import (
     Approval,
     Calibration,
     Op,
     ThresholdRecord,
 )
+from evalglass.tools.records_diff import Kind, diff
 from tests import states as s
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
 

@@ -12,14 +12,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass import stats
-from evalglass.doctor import Diagnosis, Finding, Problem, Severity, diagnose, min_n_to_clear
+from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.evidence import stats
 from evalglass.evidence.read import read_outputs
-from evalglass.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.records.load import load_records
 from evalglass.records.model import Op
 from evalglass.render import Format
-from evalglass.render.doctor import render
+from evalglass.render.diagnosis import render
+from evalglass.tools.diagnosis import (
+    Diagnosis,
+    Finding,
+    Problem,
+    Severity,
+    diagnose,
+    min_n_to_clear,
+)
 
 FIXTURE = Path(__file__).parent / "doctor_records"
 TODAY = dt.date(2026, 11, 30)

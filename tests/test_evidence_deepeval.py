@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy import stats as sp
 
 from evalglass.errors import OutputError
-from evalglass.evidence import deepeval, sniff
+from evalglass.evidence.adapters import deepeval
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, damaged, files, others, refuse
@@ -151,13 +151,13 @@ def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", files("deepeval"), ids=lambda p: p.name)
 def test_sniff_claims_test_run_files(path: Path) -> None:
     """sniff() claims the test-run JSON, not the README."""
-    assert sniff.deepeval(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
+    assert deepeval.sniff(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
 
 
 @pytest.mark.parametrize("path", others("deepeval"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file."""
-    assert sniff.deepeval(path, path.read_bytes()[:4096]) is False
+    assert deepeval.sniff(path, path.read_bytes()[:4096]) is False
 
 
 def test_damaged_runs_raise_output_error_naming_the_file(tmp_path: Path) -> None:

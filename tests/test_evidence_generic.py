@@ -105,7 +105,7 @@ def test_streamed_rows_match_the_batch_interval(scores: list[float]) -> None:
     """The running-sum interval of the rows reader equals the batch computation."""
     import tempfile
 
-    from evalglass import stats
+    from evalglass.evidence import stats
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "rows.jsonl"

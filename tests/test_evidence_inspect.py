@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
-from evalglass import stats
 from evalglass.errors import OutputError
-from evalglass.evidence import inspect_log, sniff
+from evalglass.evidence import stats
+from evalglass.evidence.adapters import inspect_log
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, damaged, files, others, refuse
@@ -322,13 +322,13 @@ def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
 def test_sniff_claims_every_inspect_log(path: Path) -> None:
     """sniff() recognises each real Inspect log (README aside) from its first 4096 bytes."""
     head = path.read_bytes()[:4096]
-    assert sniff.inspect(path, head) is (path.suffix in (".eval", ".json"))
+    assert inspect_log.sniff(path, head) is (path.suffix in (".eval", ".json"))
 
 
 @pytest.mark.parametrize("path", others("inspect"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file."""
-    assert sniff.inspect(path, path.read_bytes()[:4096]) is False
+    assert inspect_log.sniff(path, path.read_bytes()[:4096]) is False
 
 
 @pytest.mark.parametrize("source", [ARITH_EVAL, ERRORS_JSON], ids=["eval", "json"])

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from evalglass.errors import OutputError
-from evalglass.evidence import inspect_log
+from evalglass.evidence.adapters import inspect_log
 from tests.test_evidence_inspect import ARITH_JSON, load
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalglass.evidence._json_stream import JsonStream
+from evalglass.evidence.adapters._json_stream import JsonStream
 
 _VALUES = st.recursive(
     st.none()

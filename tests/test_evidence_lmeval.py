@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy import stats as sp
 
 from evalglass.errors import OutputError
-from evalglass.evidence import lmeval, sniff
+from evalglass.evidence.adapters import lmeval
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, damaged, files, others, refuse
@@ -173,13 +173,13 @@ def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", files("lm-eval"), ids=lambda p: p.name)
 def test_sniff_claims_results_files_only(path: Path) -> None:
     """sniff() claims results_*.json and never a samples_*.jsonl, console log or README."""
-    assert sniff.lmeval(path, path.read_bytes()[:4096]) is path.name.startswith("results_")
+    assert lmeval.sniff(path, path.read_bytes()[:4096]) is path.name.startswith("results_")
 
 
 @pytest.mark.parametrize("path", others("lm-eval"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file."""
-    assert sniff.lmeval(path, path.read_bytes()[:4096]) is False
+    assert lmeval.sniff(path, path.read_bytes()[:4096]) is False
 
 
 def test_damaged_results_raise_output_error_naming_the_file(tmp_path: Path) -> None:

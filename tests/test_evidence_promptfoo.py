@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy import stats as sp
 
 from evalglass.errors import OutputError
-from evalglass.evidence import promptfoo, sniff
+from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, damaged, files, others, refuse
@@ -154,13 +154,13 @@ def test_exports_before_version_3_are_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", files("promptfoo"), ids=lambda p: p.name)
 def test_sniff_claims_the_json_export_only(path: Path) -> None:
     """sniff() claims results.json, not the CSV, JUnit XML or README."""
-    assert sniff.promptfoo(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
+    assert promptfoo.sniff(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
 
 
 @pytest.mark.parametrize("path", others("promptfoo"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file."""
-    assert sniff.promptfoo(path, path.read_bytes()[:4096]) is False
+    assert promptfoo.sniff(path, path.read_bytes()[:4096]) is False
 
 
 def test_damaged_exports_raise_output_error_naming_the_file(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalglass import stats
-from evalglass.evidence import rows
+from evalglass.evidence import stats
+from evalglass.evidence.adapters import rows
 
 
 def test_rows_take_a_small_fixed_cost_each(tmp_path: Path) -> None:

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from evalglass.authority import Outcome
-from evalglass.decision import Result
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.evidence.read import read_outputs
-from evalglass.explain import explain
-from evalglass.glossary import PLAIN, plain
 from evalglass.reasons import AuthorityCode, ValidityCode
 from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
-from evalglass.render.explain import render
+from evalglass.render.explanation import render
+from evalglass.tools.explanation import explain
+from evalglass.tools.glossary import PLAIN, plain
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import evalglass
-from evalglass.authority import Outcome
-from evalglass.decision import Result
-from evalglass.exits import Verdict
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
+from evalglass.core.exits import Verdict
 from evalglass.reasons import AuthorityCode, ValidityCode
 
 
@@ -14,7 +14,7 @@ def test_all_is_pinned_and_importable() -> None:
     assert evalglass.__all__ == [
         "Authority", "EvalglassError", "Evidence", "GateResult", "HostRecords", "Measurement",
         "MetricCard", "Outcome", "OutputError", "RecordError", "Result", "Scorecard", "Verdict",
-        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records",
+        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records", "load_scorecard",
         "read_outputs", "resolve", "score", "validate",
     ]
     assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
@@ -37,3 +37,45 @@ def test_vocabularies_are_pinned() -> None:
         "value_missing", "value_not_finite", "too_few_samples", "interval_unavailable",
         "too_many_missing", "value_mismatch",
     ]
+
+
+_TWICE = """
+import datetime as dt, os, subprocess, sys
+import evalglass as e
+records, output = "host_records", "examples/run.json"
+for _ in range(2):
+    card = e.score([output], records)
+    assert e.explain("qa/exact_match", [output], records).card.id == "qa/exact_match"
+    assert e.doctor([output], records).exit_code in (0, 1)
+    assert e.validate(records) > 0
+    host = e.load_records(records)
+    evidence = e.read_outputs([output])
+    assert e.assemble(host, evidence).verdict is card.verdict
+    m = evidence.measurements["qa/exact_match"]
+    authority = e.resolve("qa/exact_match", host, m)
+    assert isinstance(authority, e.Authority)
+    assert e.diff_records("HEAD", records).base == "HEAD"
+    path = sys.argv[1]
+    from evalglass.render import Format, render
+    open(path, "w").write(render(card, Format.JSON))
+    assert e.load_scorecard(path).verdict == card.verdict.value
+    for name in e.__all__:
+        value = getattr(e, name)
+        assert not isinstance(value, type(os)), f"evalglass.{name} is a module"
+print("ok")
+"""
+
+
+def test_every_exported_callable_works_twice_in_one_process(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Calling each API function twice in a fresh process: no name is shadowed by a submodule."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-c", _TWICE, str(tmp_path / "card.json")], cwd=root,
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ok\n"

@@ -72,7 +72,7 @@ def _plain(value: object) -> object:
 
 
 # Record fields code fills in and no host writes: they have no row in the field table.
-_SET_BY_CODE = {"origin", "samples"}
+_SET_BY_CODE = {"origin", "saved", "sample_scores"}
 
 
 def test_every_record_field_a_host_writes_is_in_the_table() -> None:

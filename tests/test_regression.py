@@ -9,10 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalglass import stats
-from evalglass.authority import Authority, Outcome, resolve
-from evalglass.decision import Result, decide
+from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.decision import Result, decide
+from evalglass.core.regression import difference, newcombe_paired, newcombe_unpaired
+from evalglass.core.scorecard import at_level
+from evalglass.core.validity import assess
 from evalglass.errors import RecordError
+from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Method, Run, Sample
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.load import load_records
@@ -25,9 +28,8 @@ from evalglass.records.model import (
     Op,
     ThresholdRecord,
 )
-from evalglass.regression import difference, newcombe_paired, newcombe_unpaired
-from evalglass.scorecard import at_level
-from evalglass.validity import assess
+from evalglass.render import Format, render
+from evalglass.shell.api import score as score_outputs
 from tests import states as s
 
 RUN = Run(source="run.json", model="acme/x")
@@ -62,7 +64,7 @@ def measured(scores, level: float = 0.95) -> Measurement:
 def baseline_of(scores, **extra) -> BaselineRecord:
     values = [float(x) for x in scores]
     return BaselineRecord(value=float(np.mean(values)), n=len(values), dataset_version="1",
-                          samples=samples(values), **extra)
+                          sample_scores={str(i): x for i, x in enumerate(values)}, **extra)
 
 
 RUNS = 2000
@@ -222,31 +224,58 @@ def write_records(folder: Path, baseline: str) -> None:
     (folder / "baselines.yaml").write_text(baseline)
 
 
+def saved_scorecard(tmp_path: Path, scores: list[float]) -> str:
+    """A real scorecard JSON, as `evalglass score --format json --keep-samples` writes it, of a
+    generic output whose metric `m` has these per-sample scores (sample ids "0", "1", ...)."""
+    output = tmp_path / "run.json"
+    output.write_text(json.dumps({"metrics": {"m": {"scores": scores}}}))
+    (tmp_path / "no_records").mkdir(exist_ok=True)
+    return render(score_outputs([output], tmp_path / "no_records"), Format.JSON, keep_samples=True)
+
+
 def test_baseline_read_from_a_saved_scorecard(tmp_path: Path) -> None:
-    """A baseline naming a saved scorecard takes its value, n and samples from it."""
-    card = {"metrics": [{"id": "m", "value": 0.5, "n": 2, "interval": None, "level": None,
-                         "method": None, "samples": [{"id": "a", "epoch": None, "score": 1.0},
-                                                     {"id": "b", "epoch": None, "score": 0.0}]}]}
+    """A baseline naming a saved scorecard takes its value, n and per-sample scores from it."""
     folder = tmp_path / "host_records"
     write_records(folder, "baselines:\n  m:\n    scorecard: base.json\n    dataset_version: '1'\n")
-    (folder / "base.json").write_text(json.dumps(card))
+    (folder / "base.json").write_text(saved_scorecard(tmp_path, [1.0, 0.0]))
     b = load_records(folder).baselines["m"]
     assert (b.value, b.n) == (0.5, 2)
-    assert [x.id for x in b.samples] == ["a", "b"]
+    assert b.sample_scores == {"0": 1.0, "1": 0.0}
 
 
 def test_duplicate_sample_ids_in_a_baseline_are_an_input_error(tmp_path: Path) -> None:
     """Repeated sample ids in a baseline scorecard are refused, naming the baseline's line."""
-    card = {"metrics": [{"id": "m", "value": 0.5, "n": 2,
-                         "samples": [{"id": "a", "score": 1.0}, {"id": "a", "score": 0.0}]}]}
+    doc = json.loads(saved_scorecard(tmp_path, [1.0, 0.0]))
+    doc["metrics"][0]["samples"][1]["id"] = "0"
     folder = tmp_path / "host_records"
     write_records(folder, "baselines:\n  m:\n    scorecard: base.json\n    dataset_version: '1'\n")
-    (folder / "base.json").write_text(json.dumps(card))
+    (folder / "base.json").write_text(json.dumps(doc))
     with pytest.raises(RecordError) as error:
         load_records(folder)
     assert str(error.value).endswith(
-        "baselines.yaml:2: baseline 'm': scorecard 'base.json' repeats sample id 'a'"
+        "baselines.yaml:2: baseline 'm': scorecard 'base.json' repeats sample id '0'"
     )
+
+
+def test_a_baseline_file_must_be_a_whole_scorecard(tmp_path: Path) -> None:
+    """A hand-made file that is not a scorecard is refused, naming the field, never half-read."""
+    folder = tmp_path / "host_records"
+    write_records(folder, "baselines:\n  m:\n    scorecard: base.json\n    dataset_version: '1'\n")
+    doc = json.loads(saved_scorecard(tmp_path, [1.0, 0.0]))
+    doc["metrics"][0]["value"] = True
+    (folder / "base.json").write_text(json.dumps(doc))
+    with pytest.raises(RecordError, match=r"baselines.yaml:2: .*metrics\[0\]\.value"):
+        load_records(folder)
+
+
+@pytest.mark.parametrize("name", ["../base.json", "/etc/base.json", "a/../../base.json", "..", "."])
+def test_a_baseline_file_outside_the_records_folder_is_refused(tmp_path: Path, name: str) -> None:
+    """A baseline scorecard path that leaves the records folder is an input error."""
+    folder = tmp_path / "host_records"
+    write_records(folder, f"baselines:\n  m:\n    scorecard: '{name}'\n    dataset_version: '1'\n")
+    (tmp_path / "base.json").write_text(saved_scorecard(tmp_path, [1.0, 0.0]))
+    with pytest.raises(RecordError, match="outside the records folder"):
+        load_records(folder)
 
 
 def test_missing_baseline_scorecard_is_an_input_error(tmp_path: Path) -> None:

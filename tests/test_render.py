@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import re
 
+from evalglass.core.scorecard import assemble
 from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.records.model import (
     Approval,
@@ -21,7 +22,6 @@ from evalglass.records.model import (
 )
 from evalglass.render import Format, render
 from evalglass.render.markdown_text import markdown_code, markdown_escape
-from evalglass.scorecard import assemble
 
 HOSTILE = [
     "a|b|c",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from evalglass.core.scorecard import Scorecard
 from evalglass.evidence.model import Interval, Measurement, Method
 from evalglass.records.model import (
     MetricRecord,
@@ -13,7 +14,6 @@ from evalglass.records.model import (
 )
 from evalglass.render import Format, render
 from evalglass.render.markdown import LIMIT, MARKER
-from evalglass.scorecard import Scorecard
 from tests import render_cases
 from tests.render_cases import GOOD, OLD, RUN
 

@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
-from evalglass.authority import Authority, Outcome
-from evalglass.decision import GateResult, Result
-from evalglass.exits import Verdict, exit_code
-from evalglass.scorecard import MetricCard, verdict_of
-from evalglass.validity import Validity
+from evalglass.core.authority import Authority, Outcome
+from evalglass.core.decision import GateResult, Result
+from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.scorecard import MetricCard, verdict_of
+from evalglass.core.validity import Validity
 
 # Every (authority, gate) pair a metric can end in.
 KINDS = {

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.evidence.model import Method
 
 LEVELS = (0.8, 0.9, 0.95, 0.99)

@@ -9,36 +9,23 @@ ordered, and measuring one metric twice is then an input error.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from types import ModuleType
 
 import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
-from evalglass.evidence.sniff import SNIFFERS
-
-_MODULES = {
-    "inspect": "evalglass.evidence.inspect_log",
-    "lm-eval": "evalglass.evidence.lmeval",
-    "promptfoo": "evalglass.evidence.promptfoo",
-    "deepeval": "evalglass.evidence.deepeval",
-    "rows": "evalglass.evidence.rows",
-    "generic": "evalglass.evidence.generic",
-}
-
-FORMATS = tuple(SNIFFERS)
+from evalglass.evidence.registry import HEAD, Adapter, adapters, by_name, detect, names
 
 
 def read_outputs(
     paths: Sequence[str | os.PathLike[str]], input_format: str | None = None
 ) -> Evidence:
     """Read every output named (folders: every recognised file below them) into one Evidence."""
-    if input_format is not None and input_format not in _MODULES:
-        raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(FORMATS)}")
+    if input_format is not None and by_name(input_format) is None:
+        raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(names())}")
     measurements: dict[str, Measurement] = {}
     sources: list[str] = []
     seen: set[Path] = set()
@@ -55,7 +42,7 @@ def read_outputs(
 
 def _expand(
     paths: Sequence[str | os.PathLike[str]], input_format: str | None
-) -> Iterator[tuple[Path, str, ModuleType]]:
+) -> Iterator[tuple[Path, str, Adapter]]:
     for given in paths:
         path, shown = Path(given), os.fspath(given)
         if path.is_dir():
@@ -70,9 +57,10 @@ def _expand(
         elif path.is_file():
             adapter = _detect(path, input_format)
             if adapter is None:
+                tried = "; ".join(f"{a.name}: {a.recognises}" for a in adapters())
                 raise OutputError(
                     shown,
-                    f"not a recognised eval output ({', '.join(FORMATS)}); "
+                    f"not a recognised eval output (tried {tried}); "
                     "name the format with --input-format",
                 )
             yield path, shown, adapter
@@ -82,23 +70,15 @@ def _expand(
             raise OutputError(shown, "no such file or folder")
 
 
-def _detect(path: Path, input_format: str | None) -> ModuleType | None:
+def _detect(path: Path, input_format: str | None) -> Adapter | None:
     if input_format is not None:
-        return _adapter(input_format)
+        return by_name(input_format)
     try:
         with path.open("rb") as stream:
-            head = stream.read(4096)
+            head = stream.read(HEAD)
     except OSError as exc:
         raise OutputError(os.fspath(path), f"cannot read: {exc.strerror or exc}") from exc
-    for name, claims in SNIFFERS.items():
-        if claims(path, head):
-            return _adapter(name)
-    return None
-
-
-def _adapter(name: str) -> ModuleType:
-    # Imported on first use: a run that reads one format never pays for the others.
-    return importlib.import_module(_MODULES[name])
+    return detect(path, head)
 
 
 def _merge(measurements: dict[str, Measurement], new: Measurement) -> None:

@@ -10,10 +10,12 @@ import enum
 import operator
 import types
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import attrs
 
-from evalglass.evidence.model import Sample
+if TYPE_CHECKING:
+    from evalglass import contract
 
 
 class MetricStatus(enum.Enum):
@@ -168,8 +170,10 @@ class BaselineRecord:
     fingerprint: str | None = None
     judge: str | None = None
     scorecard: str | None = None
-    # Per-sample scores, filled from a scorecard saved with --keep-samples; never from YAML.
-    samples: tuple[Sample, ...] | None = attrs.field(default=None, repr=False)
+    # Filled from the saved scorecard, never from YAML: its entry for the metric, and its
+    # per-sample scores by sample id (epochs averaged) when it was saved with --keep-samples.
+    saved: contract.Metric | None = attrs.field(default=None, repr=False)
+    sample_scores: Mapping[str, float] | None = attrs.field(default=None, repr=False)
     origin: Origin = _origin()
 
 

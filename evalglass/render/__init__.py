@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from evalglass._collector import paused
 
 if TYPE_CHECKING:
-    from evalglass.scorecard import Scorecard
+    from evalglass.core.scorecard import Scorecard
 
 
 class Format(enum.Enum):

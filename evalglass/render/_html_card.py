@@ -12,11 +12,11 @@ import functools
 
 from markupsafe import Markup
 
-from evalglass.numbers import interval_label
+from evalglass.core.numbers import interval_label
+from evalglass.core.scorecard import MetricCard
 from evalglass.reasons import Reason
 from evalglass.render import _view
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
-from evalglass.scorecard import MetricCard
 
 
 def escape(text: object) -> str:
@@ -54,7 +54,7 @@ def cards(cards: list[MetricCard]) -> Markup:
 def card(card: MetricCard) -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
-    word = card.status
+    word = card.status.value
     m = card.measurement
     label = "" if m is None or m.interval is None else f" ({escape(interval_label(m.interval))})"
     missing = "" if m is None or not m.missing else f" ({m.missing} missing)"
@@ -65,10 +65,10 @@ def card(card: MetricCard) -> str:
             f"<h3><code>{escape(card.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
-            f"      <dt>value</dt><dd>{card.value_text}</dd>\n"
-            f"      <dt>interval</dt><dd>{card.interval_text}{label}</dd>\n"
-            f"      <dt>n</dt><dd>{card.n_text}{missing}</dd>\n"
-            f"      <dt>threshold</dt><dd>{escape(card.threshold_text)}</dd>\n"
+            f"      <dt>value</dt><dd>{_view.value_text(card)}</dd>\n"
+            f"      <dt>interval</dt><dd>{_view.interval_text(card)}{label}</dd>\n"
+            f"      <dt>n</dt><dd>{_view.n_text(card)}{missing}</dd>\n"
+            f"      <dt>threshold</dt><dd>{escape(_view.threshold_text(card))}</dd>\n"
             "    </dl>\n"
         )
     ]

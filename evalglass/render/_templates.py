@@ -38,5 +38,9 @@ def environment() -> jinja2.Environment:
         headline=_view.headline,
         deciding=_view.deciding,
         others=_view.others,
+        value_text=_view.value_text,
+        interval_text=_view.interval_text,
+        n_text=_view.n_text,
+        threshold_text=_view.threshold_text,
     )
     return env

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evalglass.decision import Result
-from evalglass.exits import Verdict
-from evalglass.numbers import plural
+from evalglass.core import numbers
+from evalglass.core.decision import Result, rule_text
+from evalglass.core.exits import Verdict
+from evalglass.core.numbers import fmt, plural
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.reasons import Reason
-from evalglass.scorecard import MetricCard, Scorecard
+from evalglass.records.model import Approval
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -42,14 +44,10 @@ def headline(scorecard: Scorecard) -> str:
     )
 
 
-# The statuses of metrics that affect the verdict, most severe first.
-SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4}
-
-
 def deciding(scorecard: Scorecard) -> list[MetricCard]:
     """Metrics that affect the verdict, failed and blocked first."""
     cards = [c for c in scorecard.metrics if c.decided]
-    return sorted(cards, key=lambda c: (SEVERITY[c.status], c.id))
+    return sorted(cards, key=lambda c: (c.status.severity, c.id))
 
 
 def others(scorecard: Scorecard) -> list[MetricCard]:
@@ -82,3 +80,32 @@ def explanation(card: MetricCard) -> str:
     if not card.decided and card.authority.notes:
         text += f"; would block once promoted: {reasons_text(card.authority.notes)}"
     return text
+
+
+# How a metric's numbers read, the same in every format.
+
+
+def value_text(card: MetricCard) -> str:
+    m = card.measurement
+    return "—" if m is None or m.value is None else fmt(m.value)
+
+
+def interval_text(card: MetricCard) -> str:
+    m = card.measurement
+    return "—" if m is None or m.interval is None else numbers.interval_text(m.interval)
+
+
+def n_text(card: MetricCard) -> str:
+    m = card.measurement
+    return "—" if m is None or m.n is None else str(m.n)
+
+
+def threshold_text(card: MetricCard) -> str:
+    """The rule, its warn bound, and "(proposed)" until it is approved."""
+    t = card.threshold
+    if t is None:
+        return "—"
+    text = rule_text(t)
+    if t.warn_value is not None:
+        text += f", warn {t.op.value} {fmt(t.warn_value)}"
+    return text if t.approval is Approval.APPROVED else f"{text} (proposed)"

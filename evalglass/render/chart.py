@@ -10,9 +10,10 @@ import math
 
 import attrs
 
-from evalglass.numbers import fmt, interval_label
+from evalglass.core.numbers import fmt, interval_label
+from evalglass.core.scorecard import MetricCard
 from evalglass.records.model import Approval
-from evalglass.scorecard import MetricCard
+from evalglass.render import _view
 
 # The chart's frame, in SVG user units.
 WIDTH = 360
@@ -188,10 +189,10 @@ def chart_for(card: MetricCard) -> Chart | None:
 def describe(card: MetricCard) -> str:
     """The chart in words, for a screen reader."""
     m = card.measurement
-    parts = ["no value" if m is None or m.value is None else f"value {card.value_text}"]
+    parts = ["no value" if m is None or m.value is None else f"value {_view.value_text(card)}"]
     if m is not None and m.interval is not None:
         low, high = fmt(m.interval.low), fmt(m.interval.high)
         parts.append(f"{interval_label(m.interval)} interval {low} to {high}")
     if card.threshold is not None:
-        parts.append(f"threshold {card.threshold_text}")
+        parts.append(f"threshold {_view.threshold_text(card)}")
     return ", ".join(parts)

@@ -3,15 +3,9 @@ Scorecard; never decides. Every id and message is escaped so it cannot end or fo
 
 from __future__ import annotations
 
-from evalglass.exits import Verdict
+from evalglass.core.exits import Verdict
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.render import _view
-from evalglass.scorecard import MetricCard, Scorecard
-
-# A failed gate and a gate that could not be decided both stop the run: both are errors. A gate
-# that passed with a warning does not stop it, but someone should look.
-_LEVELS = {
-    "fail": "error", "blocked": "error", "unsound": "error", "warn": "warning", "pass": "notice",
-}
 
 
 def escape_data(text: object) -> str:
@@ -32,15 +26,15 @@ def level(card: MetricCard) -> str:
     """error for a gate that failed or could not be decided; warning for a gate that passed with
     a warning; notice for a passed gate and for a metric that does not gate, warning when that
     metric would block once promoted."""
-    if not card.decided:
-        return "warning" if card.authority.notes else "notice"
-    return _LEVELS[card.status]
+    if not card.decided and card.authority.notes:
+        return "warning"
+    return card.status.github
 
 
 def render(scorecard: Scorecard) -> str:
     stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
     lines = [command("error" if stops else "notice", "evalglass", _view.headline(scorecard))]
     for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:
-        title = f"{card.status.upper()} {card.id}"
+        title = f"{card.status.value.upper()} {card.id}"
         lines.append(command(level(card), title, _view.explanation(card)))
     return "\n".join(lines) + "\n"

@@ -10,9 +10,9 @@ import functools
 
 import jinja2
 
+from evalglass.core.scorecard import Scorecard
 from evalglass.render import _html_card
 from evalglass.render._templates import environment
-from evalglass.scorecard import Scorecard
 
 
 @functools.cache

@@ -1,23 +1,130 @@
-"""The JSON scorecard: the machine contract, byte-identical for the same inputs. Reads; never decides."""
+"""The JSON scorecard: the core's Scorecard mapped field by field onto the contract's classes, then
+written by the contract's converter. Reads a Scorecard; never decides."""
 
 from __future__ import annotations
 
-import json
+import math
 
-import orjson
-
-from evalglass.convert import scorecard_to_dict
-from evalglass.scorecard import Scorecard
+from evalglass import contract as c
+from evalglass.core.authority import Authority
+from evalglass.core.decision import GateResult
+from evalglass.core.regression import Difference
+from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.validity import Validity
+from evalglass.evidence.model import EarlierAttempt, Interval, Measurement
+from evalglass.reasons import Reason
+from evalglass.records.model import ThresholdRecord
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
-    doc = scorecard_to_dict(scorecard, keep_samples)
-    try:
-        # The standard library indents in pure Python: 0.75 s of a 10,000-metric scorecard,
-        # where orjson writes the same document in a tenth of that.
-        text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
-    except orjson.JSONEncodeError:
-        # Only an integer beyond 64 bits gets here. Same document; json spells a few small
-        # numbers differently (1e-05 where orjson writes 0.00001), which no parser sees.
-        text = json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)
-    return text + "\n"
+    return c.dumps(to_contract(scorecard, keep_samples))
+
+
+def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard:
+    """The contract's view of a scorecard; with `keep_samples`, each metric also carries its
+    per-sample scores, so the file can serve later as an approved baseline for paired comparisons."""
+    counts = scorecard.counts
+    return c.Scorecard(
+        schema_version=c.SCHEMA_VERSION,
+        verdict=scorecard.verdict.value,
+        exit_code=scorecard.exit_code,
+        model=scorecard.model,
+        sources=scorecard.sources,
+        counts=c.Counts(
+            passed=counts.passed,
+            warned=counts.warned,
+            failed=counts.failed,
+            blocked=counts.blocked,
+            informational=counts.informational,
+        ),
+        metrics=tuple(_metric(card, keep_samples) for card in scorecard.metrics),
+    )
+
+
+def _finite(x: float | None) -> float | None:
+    # JSON has no NaN; a non-finite value is null here and named in validity's reasons.
+    return x if x is not None and math.isfinite(x) else None
+
+
+def _pair(interval: Interval | None) -> tuple[float | None, float | None] | None:
+    return None if interval is None else (_finite(interval.low), _finite(interval.high))
+
+
+def _reasons(reasons: tuple[Reason, ...]) -> tuple[c.Reason, ...]:
+    return tuple(c.Reason(r.code.value, r.message) for r in reasons)
+
+
+def _validity(v: Validity) -> c.Validity:
+    return c.Validity(valid=v.valid, reasons=_reasons(v.reasons))
+
+
+def _authority(a: Authority) -> c.Authority:
+    return c.Authority(
+        outcome=a.outcome.value, reasons=_reasons(a.reasons), notes=_reasons(a.notes)
+    )
+
+
+def _change(change: Difference) -> c.Change:
+    interval = change.interval
+    return c.Change(
+        value=_finite(change.value),
+        interval=_pair(interval),
+        level=None if interval is None else interval.level,
+        method=None if interval is None else interval.method.value,
+        paired=change.paired,
+    )
+
+
+def _gate(g: GateResult) -> c.Gate:
+    return c.Gate(
+        result=g.result.value,
+        reasons=_reasons(g.reasons),
+        evidence=g.evidence,
+        change=None if g.change is None else _change(g.change),
+    )
+
+
+def _threshold(t: ThresholdRecord) -> c.Threshold:
+    return c.Threshold(
+        op=t.op.value,
+        value=t.value,
+        max_drop=t.max_drop,
+        max_relative_drop=t.max_relative_drop,
+        warn_value=t.warn_value,
+        approval=t.approval.value,
+        approved_by=t.approved_by,
+        approved_on=None if t.approved_on is None else t.approved_on.isoformat(),
+    )
+
+
+def _attempt(a: EarlierAttempt) -> c.EarlierRun:
+    return c.EarlierRun(source=a.source, started=a.started, value=_finite(a.value), n=a.n)
+
+
+def _samples(m: Measurement | None) -> tuple[c.Sample, ...]:
+    if m is None or not m.samples:
+        return ()
+    return tuple(c.Sample(id=s.id, epoch=s.epoch, score=_finite(s.score)) for s in m.samples)
+
+
+def _metric(card: MetricCard, keep_samples: bool) -> c.Metric:
+    m = card.measurement
+    interval = None if m is None else m.interval
+    return c.Metric(
+        id=card.id,
+        value=None if m is None else _finite(m.value),
+        n=None if m is None else m.n,
+        interval=_pair(interval),
+        level=None if interval is None else interval.level,
+        method=None if interval is None else interval.method.value,
+        clusters=None if interval is None else interval.clusters,
+        missing=0 if m is None else m.missing,
+        model=None if m is None else m.run.model,
+        source=None if m is None else m.run.source,
+        earlier_runs=() if m is None else tuple(_attempt(a) for a in m.earlier),
+        validity=_validity(card.validity),
+        authority=_authority(card.authority),
+        threshold=None if card.threshold is None else _threshold(card.threshold),
+        gate=_gate(card.gate),
+        samples=_samples(m) if keep_samples else None,
+    )

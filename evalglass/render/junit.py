@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.render import _view
-from evalglass.scorecard import MetricCard, Scorecard
 
 SUITE = "evalglass"
 
@@ -21,15 +21,6 @@ _DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 def xml_text(text: object) -> str:
     """Untrusted text with every character XML 1.0 forbids replaced by U+FFFD."""
     return _NOT_XML.sub("\ufffd", str(text))
-
-
-def element(status: str, decided: bool) -> str | None:
-    """The JUnit element for a metric's status: a failed gate fails, a gate that could not be
-    decided errors, a metric that does not gate is skipped; a passed gate (warned or not) has
-    none, since it does not fail the run."""
-    if not decided:
-        return "skipped"
-    return {"fail": "failure", "blocked": "error", "unsound": "error"}.get(status)
 
 
 def render(scorecard: Scorecard) -> str:
@@ -88,7 +79,9 @@ def _text(value: str) -> str:
 
 def _testcase(card: MetricCard) -> tuple[str | None, str]:
     status = card.status
-    kind = element(status, card.decided)
+    # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
+    # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
+    kind = status.junit
     opening = f'  <testcase classname="{SUITE}" name="{_attribute(card.id)}">\n'
     if kind is not None:
         message = _view.explanation(card)
@@ -104,11 +97,11 @@ def _testcase(card: MetricCard) -> tuple[str | None, str]:
 
 def _details(card: MetricCard, message: str) -> str:
     lines = [
-        f"status: {card.status}",
-        f"value: {card.value_text}",
-        f"interval: {card.interval_text}",
-        f"n: {card.n_text}",
-        f"threshold: {card.threshold_text}",
+        f"status: {card.status.value}",
+        f"value: {_view.value_text(card)}",
+        f"interval: {_view.interval_text(card)}",
+        f"n: {_view.n_text(card)}",
+        f"threshold: {_view.threshold_text(card)}",
         message,
     ]
     return "\n".join(lines)

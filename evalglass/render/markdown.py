@@ -14,10 +14,11 @@ from collections.abc import Iterable
 
 import attrs
 
-from evalglass.numbers import plural
+from evalglass.core.numbers import plural
+from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.status import Status
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
-from evalglass.scorecard import MetricCard, Scorecard
 
 LIMIT = 65_536  # characters in a GitHub issue or pull-request comment
 MARKER = "<!-- evalglass-scorecard -->"  # first line, so a workflow can find and update its comment
@@ -146,7 +147,7 @@ def _comment(
 def _other_row(card: MetricCard) -> str:
     notes = _view.reasons_text(card.authority.notes) or "—"
     return (
-        f"| {markdown_code(card.id)} | {card.value_text} | {card.n_text} | "
+        f"| {markdown_code(card.id)} | {_view.value_text(card)} | {_view.n_text(card)} | "
         f"{markdown_escape(_view.reasons_text(card.authority.reasons))} | "
         f"{markdown_escape(notes)} |"
     )
@@ -155,8 +156,9 @@ def _other_row(card: MetricCard) -> str:
 def _gate_row(card: MetricCard) -> str:
     """One row of the gates' table; every string from an output or a record escaped."""
     return (
-        f"| **{card.status.upper()}** | {markdown_code(card.id)} | {card.value_text} | "
-        f"{card.interval_text} | {card.n_text} | {markdown_escape(card.threshold_text)} | "
+        f"| **{card.status.value.upper()}** | {markdown_code(card.id)} | {_view.value_text(card)} | "
+        f"{_view.interval_text(card)} | {_view.n_text(card)} | "
+        f"{markdown_escape(_view.threshold_text(card))} | "
         f"{markdown_escape(_view.why(card))} |"
     )
 
@@ -164,7 +166,7 @@ def _gate_row(card: MetricCard) -> str:
 def _by_status(cards: Iterable[MetricCard]) -> tuple[tuple[str, int], ...]:
     """How many of each status, most severe first (the order the gates are listed in)."""
     counts = Counter(card.status for card in cards)
-    return tuple((status, counts[status]) for status in _view.SEVERITY if counts[status])
+    return tuple((status.value, counts[status]) for status in Status if counts[status])
 
 
 def _counted(

@@ -6,35 +6,37 @@ import and template compile were a fifth of that command's start-up.
 
 from __future__ import annotations
 
+from evalglass.core.exits import Verdict
+from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.status import Status
 from evalglass.render import _view
-from evalglass.scorecard import MetricCard, Scorecard
 
-_COLOURS = {
-    "pass": "32",
-    "fail": "31",
-    "blocked": "33",
-    "unsound": "33",
-    "informational": "36",
+_VERDICT_STATUS = {
+    Verdict.PASS: Status.PASS,
+    Verdict.FAIL: Status.FAIL,
+    Verdict.BLOCKED: Status.BLOCKED,
+    Verdict.INFORMATIONAL: Status.INFORMATIONAL,
 }
 
 
-def paint(text: str, status: str, colour: bool, bold: bool = False) -> str:
-    """ANSI colour for a status word, only when the render was asked for colour."""
-    if not colour or status not in _COLOURS:
+def paint(text: str, status: Status, colour: bool, bold: bool = False) -> str:
+    """ANSI colour for a status, only when the render was asked for colour."""
+    if not colour:
         return text
-    return f"\x1b[{'1;' if bold else ''}{_COLOURS[status]}m{text}\x1b[0m"
+    return f"\x1b[{'1;' if bold else ''}{status.colour}m{text}\x1b[0m"
 
 
 def _numbers(card: MetricCard) -> str:
     return (
-        f"      value {card.value_text}  interval {card.interval_text}"
-        f"  n {card.n_text}  threshold {card.threshold_text}"
+        f"      value {_view.value_text(card)}  interval {_view.interval_text(card)}"
+        f"  n {_view.n_text(card)}  threshold {_view.threshold_text(card)}"
     )
 
 
 def _gate(card: MetricCard, colour: bool) -> list[str]:
     status = card.status
-    lines = [f"  {paint(status.upper().ljust(8), status, colour, bold=True)} {card.id}", _numbers(card)]
+    word = status.value.upper().ljust(8)
+    lines = [f"  {paint(word, status, colour, bold=True)} {card.id}", _numbers(card)]
     m = card.measurement
     if m is not None and m.missing:
         lines.append(f"      missing samples: {m.missing}")
@@ -49,7 +51,7 @@ def _gate(card: MetricCard, colour: bool) -> list[str]:
 
 def _other(card: MetricCard, colour: bool) -> list[str]:
     lines = [
-        f"  {paint('INFO'.ljust(8), 'informational', colour)} {card.id}",
+        f"  {paint('INFO'.ljust(8), Status.INFORMATIONAL, colour)} {card.id}",
         _numbers(card),
         f"      why: {_view.reasons_text(card.authority.reasons)}",
     ]
@@ -61,7 +63,7 @@ def _other(card: MetricCard, colour: bool) -> list[str]:
 def render(scorecard: Scorecard, colour: bool = False) -> str:
     gates, rest = _view.deciding(scorecard), _view.others(scorecard)
     lines = [
-        paint(_view.headline(scorecard), scorecard.verdict.value, colour, bold=True),
+        paint(_view.headline(scorecard), _VERDICT_STATUS[scorecard.verdict], colour, bold=True),
         f"model: {scorecard.model or '(not named by the outputs)'}",
         f"sources: {', '.join(scorecard.sources) or '(none)'}",
         "",

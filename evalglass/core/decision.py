@@ -11,14 +11,14 @@ import enum
 
 import attrs
 
-from evalglass.authority import Authority, Outcome
+from evalglass.core.authority import Authority, Outcome
+from evalglass.core.numbers import fmt, interval_label, interval_text
+from evalglass.core.regression import Difference, difference
+from evalglass.core.validity import Validity
 from evalglass.evidence.model import Interval, Measurement
-from evalglass.numbers import fmt, interval_label, interval_text
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, ThresholdRecord
-from evalglass.regression import Difference, difference
-from evalglass.validity import Validity
 
 
 class Result(enum.Enum):

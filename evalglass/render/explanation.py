@@ -3,14 +3,14 @@ nothing, and shows the hypothetical only under its label."""
 
 from __future__ import annotations
 
-from evalglass.authority import Outcome
-from evalglass.decision import Result
-from evalglass.explain import Explanation
-from evalglass.glossary import plain
-from evalglass.numbers import interval_label
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
+from evalglass.core.numbers import interval_label
+from evalglass.core.scorecard import MetricCard
 from evalglass.render import Format
 from evalglass.render._templates import environment
-from evalglass.scorecard import MetricCard
+from evalglass.tools.explanation import Explanation
+from evalglass.tools.glossary import plain
 
 _TEMPLATES = {Format.TERMINAL: "explain.txt.j2", Format.MARKDOWN: "explain.md.j2"}
 

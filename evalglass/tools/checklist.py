@@ -12,9 +12,9 @@ import re
 
 import attrs
 
-from evalglass.authority import same_model
+from evalglass.core.authority import same_model
+from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Measurement
-from evalglass.numbers import fmt
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (

@@ -10,15 +10,22 @@ import functools
 
 import attrs
 
-from evalglass import stats
-from evalglass.authority import Authority, Outcome, resolve
-from evalglass.decision import GateResult, Result, decide, rule_text
+from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.status import Status
+from evalglass.core.validity import Validity, assess
+from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement
-from evalglass.exits import Verdict, exit_code
-from evalglass.numbers import fmt, interval_text
-from evalglass.records.model import Approval, HostRecords, ThresholdRecord
-from evalglass.stats import DEFAULT_LEVEL
-from evalglass.validity import Validity, assess
+from evalglass.evidence.stats import DEFAULT_LEVEL
+from evalglass.records.model import HostRecords, ThresholdRecord
+
+_RESULT_STATUS = {
+    Result.PASS: Status.PASS,
+    Result.WARN: Status.WARN,
+    Result.FAIL: Status.FAIL,
+    Result.UNSOUND: Status.UNSOUND,
+}
 
 
 @attrs.frozen(kw_only=True)
@@ -30,47 +37,20 @@ class MetricCard:
     threshold: ThresholdRecord | None
     gate: GateResult
 
-    # Cached: every renderer asks both of every metric, several times.
+    # Cached: every renderer asks it of every metric, several times.
     @functools.cached_property
+    def status(self) -> Status:
+        """fail, unsound, blocked, warn, pass, or informational."""
+        if self.authority.outcome is Outcome.BLOCKED:
+            return Status.BLOCKED
+        if self.gate.result is Result.NOT_ENFORCED:
+            return Status.INFORMATIONAL
+        return _RESULT_STATUS[self.gate.result]
+
+    @property
     def decided(self) -> bool:
         """Whether this metric affects the verdict (enforced, blocked or unsound)."""
-        return self.authority.outcome is Outcome.BLOCKED or self.gate.result is not Result.NOT_ENFORCED
-
-    @functools.cached_property
-    def status(self) -> str:
-        """One word: fail, unsound, blocked, warn, pass, or informational."""
-        if self.authority.outcome is Outcome.BLOCKED:
-            return "blocked"
-        if self.gate.result is Result.NOT_ENFORCED:
-            return str(self.authority.outcome.value)
-        return str(self.gate.result.value)
-
-    # How the numbers read, the same in every format; cached, since every format asks.
-    @functools.cached_property
-    def value_text(self) -> str:
-        m = self.measurement
-        return "—" if m is None or m.value is None else fmt(m.value)
-
-    @functools.cached_property
-    def interval_text(self) -> str:
-        m = self.measurement
-        return "—" if m is None or m.interval is None else interval_text(m.interval)
-
-    @functools.cached_property
-    def n_text(self) -> str:
-        m = self.measurement
-        return "—" if m is None or m.n is None else str(m.n)
-
-    @functools.cached_property
-    def threshold_text(self) -> str:
-        """The rule, its warn bound, and "(proposed)" until it is approved."""
-        t = self.threshold
-        if t is None:
-            return "—"
-        text = rule_text(t)
-        if t.warn_value is not None:
-            text += f", warn {t.op.value} {fmt(t.warn_value)}"
-        return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
+        return self.status.decided
 
 
 @attrs.frozen(kw_only=True)

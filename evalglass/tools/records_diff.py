@@ -11,8 +11,8 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from evalglass.authority import Outcome, resolve
-from evalglass.decision import rule_text
+from evalglass.core.authority import Outcome, resolve
+from evalglass.core.decision import rule_text
 from evalglass.evidence.model import Evidence
 from evalglass.records.model import Approval, HostRecords, Op, ThresholdRecord
 

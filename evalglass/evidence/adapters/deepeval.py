@@ -12,11 +12,10 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import _common as c
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason
-
-FORMAT = "deepeval"
 
 _CASE_LISTS = ("testCases", "conversationalTestCases")
 
@@ -139,3 +138,20 @@ def _file_time(path: Path) -> str | None:
         return None
     y, mo, d, h, mi, s = found.groups()
     return c.iso_time(f"{y}-{mo}-{d}T{h}:{mi}:{s}")
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    body = head.lstrip(c.BOM_AND_SPACE)
+    return (
+        body.startswith(b"{")
+        and b'"testCases"' in head
+        and any(key in head for key in (b'"testFile"', b'"metricsData"', b'"metricsScores"'))
+    )
+
+
+ADAPTER = Adapter(
+    name="deepeval",
+    recognises="a DeepEval test run: JSON with testCases and metricsData or metricsScores",
+    sniff=sniff,
+    read=read,
+)

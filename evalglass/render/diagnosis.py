@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from evalglass.doctor import Diagnosis
 from evalglass.render import Format
 from evalglass.render._templates import environment
+from evalglass.tools.diagnosis import Diagnosis
 
 
 def render(diagnosis: Diagnosis, fmt: Format) -> str:

@@ -12,10 +12,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from evalglass import stats
 from evalglass.errors import OutputError
+from evalglass.evidence import stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
+
+ZIP_MAGIC = b"PK\x03\x04"
+BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 
 # A framework's aggregate and our recomputation from its own samples may differ by float
 # summation order, never by more than this.

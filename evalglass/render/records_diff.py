@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from evalglass.diff import RecordsDiff
 from evalglass.render import Format
 from evalglass.render._templates import environment
+from evalglass.tools.records_diff import RecordsDiff
 
 _TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
 

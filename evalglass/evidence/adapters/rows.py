@@ -17,12 +17,12 @@ from pathlib import Path
 
 import attrs
 
-from evalglass import stats
 from evalglass.errors import OutputError
+from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Run
-from evalglass.evidence.sniff import ROWS_REQUIRED
+from evalglass.evidence.registry import Adapter
 
-FORMAT = "rows"
+ROWS_REQUIRED = ("metric", "score")
 # json.loads of a str, less its per-call checks; a line opening with a byte-order mark still goes
 # to json.loads, for its own message.
 _decode = json.JSONDecoder().decode
@@ -170,3 +170,22 @@ def _score(raw: object, shown: str, line: int) -> float:
         except ValueError:
             pass
     raise OutputError(shown, f"score: expected a number, got {raw!r}", line)
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    first = head.split(b"\n", 1)[0].strip()
+    if path.suffix.lower() == ".jsonl":
+        return first.startswith(b"{") and b'"metric"' in first and b'"score"' in first
+    if path.suffix.lower() == ".csv":
+        columns = {c.strip().strip('"') for c in first.decode("utf-8", "replace").split(",")}
+        return set(ROWS_REQUIRED) <= columns
+    return False
+
+
+ADAPTER = Adapter(
+    name="rows",
+    recognises="per-sample rows: .jsonl objects or .csv columns with metric and score",
+    sniff=sniff,
+    read=read,
+    rank=1,
+)

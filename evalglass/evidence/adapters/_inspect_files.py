@@ -15,11 +15,11 @@ from typing import IO, Any, cast
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import _common as c
-from evalglass.evidence._inspect_scores import value_to_float
-from evalglass.evidence._json_stream import JsonStream
-from evalglass.evidence._zip import JsonArchive
-from evalglass.evidence.sniff import ZIP_MAGIC
+from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters._common import ZIP_MAGIC
+from evalglass.evidence.adapters._inspect_scores import value_to_float
+from evalglass.evidence.adapters._json_stream import JsonStream
+from evalglass.evidence.adapters._zip import JsonArchive
 
 _ABSENT = object()  # a summary with no id
 _NOT_A_SCORE = object()  # a score that is not an object, so it has no value

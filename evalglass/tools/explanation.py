@@ -9,11 +9,11 @@ import difflib
 
 import attrs
 
-from evalglass.checklist import Checklist, apply, checklist
+from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence
 from evalglass.records.model import HostRecords, MetricRecord
-from evalglass.scorecard import MetricCard, Scorecard, assemble
+from evalglass.tools.checklist import Checklist, apply, checklist
 
 # The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
 _BAR = frozenset({"op", "value", "max_drop", "max_relative_drop"})

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from typing import IO, Any, Self, cast
 
 from evalglass.errors import OutputError
-from evalglass.evidence import _common as c
-from evalglass.evidence._json_stream import JsonStream
-from evalglass.evidence.sniff import ZIP_MAGIC
+from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters._common import ZIP_MAGIC
+from evalglass.evidence.adapters._json_stream import JsonStream
 
 _ZSTD_METHOD = 93
 

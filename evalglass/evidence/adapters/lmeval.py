@@ -13,10 +13,9 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import _common as c
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
-
-FORMAT = "lm-eval"
+from evalglass.evidence.registry import Adapter
 
 # Built-in metrics lm-eval averages over documents when a task's metric_list does not say.
 _MEAN_BY_DEFAULT = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match"})
@@ -204,3 +203,22 @@ def _read_samples(stream: Any, shown: str) -> dict[tuple[str, str], _PerDoc]:
             scores = found.setdefault((str(metric), flt), {})
             scores[str(entry["doc_id"])] = float(value) if c.is_number(value) else None
     return found
+
+
+_RESULTS_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{')
+_METRIC_KEY = re.compile(rb'"[^",]+,[^",]+"\s*:')
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    body = head.lstrip(c.BOM_AND_SPACE)
+    return bool(_RESULTS_FIRST.match(body)) and (
+        b'"alias"' in head or _METRIC_KEY.search(head) is not None
+    )
+
+
+ADAPTER = Adapter(
+    name="lm-eval",
+    recognises='lm-evaluation-harness results: JSON opening with "results" keyed by task',
+    sniff=sniff,
+    read=read,
+)

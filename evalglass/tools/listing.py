@@ -5,8 +5,8 @@ It lists what was measured; it never says whether a metric may gate.
 
 from __future__ import annotations
 
+from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Evidence
-from evalglass.numbers import fmt
 
 
 def table(evidence: Evidence) -> str:

@@ -12,9 +12,9 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import _common as c
-from evalglass.evidence import _inspect_files as files
-from evalglass.evidence._inspect_scores import epoch_reducer, value_to_float
+from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _inspect_files as files
+from evalglass.evidence.adapters._inspect_scores import epoch_reducer, value_to_float
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 

@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
+from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
-from evalglass.scorecard import Scorecard, assemble
 
 if TYPE_CHECKING:
-    from evalglass.diff import RecordsDiff
-    from evalglass.doctor import Diagnosis
-    from evalglass.explain import Explanation
+    from evalglass.tools.diagnosis import Diagnosis
+    from evalglass.tools.explanation import Explanation
+    from evalglass.tools.records_diff import RecordsDiff
 
 __all__ = [
     "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "validate",
@@ -57,7 +57,7 @@ def example_paths() -> tuple[Path, Path]:
     if installed.is_dir():
         base = Path(str(installed))
         return base / "host_records", base / "outputs" / "run.json"
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     return root / "host_records", root / "examples" / "run.json"
 
 
@@ -71,8 +71,8 @@ def diff_records(
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs."""
-    from evalglass.diff import diff
     from evalglass.records.gitref import load_records_at
+    from evalglass.tools.records_diff import diff
 
     base = load_records_at(base_ref, records)
     head = load_records_at(head_ref, records) if head_ref else load_records(records)
@@ -90,7 +90,7 @@ def explain(
     """One metric's value, validity and authority, and the edits that would let it gate, with
     (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id."""
     from evalglass.evidence.model import Evidence
-    from evalglass.explain import explain as explain_metric
+    from evalglass.tools.explanation import explain as explain_metric
 
     host = load_records(records)
     evidence = read_outputs(outputs, input_format) if outputs else Evidence()
@@ -105,7 +105,7 @@ def doctor(
     today: dt.date | None = None,
 ) -> Diagnosis:
     """Every problem in the records (and, given outputs, between them and the run). Reads only."""
-    from evalglass.doctor import diagnose
+    from evalglass.tools.diagnosis import diagnose
 
     host = load_records(records)
     evidence = read_outputs(outputs, input_format) if outputs else None

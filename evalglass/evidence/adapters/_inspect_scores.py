@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from statistics import median
 
-from evalglass.evidence import _common as c
+from evalglass.evidence.adapters import _common as c
 
 Reducer = Callable[[Sequence[float]], float]
 

@@ -12,12 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from evalglass import stats
 from evalglass.errors import OutputError
+from evalglass.evidence import stats
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason, ValidityCode
-
-FORMAT = "generic"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -147,3 +146,17 @@ def _kind(value: object) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
         type(value), type(value).__name__
     )
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    text = head.lstrip()
+    return path.suffix.lower() == ".json" and text.startswith(b"{") and b'"metrics"' in head
+
+
+ADAPTER = Adapter(
+    name="generic",
+    recognises='the generic format: a .json object with "metrics"',
+    sniff=sniff,
+    read=read,
+    rank=2,
+)

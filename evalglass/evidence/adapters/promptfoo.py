@@ -11,10 +11,9 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import _common as c
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
-
-FORMAT = "promptfoo"
+from evalglass.evidence.registry import Adapter
 
 _PASS_RATE = "pass_rate"
 _ERROR = 2  # ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded
@@ -279,3 +278,16 @@ def _dataset(config: dict[str, Any], rows: list[dict[str, Any]]) -> DatasetIdent
         location = None  # inline tests: the config is the dataset
     indices = {c.integer(row.get("testIdx")) for row in rows} - {None}
     return DatasetIdentity(location=location, samples=len(indices) if indices else None)
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    body = head.lstrip(c.BOM_AND_SPACE)
+    return body.startswith(b"{") and b'"evalId"' in head and b'"results"' in head
+
+
+ADAPTER = Adapter(
+    name="promptfoo",
+    recognises="a promptfoo export: JSON with evalId and results",
+    sniff=sniff,
+    read=read,
+)

@@ -8,11 +8,12 @@ Newcombe's unpaired interval for two proportions. docs/statistics.md gives the f
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
-from evalglass import stats
+from evalglass.evidence import stats
 from evalglass.evidence.model import (
     Interval,
     Measurement,
@@ -22,6 +23,9 @@ from evalglass.evidence.model import (
     StandardError,
 )
 from evalglass.records.model import BaselineRecord
+
+if TYPE_CHECKING:
+    from evalglass import contract
 
 
 @attrs.frozen
@@ -38,7 +42,7 @@ def difference(current: Measurement, baseline: BaselineRecord, level: float) -> 
     if current.value is None or baseline.value is None:
         return None
     point = current.value - baseline.value
-    pairs = _pairs(current.samples, baseline.samples)
+    pairs = _pairs(current.samples, baseline.sample_scores)
     if len(pairs) >= 2:
         return Difference(point, _paired(pairs, level), paired=len(pairs))
     return Difference(point, _unpaired(current, baseline, level))
@@ -53,12 +57,12 @@ def _by_id(samples: Sequence[Sample]) -> dict[str, float]:
 
 
 def _pairs(
-    current: Sequence[Sample] | None, baseline: Sequence[Sample] | None
+    current: Sequence[Sample] | None, baseline: Mapping[str, float] | None
 ) -> list[tuple[float, float]]:
     if not current or not baseline:
         return []
-    now, then = _by_id(current), _by_id(baseline)
-    return [(now[k], then[k]) for k in sorted(now.keys() & then.keys())]
+    now = _by_id(current)
+    return [(now[k], baseline[k]) for k in sorted(now.keys() & baseline.keys())]
 
 
 def _paired(pairs: list[tuple[float, float]], level: float) -> Interval | None:
@@ -111,14 +115,16 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     assert current.value is not None and baseline.value is not None
     interval = current.interval
     basis = interval.basis if interval is not None else None
-    if isinstance(basis, Proportion) and baseline.stderr is None and baseline.n:
+    se_then = baseline.stderr
+    if se_then is None and baseline.saved is not None:
+        se_then = saved_stderr(baseline.saved)
+    if isinstance(basis, Proportion) and se_then is None and baseline.n:
         # A proportion against a baseline given only as value and n: both sides are proportions.
         return newcombe_unpaired(basis.successes, basis.n, baseline.value * baseline.n,
                                  baseline.n, level)
     se_now = stats.standard_error(interval) if interval is not None else None
-    se_then = baseline.stderr
-    if se_then is None and baseline.samples:
-        scores = list(_by_id(baseline.samples).values())
+    if se_then is None and baseline.sample_scores:
+        scores = list(baseline.sample_scores.values())
         if len(scores) >= 2:
             mean = math.fsum(scores) / len(scores)
             se_then = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (len(scores) - 1)
@@ -130,3 +136,21 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     if se == 0:
         return None
     return stats.normal(point, se, level)
+
+
+def saved_stderr(entry: contract.Metric) -> float | None:
+    """A saved scorecard's interval undone into its standard error, where its method is
+    value ± q·se (normal, Student-t, cluster-robust); None for any other."""
+    if entry.interval is None or entry.level is None:
+        return None
+    low, high = entry.interval
+    if low is None or high is None:
+        return None
+    half = (high - low) / 2
+    if entry.method == "normal":
+        return half / stats.z_quantile(entry.level)
+    if entry.method == "student_t" and entry.n is not None and entry.n > 1:
+        return half / stats.t_quantile(0.5 + entry.level / 2, entry.n - 1)
+    if entry.method == "clustered" and entry.clusters is not None and entry.clusters > 1:
+        return half / stats.t_quantile(0.5 + entry.level / 2, entry.clusters - 1)
+    return None

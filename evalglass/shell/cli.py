@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
+from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
 from evalglass.errors import EvalglassError
-from evalglass.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
 from evalglass.render import Format, render
-from evalglass.writing import refusal, write_atomic
+from evalglass.shell.writing import refusal, write_atomic
 
 if TYPE_CHECKING:
-    from evalglass.scorecard import Scorecard
+    from evalglass.core.scorecard import Scorecard
 
 # The library is imported inside each command that uses it, so `--help` and a usage error do not
 # pay for the records, evidence and scorecard machinery.
@@ -147,7 +147,7 @@ def score(
     ] = False,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
-    from evalglass import api
+    from evalglass.shell import api
 
     given = outputs or []
     targets = _targets(write or [], fmt, output, records, given)
@@ -163,7 +163,7 @@ def demo(
     fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
 ) -> None:
     """Score the bundled example output against the bundled example records."""
-    from evalglass import api
+    from evalglass.shell import api
 
     records, output = api.example_paths()
     typer.echo(f"# evalglass score --records {records} {output}", err=True)
@@ -182,8 +182,8 @@ def metrics(
     input_format: InputFormat = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
-    from evalglass import listing
     from evalglass.evidence.read import read_outputs
+    from evalglass.tools import listing
 
     evidence = read_outputs(outputs, input_format)
     typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
@@ -209,8 +209,8 @@ def diff(
     input_format: InputFormat = None,
 ) -> None:
     """Show what a change to the host records does to who may gate."""
-    from evalglass import api
-    from evalglass.render import diff as render_diff
+    from evalglass.render import records_diff as render_diff
+    from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
@@ -234,8 +234,8 @@ def explain(
     input_format: InputFormat = None,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
-    from evalglass import api
-    from evalglass.render import explain as render_explain
+    from evalglass.render import explanation as render_explain
+    from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
@@ -252,8 +252,8 @@ def doctor(
     input_format: InputFormat = None,
 ) -> None:
     """Name every problem in the host records (and against the outputs): exit 1 on an error."""
-    from evalglass import api
-    from evalglass.render import doctor as render_doctor
+    from evalglass.render import diagnosis as render_doctor
+    from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
@@ -266,7 +266,7 @@ def doctor(
 @_input_errors_exit
 def validate(records: Records = Path("host_records")) -> None:
     """Check the host-records files against their schema only: fast, for a pre-commit hook."""
-    from evalglass import api
+    from evalglass.shell import api
 
     count = api.validate(records)
     typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")

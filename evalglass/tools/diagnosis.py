@@ -12,11 +12,11 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from evalglass import stats
-from evalglass.authority import Outcome, resolve
+from evalglass.core.authority import Outcome, resolve
+from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.core.numbers import plural
+from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement
-from evalglass.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
-from evalglass.numbers import plural
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (

@@ -1,0 +1,348 @@
+"""The scorecard JSON contract (schema_version 1): its documented shape as frozen classes, and the
+one cattrs converter that writes and reads it.
+
+Everything that writes or reads a scorecard JSON goes through here: `--format json`, baseline
+scorecards beside the records, `diff` and `trend` of saved scorecards, `evalglass.load_scorecard`.
+The classes are the contract itself, not the core's classes: a field added inside the core cannot
+change the JSON unseen, and golden files in tests/golden/ guard the bytes. It sits at the bottom of
+the package and imports nothing of evalglass but its errors, so the records can read baselines.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Callable
+from typing import Any, Final, Literal, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+import orjson
+from cattrs.errors import IterableValidationError, IterableValidationNote
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from evalglass.errors import EvalglassError
+
+SCHEMA_VERSION: Final = 1
+
+# The closed vocabularies the contract publishes (tests pin them to the core's enums). Reason codes
+# stay open strings: a newer evalglass may add codes, and a reader must still load its files.
+VerdictName = Literal["fail", "blocked", "pass", "informational"]
+OutcomeName = Literal["informational", "blocked", "can_gate"]
+ResultName = Literal["pass", "warn", "fail", "unsound", "not_enforced"]
+OpName = Literal[">=", ">", "<=", "<"]
+ApprovalName = Literal["proposed", "approved"]
+MethodName = Literal[
+    "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
+]
+
+_DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
+    if value is not None and not 0 < value < 1:
+        raise ValueError(f"{attribute.name} must lie strictly between 0 and 1, got {value!r}")
+
+
+def _not_negative(_: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and value < 0:
+        raise ValueError(f"{attribute.name} must not be negative, got {value!r}")
+
+
+def _pair(_: object, attribute: attrs.Attribute[Any], value: tuple[Any, ...] | None) -> None:
+    if value is not None and len(value) != 2:
+        raise ValueError(f"{attribute.name} must be [low, high], got {len(value)} numbers")
+
+
+@attrs.frozen
+class Reason:
+    code: str
+    message: str
+
+
+@attrs.frozen(kw_only=True)
+class Validity:
+    valid: bool
+    reasons: tuple[Reason, ...]
+
+
+@attrs.frozen(kw_only=True)
+class Authority:
+    outcome: OutcomeName
+    reasons: tuple[Reason, ...]
+    notes: tuple[Reason, ...]
+
+
+@attrs.frozen(kw_only=True)
+class Change:
+    """current − baseline of a regression gate, with its interval."""
+
+    value: float | None
+    interval: tuple[float | None, float | None] | None = attrs.field(validator=_pair)
+    level: float | None = attrs.field(validator=_level)
+    method: MethodName | None
+    paired: int | None = attrs.field(validator=_not_negative)
+
+
+@attrs.frozen(kw_only=True)
+class Gate:
+    result: ResultName
+    reasons: tuple[Reason, ...]
+    evidence: str
+    change: Change | None
+
+
+@attrs.frozen(kw_only=True)
+class Threshold:
+    op: OpName
+    value: float | None
+    max_drop: float | None
+    max_relative_drop: float | None
+    warn_value: float | None
+    approval: ApprovalName
+    approved_by: str | None
+    approved_on: str | None = attrs.field()
+
+    @approved_on.validator
+    def _date(self, attribute: attrs.Attribute[Any], value: str | None) -> None:
+        if value is not None and _DATE.fullmatch(value) is None:
+            raise ValueError(f"approved_on must be a date YYYY-MM-DD, got {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class EarlierRun:
+    source: str
+    started: str | None
+    value: float | None
+    n: int | None = attrs.field(validator=_not_negative)
+
+
+@attrs.frozen(kw_only=True)
+class Sample:
+    """One per-sample score, kept with --keep-samples so the file can serve as a paired baseline."""
+
+    id: str
+    epoch: int | None
+    score: float | None
+
+
+@attrs.frozen(kw_only=True)
+class Metric:
+    id: str
+    value: float | None
+    n: int | None = attrs.field(validator=_not_negative)
+    interval: tuple[float | None, float | None] | None = attrs.field(validator=_pair)
+    level: float | None = attrs.field(validator=_level)
+    method: MethodName | None
+    clusters: int | None = attrs.field(validator=_not_negative)
+    missing: int = attrs.field(validator=_not_negative)
+    model: str | None
+    source: str | None
+    earlier_runs: tuple[EarlierRun, ...]
+    validity: Validity
+    authority: Authority
+    threshold: Threshold | None
+    gate: Gate
+    # Written only with --keep-samples: absent, not empty, otherwise.
+    samples: tuple[Sample, ...] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Counts:
+    passed: int = attrs.field(validator=_not_negative)
+    warned: int = attrs.field(validator=_not_negative)
+    failed: int = attrs.field(validator=_not_negative)
+    blocked: int = attrs.field(validator=_not_negative)
+    informational: int = attrs.field(validator=_not_negative)
+
+
+@attrs.frozen(kw_only=True)
+class Scorecard:
+    schema_version: Literal[1]
+    verdict: VerdictName
+    exit_code: int
+    model: str | None
+    sources: tuple[str, ...]
+    counts: Counts
+    metrics: tuple[Metric, ...]
+
+    def metric(self, metric_id: str) -> Metric | None:
+        """The entry for `metric_id`, or None."""
+        return next((m for m in self.metrics if m.id == metric_id), None)
+
+
+class ContractError(EvalglassError):
+    """A file that should be an evalglass scorecard JSON is not one."""
+
+
+def _converter() -> cattrs.Converter:
+    # Strict scalars: JSON true is not 1, 1.5 is not a count, and no number is not finite; the
+    # default hooks would coerce each of these quietly.
+    # Unknown keys are ignored, not refused: a reader keeps loading files that a later evalglass
+    # wrote with more fields under the same schema_version.
+    conv = cattrs.Converter(detailed_validation=True)
+
+    def number(value: object, _: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"expected a number, got {_kind(value)}")
+        if not math.isfinite(value):
+            raise ValueError(f"expected a finite number, got {value!r}")
+        return float(value)
+
+    def integer(value: object, _: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected an integer, got {_kind(value)}")
+        return value
+
+    def text(value: object, _: object) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {_kind(value)}")
+        return value
+
+    def flag(value: object, _: object) -> bool:
+        if not isinstance(value, bool):
+            raise TypeError(f"expected true or false, got {_kind(value)}")
+        return value
+
+    conv.register_structure_hook(float, number)
+    conv.register_structure_hook(int, integer)
+    conv.register_structure_hook(str, text)
+    conv.register_structure_hook(bool, flag)
+
+    def sequence(value: object, kind: Any) -> tuple[Any, ...]:
+        # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, got {_kind(value)}")
+        item = get_args(kind)[0]
+        items, errors = [], []
+        for index, element in enumerate(value):
+            try:
+                items.append(conv.structure(element, item))
+            except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
+                note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
+                exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+                errors.append(exc)
+        if errors:
+            raise IterableValidationError(f"While structuring {kind}", errors, kind)
+        return tuple(items)
+
+    conv.register_structure_hook_func(_is_variadic_tuple, sequence)
+
+    def one_of(value: object, kind: Any) -> object:
+        allowed = get_args(kind)
+        if value not in allowed or isinstance(value, bool):
+            names = ", ".join(str(a) for a in allowed)
+            raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
+        return value
+
+    conv.register_structure_hook_func(_is_literal, one_of)
+
+    def record(cls: type[Any]) -> Callable[[object, Any], Any]:
+        fields = make_dict_structure_fn(cls, conv)
+
+        def structure(value: object, kind: Any) -> Any:
+            if not isinstance(value, dict):
+                raise TypeError(f"expected an object, got {_kind(value)}")
+            return fields(value, kind)
+
+        return structure
+
+    conv.register_structure_hook_factory(attrs.has, record)
+    # `samples` is written only when kept; every other field is always written, null or not.
+    conv.register_unstructure_hook(
+        Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True))
+    )
+    return conv
+
+
+def _is_literal(kind: Any) -> bool:
+    return bool(get_origin(kind) == Literal)
+
+
+def _is_variadic_tuple(kind: Any) -> bool:
+    args = get_args(kind)
+    return getattr(kind, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")
+
+
+CONVERTER = _converter()
+T = TypeVar("T")
+
+
+def dumps(scorecard: Scorecard) -> str:
+    """The scorecard as indented JSON text, keys in the documented order, ending in a newline."""
+    doc = CONVERTER.unstructure(scorecard)
+    try:
+        # The standard library indents in pure Python, several times slower on a big scorecard.
+        text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
+    except orjson.JSONEncodeError:
+        # Only an integer beyond 64 bits gets here. Same document; json spells a few small
+        # numbers differently (1e-05 where orjson writes 0.00001), which no parser sees.
+        text = json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)
+    return text + "\n"
+
+
+def loads(text: str | bytes, where: str) -> Scorecard:
+    """Read a scorecard JSON; ContractError names `where` and the first field that is wrong."""
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise ContractError(where, f"not valid JSON: {exc}") from None
+    if not isinstance(doc, dict) or "metrics" not in doc:
+        raise ContractError(where, "is not an evalglass scorecard JSON (no 'metrics')")
+    version = doc.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ContractError(
+            where, f"schema_version {version!r}: this evalglass reads schema_version {SCHEMA_VERSION}"
+        )
+    return _structure(doc, Scorecard, where)
+
+
+def _structure(doc: object, cls: type[T], where: str) -> T:
+    try:
+        return CONVERTER.structure(doc, cls)
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        raise ContractError(where, _first_problem(exc)) from None
+
+
+def _first_problem(exc: BaseException) -> str:
+    """cattrs's nested errors as one line: `metrics[3].level: what is wrong with it`."""
+    if isinstance(exc, cattrs.BaseValidationError):
+        messages = cattrs.transform_error(exc, format_exception=_describe)
+    else:
+        messages = [str(exc)]
+    first = " ".join((messages[0] if messages else str(exc)).split())
+    problem, at, path = first.rpartition(" @ $")
+    if at:
+        first = f"{path.removeprefix('.') or 'the document'}: {problem}"
+    return first[:300]
+
+
+def _describe(exc: BaseException, kind: Any) -> str:
+    if isinstance(exc, KeyError):
+        return "required field missing"
+    if isinstance(exc, ValueError | TypeError) and str(exc):
+        return str(exc)
+    return cattrs.v.format_exception(exc, kind)
+
+
+def load_scorecard(path: str | os.PathLike[str]) -> Scorecard:
+    """Read the scorecard JSON at `path` (a file `evalglass score --format json` wrote).
+
+    Raises ContractError (an EvalglassError) naming the file and the first field that is wrong."""
+    where = os.fspath(path)
+    try:
+        with open(where, "rb") as stream:
+            data = stream.read()
+    except OSError as exc:
+        raise ContractError(where, f"cannot be read: {exc.strerror or exc}") from None
+    return loads(data, where)
+

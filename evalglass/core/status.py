@@ -1,0 +1,48 @@
+"""A metric's one-word status on a scorecard, and everything each format shows it by.
+
+One closed vocabulary, read by every renderer: how severe it is (the order gates are listed in),
+its terminal colour, its JUnit element and its GitHub annotation level. Renderers look these up
+here and keep no tables of their own.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Self
+
+
+class Status(enum.Enum):
+    """fail, unsound, blocked, warn and pass affect the verdict; informational does not."""
+
+    # value, severity (0 most severe), ANSI colour, JUnit element, GitHub annotation level
+    FAIL = ("fail", 0, "31", "failure", "error")
+    UNSOUND = ("unsound", 1, "33", "error", "error")
+    BLOCKED = ("blocked", 2, "33", "error", "error")
+    WARN = ("warn", 3, "35", None, "warning")
+    PASS = ("pass", 4, "32", None, "notice")
+    # Not decided: JUnit skips it; GitHub gives a notice (a warning when it would block once
+    # promoted, which the renderer knows from the authority's notes).
+    INFORMATIONAL = ("informational", 5, "36", "skipped", "notice")
+
+    severity: int
+    colour: str  # an SGR colour code for a colour terminal
+    junit: str | None  # the child element of a testcase; None for a passed gate, which has none
+    github: str
+
+    def __new__(
+        cls, word: str, severity: int, colour: str, junit: str | None, github: str
+    ) -> Self:
+        member = object.__new__(cls)
+        member._value_ = word
+        member.severity, member.colour, member.junit, member.github = (
+            severity, colour, junit, github
+        )
+        return member
+
+    @property
+    def decided(self) -> bool:
+        """Whether a metric of this status affects the verdict."""
+        return self is not Status.INFORMATIONAL
+
+    def __str__(self) -> str:
+        return str(self.value)

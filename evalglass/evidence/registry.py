@@ -1,0 +1,64 @@
+"""The formats evalglass reads: one registry of adapters, each declared by its own module under
+evidence/adapters/ as `ADAPTER`. Adding a format is adding that module (and its tests).
+
+Recognising a file must stay cheap: an adapter module imports only what its sniffer needs at the
+top, and its reading machinery (archives, decompressors) inside `read`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+if TYPE_CHECKING:
+    from evalglass.evidence.model import Measurement
+
+# How many bytes from the start of a file a sniffer sees.
+HEAD = 4096
+
+
+@attrs.frozen(kw_only=True)
+class Adapter:
+    """One eval-output format: its name (`--input-format`), how it is recognised, how it is read."""
+
+    name: str
+    # What `sniff` looks for, in words: told to a user whose file no format claimed.
+    recognises: str
+    # Whether this file is this format, from its path and first HEAD bytes; never raises.
+    sniff: Callable[[Path, bytes], bool]
+    # The file's measurements; OutputError for anything in the file it cannot use.
+    read: Callable[[Path, str], tuple[Measurement, ...]]
+    # Tried in ascending rank: a framework's own format before the generic ones it resembles.
+    rank: int = 0
+
+
+@functools.cache
+def adapters() -> tuple[Adapter, ...]:
+    """Every adapter, in the order files are offered to them."""
+    from evalglass.evidence import adapters as package
+
+    found = [
+        importlib.import_module(f"{package.__name__}.{info.name}").ADAPTER
+        for info in pkgutil.iter_modules(package.__path__)
+        if not info.name.startswith("_")
+    ]
+    return tuple(sorted(found, key=lambda a: (a.rank, a.name)))
+
+
+def names() -> tuple[str, ...]:
+    return tuple(a.name for a in adapters())
+
+
+def by_name(name: str) -> Adapter | None:
+    return next((a for a in adapters() if a.name == name), None)
+
+
+def detect(path: Path, head: bytes) -> Adapter | None:
+    """The first adapter that claims the file, or None."""
+    return next((a for a in adapters() if a.sniff(path, head)), None)

@@ -1,0 +1,124 @@
+"""The scorecard JSON contract: what is written reads back the same, and what is not a scorecard
+is refused with one line naming the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evalglass
+from evalglass import contract
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
+from evalglass.core.exits import Verdict
+from evalglass.core.scorecard import assemble
+from evalglass.evidence.model import Evidence, Method
+from evalglass.records.model import Approval, Op
+from evalglass.render import Format, render
+from evalglass.render.json import to_contract
+from tests import states
+from tests.strategies import scorecard_documents
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "run.json"
+RECORDS = EXAMPLE.parents[1] / "host_records"
+
+
+def test_published_vocabularies_are_the_cores() -> None:
+    """Each closed vocabulary in the contract is exactly the core enum it publishes."""
+    pairs = [
+        (contract.VerdictName, Verdict), (contract.OutcomeName, Outcome),
+        (contract.ResultName, Result), (contract.OpName, Op), (contract.ApprovalName, Approval),
+        (contract.MethodName, Method),
+    ]  # fmt: skip
+    for literal, enum in pairs:
+        assert list(get_args(literal)) == [member.value for member in enum]
+
+
+@settings(max_examples=200, deadline=None)
+@given(doc=scorecard_documents)
+def test_any_document_reads_back_as_written(doc: contract.Scorecard) -> None:
+    """loads(dumps(doc)) == doc, for every document the contract admits."""
+    assert contract.loads(contract.dumps(doc), "card.json") == doc
+
+
+@settings(max_examples=100, deadline=None)
+@given(state=states.states(), keep=st.booleans())
+def test_a_real_scorecard_reads_back_as_written(state: states.State, keep: bool) -> None:
+    """Every scorecard the core assembles survives the round trip through its JSON."""
+    records = states.records(state)
+    measurement = states.measurement(state)
+    evidence = Evidence(measurements={measurement.id: measurement}, sources=("run.json",))
+    doc = to_contract(assemble(records, evidence), keep_samples=keep)
+    text = contract.dumps(doc)
+    assert contract.loads(text, "card.json") == doc
+    assert contract.dumps(contract.loads(text, "card.json")) == text
+
+
+def test_load_scorecard_reads_what_score_wrote(tmp_path: Path) -> None:
+    """evalglass.load_scorecard reads a file `score --format json` wrote, twice in one process."""
+    card = evalglass.score([EXAMPLE], RECORDS)
+    path = tmp_path / "card.json"
+    path.write_text(render(card, Format.JSON))
+    for _ in range(2):
+        loaded = evalglass.load_scorecard(path)
+        assert loaded.verdict == card.verdict.value
+        assert [m.id for m in loaded.metrics] == [m.id for m in card.metrics]
+
+
+def _doc() -> dict[str, object]:
+    card = evalglass.score([EXAMPLE], RECORDS)
+    return json.loads(contract.dumps(to_contract(card, keep_samples=True)))  # type: ignore[no-any-return]
+
+
+def _set(doc: dict[str, object], path: tuple[object, ...], value: object) -> dict[str, object]:
+    target: object = doc
+    for key in path[:-1]:
+        target = target[key]  # type: ignore[index]
+    target[path[-1]] = value  # type: ignore[index]
+    return doc
+
+
+HOSTILE = {
+    "a boolean value": (("metrics", 0, "value"), True, "metrics[0].value: expected a number"),
+    "a string n": (("metrics", 0, "n"), "412", "metrics[0].n"),
+    "a fractional n": (("metrics", 0, "n"), 4.5, "metrics[0].n"),
+    "a negative n": (("metrics", 0, "n"), -1, "metrics[0]: n must not be negative"),
+    "samples not a list": (("metrics", 0, "samples"), {"id": "a"}, "metrics[0].samples: expected a list"),
+    "level 0": (("metrics", 0, "level"), 0, "metrics[0]: level must lie strictly between 0 and 1"),
+    "level 1": (("metrics", 0, "level"), 1, "metrics[0]: level must lie strictly between 0 and 1"),
+    "level 7.5": (("metrics", 0, "level"), 7.5, "metrics[0]: level must lie strictly between 0 and 1"),
+    "an unknown verdict": (("verdict",), "passed", "verdict"),
+    "an interval of three": (("metrics", 0, "interval"), [0, 1, 2], "metrics[0].interval"),
+    "metrics not a list": (("metrics",), {}, "metrics: expected a list"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_malformed_scorecard_is_refused_naming_the_field(case: str) -> None:
+    """Each malformed field is one ContractError line that names it; nothing is half-read."""
+    path, value, named = HOSTILE[case]
+    text = json.dumps(_set(_doc(), path, value))
+    with pytest.raises(contract.ContractError) as error:
+        contract.loads(text, "base.json")
+    message = str(error.value)
+    assert message.startswith("base.json: ") and "\n" not in message
+    assert named in message
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"metrics": [], "schema_version": 1, "value": NaN}', "[" * 100_000 + "]" * 100_000,
+     '{"schema_version": 1, "metrics": [{"n": 1' + "0" * 5000 + "}]}", '"\\ud800"', "", "null",
+     '{"schema_version": 2, "metrics": []}', '{"schema_version": 1}'],
+    ids=["nan", "deep", "huge integer", "lone surrogate", "empty", "null", "version 2", "no metrics"],
+)
+def test_text_that_is_not_a_scorecard_is_one_line(text: str) -> None:
+    """Non-JSON, deep, huge or foreign documents are a ContractError, never a crash."""
+    with pytest.raises(contract.ContractError) as error:
+        contract.loads(text, "base.json")
+    assert "\n" not in str(error.value)
