@@ -16,7 +16,7 @@ def _layers() -> tuple[dict[str, str], dict[str, set[str]]]:
     """From the doc's table: module prefix -> layer, and layer -> the layers it may import."""
     owners: dict[str, str] = {}
     allowed: dict[str, set[str]] = {}
-    rows = re.findall(r"^\| (\w+) \| (`.+?`) \| ([\w, ]+) \|$", DOC.read_text(), re.M)
+    rows = re.findall(r"^\| (\w+) \| (`.+?`) \| ([\w, ]+) \|$", DOC.read_text(), re.MULTILINE)
     for layer, modules, may in rows:
         for module in re.findall(r"`([\w.]+)`", modules):
             owners[module] = layer
