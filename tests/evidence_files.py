@@ -16,10 +16,34 @@ from evalglass.errors import OutputError
 FIXTURES = Path(__file__).parent / "fixtures"
 FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval")
 
+# Files beside the outputs that no tool wrote as a result: how a fixture was made (its config/
+# folder, run.sh) and what documents it (READMEs, package lists, console captures).
+_MADE_BY = frozenset({"config"})
+_DOCS = frozenset(
+    {"run.sh", "pip-freeze.txt", "npm-ls.txt", "console.txt", "list_eval_logs.txt",
+     "files-written.txt"}
+)
+
+
+def is_output(path: Path) -> bool:
+    """Whether a fixture file is something an eval tool wrote, not an input or a document."""
+    inside = path.relative_to(FIXTURES).parts[:-1]
+    return not (
+        _MADE_BY.intersection(inside)
+        or path.name in _DOCS
+        or path.name.startswith("README")
+        or path.suffix == ".md"
+    )
+
+
+def outputs(under: Path = FIXTURES) -> list[Path]:
+    """Every file an eval tool wrote below `under`, sorted."""
+    return sorted(p for p in under.rglob("*") if p.is_file() and is_output(p))
+
 
 def files(framework: str) -> list[Path]:
-    """Every file a framework wrote (and its README), sorted."""
-    return sorted(p for p in (FIXTURES / framework).rglob("*") if p.is_file())
+    """Every file a framework wrote, sorted."""
+    return outputs(FIXTURES / framework)
 
 
 def others(framework: str) -> list[Path]:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.evidence_files import FIXTURES, outputs
 from tests.test_cli import run
 
-FIXTURES = Path(__file__).parent / "fixtures"
 INSPECT_ERRORS = next((FIXTURES / "inspect/logs/eval").glob("*arith-errors*.eval"))
 LMEVAL = FIXTURES / "lm-eval/results"
 PROMPTFOO = FIXTURES / "promptfoo/results/results.json"
-DEEPEVAL = FIXTURES / "deepeval"
+DEEPEVAL = FIXTURES / "deepeval/results/main"
 
 GATE = """\
 metrics:
@@ -142,10 +142,9 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
     assert "earlier run:" in terminal
 
 
-@pytest.mark.parametrize("fixture", sorted(p for p in FIXTURES.rglob("*") if p.is_file()
-                                           and "samples_" not in p.name and p.suffix != ".txt"
-                                           and p.name != "results.junit.xml"
-                                           and p.suffix != ".csv"))
+@pytest.mark.parametrize("fixture", [p for p in outputs() if "samples_" not in p.name
+                                     and p.name != "results.junit.xml" and p.suffix != ".csv"],
+                         ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
     """`evalglass metrics` detects the format of every real output file by itself."""
     result = run("metrics", str(fixture), cwd=tmp_path)
