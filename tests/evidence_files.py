@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from evalglass.errors import OutputError
+from evalglass.evidence.registry import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval")
@@ -23,6 +24,17 @@ _DOCS = frozenset(
     {"run.sh", "pip-freeze.txt", "npm-ls.txt", "console.txt", "list_eval_logs.txt",
      "files-written.txt"}
 )
+
+
+# Files a framework writes beside its runs that hold no run: each format names them as such, and
+# a folder read skips them with that note.
+NOT_RUNS = {
+    "logs.json": "inspect",
+    "eval-set.json": "inspect",
+    ".eval-set-id": "inspect",
+    ".deepeval-cache.json": "deepeval",
+    "results.junit.xml": "promptfoo",
+}
 
 
 def is_output(path: Path) -> bool:
@@ -72,3 +84,11 @@ def refuse(adapter: ModuleType, path: Path, shown: str) -> OutputError:
     assert str(error).startswith(shown)
     assert "\n" not in str(error)
     return error
+
+
+def claims(framework: str, path: Path) -> tuple[bool, str | None]:
+    """What a format makes of a file: whether it sniffs as a run, and its not-a-run note."""
+    adapter = by_name(framework)
+    assert adapter is not None
+    head = path.read_bytes()[:4096]
+    return adapter.sniff(path, head), adapter.not_a_run(path, head)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.evidence_files import FIXTURES, outputs
+from tests.evidence_files import FIXTURES, NOT_RUNS, outputs
 from tests.test_cli import run
 
 INSPECT_ERRORS = next((FIXTURES / "inspect/logs/eval").glob("*arith-errors*.eval"))
@@ -143,10 +143,15 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fixture", [p for p in outputs() if "samples_" not in p.name
-                                     and p.name != "results.junit.xml" and p.suffix != ".csv"],
+                                     and p.suffix != ".csv"],
                          ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
-    """`evalglass metrics` detects the format of every real output file by itself."""
+    """`evalglass metrics` reads every real output file by itself, and refuses a framework's own
+    file that holds no run (an index, a cache, a JUnit report) saying what it is."""
     result = run("metrics", str(fixture), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert len(result.stdout.splitlines()) >= 2
+    if fixture.name in NOT_RUNS:
+        assert (result.returncode, result.stdout) == (4, "")
+        assert "holds no run to read" in result.stderr
+    else:
+        assert result.returncode == 0, result.stderr
+        assert len(result.stdout.splitlines()) >= 2

@@ -22,6 +22,7 @@ from evalglass.shell.writing import refusal, write_atomic
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
+    from evalglass.evidence.model import Skipped
 
 # The library is imported inside each command that uses it, so `--help` and a usage error do not
 # pay for the records, evidence and scorecard machinery.
@@ -102,6 +103,12 @@ def _targets(
     return targets
 
 
+def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
+    """One line on stderr per file passed over, so that none is skipped in silence."""
+    for item in skipped:
+        typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+
+
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
           targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
     for target_fmt, target in targets:
@@ -153,6 +160,7 @@ def score(
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    _note_skipped(scorecard.skipped)
     _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
@@ -186,6 +194,7 @@ def metrics(
     from evalglass.tools import listing
 
     evidence = read_outputs(outputs, input_format)
+    _note_skipped(evidence.skipped)
     typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
 
 
