@@ -92,3 +92,25 @@ def claims(framework: str, path: Path) -> tuple[bool, str | None]:
     assert adapter is not None
     head = path.read_bytes()[:4096]
     return adapter.sniff(path, head), adapter.not_a_run(path, head)
+
+
+def eval_member(path: Path, name: str) -> object:
+    """A JSON member of an Inspect `.eval` archive, read with zipfile and zstandard alone (not
+    evalglass's reader), so a test's expected numbers are the log's own."""
+    import json
+    import struct
+    import zipfile
+
+    import zstandard
+
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo(name)
+        if info.compress_type != 93:
+            return json.loads(archive.read(name))
+        with path.open("rb") as raw:
+            raw.seek(info.header_offset)
+            local = raw.read(30)
+            skip = struct.unpack("<HH", local[26:30])
+            raw.seek(info.header_offset + 30 + skip[0] + skip[1])
+            data = raw.read(info.compress_size)
+    return json.loads(zstandard.ZstdDecompressor().decompressobj().decompress(data))

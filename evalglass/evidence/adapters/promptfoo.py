@@ -5,8 +5,6 @@ averaged; provider errors are missing, never failures; no field grants authority
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +14,18 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
+from evalglass.evidence.adapters._promptfoo_cases import (
+    Cases,
+    cases_of,
+    columns_of_rows,
+    run_identity,
+)
+from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
 
 _PASS_RATE = "pass_rate"
 _ERROR = 2  # ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded
-_REDUCER = "mean"
 # Assertion types graded by a model, whose grader is the judge of the metric they feed.
 _MODEL_GRADED = frozenset(
     {
@@ -52,15 +56,6 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
         if files.ROWS_ONLY in doc:
             return tuple(_rows_only(doc[files.ROWS_ONLY], shown))
         return tuple(_measurements(doc, shown))
-
-
-@attrs.frozen
-class _Cases:
-    """Which test case each row is: repeats of a test share its testCase, never its testIdx
-    (a running count over tests, repeats and variable combinations)."""
-
-    of: dict[int, str]  # id(row) -> the case's id within its column
-    distinct: int  # cases in the whole run
 
 
 def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
@@ -94,23 +89,7 @@ def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     rows = [c.mapping(row, shown, "result row") for row in lines]
     if not rows:
         raise OutputError(shown, "no result rows")
-    columns: list[dict[str, Any]] = []
-    by_column: dict[int, list[dict[str, Any]]] = {}
-    seen: dict[object, int] = {}
-    for row in rows:
-        provider = row.get("provider")
-        names = c.section(row, "provider")
-        column_key = c.integer(row.get("promptIdx"))
-        key = column_key if column_key is not None else (row.get("promptId"), json.dumps(provider))
-        if key not in seen:
-            label = c.text(c.section(row, "prompt").get("label"))
-            name = c.text(provider) or c.text(names.get("label")) or c.text(names.get("id"))
-            if label is None or name is None:
-                raise OutputError(shown, f"result row {row.get('id')!r}: no prompt label or provider")
-            seen[key] = len(columns)
-            columns.append({"provider": name, "label": label})
-        by_column.setdefault(seen[key], []).append(row)
-    yield from _columns(columns, by_column, {}, None, False, shown)
+    yield from _columns(*columns_of_rows(rows, shown), {}, None, False, shown)
 
 
 def _columns(
@@ -122,13 +101,8 @@ def _columns(
     shown: str,
 ) -> Iterator[Measurement]:
     rows = [row for column_rows in by_column.values() for row in column_rows]
-    cases = _cases(by_column)
-    ids = [i for row in rows if isinstance(i := row.get("id"), str) and i]
-    identity = None
-    if rows and len(ids) == len(rows):
-        # Row ids are promptfoo's per-result uuids: the same set is the same run, however written.
-        digest = hashlib.sha256("\n".join(sorted(ids)).encode("utf-8", "surrogatepass"))
-        identity = "promptfoo:" + digest.hexdigest()
+    cases = cases_of(by_column)
+    identity = run_identity(rows)
     dataset = _dataset(config, cases)
     for index, column in enumerate(columns):
         provider, label = c.text(column.get("provider")), c.text(column.get("label"))
@@ -161,37 +135,6 @@ def _row_metrics(rows: list[dict[str, Any]]) -> dict[str, None]:
     return {name: None for row in rows for name in c.section(row, "namedScores")}
 
 
-def _cases(by_column: dict[int, list[dict[str, Any]]]) -> _Cases:
-    """Each row's case: its testCase (else its vars and description), numbered within its
-    column in the order of the tests (so a run without repeats keeps promptfoo's testIdx)."""
-    of: dict[int, str] = {}
-    keys: set[str] = set()
-    for rows in by_column.values():
-        first: dict[str, tuple[int, int]] = {}
-        row_keys = []
-        for position, row in enumerate(rows):
-            key = _case_key(row)
-            keys.add(key)
-            row_keys.append(key)
-            index = c.integer(row.get("testIdx"))
-            at = (index if index is not None else position, position)
-            first[key] = min(first.get(key, at), at)
-        rank = {key: str(n) for n, key in enumerate(sorted(first, key=first.__getitem__))}
-        for row, key in zip(rows, row_keys, strict=True):
-            of[id(row)] = rank[key]
-    return _Cases(of, len(keys))
-
-
-def _case_key(row: dict[str, Any]) -> str:
-    test = row.get("testCase")
-    if not isinstance(test, dict):
-        test = {"vars": row.get("vars"), "description": row.get("description")}
-        if test["vars"] is None and test["description"] is None:
-            test = {"testIdx": row.get("testIdx"), "id": row.get("id")}
-    text = json.dumps(test, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _column_of(row: dict[str, Any], columns: list[dict[str, Any]], shown: str) -> int:
     index = c.integer(row.get("promptIdx"))
     if index is not None and 0 <= index < len(columns):
@@ -215,57 +158,17 @@ def _is_error(row: dict[str, Any]) -> bool:
     return bool(row.get("error")) and row.get("gradingResult") is None
 
 
-@attrs.frozen
-class _Scored:
-    """A column's scores for one metric, row by row and case by case."""
-
-    samples: tuple[Sample, ...]  # one per scored row, epoch = its repeat when repeated
-    per_case: dict[str, list[float]]
-
-    @property
-    def means(self) -> list[float]:
-        return [c.mean(scores) or 0.0 for scores in self.per_case.values()]
-
-    @property
-    def balanced(self) -> bool:
-        return len({len(scores) for scores in self.per_case.values()}) <= 1
-
-    @property
-    def reduction(self) -> Reduction | None:
-        counts = [len(scores) for scores in self.per_case.values()]
-        if not counts or max(counts) == 1:
-            return None
-        return Reduction(reducer=_REDUCER, least=min(counts), most=max(counts))
-
-
-def _scored(rows: list[tuple[dict[str, Any], float]], cases: _Cases) -> _Scored:
-    per_case: dict[str, list[float]] = {}
-    for row, score in sorted(rows, key=lambda pair: _order(pair[0])):
-        per_case.setdefault(cases.of[id(row)], []).append(score)
-    samples = tuple(
-        Sample(id=case, score=score, epoch=k if len(scores) > 1 else None)
-        for case, scores in per_case.items()
-        for k, score in enumerate(scores, start=1)
-    )
-    return _Scored(samples, per_case)
-
-
-def _order(row: dict[str, Any]) -> int:
-    index = c.integer(row.get("testIdx"))
-    return -1 if index is None else index
-
-
 def _pass_rate(
     metric_id: str,
     metrics: dict[str, Any],
     rows: list[dict[str, Any]],
-    cases: _Cases,
+    cases: Cases,
     run: Run,
     once: bool,
     shown: str,
 ) -> Measurement:
     graded = [row for row in rows if not _is_error(row)]
-    scored = _scored([(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases)
+    scored = score_cases([(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases)
     row_scores = [s.score for s in scored.samples]
     counted_pass = sum(score == 1.0 for score in row_scores)
     passed = c.integer(metrics.get("testPassCount"))
@@ -305,7 +208,7 @@ def _named(
     name: str,
     metrics: dict[str, Any],
     rows: list[dict[str, Any]],
-    cases: _Cases,
+    cases: Cases,
     run: Run,
     once: bool,
     shown: str,
@@ -344,7 +247,7 @@ def _named(
         case_weight.setdefault(cases.of[id(row)], row_weight)
         weighted, weight_sum = weighted + score * row_weight, weight_sum + row_weight
         assertions += contributing
-    scored = _scored(graded, cases)
+    scored = score_cases(graded, cases)
     means = scored.means
     recomputed = _ratio(weighted, weight_sum)
     if scored.balanced:
@@ -439,7 +342,7 @@ def _provider_names(value: object) -> list[str]:
     return []
 
 
-def _dataset(config: dict[str, Any], cases: _Cases) -> DatasetIdentity:
+def _dataset(config: dict[str, Any], cases: Cases) -> DatasetIdentity:
     tests = config.get("tests")
     if isinstance(tests, str):
         location: str | None = tests
