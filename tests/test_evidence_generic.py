@@ -129,6 +129,23 @@ def test_csv_rows_and_duplicate_sample_ids(tmp_path: Path) -> None:
         read_outputs([bad])
 
 
+def test_epochs_of_a_sample_count_once(tmp_path: Path) -> None:
+    """Rows with an epoch column: n counts sample ids, each sample's epochs become their mean,
+    and the interval is over those means (Student-t over 2/3 and 1/3, not Wilson over rows)."""
+    lines = [
+        {"metric": "a", "score": (i + e) % 2, "sample_id": f"s{i}", "epoch": e}
+        for i in range(6) for e in (1, 2, 3)
+    ]  # fmt: skip
+    path = write(tmp_path, "rows.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n")
+    m = read_outputs([path]).measurements["a"]
+    means = [sum((i + e) % 2 for e in (1, 2, 3)) / 3 for i in range(6)]
+    assert (m.n, m.value) == (6, pytest.approx(sum(means) / 6))
+    assert m.reduction is not None and (m.reduction.least, m.reduction.most) == (3, 3)
+    low, high = sp.t.interval(0.95, 5, loc=sum(means) / 6, scale=sp.sem(means))
+    assert m.interval is not None and m.interval.method is Method.STUDENT_T
+    assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-9)
+
+
 def test_folder_reads_every_recognised_file(tmp_path: Path) -> None:
     """A folder argument reads each recognised output below it and skips the rest."""
     write(tmp_path, "a.json", {"metrics": {"x": 1.0}})

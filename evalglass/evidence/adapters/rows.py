@@ -3,7 +3,8 @@
 rows that share a `cluster` get a cluster-robust interval.
 
 A sample id seen twice for one metric is an input error: silently counting it twice would
-inflate n and narrow the interval.
+inflate n and narrow the interval. Rows that repeat a sample under an `epoch` are one sample:
+its epochs are averaged before n and the interval are taken.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
-from evalglass.evidence.model import Measurement, Run
+from evalglass.evidence.model import Measurement, Reduction, Run
 from evalglass.evidence.registry import Adapter
 
 ROWS_REQUIRED = ("metric", "score")
@@ -64,6 +65,8 @@ class _Scores:
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     metrics: dict[str, _Scores] = {}
     models: set[str] = set()
+    # Metrics whose rows repeat a sample (an `epoch` column): reduced per sample afterwards.
+    repeated: set[str] = set()
     # One copy of each sample key, shared by the id sets of every metric that scores the sample.
     keys: dict[str, str] = {}
     for line, row in _rows(path, shown):
@@ -86,6 +89,8 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
                     shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'", line
                 )
             scores.ids.add(key)
+            if row.get("epoch") not in (None, ""):
+                repeated.add(metric)
         model = row.get("model")
         if isinstance(model, str) and model:
             models.add(model)
@@ -99,7 +104,58 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     if len(models) > 1:
         raise OutputError(shown, f"rows name several models: {', '.join(sorted(models))}")
     run = Run(source=shown, model=models.pop() if models else None)
-    return tuple(_measurement(metric, scores, run) for metric, scores in metrics.items())
+    by_sample = _per_sample(path, shown, repeated) if repeated else {}
+    return tuple(
+        _reduced(metric, by_sample[metric], run)
+        if metric in by_sample
+        else _measurement(metric, scores, run)
+        for metric, scores in metrics.items()
+    )
+
+
+def _per_sample(
+    path: Path, shown: str, metrics: set[str]
+) -> dict[str, dict[str, tuple[list[float], object]]]:
+    """A second pass over the file, for the few metrics with epochs: each sample's scores and
+    cluster (a row without a sample id is a sample of its own)."""
+    found: dict[str, dict[str, tuple[list[float], object]]] = {m: {} for m in metrics}
+    for line, row in _rows(path, shown):
+        metric = row.get("metric")
+        if metric not in metrics:
+            continue
+        sample_id = row.get("sample_id")
+        key = f"#{line}" if sample_id in (None, "") else f"={sample_id}"
+        score = _score(row.get("score"), shown, line)
+        scores, _ = found[str(metric)].setdefault(key, ([], row.get("cluster")))
+        scores.append(score)
+    return found
+
+
+def _reduced(metric: str, samples: dict[str, tuple[list[float], object]], run: Run) -> Measurement:
+    """n counts samples, not epochs: each sample's epochs become their mean first."""
+    means = [math.fsum(scores) / len(scores) for scores, _ in samples.values()]
+    counts = [len(scores) for scores, _ in samples.values()]
+    reduction = None
+    if max(counts) > 1:
+        reduction = Reduction(reducer="mean", least=min(counts), most=max(counts))
+    if not all(map(math.isfinite, means)):
+        return Measurement(id=metric, run=run, value=math.nan, n=len(means), reduction=reduction)
+    clusters = [
+        ("row", key) if cluster in (None, "") else ("cluster", cluster)
+        for key, (_, cluster) in samples.items()
+    ]
+    if len(set(clusters)) < len(clusters):
+        interval = stats.clustered(means, clusters)
+    else:
+        interval = stats.interval_for_scores(means)
+    return Measurement(
+        id=metric,
+        run=run,
+        value=math.fsum(means) / len(means),
+        n=len(means),
+        interval=interval,
+        reduction=reduction,
+    )
 
 
 def _measurement(metric: str, scores: _Scores, run: Run) -> Measurement:
