@@ -249,3 +249,19 @@ def test_a_file_no_format_claims_says_what_each_looked_for(tmp_path: Path) -> No
     assert "a JSON object with keys name, value" in result.stderr
     for name in ("inspect", "lm-eval", "promptfoo", "deepeval", "rows", "generic"):
         assert f"{name} wants " in result.stderr
+
+
+def test_every_command_that_reads_outputs_notes_the_skipped_files(tmp_path: Path) -> None:
+    """metrics, doctor, explain and diff name each file they passed over, on stderr."""
+    folder = FIXTURES / "deepeval/default-results/results/.deepeval"
+    host = records(tmp_path, "Exact Match", 0.01)
+    commands = (
+        ["metrics", str(folder)],
+        ["doctor", str(folder), "--records", str(host)],
+        ["explain", "Exact Match", str(folder), "--records", str(host)],
+    )
+    for command in commands:
+        result = run(*command, cwd=tmp_path)
+        notes = [line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")]
+        assert len(notes) == 2, (command, result.stderr)
+        assert any(".deepeval-cache.json: DeepEval's metric cache" in line for line in notes)

@@ -103,10 +103,14 @@ def _targets(
     return targets
 
 
-def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
+def _note(item: Skipped) -> None:
     """One line on stderr per file passed over, so that none is skipped in silence."""
+    typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+
+
+def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
     for item in skipped:
-        typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+        _note(item)
 
 
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
@@ -223,7 +227,8 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
+                              on_skipped=_note)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -248,7 +253,8 @@ def explain(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    result = api.explain(metric, outputs or [], records, input_format=input_format,
+                         on_skipped=_note)
     typer.echo(render_explain.render(result, fmt), nl=False)
 
 
@@ -266,7 +272,7 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
