@@ -134,3 +134,17 @@ def test_a_log_without_samples_cannot_place_its_groups(tmp_path: Path) -> None:
     path = tmp_path / "log.json"
     path.write_text(json.dumps(doc))
     assert {m.n for i, m in read(path).items() if i != "grouped_ops/exact/all"} == {None}
+
+
+def test_a_log_converted_beside_its_eval_is_read_once() -> None:
+    """`inspect log convert` keeps the run's eval id and start: the .json copy of arith-errors
+    is skipped as the same run, while the separate arith runs are both read (one a retry)."""
+    evidence = read_outputs([INSPECT / "logs"])
+    copies = [s for s in evidence.skipped if "arith-errors" in s.source]
+    assert [Path(s.source).suffix for s in copies] == [".json"]
+    assert copies[0].reason.startswith("the same run as") and copies[0].reason.endswith(".eval")
+    converted = header(Path(copies[0].source))
+    original = header(next((INSPECT / "logs/eval").glob("*arith-errors*.eval")))
+    assert converted["eval"]["eval_id"] == original["eval"]["eval_id"]
+    arith = evidence.measurements["arith/match/accuracy"]
+    assert len(arith.earlier) == 1 and arith.earlier[0].source.endswith(".eval")

@@ -49,6 +49,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         dataset=_dataset(spec),
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
+        identity=_identity(spec, stats),
     )
     declared = _declared_samples(spec, log.samples)
     results = header.get("results")
@@ -166,6 +167,13 @@ def _epochs(scores: list[_EpochScore] | None, reducer: str) -> Reduction | None:
     counts = Counter(s.sample_id for s in scores)
     least, most = min(counts.values()), max(counts.values())
     return Reduction(reducer=reducer, least=least, most=most) if most > 1 else None
+
+
+def _identity(spec: dict[str, Any], stats: dict[str, Any]) -> str | None:
+    """A log converted between .eval and .json keeps its eval id and start: one run, read once.
+    A retry starts anew, so it is never taken for a copy."""
+    eval_id, started = c.text(spec.get("eval_id")), c.text(stats.get("started_at"))
+    return None if eval_id is None or started is None else f"inspect:{eval_id}:{started}"
 
 
 def _unmeasured(
