@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from evalglass.tools.records_diff import RecordsDiff
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "validate",
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "score",
+    "validate",
 ]
 
 
@@ -98,6 +99,21 @@ def explain(
     host = load_records(records)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence)
+
+
+def explain_patch(explanation: Explanation, records: str | os.PathLike[str] = "host_records") -> str:
+    """The explanation's edits as a unified diff of the records folder, for a person to review,
+    fill in and `git apply`. Reads the records files; writes nothing. Empty when no edit is left."""
+    from evalglass.records.load import read_text
+    from evalglass.records.schema import KINDS
+    from evalglass.tools.records_patch import patch
+
+    edits = explanation.checklist.edits
+    files = {
+        kind: read_text(os.path.join(os.fspath(records), KINDS[kind].filename))
+        for kind in {edit.kind for edit in edits}
+    }
+    return patch(files, os.fspath(records), edits)
 
 
 def doctor(
