@@ -4,18 +4,21 @@ results.json (stats, prompts[].metrics, runtimeOptions, config), never from eval
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.read import read_outputs
-from tests.evidence_files import FIXTURES
+from tests.evidence_files import FIXTURES, damaged
 
 RUNS = {
     "repeat3": FIXTURES / "promptfoo/repeat/results/repeat3",
@@ -183,3 +186,30 @@ def test_the_yaml_reader_keeps_yaml_1_2_scalars_as_promptfoo_wrote_them(tmp_path
     descriptions = {r["testCase"].get("description") for r in loaded["results"]["results"]}
     assert "yes" in descriptions and True not in descriptions
     assert len(loaded["results"]["results"]) == len(rows)
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_damaged_exports_of_every_way_raise_output_error(tmp_path: Path, way: str) -> None:
+    """Empty, truncated and random-byte YAML, XML and JSONL exports either still read (a cut at a
+    line end can leave whole rows) or raise one OutputError naming the file, nothing else."""
+    for label, data in damaged((RUNS["repeat3"] / way).read_bytes()):
+        path = tmp_path / way
+        path.write_bytes(data)
+        shown = f"out/{label}"
+        try:
+            promptfoo.read(path, shown)
+        except OutputError as error:
+            assert error.path == shown and "\n" not in str(error)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=2000), st.sampled_from(WAYS))
+def test_no_bytes_in_any_way_raise_anything_but_output_error(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, way: str
+) -> None:
+    """Whatever the bytes of a .yaml, .xml or .jsonl export, read() returns or raises OutputError."""
+    head = (RUNS["plain"] / way).read_bytes()[:300]
+    path = tmp_path_factory.mktemp("fuzz") / way
+    path.write_bytes(head + data)
+    with contextlib.suppress(OutputError):
+        promptfoo.read(path, way)
