@@ -52,6 +52,7 @@ def test_repeated_cases_count_once(name: str) -> None:
     assert len(doc["testCases"]) == 3 * cases
     m = read(run_file(name))
     check_against_deepeval(m, doc, cases)
+    assert {x.run.dataset.samples for x in m.values() if x.run.dataset} == {cases}
     for got in m.values():
         assert got.reduction is not None
         assert (got.reduction.reducer, got.reduction.least, got.reduction.most) == ("mean", 3, 3)

@@ -53,6 +53,7 @@ def test_n_counts_tests_not_repeats_and_values_are_promptfoos(run: str) -> None:
         assert graded + metrics["testErrorCount"] == tests * repeat
         rate = m[f"{prefix}/pass_rate"]
         assert (rate.value, rate.n, rate.missing) == (metrics["testPassCount"] / graded, tests, 0)
+        assert rate.run.dataset is not None and rate.run.dataset.samples == tests
         for name, total in metrics["namedScores"].items():
             named = m[f"{prefix}/{name}"]
             assert named.value == pytest.approx(total / metrics["namedScoreWeights"][name], 1e-12)

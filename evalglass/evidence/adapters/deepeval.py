@@ -54,7 +54,7 @@ class _Case:
 
 
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
-    cases = _cases(doc, shown)
+    cases, distinct = _cases(doc, shown)
     reported: dict[str, dict[str, Any]] = {}
     for entry in doc.get("metricsScores") or []:
         entry = c.mapping(entry, shown, "metricsScores[]")
@@ -66,7 +66,7 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     run = Run(
         source=shown,
         model=c.text(hyper.get("model")),
-        dataset=_dataset(doc, hyper),
+        dataset=_dataset(doc, hyper, distinct),
         started=_file_time(path),
         # Its copies in .deepeval/ (wrapped or not) and a saved test_run_*.json are one run:
         # the same cases, answered and timed alike.
@@ -91,7 +91,7 @@ def _measurement(
     samples = tuple(
         Sample(id=_case_name(runs), score=x.score, epoch=k if len(runs) > 1 else None)
         for runs in by_case.values()
-        for k, x in enumerate((x for x in runs if x.score is not None), start=1)
+        for k, x in enumerate(runs, start=1)
         if x.score is not None
     )
     from_cases = [s.score for s in samples]
@@ -145,9 +145,11 @@ def _measurement(
     )
 
 
-def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
-    """Per metric name, every test case that ran it (conversational ones included)."""
+def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int]:
+    """Per metric name, every test case that ran it (conversational ones included); and how
+    many distinct cases the run had, each repeat of a case counted once."""
     by_metric: dict[str, list[_Case]] = {}
+    identities: set[str] = set()
     for kind in _CASE_LISTS:
         for position, case in enumerate(doc.get(kind) or []):
             key = f"{kind}[{position}]"
@@ -159,6 +161,7 @@ def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
             identity = _digest(
                 [kind, named and _base_name(named), *(case.get(k) for k in _INPUTS)]
             )
+            identities.add(identity)
             for data in case.get("metricsData") or []:
                 data = c.mapping(data, shown, f"{key}.metricsData[]")
                 name = c.text(data.get("name"))
@@ -170,7 +173,7 @@ def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
                 by_metric.setdefault(name, []).append(
                     _Case(case_id, identity, score, c.text(data.get("evaluationModel")))
                 )
-    return by_metric
+    return by_metric, len(identities)
 
 
 def _case_name(runs: list[_Case]) -> str:
@@ -196,8 +199,7 @@ def _digest(value: object) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _dataset(doc: dict[str, Any], hyper: dict[str, Any]) -> DatasetIdentity:
-    cases = sum(len(doc.get(key) or []) for key in _CASE_LISTS)
+def _dataset(doc: dict[str, Any], hyper: dict[str, Any], cases: int) -> DatasetIdentity:
     return DatasetIdentity(
         # A Confident AI dataset names itself; otherwise only what the user logged, if anything.
         name=c.text(doc.get("datasetAlias"))
