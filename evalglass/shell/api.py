@@ -150,5 +150,5 @@ def validate(records: str | os.PathLike[str] = "host_records") -> int:
     """Load the records folder against its schema and nothing else; the number of records."""
     host = load_records(records)
     kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
-             host.baselines)
-    return sum(len(kind) for kind in kinds)
+             host.baselines, host.checks)
+    return sum(len(kind) for kind in kinds) + (host.success is not None)

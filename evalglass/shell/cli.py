@@ -321,8 +321,8 @@ def validate(records: Records = Path("host_records")) -> None:
 def schema(
     kind: Annotated[
         str | None,
-        typer.Argument(help="metrics, thresholds, datasets, judges, policies or baselines "
-                            "(default: all six, keyed by file name)."),
+        typer.Argument(help="metrics, thresholds, datasets, judges, policies, baselines, "
+                            "checks or success (default: all eight, keyed by file name)."),
     ] = None,
 ) -> None:
     """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
