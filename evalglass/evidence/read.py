@@ -11,6 +11,7 @@ is then an input error.
 from __future__ import annotations
 
 import datetime as dt
+import glob
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -25,10 +26,11 @@ from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, n
 
 @attrs.frozen
 class _Reading:
-    """One file's measurements, and where it came in the order the files were found."""
+    """One file's measurements (or one dataset's, read together), and where it came in the order
+    the files were found."""
 
     order: int
-    source: str
+    sources: tuple[str, ...]  # one file, or the parts of a dataset read together
     measurements: tuple[Measurement, ...]
 
     @property
@@ -49,6 +51,7 @@ def read_outputs(
     readings: list[_Reading] = []
     skipped: list[tuple[int, Skipped]] = []
     seen: set[Path] = set()
+    together: dict[str, tuple[Adapter, int, list[tuple[Path, str]]]] = {}
     for order, (path, shown, found) in enumerate(_expand(paths, input_format)):
         resolved = path.resolve()
         if resolved in seen:
@@ -57,12 +60,16 @@ def read_outputs(
         if isinstance(found, Skipped):
             skipped.append((order, found))
             continue
-        read = found.read(path, shown)
-        if not read:
-            # An empty table would read as "nothing to gate" when the file was misread.
-            raise OutputError(shown, f"read as {found.name} output, but it holds no metric")
-        readings.append(_Reading(order, shown, read))
-    kept = _distinct_runs(readings, skipped)
+        if found.read_together is not None:
+            together.setdefault(found.name, (found, order, []))[2].append((path, shown))
+            continue
+        readings.append(_reading(found, order, (shown,), found.read(path, shown)))
+    # Files of such a format given in one run are one dataset: merged before any statistic.
+    for adapter, order, files in together.values():
+        assert adapter.read_together is not None
+        shown_all = tuple(shown for _, shown in files)
+        readings.append(_reading(adapter, order, shown_all, adapter.read_together(files)))
+    kept = _distinct_runs(sorted(readings, key=lambda r: r.order), skipped)
     if not kept:
         given = os.fspath(paths[0]) if paths else "."
         raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
@@ -72,9 +79,18 @@ def read_outputs(
             _merge(measurements, measurement)
     return Evidence(
         measurements=measurements,
-        sources=tuple(r.source for r in kept),
+        sources=tuple(source for r in kept for source in r.sources),
         skipped=tuple(s for _, s in sorted(skipped, key=_first)),
     )
+
+
+def _reading(
+    adapter: Adapter, order: int, sources: tuple[str, ...], measurements: tuple[Measurement, ...]
+) -> _Reading:
+    if not measurements:
+        # An empty table would read as "nothing to gate" when the file was misread.
+        raise OutputError(sources[0], f"read as {adapter.name} output, but it holds no metric")
+    return _Reading(order, sources, measurements)
 
 
 def _first(pair: tuple[int, Skipped]) -> int:
@@ -96,7 +112,8 @@ def _distinct_runs(
         if reading.ordered and not twin.ordered:
             kept[kept.index(twin)] = reading
             twin, reading = reading, twin
-        skipped.append((reading.order, Skipped(reading.source, f"the same run as {twin.source}")))
+        why = f"the same run as {twin.sources[0]}"
+        skipped += [(reading.order, Skipped(source, why)) for source in reading.sources]
     return sorted(kept, key=lambda r: r.order)
 
 
@@ -132,6 +149,9 @@ def _expand(
             yield path, shown, what
         elif path.exists():
             raise OutputError(shown, "not a regular file or folder")
+        elif any(c in shown for c in "*?[") and glob.glob(shown):
+            # A quoted pattern (`'scores/*.parquet'`): the shell left it for us to expand.
+            yield from _expand(sorted(glob.glob(shown)), input_format)
         else:
             raise OutputError(shown, "no such file or folder")
 

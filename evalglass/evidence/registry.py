@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,6 +44,9 @@ class Adapter:
     # it): what the file is, said to the user when it is skipped; None for any other file.
     # Asked before any format sniffs, from the same path and head; never raises.
     not_a_run: Callable[[Path, bytes], str | None] = _holds_runs
+    # For formats whose files given together are parts of one dataset (aggregate partials, a
+    # folder of Parquet files): reads them all at once, instead of `read` file by file.
+    read_together: Callable[[Sequence[tuple[Path, str]]], tuple[Measurement, ...]] | None = None
 
 
 @functools.cache

@@ -412,5 +412,33 @@ def calibrate(
         typer.echo(f"evidence written to {out}", err=True)
 
 
+@app.command()
+def sql(
+    dialect: Annotated[
+        str, typer.Option("--dialect", help="duckdb, spark, bigquery or postgres.")
+    ] = "duckdb",
+    table: Annotated[str, typer.Option("--table", help="The table of generic rows.")] = "scores",
+    columns: Annotated[
+        str,
+        typer.Option("--optional-columns", metavar="NAMES",
+                     help="The optional columns the table has: cluster, model (comma-separated; "
+                          "'' for none)."),
+    ] = "cluster,model",
+) -> None:
+    """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
+    from evalglass.evidence import sql as queries
+
+    known = {d.value: d for d in queries.Dialect}
+    if dialect not in known:
+        raise typer.BadParameter(f"{dialect!r}: expected one of {', '.join(known)}",
+                                 param_hint="--dialect")
+    present = [c.strip() for c in columns.split(",") if c.strip()]
+    unknown = [c for c in present if c not in queries.OPTIONAL]
+    if unknown:
+        raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+                                 param_hint="--optional-columns")
+    typer.echo(queries.query(known[dialect], table, present), nl=False)
+
+
 def main() -> None:
     app(prog_name="evalglass")
