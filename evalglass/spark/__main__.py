@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -23,25 +24,32 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--out {args.out} would overwrite the input")
     from pyspark.sql import SparkSession
 
+    # A session this command starts is stopped when it ends; one it was handed (spark-submit's, a
+    # notebook's) belongs to its owner.
+    owned = SparkSession.getActiveSession() is None
     builder = SparkSession.builder.appName("evalglass-aggregates")
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
+    # A local path is this process's, not the JVM's working directory; a URI (s3://, hdfs://)
+    # is passed as it is.
+    path = args.path if "://" in args.path else os.path.abspath(args.path)
     try:
         reader = spark.read
         suffix = Path(args.path).suffix.lower()
         if suffix == ".csv":
-            df = reader.option("header", True).option("inferSchema", True).csv(args.path)
+            df = reader.option("header", True).option("inferSchema", True).csv(path)
         elif suffix in (".jsonl", ".json"):
-            df = reader.json(args.path)
+            df = reader.json(path)
         else:
-            df = reader.parquet(args.path)
+            df = reader.parquet(path)
         doc = aggregate(df, source=args.path)
     except EvalglassError as exc:
         print(f"evalglass: {exc}", file=sys.stderr)
         return 4
     finally:
-        spark.stop()
+        if owned:
+            spark.stop()
     write_atomic(args.out, json.dumps(doc, indent=1) + "\n")
     return 0
 
