@@ -265,3 +265,13 @@ def test_every_command_that_reads_outputs_notes_the_skipped_files(tmp_path: Path
         notes = [line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")]
         assert len(notes) == 2, (command, result.stderr)
         assert any(".deepeval-cache.json: DeepEval's metric cache" in line for line in notes)
+
+
+def test_the_metrics_json_lists_the_skipped_files(tmp_path: Path) -> None:
+    """`metrics --format json` (what the MCP metrics tool answers) names each skipped file."""
+    folder = FIXTURES / "inspect/eval-set/logs/eval"
+    result = run("metrics", str(folder), "--format", "json", cwd=tmp_path)
+    doc = json.loads(result.stdout)
+    assert sorted(Path(s["source"]).name for s in doc["skipped"]) == [
+        ".eval-set-id", "eval-set.json", "logs.json"]
+    assert result.returncode == 0

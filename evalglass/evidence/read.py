@@ -70,8 +70,8 @@ def read_outputs(
         shown_all = tuple(shown for _, shown in files)
         readings.append(_reading(adapter, order, shown_all, adapter.read_together(files)))
     kept = _distinct_runs(sorted(readings, key=lambda r: r.order), skipped)
-    if not kept:
-        given = os.fspath(paths[0]) if paths else "."
+    if paths and not kept:
+        given = os.fspath(paths[0])
         raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
     measurements: dict[str, Measurement] = {}
     for reading in kept:
