@@ -176,6 +176,12 @@ class Metric:
 
 
 @attrs.frozen(kw_only=True)
+class Skipped:
+    source: str
+    reason: str
+
+
+@attrs.frozen(kw_only=True)
 class Counts:
     passed: int = attrs.field(validator=_not_negative)
     warned: int = attrs.field(validator=_not_negative)
@@ -195,6 +201,8 @@ class Scorecard:
     sources: tuple[str, ...]
     counts: Counts
     metrics: tuple[Metric, ...]
+    # Files given or found that held no run to read; written only when there are any.
+    skipped: tuple[Skipped, ...] = ()
     # The tier of host checks `evalglass run` ran; absent for `evalglass score`, which runs none.
     tier: TierName | None = None
 
@@ -280,17 +288,18 @@ def _converter() -> cattrs.Converter:
         return structure
 
     conv.register_structure_hook_factory(attrs.has, record)
-    # `samples` is written only when kept, `attempts` only for a check, `not_run` and `tier`
-    # only when there is one: every other field is always written, null or not.
+    # `samples` is written only when kept, `attempts` only for a check, `skipped` only when a
+    # file was skipped, `not_run` and `tier` only when there is one: every other field is always
+    # written, null or not.
+    omitted = override(omit_if_default=True)
     conv.register_unstructure_hook(
-        Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True),
-                                         attempts=override(omit_if_default=True))
+        Metric, make_dict_unstructure_fn(Metric, conv, samples=omitted, attempts=omitted)
     )
     conv.register_unstructure_hook(
-        Counts, make_dict_unstructure_fn(Counts, conv, not_run=override(omit_if_default=True))
+        Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted)
     )
     conv.register_unstructure_hook(
-        Scorecard, make_dict_unstructure_fn(Scorecard, conv, tier=override(omit_if_default=True))
+        Scorecard, make_dict_unstructure_fn(Scorecard, conv, skipped=omitted, tier=omitted)
     )
     return conv
 

@@ -294,6 +294,13 @@ _thresholds = st.builds(
     approval=_literal(contract.ApprovalName), approved_by=st.none() | _texts,
     approved_on=st.none() | st.dates().map(lambda d: d.isoformat()),
 )
+_attempts = st.builds(
+    contract.Attempt, outcome=_literal(contract.OutcomeOfAttempt), command=_texts, found=_texts,
+    exit_code=st.none() | st.integers(min_value=-64, max_value=255), duration=_maybe_finite,
+    timed_out=st.booleans(),
+    cached=st.none() | st.builds(contract.CachedPass, commit=_texts, recorded=_texts),
+    stderr=_texts,
+)
 _metrics = st.builds(
     contract.Metric,
     id=_texts, value=_maybe_finite, n=st.none() | _counts, interval=_intervals,
@@ -311,6 +318,7 @@ _metrics = st.builds(
                    evidence=_texts, change=st.none() | _changes),
     samples=st.none() | st.lists(st.builds(contract.Sample, id=_texts, epoch=st.none() | _counts,
                                            score=_maybe_finite), max_size=3).map(tuple),
+    attempts=st.none() | st.lists(_attempts, max_size=2).map(tuple),
 )
 scorecard_documents = st.builds(
     contract.Scorecard,
@@ -318,6 +326,9 @@ scorecard_documents = st.builds(
     exit_code=st.integers(min_value=0, max_value=255), model=st.none() | _texts,
     sources=st.lists(_texts, max_size=3).map(tuple),
     counts=st.builds(contract.Counts, passed=_counts, warned=_counts, failed=_counts,
-                     blocked=_counts, informational=_counts),
+                     blocked=_counts, informational=_counts, not_run=_counts),
     metrics=st.lists(_metrics, max_size=3).map(tuple),
+    skipped=st.lists(st.builds(contract.Skipped, source=_texts, reason=_texts),
+                     max_size=2).map(tuple),
+    tier=st.none() | _literal(contract.TierName),
 )

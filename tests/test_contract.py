@@ -17,8 +17,8 @@ from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import assemble
-from evalglass.evidence.model import Evidence, Method
-from evalglass.records.model import Approval, Op
+from evalglass.evidence.model import AttemptOutcome, Evidence, Method
+from evalglass.records.model import Approval, Op, Tier
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
 from tests import states
@@ -33,7 +33,8 @@ def test_published_vocabularies_are_the_cores() -> None:
     pairs = [
         (contract.VerdictName, Verdict), (contract.OutcomeName, Outcome),
         (contract.ResultName, Result), (contract.OpName, Op), (contract.ApprovalName, Approval),
-        (contract.MethodName, Method),
+        (contract.MethodName, Method), (contract.OutcomeOfAttempt, AttemptOutcome),
+        (contract.TierName, Tier),
     ]  # fmt: skip
     for literal, enum in pairs:
         assert list(get_args(literal)) == [member.value for member in enum]
@@ -122,3 +123,22 @@ def test_text_that_is_not_a_scorecard_is_one_line(text: str) -> None:
     with pytest.raises(contract.ContractError) as error:
         contract.loads(text, "base.json")
     assert "\n" not in str(error.value)
+
+
+def test_a_run_with_checks_reads_back_with_its_attempts_and_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`evalglass run`'s JSON: attempts per check, counts.not_run and the tier survive the trip;
+    `score` writes no tier and no attempts, and counts the gating checks it did not run."""
+    monkeypatch.chdir(RECORDS.parent)
+    card = evalglass.run([EXAMPLE], RECORDS, tier="fast", use_cache=False)
+    text = render(card, Format.JSON)
+    doc = contract.loads(text, "card.json")
+    assert contract.dumps(doc) == text
+    assert (doc.tier, doc.counts.not_run) == ("fast", 1)
+    present = doc.metric("check/eval-output-present")
+    assert present is not None and present.attempts is not None
+    assert [a.outcome for a in present.attempts] == ["passed"]
+    plain = json.loads(render(evalglass.score([EXAMPLE], RECORDS), Format.JSON))
+    assert "tier" not in plain and plain["counts"]["not_run"] == 2
+    assert all("attempts" not in m for m in plain["metrics"])

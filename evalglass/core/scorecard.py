@@ -17,7 +17,7 @@ from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import CHECK_PREFIX, Evidence, Measurement
+from evalglass.evidence.model import CHECK_PREFIX, Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.records.model import HostRecords, ThresholdRecord, check_name
 
@@ -76,6 +76,8 @@ class Scorecard:
     metrics: tuple[MetricCard, ...]
     model: str | None
     sources: tuple[str, ...]
+    # Files passed over, each with why: never counted, always reported.
+    skipped: tuple[Skipped, ...] = ()
     # Which host checks the run started: none (`evalglass score`), or a tier's.
     scope: Scope = NO_CHECKS
 
@@ -117,6 +119,7 @@ def assemble(
         metrics=cards,
         model=_model(evidence),
         sources=evidence.sources,
+        skipped=evidence.skipped,
         scope=scope,
     )
 

@@ -39,6 +39,7 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
             not_run=counts.not_run,
         ),
         metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
+        skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
         tier=None if scorecard.scope.tier is None else scorecard.scope.tier.value,
     )
 

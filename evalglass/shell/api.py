@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,7 @@ from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 
 if TYPE_CHECKING:
+    from evalglass.evidence.model import Evidence, Skipped
     from evalglass.records.model import HostRecords
     from evalglass.tools.checks.session import Progress
     from evalglass.tools.diagnosis import Diagnosis
@@ -64,8 +65,9 @@ def run(
     are relative to it); passes of run and shell checks are cached under `cache_dir` (default
     `$XDG_CACHE_HOME/evalglass`) unless `use_cache` is false. Outputs are read before any check
     starts, so bad input fails at once. Raises EvalglassError for input it cannot use."""
+    import attrs
+
     from evalglass.core.scope import Scope
-    from evalglass.evidence.model import Evidence
     from evalglass.records.model import Tier
     from evalglass.tools.checks.cache import Store, default_folder
     from evalglass.tools.checks.session import Settings, run_checks
@@ -78,8 +80,8 @@ def run(
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
     checked = run_checks(host, Settings(scope=scope, store=store), progress)
-    both = Evidence(measurements={**evidence.measurements, **checked.measurements},
-                    sources=evidence.sources)
+    # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
+    both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
     with paused():
         return assemble(host, both, require_gate=require_gate, scope=scope)
 
@@ -111,6 +113,7 @@ def diff_records(
     *,
     head_ref: str | None = None,
     input_format: str | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs."""
@@ -119,7 +122,7 @@ def diff_records(
 
     base = load_records_at(base_ref, records)
     head = load_records_at(head_ref, records) if head_ref else load_records(records)
-    evidence = read_outputs(outputs, input_format) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped) if outputs else None
     return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
 
 
@@ -129,6 +132,7 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
@@ -138,7 +142,7 @@ def explain(
     from evalglass.tools.explanation import explain as explain_metric
 
     host = _host(records, records_ref)
-    evidence = read_outputs(outputs, input_format) if outputs else Evidence()
+    evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence)
 
 
@@ -163,6 +167,7 @@ def doctor(
     *,
     input_format: str | None = None,
     today: dt.date | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
 ) -> Diagnosis:
     """Every problem in the records (and, given outputs, between them and the run), and the
@@ -172,10 +177,24 @@ def doctor(
     from evalglass.tools.diagnosis import diagnose
 
     host = _host(records, records_ref)
-    evidence = read_outputs(outputs, input_format) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped) if outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))
     return diagnose(host, evidence, today or dt.date.today(), unfound)
+
+
+def _read(
+    outputs: Sequence[str | os.PathLike[str]],
+    input_format: str | None,
+    on_skipped: Callable[[Skipped], None] | None,
+) -> Evidence:
+    """The outputs' evidence; each file skipped (it held no run) is passed to `on_skipped`,
+    since these results do not list their sources."""
+    evidence = read_outputs(outputs, input_format)
+    if on_skipped is not None:
+        for item in evidence.skipped:
+            on_skipped(item)
+    return evidence
 
 
 def validate(records: str | os.PathLike[str] = "host_records") -> int:

@@ -24,6 +24,7 @@ from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
+    from evalglass.evidence.model import Skipped
 
 # The library is imported inside each command that uses it, so `--help` and a usage error do not
 # pay for the records, evidence and scorecard machinery.
@@ -102,6 +103,16 @@ def _targets(
         if reason is not None:
             raise typer.BadParameter(reason, param_hint="--output/--write")
     return targets
+
+
+def _note(item: Skipped) -> None:
+    """One line on stderr per file passed over, so that none is skipped in silence."""
+    typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+
+
+def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
+    for item in skipped:
+        _note(item)
 
 
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
@@ -238,6 +249,7 @@ def _show(
     template: Path | None, keep_samples: bool,
 ) -> None:  # fmt: skip
     """Write and print the scorecard as asked, then exit with its code."""
+    _note_skipped(scorecard.skipped)
     if template is not None:
         from evalglass.render import custom
 
@@ -289,6 +301,7 @@ def metrics(
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     evidence = read_outputs(outputs, input_format)
+    _note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
 
@@ -318,7 +331,8 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
+                              on_skipped=_note)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -350,7 +364,8 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("explain renders as terminal, markdown or json",
                                  param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    result = api.explain(metric, outputs or [], records, input_format=input_format,
+                         on_skipped=_note)
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -371,7 +386,7 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
