@@ -197,3 +197,32 @@ def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> No
         "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
     ))
     assert not explain("qa/exact_match", load_records(folder), evidence).hypothetical_gate_known
+
+
+def test_explain_knows_a_check(tmp_path: Path) -> None:
+    """A check's metric: its definition shown, no threshold or dataset asked for; a gating one
+    with no definition lists the check to write, and an informational one only its status."""
+    (tmp_path / "checks.yaml").write_text(
+        "checks:\n  unit:\n    run: pytest -q\n    timeout: 600\n    tier: fast\n"
+    )
+    (tmp_path / "metrics.yaml").write_text(
+        "metrics:\n  check/unit:\n    status: informational\n  check/docs:\n    status: gating\n"
+    )
+    records = load_records(tmp_path)
+    unit = explain("check/unit", records, Evidence())
+    assert [(e.file, e.key, e.text) for e in unit.checklist.edits] == [
+        ("metrics.yaml", "check/unit.status", "gating")
+    ]
+    text = render(unit, Format.TERMINAL)
+    assert "  check: run 'pytest -q', timeout 600 s, fast tier" in text.splitlines()
+    docs = explain("check/docs", records, Evidence())
+    assert docs.card.authority.outcome is Outcome.BLOCKED
+    assert [(e.file, e.key, e.text) for e in docs.checklist.edits] == [
+        ("checks.yaml", "docs.run", "<the command it runs>"),
+        ("checks.yaml", "docs.timeout", "<seconds>"),
+    ]
+    assert json.loads(render(docs, Format.JSON))["check"] is None
+    defined = explain("check/unit", load_records(tmp_path), Evidence())
+    assert json.loads(render(defined, Format.JSON))["check"] == (
+        "run 'pytest -q', timeout 600 s, fast tier"
+    )

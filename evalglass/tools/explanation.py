@@ -12,7 +12,7 @@ import attrs
 from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence
-from evalglass.records.model import HostRecords, MetricRecord
+from evalglass.records.model import CheckRecord, HostRecords, MetricRecord, check_name
 from evalglass.tools.checklist import Checklist, apply, checklist
 
 # The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
@@ -30,6 +30,9 @@ class Explanation:
     checklist: Checklist
     outputs_given: bool
     hypothetical: MetricCard | None = None
+    # A host check's metric: whether it is one, and its definition in checks.yaml (None: none).
+    is_check: bool = False
+    check: CheckRecord | None = None
 
     @property
     def hypothetical_gate_known(self) -> bool:
@@ -48,7 +51,8 @@ class Explanation:
 
 def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:
     """Explain `metric_id`; raises EvalglassError when neither records nor outputs know it."""
-    known = sorted(set(records.metrics) | set(evidence.measurements))
+    known = sorted(set(records.metrics) | set(evidence.measurements)
+                   | {f"check/{name}" for name in records.checks})
     if metric_id not in known:
         close = difflib.get_close_matches(metric_id, known, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -58,12 +62,15 @@ def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explana
     hypothetical = None
     if evidence.sources:
         hypothetical = _card(assemble(apply(records, plan.edits), evidence), metric_id)
+    name = check_name(metric_id)
     return Explanation(
         card=_card(assemble(records, evidence), metric_id),
         record=records.metrics.get(metric_id),
         checklist=plan,
         outputs_given=bool(evidence.sources),
         hypothetical=hypothetical,
+        is_check=name is not None,
+        check=None if name is None else records.checks.get(name),
     )
 
 
