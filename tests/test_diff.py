@@ -13,8 +13,13 @@ import pytest
 from evalglass.records.model import (
     Approval,
     Calibration,
+    CheckRecord,
+    HostRecords,
+    MetricRecord,
+    MetricStatus,
     Op,
     ThresholdRecord,
+    Tier,
 )
 from evalglass.tools.records_diff import Kind, diff
 from tests import states as s
@@ -213,3 +218,45 @@ def test_warn_bound_edit_is_shown_and_does_not_loosen() -> None:
         (Kind.RECORD_CHANGED, "warn_value: None → 0.9")
     ]
     assert result.loosening == ()
+
+
+def _checked(status: MetricStatus, check: CheckRecord | None) -> HostRecords:
+    return HostRecords(metrics={"check/unit": MetricRecord(status=status)},
+                       checks={} if check is None else {"unit": check})
+
+
+UNIT = CheckRecord(run="pytest -q", timeout=600)
+
+
+def test_promoting_a_check_is_its_own_approval() -> None:
+    """A check has no threshold to approve: its promotion to gating is not loosening."""
+    result = diff(_checked(MetricStatus.INFORMATIONAL, UNIT), _checked(MetricStatus.GATING, UNIT))
+    assert [(c.kind, c.unapproved) for c in result.changes] == [
+        (Kind.GAINS_AUTHORITY, False), (Kind.RECORD_CHANGED, False)
+    ]
+    assert result.loosening == ()
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [attrs.evolve(UNIT, run="true"), attrs.evolve(UNIT, expect_exit=1),
+     attrs.evolve(UNIT, timeout=60), attrs.evolve(UNIT, tier=Tier.FAST)],
+)
+def test_editing_a_gating_checks_definition_is_loosening(edited: CheckRecord) -> None:
+    """Any edit to the definition of a check that gates may weaken it: `check_changed`, refused
+    by --fail-on-loosen; the same edit to an informational check is a plain change."""
+    gating = diff(_checked(MetricStatus.GATING, UNIT), _checked(MetricStatus.GATING, edited))
+    assert [c.kind for c in gating.changes] == [Kind.CHECK_CHANGED]
+    assert gating.loosening == gating.changes
+    info = diff(_checked(MetricStatus.INFORMATIONAL, UNIT),
+                _checked(MetricStatus.INFORMATIONAL, edited))
+    assert [c.kind for c in info.changes] == [Kind.RECORD_CHANGED]
+    assert info.loosening == ()
+
+
+def test_removing_a_gating_checks_definition_blocks_and_is_shown() -> None:
+    """Its metric turns blocked (dangling), and the removed record is listed."""
+    result = diff(_checked(MetricStatus.GATING, UNIT), _checked(MetricStatus.GATING, None))
+    assert [(c.kind, c.file) for c in result.changes] == [
+        (Kind.LOSES_AUTHORITY, "metrics.yaml"), (Kind.RECORD_REMOVED, "checks.yaml")
+    ]

@@ -14,7 +14,15 @@ import attrs
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.decision import rule_text
 from evalglass.evidence.model import Evidence
-from evalglass.records.model import Approval, HostRecords, Op, ThresholdRecord
+from evalglass.records.model import (
+    CHECK_PREFIX,
+    Approval,
+    HostRecords,
+    MetricStatus,
+    Op,
+    ThresholdRecord,
+    check_name,
+)
 
 
 class Kind(enum.Enum):
@@ -29,6 +37,8 @@ class Kind(enum.Enum):
     RECORD_ADDED = "record_added"
     RECORD_REMOVED = "record_removed"
     RECORD_CHANGED = "record_changed"
+    # A gating check's definition edited: no one can tell a stricter command from a weaker one.
+    CHECK_CHANGED = "check_changed"
 
 
 @attrs.frozen(kw_only=True)
@@ -53,7 +63,8 @@ class RecordsDiff:
         return tuple(
             c
             for c in self.changes
-            if c.kind is Kind.THRESHOLD_LOOSENED or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
+            if c.kind in (Kind.THRESHOLD_LOOSENED, Kind.CHECK_CHANGED)
+            or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
         )
 
 
@@ -75,6 +86,7 @@ def diff(
     for kind in _FILES:
         if kind != "thresholds":
             changes += _records(kind, getattr(base, kind), getattr(head, kind))
+    changes += _checks(base, head)
     return RecordsDiff(base=base_name, head=head_name, changes=tuple(changes))
 
 
@@ -92,7 +104,11 @@ def _authority(base: HostRecords, head: HostRecords, evidence: Evidence) -> Iter
             why = "cleared: " + ", ".join(r.code.value for r in before.reasons)
         detail = f"{before.outcome.value} → {after.outcome.value} ({why})"
         if _RANK[after.outcome] > _RANK[before.outcome]:
-            unapproved = not _newly_approved(base.thresholds.get(metric_id), head.thresholds.get(metric_id))
+            # A check has no threshold to approve: the metrics.yaml edit is its promotion, and a
+            # new check gate only adds a way to fail.
+            unapproved = check_name(metric_id) is None and not _newly_approved(
+                base.thresholds.get(metric_id), head.thresholds.get(metric_id)
+            )
             yield Change(kind=Kind.GAINS_AUTHORITY, file="metrics.yaml", id=metric_id,
                          detail=detail, unapproved=unapproved)
         else:
@@ -216,6 +232,16 @@ def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) 
                 if getattr(old, name) != getattr(new, name)
             ]
             yield Change(kind=Kind.RECORD_CHANGED, file=file, id=record_id, detail="; ".join(changed))
+
+
+def _checks(base: HostRecords, head: HostRecords) -> Iterator[Change]:
+    """checks.yaml record by record; an edit to a check that gated before is `check_changed`."""
+    for change in _records("checks", base.checks, head.checks):
+        metric = base.metrics.get(CHECK_PREFIX + change.id)
+        gated = metric is not None and metric.status is MetricStatus.GATING
+        if change.kind is Kind.RECORD_CHANGED and gated:
+            change = attrs.evolve(change, kind=Kind.CHECK_CHANGED)
+        yield change
 
 
 def _names(record: object) -> list[str]:
