@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import attrs
 
+from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
 from evalglass.evidence.registry import HEAD, Adapter, adapters, by_name, detect, names
@@ -26,18 +27,38 @@ def read_outputs(
     """Read every output named (folders: every recognised file below them) into one Evidence."""
     if input_format is not None and by_name(input_format) is None:
         raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(names())}")
-    measurements: dict[str, Measurement] = {}
     sources: list[str] = []
     seen: set[Path] = set()
-    for path, shown, adapter in _expand(paths, input_format):
-        resolved = path.resolve()
-        if resolved in seen:
-            continue
-        seen.add(resolved)
-        sources.append(shown)
-        for measurement in adapter.read(path, shown):
-            _merge(measurements, measurement)
-    return Evidence(measurements=measurements, sources=tuple(sources))
+
+    def measured() -> Iterator[Measurement]:
+        for path, shown, adapter in _expand(paths, input_format):
+            resolved = path.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            sources.append(shown)
+            try:
+                found = adapter.read(path, shown)
+            except RecursionError as exc:
+                # JSON nested nearly as deep as the parser allows leaves no room for walking it.
+                raise OutputError(shown, "nested too deeply to read") from exc
+            yield from found
+
+    return Evidence(measurements=merge(measured()), sources=tuple(sources))
+
+
+def merge(measurements: Iterable[Measurement]) -> dict[str, Measurement]:
+    """One measurement per metric id: when several runs measured it, the newest by its own start
+    time (the first of equals) with the others as its earlier attempts. OutputError when runs
+    without a start time measured the same metric."""
+    merged: dict[str, _Merged] = {}
+    for measurement in measurements:
+        found = merged.get(measurement.id)
+        if found is None:
+            merged[measurement.id] = _Merged(measurement)
+        else:
+            found.add(measurement)
+    return {metric_id: m.result() for metric_id, m in merged.items()}
 
 
 def _expand(
@@ -74,30 +95,42 @@ def _detect(path: Path, input_format: str | None) -> Adapter | None:
     if input_format is not None:
         return by_name(input_format)
     try:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
             head = stream.read(HEAD)
     except OSError as exc:
         raise OutputError(os.fspath(path), f"cannot read: {exc.strerror or exc}") from exc
     return detect(path, head)
 
 
-def _merge(measurements: dict[str, Measurement], new: Measurement) -> None:
-    old = measurements.get(new.id)
-    if old is None:
-        measurements[new.id] = new
-        return
-    old_start, new_start = _started(old), _started(new)
-    if old_start is None or new_start is None:
-        raise OutputError(
-            new.run.source,
-            f"metric '{new.id}' is also measured by {old.run.source}; "
-            "give one output per metric (runs without a start time cannot be ordered)",
-        )
-    newer, older = (new, old) if new_start > old_start else (old, new)
-    attempts = older.earlier + newer.earlier + (_attempt(older),)
-    measurements[new.id] = attrs.evolve(
-        newer, earlier=tuple(sorted(attempts, key=lambda a: (a.started or "", a.source)))
-    )
+class _Merged:
+    """Every measurement of one metric id so far: the newest by start time (the first of equals)
+    decides, and the others are kept as earlier attempts. Each one added costs the same, however
+    many came before it."""
+
+    def __init__(self, first: Measurement) -> None:
+        self.newest, self.started = first, _started(first)
+        self.earlier: list[EarlierAttempt] = list(first.earlier)
+
+    def add(self, new: Measurement) -> None:
+        new_start = _started(new)
+        if self.started is None or new_start is None:
+            raise OutputError(
+                new.run.source,
+                f"metric '{new.id}' is also measured by {self.newest.run.source}; "
+                "give one output per metric (runs without a start time cannot be ordered)",
+            )
+        self.earlier.extend(new.earlier)
+        if new_start > self.started:
+            self.earlier.append(_attempt(self.newest))
+            self.newest, self.started = new, new_start
+        else:
+            self.earlier.append(_attempt(new))
+
+    def result(self) -> Measurement:
+        if not self.earlier:
+            return self.newest
+        ordered = sorted(self.earlier, key=lambda a: (a.started or "", a.source))
+        return attrs.evolve(self.newest, earlier=tuple(ordered))
 
 
 def _attempt(m: Measurement) -> EarlierAttempt:

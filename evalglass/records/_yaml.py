@@ -58,6 +58,12 @@ def quote(text: str) -> str:
     return f'"{escaped}"'
 
 
+def excerpt(text: str, limit: int = 80) -> str:
+    """`text` quoted for a message, cut short: a message shows where a file went wrong, not the
+    file (which may not be a records file at all, and may hold anything)."""
+    return quote(text if len(text) <= limit else text[:limit] + "…")
+
+
 def parse_records(
     text: str, *, path: str, kind: str, noun: str = "record", kinds: Collection[str] = ()
 ) -> dict[str, RawRecord]:
@@ -123,7 +129,7 @@ class _Reader:
                 value = self.value(rest, key)
                 if key in fields:
                     self.fail(
-                        f"duplicate field {quote(key)} in {self.noun} {quote(record_id)} "
+                        f"duplicate field {excerpt(key)} in {self.noun} {excerpt(record_id)} "
                         f"(first on line {fields[key][1]})"
                     )
                 fields[key] = ("" if value is None else value, self.line)
@@ -142,7 +148,7 @@ class _Reader:
                 if record_id in records:
                     first = records[record_id][0]
                     self.fail(
-                        f"duplicate {self.noun} id {quote(record_id)} (first on line {first})"
+                        f"duplicate {self.noun} id {excerpt(record_id)} (first on line {first})"
                     )
                 fields = {}
                 records[record_id] = (self.line, fields)
@@ -155,10 +161,10 @@ class _Reader:
                 if top_line:
                     if key == self.kind:
                         self.fail(
-                            f"duplicate top-level key {quote(key)} (first on line {top_line})"
+                            f"duplicate top-level key {excerpt(key)} (first on line {top_line})"
                         )
                     self.fail(
-                        f"unexpected top-level key {quote(key)}: this file holds only "
+                        f"unexpected top-level key {excerpt(key)}: this file holds only "
                         f"'{self.kind}:' (line {top_line})"
                     )
                 self.check_top_key(key)
@@ -224,16 +230,16 @@ class _Reader:
             return
         expected = f"this file must start with '{self.kind}:'"
         if key in self.kinds:
-            self.fail(f"top-level key {quote(key)} belongs in {key}.yaml; {expected}")
-        self.fail(f"unknown top-level key {quote(key)}{did_you_mean(key, [self.kind])}; {expected}")
+            self.fail(f"top-level key {excerpt(key)} belongs in {key}.yaml; {expected}")
+        self.fail(f"unknown top-level key {excerpt(key)}{did_you_mean(key, [self.kind])}; {expected}")
 
     def where(self, level: int) -> str:
         """The mapping a line at `level` belongs to, as messages name it."""
         if level == _TOP:
             return "the top level"
         if level == _RECORDS:
-            return quote(self.kind)
-        return f"{self.noun} {quote(self.record_id)}"
+            return excerpt(self.kind)
+        return f"{self.noun} {excerpt(self.record_id)}"
 
     def entry(self, body: str, level: int) -> tuple[str, str]:
         """Split a `key: value` line at `level` into the key and the raw text after the colon."""
@@ -243,7 +249,7 @@ class _Reader:
             if not rest.startswith(":") or len(rest) > 1 and rest[1] != " ":
                 if rest.startswith("\t"):
                     self.fail(_TAB)
-                self.fail(f"expected ':' after the key {quote(key)}")
+                self.fail(f"expected ':' after the key {excerpt(key)}")
             after = rest[1:]
         else:
             colon = body.find(": ")
@@ -255,9 +261,11 @@ class _Reader:
                 if "\t" in found:
                     self.fail(_TAB)
                 self.check_plain_start(found, level, None)
+                if level == _TOP and not self.names_kind(found):
+                    self.not_records()
                 hint = " (put a space after ':')" if ":" in found else ""
                 self.fail(
-                    f"expected 'key: value' in {self.where(level)}, found {quote(found)}{hint}"
+                    f"expected 'key: value' in {self.where(level)}, found {excerpt(found)}{hint}"
                 )
             key = body[:colon].rstrip(" ")
             if not key:
@@ -288,7 +296,7 @@ class _Reader:
         shown = (text if comment == -1 else text[:comment]).rstrip(" ")
         if "\t" in shown:
             self.fail(_TAB)
-        self.fail(f"{label} must be a mapping of {holds}, not the value {quote(shown)}")
+        self.fail(f"{label} must be a mapping of {holds}, not the value {excerpt(shown)}")
 
     def value(self, text: str, key: str) -> str | None:
         if not text or text[0] == "#":
@@ -299,7 +307,7 @@ class _Reader:
             if rest and rest[0] != "#":
                 if rest[0] == "\t":
                     self.fail(_TAB)
-                self.fail(f"{key}: unexpected text after the quoted value: {quote(rest)}")
+                self.fail(f"{key}: unexpected text after the quoted value: {excerpt(rest)}")
             return value
         comment = text.find(" #")
         if comment != -1:
@@ -311,9 +319,19 @@ class _Reader:
         if ": " in text or text.endswith(":"):
             self.fail(
                 f"{key}: nested mappings are not allowed; quote the value if ':' is part of the "
-                f"text (write {key}: {quote(text)})"
+                f"text (write {key}: {excerpt(text)})"
             )
         return text
+
+    def names_kind(self, text: str) -> bool:
+        """Whether a top-level line is a slip in writing `kind:` (shown back in the message)
+        rather than some other file's content (never shown)."""
+        return text.lstrip("'\"").startswith(self.kind) or bool(did_you_mean(text, [self.kind]))
+
+    def not_records(self) -> NoReturn:
+        """A first line that is no `key:` at all: the file is not host records, and none of it
+        is shown (it may be any file, holding anything)."""
+        self.fail(f"expected '{self.kind}:' as the first key; this is not a host-records file")
 
     def check_plain_start(self, text: str, level: int, key: str | None) -> None:
         """Refuse what YAML reads as structure, not text, at the start of an unquoted key or value.
@@ -323,12 +341,14 @@ class _Reader:
         first = text[0]
         if first not in _INDICATORS:
             return
+        if level == _TOP and first not in "{[-?" and not self.names_kind(text):
+            self.not_records()
         spaced = len(text) == 1 or text[1] in " \t"
         if key is None:
-            prefix, write = "", f"{quote(text)}:"
+            prefix, write = "", f"{excerpt(text)}:"
             holds = f"{self.where(level)} holds 'key: value' lines"
         else:
-            prefix, write, holds = f"{key}: ", f"{key}: {quote(text)}", "a field holds one value"
+            prefix, write, holds = f"{key}: ", f"{key}: {excerpt(text)}", "a field holds one value"
         if first in "{[":
             self.fail(
                 f"{prefix}flow style is not allowed: write one 'key: value' per line "
@@ -346,7 +366,7 @@ class _Reader:
         if first not in "-?:" or spaced:
             # `>` would start a folded block scalar. `<` is legal YAML, but an unquoted `<=`
             # beside a quoted `>=` reads as a different thing, so every comparison op is quoted.
-            self.fail(f"{prefix}{quote(text)} must be quoted (write {write})")
+            self.fail(f"{prefix}{excerpt(text)} must be quoted (write {write})")
 
     def quoted(self, text: str, key: str) -> tuple[str, int]:
         """Read the quoted scalar `text` opens with: its value and the index just past it."""
@@ -377,9 +397,13 @@ class _Reader:
             digits = text[cut + 2 : cut + 2 + width]
             if not width or len(digits) != width or not _HEX.fullmatch(digits):
                 shown = text[cut : cut + 2 + width]
-                self.fail(f"{key}: unknown escape {quote(shown)} in a double-quoted value")
+                self.fail(f"{key}: unknown escape {excerpt(shown)} in a double-quoted value")
             if int(digits, 16) > 0x10FFFF:
-                self.fail(f"{key}: escape {quote(text[cut : cut + 10])} is beyond Unicode")
+                self.fail(f"{key}: escape {excerpt(text[cut : cut + 10])} is beyond Unicode")
+            if 0xD800 <= int(digits, 16) <= 0xDFFF:
+                # Half of a UTF-16 pair is no character: no file or terminal could show it.
+                shown = text[cut : cut + 2 + width]
+                self.fail(f"{key}: escape {excerpt(shown)} is a lone surrogate, not a character")
             parts.append(chr(int(digits, 16)))
             at = cut + 2 + width
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from evalglass import _inputs
 from evalglass._collector import paused
+from evalglass._inputs import NotARegularFile
 from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
 from evalglass.records.baseline_files import attach_scorecards
@@ -54,18 +56,22 @@ def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, R
 
 
 def _read(path: str) -> str | None:
-    """The file's text, or None when there is no such file."""
+    """The file's text, or None when there is no such file. Only a regular file is read (a FIFO
+    would block the run), and no larger than the parse cap."""
     try:
-        with open(path, "rb") as file:
-            data = file.read()
+        data = _inputs.read_regular(path)
     except FileNotFoundError:
         if os.path.islink(path):
             raise RecordError(path, "is a broken symbolic link") from None
         return None
-    except IsADirectoryError:
-        raise RecordError(path, "is a directory, not a file") from None
+    except (IsADirectoryError, NotARegularFile) as exc:
+        if os.path.isdir(path):
+            raise RecordError(path, "is a directory, not a file") from None
+        raise RecordError(path, f"cannot be read: {exc.strerror}") from None
     except OSError as exc:
         raise RecordError(path, f"cannot be read: {exc.strerror or exc}") from exc
+    except _inputs.TooLarge as exc:
+        raise RecordError(path, str(exc)) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from evalglass.errors import RecordError
-from evalglass.records._yaml import RawRecord, did_you_mean, quote
+from evalglass.records._yaml import RawRecord, did_you_mean, excerpt, quote
 from evalglass.records.model import (
     Approval,
     BaselineRecord,
@@ -157,18 +157,24 @@ def _to_str(text: str) -> str:
     return text
 
 
+# A count past this is no count a record means; Python would refuse it past 4,300 digits anyway.
+_MAX_DIGITS = 18
+
+
 def _to_int(text: str) -> int:
     if _INT.fullmatch(text) is None:
-        raise _Invalid(f"{quote(text)} is not an integer")
+        raise _Invalid(f"{excerpt(text)} is not an integer")
+    if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+        raise _Invalid(f"{excerpt(text)} is too large (more than {_MAX_DIGITS} digits)")
     return int(text)
 
 
 def _to_float(text: str) -> float:
     if _FLOAT.fullmatch(text) is None:
-        raise _Invalid(f"{quote(text)} is not a number")
+        raise _Invalid(f"{excerpt(text)} is not a number")
     value = float(text)
     if not math.isfinite(value):
-        raise _Invalid(f"{quote(text)} is not a finite number")
+        raise _Invalid(f"{excerpt(text)} is not a finite number")
     return value
 
 
@@ -178,7 +184,7 @@ def _to_bool(text: str) -> bool:
         return True
     if word in FALSE_WORDS:
         return False
-    raise _Invalid(f"{quote(text)} is not a boolean (write yes or no)")
+    raise _Invalid(f"{excerpt(text)} is not a boolean (write yes or no)")
 
 
 def _to_date(text: str) -> dt.date:
@@ -187,7 +193,7 @@ def _to_date(text: str) -> dt.date:
             raise ValueError(text)
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise _Invalid(f"{quote(text)} is not a date (write YYYY-MM-DD)") from None
+        raise _Invalid(f"{excerpt(text)} is not a date (write YYYY-MM-DD)") from None
 
 
 def _to_enum(cls: type[enum.Enum]) -> Callable[[str], enum.Enum]:
@@ -198,7 +204,7 @@ def _to_enum(cls: type[enum.Enum]) -> Callable[[str], enum.Enum]:
     def convert(text: str) -> enum.Enum:
         member = members.get(text)
         if member is None:
-            raise _Invalid(f"{quote(text)} is not one of {allowed}{did_you_mean(text, values)}")
+            raise _Invalid(f"{excerpt(text)} is not one of {allowed}{did_you_mean(text, values)}")
         return member
 
     return convert
@@ -212,9 +218,9 @@ def _bounded(convert: Callable[[str], Any], field: Field) -> Callable[[str], Any
     def checked(text: str) -> Any:
         value = convert(text)
         if low is not None and value < low:
-            raise _Invalid(f"{quote(text)} must be at least {low:g}")
+            raise _Invalid(f"{excerpt(text)} must be at least {low:g}")
         if high is not None and value > high:
-            raise _Invalid(f"{quote(text)} must be at most {high:g}")
+            raise _Invalid(f"{excerpt(text)} must be at most {high:g}")
         return value
 
     return checked

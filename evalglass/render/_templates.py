@@ -1,5 +1,6 @@
 """The jinja2 environment: templates from the installed package, strict about undefined names,
-and the filters that escape untrusted text for Markdown (markdown_text.py)."""
+and the filters that escape untrusted text for Markdown (markdown_text.py). Every value a
+template prints passes through safe_text first, so no template can forget it."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from importlib import resources
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
+from evalglass.render.safe_text import escape
 
 
 def _template_dir() -> Path:
@@ -30,6 +33,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
     )
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
@@ -44,3 +48,11 @@ def environment() -> jinja2.Environment:
         threshold_text=_view.threshold_text,
     )
     return env
+
+
+def _shown(value: object) -> object:
+    """What `{{ value }}` prints: markup this package built is left as it is, anything else is
+    escaped by safe_text (and then by autoescape, in the HTML page)."""
+    if isinstance(value, Markup) or value is None:
+        return value
+    return escape(value)

@@ -1,5 +1,8 @@
 """The terminal scorecard: plain text, coloured only for a colour terminal. Never decides.
 
+Every line is escaped (safe_text) before colour is added, so only this module's own colour codes
+reach the terminal and no id or message can start a line of its own.
+
 Plain Python, not a template: it is the default output of every `evalglass score`, and jinja2's
 import and template compile were a fifth of that command's start-up.
 """
@@ -10,6 +13,7 @@ from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.status import Status
 from evalglass.render import _view
+from evalglass.render.safe_text import escape
 
 _VERDICT_STATUS = {
     Verdict.PASS: Status.PASS,
@@ -27,7 +31,7 @@ def paint(text: str, status: Status, colour: bool, bold: bool = False) -> str:
 
 
 def _numbers(card: MetricCard) -> str:
-    return (
+    return escape(
         f"      value {_view.value_text(card)}  interval {_view.interval_text(card)}"
         f"  n {_view.n_text(card)}  threshold {_view.threshold_text(card)}"
     )
@@ -36,14 +40,14 @@ def _numbers(card: MetricCard) -> str:
 def _gate(card: MetricCard, colour: bool) -> list[str]:
     status = card.status
     word = status.value.upper().ljust(8)
-    lines = [f"  {paint(word, status, colour, bold=True)} {card.id}", _numbers(card)]
+    lines = [f"  {paint(word, status, colour, bold=True)} {escape(card.id)}", _numbers(card)]
     m = card.measurement
     if m is not None and m.missing:
         lines.append(f"      missing samples: {m.missing}")
-    lines.append(f"      {_view.why(card)}")
+    lines.append(f"      {escape(_view.why(card))}")
     if m is not None:
         lines += [
-            f"      earlier run: {a.source} ({a.started}): value {a.value}, n {a.n}"
+            escape(f"      earlier run: {a.source} ({a.started}): value {a.value}, n {a.n}")
             for a in m.earlier
         ]
     return lines
@@ -51,12 +55,14 @@ def _gate(card: MetricCard, colour: bool) -> list[str]:
 
 def _other(card: MetricCard, colour: bool) -> list[str]:
     lines = [
-        f"  {paint('INFO'.ljust(8), Status.INFORMATIONAL, colour)} {card.id}",
+        f"  {paint('INFO'.ljust(8), Status.INFORMATIONAL, colour)} {escape(card.id)}",
         _numbers(card),
-        f"      why: {_view.reasons_text(card.authority.reasons)}",
+        escape(f"      why: {_view.reasons_text(card.authority.reasons)}"),
     ]
     if card.authority.notes:
-        lines.append(f"      would block once promoted: {_view.reasons_text(card.authority.notes)}")
+        lines.append(
+            escape(f"      would block once promoted: {_view.reasons_text(card.authority.notes)}")
+        )
     return lines
 
 
@@ -64,8 +70,8 @@ def render(scorecard: Scorecard, colour: bool = False) -> str:
     gates, rest = _view.deciding(scorecard), _view.others(scorecard)
     lines = [
         paint(_view.headline(scorecard), _VERDICT_STATUS[scorecard.verdict], colour, bold=True),
-        f"model: {scorecard.model or '(not named by the outputs)'}",
-        f"sources: {', '.join(scorecard.sources) or '(none)'}",
+        escape(f"model: {scorecard.model or '(not named by the outputs)'}"),
+        escape(f"sources: {', '.join(scorecard.sources) or '(none)'}"),
         "",
         f"Gates that decided ({len(gates)})",
     ]

@@ -22,8 +22,7 @@ _CASE_LISTS = ("testCases", "conversationalTestCases")
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = c.mapping(c.load_json_file(path, shown), shown, "test run")
-    with c.shape_errors(shown):
-        return tuple(_measurements(doc, path, shown))
+    return tuple(_measurements(doc, path, shown))
 
 
 @attrs.frozen
@@ -38,7 +37,7 @@ class _Case:
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
     cases = _cases(doc, shown)
     reported: dict[str, dict[str, Any]] = {}
-    for entry in doc.get("metricsScores") or []:
+    for entry in c.optional_list(doc, "metricsScores", shown, "metricsScores"):
         entry = c.mapping(entry, shown, "metricsScores[]")
         name = c.text(entry.get("metric"))
         if name is None:
@@ -70,7 +69,7 @@ def _measurement(
         raw = c.sequence(entry.get("scores"), shown, f"metricsScores[{name}].scores")
         listed = [c.number(s, shown, f"metricsScores[{name}].scores[]") for s in raw]
         scores = [s for s in listed if s is not None]
-        errors = c.integer(entry.get("errors"))
+        errors = c.count(entry.get("errors"))
     else:
         scores, errors = from_cases, None
     errored = sum(case.score is None for case in cases or [])
@@ -100,12 +99,15 @@ def _measurement(
 def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
     """Per metric name, every test case that ran it (conversational ones included)."""
     by_metric: dict[str, list[_Case]] = {}
+    kept = c.SampleBudget(shown)
     for key in _CASE_LISTS:
-        for position, case in enumerate(doc.get(key) or []):
+        for position, case in enumerate(c.optional_list(doc, key, shown, key)):
             case = c.mapping(case, shown, f"{key}[{position}]")
             order = c.integer(case.get("order"))
             case_id = c.text(case.get("name")) or f"#{position if order is None else order}"
-            for data in case.get("metricsData") or []:
+            listed = c.optional_list(case, "metricsData", shown, f"{key}[{position}].metricsData")
+            kept.add(len(listed) or 1)
+            for data in listed:
                 data = c.mapping(data, shown, f"{key}[{position}].metricsData[]")
                 name = c.text(data.get("name"))
                 if name is None:
@@ -120,7 +122,7 @@ def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
 
 
 def _dataset(doc: dict[str, Any], hyper: dict[str, Any]) -> DatasetIdentity:
-    cases = sum(len(doc.get(key) or []) for key in _CASE_LISTS)
+    cases = sum(len(doc.get(key) or []) for key in _CASE_LISTS if isinstance(doc.get(key), list))
     return DatasetIdentity(
         # A Confident AI dataset names itself; otherwise only what the user logged, if anything.
         name=c.text(doc.get("datasetAlias"))

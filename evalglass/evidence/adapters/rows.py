@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import array
 import csv
+import io
 import json
 import math
 from collections.abc import Iterator
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import attrs
 
+from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import Measurement, Run
 from evalglass.evidence.registry import Adapter
 
@@ -66,12 +69,14 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     models: set[str] = set()
     # One copy of each sample key, shared by the id sets of every metric that scores the sample.
     keys: dict[str, str] = {}
+    kept = c.SampleBudget(shown)
     for line, row in _rows(path, shown):
+        kept.add()
         metric, score = row.get("metric"), row.get("score")
         if not isinstance(metric, str) or not metric:
             raise OutputError(shown, "metric: expected a non-empty string", line)
-        if type(score) is float or type(score) is int:
-            value = float(score)
+        if type(score) is float:
+            value = score
         else:
             value = _score(score, shown, line)
         scores = metrics.get(metric)
@@ -90,12 +95,16 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
         if isinstance(model, str) and model:
             models.add(model)
         cluster = row.get("cluster")
-        if cluster in (None, ""):
+        if cluster is None or cluster == "":
             # Most rows: done here rather than in a method call, which is a third of a row's cost.
             scores.values.append(value)
             scores.clustered.append(0)
-        else:
+        elif isinstance(cluster, str | int | float):
             scores.add_clustered(value, cluster)
+        else:
+            raise OutputError(
+                shown, f"cluster: expected a string or a number, got {c.kind(cluster)}", line
+            )
     if len(models) > 1:
         raise OutputError(shown, f"rows name several models: {', '.join(sorted(models))}")
     run = Run(source=shown, model=models.pop() if models else None)
@@ -107,6 +116,10 @@ def _measurement(metric: str, scores: _Scores, run: Run) -> Measurement:
     if not all(map(math.isfinite, values)):
         return Measurement(id=metric, run=run, value=math.nan, n=n)
     mean, m2 = _welford(values)
+    if not math.isfinite(mean):
+        # Finite scores so large that the running mean overflowed: the exact mean is finite,
+        # and the spread, past the largest float, leaves no finite interval (unsound).
+        mean = stats.mean(values)
     if scores.clusters < n:
         interval = stats.clustered_from(n, mean, *scores.cluster_totals())
     elif all(v in (0.0, 1.0) for v in values):
@@ -132,7 +145,7 @@ def _welford(values: array.array[float]) -> tuple[float, float]:
 
 def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
     try:
-        with path.open(encoding="utf-8", newline="") as stream:
+        with open_regular(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
             if path.suffix.lower() == ".csv":
                 reader = csv.DictReader(stream)
                 missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
@@ -148,6 +161,12 @@ def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
                     row = json.loads(text) if text.startswith("\ufeff") else _decode(text)
                 except json.JSONDecodeError as exc:
                     raise OutputError(shown, f"not valid JSON: {exc.msg}", number) from exc
+                except RecursionError as exc:
+                    raise OutputError(shown, "not valid JSON: nested too deeply", number) from exc
+                except ValueError as exc:
+                    if not c.is_digit_limit(exc):
+                        raise
+                    raise OutputError(shown, f"not valid JSON: {c.DIGIT_LIMIT}", number) from exc
                 if not isinstance(row, dict):
                     raise OutputError(shown, "expected one JSON object per line", number)
                 yield number, row
@@ -160,16 +179,14 @@ def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
 
 
 def _score(raw: object, shown: str, line: int) -> float:
-    if isinstance(raw, bool):
-        return float(raw)
-    if isinstance(raw, int | float):
-        return float(raw)
+    if isinstance(raw, int | float):  # a boolean too: true is a pass
+        return c.to_float(raw)
     if isinstance(raw, str):
         try:
             return float(raw)
         except ValueError:
             pass
-    raise OutputError(shown, f"score: expected a number, got {raw!r}", line)
+    raise OutputError(shown, f"score: expected a number, got {c.shown_value(raw)}", line)
 
 
 def sniff(path: Path, head: bytes) -> bool:
