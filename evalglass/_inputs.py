@@ -79,9 +79,12 @@ PARSE_BYTES = Cap("EVALGLASS_MAX_PARSE_BYTES", 128 << 20, "the text to parse in 
 # Values in a JSON document parsed in one piece, counted from its brackets and commas before it
 # is parsed: an empty object is three bytes of text and seventy of memory.
 JSON_VALUES = Cap("EVALGLASS_MAX_JSON_VALUES", 4_000_000, "a JSON document", "values")
-# Per-sample entries kept from one output (scores, rows, summaries, reduced values, documents,
-# test cases): each is a small object held for as long as the run lasts.
-SAMPLES = Cap("EVALGLASS_MAX_SAMPLES", 2_000_000, "an output", "per-sample entries")
+# What the per-sample entries kept from one output (scores, rows, summaries, reduced values,
+# documents, test cases) take in memory, by a fixed estimate for each kind of entry: they are
+# held for as long as the run lasts, and a tiny entry of text can be a large object.
+SAMPLE_MEMORY = Cap(
+    "EVALGLASS_MAX_SAMPLE_MEMORY", 384 << 20, "the per-sample entries kept from one output take"
+)
 
 
 def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:

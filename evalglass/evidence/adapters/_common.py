@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import enum
 import json
 import math
 from collections.abc import Iterator, Sequence
@@ -200,18 +201,29 @@ def shown_value(value: object, limit: int = 60) -> str:
     return kind(value)
 
 
+class Cost(enum.IntEnum):
+    """What one per-sample entry of each kind takes in memory until the run ends, in bytes (as
+    measured with tracemalloc, rounded up), everything derived from it included."""
+
+    ROW = 16  # a score in an array, a flag, a share of its sample key
+    SCORE = 160  # a score kept as a Sample, for pairing with a baseline
+    SUMMARY = 720  # an Inspect summary, its epoch score and its Sample
+    REDUCED = 48  # a value an Inspect reducer gave
+
+
 class SampleBudget:
-    """The per-sample entries kept from one output so far: past the SAMPLES cap, the output is
-    refused rather than held in memory."""
+    """The per-sample entries kept from one output so far, by their estimated memory: past the
+    SAMPLE_MEMORY cap, the output is refused rather than held."""
 
     def __init__(self, shown: str) -> None:
-        self._shown, self._kept, self._limit = shown, 0, _inputs.SAMPLES.limit()
+        self._shown, self._kept = shown, 0
+        self._limit = _inputs.SAMPLE_MEMORY.limit()
 
-    def add(self, count: int = 1) -> None:
-        self._kept += count
+    def add(self, cost: Cost, count: int = 1) -> None:
+        self._kept += cost * count
         if self._kept > self._limit:
             try:
-                _inputs.SAMPLES.check(self._kept)
+                _inputs.SAMPLE_MEMORY.check(self._kept)
             except _inputs.TooLarge as exc:
                 raise OutputError(self._shown, str(exc)) from None
 

@@ -124,7 +124,7 @@ class _Parts:
         sample_id = sample.get("id")
         if not isinstance(sample_id, str | int | float) or isinstance(sample_id, bool):
             raise self.fail(where, f"id: expected a string or a number, got {c.kind(sample_id)}")
-        self.kept.add()
+        self.kept.add(c.Cost.SUMMARY)
         scores = sample.get("scores") or {}
         # An errored sample has no score, even where its scores object holds one.
         scorable = not sample.get("error") and isinstance(scores, dict)
@@ -155,7 +155,7 @@ class _Parts:
             count += 1
             if not isinstance(item, dict):
                 raise self.fail(f"{where}: sample {count}", f"expected an object, got {c.kind(item)}")
-            self.kept.add()
+            self.kept.add(c.Cost.REDUCED)
             return item.get("value")
 
         return convert

@@ -106,7 +106,7 @@ def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
             order = c.integer(case.get("order"))
             case_id = c.text(case.get("name")) or f"#{position if order is None else order}"
             listed = c.optional_list(case, "metricsData", shown, f"{key}[{position}].metricsData")
-            kept.add(len(listed) or 1)
+            kept.add(c.Cost.SCORE, len(listed) or 1)
             for data in listed:
                 data = c.mapping(data, shown, f"{key}[{position}].metricsData[]")
                 name = c.text(data.get("name"))

@@ -69,7 +69,7 @@ def _from_scores(
     scores = entry["scores"]
     if not isinstance(scores, list) or not all(c.is_number(s) for s in scores):
         raise OutputError(shown, f"{where}.scores: expected a list of numbers")
-    kept.add(len(scores))
+    kept.add(c.Cost.SCORE, len(scores))
     values = [c.to_float(s) for s in scores]
     samples = tuple(Sample(id=str(i), score=s) for i, s in enumerate(values))
     if not values:

@@ -196,7 +196,9 @@ def _samples_beside(
 _ELSEWHERE = re.compile(r"[/\\\x00]")
 
 
-def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[str, str], _PerDoc]:
+def _read_samples(
+    stream: Any, shown: str, kept: c.SampleBudget
+) -> dict[tuple[str, str], _PerDoc]:
     found: dict[tuple[str, str], _PerDoc] = {}
     for number, line in enumerate(stream, 1):
         if not line.strip():
@@ -213,7 +215,7 @@ def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[s
         for metric in entry["metrics"]:
             if not isinstance(metric, str):
                 continue  # no results key names it
-            kept.add()
+            kept.add(c.Cost.SCORE)
             value: Any = entry.get(metric)
             scores = found.setdefault((metric, flt), {})
             scores[str(doc_id)] = c.to_float(value) if c.is_number(value) else None

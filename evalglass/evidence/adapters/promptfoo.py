@@ -61,7 +61,8 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
         c.mapping(row, shown, "results.results[]")
         for row in c.sequence(results.get("results"), shown, "results.results")
     ]
-    c.SampleBudget(shown).add(len(rows))
+    # Each row becomes a Sample in every column metric it feeds.
+    c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     config = c.section(doc, "config")
     by_column: dict[int, list[dict[str, Any]]] = {}
     for row in rows:

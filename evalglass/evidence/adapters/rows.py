@@ -71,7 +71,7 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     keys: dict[str, str] = {}
     kept = c.SampleBudget(shown)
     for line, row in _rows(path, shown):
-        kept.add()
+        kept.add(c.Cost.ROW)
         metric, score = row.get("metric"), row.get("score")
         if not isinstance(metric, str) or not metric:
             raise OutputError(shown, "metric: expected a non-empty string", line)
