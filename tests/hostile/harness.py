@@ -4,6 +4,7 @@ settings the fuzz tests share."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -22,7 +23,7 @@ GUARD_SECONDS = 60
 
 # The fuzz tests run briefly in CI; EVALGLASS_FUZZ_EXAMPLES=5000 runs them for longer.
 FUZZ = settings(
-    max_examples=int(os.environ.get("EVALGLASS_FUZZ_EXAMPLES", "60")),
+    max_examples=int(os.environ.get("EVALGLASS_FUZZ_EXAMPLES", "25")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize="EVALGLASS_FUZZ_EXAMPLES" not in os.environ,
@@ -96,6 +97,40 @@ from evalglass.__main__ import main
 sys.argv = ["evalglass", *sys.argv[1:]]
 main()
 """
+
+
+_BATCH = f"""
+import contextlib, io, json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE}, {ADDRESS_SPACE}))
+from typer.testing import CliRunner
+from evalglass.shell.cli import app
+found = {{}}
+for name, args, env in json.loads(sys.stdin.read()):
+    try:
+        got = CliRunner().invoke(app, args, env=env)
+        error = got.exception if not isinstance(got.exception, SystemExit) else None
+        found[name] = [got.exit_code, got.stdout, got.stderr + (repr(error) if error else "")]
+    except BaseException as exc:  # a bomb that was not refused: MemoryError, most likely
+        found[name] = [-1, "", repr(exc)]
+print(json.dumps(found))
+"""
+
+
+def run_batch(runs: dict[str, tuple[list[str], dict[str, str]]], cwd: Path) -> dict[str, Result]:
+    """Several `evalglass` runs (name -> (args, env)) in one subprocess under ADDRESS_SPACE
+    bytes of address space, each run in-process there: one interpreter start for many bombs."""
+    full_env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+    if "PYTHONPATH" in os.environ:
+        full_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    payload = json.dumps([[name, args, env] for name, (args, env) in runs.items()])
+    done = subprocess.run([sys.executable, "-c", _BATCH], cwd=cwd, env=full_env, input=payload,
+                          capture_output=True, text=True, timeout=GUARD_SECONDS * 3, check=False)
+    try:
+        found = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        found = {}
+    missing = Result(-1, "", f"the batch ended: {done.returncode} {done.stderr[-2000:]}")
+    return {name: Result(*found[name]) if name in found else missing for name in runs}
 
 
 def one_line_error(result: subprocess.CompletedProcess[str] | Result, code: int = 4) -> str:

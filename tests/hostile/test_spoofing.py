@@ -101,3 +101,26 @@ def test_escape_is_one_line_and_leaves_safe_text_alone() -> None:
     """Safe text is unchanged; each unsafe character becomes a visible escape."""
     assert escape("qa/exact_match — ok é 𝄞") == "qa/exact_match — ok é 𝄞"
     assert escape("a\nb\x1b[31m\u202ec\ud800") == "a\\nb\\x1b[31m\\u202ec\\ud800"
+
+
+@FUZZ
+@given(text=HOSTILE)
+def test_a_metrics_skeleton_cannot_be_injected_into(text: str) -> None:
+    """`metrics --skeleton` quotes every id as the records reader reads it back: an id from an
+    output can never end its line and add a field (say `status: gating`) of its own. An id the
+    reader refuses (a lone surrogate) makes the draft fail to load, never load differently."""
+    from evalglass.errors import RecordError
+    from evalglass.records.load import records_from_text
+    from evalglass.tools.listing import skeleton
+
+    metric_id = f"m{text}\n    status: gating"
+    run = Run(source="out.json")
+    evidence = Evidence(measurements={metric_id: Measurement(id=metric_id, run=run, value=1.0,
+                                                             n=1)})
+    try:
+        loaded = records_from_text("metrics", skeleton(evidence).replace("TODO", "d"), "m.yaml")
+    except RecordError:
+        assert "\ud800" in metric_id
+        return
+    assert list(loaded) == [metric_id]
+    assert loaded[metric_id].status.value == "draft"  # type: ignore[union-attr]
