@@ -9,6 +9,7 @@ ordered, and measuring one metric twice is then an input error.
 from __future__ import annotations
 
 import datetime as dt
+import glob
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -29,6 +30,7 @@ def read_outputs(
         raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(names())}")
     sources: list[str] = []
     seen: set[Path] = set()
+    together: dict[str, tuple[Adapter, list[tuple[Path, str]]]] = {}
 
     def measured() -> Iterator[Measurement]:
         for path, shown, adapter in _expand(paths, input_format):
@@ -37,14 +39,28 @@ def read_outputs(
                 continue
             seen.add(resolved)
             sources.append(shown)
+            if adapter.read_together is not None:
+                together.setdefault(adapter.name, (adapter, []))[1].append((path, shown))
+                continue
+            yield from _read(adapter, path, shown)
+        # Files of such a format given in one run are one dataset: merged before any statistic.
+        for adapter, files in together.values():
+            assert adapter.read_together is not None
             try:
-                found = adapter.read(path, shown)
+                found = adapter.read_together(files)
             except RecursionError as exc:
-                # JSON nested nearly as deep as the parser allows leaves no room for walking it.
-                raise OutputError(shown, "nested too deeply to read") from exc
+                raise OutputError(files[0][1], "nested too deeply to read") from exc
             yield from found
 
     return Evidence(measurements=merge(measured()), sources=tuple(sources))
+
+
+def _read(adapter: Adapter, path: Path, shown: str) -> tuple[Measurement, ...]:
+    try:
+        return adapter.read(path, shown)
+    except RecursionError as exc:
+        # JSON nested nearly as deep as the parser allows leaves no room for walking it.
+        raise OutputError(shown, "nested too deeply to read") from exc
 
 
 def merge(measurements: Iterable[Measurement]) -> dict[str, Measurement]:
@@ -87,6 +103,9 @@ def _expand(
             yield path, shown, adapter
         elif path.exists():
             raise OutputError(shown, "not a regular file or folder")
+        elif any(c in shown for c in "*?[") and glob.glob(shown):
+            # A quoted pattern (`'scores/*.parquet'`): the shell left it for us to expand.
+            yield from _expand(sorted(glob.glob(shown)), input_format)
         else:
             raise OutputError(shown, "no such file or folder")
 

@@ -139,10 +139,16 @@ def clustered_from(
     level: float = DEFAULT_LEVEL,
 ) -> Interval | None:
     """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
-    c = len(sums)
+    residual = squares(sums[k] - counts[k] * centre for k in sums)
+    return clustered_from_residual(n, centre, residual, len(sums), level)
+
+
+def clustered_from_residual(
+    n: int, centre: float, residual: float, c: int, level: float = DEFAULT_LEVEL
+) -> Interval | None:
+    """The cluster-robust interval from Σ_c (S_c − n_c·mean)² over `c` clusters."""
     if c < 2:
         return None
-    residual = squares(sums[k] - counts[k] * centre for k in sums)
     se = math.sqrt(residual * c / (c - 1)) / n
     if se == 0:
         return None

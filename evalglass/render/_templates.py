@@ -5,12 +5,15 @@ template prints passes through safe_text first, so no template can forget it."""
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from importlib import resources
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
+from evalglass.core.numbers import plural
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.render.safe_text import escape
@@ -24,10 +27,43 @@ def _template_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "templates"
 
 
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs (compiling one costs more than the whole render);
+    keyed by the template's source, so an edited template is recompiled. A cache that cannot be
+    read or written is only a slower run, never an error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    # Compiled code depends on the environment as well as the template (whether every value
+    # passes `finalize` is decided at compile time), so the environment's own source is part
+    # of the key: code compiled by another evalglass is never run by this one.
+    settings = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    folder = os.path.join(base, "evalglass", f"jinja2-{jinja2.__version__}-{settings}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return _BytecodeCache(folder)
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(_template_dir()),
+        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -38,6 +74,10 @@ def environment() -> jinja2.Environment:
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
+    env.filters["plural"] = plural
+    env.filters["reasons_text"] = lambda reasons: "; ".join(
+        f"{r.code}: {r.message}" for r in reasons
+    )
     env.globals.update(
         headline=_view.headline,
         deciding=_view.deciding,

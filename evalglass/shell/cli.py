@@ -22,6 +22,7 @@ from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.render.safe_text import escape
 from evalglass.shell import writing
+from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
@@ -153,13 +154,16 @@ SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
           targets: list[tuple[Format, Path]], keep_samples: bool = False,
-          summary: Path | None = None) -> None:
+          summary: Path | None = None, extra: list[tuple[Path, str]] | None = None,
+          shown: str | None = None) -> None:
     """Everything is rendered before anything is written; files are written before stdout, so
-    a failure to write one leaves stdout empty."""
+    a failure to write one leaves stdout empty. `extra` are files already rendered, `shown` is
+    stdout already rendered."""
     files = [(target, render(scorecard, target_fmt, keep_samples=keep_samples))
-             for target_fmt, target in targets]
+             for target_fmt, target in targets] + (extra or [])
     colour = fmt is Format.TERMINAL and _colour()
-    shown = render(scorecard, fmt, colour=colour, keep_samples=keep_samples) if to_stdout else None
+    if to_stdout:
+        shown = render(scorecard, fmt, colour=colour, keep_samples=keep_samples)
     appended = render(scorecard, Format.MARKDOWN) if summary is not None else None
     writing.write_all(files)
     if summary is not None and appended is not None:
@@ -198,15 +202,33 @@ def score(
         typer.Option("--keep-samples",
                      help="Keep per-sample scores in JSON, for use as a paired baseline later."),
     ] = False,
+    template: Annotated[
+        Path | None,
+        typer.Option("--template", metavar="PATH",
+                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
+                          "docs/templates.md) instead of --format."),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
 
     given = outputs or []
+    if template is not None and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
     targets = _targets(write or [], fmt, output, records, given)
     summary = _summary(fmt, targets, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    if template is not None:
+        from evalglass.render import custom
+
+        # Rendered before anything is written: a broken template leaves every file as it was.
+        text = custom.render(scorecard, template)
+        rest = [(f, path) for f, path in targets if output is None or path != output]
+        _emit(scorecard, fmt, False, rest, keep_samples, summary,
+              extra=[] if output is None else [(output, text)],
+              shown=text if output is None else None)
+        raise typer.Exit(scorecard.exit_code)
     _emit(scorecard, fmt, output is None, targets, keep_samples, summary)
     raise typer.Exit(scorecard.exit_code)
 
@@ -287,6 +309,12 @@ def explain(
         Format, typer.Option("--format", help="terminal or markdown.")
     ] = Format.TERMINAL,
     input_format: InputFormat = None,
+    as_patch: Annotated[
+        bool,
+        typer.Option("--patch",
+                     help="Print the edits as a unified diff of the records to review, fill in "
+                          "(every <placeholder>) and `git apply`; nothing is written."),
+    ] = False,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
@@ -295,6 +323,9 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
     result = api.explain(metric, outputs or [], records, input_format=input_format)
+    if as_patch:
+        typer.echo(api.explain_patch(result, records), nl=False)
+        return
     typer.echo(render_explain.render(result, fmt), nl=False)
 
 
@@ -332,8 +363,8 @@ def validate(records: Records = Path("host_records")) -> None:
 def schema(
     kind: Annotated[
         str | None,
-        typer.Argument(help="metrics, thresholds, datasets, judges, policies or baselines "
-                            "(default: all six, keyed by file name)."),
+        typer.Argument(help="metrics, thresholds, datasets, judges, policies, baselines, "
+                            "checks or success (default: all eight, keyed by file name)."),
     ] = None,
 ) -> None:
     """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
@@ -347,6 +378,108 @@ def schema(
         raise typer.BadParameter(f"{kind!r}: expected one of {', '.join(KINDS)}", param_hint="KIND")
     doc = json_schemas() if name is None else json_schema(name)
     typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+
+
+@app.command()
+@_input_errors_exit
+def calibrate(
+    judgments: Annotated[
+        Path, typer.Argument(help="The judge's labels: JSONL or CSV with sample_id and label.")
+    ],
+    labels: Annotated[
+        Path,
+        typer.Argument(help="The human labels: JSONL or CSV with sample_id, label and, for "
+                            "several people per item, rater."),
+    ],
+    judge: Annotated[
+        str, typer.Option("--judge", metavar="ID", help="The judge's id, as judges.yaml names it.")
+    ] = ...,  # type: ignore[assignment]
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", metavar="MODEL",
+                     help="The judge's model (default: its record in judges.yaml, read only)."),
+    ] = None,
+    scale: Annotated[
+        Scale | None,
+        typer.Option("--scale", help="How labels relate (default: binary for two labels, "
+                                     "nominal otherwise)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE",
+                     help="Write the evidence JSON here, atomically (never into the records)."),
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option("--against", metavar="EVIDENCE",
+                     help="Evidence recorded earlier: report the change and suspected drift."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or json.")
+    ] = Format.TERMINAL,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="The bootstrap's seed (default: fixed).")
+    ] = None,
+    resamples: Annotated[
+        int | None, typer.Option("--resamples", min=0, help="Bootstrap resamples (default 2000).")
+    ] = None,
+    records: Records = Path("host_records"),
+) -> None:
+    """Measure how a judge agrees with human labels, with bootstrap intervals: evidence a host
+    can point to. It never edits host records."""
+    from evalglass.render import calibration as render_calibration
+    from evalglass.tools.calibration import calibrate as calibration
+    from evalglass.tools.calibration.drift import compare
+    from evalglass.tools.calibration.evidence import read_evidence, to_json
+
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
+        raise typer.BadParameter("calibrate renders as terminal, markdown or json",
+                                 param_hint="--format")
+    if out is not None:
+        given = [judgments, labels, *([] if against is None else [against])]
+        reason = writing.check(out, records, given)
+        if reason is not None:
+            raise typer.BadParameter(escape(reason), param_hint="--out")
+    recorded = None if against is None else read_evidence(str(against))
+    evidence = calibration.calibrate(
+        judgments, labels, judge=judge, judge_model=judge_model, scale=scale, records=records,
+        **({} if seed is None else {"seed": seed}),
+        **({} if resamples is None else {"resamples": resamples}),
+    )
+    drift = None if recorded is None else compare(evidence, recorded, str(against))
+    if out is not None:
+        writing.write_all([(out, to_json(evidence))])
+    typer.echo(render_calibration.render(evidence, fmt, drift), nl=False)
+    if out is not None:
+        typer.echo(f"evidence written to {out}", err=True)
+
+
+@app.command()
+def sql(
+    dialect: Annotated[
+        str, typer.Option("--dialect", help="duckdb, spark, bigquery or postgres.")
+    ] = "duckdb",
+    table: Annotated[str, typer.Option("--table", help="The table of generic rows.")] = "scores",
+    columns: Annotated[
+        str,
+        typer.Option("--optional-columns", metavar="NAMES",
+                     help="The optional columns the table has: cluster, model (comma-separated; "
+                          "'' for none)."),
+    ] = "cluster,model",
+) -> None:
+    """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
+    from evalglass.evidence import sql as queries
+
+    known = {d.value: d for d in queries.Dialect}
+    if dialect not in known:
+        raise typer.BadParameter(f"{dialect!r}: expected one of {', '.join(known)}",
+                                 param_hint="--dialect")
+    present = [c.strip() for c in columns.split(",") if c.strip()]
+    unknown = [c for c in present if c not in queries.OPTIONAL]
+    if unknown:
+        raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+                                 param_hint="--optional-columns")
+    typer.echo(queries.query(known[dialect], table, present), nl=False)
 
 
 def main() -> None:

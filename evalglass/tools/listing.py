@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Evidence
-from evalglass.records._yaml import quote
+from evalglass.records._scalars import quote
 
 
 def table(evidence: Evidence, show: Callable[[str], str] = str) -> str:
