@@ -70,6 +70,7 @@ def run(
     env: dict[str, str] | None = None,
     limited: bool = False,
     stdin: int | None = subprocess.DEVNULL,
+    timeout: float = GUARD_SECONDS,
 ) -> subprocess.CompletedProcess[str]:
     """`evalglass ARGS` in `cwd`; with `limited`, under ADDRESS_SPACE bytes of address space.
     Stderr is read as UTF-8 with escapes, so a message that is not UTF-8 still fails cleanly."""
@@ -78,7 +79,7 @@ def run(
         full_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return subprocess.run(
         [sys.executable, "-c", _LIMITED if limited else _PLAIN, *args],
-        cwd=cwd, env=full_env, capture_output=True, timeout=GUARD_SECONDS, check=False,
+        cwd=cwd, env=full_env, capture_output=True, timeout=timeout, check=False,
         stdin=stdin, text=True, errors="backslashreplace",
     )
 

@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 
 from evalglass import contract
 from evalglass.errors import EvalglassError, OutputError, RecordError
-from evalglass.evidence.adapters import deepeval, generic, inspect_log, lmeval, promptfoo, rows
+from evalglass.evidence.adapters import (
+    aggregates,
+    deepeval,
+    generic,
+    inspect_log,
+    lmeval,
+    promptfoo,
+    rows,
+)
 from evalglass.records.load import records_from_text
 from evalglass.records.schema import KINDS
 from tests.evidence_files import FIXTURES
@@ -93,7 +101,7 @@ def _parent(doc: Any, path: tuple[Any, ...]) -> tuple[Any, Any]:
             node = node[key]
         except (KeyError, IndexError, TypeError):
             return None, None
-    if not path:
+    if not path or not isinstance(node, dict | list):
         return None, None
     try:
         node[path[-1]]
@@ -256,3 +264,23 @@ def _saved_scorecard() -> str:
         card = api.score([GENERIC], ROOT / "host_records")
         _saved_scorecard.text = render(card, Format.JSON, keep_samples=True)  # type: ignore[attr-defined]
     return _saved_scorecard.text  # type: ignore[attr-defined,no-any-return]
+
+
+AGGREGATES = {
+    "evalglass_aggregates": 1, "model": "m", "dataset": {"name": "d", "version": "1"},
+    "metrics": {"a": {"n": 4, "missing": 1, "nonfinite": 0, "out_of_range": 0, "nonbinary": 0,
+                      "low": 0.0, "high": 1.0, "sum": 3 << 20, "sum_squares": 3 << 40,
+                      "clusters": {"c1": [2, 1 << 20, 1 << 40], "c2": [2, 2 << 20, 2 << 40]}}},
+}
+
+
+@FUZZ
+@given(data=st.data(), suffix=st.sampled_from([".json", ".jsonl"]))
+def test_aggregates_survive_mutation(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, suffix: str
+) -> None:
+    """A partial's aggregates document (or a row of them) mutated."""
+    doc = data.draw(mutated(AGGREGATES, _paths(AGGREGATES)))
+    path = tmp_path_factory.mktemp("fuzz") / f"part{suffix}"
+    path.write_text(json.dumps(doc) + "\n", errors="surrogatepass")
+    _reads_or_refuses(aggregates, path)

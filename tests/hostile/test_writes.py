@@ -55,24 +55,41 @@ def test_the_job_summary_is_appended_to(work: Path) -> None:
     assert text.startswith("earlier step\n<!-- evalglass-scorecard -->")
 
 
-@pytest.mark.parametrize("device", ["/dev/null", "/dev/full"])
+def _device(where: Path, name: str) -> Path:
+    """A private copy of /dev/null or /dev/full (same device numbers) in the test's folder: if
+    writing ever replaced a device again, it would replace this node, not the machine's."""
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    minor = {"null": 3, "full": 7}[name]
+    node = where / name
+    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+    return node
+
+
+@pytest.mark.parametrize("device", ["null", "full"])
 def test_a_device_is_written_through_never_replaced(work: Path, device: str) -> None:
-    """--output to /dev/null works and /dev/full is a one-line write error; both stay devices."""
-    result = run("score", "run.json", "--output", device, cwd=work)
-    if device == "/dev/null":
+    """--output to a null device works and a full one is a one-line write error; both stay
+    devices."""
+    node = _device(work, device)
+    result = run("score", "run.json", "--output", str(node), cwd=work)
+    if device == "null":
         assert result.returncode == 0, result.stderr
     else:
         assert "No space left on device" in one_line_error(result)
-    assert stat.S_ISCHR(os.stat(device).st_mode)
+    assert stat.S_ISCHR(os.lstat(node).st_mode)
 
 
 def test_stdout_as_a_file_name_is_written_through(work: Path) -> None:
-    """--write markdown=/dev/stdout writes into the pipe evalglass's stdout already is."""
+    """--write markdown=<a link to /proc/self/fd/1>, as /dev/stdout is, writes into the pipe
+    evalglass's stdout already is, and the link stays a link."""
+    link = work / "stdout"
+    link.symlink_to("/proc/self/fd/1")
     result = run("score", "run.json", "--format", "json", "--output", "card.json",
-                 "--write", "markdown=/dev/stdout", cwd=work)
+                 "--write", f"markdown={link}", cwd=work)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("<!-- evalglass-scorecard -->")
     assert (work / "card.json").is_file()
+    assert link.is_symlink()
 
 
 def test_a_fifo_is_written_through(work: Path) -> None:
@@ -161,10 +178,12 @@ def test_several_targets_change_nothing_when_one_fails_before_the_first_is_writt
 
 
 def test_a_failed_write_leaves_every_target_as_it_was(work: Path) -> None:
-    """With /dev/full among several targets, no file target is replaced and stdout stays empty."""
+    """With a full device among several targets, no file target is replaced and stdout stays
+    empty."""
     (work / "card.json").write_text("old\n")
+    full = _device(work, "full")
     result = run("score", "run.json", "--write", "json=card.json", "--write",
-                 "markdown=/dev/full", cwd=work)
+                 f"markdown={full}", cwd=work)
     one_line_error(result)
     assert (work / "card.json").read_text() == "old\n"
 

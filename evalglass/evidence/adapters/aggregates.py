@@ -30,7 +30,42 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 
 def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
     merged = aggregate.merge(load(path, shown) for path, shown in files)
+    shown = files[0][1] if len(files) == 1 else f"{files[0][1]} (+{len(files) - 1} more)"
+    for metric, stats in merged.metrics.items():
+        _check_possible(stats, f"metric '{c.one_line(metric, 80)}'", shown)
     return aggregate.measurements(merged, tuple(shown for _, shown in files))
+
+
+# Every score is below 2^40 in magnitude, so its quantum (score x 2^64) is below 2^104: what n
+# scores can sum to, and their squares, is bounded. Past that, or where the sums contradict
+# each other, no set of scores could have them (and the arithmetic that follows would overflow).
+_QUANTUM = 2**104
+
+
+def _check_possible(stats: aggregate.MetricStats, where: str, shown: str) -> None:
+    """OutputError for sums that no set of scores could have."""
+    m = stats.moments
+    parts = [(m.n, m.total, m.squares, where)]
+    named = 0
+    loose_total, loose_squares = m.total, m.squares
+    for name, cluster in stats.clusters.items():
+        parts.append((cluster.n, cluster.total, cluster.squares,
+                      f"{where} cluster {c.one_line(name, 40)!r}"))
+        named += cluster.n
+        loose_total -= cluster.total
+        loose_squares -= cluster.squares
+    parts.append((m.n - named, loose_total, loose_squares, f"{where} rows without a cluster"))
+    counts = (m.n, m.missing, m.nonfinite, m.out_of_range, m.nonbinary)
+    if any(count > c.LARGEST_COUNT for count in counts):
+        raise OutputError(shown, f"{where}: a count past {c.LARGEST_COUNT}")
+    for n, total, squares, here in parts:
+        if n < 0 or squares < 0 or abs(total) > n * _QUANTUM or squares > n * _QUANTUM**2:
+            raise OutputError(shown, f"{here}: counts and sums no set of scores could have")
+        if n * squares < total * total:
+            raise OutputError(shown, f"{here}: a sum of squares smaller than its sum allows")
+    for bound in (m.low, m.high):
+        if bound is not None and not abs(bound) < aggregate.LIMIT:
+            raise OutputError(shown, f"{where}: low and high must lie within ±2^40")
 
 
 def load(path: Path, shown: str) -> aggregate.Aggregates:
