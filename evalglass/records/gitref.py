@@ -49,6 +49,15 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         )
 
 
+def commit_of(ref: str) -> str:
+    """The commit `ref` names now, in the repository around the current directory: a caller that
+    must keep reading the same records even if the ref later moves reads this commit instead."""
+    found = _git(_top_level(ref), ref, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if found is None:
+        raise RecordError(ref, f"git ref '{ref}' is not in this clone; fetch it first")
+    return found.strip()
+
+
 def _top_level(shown: str) -> Path:
     top = _git(Path.cwd(), shown, "rev-parse", "--show-toplevel")
     if top is None:

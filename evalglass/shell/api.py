@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,8 @@ from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 
 if TYPE_CHECKING:
+    from evalglass.evidence.model import Evidence, Skipped
+    from evalglass.records.model import HostRecords
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
@@ -38,16 +40,19 @@ def score(
     working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
     cannot use.
     """
-    if records_ref:
-        from evalglass.records.gitref import load_records_at
-
-        host = load_records_at(records_ref, records)
-    else:
-        host = load_records(records)
+    host = _host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format)
         return assemble(host, evidence, require_gate=require_gate)
+
+
+def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
+    if records_ref:
+        from evalglass.records.gitref import load_records_at
+
+        return load_records_at(records_ref, records)
+    return load_records(records)
 
 
 def example_paths() -> tuple[Path, Path]:
@@ -69,6 +74,7 @@ def diff_records(
     *,
     head_ref: str | None = None,
     input_format: str | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs."""
@@ -77,7 +83,7 @@ def diff_records(
 
     base = load_records_at(base_ref, records)
     head = load_records_at(head_ref, records) if head_ref else load_records(records)
-    evidence = read_outputs(outputs, input_format) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped) if outputs else None
     return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
 
 
@@ -87,14 +93,17 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
+    records_ref: str | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
-    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id."""
+    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id.
+    With `records_ref`, the records are read as committed at that git ref."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
-    host = load_records(records)
-    evidence = read_outputs(outputs, input_format) if outputs else Evidence()
+    host = _host(records, records_ref)
+    evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence)
 
 
@@ -119,13 +128,30 @@ def doctor(
     *,
     input_format: str | None = None,
     today: dt.date | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
+    records_ref: str | None = None,
 ) -> Diagnosis:
-    """Every problem in the records (and, given outputs, between them and the run). Reads only."""
+    """Every problem in the records (and, given outputs, between them and the run). Reads only.
+    With `records_ref`, the records are read as committed at that git ref."""
     from evalglass.tools.diagnosis import diagnose
 
-    host = load_records(records)
-    evidence = read_outputs(outputs, input_format) if outputs else None
+    host = _host(records, records_ref)
+    evidence = _read(outputs, input_format, on_skipped) if outputs else None
     return diagnose(host, evidence, today or dt.date.today())
+
+
+def _read(
+    outputs: Sequence[str | os.PathLike[str]],
+    input_format: str | None,
+    on_skipped: Callable[[Skipped], None] | None,
+) -> Evidence:
+    """The outputs' evidence; each file skipped (it held no run) is passed to `on_skipped`,
+    since these results do not list their sources."""
+    evidence = read_outputs(outputs, input_format)
+    if on_skipped is not None:
+        for item in evidence.skipped:
+            on_skipped(item)
+    return evidence
 
 
 def validate(records: str | os.PathLike[str] = "host_records") -> int:

@@ -26,6 +26,7 @@ from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
+    from evalglass.evidence.model import Skipped
 
 # The library is imported inside each command that uses it, so `--help` and a usage error do not
 # pay for the records, evidence and scorecard machinery.
@@ -152,6 +153,16 @@ def _summary(fmt: Format, targets: list[tuple[Format, Path]], records: Path,
 SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 
 
+def _note(item: Skipped) -> None:
+    """One line on stderr per file passed over, so that none is skipped in silence."""
+    typer.echo(f"evalglass: skipped {escape(item.source)}: {escape(item.reason)}", err=True)
+
+
+def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
+    for item in skipped:
+        _note(item)
+
+
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
           targets: list[tuple[Format, Path]], keep_samples: bool = False,
           summary: Path | None = None, extra: list[tuple[Path, str]] | None = None,
@@ -219,6 +230,7 @@ def score(
     summary = _summary(fmt, targets, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    _note_skipped(scorecard.skipped)
     if template is not None:
         from evalglass.render import custom
 
@@ -255,15 +267,22 @@ def metrics(
     skeleton: Annotated[
         bool, typer.Option("--skeleton", help="Print a draft metrics.yaml instead of a table.")
     ] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="terminal or json.")] = Format.TERMINAL,
     input_format: InputFormat = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
     from evalglass.evidence.read import read_outputs
+    from evalglass.render import listing as render_listing
     from evalglass.tools import listing
 
+    if fmt not in (Format.TERMINAL, Format.JSON):
+        raise typer.BadParameter("metrics renders as terminal or json", param_hint="--format")
+    if skeleton and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     evidence = read_outputs(outputs, input_format)
-    typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence, escape),
-               nl=False)
+    _note_skipped(evidence.skipped)
+    text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
+    typer.echo(text, nl=False)
 
 
 @app.command()
@@ -291,7 +310,8 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
+                              on_skipped=_note)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -306,7 +326,7 @@ def explain(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
     fmt: Annotated[
-        Format, typer.Option("--format", help="terminal or markdown.")
+        Format, typer.Option("--format", help="terminal, markdown or json.")
     ] = Format.TERMINAL,
     input_format: InputFormat = None,
     as_patch: Annotated[
@@ -320,9 +340,11 @@ def explain(
     from evalglass.render import explanation as render_explain
     from evalglass.shell import api
 
-    if fmt not in (Format.TERMINAL, Format.MARKDOWN):
-        raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
+        raise typer.BadParameter("explain renders as terminal, markdown or json",
+                                 param_hint="--format")
+    result = api.explain(metric, outputs or [], records, input_format=input_format,
+                         on_skipped=_note)
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -343,7 +365,7 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
@@ -356,6 +378,45 @@ def validate(records: Records = Path("host_records")) -> None:
 
     count = api.validate(records)
     typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
+
+
+@app.command("mcp")
+@_input_errors_exit
+def mcp_command(
+    records: Annotated[
+        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).")
+    ] = Path("host_records"),
+    records_ref: Annotated[
+        str | None,
+        typer.Option("--records-ref", metavar="REF",
+                     help="Read the records as committed at this git ref, fixed to the commit it "
+                          "names at start."),
+    ] = None,
+    cwd: Annotated[
+        Path | None,
+        typer.Option("--cwd", metavar="DIR", exists=True, file_okay=False,
+                     help="The working directory: outputs must lie under it (default: here)."),
+    ] = None,
+) -> None:
+    """Serve the read-only tools to an AI agent over MCP (stdio); the records are fixed at start."""
+    from importlib.util import find_spec
+
+    from evalglass.shell.mcp_tools import Bounds
+
+    missing = "the MCP SDK 2.x is not installed{}; pip install 'evalglass[mcp]'"
+    if find_spec("mcp") is None or find_spec("mcp_types") is None:
+        raise EvalglassError("mcp", missing.format(""))
+    if cwd is not None:
+        os.chdir(cwd)
+    # Checked before the SDK loads (about a second): bad records fail at once.
+    bounds = Bounds.open(records, records_ref)
+    try:
+        from evalglass.shell import mcp_server
+    except ImportError as exc:
+        if (exc.name or "").startswith("evalglass"):
+            raise
+        raise EvalglassError("mcp", missing.format(f" ({exc})")) from None
+    mcp_server.serve(bounds)
 
 
 @app.command()

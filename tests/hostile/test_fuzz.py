@@ -35,7 +35,11 @@ from tests.evidence_files import FIXTURES
 from tests.hostile.harness import FUZZ
 
 ROOT = Path(__file__).resolve().parents[2]
-INSPECT_JSON = sorted((FIXTURES / "inspect").rglob("*.json"))
+# Inspect's JSON logs that hold samples and reductions (not an eval-set's index files).
+INSPECT_JSON = sorted(
+    p for p in (FIXTURES / "inspect").rglob("*.json")
+    if {"samples", "reductions"} <= set(json.loads(p.read_text()))
+)
 INSPECT_EVAL = sorted((FIXTURES / "inspect").rglob("*.eval"))
 LMEVAL = next((FIXTURES / "lm-eval").rglob("results_*.json"))
 PROMPTFOO = FIXTURES / "promptfoo" / "results" / "results.json"

@@ -37,7 +37,7 @@ class Summary:
     id: str
     epoch: int | None
     scores: dict[str, object] | None  # each score's value; None when the sample cannot be scored
-    metadata: dict[str, Any]  # only the keys a clustered stderr groups samples by
+    metadata: dict[str, Any]  # only the keys a clustered stderr or a grouped metric groups by
 
 
 @attrs.frozen
@@ -46,7 +46,7 @@ class Reduction:
 
     scorer: object
     reducer: object
-    values: list[object]
+    values: list[tuple[object, object]]  # (sample id, value) per sample
 
 
 @attrs.frozen
@@ -147,16 +147,16 @@ class _Parts:
         values = self.reduced_values(where)
         return Reduction(reduction.get("scorer"), reduction.get("reducer"), [values(s) for s in samples])
 
-    def reduced_values(self, where: str) -> Callable[[object], object]:
+    def reduced_values(self, where: str) -> Callable[[object], tuple[object, object]]:
         count = 0
 
-        def convert(item: object) -> object:
+        def convert(item: object) -> tuple[object, object]:
             nonlocal count
             count += 1
             if not isinstance(item, dict):
                 raise self.fail(f"{where}: sample {count}", f"expected an object, got {c.kind(item)}")
             self.kept.add(c.Cost.REDUCED)
-            return item.get("value")
+            return item.get("sample_id"), item.get("value")
 
         return convert
 
@@ -165,7 +165,7 @@ class _Parts:
         if stream.peek() != "{":
             return self.reduction(stream.value(), index)
         fields: dict[str, Any] = {}
-        values: list[object] | None = None
+        values: list[tuple[object, object]] | None = None
         for key in stream.members():
             if key == "samples" and stream.peek() == "[":
                 values = stream.values(self.reduced_values(f"{_REDUCTIONS}: reduction {index}"))
@@ -178,7 +178,7 @@ class _Parts:
         return Reduction(fields.get("scorer"), fields.get("reducer"), values)
 
     def header_read(self, header: dict[str, Any]) -> None:
-        self.keys = _cluster_keys(header)
+        self.keys = _metadata_keys(header)
 
 
 def _load_eval(raw: IO[bytes], shown: str) -> Log:
@@ -283,11 +283,22 @@ def _score_of(score: object) -> object:
     return score.get("value") if isinstance(score, dict) else _NOT_A_SCORE
 
 
-def _cluster_keys(header: dict[str, Any]) -> frozenset[str]:
-    """The metadata keys any scorer's clustered stderr groups samples by."""
+def _metadata_keys(header: dict[str, Any]) -> frozenset[str]:
+    """The metadata keys any scorer's clustered stderr or grouped metric groups samples by."""
     spec = header.get("eval")
     scorers = spec.get("scorers") if isinstance(spec, dict) else None
-    if not isinstance(scorers, list):
-        return frozenset()
-    found = (cluster_key(s) for s in scorers if isinstance(s, dict))
+    scorers = [s for s in scorers if isinstance(s, dict)] if isinstance(scorers, list) else []
+    found = {cluster_key(s) for s in scorers}
+    for scorer in scorers:
+        metrics = scorer.get("metrics")
+        for item in metrics if isinstance(metrics, list) else []:
+            if isinstance(item, dict):
+                found.add(c.text(c.section(item, "options").get("group_key")))
+    results = header.get("results")
+    entries = results.get("scores") if isinstance(results, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        metrics = entry.get("metrics") if isinstance(entry, dict) else None
+        for body in metrics.values() if isinstance(metrics, dict) else []:
+            if isinstance(body, dict):
+                found.add(c.text(c.section(body, "params").get("group_key")))
     return frozenset(key for key in found if key is not None)
