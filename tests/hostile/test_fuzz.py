@@ -288,3 +288,26 @@ def test_aggregates_survive_mutation(
     path = tmp_path_factory.mktemp("fuzz") / f"part{suffix}"
     path.write_text(json.dumps(doc) + "\n", errors="surrogatepass")
     _reads_or_refuses(aggregates, path)
+
+
+PROMPTFOO_JSONL = FIXTURES / "promptfoo" / "repeat" / "results" / "plain" / "results.jsonl"
+
+
+@FUZZ
+@given(data=st.data(), as_yaml=st.booleans())
+def test_promptfoo_other_exports_survive_mutation(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, as_yaml: bool
+) -> None:
+    """promptfoo's `-o results.jsonl` rows mutated, and its JSON export mutated and written as
+    the YAML export (YAML holds JSON)."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    if as_yaml:
+        doc = json.loads(PROMPTFOO.read_text())
+        path = folder / "results.yaml"
+        path.write_text(json.dumps(data.draw(mutated(doc, _paths(doc)))), errors="surrogatepass")
+    else:
+        rows = [json.loads(line) for line in PROMPTFOO_JSONL.read_text().splitlines() if line]
+        path = folder / "results.jsonl"
+        text = "".join(json.dumps(data.draw(mutated(row, _paths(row)))) + "\n" for row in rows)
+        path.write_text(text, errors="surrogatepass")
+    _reads_or_refuses(promptfoo, path)
