@@ -23,6 +23,7 @@ import orjson
 from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from evalglass import _inputs
 from evalglass.errors import EvalglassError
 
 SCHEMA_VERSION: Final = 1
@@ -331,24 +332,41 @@ def dumps(scorecard: Scorecard) -> str:
         # The standard library indents in pure Python, several times slower on a big scorecard.
         text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
     except orjson.JSONEncodeError:
-        # Only an integer beyond 64 bits gets here. Same document; json spells a few small
-        # numbers differently (1e-05 where orjson writes 0.00001), which no parser sees.
-        text = json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)
+        # Only an integer beyond 64 bits or a lone surrogate gets here. Same document; json
+        # spells a few small numbers differently (1e-05 where orjson writes 0.00001), which no
+        # parser sees.
+        text = json_text(doc, allow_nan=False)
     return text + "\n"
+
+
+def json_text(doc: object, allow_nan: bool = True) -> str:
+    """`doc` as indented JSON text that is always valid UTF-8: non-ASCII text as it is, unless the
+    document holds a lone surrogate (a "\\ud800" escape in an eval output, a file name that was
+    not UTF-8), which only an ASCII escape can carry."""
+    text = json.dumps(doc, indent=2, allow_nan=allow_nan, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(doc, indent=2, allow_nan=allow_nan, ensure_ascii=True)
+    return text
 
 
 def loads(text: str | bytes, where: str) -> Scorecard:
     """Read a scorecard JSON; ContractError names `where` and the first field that is wrong."""
     try:
+        _inputs.check_json_values(text)
         doc = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise ContractError(where, f"not valid JSON: {exc}") from None
+    except _inputs.TooLarge as exc:
+        raise ContractError(where, str(exc)) from None
     if not isinstance(doc, dict) or "metrics" not in doc:
         raise ContractError(where, "is not an evalglass scorecard JSON (no 'metrics')")
     version = doc.get("schema_version")
     if version != SCHEMA_VERSION:
+        shown = json.dumps(version)[:40]
         raise ContractError(
-            where, f"schema_version {version!r}: this evalglass reads schema_version {SCHEMA_VERSION}"
+            where, f"schema_version {shown}: this evalglass reads schema_version {SCHEMA_VERSION}"
         )
     return _structure(doc, Scorecard, where)
 
@@ -387,9 +405,10 @@ def load_scorecard(path: str | os.PathLike[str]) -> Scorecard:
     Raises ContractError (an EvalglassError) naming the file and the first field that is wrong."""
     where = os.fspath(path)
     try:
-        with open(where, "rb") as stream:
-            data = stream.read()
+        data = _inputs.read_regular(where)
     except OSError as exc:
         raise ContractError(where, f"cannot be read: {exc.strerror or exc}") from None
+    except _inputs.TooLarge as exc:
+        raise ContractError(where, str(exc)) from None
     return loads(data, where)
 

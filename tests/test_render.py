@@ -34,6 +34,9 @@ HOSTILE = [
     "**bold** _it_ ~~gone~~",
     "<img src=x onerror=alert(1)>",
     "a\\|b",
+    # A forged verdict line in colour, and a right-to-left override that reverses what follows.
+    "x\n\x1b[1;32mPASS\x1b[0m  forged\x1b[2K\r",
+    "report\u202egpj.exe\u2066\x00\x85\u2028",
 ]
 
 

@@ -1,6 +1,8 @@
 """The command line: parse, call the library, render, exit. It decides nothing itself.
 
-No command or flag writes host records or sets a status, an approval or a calibration.
+No command or flag writes host records or sets a status, an approval or a calibration. Every
+message is one line: bad input exits 4, a bad command line 2, and anything evalglass did not
+expect is reported as a bug in evalglass, exit 70, never as a verdict.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
-from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
+from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT, INTERNAL_ERROR_EXIT
 from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
-from evalglass.shell.writing import refusal, write_atomic
+from evalglass.render.safe_text import escape
+from evalglass.shell import writing
 from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
@@ -40,16 +43,33 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., None])
 
 
+# Set to anything, it lets an unexpected exception end the run with its traceback.
+DEBUG_VARIABLE = "EVALGLASS_DEBUG"
+
+
 def _input_errors_exit(command: F) -> F:
-    """Bad input: one line on stderr naming the place, nothing on stdout, exit 4."""
+    """Bad input: one line on stderr naming the place, nothing on stdout, exit 4. Anything else
+    that escapes a command is a bug in evalglass: one line saying so, exit 70."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> None:
         try:
             command(*args, **kwargs)
         except EvalglassError as exc:
-            typer.echo(f"evalglass: {exc}", err=True)
+            typer.echo(f"evalglass: {escape(exc)}", err=True)
             raise typer.Exit(INPUT_ERROR_EXIT) from None
+        except (typer.Exit, typer.Abort, typer.BadParameter):
+            raise
+        except Exception as exc:
+            if os.environ.get(DEBUG_VARIABLE):
+                raise
+            typer.echo(
+                f"evalglass: internal error ({type(exc).__name__}: {escape(exc)[:200]}): this is "
+                f"a bug in evalglass, not a problem with your input; rerun with "
+                f"{DEBUG_VARIABLE}=1 for the traceback, and please report it",
+                err=True,
+            )
+            raise typer.Exit(INTERNAL_ERROR_EXIT) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -71,8 +91,21 @@ def _main(
 
 Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
 Records = Annotated[Path, typer.Option("--records", help="The host-records folder.")]
+
+
+def _known_format(value: str | None) -> str | None:
+    if value is not None:
+        from evalglass.evidence.registry import names
+
+        if value not in names():
+            raise typer.BadParameter(f"{escape(value)!r}: expected one of {', '.join(names())}")
+    return value
+
+
 InputFormat = Annotated[
-    str | None, typer.Option("--input-format", help="Read every output as this format.")
+    str | None,
+    typer.Option("--input-format", help="Read every output as this format.",
+                 callback=_known_format),
 ]
 
 
@@ -99,15 +132,31 @@ def _targets(
     if len(set(paths)) != len(paths):
         raise typer.BadParameter("two outputs name the same file", param_hint="--write")
     for _, target in targets:
-        reason = refusal(target, records, inputs)
+        reason = writing.check(target, records, inputs)
         if reason is not None:
-            raise typer.BadParameter(reason, param_hint="--output/--write")
+            raise typer.BadParameter(escape(reason), param_hint="--output/--write")
     return targets
+
+
+def _summary(fmt: Format, targets: list[tuple[Format, Path]], records: Path,
+             inputs: list[Path]) -> Path | None:
+    """GitHub's job summary file, when the Markdown scorecard is to be appended to it; refused
+    as an --output would be (exit 2)."""
+    summary = os.environ.get(SUMMARY_VARIABLE)
+    if not summary or Format.GITHUB not in {fmt, *(f for f, _ in targets)}:
+        return None
+    reason = writing.check(Path(summary), records, inputs)
+    if reason is not None:
+        raise typer.BadParameter(escape(reason), param_hint=SUMMARY_VARIABLE)
+    return Path(summary)
+
+
+SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 
 
 def _note(item: Skipped) -> None:
     """One line on stderr per file passed over, so that none is skipped in silence."""
-    typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+    typer.echo(f"evalglass: skipped {escape(item.source)}: {escape(item.reason)}", err=True)
 
 
 def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
@@ -116,17 +165,24 @@ def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
 
 
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
-          targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
-    for target_fmt, target in targets:
-        write_atomic(target, render(scorecard, target_fmt, keep_samples=keep_samples))
+          targets: list[tuple[Format, Path]], keep_samples: bool = False,
+          summary: Path | None = None, extra: list[tuple[Path, str]] | None = None,
+          shown: str | None = None) -> None:
+    """Everything is rendered before anything is written; files are written before stdout, so
+    a failure to write one leaves stdout empty. `extra` are files already rendered, `shown` is
+    stdout already rendered."""
+    files = [(target, render(scorecard, target_fmt, keep_samples=keep_samples))
+             for target_fmt, target in targets] + (extra or [])
+    colour = fmt is Format.TERMINAL and _colour()
     if to_stdout:
-        colour = fmt is Format.TERMINAL and _colour()
-        typer.echo(render(scorecard, fmt, colour=colour, keep_samples=keep_samples), nl=False)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary and Format.GITHUB in {fmt, *(f for f, _ in targets)}:
+        shown = render(scorecard, fmt, colour=colour, keep_samples=keep_samples)
+    appended = render(scorecard, Format.MARKDOWN) if summary is not None else None
+    writing.write_all(files)
+    if summary is not None and appended is not None:
         # The job summary is GitHub's file, appended to by every step: never replaced.
-        with open(summary, "a", encoding="utf-8") as stream:
-            stream.write(render(scorecard, Format.MARKDOWN))
+        writing.append(summary, appended)
+    if shown is not None:
+        typer.echo(shown, nl=False)
 
 
 # The options `score` and `run` share: `run` is `score` with the host checks run first.
@@ -189,10 +245,10 @@ def score(
     from evalglass.shell import api
 
     given = outputs or []
-    targets = _checked_targets(template, write, fmt, output, records, given)
+    targets, summary = _checked_targets(template, write, fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
-    _show(scorecard, fmt, output, targets, template, keep_samples)
+    _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
 @app.command("run")
@@ -227,26 +283,28 @@ def run_command(
     from evalglass.shell.progress import terminal_progress
 
     given = outputs or []
-    targets = _checked_targets(template, write, fmt, output, records, given)
+    targets, summary = _checked_targets(template, write, fmt, output, records, given)
     progress = terminal_progress(sys.stderr) if sys.stderr.isatty() else None
     scorecard = api.run(given, records, tier=tier.value, use_cache=not no_cache,
                         cache_dir=cache_dir, progress=progress, input_format=input_format,
                         require_gate=require_gate, records_ref=records_ref)
-    _show(scorecard, fmt, output, targets, template, keep_samples)
+    _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
 def _checked_targets(
     template: Path | None, write: list[str] | None, fmt: Format, output: Path | None,
     records: Path, given: list[Path],
-) -> list[tuple[Format, Path]]:  # fmt: skip
+) -> tuple[list[tuple[Format, Path]], Path | None]:  # fmt: skip
+    """Every file to write and the job summary, checked before any work (exit 2 when bad)."""
     if template is not None and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
-    return _targets(write or [], fmt, output, records, given)
+    targets = _targets(write or [], fmt, output, records, given)
+    return targets, _summary(fmt, targets, records, given)
 
 
 def _show(
     scorecard: Scorecard, fmt: Format, output: Path | None, targets: list[tuple[Format, Path]],
-    template: Path | None, keep_samples: bool,
+    summary: Path | None, template: Path | None, keep_samples: bool,
 ) -> None:  # fmt: skip
     """Write and print the scorecard as asked, then exit with its code."""
     _note_skipped(scorecard.skipped)
@@ -256,13 +314,11 @@ def _show(
         # Rendered before anything is written: a broken template leaves every file as it was.
         text = custom.render(scorecard, template)
         rest = [(f, path) for f, path in targets if output is None or path != output]
-        _emit(scorecard, fmt, False, rest, keep_samples)
-        if output is None:
-            typer.echo(text, nl=False)
-        else:
-            write_atomic(output, text)
+        _emit(scorecard, fmt, False, rest, keep_samples, summary,
+              extra=[] if output is None else [(output, text)],
+              shown=text if output is None else None)
         raise typer.Exit(scorecard.exit_code)
-    _emit(scorecard, fmt, output is None, targets, keep_samples)
+    _emit(scorecard, fmt, output is None, targets, keep_samples, summary)
     raise typer.Exit(scorecard.exit_code)
 
 
@@ -277,7 +333,7 @@ def demo(
     records, output = api.example_paths()
     typer.echo(f"# evalglass score --records {records} {output}", err=True)
     scorecard = api.score([output], records)
-    _emit(scorecard, fmt, True, [])
+    _emit(scorecard, fmt, True, [], summary=_summary(fmt, [], records, [output]))
     raise typer.Exit(scorecard.exit_code)
 
 
@@ -441,6 +497,7 @@ def mcp_command(
 
 
 @app.command()
+@_input_errors_exit
 def schema(
     kind: Annotated[
         str | None,
@@ -518,9 +575,9 @@ def calibrate(
                                  param_hint="--format")
     if out is not None:
         given = [judgments, labels, *([] if against is None else [against])]
-        reason = refusal(out, records, given)
+        reason = writing.check(out, records, given)
         if reason is not None:
-            raise typer.BadParameter(reason, param_hint="--out")
+            raise typer.BadParameter(escape(reason), param_hint="--out")
     recorded = None if against is None else read_evidence(str(against))
     evidence = calibration.calibrate(
         judgments, labels, judge=judge, judge_model=judge_model, scale=scale, records=records,
@@ -529,7 +586,7 @@ def calibrate(
     )
     drift = None if recorded is None else compare(evidence, recorded, str(against))
     if out is not None:
-        write_atomic(out, to_json(evidence))
+        writing.write_all([(out, to_json(evidence))])
     typer.echo(render_calibration.render(evidence, fmt, drift), nl=False)
     if out is not None:
         typer.echo(f"evidence written to {out}", err=True)

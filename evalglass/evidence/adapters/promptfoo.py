@@ -52,10 +52,9 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     from evalglass.evidence.adapters import _promptfoo_files as files
 
     doc = files.load(path, shown)
-    with c.shape_errors(shown):
-        if files.ROWS_ONLY in doc:
-            return tuple(_rows_only(doc[files.ROWS_ONLY], shown))
-        return tuple(_measurements(doc, shown))
+    if files.ROWS_ONLY in doc:
+        return tuple(_rows_only(doc[files.ROWS_ONLY], shown))
+    return tuple(_measurements(doc, shown))
 
 
 def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
@@ -63,7 +62,9 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     version = c.integer(results.get("version"))
     if version is None or version < 3:
         raise OutputError(
-            shown, f"results version {results.get('version')!r}: only version 3 exports are read"
+            shown,
+            f"results version {c.shown_value(results.get('version'))}: "
+            "only version 3 exports are read",
         )
     columns = [
         c.mapping(column, shown, "results.prompts[]")
@@ -73,6 +74,8 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
         c.mapping(row, shown, "results.results[]")
         for row in c.sequence(results.get("results"), shown, "results.results")
     ]
+    # Each row becomes a Sample in every column metric it feeds.
+    c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     by_column: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         by_column.setdefault(_column_of(row, columns, shown), []).append(row)
@@ -87,6 +90,7 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     """`-o results.jsonl`: the rows alone, so the columns and every sum come from them."""
     rows = [c.mapping(row, shown, "result row") for row in lines]
+    c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     if not rows:
         raise OutputError(shown, "no result rows")
     yield from _columns(*columns_of_rows(rows, shown), {}, None, False, shown)
@@ -147,7 +151,9 @@ def _column_of(row: dict[str, Any], columns: list[dict[str, Any]], shown: str) -
             provider.get("id"),
         ):
             return i
-    raise OutputError(shown, f"result row {row.get('id')!r} belongs to no prompt column")
+    raise OutputError(
+        shown, f"result row {c.shown_value(row.get('id'))} belongs to no prompt column"
+    )
 
 
 def _is_error(row: dict[str, Any]) -> bool:
@@ -171,9 +177,9 @@ def _pass_rate(
     scored = score_cases([(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases)
     row_scores = [s.score for s in scored.samples]
     counted_pass = sum(score == 1.0 for score in row_scores)
-    passed = c.integer(metrics.get("testPassCount"))
-    failed = c.integer(metrics.get("testFailCount"))
-    errors = c.integer(metrics.get("testErrorCount"))
+    passed = c.count(metrics.get("testPassCount"))
+    failed = c.count(metrics.get("testFailCount"))
+    errors = c.count(metrics.get("testErrorCount"))
     if passed is None or failed is None:
         passed, failed = counted_pass, len(row_scores) - counted_pass
     reported = passed / (passed + failed) if passed + failed else None
@@ -216,7 +222,7 @@ def _named(
     where = f"namedScores.{name}"
     summary = c.section(metrics, "namedScores")
     total = c.number(summary[name], shown, where) if name in summary else None
-    count = c.integer(c.section(metrics, "namedScoresCount").get(name))
+    count = c.count(c.section(metrics, "namedScoresCount").get(name))
     # The column sums weight x score; its mean divides by the summed weights, as promptfoo's
     # own viewer does (by the assertion count only in exports that predate the weights).
     weights = c.number(c.section(metrics, "namedScoreWeights").get(name), shown, where)
@@ -278,8 +284,14 @@ def _ratio(total: float | None, count: float | None) -> float | None:
     return None if total is None or not count else total / count
 
 
+def _components(row: dict[str, Any]) -> list[Any]:
+    """The row's assertion results; a row that lists none (or not as a list) has none."""
+    components = c.section(row, "gradingResult").get("componentResults")
+    return components if isinstance(components, list) else []
+
+
 def _contributing(row: dict[str, Any], name: str) -> int:
-    components = c.section(row, "gradingResult").get("componentResults") or []
+    components = _components(row)
     found = sum(
         1
         for comp in components
@@ -290,7 +302,10 @@ def _contributing(row: dict[str, Any], name: str) -> int:
 
 def _sample_id(row: dict[str, Any]) -> str:
     index = c.integer(row.get("testIdx"))
-    return str(index) if index is not None else str(row.get("id"))
+    if index is not None:
+        return str(index)
+    given = row.get("id")
+    return str(given) if isinstance(given, str | int | float) else c.kind(given)
 
 
 def _model(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> str:
@@ -299,7 +314,8 @@ def _model(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: 
         name = c.text(provider) or c.text(c.section(row, "provider").get("id"))
         if name:
             return name
-    for provider in config.get("providers") or []:
+    providers = config.get("providers")
+    for provider in providers if isinstance(providers, list) else []:
         if isinstance(provider, dict) and column_provider in (
             provider.get("label"),
             provider.get("id"),
@@ -314,9 +330,9 @@ def _judge(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any
     graders: set[str] = set()
     for row in rows:
         test_grader = c.section(c.section(row, "testCase"), "options").get("provider")
-        for comp in c.section(row, "gradingResult").get("componentResults") or []:
+        for comp in _components(row):
             assertion = c.section(comp, "assertion") if isinstance(comp, dict) else {}
-            kind = str(assertion.get("type", "")).removeprefix("not-")
+            kind = (c.text(assertion.get("type")) or "").removeprefix("not-")
             if kind not in _MODEL_GRADED or (metric and assertion.get("metric") != metric):
                 continue
             for source in (assertion.get("provider"), test_grader, default):
