@@ -37,7 +37,7 @@ def score(
     working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
     cannot use.
     """
-    if records_ref:
+    if records_ref is not None:  # an empty ref is refused there, never "the working tree"
         from evalglass.records.gitref import load_records_at
 
         host = load_records_at(records_ref, records)
@@ -75,9 +75,10 @@ def diff_records(
     from evalglass.tools.records_diff import diff
 
     base = load_records_at(base_ref, records)
-    head = load_records_at(head_ref, records) if head_ref else load_records(records)
+    head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
     evidence = read_outputs(outputs, input_format) if outputs else None
-    return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
+    head_name = "working tree" if head_ref is None else head_ref
+    return diff(base, head, evidence, base_name=base_ref, head_name=head_name)
 
 
 def explain(
