@@ -222,8 +222,8 @@ def diff(
     fail_on_loosen: Annotated[
         bool,
         typer.Option("--fail-on-loosen",
-                     help="Exit 1 when a threshold loosens or a metric gains authority "
-                          "without a new approval."),
+                     help="Exit 1 when a threshold or metric record loosens, or a metric "
+                          "gains authority without a new approval."),
     ] = False,
     input_format: InputFormat = None,
 ) -> None:
