@@ -108,7 +108,85 @@ def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
     result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert got["authority"]["outcome"] == "blocked"
-    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_not_independent"]
+    # The log also says mockllm/judge graded it, which is not the judge the records name.
+    assert [r["code"] for r in got["authority"]["reasons"]] == [
+        "judge_not_independent", "judge_model_mismatch"
+    ]
+    assert result.returncode == 3
+
+
+INSPECT_JSON = next((FIXTURES / "inspect/logs/json").glob("*_arith_*.json"))
+GRADED = "arith/model_graded_fact/accuracy"
+JUDGE = "judges:\n  grader:\n    model: mockllm/judge\n    calibration: calibrated\n"
+
+
+def judged_records(tmp_path: Path, metric: str, judge: str | None = "grader") -> Path:
+    folder = records(tmp_path, metric, 0.01, judges=JUDGE)
+    if judge is not None:
+        text = (folder / "metrics.yaml").read_text()
+        (folder / "metrics.yaml").write_text(text.replace("dataset: arith", f"dataset: arith\n    judge: {judge}"))
+    return folder
+
+
+def test_a_model_graded_inspect_scorer_with_its_judge_gates(tmp_path: Path) -> None:
+    """The log's grader is the calibrated judge the records name, not the model: it gates."""
+    result = run("score", str(INSPECT_JSON), "--records", str(judged_records(tmp_path, GRADED)),
+                 "--format", "json", cwd=tmp_path)
+    assert card(result, GRADED)["authority"] == {"outcome": "can_gate", "reasons": [], "notes": []}
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
+    """A model_graded scorer naming no grader graded with the model under evaluation: however
+    independent the judge the records name, the run is blocked, and it was not that judge."""
+    doc = json.loads(INSPECT_JSON.read_text())
+    for entry in (*doc["results"]["scores"], *doc["eval"]["scorers"]):
+        entry.get("params", {}).pop("model", None)
+        entry.get("options", {}).pop("model", None)
+    log = tmp_path / "self-graded.json"
+    log.write_text(json.dumps(doc))
+    result = run("score", str(log), "--records", str(judged_records(tmp_path, GRADED)),
+                 "--format", "json", cwd=tmp_path)
+    got = card(result, GRADED)
+    assert got["authority"]["outcome"] == "blocked"
+    assert [r["code"] for r in got["authority"]["reasons"]] == [
+        "judge_not_independent", "judge_model_mismatch"
+    ]
+    assert "'mockllm/model', the model under evaluation" in got["authority"]["reasons"][0]["message"]
+    assert result.returncode == 3
+
+
+def test_a_model_graded_metric_without_a_judge_is_blocked(tmp_path: Path) -> None:
+    """The log says a model graded the metric and metrics.yaml names no judge: blocked."""
+    folder = judged_records(tmp_path, GRADED, judge=None)
+    result = run("score", str(INSPECT_JSON), "--records", str(folder), "--format", "json",
+                 cwd=tmp_path)
+    got = card(result, GRADED)
+    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
+    assert "must name its judge" in got["authority"]["reasons"][0]["message"]
+    assert result.returncode == 3
+
+
+def test_a_promptfoo_column_graded_by_two_models_is_blocked(tmp_path: Path) -> None:
+    """Rows of one column graded by the judge and by another provider: the other is named, and
+    the run blocks even though the first row's grader is the judge."""
+    doc = json.loads(PROMPTFOO.read_text())
+    rows = [r for r in doc["results"]["results"] if r["promptIdx"] == 0]
+    for i, row in enumerate(rows):
+        for comp in (row["gradingResult"] or {}).get("componentResults", []):
+            if comp["assertion"].get("metric") == "closeness":
+                comp["assertion"]["type"] = "llm-rubric"
+                comp["assertion"]["provider"] = "mockllm/judge" if i else "openai:gpt-4.1"
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    metric = "echo/terse/closeness"
+    folder = records(tmp_path, metric, 0.01, judges=JUDGE)
+    text = (folder / "metrics.yaml").read_text()
+    (folder / "metrics.yaml").write_text(text.replace("dataset: arith", "dataset: arith\n    judge: grader"))
+    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
+    assert "'openai:gpt-4.1'" in got["authority"]["reasons"][0]["message"]
     assert result.returncode == 3
 
 

@@ -47,7 +47,7 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     hyper = c.section(doc, "hyperparameters")
     run = Run(
         source=shown,
-        model=c.text(hyper.get("model")),
+        models=[c.text(hyper.get("model"))],
         dataset=_dataset(doc, hyper),
         started=_file_time(path),
     )
@@ -84,10 +84,10 @@ def _measurement(
             + c.count_mismatch(len(scores), len(from_cases), "scores")
             + c.count_mismatch(errors, errored, "errored measurements")
         )
-    judges = sorted({case.judge for case in cases or [] if case.judge})
     return Measurement(
         id=name,
-        run=attrs.evolve(run, judge_model=", ".join(judges) or None),
+        # Every grader any test case names for this metric, not just the first.
+        run=attrs.evolve(run, graders=[case.judge for case in cases or []]),
         value=value,
         n=len(scores),
         interval=c.interval(value, from_cases or scores, None),

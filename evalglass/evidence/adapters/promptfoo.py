@@ -75,15 +75,15 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
         column_rows = by_column.get(index, [])
         run = Run(
             source=shown,
-            model=_model(column_rows, config, provider),
+            models=_models(column_rows, config, provider),
             dataset=dataset,
-            judge_model=_judge(column_rows, None, config),
+            graders=_graders(column_rows, None, config),
             started=started,
         )
         metrics = c.section(column, "metrics")
         yield _pass_rate(f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, run, shown)
         for name in c.section(metrics, "namedScores"):
-            metric_run = attrs.evolve(run, judge_model=_judge(column_rows, name, config))
+            metric_run = attrs.evolve(run, graders=_graders(column_rows, name, config))
             yield _named(
                 f"{provider}/{label}/{name}", name, metrics, column_rows, metric_run, shown
             )
@@ -219,25 +219,31 @@ def _sample_id(row: dict[str, Any]) -> str:
     return str(index) if index is not None else str(row.get("id"))
 
 
-def _model(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> str:
+def _models(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> list[str]:
+    """The provider every row of a column names: one model normally; a column whose rows name
+    several is several models, never the first row's alone."""
+    named = []
     for row in rows:
         provider = row.get("provider")
         name = c.text(provider) or c.text(c.section(row, "provider").get("id"))
         if name:
-            return name
+            named.append(name)
+    if named:
+        return named
     for provider in config.get("providers") or []:
         if isinstance(provider, dict) and column_provider in (
             provider.get("label"),
             provider.get("id"),
         ):
-            return c.text(provider.get("id")) or column_provider
-    return column_provider
+            return [c.text(provider.get("id")) or column_provider]
+    return [column_provider]
 
 
-def _judge(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> str | None:
-    """The grader(s) of the model-graded assertions behind a metric, as the file records them."""
+def _graders(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> list[str]:
+    """The grader(s) of the model-graded assertions behind a metric, row by row, as the file
+    records them (an assertion's own provider, else its test's, else the default test's)."""
     default = c.section(c.section(config, "defaultTest"), "options").get("provider")
-    graders: set[str] = set()
+    graders: list[str] = []
     for row in rows:
         test_grader = c.section(c.section(row, "testCase"), "options").get("provider")
         for comp in c.section(row, "gradingResult").get("componentResults") or []:
@@ -248,9 +254,9 @@ def _judge(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any
             for source in (assertion.get("provider"), test_grader, default):
                 names = _provider_names(source)
                 if names:
-                    graders.update(names)
+                    graders.extend(names)
                     break
-    return ", ".join(sorted(graders)) or None
+    return graders
 
 
 def _provider_names(value: object) -> list[str]:

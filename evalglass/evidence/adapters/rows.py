@@ -98,7 +98,7 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
             scores.add_clustered(value, cluster)
     if len(models) > 1:
         raise OutputError(shown, f"rows name several models: {', '.join(sorted(models))}")
-    run = Run(source=shown, model=models.pop() if models else None)
+    run = Run(source=shown, models=models)
     return tuple(_measurement(metric, scores, run) for metric, scores in metrics.items())
 
 
