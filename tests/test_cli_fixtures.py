@@ -190,6 +190,67 @@ def test_a_promptfoo_column_graded_by_two_models_is_blocked(tmp_path: Path) -> N
     assert result.returncode == 3
 
 
+SELF_GRADED = FIXTURES / "inspect/self-graded/logs"
+
+
+@pytest.mark.parametrize("form", ["eval", "json"])
+def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form: str) -> None:
+    """Three real model_graded_qa runs against a judge on mockllm/grader: the run graded by its
+    own model is blocked as not independent (and not graded by the judge), the one graded by
+    the grader role gates, the one graded by another named model is blocked as a mismatch."""
+    folder = tmp_path / "host_records"
+    folder.mkdir()
+    ids = ("self_graded", "role_graded", "named_graded")
+    (folder / "metrics.yaml").write_text("metrics:\n" + "".join(
+        f"  {t}/model_graded_qa/accuracy:\n    status: gating\n    dataset: arith\n"
+        "    judge: grader\n    min_samples: 10\n" for t in ids))
+    (folder / "thresholds.yaml").write_text("thresholds:\n" + "".join(
+        f"  {t}/model_graded_qa/accuracy:\n    op: '>='\n    value: 0.01\n"
+        "    approval: approved\n    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+        for t in ids))
+    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
+    (folder / "judges.yaml").write_text(
+        "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n")
+    result = run("score", str(SELF_GRADED / form), "--records", str(folder), "--format", "json",
+                 cwd=tmp_path)
+    codes = {t: [r["code"] for r in card(result, f"{t}/model_graded_qa/accuracy")["authority"]["reasons"]]
+             for t in ids}
+    assert codes == {
+        "self_graded": ["judge_not_independent", "judge_model_mismatch"],
+        "role_graded": [],
+        "named_graded": ["judge_model_mismatch"],
+    }
+    assert result.returncode == 3
+
+
+def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path: Path) -> None:
+    """The real export whose row t7 was graded by model-a, the provider under test: model-a's
+    rubric is blocked as self-graded, and both columns as not all graded by the judge."""
+    folder = tmp_path / "host_records"
+    folder.mkdir()
+    ids = ("model-a/sum/rubric", "model-b/sum/rubric")
+    (folder / "metrics.yaml").write_text("metrics:\n" + "".join(
+        f"  {m}:\n    status: gating\n    dataset: arith\n    judge: x\n    min_samples: 5\n"
+        for m in ids))
+    (folder / "thresholds.yaml").write_text("thresholds:\n" + "".join(
+        f"  {m}:\n    op: '>='\n    value: 0.01\n    approval: approved\n"
+        "    approved_by: '@alice'\n    approved_on: 2026-11-01\n" for m in ids))
+    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
+    (folder / "judges.yaml").write_text(
+        "judges:\n  x:\n    model: file://grader_x.js\n    calibration: calibrated\n")
+    graders = FIXTURES / "promptfoo/graders/results/results.json"
+    result = run("score", str(graders), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = {m: card(result, m)["authority"]["reasons"] for m in ids}
+    assert [r["code"] for r in got["model-a/sum/rubric"]] == [
+        "judge_not_independent", "judge_model_mismatch"
+    ]
+    assert [r["code"] for r in got["model-b/sum/rubric"]] == ["judge_model_mismatch"]
+    assert "'file://model_a.js'" in got["model-b/sum/rubric"][0]["message"]
+    assert result.returncode == 3
+
+
 def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
     """lm-eval records the task's content hash; a different validated fingerprint blocks."""
     metric = "arith_mc/acc"

@@ -192,6 +192,25 @@ def test_the_graders_a_log_names(tmp_path: Path, roles: dict[str, Any], scorer_m
     assert found and {m.run.graders for m in found} == {graders}
 
 
+SELF_GRADED = LOGS / "self-graded/logs"
+
+
+@pytest.mark.parametrize("form", ["eval", "json"])
+def test_who_graded_inspect_s_model_graded_qa(form: str) -> None:
+    """Real logs of model_graded_qa: with no grader it graded with the model under test; with
+    the grader role bound, that model; with a model named, that one."""
+    found = {m.id: m.run for m in inspect_log_measurements(SELF_GRADED / form)}
+    assert {k: (r.models, r.graders) for k, r in found.items()} == {
+        "self_graded/model_graded_qa/accuracy": (("mockllm/model",), ("mockllm/model",)),
+        "role_graded/model_graded_qa/accuracy": (("mockllm/model",), ("mockllm/grader",)),
+        "named_graded/model_graded_qa/accuracy": (("mockllm/model",), ("mockllm/judge",)),
+    }
+
+
+def inspect_log_measurements(folder: Path) -> list[Measurement]:
+    return [m for path in sorted(folder.iterdir()) for m in read(path).values()]
+
+
 def test_errored_samples_are_missing_not_failures() -> None:
     """arith-errors: 15 scored, 5 errored samples missing, match 0.2667 over the 15."""
     m = read(ERRORS_EVAL)

@@ -152,6 +152,20 @@ def test_a_column_whose_rows_name_several_providers_names_them_all(tmp_path: Pat
     assert m["echo/verbose/pass_rate"].run.models == ("echo",)
 
 
+GRADERS = FIXTURES / "promptfoo/graders/results/results.json"
+
+
+def test_a_real_column_graded_per_row_names_every_grader() -> None:
+    """promptfoo picks the grader per row: the default test's, a test's own, an assertion's,
+    and on one row the provider under test itself (written as {providerId, label}): all named."""
+    m = read(GRADERS)
+    every = ("file://grader_x.js", "file://grader_y.js", "file://model_a.js")
+    assert m["model-a/sum/rubric"].run.graders == every
+    assert m["model-a/sum/rubric"].run.models == ("file://model_a.js",)
+    assert m["model-b/sum/rubric"].run.graders == every
+    assert m["model-a/sum/correct"].run.graders == ()
+
+
 def test_counts_the_rows_contradict_are_findings(tmp_path: Path) -> None:
     """A column pass count its rows do not give is flagged with both numbers."""
 

@@ -195,10 +195,12 @@ def _graders(
     if names:
         return names
     if scorer.rsplit("/", 1)[-1].startswith("model_graded"):
-        # Without a model of its own, Inspect grades with the "grader" role, else with the
-        # model under evaluation itself: record that so a self-graded run is visible.
+        # Without a model of its own, Inspect grades with its model role ("grader" unless the
+        # scorer names another), else with the model under evaluation itself: record that so
+        # a self-graded run is visible.
+        role = c.text(params.get("model_role")) or c.text(options.get("model_role")) or "grader"
         roles = c.section(spec, "model_roles")
-        return _model_names(roles.get("grader")) or _model_names(spec.get("model"))
+        return _model_names(roles.get(role)) or _model_names(spec.get("model"))
     return []
 
 

@@ -263,8 +263,10 @@ def _provider_names(value: object) -> list[str]:
     if isinstance(value, str) and value.strip():
         return [value]
     if isinstance(value, dict):
-        if c.text(value.get("id")):
-            return [value["id"]]
+        # A grader that is also a configured provider is written {providerId, label, delay}.
+        for key in ("id", "providerId", "label"):
+            if c.text(value.get(key)):
+                return [value[key]]
         # options.provider may name one grader per task: {text: ..., embedding: ...}.
         return [
             n
