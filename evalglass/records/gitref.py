@@ -13,13 +13,12 @@ import os
 import posixpath
 import subprocess
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
+from evalglass._collector import paused
 from evalglass.errors import RecordError
-from evalglass.records.baseline_files import attach_scorecards
-from evalglass.records.load import records_from_text
+from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS
 
@@ -49,12 +48,6 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
     folder_tree = repo.walk(root, inside, folder=True)
     listing = repo.listing(folder_tree, inside)
     prefix = "" if inside == "." else f"{inside}/"
-    loaded: dict[str, Any] = {}
-    for kind, spec in KINDS.items():
-        entry = listing.get(spec.filename)
-        path = prefix + spec.filename
-        text = None if entry is None else repo.text(repo.blob_id(entry, path), path)
-        loaded[kind] = {} if text is None else records_from_text(kind, text, repo.where(path))
 
     def read_beside(name: str) -> str | None:
         # `name` is already normalised inside the records folder (baseline_files refuses others).
@@ -62,8 +55,14 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         path = prefix + name
         return None if entry is None else repo.text(repo.blob_id(entry, path), path)
 
-    loaded["baselines"] = attach_scorecards(loaded["baselines"], read_beside)
-    return HostRecords(**loaded)
+    loaded = {}
+    with paused():  # as load_records does, across the files
+        for kind, spec in KINDS.items():
+            entry = listing.get(spec.filename)
+            path = prefix + spec.filename
+            text = None if entry is None else repo.text(repo.blob_id(entry, path), path)
+            loaded[kind] = {} if text is None else records_from_text(kind, text, repo.where(path))
+        return host_records(loaded, read_beside)
 
 
 @attrs.frozen

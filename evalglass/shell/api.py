@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from evalglass.tools.records_diff import RecordsDiff
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "validate",
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "score",
+    "validate",
 ]
 
 
@@ -98,6 +99,21 @@ def explain(
     return explain_metric(metric_id, host, evidence)
 
 
+def explain_patch(explanation: Explanation, records: str | os.PathLike[str] = "host_records") -> str:
+    """The explanation's edits as a unified diff of the records folder, for a person to review,
+    fill in and `git apply`. Reads the records files; writes nothing. Empty when no edit is left."""
+    from evalglass.records.load import read_text
+    from evalglass.records.schema import KINDS
+    from evalglass.tools.records_patch import patch
+
+    edits = explanation.checklist.edits
+    files = {
+        kind: read_text(os.path.join(os.fspath(records), KINDS[kind].filename))
+        for kind in {edit.kind for edit in edits}
+    }
+    return patch(files, os.fspath(records), edits)
+
+
 def doctor(
     outputs: Sequence[str | os.PathLike[str]] = (),
     records: str | os.PathLike[str] = "host_records",
@@ -117,5 +133,5 @@ def validate(records: str | os.PathLike[str] = "host_records") -> int:
     """Load the records folder against its schema and nothing else; the number of records."""
     host = load_records(records)
     kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
-             host.baselines)
-    return sum(len(kind) for kind in kinds)
+             host.baselines, host.checks)
+    return sum(len(kind) for kind in kinds) + (host.success is not None)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import re
+from typing import Any
 
 import attrs
 
-from evalglass.core.model_names import same_grader, same_model
+from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
@@ -187,18 +188,20 @@ class _Plan:
             return (), None
         outside = []
         if len(graders) > 1:
+            named = "the one metrics.yaml names" if judge_id else "then name it in metrics.yaml"
             outside.append(Reason(C.JUDGE_MODEL_MISMATCH, (
                 f"the run was graded by several models ({', '.join(graders)}): re-run the grading "
-                "with one judge, the one metrics.yaml names")))
+                f"with one judge, {named}")))
         grader = graders[0] if len(graders) == 1 else None
+        if judge_id is None and grader is None:
+            # Which of the graders is to be the judge is for the re-run to settle.
+            independent = _independence(None, None, run)
+            return ((independent,) if independent else ()) + tuple(outside), None
         if judge_id is None:
-            assert grader is not None or outside
-            known = [k for k, j in self.records.judges.items()
-                     if grader is not None and same_grader(j.model, grader)]
-            judge_id = known[0] if known else "<judge>"
+            assert grader is not None
+            judge_id = self._judge_id(grader)
             self.put("metrics", metric_id, "judge", judge_id,
-                     "this metric is model-graded, by this judge",
-                     choose=None if known else "an id for the judge that grades it")
+                     f"this metric is model-graded, by judge '{judge_id}' (an id you may rename)")
         judge = self.records.judges.get(judge_id)
         if judge is None:
             model = grader or "<judge model>"
@@ -220,6 +223,16 @@ class _Plan:
         independent = _independence(judge_id, model, run)
         # In the resolver's order: independence first.
         return ((independent,) if independent else ()) + tuple(outside), model
+
+    def _judge_id(self, grader: str) -> str:
+        """The recorded judge that grades with `grader`, else a new id named after it."""
+        for judge_id, judge in self.records.judges.items():
+            if same_grader(judge.model, grader):
+                return judge_id
+        base = grader_key(grader) or "judge"
+        candidates = [base, *(f"{base}-{n}" for n in range(2, len(self.records.judges) + 3))]
+        return next(c for c in candidates if c not in self.records.judges)
+
     def baseline(self, metric_id: str, dataset_id: str, version: str,
                  judge_model: str | None) -> None:
         baseline = self.records.baselines.get(metric_id)
@@ -278,15 +291,16 @@ def _distinct(graders: tuple[str, ...]) -> list[str]:
     return kept
 
 
-def _independence(judge_id: str, model: str, run: Run | None) -> Reason | None:
+def _independence(judge_id: str | None, model: str | None, run: Run | None) -> Reason | None:
     """What no records edit clears: a run naming no model, or graded by the model it grades."""
     models = run.models if run is not None else ()
     if not models:
+        who = f"judge '{judge_id}'" if judge_id else "its grader"
         return Reason(C.JUDGE_NOT_INDEPENDENT, (
-            f"an eval output must name the model under evaluation, so judge '{judge_id}' can be "
-            "shown not to be it"))
+            f"an eval output must name the model under evaluation, so {who} can be shown not "
+            "to be it"))
     for evaluated in models:
-        if same_model(model, evaluated):
+        if model is not None and same_model(model, evaluated):
             return Reason(C.JUDGE_NOT_INDEPENDENT, (
                 f"judge '{judge_id}' grades with '{model}', the model under evaluation "
                 f"'{evaluated}': grade with an independent model (a calibrated judge of another "
@@ -296,20 +310,21 @@ def _independence(judge_id: str, model: str, run: Run | None) -> Reason | None:
             if same_model(grader, evaluated):
                 return Reason(C.JUDGE_NOT_INDEPENDENT, (
                     f"the run was graded by '{grader}', the model under evaluation "
-                    f"'{evaluated}': re-run the grading with judge '{judge_id}'"))
+                    f"'{evaluated}': re-run the grading with an independent judge"))
     return None
 
 
 def apply(records: HostRecords, edits: tuple[Edit, ...]) -> HostRecords:
     """A copy of `records` with the edits made: in memory only, for a hypothetical resolve."""
-    kinds = {kind: dict(getattr(records, kind)) for kind in KINDS}
     grouped: dict[tuple[str, str], dict[str, object]] = {}
     for edit in edits:
         grouped.setdefault((edit.kind, edit.record), {})[edit.field] = edit.value
+    # Only the kinds edited are copied: the others (and the success policy) carry over as they are.
+    kinds: dict[str, Any] = {kind: dict(getattr(records, kind)) for kind, _ in grouped}
     for (kind, record_id), fields in grouped.items():
         existing = kinds[kind].get(record_id)
         if existing is None:
             kinds[kind][record_id] = KINDS[kind].record(**fields)  # type: ignore[arg-type]
         else:
             kinds[kind][record_id] = attrs.evolve(existing, **fields)
-    return HostRecords(**kinds)
+    return attrs.evolve(records, **kinds)

@@ -1,0 +1,117 @@
+"""The action's comment step: create, or update in place, the one pull-request comment that starts
+with evalglass's hidden marker, through the `gh` command. A comment is a courtesy, never a gate:
+every failure here (no `gh`, a fork's read-only token, the API down) is a warning, and the step
+still succeeds, so the gate step's exit code stays evalglass's own."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import _runner as runner
+
+MARKER = "<!-- evalglass-scorecard -->"
+TIMEOUT = 120  # seconds for one `gh api` call
+
+
+class CommentError(Exception):
+    """The comment could not be read or written: reported as a warning."""
+
+
+def gh(*args: str, body: str | None = None) -> str:
+    """One `gh api` call, its answer on stdout. GH_HOST follows the server this run is on."""
+    env = None
+    server = urlparse(runner.env("GITHUB_SERVER_URL")).hostname
+    if server and server != "github.com" and not runner.env("GH_HOST"):
+        env = {**os.environ, "GH_HOST": server}
+    try:
+        result = subprocess.run(["gh", "api", *args], input=body, capture_output=True, text=True,
+                                timeout=TIMEOUT, env=env, check=False)
+    except FileNotFoundError:
+        raise CommentError("the gh command is not on PATH") from None
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CommentError(f"gh api {args[-1]}: {exc}") from None
+    if result.returncode != 0:
+        reason = (result.stderr.strip() or result.stdout.strip() or "no message").splitlines()[0]
+        raise CommentError(f"gh api {' '.join(args)} exited {result.returncode}: {reason}")
+    return result.stdout
+
+
+def pages(text: str) -> list[Any]:
+    """`gh api --paginate` prints one JSON array per page, back to back: decode them all."""
+    decoder, items, at = json.JSONDecoder(), [], 0
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        page, at = decoder.raw_decode(text, at)
+        items.extend(page if isinstance(page, list) else [page])
+    return items
+
+
+def sticky(comments: list[Any]) -> int | None:
+    """The id of the first comment that is ours: its body starts with the marker."""
+    for item in comments:
+        if isinstance(item, dict) and str(item.get("body", "")).lstrip().startswith(MARKER):
+            return int(item["id"])
+    return None
+
+
+def pull_request() -> int | None:
+    """The pull request's number, from the event that started the run; None on other events."""
+    path = runner.env("GITHUB_EVENT_PATH")
+    if not path:
+        return None
+    event = json.loads(Path(path).read_text(encoding="utf-8"))
+    number = (event.get("pull_request") or {}).get("number")
+    return number if isinstance(number, int) else None
+
+
+def post(repository: str, number: int, body: str) -> str:
+    """Update the sticky comment if there is one, else create it. Returns what was done."""
+    try:
+        comments = pages(gh("--paginate", f"repos/{repository}/issues/{number}/comments"))
+    except ValueError as exc:
+        raise CommentError(f"could not read the pull request's comments: {exc}") from None
+    payload = json.dumps({"body": body})
+    existing = sticky(comments)
+    if existing is not None:
+        gh("--method", "PATCH", f"repos/{repository}/issues/comments/{existing}", "--input", "-",
+           body=payload)
+        return f"updated comment {existing}"
+    gh("--method", "POST", f"repos/{repository}/issues/{number}/comments", "--input", "-",
+       body=payload)
+    return "created the comment"
+
+
+def main() -> int:
+    try:
+        wanted = runner.flag("INPUT_COMMENT")
+    except runner.InputError as error:
+        return runner.stop_on_bad_input(error)
+    if not wanted:
+        print("comment: false: no pull-request comment")
+        return 0
+    # Any failure from here on is reported and swallowed: a comment never decides the gate.
+    try:
+        number = pull_request()
+        if number is None:
+            print("not a pull request: no comment (the scorecard is in the job summary)")
+            return 0
+        body = Path(runner.env("COMMENT_BODY")).read_text(encoding="utf-8")
+        done = post(runner.env("GITHUB_REPOSITORY"), number, body)
+        print(f"pull request #{number}: {done}")
+    except Exception as exc:  # noqa: BLE001
+        runner.command("warning", f"the scorecard comment was not posted ({exc}). A pull request "
+                       "from a fork gets a read-only token; the scorecard is in the job summary.",
+                       title="evalglass comment")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,264 @@
+"""The action's scoring step: `evalglass diff` against the base ref when there is one, then one
+`evalglass score` run writing every format; the comment body, the step outputs, and the exit code
+the gate step ends with. It decides nothing: every verdict and code is evalglass's own.
+
+Inputs arrive as environment variables (never text pasted into a shell), so no input can run code.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import _runner as runner
+
+MARKER = "<!-- evalglass-scorecard -->"  # the first line of evalglass's Markdown scorecard
+COMMENT_LIMIT = 65_536  # characters in a GitHub pull-request comment
+DIFF_LOOSENED_EXIT = 1  # `evalglass diff --fail-on-loosen` found a loosening
+ERROR_LINES = 20  # of an error's stderr shown in the comment: a traceback's end says the most
+EVALGLASS = [sys.executable, "-m", "evalglass"]  # the interpreter evalglass was installed into
+WRITES = {  # every format in one score run; the terminal one is --format github, on stdout
+    "markdown": "scorecard.md", "json": "scorecard.json", "junit": "evalglass.xml",
+    "html": "scorecard.html",
+}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    outputs: tuple[str, ...]
+    records: str
+    records_ref: str | None
+    base_branch: str | None  # set when records_ref is the pull request's base, to fetch if absent
+    fail_on_loosen: bool
+    require_gate: bool
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one evalglass command did: its exit code, and its stderr (already shown in the log)."""
+
+    code: int
+    stderr: str
+
+
+def read_inputs() -> Inputs:
+    outputs = expand(runner.env("INPUT_OUTPUTS"))
+    if not outputs:
+        raise runner.InputError("outputs: give at least one eval output path or glob")
+    try:
+        args = tuple(shlex.split(runner.env("INPUT_ARGS")))
+    except ValueError as exc:
+        raise runner.InputError(f"args: {exc}") from None
+    ref, base = records_ref(runner.env("INPUT_RECORDS_REF"), runner.env("GITHUB_BASE_REF"))
+    return Inputs(
+        outputs=outputs,
+        records=runner.env("INPUT_RECORDS").strip() or "host_records",
+        records_ref=ref,
+        base_branch=base,
+        fail_on_loosen=runner.flag("INPUT_FAIL_ON_LOOSEN"),
+        require_gate=runner.flag("INPUT_REQUIRE_GATE"),
+        args=args,
+    )
+
+
+def expand(spec: str) -> tuple[str, ...]:
+    """One path or glob per line, so that paths with spaces need no quoting. A glob expands
+    (sorted, `**` recursive) against the working directory; one that matches nothing is passed
+    on as written, so evalglass names it in its one-line error and exits 4: never a silent pass."""
+    paths: list[str] = []
+    for line in spec.splitlines():
+        pattern = line.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        is_glob = glob.escape(pattern) != pattern and not os.path.lexists(pattern)
+        matches = sorted(glob.glob(pattern, recursive=True)) if is_glob else []
+        paths.extend(path for path in matches or [pattern] if path not in paths)
+    return tuple(paths)
+
+
+def records_ref(given: str, base_ref: str) -> tuple[str | None, str | None]:
+    """The ref the records are read at: the one given, else the pull request's base branch (so a
+    pull request cannot grant itself authority), else none: the working tree's records."""
+    if given.strip():
+        return given.strip(), None
+    if base_ref:
+        return f"origin/{base_ref}", base_ref
+    return None, None
+
+
+def fetch_base(branch: str) -> None:
+    """A shallow pull-request checkout lacks the base branch: fetch its tip. A failed fetch is left
+    to evalglass, whose error (exit 4) names the missing ref."""
+    tracking = f"refs/remotes/origin/{branch}"
+    try:
+        present = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", f"{tracking}^{{commit}}"],
+            capture_output=True, check=False,
+        )
+        if present.returncode != 0:
+            subprocess.run(["git", "fetch", "--no-tags", "--depth=1", "origin",
+                            f"+refs/heads/{branch}:{tracking}"], check=False)
+    except OSError as exc:
+        runner.command("warning", f"could not fetch the base branch {branch!r}: {exc}")
+
+
+def run(command: list[str], stdout: IO[str] | None = None) -> Run:
+    """Run evalglass; its stdout goes where asked (the log by default), its stderr to the log and
+    into the result, so an error can also reach the comment."""
+    sys.stdout.flush()
+    result = subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, text=True, check=False)
+    sys.stderr.write(result.stderr)
+    sys.stderr.flush()
+    crashed = "Traceback (most recent call last)" in result.stderr
+    if (result.returncode not in (0, 1, 3, 5) or crashed) and result.stderr.strip():
+        runner.command("error", result.stderr.strip().splitlines()[-1])
+    return Run(result.returncode, result.stderr)
+
+
+def input_format(args: tuple[str, ...]) -> list[str]:
+    """`--input-format` from the extra score arguments, which the diff needs too to read outputs."""
+    for i, arg in enumerate(args):
+        if arg == "--input-format" and i + 1 < len(args):
+            return [arg, args[i + 1]]
+        if arg.startswith("--input-format="):
+            return [arg]
+    return []
+
+
+def diff(inputs: Inputs, ref: str, target: Path) -> Run:
+    command = [*EVALGLASS, "diff", "--base", ref, "--records", inputs.records,
+               "--format", "markdown", *input_format(inputs.args)]
+    if inputs.fail_on_loosen:
+        command.append("--fail-on-loosen")
+    with target.open("w", encoding="utf-8") as stream:
+        done = run([*command, "--", *inputs.outputs], stdout=stream)
+    if done.code == DIFF_LOOSENED_EXIT:
+        runner.command("error", "the host records loosen a gate without a new approval "
+                       "(fail-on-loosen): the diff is in the job summary")
+    return done
+
+
+def score(inputs: Inputs, folder: Path) -> Run:
+    command = [*EVALGLASS, "score", "--records", inputs.records, "--format", "github"]
+    for fmt, name in WRITES.items():
+        command += ["--write", f"{fmt}={folder / name}"]
+    if inputs.records_ref:
+        command += ["--records-ref", inputs.records_ref]
+    if inputs.require_gate:
+        command.append("--require-gate")
+    return run([*command, *inputs.args, "--", *inputs.outputs])
+
+
+def exit_code(scored: Run, diffed: Run | None) -> int:
+    """The score's code, so it matches the verdict; a score that passes (0) takes the diff's code
+    when the diff failed, so the gate fails if either fails."""
+    if scored.code == 0 and diffed is not None and diffed.code != 0:
+        return diffed.code
+    return scored.code
+
+
+def fenced(text: str) -> str:
+    """Text shown verbatim in Markdown: a fence longer than any run of backticks inside it."""
+    longest = max((len(ticks) for ticks in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.strip()}\n{fence}\n"
+
+
+def failure(what: str, done: Run) -> str:
+    """Why a command gave no result, for the comment: its last lines of stderr, verbatim."""
+    tail = "\n".join(done.stderr.strip().splitlines()[-ERROR_LINES:]) or "(no message)"
+    return f"**{what} (exit {done.code})**\n\n{fenced(tail)}"
+
+
+def diff_section(diffed: Run, text: str) -> str:
+    parts = [text] if text.strip() else []
+    if diffed.code == DIFF_LOOSENED_EXIT:
+        parts.append("**This fails the check:** the host records loosen a gate without a new "
+                     "approval (`fail-on-loosen`).\n")
+    elif diffed.code != 0:
+        parts.append(failure("evalglass diff could not compare the host records", diffed))
+    return "\n".join(parts)
+
+
+def comment(scorecard: str | None, scored: Run, extra: str) -> str:
+    """The sticky comment: the marker first, then the scorecard (or why there is none), then the
+    records diff; a diff too long to fit is left to the job summary."""
+    head = scorecard if scorecard is not None else (
+        f"{MARKER}\n" + failure("evalglass could not score this run", scored)
+    )
+    if not extra:
+        return head
+    whole = f"{head}\n{extra}"
+    if len(whole) <= COMMENT_LIMIT:
+        return whole
+    return f"{head}\nThe host-records diff is too long for a comment: see the job summary.\n"
+
+
+def main() -> int:
+    folder = Path(tempfile.mkdtemp(prefix="evalglass-", dir=runner.env("RUNNER_TEMP") or None))
+    body = folder / "comment.md"
+    try:
+        inputs = read_inputs()
+    except runner.InputError as error:
+        # Still a comment and an exit code: an older comment must not stand as this run's result.
+        runner.command("error", str(error))
+        body.write_text(f"{MARKER}\n**The evalglass action could not run (exit {runner.USAGE_EXIT})**"
+                        f"\n\n{fenced(str(error))}", encoding="utf-8")
+        runner.append_summary(body.read_text(encoding="utf-8"))
+        publish(exit_code=runner.USAGE_EXIT, comment_body=body)
+        return 0
+    if inputs.base_branch:
+        fetch_base(inputs.base_branch)
+    diffed = None
+    if inputs.records_ref:
+        diffed = diff(inputs, inputs.records_ref, folder / "records-diff.md")
+    scored = score(inputs, folder)
+    written = {fmt: folder / name for fmt, name in WRITES.items() if (folder / name).is_file()}
+
+    extra = ""
+    if diffed is not None:
+        extra = diff_section(diffed, (folder / "records-diff.md").read_text(encoding="utf-8"))
+    scorecard = written["markdown"].read_text(encoding="utf-8") if "markdown" in written else None
+    body.write_text(comment(scorecard, scored, extra), encoding="utf-8")
+    # evalglass appends the scorecard to the job summary itself (--format github): add the rest.
+    runner.append_summary(extra if scorecard is not None else body.read_text(encoding="utf-8"))
+    verdict = ""
+    if "json" in written:
+        verdict = json.loads(written["json"].read_text(encoding="utf-8"))["verdict"]
+    publish(exit_code=exit_code(scored, diffed), comment_body=body, verdict=verdict,
+            score_exit_code=scored.code, diff_exit_code=None if diffed is None else diffed.code,
+            written=written)
+    return 0
+
+
+def publish(*, exit_code: int, comment_body: Path, verdict: str = "",
+            score_exit_code: int | None = None, diff_exit_code: int | None = None,
+            written: dict[str, Path] | None = None) -> None:
+    """Every step output, each set even when empty, so a later step never reads a stale one."""
+    files = written or {}
+    outputs = {
+        "verdict": verdict, "exit-code": str(exit_code),
+        "score-exit-code": "" if score_exit_code is None else str(score_exit_code),
+        "diff-exit-code": "" if diff_exit_code is None else str(diff_exit_code),
+        "scorecard-json": str(files.get("json", "")),
+        "scorecard-html": str(files.get("html", "")),
+        "scorecard-markdown": str(files.get("markdown", "")),
+        "junit-xml": str(files.get("junit", "")),
+        "comment-body": str(comment_body),
+    }
+    for name, value in outputs.items():
+        runner.set_output(name, value)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
