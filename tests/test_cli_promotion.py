@@ -64,9 +64,12 @@ def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
 
 
 def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
-    """explain renders terminal or markdown, doctor terminal or json: others are usage errors."""
-    assert run("explain", "qa/helpfulness", "--format", "json", cwd=work).returncode == 2
+    """explain renders terminal, markdown or json, doctor terminal or json, metrics terminal or
+    json: others are usage errors."""
+    assert run("explain", "qa/helpfulness", "--format", "junit", cwd=work).returncode == 2
     assert run("doctor", "--format", "markdown", cwd=work).returncode == 2
+    assert run("metrics", "run.json", "--format", "html", cwd=work).returncode == 2
+    assert run("metrics", "run.json", "--skeleton", "--format", "json", cwd=work).returncode == 2
 
 
 def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:

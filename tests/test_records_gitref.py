@@ -356,6 +356,8 @@ def load_records_at_in(repo: Path, ref: str, folder: str):
         ("diff", "--base", "main", "--records", ""),
         ("validate", "--records", ""),
         ("doctor", "--records", ""),
+        ("mcp", "--records-ref", ""),
+        ("mcp", "--records", ""),
     ],
 )
 def test_empty_ref_or_folder_is_a_usage_error(repo: Path, args: tuple[str, ...]) -> None:

@@ -65,6 +65,15 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         return host_records(loaded, read_beside)
 
 
+def commit_of(ref: str) -> str:
+    """The commit `ref` names now, in the repository around the current directory: a caller that
+    must keep reading the same records even if the ref later moves reads this commit instead."""
+    repo = _Repo(ref, "")
+    if not ref:
+        raise repo.error("", "an empty git ref names no commit")
+    return repo.commit()
+
+
 @attrs.frozen
 class _Entry:
     """One line of `git ls-tree`: what sits at a name in a tree."""

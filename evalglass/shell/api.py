@@ -14,6 +14,7 @@ from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 
 if TYPE_CHECKING:
+    from evalglass.records.model import HostRecords
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
@@ -38,16 +39,19 @@ def score(
     working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
     cannot use.
     """
-    if records_ref is not None:  # an empty ref is refused there, never "the working tree"
-        from evalglass.records.gitref import load_records_at
-
-        host = load_records_at(records_ref, records)
-    else:
-        host = load_records(records)
+    host = _host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format)
         return assemble(host, evidence, require_gate=require_gate)
+
+
+def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
+    if records_ref is not None:  # an empty ref is refused there, never "the working tree"
+        from evalglass.records.gitref import load_records_at
+
+        return load_records_at(records_ref, records)
+    return load_records(records)
 
 
 def example_paths() -> tuple[Path, Path]:
@@ -88,13 +92,15 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    records_ref: str | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
-    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id."""
+    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id.
+    With `records_ref`, the records are read as committed at that git ref."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
-    host = load_records(records)
+    host = _host(records, records_ref)
     evidence = read_outputs(outputs, input_format) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence)
 
@@ -120,11 +126,13 @@ def doctor(
     *,
     input_format: str | None = None,
     today: dt.date | None = None,
+    records_ref: str | None = None,
 ) -> Diagnosis:
-    """Every problem in the records (and, given outputs, between them and the run). Reads only."""
+    """Every problem in the records (and, given outputs, between them and the run). Reads only.
+    With `records_ref`, the records are read as committed at that git ref."""
     from evalglass.tools.diagnosis import diagnose
 
-    host = load_records(records)
+    host = _host(records, records_ref)
     evidence = read_outputs(outputs, input_format) if outputs else None
     return diagnose(host, evidence, today or dt.date.today())
 
