@@ -182,9 +182,12 @@ WORSE = {
     ),
     "model": lambda st: ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else [],
     "output_dataset": lambda st: ["other_version"] if st.output_dataset == "matches" else [],
+    # Graded by the judge is no better than by another model, unless the judge is the model
+    # under evaluation: then another grader drops the self-grading.
     "grader": lambda st: {
         "none": ["judge", "other", "judge_and_other", "self"],
-        "judge": ["other", "judge_and_other", "self"],
+        "judge": ["judge_and_other", "self"]
+        + ([] if st.model in ("same_as_judge", "same_last_segment") else ["other"]),
         "other": ["judge_and_other", "self"],
         "judge_and_other": ["self"],
     }.get(st.grader, []),
