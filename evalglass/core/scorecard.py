@@ -16,7 +16,7 @@ from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.status import Status
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import Evidence, Measurement
+from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.records.model import HostRecords, ThresholdRecord
 
@@ -73,6 +73,8 @@ class Scorecard:
     metrics: tuple[MetricCard, ...]
     model: str | None
     sources: tuple[str, ...]
+    # Files passed over, each with why: never counted, always reported.
+    skipped: tuple[Skipped, ...] = ()
 
     @functools.cached_property
     def counts(self) -> Counts:
@@ -103,6 +105,7 @@ def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = Fals
         metrics=cards,
         model=_model(evidence),
         sources=evidence.sources,
+        skipped=evidence.skipped,
     )
 
 
