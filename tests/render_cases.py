@@ -20,7 +20,7 @@ from evalglass.records.model import (
     ThresholdRecord,
 )
 
-RUN = Run(source="run.json", model="acme/model-x")
+RUN = Run(source="run.json", models=["acme/model-x"])
 GOOD = "qa-gold"  # validated, permitted
 OLD = "qa-old"  # retired: blocks an authorized metric
 UNPOLICED = "qa-new"  # validated, no data policy: a note on an informational metric

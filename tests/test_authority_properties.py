@@ -26,7 +26,7 @@ def codes(authority) -> set:
 def test_worse_records_never_improve_authority(state: s.State, data: st.DataObject) -> None:
     """Making any record state worse never makes a metric can_gate, nor clears a reason."""
     field = data.draw(st.sampled_from(sorted(s.WORSE)))
-    options = s.WORSE[field](getattr(state, field))
+    options = s.WORSE[field](state)
     if not options:
         return
     worse = attrs.evolve(state, **{field: data.draw(st.sampled_from(options))})

@@ -137,6 +137,6 @@ def test_a_check_names_no_model_and_leaves_the_runs_model_alone() -> None:
     attempt = Attempt(outcome=P, command="x", found="ok")
     evidence = Evidence(measurements={
         "check/a": measurement("a", records.checks["a"], (attempt,)),
-        "qa/x": Measurement(id="qa/x", run=Run(source="o.json", model="acme/m"), value=1.0, n=5),
+        "qa/x": Measurement(id="qa/x", run=Run(source="o.json", models=("acme/m",)), value=1.0, n=5),
     })
     assert assemble(records, evidence, scope=Scope(Tier.FULL)).model == "acme/m"

@@ -58,8 +58,8 @@ def test_the_run_names_the_model_under_test_and_its_graders(tmp_path: Path) -> N
     """The builder is the model under evaluation; every judge model that graded is named."""
     rows = [row("a"), row("b", judge_model="anthropic/claude-x")]
     m = read_outputs([write(tmp_path / "j.jsonl", rows)]).measurements["judge/helpfulness/pass_rate"]
-    assert m.run.model == "acme/model-x"
-    assert m.run.judge_model == "anthropic/claude-x, openai/gpt-4.1"
+    assert m.run.models == ("acme/model-x",)
+    assert m.run.graders == ("anthropic/claude-x", "openai/gpt-4.1")
 
 
 def test_the_format_is_recognised_and_the_generic_rows_reader_does_not_claim_it(
@@ -94,3 +94,47 @@ def test_rows_that_cannot_be_judgments_are_input_errors(
         read_outputs([path], input_format="judgments")
     assert message in str(caught.value)
     assert str(path) in str(caught.value)
+
+
+def _records(folder: Path) -> Path:
+    records = folder / "host_records"
+    records.mkdir()
+    files = {
+        "metrics.yaml": "metrics:\n  judge/helpfulness/pass_rate:\n    status: gating\n"
+                        "    dataset: qa-gold\n    judge: grader\n",
+        "thresholds.yaml": "thresholds:\n  judge/helpfulness/pass_rate:\n    op: '>='\n"
+                           "    value: 0.5\n    approval: approved\n    approved_by: '@a'\n"
+                           "    approved_on: 2026-01-01\n",
+        "datasets.yaml": "datasets:\n  qa-gold:\n    status: validated\n    version: '1'\n",
+        "policies.yaml": "policies:\n  qa-gold:\n    policy: permitted\n",
+        "judges.yaml": "judges:\n  grader:\n    model: openai/gpt-4.1\n    calibration: calibrated\n",
+    }  # fmt: skip
+    for name, text in files.items():
+        (records / name).write_text(text)
+    return records
+
+
+@pytest.mark.parametrize(
+    ("odd_one", "codes"),
+    [
+        ({}, []),
+        ({"judge_model": "acme/model-x"}, ["judge_not_independent", "judge_model_mismatch"]),
+        ({"judge_model": "ACME/model-x-2025-01-01"},
+         ["judge_not_independent", "judge_model_mismatch"]),
+        ({"judge_model": "anthropic/claude-x"}, ["judge_model_mismatch"]),
+    ],
+)
+def test_one_row_graded_by_the_builder_or_another_judge_blocks_the_metric(
+    tmp_path: Path, odd_one: dict[str, object], codes: list[str]
+) -> None:
+    """Thirty rows graded by the recorded judge and one more: graded by the model under test
+    itself (under any spelling), the whole metric is blocked (judge_not_independent, a refusal,
+    not an average, and that grader is not the recorded judge either); by another model than the
+    recorded judge, blocked too (judge_model_mismatch)."""
+    from evalglass.shell import api
+
+    rows = [row(f"q{i}") for i in range(30)] + [row("q-last", **odd_one)]
+    card = api.score([write(tmp_path / "help.jsonl", rows)], _records(tmp_path))
+    (metric,) = [m for m in card.metrics if m.id == "judge/helpfulness/pass_rate"]
+    assert sorted(r.code.value for r in metric.authority.reasons) == sorted(codes)
+    assert card.exit_code == (3 if codes else 0)

@@ -155,7 +155,7 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
 def test_markdown_escapes_untrusted_text(records: HostRecords) -> None:
     """A metric id from an output cannot start a link, a table cell or a mention in Markdown."""
     metric_id = "x|[y](http://e.vil) @here"
-    measurement = Measurement(id=metric_id, run=Run(source="o.json", model="m"), value=0.5, n=40)
+    measurement = Measurement(id=metric_id, run=Run(source="o.json", models=["m"]), value=0.5, n=40)
     x = explain(metric_id, records, Evidence(measurements={metric_id: measurement},
                                              sources=("o.json",)))
     text = render(x, Format.MARKDOWN)

@@ -46,7 +46,7 @@ def hostile_scorecard():
     dataset = "ds|<b>@team"
     for i, text in enumerate(HOSTILE):
         metric_id = f"{text}#{i}"
-        run = Run(source="out|put.json", model="<b>evil</b>|@root")
+        run = Run(source="out|put.json", models=["<b>evil</b>|@root"])
         measurements[metric_id] = Measurement(id=metric_id, run=run, value=0.5, n=None)
         if i % 2:
             metrics[metric_id] = MetricRecord(status=MetricStatus.GATING, dataset=dataset)

@@ -169,5 +169,6 @@ def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
 def _model(evidence: Evidence) -> str | None:
     """The model under evaluation when every output agrees on one; None when none or several.
     A host check evaluates no model."""
-    models = {m.run.model for m in evidence.measurements.values() if not m.attempts}
-    return models.pop() if len(models) == 1 else None
+    models = {m.run.models for m in evidence.measurements.values() if not m.attempts}
+    named = models.pop() if len(models) == 1 else ()
+    return named[0] if len(named) == 1 else None

@@ -87,7 +87,7 @@ def run(
 
 
 def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
-    if records_ref:
+    if records_ref is not None:  # an empty ref is refused there, never "the working tree"
         from evalglass.records.gitref import load_records_at
 
         return load_records_at(records_ref, records)
@@ -121,9 +121,10 @@ def diff_records(
     from evalglass.tools.records_diff import diff
 
     base = load_records_at(base_ref, records)
-    head = load_records_at(head_ref, records) if head_ref else load_records(records)
+    head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
-    return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
+    head_name = "working tree" if head_ref is None else head_ref
+    return diff(base, head, evidence, base_name=base_ref, head_name=head_name)
 
 
 def explain(

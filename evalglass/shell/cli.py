@@ -89,8 +89,24 @@ def _main(
     """evalglass reads eval outputs and host records and says, per metric, whether it may gate."""
 
 
+def _folder(value: str | Path) -> Path:
+    # Path("") is Path("."): an empty value would quietly read the current directory.
+    if not str(value):
+        raise typer.BadParameter("an empty path names no folder (write `.` for this one)")
+    return Path(value)
+
+
+def _ref(value: str) -> str:
+    # An empty ref would quietly mean "the working tree", the records a pull request controls.
+    if not value:
+        raise typer.BadParameter("an empty git ref names no commit")
+    return value
+
+
 Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
-Records = Annotated[Path, typer.Option("--records", help="The host-records folder.")]
+Records = Annotated[
+    Path, typer.Option("--records", help="The host-records folder.", parser=_folder)
+]
 
 
 def _known_format(value: str | None) -> str | None:
@@ -203,7 +219,7 @@ RequireGate = Annotated[
 ]
 RecordsRef = Annotated[
     str | None,
-    typer.Option("--records-ref", metavar="REF",
+    typer.Option("--records-ref", metavar="REF", parser=_ref,
                  help="Read the records folder as committed at this git ref (e.g. origin/main)."),
 ]
 KeepSamples = Annotated[
@@ -366,18 +382,21 @@ def metrics(
 @_input_errors_exit
 def diff(
     outputs: Outputs = None,
-    base: Annotated[str, typer.Option("--base", metavar="REF", help="The records before.")] = ...,  # type: ignore[assignment]
+    base: Annotated[
+        str, typer.Option("--base", metavar="REF", parser=_ref, help="The records before.")
+    ] = ...,  # type: ignore[assignment]
     head: Annotated[
         str | None,
-        typer.Option("--head", metavar="REF", help="The records after (default: working tree)."),
+        typer.Option("--head", metavar="REF", parser=_ref,
+                     help="The records after (default: working tree)."),
     ] = None,
     records: Records = Path("host_records"),
     fmt: Annotated[Format, typer.Option("--format", help="terminal, markdown or json.")] = Format.TERMINAL,
     fail_on_loosen: Annotated[
         bool,
         typer.Option("--fail-on-loosen",
-                     help="Exit 1 when a threshold loosens or a metric gains authority "
-                          "without a new approval."),
+                     help="Exit 1 when a threshold or metric record loosens, or a metric "
+                          "gains authority without a new approval."),
     ] = False,
     input_format: InputFormat = None,
 ) -> None:
@@ -461,11 +480,12 @@ def validate(records: Records = Path("host_records")) -> None:
 @_input_errors_exit
 def mcp_command(
     records: Annotated[
-        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).")
+        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).",
+                           parser=_folder)
     ] = Path("host_records"),
     records_ref: Annotated[
         str | None,
-        typer.Option("--records-ref", metavar="REF",
+        typer.Option("--records-ref", metavar="REF", parser=_ref,
                      help="Read the records as committed at this git ref, fixed to the commit it "
                           "names at start."),
     ] = None,

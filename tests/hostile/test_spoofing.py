@@ -66,7 +66,7 @@ def test_explain_doctor_diff_and_metrics_text_are_safe(text: str) -> None:
     from evalglass.records.model import HostRecords
 
     metric_id = f"m{text}"
-    run = Run(source=f"out{text}.json", model=f"model{text}")
+    run = Run(source=f"out{text}.json", models=(f"model{text}",))
     evidence = Evidence(
         measurements={metric_id: Measurement(id=metric_id, run=run, value=0.5, n=10)},
         sources=(run.source,),

@@ -44,7 +44,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     stats = c.section(header, "stats")
     run = Run(
         source=shown,
-        model=c.text(spec.get("model")),
+        models=[c.text(spec.get("model"))],
         dataset=_dataset(spec),
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
@@ -78,7 +78,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         cluster_key = files.cluster_key(scorer_spec)
         base = Measurement(
             id=f"{task}/{segment}",
-            run=attrs.evolve(run, judge_model=_judge(entry, scorer_spec, spec, scorer)),
+            run=attrs.evolve(run, graders=_graders(entry, scorer_spec, spec, scorer)),
             value=None,
             n=n,
             samples=_samples(per_epoch, cluster_key),
@@ -189,13 +189,13 @@ def _unmeasured(
     for index, item in enumerate(scorers):
         scorer_spec = c.mapping(item, run.source, f"eval.scorers[{index}]")
         scorer = _name(scorer_spec, run.source, f"eval.scorers[{index}].name")
-        judge = _judge({}, scorer_spec, spec, scorer)
+        graders = _graders({}, scorer_spec, spec, scorer)
         for segment, metric in _declared_metrics(scorer, scorer_spec.get("metrics") or []):
             if metric in _SPREAD:
                 continue
             yield Measurement(
                 id=f"{task}/{segment}/{metric}",
-                run=attrs.evolve(run, judge_model=judge),
+                run=attrs.evolve(run, graders=graders),
                 value=None,
                 n=None,
                 missing=declared or 0,
@@ -277,21 +277,23 @@ def _scorer_spec(spec: dict[str, Any], scorer: str) -> dict[str, Any]:
     return {}
 
 
-def _judge(
+def _graders(
     entry: dict[str, Any], scorer_spec: dict[str, Any], spec: dict[str, Any], scorer: str
-) -> str | None:
+) -> list[str]:
+    """The models that graded a scorer's judgments, as the log records them."""
     params = c.section(entry, "params")
     options = c.section(scorer_spec, "options")
     names = _model_names(params.get("model")) or _model_names(options.get("model"))
     if names:
-        return ", ".join(names)
-    if scorer.startswith("model_graded"):
-        # Without a model of its own, Inspect grades with the "grader" role, else with the
-        # model under evaluation itself: record that so a self-graded run is visible.
+        return names
+    if scorer.rsplit("/", 1)[-1].startswith("model_graded"):
+        # Without a model of its own, Inspect grades with its model role ("grader" unless the
+        # scorer names another), else with the model under evaluation itself: record that so
+        # a self-graded run is visible.
+        role = c.text(params.get("model_role")) or c.text(options.get("model_role")) or "grader"
         roles = c.section(spec, "model_roles")
-        names = _model_names(roles.get("grader"))
-        return ", ".join(names) if names else c.text(spec.get("model"))
-    return None
+        return _model_names(roles.get(role)) or _model_names(spec.get("model"))
+    return []
 
 
 def _model_names(value: object) -> list[str]:

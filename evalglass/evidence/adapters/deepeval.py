@@ -64,7 +64,7 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     hyper = c.section(doc, "hyperparameters")
     run = Run(
         source=shown,
-        model=c.text(hyper.get("model")),
+        models=[c.text(hyper.get("model"))],
         dataset=_dataset(doc, hyper, distinct),
         started=_file_time(path),
         # Its copies in .deepeval/ (wrapped or not) and a saved test_run_*.json are one run:
@@ -113,11 +113,12 @@ def _measurement(
             + c.count_mismatch(len(scores), len(from_cases), "scores")
             + c.count_mismatch(errors, errored, "errored measurements")
         )
-    judges = sorted({case.judge for case in cases or [] if case.judge})
+    # Every grader any test case names for this metric, not just the first.
+    graders = [case.judge for case in cases or []]
     if cases is None:
         return Measurement(
             id=name,
-            run=attrs.evolve(run, judge_model=", ".join(judges) or None),
+            run=attrs.evolve(run, graders=graders),
             value=value,
             n=len(scores),
             interval=c.interval(value, scores, None),
@@ -131,7 +132,7 @@ def _measurement(
         value = c.mean(per_case)
     return Measurement(
         id=name,
-        run=attrs.evolve(run, judge_model=", ".join(judges) or None),
+        run=attrs.evolve(run, graders=graders),
         value=value,
         n=len(per_case),
         interval=c.interval(value, per_case, None),

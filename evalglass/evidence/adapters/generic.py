@@ -24,7 +24,7 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
         raise OutputError(shown, "expected a JSON object with a 'metrics' object")
     run = Run(
         source=shown,
-        model=_optional_str(doc, "model", shown),
+        models=[_optional_str(doc, "model", shown)],
         dataset=_dataset(doc.get("dataset"), shown),
     )
     kept = c.SampleBudget(shown)

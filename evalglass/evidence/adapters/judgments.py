@@ -99,10 +99,9 @@ def _measurements(name: str, graded: _Standard, shown: str) -> Iterator[Measurem
 
 
 def _run(shown: str, graded: _Standard) -> Run:
-    """The model under evaluation, and every model that graded it (joined, for the resolver's
-    one judge field, as the other formats that record graders do)."""
-    (builder,) = graded.builders
-    return Run(source=shown, model=builder, judge_model=", ".join(sorted(graded.judges)))
+    """The model under evaluation, and every model that graded one of its rows: the resolver
+    holds each grader to independence from it, and to the judge the records name."""
+    return Run(source=shown, models=tuple(graded.builders), graders=tuple(graded.judges))
 
 
 def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:

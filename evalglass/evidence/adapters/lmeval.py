@@ -39,7 +39,7 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     group_names = set(groups) | {name for name, tasks in subtasks.items() if tasks}
     run = Run(
         source=shown,
-        model=_model(doc),
+        models=[_model(doc)],
         started=c.iso_time(doc.get("date")) or _stamp_time(path),
     )
     kept = c.SampleBudget(shown)

@@ -115,9 +115,9 @@ def _columns(
         column_rows = by_column.get(index, [])
         run = Run(
             source=shown,
-            model=_model(column_rows, config, provider),
+            models=_models(column_rows, config, provider),
             dataset=dataset,
-            judge_model=_judge(column_rows, None, config),
+            graders=_graders(column_rows, None, config),
             started=started,
             identity=identity,
         )
@@ -127,7 +127,7 @@ def _columns(
         )
         named = c.section(metrics, "namedScores") if metrics else _row_metrics(column_rows)
         for name in named:
-            metric_run = attrs.evolve(run, judge_model=_judge(column_rows, name, config))
+            metric_run = attrs.evolve(run, graders=_graders(column_rows, name, config))
             yield _named(
                 f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
                 once, shown,
@@ -308,26 +308,32 @@ def _sample_id(row: dict[str, Any]) -> str:
     return str(given) if isinstance(given, str | int | float) else c.kind(given)
 
 
-def _model(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> str:
+def _models(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> list[str]:
+    """The provider every row of a column names: one model normally; a column whose rows name
+    several is several models, never the first row's alone."""
+    named = []
     for row in rows:
         provider = row.get("provider")
         name = c.text(provider) or c.text(c.section(row, "provider").get("id"))
         if name:
-            return name
+            named.append(name)
+    if named:
+        return named
     providers = config.get("providers")
     for provider in providers if isinstance(providers, list) else []:
         if isinstance(provider, dict) and column_provider in (
             provider.get("label"),
             provider.get("id"),
         ):
-            return c.text(provider.get("id")) or column_provider
-    return column_provider
+            return [c.text(provider.get("id")) or column_provider]
+    return [column_provider]
 
 
-def _judge(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> str | None:
-    """The grader(s) of the model-graded assertions behind a metric, as the file records them."""
+def _graders(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> list[str]:
+    """The grader(s) of the model-graded assertions behind a metric, row by row, as the file
+    records them (an assertion's own provider, else its test's, else the default test's)."""
     default = c.section(c.section(config, "defaultTest"), "options").get("provider")
-    graders: set[str] = set()
+    graders: list[str] = []
     for row in rows:
         test_grader = c.section(c.section(row, "testCase"), "options").get("provider")
         for comp in _components(row):
@@ -338,17 +344,19 @@ def _judge(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any
             for source in (assertion.get("provider"), test_grader, default):
                 names = _provider_names(source)
                 if names:
-                    graders.update(names)
+                    graders.extend(names)
                     break
-    return ", ".join(sorted(graders)) or None
+    return graders
 
 
 def _provider_names(value: object) -> list[str]:
     if isinstance(value, str) and value.strip():
         return [value]
     if isinstance(value, dict):
-        if c.text(value.get("id")):
-            return [value["id"]]
+        # A grader that is also a configured provider is written {providerId, label, delay}.
+        for key in ("id", "providerId", "label"):
+            if c.text(value.get(key)):
+                return [value[key]]
         # options.provider may name one grader per task: {text: ..., embedding: ...}.
         return [
             n
