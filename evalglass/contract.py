@@ -10,6 +10,7 @@ the package and imports nothing of evalglass but its errors, so the records can 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import os
@@ -39,6 +40,10 @@ MethodName = Literal[
 ]
 
 _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# An instant with its zone; written in UTC as `2026-11-30T12:00:00Z`.
+_INSTANT = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
 
 
 def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
@@ -163,6 +168,8 @@ class Scorecard:
     schema_version: Literal[1]
     verdict: VerdictName
     exit_code: int
+    # When the scorecard was evaluated; None in files written before evalglass recorded it.
+    evaluated_at: dt.datetime | None = None
     model: str | None
     sources: tuple[str, ...]
     counts: Counts
@@ -211,6 +218,18 @@ def _converter() -> cattrs.Converter:
     conv.register_structure_hook(str, text)
     conv.register_structure_hook(bool, flag)
 
+    def instant(value: object, _: object) -> dt.datetime:
+        if not isinstance(value, str) or _INSTANT.fullmatch(value) is None:
+            shown = json.dumps(value)[:40] if isinstance(value, str) else _kind(value)
+            raise ValueError(f"expected a time like 2026-11-30T12:00:00Z, got {shown}")
+        try:
+            return dt.datetime.fromisoformat(value).astimezone(dt.UTC)
+        except ValueError:
+            raise ValueError(f"{json.dumps(value)}: no such date or time") from None
+
+    conv.register_structure_hook(dt.datetime, instant)
+    conv.register_unstructure_hook(dt.datetime, instant_text)
+
     def sequence(value: object, kind: Any) -> tuple[Any, ...]:
         # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
         if not isinstance(value, list):
@@ -255,6 +274,11 @@ def _converter() -> cattrs.Converter:
         Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True))
     )
     return conv
+
+
+def instant_text(moment: dt.datetime) -> str:
+    """An instant as the contract writes it: ISO 8601 in UTC, `2026-11-30T12:00:00Z`."""
+    return moment.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def _is_literal(kind: Any) -> bool:

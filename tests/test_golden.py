@@ -25,6 +25,7 @@ from evalglass.shell import api
 from evalglass.tools.diagnosis import diagnose
 from evalglass.tools.explanation import explain
 from tests import render_cases
+from tests.render_cases import WHEN
 from tests.test_render import hostile_scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,11 +35,11 @@ TODAY = dt.date(2026, 11, 30)  # doctor compares approval dates with today
 
 
 def _example() -> Scorecard:
-    return api.score(["examples/run.json"], "host_records")
+    return api.score(["examples/run.json"], "host_records", as_of=WHEN)
 
 
 def _doctor_records() -> Scorecard:
-    return api.score(["tests/doctor_records/run.json"], "tests/doctor_records")
+    return api.score(["tests/doctor_records/run.json"], "tests/doctor_records", as_of=WHEN)
 
 
 SCORECARDS: dict[str, Callable[[], Scorecard]] = {
@@ -70,12 +71,18 @@ def _outputs() -> dict[str, Callable[[], str]]:
         for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md")):
             outputs[f"example/explain.{name}.{suffix}"] = lambda m=metric, f=fmt: (
                 render_explanation.render(
-                    explain(m, load_records("host_records"), read_outputs(["examples/run.json"])),
+                    explain(
+                        m,
+                        load_records("host_records"),
+                        read_outputs(["examples/run.json"]),
+                        evaluated_at=WHEN,
+                    ),
                     f,
                 )
             )
     outputs["example/explain.qa_exact_match.no-outputs.txt"] = lambda: render_explanation.render(
-        explain("qa/exact_match", load_records("host_records"), Evidence()), Format.TERMINAL
+        explain("qa/exact_match", load_records("host_records"), Evidence(), evaluated_at=WHEN),
+        Format.TERMINAL,
     )
     for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.JSON, "json")):
         outputs[f"doctor-records/doctor.{suffix}"] = lambda f=fmt: render_diagnosis.render(

@@ -50,7 +50,7 @@ for _ in range(2):
     assert e.validate(records) > 0
     host = e.load_records(records)
     evidence = e.read_outputs([output])
-    assert e.assemble(host, evidence).verdict is card.verdict
+    assert e.assemble(host, evidence, evaluated_at=card.evaluated_at).verdict is card.verdict
     m = evidence.measurements["qa/exact_match"]
     authority = e.resolve("qa/exact_match", host, m)
     assert isinstance(authority, e.Authority)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
@@ -30,13 +31,16 @@ def score(
     input_format: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Scorecard:
     """Read the host records and the eval outputs, and assemble the scorecard.
 
     With `records_ref`, the records folder is read as committed at that git ref, not from the
-    working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
-    cannot use.
+    working tree. `as_of` is the evaluation time (a date is its midnight UTC, a naive time is
+    UTC; default: now), recorded as the scorecard's `evaluated_at`. Raises `RecordError` or
+    `OutputError` (both `EvalglassError`) for input it cannot use.
     """
+    evaluated_at = _evaluation_time(as_of)
     if records_ref:
         from evalglass.records.gitref import load_records_at
 
@@ -46,7 +50,12 @@ def score(
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format)
-        return assemble(host, evidence, require_gate=require_gate)
+        return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
+
+
+def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
+    """`as_of`, or the clock: the only place the library reads it."""
+    return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
 
 
 def example_paths() -> tuple[Path, Path]:
@@ -86,15 +95,17 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
-    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id."""
+    (given outputs) the hypothetical result, evaluated at `as_of` (default: now). Reads only;
+    raises EvalglassError for an unknown id."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
     host = load_records(records)
     evidence = read_outputs(outputs, input_format) if outputs else Evidence()
-    return explain_metric(metric_id, host, evidence)
+    return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
 def doctor(

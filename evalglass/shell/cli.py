@@ -5,6 +5,7 @@ No command or flag writes host records or sets a status, an approval or a calibr
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import os
 import sys
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
-from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
+from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT, USAGE_EXIT
 from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.shell.writing import refusal, write_atomic
@@ -70,6 +71,31 @@ Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or
 Records = Annotated[Path, typer.Option("--records", help="The host-records folder.")]
 InputFormat = Annotated[
     str | None, typer.Option("--input-format", help="Read every output as this format.")
+]
+
+
+def _usage_error(message: str) -> typer.Exit:
+    """A bad value the parser could not see: one line on stderr, exit 2."""
+    typer.echo(f"evalglass: {message}", err=True)
+    return typer.Exit(USAGE_EXIT)
+
+
+def _as_of(text: str | None) -> dt.date | dt.datetime | None:
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if text is None:
+        return None
+    try:
+        return parse_as_of(text)
+    except ValueError as exc:
+        raise _usage_error(f"--as-of {exc}") from None
+
+
+AsOf = Annotated[
+    str | None,
+    typer.Option("--as-of", metavar="DATE",
+                 help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
+                      "(YYYY-MM-DDTHH:MM:SSZ); default: now."),
 ]
 
 
@@ -145,14 +171,16 @@ def score(
         typer.Option("--keep-samples",
                      help="Keep per-sample scores in JSON, for use as a paired baseline later."),
     ] = False,
+    as_of: AsOf = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
 
     given = outputs or []
+    when = _as_of(as_of)
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
-                          records_ref=records_ref)
+                          records_ref=records_ref, as_of=when)
     _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
