@@ -15,8 +15,9 @@ import json
 import math
 import os
 import re
+import types
 from collections.abc import Callable
-from typing import Any, Final, Literal, TypeVar, get_args, get_origin
+from typing import Any, Final, Literal, TypeVar, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -230,24 +231,42 @@ def _converter() -> cattrs.Converter:
     conv.register_structure_hook(dt.datetime, instant)
     conv.register_unstructure_hook(dt.datetime, instant_text)
 
-    def sequence(value: object, kind: Any) -> tuple[Any, ...]:
-        # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, got {_kind(value)}")
+    # Hooks for lists and optional fields are built once per type, each with its item's hook
+    # at hand: looked up on every value instead, they were most of the time a file took to read.
+    def sequence(kind: Any) -> Callable[[object, Any], tuple[Any, ...]]:
         item = get_args(kind)[0]
-        items, errors = [], []
-        for index, element in enumerate(value):
-            try:
-                items.append(conv.structure(element, item))
-            except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
-                note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
-                exc.__notes__ = [*getattr(exc, "__notes__", []), note]
-                errors.append(exc)
-        if errors:
-            raise IterableValidationError(f"While structuring {kind}", errors, kind)
-        return tuple(items)
+        hook = conv.get_structure_hook(item)
 
-    conv.register_structure_hook_func(_is_variadic_tuple, sequence)
+        def structure(value: object, _: Any) -> tuple[Any, ...]:
+            # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
+            if not isinstance(value, list):
+                raise TypeError(f"expected a list, got {_kind(value)}")
+            items, errors = [], []
+            for index, element in enumerate(value):
+                try:
+                    items.append(hook(element, item))
+                except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
+                    note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
+                    exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError(f"While structuring {kind}", errors, kind)
+            return tuple(items)
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_variadic_tuple, sequence)
+
+    def optional(kind: Any) -> Callable[[object, Any], Any]:
+        (inner,) = (arg for arg in get_args(kind) if arg is not type(None))
+        hook = conv.get_structure_hook(inner)
+
+        def structure(value: object, _: Any) -> Any:
+            return None if value is None else hook(value, inner)
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_optional, optional)
 
     def one_of(value: object, kind: Any) -> object:
         allowed = get_args(kind)
@@ -279,6 +298,12 @@ def _converter() -> cattrs.Converter:
 def instant_text(moment: dt.datetime) -> str:
     """An instant as the contract writes it: ISO 8601 in UTC, `2026-11-30T12:00:00Z`."""
     return moment.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def _is_optional(kind: Any) -> bool:
+    """`X | None` for one type X."""
+    args = get_args(kind)
+    return len(args) == 2 and type(None) in args and get_origin(kind) in (types.UnionType, Union)
 
 
 def _is_literal(kind: Any) -> bool:
