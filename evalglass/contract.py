@@ -268,14 +268,18 @@ def _converter() -> cattrs.Converter:
 
     conv.register_structure_hook_factory(_is_optional, optional)
 
-    def one_of(value: object, kind: Any) -> object:
+    def one_of(kind: Any) -> Callable[[object, Any], object]:
         allowed = get_args(kind)
-        if value not in allowed or isinstance(value, bool):
-            names = ", ".join(str(a) for a in allowed)
-            raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
-        return value
+        names = ", ".join(str(a) for a in allowed)
 
-    conv.register_structure_hook_func(_is_literal, one_of)
+        def structure(value: object, _: Any) -> object:
+            if value not in allowed or isinstance(value, bool):
+                raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
+            return value
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_literal, one_of)
 
     def record(cls: type[Any]) -> Callable[[object, Any], Any]:
         fields = make_dict_structure_fn(cls, conv)
