@@ -21,9 +21,11 @@ from evalglass.records.load import load_records
 from evalglass.render import Format, render
 from evalglass.render import diagnosis as render_diagnosis
 from evalglass.render import explanation as render_explanation
+from evalglass.render import trend as render_trend
 from evalglass.shell import api
 from evalglass.tools.diagnosis import diagnose
 from evalglass.tools.explanation import explain
+from evalglass.tools.trend import Trend
 from tests import render_cases
 from tests.render_cases import WHEN
 from tests.test_render import hostile_scorecard
@@ -93,7 +95,15 @@ def _outputs() -> dict[str, Callable[[], str]]:
             ),
             f,
         )
+    for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md"), (Format.HTML, "html")):
+        outputs[f"trend/trend.{suffix}"] = lambda f=fmt: render_trend.render(_trend(), f)
     return outputs
+
+
+def _trend() -> Trend:
+    """The committed example series (examples/trend/make.sh), given out of order."""
+    weeks = sorted(Path("examples/trend/scorecards").glob("week-*.json"), reverse=True)
+    return api.trend([p.as_posix() for p in weeks])
 
 
 OUTPUTS = _outputs()

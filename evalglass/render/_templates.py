@@ -1,5 +1,6 @@
 """The jinja2 environment: templates from the installed package, strict about undefined names,
-and the filters that escape untrusted text for Markdown (markdown_text.py)."""
+and the filters that escape untrusted text for Markdown (markdown_text.py) and for a terminal
+(terminal_text.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import jinja2
 
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
+from evalglass.render.terminal_text import terminal_safe
 
 
 def _template_dir() -> Path:
@@ -33,6 +35,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
+    env.filters["plain"] = terminal_safe
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
     env.globals.update(
         headline=_view.headline,

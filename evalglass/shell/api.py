@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
+    from evalglass.tools.trend import Trend
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "validate",
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "trend", "validate",
 ]
 
 
@@ -129,3 +130,23 @@ def validate(records: str | os.PathLike[str] = "host_records") -> int:
     kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
              host.baselines)
     return sum(len(kind) for kind in kinds)
+
+
+def trend(
+    scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] = ()
+) -> Trend:
+    """Each metric over the runs these scorecard JSON files record, in order of evaluation time
+    (files without one first, in the order given); `metrics` limits it to those ids. Reads no
+    records and changes no verdict. Raises ContractError (an EvalglassError) for a file that is
+    not a scorecard, ValueError for a metric id no file has."""
+    from evalglass.contract import load_scorecard
+    from evalglass.tools.trend import build
+
+    loaded, seen = [], set()
+    for given in scorecards:
+        # The same file named twice (overlapping globs) is one run, not two.
+        resolved = Path(given).resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            loaded.append((os.fspath(given), load_scorecard(given)))
+    return build(loaded, metrics)

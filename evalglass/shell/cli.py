@@ -292,6 +292,49 @@ def doctor(
 
 @app.command()
 @_input_errors_exit
+def trend(
+    scorecards: Annotated[
+        list[Path],
+        typer.Argument(help="Scorecard JSON files from earlier runs (score --format json).",
+                       show_default=False),
+    ],
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", metavar="ID", help="Show only this metric; repeatable."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or html.")
+    ] = Format.TERMINAL,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the trend here instead of stdout.")
+    ] = None,
+) -> None:
+    """Show each metric over earlier runs: value and interval, threshold, and where its authority
+    changed. A picture: it reads no records and changes no verdict."""
+    from evalglass.render import trend as render_trend
+    from evalglass.shell import api
+    from evalglass.tools.trend import UnknownMetric
+
+    if fmt not in render_trend.FORMATS:
+        raise typer.BadParameter("trend renders as terminal, markdown or html", param_hint="--format")
+    if output is not None:
+        reason = refusal(output, Path("host_records"), scorecards)
+        if reason is not None:
+            raise typer.BadParameter(reason.replace("eval output", "scorecard"),
+                                     param_hint="--output")
+    try:
+        result = api.trend(scorecards, metric or ())
+    except UnknownMetric as exc:
+        raise _usage_error(f"--metric: {exc}") from None
+    text = render_trend.render(result, fmt)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomic(output, text)
+
+
+@app.command()
+@_input_errors_exit
 def validate(records: Records = Path("host_records")) -> None:
     """Check the host-records files against their schema only: fast, for a pre-commit hook."""
     from evalglass.shell import api
