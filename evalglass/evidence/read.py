@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
 from evalglass.evidence.registry import HEAD, Adapter, adapters, by_name, detect, names
 
@@ -35,7 +36,9 @@ def read_outputs(
             continue
         seen.add(resolved)
         sources.append(shown)
-        for measurement in adapter.read(path, shown):
+        with progress.reading(shown):
+            found = adapter.read(path, shown)
+        for measurement in found:
             _merge(measurements, measurement)
     return Evidence(measurements=measurements, sources=tuple(sources))
 

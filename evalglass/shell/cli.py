@@ -5,6 +5,7 @@ No command or flag writes host records or sets a status, an approval or a calibr
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import os
@@ -99,6 +100,13 @@ AsOf = Annotated[
 ]
 
 
+def _reading() -> contextlib.AbstractContextManager[None]:
+    """Progress on stderr while eval outputs are read (a bar on a terminal, after a second)."""
+    from evalglass.shell.progress import shown
+
+    return shown()
+
+
 def _colour() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
@@ -179,8 +187,9 @@ def score(
     given = outputs or []
     when = _as_of(as_of)
     targets = _targets(write or [], fmt, output, records, given)
-    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
-                          records_ref=records_ref, as_of=when)
+    with _reading():
+        scorecard = api.score(given, records, input_format=input_format,
+                              require_gate=require_gate, records_ref=records_ref, as_of=when)
     _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
@@ -213,7 +222,8 @@ def metrics(
     from evalglass.evidence.read import read_outputs
     from evalglass.tools import listing
 
-    evidence = read_outputs(outputs, input_format)
+    with _reading():
+        evidence = read_outputs(outputs, input_format)
     typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
 
 
@@ -242,7 +252,9 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    with _reading():
+        result = api.diff_records(base, records, outputs or [], head_ref=head,
+                                  input_format=input_format)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -267,7 +279,8 @@ def explain(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN):
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    with _reading():
+        result = api.explain(metric, outputs or [], records, input_format=input_format)
     typer.echo(render_explain.render(result, fmt), nl=False)
 
 
@@ -285,7 +298,8 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    with _reading():
+        diagnosis = api.doctor(outputs or [], records, input_format=input_format)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 

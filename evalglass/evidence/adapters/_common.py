@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from evalglass.errors import OutputError
-from evalglass.evidence import stats
+from evalglass.evidence import progress, stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
 
@@ -38,7 +38,7 @@ def one_line(text: object, limit: int = 200) -> str:
 def load_json_file(path: Path, shown: str) -> Any:
     """Parse a whole JSON file, translating every OS, encoding and syntax error."""
     try:
-        with path.open("rb") as stream:
+        with progress.open_binary(path) as stream:
             return load_json_stream(stream, shown)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {one_line(exc.strerror or exc)}") from exc

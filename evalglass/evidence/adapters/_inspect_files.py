@@ -15,6 +15,7 @@ from typing import IO, Any, cast
 import attrs
 
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._common import ZIP_MAGIC
 from evalglass.evidence.adapters._inspect_scores import value_to_float
@@ -64,7 +65,7 @@ def load(path: Path, shown: str) -> Log:
     """Read a `.eval` archive or a `.json` log. Raises OutputError for an unreadable file, and
     the shape errors `c.shape_errors` translates for a summary or reduction of the wrong shape."""
     try:
-        with path.open("rb") as raw:
+        with progress.open_binary(path) as raw:
             if raw.read(4) == ZIP_MAGIC:
                 raw.seek(0)
                 return _load_eval(raw, shown)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from evalglass.errors import OutputError
-from evalglass.evidence import stats
+from evalglass.evidence import progress, stats
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason, ValidityCode
@@ -37,7 +37,7 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 def load_json(path: Path, shown: str) -> Any:
     """Parse a whole JSON file; Python-written NaN and Infinity are accepted (and judged later)."""
     try:
-        with path.open("rb") as stream:
+        with progress.open_binary(path) as stream:
             return json.load(stream)
     except json.JSONDecodeError as exc:
         raise OutputError(shown, f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from exc

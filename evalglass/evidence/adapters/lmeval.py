@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
@@ -179,7 +180,7 @@ def _samples_beside(path: Path, shown: str, task: str) -> dict[tuple[str, str], 
         return {}
     sibling_shown = os.path.join(os.path.dirname(shown), sibling.name)
     try:
-        with sibling.open("rb") as stream, c.shape_errors(sibling_shown):
+        with progress.open_binary(sibling) as stream, c.shape_errors(sibling_shown):
             return _read_samples(stream, sibling_shown)
     except OSError as exc:
         raise OutputError(sibling_shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc

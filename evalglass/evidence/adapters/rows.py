@@ -18,7 +18,7 @@ from pathlib import Path
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import stats
+from evalglass.evidence import progress, stats
 from evalglass.evidence.model import Measurement, Run
 from evalglass.evidence.registry import Adapter
 
@@ -132,7 +132,7 @@ def _welford(values: array.array[float]) -> tuple[float, float]:
 
 def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
     try:
-        with path.open(encoding="utf-8", newline="") as stream:
+        with progress.open_text(path, encoding="utf-8", newline="") as stream:
             if path.suffix.lower() == ".csv":
                 reader = csv.DictReader(stream)
                 missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
