@@ -11,6 +11,7 @@ import datetime as dt
 import enum
 import math
 from collections.abc import Sequence
+from typing import cast
 
 import attrs
 
@@ -137,7 +138,7 @@ def _ordered(
     # so it is older than every scorecard with one. Sorting is stable: ties keep the order given.
     untimed = [pair for pair in scorecards if pair[1].evaluated_at is None]
     timed = [pair for pair in scorecards if pair[1].evaluated_at is not None]
-    timed.sort(key=lambda pair: pair[1].evaluated_at or dt.datetime.min)
+    timed.sort(key=lambda pair: cast(dt.datetime, pair[1].evaluated_at))
     order = Order.GIVEN if not timed else Order.TIME if not untimed else Order.MIXED
     return untimed + timed, order
 
