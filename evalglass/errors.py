@@ -2,7 +2,8 @@
 
     EvalglassError            anything evalglass refuses to go on with (exit 4)
     ├── RecordError           a host-records file is unreadable or invalid
-    └── OutputError           an eval output is unreadable, invalid or ambiguous
+    ├── OutputError           an eval output is unreadable, invalid or ambiguous
+    └── CalibrationError      judgments, labels or a calibration evidence file are unusable
 
 Errors from strictyaml, json, the OS or a decompressor are translated into these at the boundary
 where they happen, so the CLI prints one line and no traceback.
@@ -31,3 +32,8 @@ class RecordError(EvalglassError):
 
 class OutputError(EvalglassError):
     """An eval output is unreadable, malformed, or conflicts with another output."""
+
+
+class CalibrationError(EvalglassError):
+    """Judgments, human labels or a calibration evidence file are unreadable or invalid, or the
+    calibration extra (numpy) is not installed."""

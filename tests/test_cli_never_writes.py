@@ -22,6 +22,9 @@ from evalglass.shell.cli import app
 from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 FORMATS = [f.value for f in Format]
+CALIBRATION = Path(__file__).resolve().parents[1] / "examples" / "calibration"
+_CALIBRATE = ("calibrate", str(CALIBRATION / "judgments.jsonl"), str(CALIBRATION / "labels.csv"),
+              "--judge", "grader-v2", "--resamples", "50")
 
 
 def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
@@ -55,6 +58,10 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         (("diff", "--base", "HEAD", "--head", "HEAD", "--fail-on-loosen"), {0}),
         (("--version",), {0}),
         (("score", "--help"), {0}),
+        ((*_CALIBRATE, "--out", "../out/calibration.json"), {0}),
+        ((*_CALIBRATE, "--against", str(CALIBRATION / "grader-v2.json"), "--format", "json"),
+         {0}),
+        ((*_CALIBRATE, "--out", "host_records/calibration.json"), {2}),
     ]
 
 
@@ -129,8 +136,9 @@ _STEMS = ("promot", "approv", "grant", "calibrat", "status", "authori", "unblock
           "permit", "validat", "retir", "drift", "write")
 _STATES = {m.value for e in (MetricStatus, Approval, DatasetStatus, Calibration, Policy) for m in e}
 # Each allowed on purpose: `score --write` writes scorecards and refuses the records folder;
-# `validate` checks the records against their schema and sets nothing.
-_ALLOWED = {("score", "--write"), ("validate", "validate")}
+# `validate` checks the records against their schema and sets nothing; `calibrate` measures a
+# judge's agreement into an evidence file outside the records and sets no calibration.
+_ALLOWED = {("score", "--write"), ("validate", "validate"), ("calibrate", "calibrate")}
 
 
 def _names(command: Any, path: str) -> list[tuple[str, str]]:
@@ -147,7 +155,8 @@ def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
     """No command or option is named to promote, approve, calibrate, set a status or write."""
     names = _names(typer.main.get_command(app), "")
     commands = {name for path, name in names if path == name}
-    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema"}
+    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema",
+                "calibrate"}
     assert expected <= commands
     offending = []
     for path, name in names:

@@ -18,7 +18,7 @@ from evalglass.core.scorecard import Scorecard
 from evalglass.evidence.model import Evidence
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
-from evalglass.render import Format, render
+from evalglass.render import Format, custom, render
 from evalglass.render import diagnosis as render_diagnosis
 from evalglass.render import explanation as render_explanation
 from evalglass.render import trend as render_trend
@@ -65,6 +65,9 @@ def _outputs() -> dict[str, Callable[[], str]]:
         outputs[f"{case}/scorecard.colour.txt"] = lambda b=build: render(
             b(), Format.TERMINAL, colour=True
         )
+    outputs["example/template.comment.md"] = lambda: custom.render(
+        _example(), ROOT / "examples" / "templates" / "comment.md.j2"
+    )
     outputs["example/scorecard.keep-samples.json"] = lambda: render(
         _example(), Format.JSON, keep_samples=True
     )

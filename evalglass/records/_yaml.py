@@ -323,6 +323,8 @@ class _Reader:
         first = text[0]
         if first not in _INDICATORS:
             return
+        if key is not None and is_placeholder(text):
+            self.fail(f"{key}: {text} is a placeholder: write the value in its place")
         spaced = len(text) == 1 or text[1] in " \t"
         if key is None:
             prefix, write = "", f"{quote(text)}:"
@@ -393,3 +395,14 @@ def did_you_mean(word: str, choices: Collection[str]) -> str:
     """` (did you mean 'x'?)` for the closest of `choices`, or nothing when none is close."""
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {quote(close[0])}?)" if close else ""
+
+
+def is_placeholder(text: str) -> bool:
+    """`<...>`: a value `evalglass explain --patch` left for a person to fill in."""
+    return len(text) > 2 and text.startswith("<") and text.endswith(">")
+
+
+def reads_plain(text: str) -> bool:
+    """Whether `text`, written unquoted as a field's value, reads back as exactly `text`."""
+    found = _SIMPLE_FIELD.fullmatch(f"    k: {text}")
+    return found is not None and found.group(4) == text

@@ -53,6 +53,12 @@ def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, R
         return build_records(kind, raw, path)
 
 
+def read_text(path: str) -> str | None:
+    """A records file's text, or None when there is no such file; RecordError when it cannot be
+    read as UTF-8 text."""
+    return _read(path)
+
+
 def _read(path: str) -> str | None:
     """The file's text, or None when there is no such file."""
     try:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from evalglass.errors import RecordError
-from evalglass.records._yaml import RawRecord, did_you_mean, quote
+from evalglass.records._yaml import RawRecord, did_you_mean, is_placeholder, quote
 from evalglass.records.model import (
     Approval,
     BaselineRecord,
@@ -154,6 +154,9 @@ def _to_str(text: str) -> str:
     if not text:
         # An empty id or version would silently match other empty ones; leave the field out instead.
         raise _Invalid("must not be empty (leave the field out instead)")
+    if is_placeholder(text):
+        # Quoting a placeholder does not fill it in: who approved, and when, is a person's word.
+        raise _Invalid(f"{quote(text)} is a placeholder: write the value in its place")
     return text
 
 
@@ -365,6 +368,8 @@ def _reference() -> tuple[Any, Callable[[Field | None], Any]]:
         def validate_scalar(self, chunk: Any) -> Any:
             if chunk.contents == "":
                 chunk.expecting_but_found("when expecting a non-empty string")
+            if is_placeholder(chunk.contents):
+                chunk.expecting_but_found("when expecting a value, not a placeholder")
             return chunk.contents
 
     class Bounded(sy.ScalarValidator):  # type: ignore[misc]

@@ -5,11 +5,13 @@ and the filters that escape untrusted text for Markdown (markdown_text.py) and f
 from __future__ import annotations
 
 import functools
+import os
 from importlib import resources
 from pathlib import Path
 
 import jinja2
 
+from evalglass.core.numbers import plural
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.render.terminal_text import terminal_safe
@@ -23,10 +25,39 @@ def _template_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "templates"
 
 
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs (compiling one costs more than the whole render);
+    keyed by the template's source, so an edited template is recompiled. A cache that cannot be
+    read or written is only a slower run, never an error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "evalglass", f"jinja2-{jinja2.__version__}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return _BytecodeCache(folder)
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(_template_dir()),
+        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -37,6 +68,10 @@ def environment() -> jinja2.Environment:
     env.filters["code"] = markdown_code
     env.filters["plain"] = terminal_safe
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
+    env.filters["plural"] = plural
+    env.filters["reasons_text"] = lambda reasons: "; ".join(
+        f"{r.code}: {r.message}" for r in reasons
+    )
     env.globals.update(
         headline=_view.headline,
         deciding=_view.deciding,

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
 from evalglass.core.numbers import plural
-from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.scorecard import Scorecard
 from evalglass.core.status import Status
-from evalglass.render import _view
-from evalglass.render.markdown_text import markdown_code, markdown_escape
+from evalglass.render._templates import environment
+from evalglass.render.view import MetricView, ScorecardView, scorecard_view
 
 LIMIT = 65_536  # characters in a GitHub issue or pull-request comment
 MARKER = "<!-- evalglass-scorecard -->"  # first line, so a workflow can find and update its comment
@@ -35,27 +36,48 @@ _COUNTS_MARGIN = 200
 class Shortened:
     """What a shortened comment lists, and what it counts instead of listing."""
 
-    gates: tuple[MetricCard, ...]  # the gates listed, most severe first
+    gates: tuple[MetricView, ...]  # the gates listed, most severe first
     unlisted: tuple[tuple[str, int], ...]  # (status, how many) of the gates not listed
     reasons: tuple[tuple[str, str, int], ...]  # (outcome, reason code, metrics) of the rest
     notes: tuple[tuple[str, int], ...]  # (reason code, metrics) that would block once promoted
+    others: int  # metrics not affecting the verdict, all counted rather than listed
 
     @property
     def unlisted_total(self) -> int:
         return sum(count for _, count in self.unlisted)
 
+    @property
+    def listed(self) -> str:
+        """What the shortened comment lists, in words."""
+        if self.unlisted:
+            text = (
+                f"{len(self.gates)} of the {len(self.gates) + self.unlisted_total} gates that "
+                "decided are listed, the most severe first"
+            )
+        else:
+            text = "every gate that decided is listed"
+        if self.others:
+            verb = "is" if self.others == 1 else "are"
+            text += (
+                f", and the {plural(self.others, 'metric')} not affecting the verdict {verb} "
+                "counted by reason"
+            )
+        return text
+
 
 def render(scorecard: Scorecard) -> str:
-    gates, rest = _view.deciding(scorecard), _view.others(scorecard)
+    view = scorecard_view(scorecard)
+    gates, rest = view.gates, view.others
+    rows = _rows()
     # Each row built once, and only rows a comment can list: every gate when the whole scorecard
     # may fit, else at most `most`, as many as the shortest rows could fill.
     whole_may_fit = len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT
     most = min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
-    gate_rows = [_gate_row(card) for card in (gates if whole_may_fit else gates[:most])]
+    gate_rows = [str(rows.gate_row(m)) for m in (gates if whole_may_fit else gates[:most])]
 
     def text(cut: Shortened | None) -> str:
         listed = gate_rows if cut is None else gate_rows[: len(cut.gates)]
-        return _comment(scorecard, listed, rest, cut)
+        return _comment(view, listed, cut)
 
     if whole_may_fit:
         whole = text(None)
@@ -66,7 +88,8 @@ def render(scorecard: Scorecard) -> str:
     def shortened(listed: int) -> str:
         unlisted = _by_status(gates[listed:])
         return text(
-            Shortened(gates=tuple(gates[:listed]), unlisted=unlisted, reasons=reasons, notes=notes)
+            Shortened(gates=tuple(gates[:listed]), unlisted=unlisted, reasons=reasons, notes=notes,
+                      others=len(rest))
         )
 
     # Every gate that could fit, listed once, gives each row's length; the most that fit follow,
@@ -85,101 +108,35 @@ def render(scorecard: Scorecard) -> str:
     return comment
 
 
-def _comment(
-    scorecard: Scorecard, rows: list[str], rest: list[MetricCard], cut: Shortened | None
-) -> str:
+def _rows() -> Any:
+    """The row macros of templates/scorecard_rows.md.j2."""
+    return environment().get_template("scorecard_rows.md.j2").module
+
+
+def _comment(view: ScorecardView, rows: list[str], cut: Shortened | None) -> str:
     """The comment: the verdict, the gates' table, then what does not affect the verdict,
     listed, or counted by reason when `cut` says the comment is shortened."""
-    out = [MARKER, f"**{markdown_escape(_view.headline(scorecard))}**", ""]
-    if scorecard.model is not None:
-        out.append(f"Model under evaluation: {markdown_code(scorecard.model)}")
-    if cut is not None:
-        if cut.unlisted:
-            listed = (
-                f"{len(cut.gates)} of the {len(cut.gates) + cut.unlisted_total} gates that "
-                "decided are listed, the most severe first"
-            )
-        else:
-            listed = "every gate that decided is listed"
-        if rest:
-            verb = "is" if len(rest) == 1 else "are"
-            listed += (
-                f", and the {plural(len(rest), 'metric')} not affecting the verdict {verb} "
-                "counted by reason"
-            )
-        note = (
-            f"_Shortened to fit GitHub's limit of {LIMIT:,} characters for a comment: {listed}. "
-            "The JSON and HTML scorecards (`--format json`, `--format html`) have every metric._"
-        )
-        out += ["", note]
-    if rows:
-        out += [
-            "",
-            "| Result | Metric | Value | Interval | n | Threshold | Evidence or reasons |",
-            "|---|---|---|---|---|---|---|",
-            *rows,
-        ]
-    elif cut is None or not cut.unlisted:
-        out += ["", "No metric could gate: nothing in this run was enforced."]
-    if cut is not None and cut.unlisted:
-        counts = ", ".join(f"{count} {status}" for status, count in cut.unlisted)
-        more = plural(cut.unlisted_total, "more gate")
-        out += ["", f"**{more} not listed here:** {counts}."]
-    if rest:
-        summary = f"{plural(len(rest), 'metric')} not affecting the verdict"
-        out += ["", f"<details><summary>{summary}</summary>", ""]
-        if cut is None:
-            out += [
-                "| Metric | Value | n | Why it does not gate | Would block once promoted |",
-                "|---|---|---|---|---|",
-                *(_other_row(card) for card in rest),
-            ]
-        else:
-            out += ["| Outcome | Why it does not gate | Metrics |", "|---|---|---|"]
-            out += [f"| {o} | {markdown_code(code)} | {n} |" for o, code, n in cut.reasons]
-            if cut.notes:
-                out += ["", "| Would block once promoted | Metrics |", "|---|---|"]
-                out += [f"| {markdown_code(code)} | {n} |" for code, n in cut.notes]
-        out += ["", "</details>"]
-    return "\n".join(out) + "\n"
+    template = environment().get_template("scorecard.md.j2")
+    text: str = template.render(scorecard=view, rows=rows, cut=cut, limit=LIMIT, marker=MARKER)
+    return text
 
 
-def _other_row(card: MetricCard) -> str:
-    notes = _view.reasons_text(card.authority.notes) or "—"
-    return (
-        f"| {markdown_code(card.id)} | {_view.value_text(card)} | {_view.n_text(card)} | "
-        f"{markdown_escape(_view.reasons_text(card.authority.reasons))} | "
-        f"{markdown_escape(notes)} |"
-    )
-
-
-def _gate_row(card: MetricCard) -> str:
-    """One row of the gates' table; every string from an output or a record escaped."""
-    return (
-        f"| **{card.status.value.upper()}** | {markdown_code(card.id)} | {_view.value_text(card)} | "
-        f"{_view.interval_text(card)} | {_view.n_text(card)} | "
-        f"{markdown_escape(_view.threshold_text(card))} | "
-        f"{markdown_escape(_view.why(card))} |"
-    )
-
-
-def _by_status(cards: Iterable[MetricCard]) -> tuple[tuple[str, int], ...]:
+def _by_status(cards: Iterable[MetricView]) -> tuple[tuple[str, int], ...]:
     """How many of each status, most severe first (the order the gates are listed in)."""
     counts = Counter(card.status for card in cards)
-    return tuple((status.value, counts[status]) for status in Status if counts[status])
+    return tuple((status.value, counts[status.value]) for status in Status if counts[status.value])
 
 
 def _counted(
-    cards: Iterable[MetricCard],
+    cards: Iterable[MetricView],
 ) -> tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, int], ...]]:
     """The metrics by outcome and reason code (a metric with two reasons counts under both), and
     by what would block them once promoted; most frequent first."""
     reasons: Counter[tuple[str, str]] = Counter()
     notes: Counter[str] = Counter()
     for card in cards:
-        outcome = card.authority.outcome.value
-        reasons.update((outcome, r.code.value) for r in card.authority.reasons)
-        notes.update(r.code.value for r in card.authority.notes)
+        reasons.update((card.outcome, r.code) for r in card.reasons)
+        notes.update(r.code for r in card.notes)
     by_reason = sorted(reasons.items(), key=lambda item: (item[0][0], -item[1], item[0][1]))
     by_note = sorted(notes.items(), key=lambda item: (-item[1], item[0]))
     return tuple((o, code, n) for (o, code), n in by_reason), tuple(by_note)

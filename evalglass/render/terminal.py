@@ -1,79 +1,36 @@
-"""The terminal scorecard: plain text, coloured only for a colour terminal. Never decides.
-
-Plain Python, not a template: it is the default output of every `evalglass score`, and jinja2's
-import and template compile were a fifth of that command's start-up.
-"""
+"""The terminal scorecard, from templates/scorecard.txt.j2 over the view model; coloured only for
+a colour terminal. Reads a Scorecard; never decides."""
 
 from __future__ import annotations
 
-from evalglass.core.exits import Verdict
-from evalglass.core.scorecard import MetricCard, Scorecard
+from collections.abc import Callable
+
+from evalglass.core.scorecard import Scorecard
 from evalglass.core.status import Status
-from evalglass.render import _view
+from evalglass.render._templates import environment
+from evalglass.render.view import scorecard_view
 
-_VERDICT_STATUS = {
-    Verdict.PASS: Status.PASS,
-    Verdict.FAIL: Status.FAIL,
-    Verdict.BLOCKED: Status.BLOCKED,
-    Verdict.INFORMATIONAL: Status.INFORMATIONAL,
-}
+# The verdict's word colours as the status of the same name; informational as a metric's.
+_VERDICT_STATUS = {"pass": Status.PASS, "fail": Status.FAIL, "blocked": Status.BLOCKED,
+                   "informational": Status.INFORMATIONAL}  # fmt: skip
 
 
-def paint(text: str, status: Status, colour: bool, bold: bool = False) -> str:
-    """ANSI colour for a status, only when the render was asked for colour."""
-    if not colour:
-        return text
-    return f"\x1b[{'1;' if bold else ''}{status.colour}m{text}\x1b[0m"
+_STATUS = {s.value: s for s in Status}
 
 
-def _numbers(card: MetricCard) -> str:
-    return (
-        f"      value {_view.value_text(card)}  interval {_view.interval_text(card)}"
-        f"  n {_view.n_text(card)}  threshold {_view.threshold_text(card)}"
-    )
+def painter(colour: bool) -> Callable[..., str]:
+    """`paint(text, status, bold=False)` for templates: ANSI colour only when asked for."""
 
+    def paint(text: str, status: str, bold: bool = False) -> str:
+        if not colour:
+            return text
+        code = _VERDICT_STATUS.get(status) or _STATUS[status]
+        return f"\x1b[{'1;' if bold else ''}{code.colour}m{text}\x1b[0m"
 
-def _gate(card: MetricCard, colour: bool) -> list[str]:
-    status = card.status
-    word = status.value.upper().ljust(8)
-    lines = [f"  {paint(word, status, colour, bold=True)} {card.id}", _numbers(card)]
-    m = card.measurement
-    if m is not None and m.missing:
-        lines.append(f"      missing samples: {m.missing}")
-    lines.append(f"      {_view.why(card)}")
-    if m is not None:
-        lines += [
-            f"      earlier run: {a.source} ({a.started}): value {a.value}, n {a.n}"
-            for a in m.earlier
-        ]
-    return lines
-
-
-def _other(card: MetricCard, colour: bool) -> list[str]:
-    lines = [
-        f"  {paint('INFO'.ljust(8), Status.INFORMATIONAL, colour)} {card.id}",
-        _numbers(card),
-        f"      why: {_view.reasons_text(card.authority.reasons)}",
-    ]
-    if card.authority.notes:
-        lines.append(f"      would block once promoted: {_view.reasons_text(card.authority.notes)}")
-    return lines
+    return paint
 
 
 def render(scorecard: Scorecard, colour: bool = False) -> str:
-    gates, rest = _view.deciding(scorecard), _view.others(scorecard)
-    lines = [
-        paint(_view.headline(scorecard), _VERDICT_STATUS[scorecard.verdict], colour, bold=True),
-        f"model: {scorecard.model or '(not named by the outputs)'}",
-        f"sources: {', '.join(scorecard.sources) or '(none)'}",
-        "",
-        f"Gates that decided ({len(gates)})",
-    ]
-    for card in gates:
-        lines += _gate(card, colour)
-    if not gates:
-        lines.append("  none: no metric could gate")
-    lines += ["", f"Not enforced ({len(rest)})"]
-    for card in rest:
-        lines += _other(card, colour)
-    return "\n".join(lines) + "\n"
+    template = environment().get_template("scorecard.txt.j2")
+    text: str = template.render(scorecard=scorecard_view(scorecard), paint=painter(colour))
+    return text

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from evalglass.tools.trend import Trend
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "score", "trend", "validate",
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "score",
+    "trend", "validate",
 ]
 
 
@@ -107,6 +108,21 @@ def explain(
     host = load_records(records)
     evidence = read_outputs(outputs, input_format) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
+
+
+def explain_patch(explanation: Explanation, records: str | os.PathLike[str] = "host_records") -> str:
+    """The explanation's edits as a unified diff of the records folder, for a person to review,
+    fill in and `git apply`. Reads the records files; writes nothing. Empty when no edit is left."""
+    from evalglass.records.load import read_text
+    from evalglass.records.schema import KINDS
+    from evalglass.tools.records_patch import patch
+
+    edits = explanation.checklist.edits
+    files = {
+        kind: read_text(os.path.join(os.fspath(records), KINDS[kind].filename))
+        for kind in {edit.kind for edit in edits}
+    }
+    return patch(files, os.fspath(records), edits)
 
 
 def doctor(

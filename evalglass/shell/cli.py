@@ -21,6 +21,7 @@ from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT, USAGE_EXI
 from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.shell.writing import refusal, write_atomic
+from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
@@ -179,17 +180,37 @@ def score(
         typer.Option("--keep-samples",
                      help="Keep per-sample scores in JSON, for use as a paired baseline later."),
     ] = False,
+    template: Annotated[
+        Path | None,
+        typer.Option("--template", metavar="PATH",
+                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
+                          "docs/templates.md) instead of --format."),
+    ] = None,
     as_of: AsOf = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
 
     given = outputs or []
+    if template is not None and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
     when = _as_of(as_of)
     targets = _targets(write or [], fmt, output, records, given)
     with _reading():
         scorecard = api.score(given, records, input_format=input_format,
                               require_gate=require_gate, records_ref=records_ref, as_of=when)
+    if template is not None:
+        from evalglass.render import custom
+
+        # Rendered before anything is written: a broken template leaves every file as it was.
+        text = custom.render(scorecard, template)
+        rest = [(f, path) for f, path in targets if output is None or path != output]
+        _emit(scorecard, fmt, False, rest, keep_samples)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_atomic(output, text)
+        raise typer.Exit(scorecard.exit_code)
     _emit(scorecard, fmt, output is None, targets, keep_samples)
     raise typer.Exit(scorecard.exit_code)
 
@@ -272,6 +293,12 @@ def explain(
         Format, typer.Option("--format", help="terminal or markdown.")
     ] = Format.TERMINAL,
     input_format: InputFormat = None,
+    as_patch: Annotated[
+        bool,
+        typer.Option("--patch",
+                     help="Print the edits as a unified diff of the records to review, fill in "
+                          "(every <placeholder>) and `git apply`; nothing is written."),
+    ] = False,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
@@ -281,6 +308,9 @@ def explain(
         raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
     with _reading():
         result = api.explain(metric, outputs or [], records, input_format=input_format)
+    if as_patch:
+        typer.echo(api.explain_patch(result, records), nl=False)
+        return
     typer.echo(render_explain.render(result, fmt), nl=False)
 
 
@@ -376,6 +406,80 @@ def schema(
         raise typer.BadParameter(f"{kind!r}: expected one of {', '.join(KINDS)}", param_hint="KIND")
     doc = json_schemas() if name is None else json_schema(name)
     typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+
+
+@app.command()
+@_input_errors_exit
+def calibrate(
+    judgments: Annotated[
+        Path, typer.Argument(help="The judge's labels: JSONL or CSV with sample_id and label.")
+    ],
+    labels: Annotated[
+        Path,
+        typer.Argument(help="The human labels: JSONL or CSV with sample_id, label and, for "
+                            "several people per item, rater."),
+    ],
+    judge: Annotated[
+        str, typer.Option("--judge", metavar="ID", help="The judge's id, as judges.yaml names it.")
+    ] = ...,  # type: ignore[assignment]
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", metavar="MODEL",
+                     help="The judge's model (default: its record in judges.yaml, read only)."),
+    ] = None,
+    scale: Annotated[
+        Scale | None,
+        typer.Option("--scale", help="How labels relate (default: binary for two labels, "
+                                     "nominal otherwise)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE",
+                     help="Write the evidence JSON here, atomically (never into the records)."),
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option("--against", metavar="EVIDENCE",
+                     help="Evidence recorded earlier: report the change and suspected drift."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or json.")
+    ] = Format.TERMINAL,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="The bootstrap's seed (default: fixed).")
+    ] = None,
+    resamples: Annotated[
+        int | None, typer.Option("--resamples", min=0, help="Bootstrap resamples (default 2000).")
+    ] = None,
+    records: Records = Path("host_records"),
+) -> None:
+    """Measure how a judge agrees with human labels, with bootstrap intervals: evidence a host
+    can point to. It never edits host records."""
+    from evalglass.render import calibration as render_calibration
+    from evalglass.tools.calibration import calibrate as calibration
+    from evalglass.tools.calibration.drift import compare
+    from evalglass.tools.calibration.evidence import read_evidence, to_json
+
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
+        raise typer.BadParameter("calibrate renders as terminal, markdown or json",
+                                 param_hint="--format")
+    if out is not None:
+        given = [judgments, labels, *([] if against is None else [against])]
+        reason = refusal(out, records, given)
+        if reason is not None:
+            raise typer.BadParameter(reason, param_hint="--out")
+    recorded = None if against is None else read_evidence(str(against))
+    evidence = calibration.calibrate(
+        judgments, labels, judge=judge, judge_model=judge_model, scale=scale, records=records,
+        **({} if seed is None else {"seed": seed}),
+        **({} if resamples is None else {"resamples": resamples}),
+    )
+    drift = None if recorded is None else compare(evidence, recorded, str(against))
+    if out is not None:
+        write_atomic(out, to_json(evidence))
+    typer.echo(render_calibration.render(evidence, fmt, drift), nl=False)
+    if out is not None:
+        typer.echo(f"evidence written to {out}", err=True)
 
 
 def main() -> None:

@@ -1,0 +1,150 @@
+"""Reads a judgments or labels file (JSONL or CSV: `sample_id`, `label`, optional `rater`) into
+rows, with the file's sha256. It checks shape and duplicates only; what a label means (category or
+number) is decided when the two files are matched (ratings.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+
+from evalglass.errors import CalibrationError
+
+# A label as the file gave it: JSON's scalar types, or CSV text. None is an empty label.
+RawLabel = str | int | float | bool | None
+
+
+@attrs.frozen
+class Row:
+    sample_id: str
+    rater: str
+    label: RawLabel
+    line: int
+
+
+@attrs.frozen
+class LabelFile:
+    """One file's rows, in file order, and what identifies its bytes."""
+
+    path: str
+    sha256: str
+    rows: tuple[Row, ...]
+    has_rater: bool
+
+
+def read_label_file(path: Path, *, raters_allowed: bool) -> LabelFile:
+    """Read one file. Without `raters_allowed` (the judge's file) a `rater` field is ignored.
+
+    A sample id given twice (twice for one rater, where raters are allowed) is an input error
+    naming the first repeat's line and how many ids repeat in all: counting an item twice would
+    narrow every interval.
+    """
+    shown = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CalibrationError(shown, f"cannot read: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CalibrationError(shown, "is not UTF-8 text", line) from None
+    jsonl = _is_jsonl(path, text)
+    rows: list[Row] = []
+    has_rater = False
+    for line, fields in (_jsonl_rows if jsonl else _csv_rows)(text, shown):
+        sample_id = _key(fields.get("sample_id"), "sample_id", shown, line, required=True)
+        rater = _key(fields.get("rater"), "rater", shown, line) if raters_allowed else ""
+        has_rater = has_rater or bool(rater)
+        if "label" not in fields:
+            raise CalibrationError(shown, "label: missing (every row needs one)", line)
+        rows.append(Row(sample_id, rater, _label(fields["label"], shown, line), line))
+    _refuse_duplicates(rows, shown, has_rater)
+    return LabelFile(shown, hashlib.sha256(data).hexdigest(), tuple(rows), has_rater)
+
+
+def _is_jsonl(path: Path, text: str) -> bool:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return False
+    if suffix in (".jsonl", ".ndjson", ".json"):
+        return True
+    return text.lstrip().startswith("{")
+
+
+def _jsonl_rows(text: str, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(shown, f"not valid JSON: {exc.msg} (column {exc.colno})",
+                                   number) from None
+        if not isinstance(row, dict):
+            raise CalibrationError(shown, "expected a JSON object on each line", number)
+        yield number, row
+
+
+def _csv_rows(text: str, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [name.strip() for name in reader.fieldnames or ()]
+    for required in ("sample_id", "label"):
+        if required not in header:
+            found = ", ".join(header) or "nothing"
+            raise CalibrationError(shown, f"CSV header has no '{required}' column (found {found})",
+                                   1)
+    reader.fieldnames = header
+    try:
+        for row in reader:
+            yield reader.line_num, {k: v for k, v in row.items() if k is not None}
+    except csv.Error as exc:
+        raise CalibrationError(shown, f"not valid CSV: {exc}", reader.line_num) from None
+
+
+def _key(value: object, field: str, shown: str, line: int, *, required: bool = False) -> str:
+    """An id as text: a string, or an integer (JSON ids are often numbers)."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if value is None or value == "":
+        if required:
+            raise CalibrationError(shown, f"{field}: missing", line)
+        return ""
+    raise CalibrationError(shown, f"{field}: expected a string or an integer, got {value!r}", line)
+
+
+def _label(value: object, shown: str, line: int) -> RawLabel:
+    if isinstance(value, str):
+        return value.strip() or None
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    raise CalibrationError(shown, f"label: expected a string, a number or true/false, got "
+                                  f"{type(value).__name__}", line)
+
+
+def _refuse_duplicates(rows: list[Row], shown: str, has_rater: bool) -> None:
+    first: dict[tuple[str, str], int] = {}
+    repeats: list[tuple[Row, int]] = []
+    for row in rows:
+        key = (row.sample_id, row.rater)
+        if key in first:
+            repeats.append((row, first[key]))
+        else:
+            first[key] = row.line
+    if not repeats:
+        return
+    row, earlier = repeats[0]
+    whose = f" for rater '{row.rater}'" if row.rater else ""
+    more = "" if len(repeats) == 1 else f"; {len(repeats)} repeated rows in all"
+    hint = "" if has_rater else " (several labels per item need a 'rater' field)"
+    raise CalibrationError(
+        shown, f"sample_id '{row.sample_id}'{whose} repeats line {earlier}{more}{hint}", row.line
+    )

@@ -1,0 +1,65 @@
+"""The closed vocabularies of calibration (measurement scales, statistic names) and its defaults.
+
+Statistic names are what an evidence file keys its numbers by and what a host's `min_agreement`
+names, so they are a public contract: add names, never rename one.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Scale(enum.Enum):
+    """How labels relate: unordered categories, ordered categories, or numbers on a line."""
+
+    BINARY = "binary"
+    NOMINAL = "nominal"
+    ORDINAL = "ordinal"
+    INTERVAL = "interval"
+
+    @property
+    def categorical(self) -> bool:
+        return self is not Scale.INTERVAL
+
+
+class Statistic(enum.Enum):
+    """One agreement number. `*_humans` statistics are the human raters among themselves."""
+
+    KAPPA = "kappa"
+    WEIGHTED_KAPPA = "weighted_kappa"
+    AC1 = "ac1"
+    PERCENT_AGREEMENT = "percent_agreement"
+    ALPHA = "alpha"
+    SPEARMAN = "spearman"
+    ICC = "icc"
+    ALPHA_HUMANS = "alpha_humans"
+    KAPPA_HUMANS = "kappa_humans"
+    WEIGHTED_KAPPA_HUMANS = "weighted_kappa_humans"
+    ICC_HUMANS = "icc_humans"
+
+    @property
+    def ceiling(self) -> bool:
+        """True for the humans' own agreement: what a judge can hope to reach, not the judge."""
+        return self.value.endswith("_humans")
+
+
+# The judge's statistics on each scale, in the order reports list them; the humans' own
+# agreement is added when several human raters exist.
+JUDGE_STATISTICS: dict[Scale, tuple[Statistic, ...]] = {
+    Scale.BINARY: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
+    Scale.NOMINAL: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
+    Scale.ORDINAL: (Statistic.WEIGHTED_KAPPA, Statistic.ALPHA),
+    Scale.INTERVAL: (Statistic.ALPHA, Statistic.SPEARMAN, Statistic.ICC),
+}
+
+HUMAN_STATISTICS: dict[Scale, tuple[Statistic, ...]] = {
+    Scale.BINARY: (Statistic.ALPHA_HUMANS, Statistic.KAPPA_HUMANS),
+    Scale.NOMINAL: (Statistic.ALPHA_HUMANS, Statistic.KAPPA_HUMANS),
+    Scale.ORDINAL: (Statistic.ALPHA_HUMANS, Statistic.WEIGHTED_KAPPA_HUMANS),
+    Scale.INTERVAL: (Statistic.ALPHA_HUMANS, Statistic.ICC_HUMANS),
+}
+
+# The bootstrap's defaults: fixed, so the same files give the same evidence on every machine.
+DEFAULT_SEED = 20_240_611
+DEFAULT_RESAMPLES = 2_000
+LEVEL = 0.95

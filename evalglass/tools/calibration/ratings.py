@@ -1,0 +1,168 @@
+"""Matches the judge's labels to the humans' by sample id, and reads each label on its scale: the
+table every statistic is computed from, with what could not be matched counted, never dropped
+silently. Pure: it takes rows already read (inputs.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import attrs
+
+from evalglass.errors import CalibrationError
+from evalglass.tools.calibration.inputs import LabelFile, RawLabel, Row
+from evalglass.tools.calibration.names import Scale
+
+
+@attrs.frozen(kw_only=True)
+class Coverage:
+    """How the two files' items met: matched items are the only ones any statistic uses."""
+
+    matched: int
+    judged_only: int  # judged, no human label
+    labelled_only: int  # labelled, no judge label
+    judge_blank: int  # rows of the judge's file whose label was empty
+    human_blank: int  # rows of the labels file whose label was empty
+
+
+@attrs.frozen(kw_only=True)
+class Ratings:
+    """Matched items, sorted by sample id. Categorical labels are codes (indices into
+    `categories`, which are ordered: by value on the ordinal scale); interval labels are numbers.
+    `humans[i][r]` is rater r's label for item i, None where that rater gave none."""
+
+    scale: Scale
+    categories: tuple[str, ...]
+    raters: tuple[str, ...]
+    items: tuple[str, ...]
+    judge: tuple[float, ...]
+    humans: tuple[tuple[float | None, ...], ...]
+    coverage: Coverage
+
+
+def match(judgments: LabelFile, labels: LabelFile, scale: Scale | None = None) -> Ratings:
+    """The ratings table of two files. `scale` None reads labels as categories: binary when
+    there are at most two, nominal otherwise. Raises CalibrationError when no item matches or
+    a label does not fit the scale."""
+    judged = {row.sample_id: row for row in judgments.rows if row.label is not None}
+    labelled: dict[str, dict[str, Row]] = {}
+    for row in labels.rows:
+        if row.label is not None:
+            labelled.setdefault(row.sample_id, {})[row.rater] = row
+    items = tuple(sorted(judged.keys() & labelled.keys()))
+    if not items:
+        raise CalibrationError(
+            judgments.path,
+            f"no sample_id is in both this file ({len(judged)} labelled ids) and {labels.path} "
+            f"({len(labelled)} labelled ids)",
+        )
+    raters = tuple(sorted({rater for item in items for rater in labelled[item]}))
+    used = [judged[item] for item in items]
+    used_labels = [row for item in items for row in labelled[item].values()]
+    coverage = Coverage(
+        matched=len(items),
+        judged_only=len(judged.keys() - labelled.keys()),
+        labelled_only=len(labelled.keys() - judged.keys()),
+        judge_blank=sum(row.label is None for row in judgments.rows),
+        human_blank=sum(row.label is None for row in labels.rows),
+    )
+    sources = [(judgments.path, used), (labels.path, used_labels)]
+    if scale is None or scale.categorical:
+        scale, categories, code = _categories(sources, scale)
+    else:
+        categories, code = (), {}
+    read = _reader(scale, code)
+    return Ratings(
+        scale=scale,
+        categories=categories,
+        raters=raters,
+        items=items,
+        judge=tuple(read(row, judgments.path) for row in used),
+        humans=tuple(
+            tuple(
+                None if (given := labelled[item].get(rater)) is None else read(given, labels.path)
+                for rater in raters
+            )
+            for item in items
+        ),
+        coverage=coverage,
+    )
+
+
+def _reader(scale: Scale, code: dict[str, int]) -> Callable[[Row, str], float]:
+    def read(row: Row, path: str) -> float:
+        if scale is Scale.INTERVAL:
+            return _number(row, path)
+        return float(code[_category_key(row, path, scale)])
+
+    return read
+
+
+def _categories(
+    sources: list[tuple[str, list[Row]]], scale: Scale | None
+) -> tuple[Scale, tuple[str, ...], dict[str, int]]:
+    """The categories in use, in order, and each one's code. Binary refuses a third label,
+    naming where it first appears."""
+    seen: dict[str, tuple[str, Row]] = {}
+    for path, rows in sources:
+        for row in rows:
+            seen.setdefault(_category_key(row, path, scale), (path, row))
+    if scale is None:
+        scale = Scale.BINARY if len(seen) <= 2 else Scale.NOMINAL
+    if scale is Scale.ORDINAL:
+        ordered = sorted(seen, key=float)
+    else:
+        ordered = sorted(seen, key=_natural)
+    if scale is Scale.BINARY and len(ordered) > 2:
+        third = list(seen)[2]  # in reading order: the judge's file, then the labels
+        path, row = seen[third]
+        raise CalibrationError(
+            path, f"label: the binary scale has two labels, and {third!r} would be a third "
+                  f"(labels found: {', '.join(repr(k) for k in ordered)})", row.line)
+    return scale, tuple(ordered), {key: index for index, key in enumerate(ordered)}
+
+
+def _category_key(row: Row, path: str, scale: Scale | None) -> str:
+    """A label as category text: numbers compare by value (1, 1.0 and "1" are one category)."""
+    if scale is Scale.ORDINAL:
+        return _number_text(_number(row, path))
+    label = row.label
+    if isinstance(label, bool):
+        return "true" if label else "false"
+    if isinstance(label, (int, float)):
+        return _number_text(float(label))
+    assert label is not None
+    try:
+        value = float(label)
+    except ValueError:
+        return label
+    return _number_text(value) if math.isfinite(value) else label
+
+
+def _number(row: Row, path: str) -> float:
+    label: RawLabel = row.label
+    value: float | None = None
+    if isinstance(label, (int, float)) and not isinstance(label, bool):
+        value = float(label)
+    elif isinstance(label, str):
+        try:
+            value = float(label)
+        except ValueError:
+            value = None
+    if value is None or not math.isfinite(value):
+        raise CalibrationError(
+            path, f"label: expected a finite number on this scale, got {label!r}", row.line)
+    return value
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _natural(key: str) -> tuple[int, float, str]:
+    """Numbers first, by value; then text."""
+    try:
+        return (0, float(key), key)
+    except ValueError:
+        return (1, 0.0, key)
