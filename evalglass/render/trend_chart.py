@@ -6,6 +6,7 @@ Reads a Series; never decides.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import attrs
@@ -73,15 +74,15 @@ def trend_chart(series: Series, whens: tuple[str, ...]) -> TrendChart | None:
     if scale is None:
         return None
     runs = len(points)
-    plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    per_run = plot_width / (runs - 1) if runs > 1 else 0.0
+    xs = _across(runs)
+    x = xs.__getitem__
+    per_run = (WIDTH - LEFT - RIGHT) / (runs - 1) if runs > 1 else 0.0
+    plot_height = HEIGHT - TOP - BOTTOM
     per_unit = plot_height / (scale.high - scale.low)
-
-    def x(index: int) -> float:
-        return round(LEFT + (index * per_run if runs > 1 else plot_width / 2), 1)
+    base = TOP + plot_height + scale.low * per_unit
 
     def y(value: float) -> float:
-        return round(TOP + plot_height - (value - scale.low) * per_unit, 1)
+        return round(base - value * per_unit, 1)
 
     lines: list[tuple[tuple[float, float], ...]] = []
     bands: list[tuple[tuple[float, float], ...]] = []
@@ -91,15 +92,16 @@ def trend_chart(series: Series, whens: tuple[str, ...]) -> TrendChart | None:
     dots: list[Dot] = []
     for i, p in enumerate(points):
         if p is not None and p.value is not None:
-            line.append((x(i), y(p.value)))
+            at = (xs[i], y(p.value))
+            line.append(at)
             if runs <= DOTS_UP_TO:
-                dots.append(Dot(x=x(i), y=y(p.value), status=_trend_view.status(p), position=i + 1))
+                dots.append(Dot(x=at[0], y=at[1], status=_trend_view.status(p), position=i + 1))
         elif line:
             lines.append(tuple(line))
             line = []
         if p is not None and p.interval is not None:
-            upper.append((x(i), y(p.interval[1])))
-            lower.append((x(i), y(p.interval[0])))
+            upper.append((xs[i], y(p.interval[1])))
+            lower.append((xs[i], y(p.interval[0])))
         elif upper:
             bands.append(_band(upper, lower))
             upper, lower = [], []
@@ -123,6 +125,16 @@ def trend_chart(series: Series, whens: tuple[str, ...]) -> TrendChart | None:
         rule_label=rule_label,
         markers=_markers(series, x),
     )
+
+
+# Every chart of a trend has the same runs, so the same x for each: computed once.
+@functools.lru_cache(maxsize=64)
+def _across(runs: int) -> tuple[float, ...]:
+    """Where each run sits along x: evenly spaced, one run alone in the middle."""
+    width = WIDTH - LEFT - RIGHT
+    if runs == 1:
+        return (round(LEFT + width / 2, 1),)
+    return tuple(round(LEFT + i * width / (runs - 1), 1) for i in range(runs))
 
 
 def _numbers(points: tuple[Point | None, ...]) -> list[float | None]:
@@ -155,7 +167,8 @@ def _steps(points: tuple[Point | None, ...], x: Across, y: Up, per_run: float) -
     for i, p in enumerate(points):
         if p is None:
             continue
-        if stretches and stretches[-1][0] == p.rule:
+        # Runs with one bar share one Rule (tools/trend.py), so `is` settles most comparisons.
+        if stretches and (stretches[-1][0] is p.rule or stretches[-1][0] == p.rule):
             stretches[-1] = (p.rule, stretches[-1][1], i)
         else:
             stretches.append((p.rule, i, i))

@@ -144,7 +144,8 @@ def _ordered(
 
 
 def _series(metric_id: str, by_run: list[dict[str, contract.Metric]]) -> Series:
-    points = tuple(_point(run.get(metric_id)) for run in by_run)
+    rules: dict[tuple[object, ...], Rule] = {}
+    points = tuple(_point(run.get(metric_id), rules) for run in by_run)
     authority: list[AuthorityChange] = []
     thresholds: list[ThresholdChange] = []
     previous: Point | None = None
@@ -161,7 +162,7 @@ def _series(metric_id: str, by_run: list[dict[str, contract.Metric]]) -> Series:
                     cleared=tuple(r for r in previous.reasons if r not in point.reasons),
                 )
             )
-        if previous is not None and point.rule != previous.rule:
+        if previous is not None and point.rule is not previous.rule:
             thresholds.append(
                 ThresholdChange(position=position, before=previous.rule, after=point.rule)
             )
@@ -174,29 +175,42 @@ def _series(metric_id: str, by_run: list[dict[str, contract.Metric]]) -> Series:
     )
 
 
-def _point(metric: contract.Metric | None) -> Point | None:
+def _point(metric: contract.Metric | None, rules: dict[tuple[object, ...], Rule]) -> Point | None:
     if metric is None:
         return None
     t = metric.threshold
     rule = None
     if t is not None:
-        rule = Rule(
-            op=t.op,
-            value=t.value,
-            max_drop=t.max_drop,
-            max_relative_drop=t.max_relative_drop,
-            warn_value=t.warn_value,
-            approval=t.approval,
-        )
+        # One Rule per distinct bar, shared by every run that has it: comparing runs' bars (here
+        # and in the charts) is then mostly an identity check.
+        key = (t.op, t.value, t.max_drop, t.max_relative_drop, t.warn_value, t.approval)
+        rule = rules.get(key)
+        if rule is None:
+            rule = rules[key] = Rule(
+                op=t.op,
+                value=t.value,
+                max_drop=t.max_drop,
+                max_relative_drop=t.max_relative_drop,
+                warn_value=t.warn_value,
+                approval=t.approval,
+            )
     return Point(
         value=_finite(metric.value),
         interval=_interval(metric.interval),
         n=metric.n,
         outcome=metric.authority.outcome,
-        reasons=tuple(dict.fromkeys(r.code for r in metric.authority.reasons)),
+        reasons=_codes(metric.authority.reasons),
         result=metric.gate.result,
         rule=rule,
     )
+
+
+def _codes(reasons: tuple[contract.Reason, ...]) -> tuple[str, ...]:
+    """The reason codes in order, each once (most metrics have none or one)."""
+    if not reasons:
+        return ()
+    codes = tuple(r.code for r in reasons)
+    return codes if len(set(codes)) == len(codes) else tuple(dict.fromkeys(codes))
 
 
 def _finite(x: float | None) -> float | None:
