@@ -7,6 +7,7 @@ read from a scorecard file; the HTML page is trend_html.py.
 
 from __future__ import annotations
 
+from evalglass._collector import paused
 from evalglass.render import Format, _trend_view
 from evalglass.render._templates import environment
 from evalglass.tools.trend import Trend
@@ -17,10 +18,11 @@ _TEMPLATES = {Format.TERMINAL: "trend.txt.j2", Format.MARKDOWN: "trend.md.j2"}
 
 def render(trend: Trend, fmt: Format) -> str:
     """The trend in `fmt`, one of FORMATS; ValueError for another."""
-    if fmt is Format.HTML:
-        from evalglass.render import trend_html
-
-        return trend_html.render(trend)
-    if fmt not in _TEMPLATES:
+    if fmt not in FORMATS:
         raise ValueError(f"trend renders as {', '.join(f.value for f in FORMATS)}, not {fmt.value}")
-    return environment().get_template(_TEMPLATES[fmt]).render(trend=trend, v=_trend_view)
+    with paused():
+        if fmt is Format.HTML:
+            from evalglass.render import trend_html
+
+            return trend_html.render(trend)
+        return environment().get_template(_TEMPLATES[fmt]).render(trend=trend, v=_trend_view)
