@@ -100,25 +100,117 @@ def _scalar(draw: st.DrawFn, text: str, quoted: bool = False) -> tuple[str, bool
 def _value(draw: st.DrawFn, field: Field | None, careful: bool) -> tuple[str, bool]:
     if careful and (field is None or field.type is str) and draw(st.booleans()):
         return draw(_scalar(draw(st.sampled_from(_QUOTE_ONLY)), quoted=True))
-    return draw(_scalar(draw(_samples_for(field, careful))))
+    text = draw(_samples_for(field, careful))
+    # A careful comparison op is quoted, as the docs say; plain ones are the careless mistake.
+    return draw(_scalar(text, quoted=careful and text[:1] in ("<", ">")))
+
+
+def _slip(careful: bool) -> st.SearchStrategy[bool]:
+    """A mistake now and then: rarely in careful documents, often in the rest. (Not integers:
+    Hypothesis draws their bounds far more often than their share.)"""
+    return st.sampled_from([False] * (200 if careful else 15) + [True])
 
 
 @st.composite
-def _comment(draw: st.DrawFn) -> str:
-    # `#x` right after a value is part of a plain value but a comment after a quoted one.
-    return draw(st.sampled_from(["", "", "", "  # why", " # a: b", " #", "   # 'q' #\tx", "#x"]))
+def _comment(draw: st.DrawFn, careful_key: bool = False) -> str:
+    # `#x` right after a value is part of a plain value but a comment after a quoted one; right
+    # after a key's colon it is a mistake, which careful documents do not make.
+    comments = ["", "", "", "  # why", " # a: b", " #", "   # 'q' #\tx"]
+    return draw(st.sampled_from(comments if careful_key else [*comments, "#x"]))
+
+
+_CHECK_IDS = ("unit-tests", "build.docs", "model_card", "x", "-x", "A1")
+# Careful checks: what each kind of check needs, and what else it takes.
+_CHECK_SHAPES = {
+    "run": (("timeout",), ("cwd", "expect_exit", "cache", "tier")),
+    "shell": (("timeout",), ("cwd", "expect_exit", "cache", "tier")),
+    "file_exists": ((), ("non_empty", "tier")),
+    "regex": (("in_file",), ("tier",)),
+}
 
 
 @st.composite
-def record_documents(draw: st.DrawFn) -> RecordDocument:
-    """A whole file of one kind: mostly well formed, with the mistakes people make mixed in."""
-    kind = draw(st.sampled_from(list(KINDS)))
+def _names(draw: st.DrawFn, kind: str, fields: tuple[Field, ...], careful: bool) -> list[str]:
+    """Which fields a record (or block mapping) writes, in order, with slips mixed in."""
+    slip = _slip(careful)
+    keep = st.integers(0, 3).map(lambda n: n > 0 if careful else n > 1)
+    if kind == "checks" and careful:
+        required, optional = _CHECK_SHAPES[selector := draw(st.sampled_from(list(_CHECK_SHAPES)))]
+        names = [selector, *required, *(name for name in optional if draw(keep))]
+    else:
+        names = [field.name for field in fields if field.required or draw(keep)]
+        if kind == "thresholds" and careful:  # who and when, so an approved one can load
+            names = [*{*names, "approved_by", "approved_on"}]
+    names = list(draw(st.permutations(sorted(names))))
+    if draw(slip) and names:
+        names = names[1:]  # a required field may be missing
+    if draw(slip):
+        names.append(draw(st.sampled_from(["notes", _TYPOS.get(names[0], "x") if names else "x"])))
+    if draw(slip) and names:
+        names.append(names[0])  # a duplicate field
+    return names
+
+
+@st.composite
+def _field_lines(
+    draw: st.DrawFn, kind: str, name: str, field: Field | None, indent: int, careful: bool
+) -> tuple[list[str], bool]:
+    """The lines of one field at `indent`: `name: value`, or `name:` and its block below."""
+    slip = _slip(careful)
+    block = field is not None and (field.nested or field.many)
+    if block == draw(slip):  # a block where one value belongs, or a value where a block does
+        source, plain_lt = draw(_value(field if field and not block else None, careful))
+        if draw(slip):
+            source = ""  # nothing under the key
+        return [" " * indent + f"{name}: {source}".rstrip(" ") + draw(_comment())], plain_lt
+    lines = [" " * indent + f"{name}:" + draw(_comment(careful))]
+    needs_quoting = False
+    if field is not None and field.many:
+        at = indent + draw(st.integers(0, 3))  # YAML lets a list sit at its key's column
+        count = 0 if draw(slip) else draw(st.integers(1, 3))
+        seen: set[str] = set()
+        for _ in range(count):
+            source, plain_lt = draw(_value(field, careful))
+            if careful and source in seen:
+                continue
+            seen.add(source)
+            needs_quoting |= plain_lt
+            if draw(slip):
+                source = draw(st.sampled_from(["a: b", "- a", "", "[a]"]))  # nests deeper
+            column = at - 1 if at > indent and draw(slip) else at
+            lines.append(" " * column + f"- {source}".rstrip(" ") + draw(_comment()))
+        if count and draw(slip):
+            lines.append(lines[-1])  # a repeated item
+    else:
+        subfields = () if field is None else field.fields
+        by_name = {sub.name: sub for sub in subfields}
+        at = indent + draw(st.integers(1, 3))
+        names = [] if draw(slip) else draw(_names(f"{kind}.{name}", subfields, careful))
+        if field is None and not names:
+            names = ["name"]
+        for sub in names:
+            source, plain_lt = draw(_value(by_name.get(sub), careful))
+            needs_quoting |= plain_lt
+            column = at - 1 if at - 1 > indent and draw(slip) else at
+            lines.append(" " * column + f"{sub}: {source}".rstrip(" ") + draw(_comment()))
+            if draw(slip):
+                lines.append(" " * (at + 2) + draw(st.sampled_from(["x: 1", "- x"])))
+    if draw(st.integers(0, 10)) == 0:
+        lines.insert(draw(st.integers(1, len(lines))), " " * draw(st.integers(0, 8)) + "# note")
+    return lines, needs_quoting
+
+
+@st.composite
+def record_documents(draw: st.DrawFn, kinds: tuple[str, ...] = ()) -> RecordDocument:
+    """A whole file of one kind (of `kinds`, default any): mostly well formed, with the mistakes
+    people make mixed in."""
+    kind = draw(st.sampled_from(kinds or list(KINDS)))
     spec = KINDS[kind]
     # Careful documents are meant to load, so loaded values get compared too; the rest mostly fail.
     careful = draw(st.booleans())
-    slip = st.integers(0, 200 if careful else 15).map(lambda n: n == 0)
+    slip = _slip(careful)
     record_indent = draw(st.integers(1, 3))
-    field_indent = record_indent + draw(st.integers(1, 3))
+    field_indent = (0 if spec.single else record_indent) + draw(st.integers(1, 3))
     needs_quoting = False
     lines: list[str] = []
     if draw(st.booleans()):
@@ -126,41 +218,31 @@ def record_documents(draw: st.DrawFn) -> RecordDocument:
     if draw(st.integers(0, 4)) == 0:
         lines.append("---")
     top = draw(st.sampled_from([kind[:-1], "other", *KINDS])) if draw(slip) else kind
-    lines.append(f"{top}:{draw(_comment())}")
-    for _ in range(draw(st.integers(0, 3))):
-        if careful and draw(st.integers(0, 3)) == 0:
-            record_id, plain_lt = draw(
-                _scalar(draw(st.sampled_from(_ID_QUOTE_ONLY[:-1])), quoted=True)
-            )
-        else:
-            record_id, plain_lt = draw(
-                _scalar(draw(st.sampled_from(_ID_SAFE_PLAIN + _ID_QUOTE_ONLY)))
-            )
-        needs_quoting |= plain_lt
-        if draw(slip):  # a record written as a scalar, not a mapping
-            lines.append(" " * record_indent + f"{record_id}: gating")
-            continue
-        lines.append(" " * record_indent + f"{record_id}:{draw(_comment())}")
-        keep = st.integers(0, 3).map(lambda n: n > 0 if careful else n > 1)
-        names = [field.name for field in spec.fields if field.required or draw(keep)]
-        names = draw(st.permutations(names))
-        if draw(slip) and names:
-            names = names[1:]  # a required field may be missing
-        if draw(slip):
-            names = [
-                *names,
-                draw(st.sampled_from(["notes", _TYPOS.get(names[0], "x") if names else "x"])),
-            ]
-        if draw(slip) and names:
-            names = [*names, names[0]]  # a duplicate field
-        fields = {field.name: field for field in spec.fields}
-        for name in names:
-            source, plain_lt = draw(_value(fields.get(name), careful))
+    lines.append(f"{top}:{draw(_comment(careful))}")
+    ids = _CHECK_IDS if spec.ids is not None and careful else _ID_SAFE_PLAIN + _ID_QUOTE_ONLY
+    for _ in range(draw(st.integers(0, 1) if spec.single else st.integers(0, 3))):
+        if not spec.single:
+            if careful and spec.ids is None and draw(st.integers(0, 3)) == 0:
+                record_id, plain_lt = draw(
+                    _scalar(draw(st.sampled_from(_ID_QUOTE_ONLY[:-1])), quoted=True)
+                )
+            else:
+                record_id, plain_lt = draw(_scalar(draw(st.sampled_from(ids))))
             needs_quoting |= plain_lt
+            if draw(slip):  # a record written as a scalar, not a mapping
+                lines.append(" " * record_indent + f"{record_id}: gating")
+                continue
+            lines.append(" " * record_indent + f"{record_id}:{draw(_comment(careful))}")
+        fields = {field.name: field for field in spec.fields}
+        for name in draw(_names(kind, spec.fields, careful)):
             indent = field_indent
-            if field_indent - 1 > record_indent and draw(slip):
+            if field_indent - 1 > (-1 if spec.single else record_indent) and draw(slip):
                 indent = field_indent - 1  # a field out of line with its neighbours
-            lines.append(" " * indent + f"{name}: {source}".rstrip(" ") + draw(_comment()))
+            written, plain_lt = draw(
+                _field_lines(kind, name, fields.get(name), indent, careful)
+            )
+            lines += written
+            needs_quoting |= plain_lt
             if draw(st.integers(0, 10)) == 0:
                 lines.append(
                     draw(st.sampled_from(["", "#", " " * draw(st.integers(0, 6)) + "# note"]))

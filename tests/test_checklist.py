@@ -17,7 +17,8 @@ from evalglass.records.model import (
     Op,
     ThresholdRecord,
 )
-from evalglass.records.schema import KINDS, cross_field_problem
+from evalglass.records.rules import cross_field_problem
+from evalglass.records.schema import KINDS
 from evalglass.tools.checklist import ORDER, Action, Edit, apply, checklist, yaml_text
 from tests import states as s
 

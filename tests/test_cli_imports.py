@@ -140,3 +140,18 @@ def test_pull_request_comment_loads_no_contract_or_validation_library(tmp_path: 
     assert result.returncode == 0, result.stderr
     assert comment.read_text(encoding="utf-8").startswith("<!-- evalglass-scorecard -->\n")
     assert loaded(modules, ("pydantic", "cattrs", "strictyaml")) == set()
+
+
+MCP = ("mcp", "mcp_types", "pydantic", "anyio", "starlette", "uvicorn", "evalglass.shell.mcp_server",
+       "evalglass.shell.mcp_tools")  # fmt: skip
+
+
+def test_score_and_help_load_nothing_of_the_mcp_server(tmp_path: Path) -> None:
+    """The MCP SDK is the `mcp` command's alone: `score` (terminal or JSON) and `--help` load
+    neither it, its dependencies nor the server's own modules."""
+    for args in (("score", "examples/run.json", "--records", "host_records"),
+                 ("score", "examples/run.json", "--records", "host_records", "--format", "json"),
+                 ("--help",)):
+        result, modules = run(tmp_path, *args)
+        assert result.returncode == 0, result.stderr
+        assert loaded(modules, MCP) == set(), args

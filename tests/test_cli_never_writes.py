@@ -19,6 +19,8 @@ import typer.main
 from evalglass.records.model import Approval, Calibration, DatasetStatus, MetricStatus, Policy
 from evalglass.render import Format
 from evalglass.shell.cli import app
+from evalglass.shell.mcp_tools import TOOLS
+from tests.mcp_client import Call, calls
 from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 FORMATS = [f.value for f in Format]
@@ -157,17 +159,80 @@ def _names(command: Any, path: str) -> list[tuple[str, str]]:
     return found
 
 
-def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
-    """No command or option is named to promote, approve, calibrate, set a status or write."""
-    names = _names(typer.main.get_command(app), "")
-    commands = {name for path, name in names if path == name}
-    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema",
-                "calibrate"}
-    assert expected <= commands
+def _offending(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The (command path, name) pairs whose words would set a record state."""
     offending = []
     for path, name in names:
         words = [w for w in re.split(r"[-_\s]+", name.lower()) if w]
         bad = any(w.startswith(_STEMS) or w == "set" or w in _STATES for w in words)
         if bad and (path, name) not in _ALLOWED:
             offending.append((path, name))
-    assert offending == []
+    return offending
+
+
+def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
+    """No command or option is named to promote, approve, calibrate, set a status or write."""
+    names = _names(typer.main.get_command(app), "")
+    commands = {name for path, name in names if path == name}
+    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema",
+                "calibrate", "mcp"}
+    assert expected <= commands
+    assert _offending(names) == []
+
+
+def test_no_mcp_tool_or_argument_sets_a_status_an_approval_or_a_calibration() -> None:
+    """The MCP server's tools and their arguments pass the same audit as the CLI's verbs."""
+    names = [(tool.name, tool.name) for tool in TOOLS]
+    names += [(tool.name, arg) for tool in TOOLS for arg in tool.schema["properties"]]
+    assert {name for _, name in names} >= {"score", "explain", "doctor", "metrics", "diff"}
+    assert _offending(names) == []
+    assert _offending([("mcp", "set_status"), ("mcp", "promote")]) == [
+        ("mcp", "set_status"), ("mcp", "promote")
+    ]
+
+
+def _mcp_calls() -> list[Call]:
+    """Every MCP tool, with outputs and without, and calls that are refused."""
+    return [
+        ("score", {"outputs": ["run.json"]}),
+        ("score", {"outputs": ["run.json"], "require_gate": True, "input_format": "generic"}),
+        ("score", {}),
+        ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+        ("explain", {"metric": "qa/refusal_rate"}),
+        ("doctor", {"outputs": ["run.json"]}),
+        ("doctor", {}),
+        ("metrics", {"outputs": ["run.json"]}),
+        ("diff", {"base": "HEAD", "outputs": ["run.json"]}),
+        ("diff", {"base": "HEAD"}),
+        ("explain", {"metric": "qa/nope", "outputs": ["run.json"]}),
+        ("score", {"outputs": ["run.json"], "records": "host_records"}),
+        ("score", {"outputs": ["../out"]}),
+        ("promote", {"metric": "qa/helpfulness"}),
+    ]
+
+
+def _serve_all(repo: Path) -> None:
+    for args in ([], ["--records-ref", "HEAD"]):
+        answers = calls(repo, args, _mcp_calls())
+        assert [a.is_error for a in answers] == [False] * 10 + [True] * 4
+
+
+def test_no_mcp_tool_writes_anything(repo: Path) -> None:
+    """Every MCP tool, answered or refused, from a folder and a records-ref server, on a writable
+    then a read-only tree: the working directory (records, outputs, .git) and the server's HOME
+    are left as they were."""
+    home = repo.parent / "mcp-home"
+    home.mkdir()
+    before = snapshot(repo), snapshot(home)
+    _serve_all(repo)
+    assert (snapshot(repo), snapshot(home)) == before
+    paths = [repo, *repo.rglob("*")]
+    for path in paths:
+        os.chmod(path, stat.S_IMODE(path.lstat().st_mode) & ~0o222)
+    try:
+        locked = snapshot(repo), snapshot(home)
+        _serve_all(repo)
+        assert (snapshot(repo), snapshot(home)) == locked
+    finally:
+        for path in paths:
+            os.chmod(path, stat.S_IMODE(path.lstat().st_mode) | stat.S_IWUSR)

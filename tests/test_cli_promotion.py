@@ -64,9 +64,12 @@ def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
 
 
 def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
-    """explain renders terminal or markdown, doctor terminal or json: others are usage errors."""
-    assert run("explain", "qa/helpfulness", "--format", "json", cwd=work).returncode == 2
+    """explain renders terminal, markdown or json, doctor terminal or json, metrics terminal or
+    json: others are usage errors."""
+    assert run("explain", "qa/helpfulness", "--format", "junit", cwd=work).returncode == 2
     assert run("doctor", "--format", "markdown", cwd=work).returncode == 2
+    assert run("metrics", "run.json", "--format", "html", cwd=work).returncode == 2
+    assert run("metrics", "run.json", "--skeleton", "--format", "json", cwd=work).returncode == 2
 
 
 def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
@@ -108,6 +111,24 @@ def test_validate_counts_the_records(work: Path) -> None:
     )
 
 
+def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
+    """validate: each check is a record, and so is the success policy when success.yaml has one."""
+    (work / "host_records/checks.yaml").write_text(
+        "checks:\n  unit-tests:\n    run: pytest -q\n    timeout: 600\n"
+        "  model-card:\n    file_exists: docs/model_card.md\n"
+    )
+    (work / "host_records/success.yaml").write_text("success:\n  min_gates: 1\n")
+    result = run("validate", cwd=work)
+    assert (result.returncode, result.stdout) == (0, "ok: 15 records in host_records\n")
+    (work / "host_records/success.yaml").write_text("success:\n  mode: percentage\n")
+    refused = run("validate", cwd=work)
+    assert refused.returncode == 4
+    assert refused.stderr.splitlines() == [
+        ("evalglass: host_records/success.yaml:1: the success policy is in percentage mode but is "
+        "missing required field 'min_pass_rate'")
+    ]
+
+
 def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
     """validate on a bad record: the loader's one line, exit 4, nothing on stdout."""
     edit(work / "host_records/datasets.yaml", "status: validated", "status: validatd")
@@ -121,9 +142,11 @@ def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
 
 
 def test_schema_prints_every_file_or_one(work: Path) -> None:
-    """schema: all six keyed by file name; with KIND (or KIND.yaml), that one; else exit 2."""
+    """schema: all eight keyed by file name; with KIND (or KIND.yaml), that one; else exit 2."""
     every = run("schema", cwd=work)
     assert every.returncode == 0 and json.loads(every.stdout) == json_schemas()
+    assert {"checks.yaml", "success.yaml"} <= json.loads(every.stdout).keys()
+    assert json.loads(run("schema", "success", cwd=work).stdout) == json_schema("success")
     one = run("schema", "thresholds", cwd=work)
     assert json.loads(one.stdout) == json_schema("thresholds")
     assert json.loads(run("schema", "metrics.yaml", cwd=work).stdout) == json_schema("metrics")

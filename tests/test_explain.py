@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -97,6 +98,27 @@ def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(
     assert not x.hypothetical_gate_known
     text = render(x, Format.TERMINAL)
     assert "  gate: cannot say until the values in <angle brackets> are chosen\n" in text
+
+
+def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
+    records: HostRecords, evidence: Evidence
+) -> None:
+    """explain --format json: every edit in order, a value to choose shown as its placeholder, the
+    hypothetical under its own key with gate_known false, and the record's place."""
+    x = explain("safety/toxicity", records, evidence)
+    doc = json.loads(render(x, Format.JSON))
+    assert [(e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
+            for e in doc["edits"]] == [
+        (e.file, e.record, e.field, e.action.value, e.text, e.choose) for e in x.checklist.edits
+    ]
+    chosen = [e for e in doc["edits"] if e["choose"] is not None]
+    assert chosen and all(e["text"] == f"<{e['choose']}>" for e in chosen)
+    assert doc["hypothetical"]["gate_known"] is False
+    assert doc["hypothetical"]["card"]["authority"]["outcome"] == "can_gate"
+    assert doc["card"]["gate"]["result"] == "not_enforced"
+    assert doc["record"]["file"].endswith("metrics.yaml") and doc["record"]["line"] > 0
+    authority = doc["card"]["authority"]
+    assert set(doc["glossary"]) == {r["code"] for r in authority["reasons"] + authority["notes"]}
 
 
 def test_no_outputs_no_hypothetical(records: HostRecords) -> None:

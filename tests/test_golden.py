@@ -21,6 +21,7 @@ from evalglass.records.load import load_records
 from evalglass.render import Format, custom, render
 from evalglass.render import diagnosis as render_diagnosis
 from evalglass.render import explanation as render_explanation
+from evalglass.render import listing as render_listing
 from evalglass.render import trend as render_trend
 from evalglass.shell import api
 from evalglass.tools.diagnosis import diagnose
@@ -73,7 +74,7 @@ def _outputs() -> dict[str, Callable[[], str]]:
     )
     for metric in ("qa/exact_match", "qa/helpfulness"):
         name = metric.replace("/", "_")
-        for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md")):
+        for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md"), (Format.JSON, "json")):
             outputs[f"example/explain.{name}.{suffix}"] = lambda m=metric, f=fmt: (
                 render_explanation.render(
                     explain(
@@ -89,6 +90,14 @@ def _outputs() -> dict[str, Callable[[], str]]:
         explain("qa/exact_match", load_records("host_records"), Evidence(), evaluated_at=WHEN),
         Format.TERMINAL,
     )
+    outputs["example/explain.qa_exact_match.no-outputs.json"] = lambda: render_explanation.render(
+        explain("qa/exact_match", load_records("host_records"), Evidence(), evaluated_at=WHEN),
+        Format.JSON,
+    )
+    for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.JSON, "json")):
+        outputs[f"example/metrics.{suffix}"] = lambda f=fmt: render_listing.render(
+            read_outputs(["examples/run.json"]), f
+        )
     for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.JSON, "json")):
         outputs[f"doctor-records/doctor.{suffix}"] = lambda f=fmt: render_diagnosis.render(
             diagnose(

@@ -128,6 +128,13 @@ def test_bar_line_after_the_last_byte_says_it_is_still_working() -> None:
     assert "reading done, working" in display.bar_line("x", 10, 10, 2.0, 120)
 
 
+def test_a_reader_that_counts_nothing_shows_time_only() -> None:
+    """Files another library opens itself (Parquet through DuckDB) count no bytes: no rate is
+    made up, only the time is shown."""
+    assert display.bar_line("2 parquet files", 0, 0, 3.0, 80) == "reading 2 parquet files  3 s so far"
+    assert display.done_line("a.parquet", 0, 61.0) == "evalglass: read a.parquet in 1 min 01 s"
+
+
 def test_sizes_and_the_finished_line() -> None:
     """Bytes in decimal units; a finished output in one line with its size, time and rate."""
     assert [display.size(n) for n in (999, 1000, 123_456_789, 5 * 10**12)] == [

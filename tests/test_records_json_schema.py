@@ -18,7 +18,9 @@ from strictyaml.ruamel import main as ruamel  # type: ignore[import-untyped]
 from strictyaml.ruamel.nodes import MappingNode, ScalarNode  # type: ignore[import-untyped]
 
 from evalglass.records.json_schema import json_schema, json_schemas
-from evalglass.records.schema import KINDS, Field, cross_field_problem, strictyaml_schema
+from evalglass.records.reference import strictyaml_schema
+from evalglass.records.rules import RULES, NotBefore, cross_field_problem
+from evalglass.records.schema import KINDS, Field, Pattern
 from tests.strategies import RecordDocument, record_documents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +67,10 @@ class YamlData:
     """A document as an editor's JSON data, with what strictyaml sees that the data does not."""
 
     data: Any
-    fields: list[tuple[str, ScalarNode]]  # each record field's scalar node
+    # Each scalar under the top-level key, with the keys leading to it (None for a list item).
+    scalars: list[tuple[tuple[str | None, ...], ScalarNode]]
+    # Each list under the top-level key: its items' texts, and their values as JSON data.
+    lists: list[tuple[list[str], list[Any]]]
     syntax: bool  # anchors, aliases, tags, flow style, uneven sibling indents: strictyaml refuses
 
 
@@ -75,15 +80,18 @@ def yaml_data(text: str) -> YamlData:
         root = ruamel.compose(text, Loader=ruamel.SafeLoader)
     except Exception as exc:  # any parse error: not data for an editor either
         raise NotData(str(exc)) from exc
-    fields: list[tuple[str, ScalarNode]] = []
+    scalars: list[tuple[tuple[str | None, ...], ScalarNode]] = []
+    lists: list[tuple[list[str], list[Any]]] = []
     syntax = False
 
-    def convert(node: Any, depth: int) -> Any:
+    def convert(node: Any, path: tuple[Any, ...]) -> Any:
         nonlocal syntax
         core_tag = node.tag.startswith("tag:yaml.org,2002:")
         if node.anchor or not core_tag or getattr(node, "flow_style", None):
             syntax = True
         if isinstance(node, ScalarNode):
+            if path:
+                scalars.append((path, node))
             return _core(node.value) if node.style is None else node.value
         if isinstance(node, MappingNode):
             # strictyaml also refuses sibling mappings at different indents; data cannot show it.
@@ -93,14 +101,30 @@ def yaml_data(text: str) -> YamlData:
             for key, value in node.value:
                 if not isinstance(key, ScalarNode) or key.value in out:
                     raise NotData("complex or duplicate key")
-                if depth == 2 and isinstance(value, ScalarNode):
-                    fields.append((key.value, value))
-                out[key.value] = convert(value, depth + 1)
+                out[key.value] = convert(value, (*path, key.value))
             return out
-        return [convert(item, depth + 1) for item in node.value]
+        values = [convert(item, (*path, None)) for item in node.value]
+        texts = [item.value if isinstance(item, ScalarNode) else "" for item in node.value]
+        lists.append((texts, values))
+        return values
 
-    data = None if root is None else convert(root, 0)
-    return YamlData(data, fields, syntax)
+    data = None if root is None else convert(root, ())
+    return YamlData(data, scalars, lists, syntax)
+
+
+def _field_at(kind: str, path: tuple[str | None, ...]) -> Field | None:
+    """The table's field a scalar at `path` (top-level key first) is the value of, if any."""
+    spec = KINDS[kind]
+    names = list(path[1:] if spec.single else path[2:])
+    if names and names[-1] is None:
+        names.pop()  # a list item: typed as its list's field
+    table, field = spec.fields, None
+    for name in names:
+        field = next((f for f in table if f.name == name), None)
+        if field is None:
+            return None
+        table = field.fields
+    return field
 
 
 def beyond_json(kind: str, doc: YamlData) -> str | None:
@@ -109,22 +133,40 @@ def beyond_json(kind: str, doc: YamlData) -> str | None:
     Each is a deliberate, documented difference: an editor may be stricter or looser here."""
     if doc.syntax:
         return "YAML syntax strictyaml refuses (anchors, tags, flow style, uneven indents)"
-    table = {field.name: field for field in KINDS[kind].fields}
-    for name, node in doc.fields:
-        field = table.get(name)
-        if field is None:
+    for path, node in doc.scalars:
+        field = _field_at(kind, path)
+        if field is None or field.nested:
             continue
         why = _lossy(field, node.value, node.style is None)
         if why:
             return why
+    for texts, values in doc.lists:
+        json_unique = Draft202012Validator({"uniqueItems": True}).is_valid(values)
+        if json_unique != (len(set(texts)) == len(texts)):
+            return "list items that repeat as text but not as JSON values, or the other way"
+    for rule in RULES.get(kind, ()):
+        if isinstance(rule, NotBefore) and _breaks_order(kind, doc.data, rule):
+            return "a rule between two values (JSON Schema compares none)"
     return None
+
+
+def _breaks_order(kind: str, data: Any, rule: NotBefore) -> bool:
+    held = data.get(kind) if isinstance(data, dict) else None
+    records = held.values() if isinstance(held, dict) else ()
+    for fields in records:
+        if not isinstance(fields, dict):
+            continue
+        later, earlier = fields.get(rule.field), fields.get(rule.earlier)
+        if isinstance(later, str) and isinstance(earlier, str) and later < earlier:
+            return True
+    return False
 
 
 def _lossy(field: Field, text: str, plain: bool) -> str | None:
     kind = field.type
     if plain:
         value = _core(text)
-        if kind is str and value is None and text:
+        if kind in (str, Pattern) and value is None and text:
             return "text field written as a YAML null (~, null)"
         if kind in (int, float, bool) and (_OCT.fullmatch(text) or _HEX.fullmatch(text)):
             return "octal or hex number"
@@ -139,7 +181,8 @@ def _lossy(field: Field, text: str, plain: bool) -> str | None:
         number = float(text)
         low = -math.inf if field.min is None else field.min
         high = math.inf if field.max is None else field.max
-        if not (math.isfinite(number) and low <= number <= high):
+        above = number > low if field.min_exclusive else number >= low
+        if not (math.isfinite(number) and above and number <= high):
             return "quoted number out of range (a pattern checks its form only)"
     return None
 
@@ -150,7 +193,9 @@ def _reference(doc: RecordDocument) -> Any:
         data = strictyaml.load(doc.text, strictyaml_schema(doc.kind)).data
     except strictyaml.YAMLError:
         return _REJECTED
-    records = {} if data is None else data[doc.kind]
+    if data is None:
+        return {}
+    records = {doc.kind: data[doc.kind]} if KINDS[doc.kind].single else data[doc.kind]
     table = {field.name: field for field in KINDS[doc.kind].fields}
     for fields in records.values():
         typed = {
@@ -178,7 +223,7 @@ def _json_accepts(kind: str, text: str) -> bool:
 
 
 def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
-    """Each file's schema is valid 2020-12 and draft-07 JSON Schema; all six keyed by file name."""
+    """Each file's schema is valid 2020-12 and draft-07 JSON Schema; all eight keyed by file name."""
     schemas = json_schemas()
     assert list(schemas) == [spec.filename for spec in KINDS.values()]
     for schema in schemas.values():
@@ -211,7 +256,7 @@ def _documented_examples() -> list[tuple[str, str]]:
 
 
 def test_every_records_file_is_documented_by_example() -> None:
-    """Each kind has an example in docs/host-records.md (so the test below checks all six)."""
+    """Each kind has an example in docs/host-records.md (so the test below checks all eight)."""
     assert {kind for kind, _ in _documented_examples()} == set(KINDS)
 
 
@@ -254,6 +299,10 @@ M = "metrics:\n  m:\n    status: gating\n    dataset: d\n"
         ("metrics", M + "    min_samples: 1.0\n", False),
         ("metrics", M + "    min_samples: 0x10\n", False),
         ("metrics", M + "    max_missing_fraction: '2'\n", False),
+        ("thresholds", T + "    value: 1\n    approved_on: 2026-11-01\n    expires_on: 2026-10-01\n",
+         False),
+        ("success", "success:\n  must_pass:\n    - 1\n    - '1'\n", False),
+        ("success", "success:\n  must_pass:\n    - ~\n", True),
     ],
 )
 def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_accepts: bool) -> None:
@@ -284,3 +333,52 @@ def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_acc
 def test_threshold_rules(text: str, valid: bool) -> None:
     """The approval rule (if/then), the need for a bar, dates, and unknown fields, by example."""
     assert _json_accepts("thresholds", text) is valid
+
+
+J = "judges:\n  g:\n    model: m\n    calibration: calibrated\n"
+C = "checks:\n  unit-tests:\n"
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "valid"),
+    [
+        ("judges", J + "    evidence: e.json\n    min_agreement:\n      statistic: kappa\n"
+                       "      lower_bound: 0.6\n", True),
+        ("judges", J + "    min_agreement:\n      statistic: kappa\n      lower_bound: 0.6\n",
+         False),
+        ("judges", J + "    evidence: e\n    min_agreement:\n      statistic: kappa\n", False),
+        ("judges", J + "    evidence: e\n    min_agreement:\n      statistic: kappa\n"
+                       "      lower_bound: 1.5\n", False),
+        ("judges", J + "    evidence: e\n    min_agreement:\n", False),
+        ("thresholds", T + "    value: 1\n    approved_for:\n      dataset_version: '2026-10'\n",
+         True),
+        ("thresholds", T + "    value: 1\n    approved_for:\n      fingerprint: x\n", False),
+        ("thresholds", T + "    value: 1\n    approved_for:\n      dataset_version: v\n"
+                           "      note: x\n", False),
+        ("checks", C + "    run: pytest\n    timeout: 60\n    tier: fast\n", True),
+        ("checks", C + "    run: pytest\n", False),
+        ("checks", C + "    run: pytest\n    shell: make\n    timeout: 60\n", False),
+        ("checks", C + "    file_exists: f\n    non_empty: yes\n", True),
+        ("checks", C + "    file_exists: f\n    timeout: 5\n", False),
+        ("checks", C + "    regex: 'qa (v'\n    in_file: f\n", False),
+        ("checks", C + "    regex: 'qa (v)'\n    in_file: f\n", True),
+        ("checks", C + "    regex: 'qa'\n", False),
+        ("checks", "checks:\n  unit tests:\n    file_exists: f\n", False),
+        ("checks", C + "    run: x\n    timeout: 0\n", False),
+        ("success", "success:\n", True),
+        ("success", "", True),
+        ("success", "success:\n  mode: percentage\n  min_pass_rate: 1\n", True),
+        ("success", "success:\n  mode: percentage\n  min_pass_rate: 0\n", False),
+        ("success", "success:\n  mode: percentage\n", False),
+        ("success", "success:\n  min_pass_rate: 0.5\n", False),
+        ("success", "success:\n  must_pass:\n    - a\n    - b\n  min_gates: 1\n", True),
+        ("success", "success:\n  must_pass:\n    - a\n    - a\n", False),
+        ("success", "success:\n  must_pass:\n", False),
+        ("success", "success:\n  must_pass: a\n", False),
+    ],
+)  # fmt: skip
+def test_block_and_new_kind_rules(kind: str, text: str, valid: bool) -> None:
+    """Nested mappings, lists, checks and the success policy, by example, as the loader sees them."""
+    assert _json_accepts(kind, text) is valid
+    doc = RecordDocument(kind=kind, text=text, needs_quoting=False)
+    assert (_reference(doc) is not _REJECTED) is valid

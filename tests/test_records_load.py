@@ -33,6 +33,7 @@ from evalglass.records.model import (
     PolicyRecord,
     ThresholdRecord,
 )
+from evalglass.records.schema import KINDS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -458,15 +459,15 @@ def test_plain_values_starting_with_an_indicator_must_be_quoted(
         (
             MH + "    dataset: {name: d}\n",
             (
-                "4: dataset: flow style is not allowed: write one 'key: value' per "
-                "line (and quote text that starts with '{')"
+                "4: dataset: flow style is not allowed: write 'dataset:' then one indented "
+                "'key: value' line per entry (and quote text that starts with '{')"
             ),
         ),
         (
             MH + "    dataset: [d]\n",
             (
-                "4: dataset: flow style is not allowed: write one 'key: value' per "
-                "line (and quote text that starts with '[')"
+                "4: dataset: flow style is not allowed: write 'dataset:' then one indented "
+                "'- item' line per item (and quote text that starts with '[')"
             ),
         ),
         (
@@ -869,7 +870,7 @@ def test_unprintable_text_is_escaped_in_messages(error: Errors) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    kind=st.sampled_from(["metrics", "thresholds", "datasets", "judges", "policies", "baselines"]),
+    kind=st.sampled_from(list(KINDS)),
     text=st.text(
         st.sampled_from("metrics:thresholds \n\t'\"#-?{}[]&*!|>@%\\abc01.é\r"), max_size=80
     ),

@@ -9,6 +9,7 @@ ordered, and measuring one metric twice is then an input error.
 from __future__ import annotations
 
 import datetime as dt
+import glob
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -30,14 +31,26 @@ def read_outputs(
     measurements: dict[str, Measurement] = {}
     sources: list[str] = []
     seen: set[Path] = set()
+    together: dict[str, tuple[Adapter, list[tuple[Path, str]]]] = {}
     for path, shown, adapter in _expand(paths, input_format):
         resolved = path.resolve()
         if resolved in seen:
             continue
         seen.add(resolved)
         sources.append(shown)
+        if adapter.read_together is not None:
+            together.setdefault(adapter.name, (adapter, []))[1].append((path, shown))
+            continue
         with progress.reading(shown):
             found = adapter.read(path, shown)
+        for measurement in found:
+            _merge(measurements, measurement)
+    # Files of such a format given in one run are one dataset: merged before any statistic.
+    for adapter, files in together.values():
+        assert adapter.read_together is not None
+        shown = files[0][1] if len(files) == 1 else f"{len(files)} {adapter.name} files"
+        with progress.reading(shown):
+            found = adapter.read_together(files)
         for measurement in found:
             _merge(measurements, measurement)
     return Evidence(measurements=measurements, sources=tuple(sources))
@@ -69,6 +82,9 @@ def _expand(
             yield path, shown, adapter
         elif path.exists():
             raise OutputError(shown, "not a regular file or folder")
+        elif any(c in shown for c in "*?[") and glob.glob(shown):
+            # A quoted pattern (`'scores/*.parquet'`): the shell left it for us to expand.
+            yield from _expand(sorted(glob.glob(shown)), input_format)
         else:
             raise OutputError(shown, "no such file or folder")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +36,9 @@ class Adapter:
     read: Callable[[Path, str], tuple[Measurement, ...]]
     # Tried in ascending rank: a framework's own format before the generic ones it resembles.
     rank: int = 0
+    # For formats whose files given together are parts of one dataset (aggregate partials, a
+    # folder of Parquet files): reads them all at once, instead of `read` file by file.
+    read_together: Callable[[Sequence[tuple[Path, str]]], tuple[Measurement, ...]] | None = None
 
 
 @functools.cache

@@ -120,10 +120,16 @@ def clustered_from(
     level: float = DEFAULT_LEVEL,
 ) -> Interval | None:
     """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
-    c = len(sums)
+    residual = math.fsum((sums[k] - counts[k] * mean) ** 2 for k in sums)
+    return clustered_from_residual(n, mean, residual, len(sums), level)
+
+
+def clustered_from_residual(
+    n: int, mean: float, residual: float, c: int, level: float = DEFAULT_LEVEL
+) -> Interval | None:
+    """The cluster-robust interval from Σ_c (S_c − n_c·mean)² over `c` clusters."""
     if c < 2:
         return None
-    residual = math.fsum((sums[k] - counts[k] * mean) ** 2 for k in sums)
     se = math.sqrt(residual * c / (c - 1)) / n
     if se == 0:
         return None

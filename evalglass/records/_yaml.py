@@ -1,42 +1,50 @@
-"""A strict, line-based reader for the one YAML shape host records have: `kind:`, ids, fields.
-
-It owns syntax only (quoting, indentation, comments) and returns raw strings with line numbers; it
-must not type or interpret values (that is `schema.py`), and it must stay O(lines): one pass, no
-backtracking.
+"""A strict, line-based reader for the YAML shapes host records have: `kind:`, ids, fields (or
+`kind:` then fields, for a file of one record), and under a field one level of block mapping or
+block list. It owns syntax only (indentation, comments; one scalar's syntax is `_scalars.py`) and
+returns raw strings with line numbers; it must not type or interpret values (that is
+`build.py`), and it must stay O(lines): one pass, no backtracking.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection
 from typing import NoReturn
 
+import attrs
+
 from evalglass.errors import RecordError
+from evalglass.records._scalars import (
+    TAB,
+    Refused,
+    did_you_mean,
+    named_indicator,
+    plain_text,
+    quote,
+    read_value,
+    split_entry,
+)
 
 # (text, line): a field's text as YAML reads it (quotes removed, escapes resolved). Plain tuples,
 # not NamedTuples: a big file has hundreds of thousands of them, and building those costs 2x.
-RawValue = tuple[str, int]
+RawScalar = tuple[str, int]
+# A field written as a block: sub-fields by name, or list items in order.
+RawBlock = dict[str, RawScalar] | list[RawScalar]
+# (value, line of the field): a scalar's text, or a block.
+RawValue = tuple[str | RawBlock, int]
 # (line of the id, fields by name)
 RawRecord = tuple[int, dict[str, RawValue]]
 
 
-# Outside YAML's printable set, or what YAML reads as a line break (\r alone, \x85, \u2028,
-# \u2029), or a BOM past the start: any of these would make our lines differ from YAML's.
-_UNSUPPORTED = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
-)
-_HEX = re.compile("[0-9a-fA-F]+")
-_DQ_SPECIAL = re.compile(r'["\\]')
-_SINGLE_QUOTED = re.compile("'((?:[^']|'')*)'")
-_ESCAPES = {
-    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
-    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
-    "L": "\u2028", "P": "\u2029",
-}  # fmt: skip
-_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
-# What YAML reads as structure at the start of a plain scalar (`-?:` only before a space), and `<`.
-_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`<")
+@attrs.frozen
+class RawFile:
+    """A file's records by id (for a file of one record: at most one, keyed by the file's kind),
+    and whether any field was written as a block (so scalars need a shape check)."""
+
+    records: dict[str, RawRecord]
+    blocks: bool
+
+
 # A field line `key: value`, `key: 'value'` or `key: value  # why`, with an identifier for a key and
 # nothing YAML could read as structure; and a record line `some/id-1.2:`, optionally commented.
 _SIMPLE_FIELD = re.compile(
@@ -46,43 +54,61 @@ _SIMPLE_FIELD = re.compile(
 )
 _SIMPLE_RECORD = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_./-]*):(?: +#.*)? *")
 # Levels of the document, as `entry` and messages name them.
-_TOP, _RECORDS, _FIELDS = 0, 1, 2
-_TAB = "tab characters are not allowed; indent and separate with spaces"
-
-
-def quote(text: str) -> str:
-    """`text` as a user would write it in YAML: single-quoted, or double-quoted with escapes."""
-    if text.isprintable():
-        return "'" + text.replace("'", "''") + "'"
-    escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
-    return f'"{escaped}"'
+_TOP, _RECORDS, _FIELDS, _SUBFIELDS = 0, 1, 2, 3
 
 
 def parse_records(
-    text: str, *, path: str, kind: str, noun: str = "record", kinds: Collection[str] = ()
-) -> dict[str, RawRecord]:
-    """Read one host-records file: `kind:` then `id:` lines, each with `field: value` lines below.
+    text: str,
+    *,
+    path: str,
+    kind: str,
+    noun: str = "record",
+    kinds: Collection[str] = (),
+    single: bool = False,
+) -> RawFile:
+    """Read one host-records file: `kind:` then `id:` lines, each with `field: value` lines below;
+    or, when `single`, `kind:` with the `field: value` lines of its one record right below it.
 
-    `noun` names one record in messages ("metric"); `kinds` are the other files' top-level keys,
-    so a key in the wrong file can be named as such. Raises RecordError on the first problem.
+    A field with nothing after its colon may hold one indented block: `key: value` lines, or
+    `- item` lines (which YAML also allows at the field's own column). `noun` names one record in
+    messages ("metric"); `kinds` are the other files' top-level keys, so a key in the wrong file
+    can be named as such. Raises RecordError on the first problem.
     """
-    return _Reader(path, kind, noun, kinds).read(text)
+    return _Reader(path, kind, noun, kinds, single).read(text)
+
+
+class _Block:
+    """The block a field holds, while its lines are read."""
+
+    __slots__ = ("field", "indent", "items", "open_entry")
+
+    def __init__(self, field: str, indent: int, items: RawBlock) -> None:
+        self.field = field
+        self.indent = indent  # every line of the block starts at this column
+        self.items = items
+        # The name of the last entry written with nothing after it: a deeper line would nest.
+        self.open_entry: str | None = None
 
 
 class _Reader:
-    def __init__(self, path: str, kind: str, noun: str, kinds: Collection[str]) -> None:
+    def __init__(
+        self, path: str, kind: str, noun: str, kinds: Collection[str], single: bool
+    ) -> None:
         self.path = path
         self.kind = kind
         self.noun = noun
         self.kinds = kinds
+        self.single = single
         self.line = 0
         self.started = False
         self.record_id = ""
+        self.block_field = ""
+        self.blocks = False
 
     def fail(self, message: str, line: int | None = None) -> NoReturn:
         raise RecordError(self.path, message, self.line if line is None else line)
 
-    def read(self, text: str) -> dict[str, RawRecord]:
+    def read(self, text: str) -> RawFile:
         text = self.normalise(text)
         records: dict[str, RawRecord] = {}
         top_line = 0
@@ -90,8 +116,9 @@ class _Reader:
         record_indent = field_indent = -1
         fields: dict[str, RawValue] | None = None
         record_id = ""
-        # The last field written with nothing after its colon: lines deeper than it would nest.
-        open_field: str | None = None
+        # The last field, when it had nothing after its colon: its name until the next line
+        # shows whether a block follows, then the block being read.
+        open_field: str | _Block | None = None
         simple_field, simple_record = _SIMPLE_FIELD.fullmatch, _SIMPLE_RECORD.fullmatch
         for line, raw in enumerate(text.split("\n"), 1):
             # Fast paths for the shapes almost every line has; what they do not match, or match
@@ -99,39 +126,73 @@ class _Reader:
             simple = simple_field(raw)
             if simple is not None and fields is not None:
                 spaces, key, quoted, plain = simple.groups()
-                if len(spaces) == field_indent and key not in fields:
-                    fields[key] = (plain if quoted is None else quoted, line)
-                    open_field = None
-                    continue
+                indent = len(spaces)
+                if indent == field_indent:
+                    if key not in fields:
+                        fields[key] = (plain if quoted is None else quoted, line)
+                        open_field = None
+                        continue
+                elif open_field is not None and indent > field_indent:
+                    # A sub-field of the block the last field opened (or opens now).
+                    if isinstance(open_field, str):
+                        open_field = self.open_block(fields, open_field, indent, body=key)
+                    items = open_field.items
+                    if indent == open_field.indent and isinstance(items, dict) and key not in items:
+                        items[key] = (plain if quoted is None else quoted, line)
+                        open_field.open_entry = None
+                        continue
             elif simple is None:
                 simple = simple_record(raw)
                 if simple is not None:
                     spaces, key = simple.groups()
-                    if len(spaces) == record_indent and key not in records:
+                    indent = len(spaces)
+                    if indent == record_indent and key not in records:
                         fields = {}
                         records[key] = (line, fields)
                         record_id = self.record_id = key
                         open_field = None
+                        continue
+                    if indent == field_indent and fields is not None and key not in fields:
+                        # A field with nothing after its colon: a block may follow.
+                        fields[key] = ("", line)
+                        open_field = key
                         continue
             self.line = line
             body = raw.lstrip(" ")
             if not body or body[0] == "#":
                 continue
             indent = len(raw) - len(body)
+            if open_field is not None and fields is not None and indent >= field_indent:
+                # The first line below a field with nothing after its colon: deeper, it opens a
+                # block; a `- ` item may also sit at the field's own column.
+                if isinstance(open_field, str) and (indent > field_indent or _is_item(body)):
+                    open_field = self.open_block(fields, open_field, indent, body)
+                if isinstance(open_field, _Block):
+                    block = open_field
+                    if indent == block.indent and (indent > field_indent or _is_item(body)):
+                        self.block_entry(block, body)
+                        continue
+                    if indent > block.indent:
+                        self.too_deep(block, indent)
+                    if indent > field_indent:
+                        self.fail(f"wrong indentation: expected {block.indent} spaces, found {indent}")
+                open_field = None
             if indent == field_indent and fields is not None:
                 key, rest = self.entry(body, _FIELDS)
                 value = self.value(rest, key)
                 if key in fields:
                     self.fail(
-                        f"duplicate field {quote(key)} in {self.noun} {quote(record_id)} "
+                        f"duplicate field {quote(key)} in {self.owner()} "
                         f"(first on line {fields[key][1]})"
                     )
                 fields[key] = ("" if value is None else value, self.line)
                 open_field = key if value is None else None
                 continue
             if body[0] == "\t":
-                self.fail(_TAB)
-            if indent == record_indent or record_indent == -1 and top_line and indent:
+                self.fail(TAB)
+            if not self.single and (
+                indent == record_indent or record_indent == -1 and top_line and indent
+            ):
                 record_indent = indent
                 record_id, rest = self.entry(body, _RECORDS)
                 self.record_id = record_id
@@ -162,8 +223,11 @@ class _Reader:
                         f"'{self.kind}:' (line {top_line})"
                     )
                 self.check_top_key(key)
-                self.no_value(rest, _RECORDS)
+                self.no_value(rest, _FIELDS if self.single else _RECORDS)
                 top_line = self.line
+                if self.single:
+                    fields = {}
+                    records[key] = (top_line, fields)
                 continue
             if not top_line:
                 self.fail(
@@ -179,31 +243,71 @@ class _Reader:
                 fields[key] = ("" if value is None else value, self.line)
                 open_field = key if value is None else None
                 continue
-            if indent > field_indent and open_field is not None:
-                self.fail(
-                    f"{open_field}: nested mappings and lists are not allowed; "
-                    "a field holds one value on its own line"
-                )
             # Deeper than a field with a value: YAML would continue that value on this line.
             hint = (
                 " (a value must fit on its key's line)" if indent > field_indent and fields else ""
             )
             self.fail(f"wrong indentation: expected {field_indent} spaces, found {indent}{hint}")
-        return records
+        return RawFile(records, self.blocks)
+
+    def open_block(
+        self, fields: dict[str, RawValue], field: str, indent: int, body: str
+    ) -> _Block:
+        """Start the block of `field`, whose first line (without its indent) is `body`."""
+        items: RawBlock = [] if _is_item(body) else {}
+        fields[field] = (items, fields[field][1])
+        self.block_field = field
+        self.blocks = True
+        return _Block(field, indent, items)
+
+    def owner(self) -> str:
+        """The record a field line belongs to, as messages name it."""
+        return quote(self.kind) if self.single else f"{self.noun} {quote(self.record_id)}"
+
+    def block_entry(self, block: _Block, body: str) -> None:
+        """Read one `key: value` line of a block mapping, or one `- item` line of a block list."""
+        items = block.items
+        if isinstance(items, list):
+            if not _is_item(body):
+                self.fail(
+                    f"{block.field}: expected a list item ('- value') at this indentation, "
+                    f"found {quote(body.split(' #')[0].rstrip(' '))}"
+                )
+            if body[1:2] == "\t":
+                self.fail(TAB)
+            value = self.value(body[1:].lstrip(" "), block.field, written="- ")
+            items.append(("" if value is None else value, self.line))
+            block.open_entry = block.field if value is None else None
+            return
+        key, rest = self.entry(body, _SUBFIELDS)
+        name = f"{block.field}.{key}"
+        value = self.value(rest, name, written=f"{key}: ")
+        if key in items:
+            self.fail(
+                f"duplicate field {quote(key)} in {block.field} of {self.owner()} "
+                f"(first on line {items[key][1]})"
+            )
+        items[key] = ("" if value is None else value, self.line)
+        block.open_entry = name if value is None else None
+
+    def too_deep(self, block: _Block, indent: int) -> NoReturn:
+        """Refuse a line deeper than the block's own lines."""
+        if block.open_entry is not None:
+            self.fail(
+                f"{block.open_entry}: nesting deeper than one level is not allowed; "
+                f"write one value on the line of its {'item' if isinstance(block.items, list) else 'key'}"
+            )
+        # YAML would continue the value above on this line.
+        self.fail(
+            f"wrong indentation: expected {block.indent} spaces, found {indent} "
+            "(a value must fit on its key's line)"
+        )
 
     def normalise(self, text: str) -> str:
-        text = text.removeprefix("\ufeff")
-        if "\r" in text:
-            text = text.replace("\r\n", "\n")
-        bad = _UNSUPPORTED.search(text)
-        if bad is not None:
-            line = text.count("\n", 0, bad.start()) + 1
-            if bad.group() == "\r":
-                self.fail("a carriage return without a line feed: use LF or CRLF line ends", line)
-            self.fail(
-                f"unsupported character U+{ord(bad.group()):04X}: records are plain text", line
-            )
-        return text
+        try:
+            return plain_text(text)
+        except Refused as exc:
+            self.fail(str(exc), exc.line)
 
     def document_marker(self, body: str, *, seen_content: bool) -> bool:
         """True for the one leading `---`, to skip; other document markers are refused."""
@@ -233,40 +337,16 @@ class _Reader:
             return "the top level"
         if level == _RECORDS:
             return quote(self.kind)
-        return f"{self.noun} {quote(self.record_id)}"
+        if level == _SUBFIELDS:
+            return f"{self.block_field} of {self.owner()}"
+        return self.owner()
 
     def entry(self, body: str, level: int) -> tuple[str, str]:
         """Split a `key: value` line at `level` into the key and the raw text after the colon."""
-        if body[0] in "'\"":
-            key, end = self.quoted(body, "key")
-            rest = body[end:].lstrip(" ")
-            if not rest.startswith(":") or len(rest) > 1 and rest[1] != " ":
-                if rest.startswith("\t"):
-                    self.fail(_TAB)
-                self.fail(f"expected ':' after the key {quote(key)}")
-            after = rest[1:]
-        else:
-            colon = body.find(": ")
-            if colon == -1 and body.endswith(":"):
-                colon = len(body) - 1
-            comment = body.find(" #")
-            if colon == -1 or -1 < comment < colon:
-                found = body if comment == -1 else body[:comment].rstrip(" ")
-                if "\t" in found:
-                    self.fail(_TAB)
-                self.check_plain_start(found, level, None)
-                hint = " (put a space after ':')" if ":" in found else ""
-                self.fail(
-                    f"expected 'key: value' in {self.where(level)}, found {quote(found)}{hint}"
-                )
-            key = body[:colon].rstrip(" ")
-            if not key:
-                self.fail(f"missing key before ':' in {self.where(level)}")
-            if "\t" in key:
-                self.fail(_TAB)
-            self.check_plain_start(key, level, None)
-            after = body[colon + 1 :]
-        return key, after.lstrip(" ")
+        try:
+            return split_entry(body, self.where(level), in_block=level == _SUBFIELDS)
+        except Refused as exc:
+            self.fail(str(exc))
 
     def no_value(self, text: str, level: int) -> None:
         """Refuse anything after the colon of a key whose value is the `level` lines below it."""
@@ -281,125 +361,31 @@ class _Reader:
         first = text[0]
         if first in "{[":
             self.fail(f"{label}: flow style is not allowed: write one 'key: value' per line")
-        named = {"&": "anchors (&)", "*": "aliases (*)", "!": "tags (!)"}.get(first)
+        named = named_indicator(first)
         if named is not None:
             self.fail(f"{label}: {named} are not allowed")
         comment = text.find(" #")
         shown = (text if comment == -1 else text[:comment]).rstrip(" ")
         if "\t" in shown:
-            self.fail(_TAB)
+            self.fail(TAB)
         self.fail(f"{label} must be a mapping of {holds}, not the value {quote(shown)}")
 
-    def value(self, text: str, key: str) -> str | None:
-        if not text or text[0] == "#":
-            return None
-        if text[0] in "'\"":
-            value, end = self.quoted(text, key)
-            rest = text[end:].lstrip(" ")
-            if rest and rest[0] != "#":
-                if rest[0] == "\t":
-                    self.fail(_TAB)
-                self.fail(f"{key}: unexpected text after the quoted value: {quote(rest)}")
-            return value
-        comment = text.find(" #")
-        if comment != -1:
-            text = text[:comment]
-        text = text.rstrip(" ")
-        self.check_plain_start(text, _FIELDS, key)
-        if "\t" in text:
-            self.fail(_TAB)
-        if ": " in text or text.endswith(":"):
-            self.fail(
-                f"{key}: nested mappings are not allowed; quote the value if ':' is part of the "
-                f"text (write {key}: {quote(text)})"
-            )
-        return text
+    def value(self, text: str, key: str, written: str | None = None) -> str | None:
+        """The scalar after a key's colon (or a list's `- `): see `_scalars.read_value`."""
+        try:
+            return read_value(text, key, written)
+        except Refused as exc:
+            self.fail(str(exc))
 
-    def check_plain_start(self, text: str, level: int, key: str | None) -> None:
-        """Refuse what YAML reads as structure, not text, at the start of an unquoted key or value.
 
-        `key` is the field whose value `text` is, or None when `text` is itself a key at `level`.
-        """
-        first = text[0]
-        if first not in _INDICATORS:
-            return
-        if key is not None and is_placeholder(text):
-            self.fail(f"{key}: {text} is a placeholder: write the value in its place")
-        spaced = len(text) == 1 or text[1] in " \t"
-        if key is None:
-            prefix, write = "", f"{quote(text)}:"
-            holds = f"{self.where(level)} holds 'key: value' lines"
-        else:
-            prefix, write, holds = f"{key}: ", f"{key}: {quote(text)}", "a field holds one value"
-        if first in "{[":
-            self.fail(
-                f"{prefix}flow style is not allowed: write one 'key: value' per line "
-                f"(and quote text that starts with '{first}')"
-            )
-        if first == "-" and spaced:
-            self.fail(f"{prefix}lists are not allowed here: {holds}")
-        if first == "?" and spaced:
-            self.fail(f"{prefix}complex keys ('? ') are not allowed: {holds}")
-        named = {"&": "anchors (&)", "*": "aliases (*)", "!": "tags (!)"}.get(first)
-        if named is not None:
-            self.fail(f"{prefix}{named} are not allowed; quote the text (write {write})")
-        if first == "|":
-            self.fail(f"{prefix}block scalars (|) are not allowed; write the value on one line")
-        if first not in "-?:" or spaced:
-            # `>` would start a folded block scalar. `<` is legal YAML, but an unquoted `<=`
-            # beside a quoted `>=` reads as a different thing, so every comparison op is quoted.
-            self.fail(f"{prefix}{quote(text)} must be quoted (write {write})")
-
-    def quoted(self, text: str, key: str) -> tuple[str, int]:
-        """Read the quoted scalar `text` opens with: its value and the index just past it."""
-        unterminated = f"{key}: the quoted value does not close on its line (values are one line)"
-        if text[0] == "'":
-            single = _SINGLE_QUOTED.match(text)
-            if single is None:
-                self.fail(unterminated)
-            return single.group(1).replace("''", "'"), single.end()
-        parts = []
-        at = 1
-        while True:
-            special = _DQ_SPECIAL.search(text, at)
-            if special is None:
-                self.fail(unterminated)
-            cut = special.start()
-            parts.append(text[at:cut])
-            if text[cut] == '"':
-                return "".join(parts), cut + 1
-            code = text[cut + 1 : cut + 2]
-            if not code:
-                self.fail(f"{key}: multi-line quoted values are not allowed")
-            if code in _ESCAPES:
-                parts.append(_ESCAPES[code])
-                at = cut + 2
-                continue
-            width = _HEX_ESCAPES.get(code, 0)
-            digits = text[cut + 2 : cut + 2 + width]
-            if not width or len(digits) != width or not _HEX.fullmatch(digits):
-                shown = text[cut : cut + 2 + width]
-                self.fail(f"{key}: unknown escape {quote(shown)} in a double-quoted value")
-            if int(digits, 16) > 0x10FFFF:
-                self.fail(f"{key}: escape {quote(text[cut : cut + 10])} is beyond Unicode")
-            parts.append(chr(int(digits, 16)))
-            at = cut + 2 + width
+def _is_item(body: str) -> bool:
+    """Whether a line (without its indent) is a block list item: `-` alone or before a blank."""
+    return body[0] == "-" and (len(body) == 1 or body[1] in " \t")
 
 
 def _is_blank(rest: str) -> bool:
     rest = rest.lstrip(" ")
     return not rest or rest[0] == "#"
-
-
-def did_you_mean(word: str, choices: Collection[str]) -> str:
-    """` (did you mean 'x'?)` for the closest of `choices`, or nothing when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean {quote(close[0])}?)" if close else ""
-
-
-def is_placeholder(text: str) -> bool:
-    """`<...>`: a value `evalglass explain --patch` left for a person to fill in."""
-    return len(text) > 2 and text.startswith("<") and text.endswith(">")
 
 
 def reads_plain(text: str) -> bool:

@@ -8,11 +8,10 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
 
+from evalglass._collector import paused
 from evalglass.errors import RecordError
-from evalglass.records.baseline_files import attach_scorecards
-from evalglass.records.load import records_from_text
+from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS
 
@@ -39,16 +38,24 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
     prefix = "" if inside == "." else f"{inside}/"
     if prefix and _git(top, shown, "cat-file", "-e", f"{commit}:{inside}") is None:
         raise RecordError(shown, f"there is no folder '{inside}' at {ref}")
-    loaded: dict[str, Any] = {}
-    for kind, spec in KINDS.items():
-        text = _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{spec.filename}")
-        where = f"{ref}:{prefix}{spec.filename}"
-        loaded[kind] = {} if text is None else records_from_text(kind, text, where)
-    loaded["baselines"] = attach_scorecards(
-        loaded["baselines"],
-        lambda name: _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{name}"),
-    )
-    return HostRecords(**loaded)
+    loaded = {}
+    with paused():  # as load_records does, across the files
+        for kind, spec in KINDS.items():
+            text = _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{spec.filename}")
+            where = f"{ref}:{prefix}{spec.filename}"
+            loaded[kind] = {} if text is None else records_from_text(kind, text, where)
+        return host_records(
+            loaded, lambda name: _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{name}")
+        )
+
+
+def commit_of(ref: str) -> str:
+    """The commit `ref` names now, in the repository around the current directory: a caller that
+    must keep reading the same records even if the ref later moves reads this commit instead."""
+    found = _git(_top_level(ref), ref, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if found is None:
+        raise RecordError(ref, f"git ref '{ref}' is not in this clone; fetch it first")
+    return found.strip()
 
 
 def _top_level(shown: str) -> Path:

@@ -10,16 +10,19 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from evalglass.records.schema import (
-    FALSE_WORDS,
-    KINDS,
+from evalglass.records.rules import (
     RULES,
-    TRUE_WORDS,
     AnyOf,
-    Field,
+    EitherOr,
+    ExactlyOne,
+    NotBefore,
+    OnlyWhen,
+    OnlyWith,
     RequiredWhen,
+    Requires,
     Rule,
 )
+from evalglass.records.schema import FALSE_WORDS, KINDS, TRUE_WORDS, Field, Pattern
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _FINITE = 1.7976931348623157e308  # the largest float: bounds keep .inf out
@@ -34,52 +37,95 @@ _NOTES: Mapping[str, str] = {
     "approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
     "min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
     "decision": "bound compares the conservative end of the interval; point the value itself.",
+    "approved_for": "The dataset (and judge) the approval was given for.",
+    "expires_on": "The last day the approval holds, as YYYY-MM-DD; not before approved_on.",
+    "min_agreement": "The bar the judge's calibration evidence must clear; needs evidence.",
+    "timeout": "Seconds; required for run and shell checks.",
+    "regex": "A Python regular expression, searched for in in_file.",
+    "min_pass_rate": "Of enforced gates, in (0, 1]; required iff mode is percentage.",
+    "must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
 }
 
-def _rule(rule: Rule) -> dict[str, Any]:
-    """One rule of schema.RULES as JSON Schema."""
+def _rule(rule: Rule) -> dict[str, Any] | None:
+    """One rule of schema.RULES as JSON Schema; None for a rule it cannot state."""
     if isinstance(rule, RequiredWhen):
         return {
             "if": {"properties": {rule.field: {"const": rule.value}}, "required": [rule.field]},
             "then": {"required": list(rule.required)},
         }
+    if isinstance(rule, Requires):
+        return {"if": {"required": [rule.field]}, "then": {"required": list(rule.required)}}
     if isinstance(rule, AnyOf):
         return {"anyOf": [{"required": [name]} for name in rule.fields]}
-    return {
-        "if": {"required": [rule.single]},
-        "then": {"not": {"anyOf": [{"required": [name]} for name in rule.group]}},
-        "else": {"required": list(rule.group)},
+    if isinstance(rule, ExactlyOne):
+        return {"oneOf": [{"required": [name]} for name in rule.fields]}
+    if isinstance(rule, EitherOr):
+        return {
+            "if": {"required": [rule.single]},
+            "then": {"not": {"anyOf": [{"required": [name]} for name in rule.group]}},
+            "else": {"required": list(rule.group)},
+        }
+    if isinstance(rule, OnlyWith):
+        return {
+            "if": {"required": [rule.field]},
+            "then": {"anyOf": [{"required": [name]} for name in rule.others]},
+        }
+    if isinstance(rule, OnlyWhen):
+        return {
+            "if": {"required": [rule.field]},
+            "then": {"properties": {rule.other: {"const": rule.value}}, "required": [rule.other]},
+        }
+    assert isinstance(rule, NotBefore)
+    return None  # comparing two values is beyond JSON Schema: the loader alone checks it
+
+
+def _record(fields: tuple[Field, ...], rules: tuple[Rule, ...] = ()) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {field.name: _property(field) for field in fields},
+        "required": [field.name for field in fields if field.required],
     }
+    stated = [schema for schema in map(_rule, rules) if schema is not None]
+    if stated:
+        record["allOf"] = stated
+    return record
 
 
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of `{kind}.yaml` ("metrics", "thresholds", ...)."""
     spec = KINDS[kind]
-    record: dict[str, Any] = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {field.name: _property(field) for field in spec.fields},
-        "required": [field.name for field in spec.fields if field.required],
-    }
-    if kind in RULES:
-        record["allOf"] = [_rule(rule) for rule in RULES[kind]]
+    record = _record(spec.fields, RULES.get(kind, ()))
+    if spec.single:
+        # `success:` with nothing under it is the policy with every default.
+        record["type"] = ["object", "null"]
+        held: dict[str, Any] = {"$ref": f"#/$defs/{_def(spec.noun)}"}
+        description = f"The {spec.noun}, under the top-level key {kind}."
+    else:
+        names: dict[str, Any] = {"minLength": 1}
+        if spec.ids is not None:
+            names["pattern"] = f"^{spec.ids.pattern.pattern}$"
+        held = {
+            "type": ["object", "null"],
+            "propertyNames": names,
+            "additionalProperties": {"$ref": f"#/$defs/{_def(spec.noun)}"},
+        }
+        description = f"Each {spec.noun} record, keyed by id, under the top-level key {kind}."
     return {
         "$schema": DRAFT,
         "title": f"evalglass host records: {spec.filename}",
-        "description": f"Each {spec.noun} record, keyed by id, under the top-level key {kind}.",
+        "description": description,
         # An empty file, or the top-level key with nothing under it, holds no records.
         "type": ["object", "null"],
         "additionalProperties": False,
         "required": [kind],
-        "properties": {
-            kind: {
-                "type": ["object", "null"],
-                "propertyNames": {"minLength": 1},
-                "additionalProperties": {"$ref": f"#/$defs/{spec.noun}"},
-            }
-        },
-        "$defs": {spec.noun: record},
+        "properties": {kind: held},
+        "$defs": {_def(spec.noun): record},
     }
+
+
+def _def(noun: str) -> str:
+    return noun.replace(" ", "_")
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
@@ -88,10 +134,16 @@ def json_schemas() -> dict[str, dict[str, Any]]:
 
 
 def _property(field: Field) -> dict[str, Any]:
-    schema = _typed(field)
+    if field.nested:
+        schema = _record(field.fields)
+    elif field.many:
+        # Items are compared as JSON values, the loader compares them as text: 1 and '1' differ.
+        schema = {"type": "array", "items": _typed(field), "minItems": 1, "uniqueItems": True}
+    else:
+        schema = _typed(field)
     if field.name in _NOTES:
         schema["description"] = _NOTES[field.name]
-    if not field.required and field.default is not None:
+    if not field.required and field.default not in (None, ()):
         schema["default"] = _plain(field.default)
     return schema
 
@@ -120,9 +172,14 @@ def _typed(field: Field) -> dict[str, Any]:
         number = {"type": "integer" if field.type is int else "number",
                   "minimum": -_FINITE if field.min is None else field.min,
                   "maximum": _FINITE if field.max is None else field.max}
-        text = _INT_TEXT if field.type is int else _FLOAT_TEXT
+        if field.min_exclusive:
+            number["exclusiveMinimum"] = number.pop("minimum")
+        form = _INT_TEXT if field.type is int else _FLOAT_TEXT
         # A quoted number is text to an editor; the loader reads it, so its form is checked here.
-        return {"anyOf": [number, {"type": "string", "pattern": f"^{text}$"}]}
+        return {"anyOf": [number, {"type": "string", "pattern": f"^{form}$"}]}
     # Text: plain 2026.10 or true is a number or boolean to an editor and still text to the loader.
-    return {"type": ["string", "number", "boolean"], "minLength": 1}
+    text: dict[str, Any] = {"type": ["string", "number", "boolean"], "minLength": 1}
+    if field.type is Pattern:
+        text["format"] = "regex"
+    return text
 

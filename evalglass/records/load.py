@@ -7,14 +7,16 @@ and nothing here writes.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from evalglass._collector import paused
 from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
-from evalglass.records.baseline_files import attach_scorecards
+from evalglass.records.baseline_files import Reader, attach_scorecards
+from evalglass.records.build import build_records
 from evalglass.records.model import HostRecords
-from evalglass.records.schema import KINDS, Record, build_records
+from evalglass.records.schema import KINDS, Record
 
 
 def load_records(folder: str | os.PathLike[str]) -> HostRecords:
@@ -27,21 +29,33 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
     if not os.path.isdir(where):
         problem = "is not a directory" if os.path.exists(where) else "does not exist"
         raise RecordError(where, f"host records folder {problem}")
-    loaded: dict[str, Any] = {}
-    for kind, spec in KINDS.items():
-        path = os.path.join(where, spec.filename)
-        text = _read(path)
-        loaded[kind] = {} if text is None else records_from_text(kind, text, path)
-    loaded["baselines"] = attach_scorecards(
-        loaded["baselines"], lambda name: _read(os.path.join(where, name))
-    )
-    return HostRecords(**loaded)
+    loaded = {}
+    # Paused across the files too: resumed between them, the collector would scan each file's
+    # new records once more before the next file.
+    with paused():
+        for kind, spec in KINDS.items():
+            path = os.path.join(where, spec.filename)
+            text = _read(path)
+            loaded[kind] = {} if text is None else records_from_text(kind, text, path)
+        return host_records(loaded, lambda name: _read(os.path.join(where, name)))
+
+
+def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:
+    """HostRecords from each kind's records (a single-record kind's under its own name, or
+    none), with baselines that name a scorecard filled in through `read`."""
+    kinds: dict[str, Any] = {}
+    for kind, records in loaded.items():
+        kinds[kind] = next(iter(records.values()), None) if KINDS[kind].single else records
+    kinds["baselines"] = attach_scorecards(kinds["baselines"], read)
+    return HostRecords(**kinds)
 
 
 def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, Record]:
     """Parse and type the text of one host-records file of `kind` ("metrics", "thresholds", ...).
 
-    `path` is only shown in messages. Raises RecordError for anything the schema refuses.
+    A single-record kind ("success") gives its record keyed by the kind, or nothing for a file
+    with no top-level key. `path` is only shown in messages. Raises RecordError for anything the
+    schema refuses.
     """
     spec = KINDS.get(kind)
     if spec is None:
@@ -49,7 +63,9 @@ def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, R
     # A big file becomes hundreds of thousands of small acyclic objects: the cyclic collector
     # rescans them over and over (a third of the load time at 10,000 records) and frees none.
     with paused():
-        raw = parse_records(text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys())
+        raw = parse_records(
+            text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys(), single=spec.single
+        )
         return build_records(kind, raw, path)
 
 

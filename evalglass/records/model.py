@@ -74,6 +74,39 @@ class Calibration(enum.Enum):
     RETIRED = "retired"
 
 
+class Statistic(enum.Enum):
+    """An agreement statistic a judge's calibration evidence reports (named as it writes them)."""
+
+    KAPPA = "kappa"
+    AC1 = "ac1"
+    PERCENT_AGREEMENT = "percent_agreement"
+    WEIGHTED_KAPPA = "weighted_kappa"
+    ALPHA = "alpha"
+    SPEARMAN = "spearman"
+    ICC = "icc"
+
+
+class Tier(enum.Enum):
+    """Which runs a check belongs to: `fast` runs in both tiers, `full` only in the full one."""
+
+    FAST = "fast"
+    FULL = "full"
+
+
+class CheckKind(enum.Enum):
+    """What a check does: start a process (run, shell) or look at a file (file_exists, regex)."""
+
+    RUN = "run"
+    SHELL = "shell"
+    FILE_EXISTS = "file_exists"
+    REGEX = "regex"
+
+
+class SuccessMode(enum.Enum):
+    ALL = "all"
+    PERCENTAGE = "percentage"
+
+
 class Policy(enum.Enum):
     PERMITTED = "permitted"
     REDACTED = "redacted"
@@ -116,6 +149,16 @@ class MetricRecord:
 
 
 @attrs.frozen(kw_only=True)
+class ApprovedFor:
+    """What an approval was given for: the dataset (and judge) it saw. `origin` is its line."""
+
+    dataset_version: str
+    fingerprint: str | None = None
+    judge_model: str | None = None
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
 class ThresholdRecord:
     """The bar a gating metric must clear: an absolute `value`, a largest allowed regression
     from the approved baseline (`max_drop`, `max_relative_drop`), or both; at least one."""
@@ -129,6 +172,9 @@ class ThresholdRecord:
     warn_value: float | None = None
     approved_by: str | None = None
     approved_on: dt.date | None = None
+    approved_for: ApprovedFor | None = None
+    # The last day the approval holds; never before approved_on.
+    expires_on: dt.date | None = None
     origin: Origin = _origin()
 
     @property
@@ -145,10 +191,22 @@ class DatasetRecord:
 
 
 @attrs.frozen(kw_only=True)
+class MinAgreement:
+    """The bar a judge's calibration evidence must clear: the lower end of the statistic's
+    interval at least `lower_bound`. `origin` is its line."""
+
+    statistic: Statistic
+    lower_bound: float
+    origin: Origin = _origin()
+
+
+@attrs.frozen(kw_only=True)
 class JudgeRecord:
     model: str
     calibration: Calibration
+    # A calibration evidence file, relative to the records folder; min_agreement needs one.
     evidence: str | None = None
+    min_agreement: MinAgreement | None = None
     origin: Origin = _origin()
 
 
@@ -177,6 +235,50 @@ class BaselineRecord:
     origin: Origin = _origin()
 
 
+@attrs.frozen(kw_only=True)
+class CheckRecord:
+    """A host-owned check, yielding the metric `check/NAME`: exactly one of run, shell,
+    file_exists and regex is set (the loader enforces it; `kind` says which)."""
+
+    run: str | None = None  # a command, split like a shell would and run without one
+    shell: str | None = None  # a command for /bin/sh -c
+    file_exists: str | None = None  # a path that must exist
+    regex: str | None = None  # a pattern (it compiles) that must match in in_file
+    in_file: str | None = None  # required with regex, and only with it
+    non_empty: bool = False  # file_exists only: the file must also have content
+    timeout: int | None = None  # seconds; required with run and shell, and only with them
+    cwd: str | None = None  # run and shell only
+    expect_exit: int = 0  # run and shell only
+    tier: Tier = Tier.FULL
+    cache: bool = True  # run and shell only: detectors are never cached
+    origin: Origin = _origin()
+
+    @property
+    def kind(self) -> CheckKind:
+        for kind in CheckKind:
+            if getattr(self, kind.value) is not None:
+                return kind
+        raise ValueError("a check record with none of run, shell, file_exists, regex")
+
+    @property
+    def target(self) -> str:
+        """The command, path or pattern its kind names."""
+        value: str = getattr(self, self.kind.value)
+        return value
+
+
+@attrs.frozen(kw_only=True)
+class SuccessPolicy:
+    """What a whole run needs to pass. The defaults are the behaviour without success.yaml:
+    every enforced gate must pass, and zero enforced gates is allowed."""
+
+    min_gates: int = 0
+    mode: SuccessMode = SuccessMode.ALL
+    min_pass_rate: float | None = None  # in (0, 1]: given iff mode is percentage
+    must_pass: tuple[str, ...] = ()  # metric ids, no repeats
+    origin: Origin = _origin()
+
+
 def _frozen_map(value: Mapping[str, object]) -> Mapping[str, object]:
     # Records never change after loading; a read-only view keeps it so.
     return types.MappingProxyType(dict(value))
@@ -184,7 +286,8 @@ def _frozen_map(value: Mapping[str, object]) -> Mapping[str, object]:
 
 @attrs.frozen(kw_only=True)
 class HostRecords:
-    """Every host record, keyed by id. An absent file is an empty mapping: no records of that kind."""
+    """Every host record, keyed by id. An absent file is an empty mapping: no records of that kind;
+    an absent success.yaml is `success=None`, which means what `SuccessPolicy()` says."""
 
     metrics: Mapping[str, MetricRecord] = attrs.field(factory=dict, converter=_frozen_map)
     thresholds: Mapping[str, ThresholdRecord] = attrs.field(factory=dict, converter=_frozen_map)
@@ -192,3 +295,5 @@ class HostRecords:
     judges: Mapping[str, JudgeRecord] = attrs.field(factory=dict, converter=_frozen_map)
     policies: Mapping[str, PolicyRecord] = attrs.field(factory=dict, converter=_frozen_map)
     baselines: Mapping[str, BaselineRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    checks: Mapping[str, CheckRecord] = attrs.field(factory=dict, converter=_frozen_map)
+    success: SuccessPolicy | None = None

@@ -1,14 +1,21 @@
-"""`evalglass explain` for a terminal or a pull-request comment. Reads an Explanation; decides
-nothing, and shows the hypothetical only under its label."""
+"""`evalglass explain` for a terminal, a pull-request comment or a machine (JSON, documented in
+docs/agents.md). Reads an Explanation; decides nothing, and shows the hypothetical only under its
+label."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard
+from evalglass.reasons import Reason
+from evalglass.records.model import MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
+from evalglass.tools.checklist import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain
 
@@ -42,6 +49,8 @@ def method_text(card: MetricCard) -> str:
 
 
 def render(explanation: Explanation, fmt: Format) -> str:
+    if fmt is Format.JSON:
+        return json.dumps(to_json(explanation), indent=2, ensure_ascii=False) + "\n"
     name = _TEMPLATES.get(fmt)
     if name is None:
         raise ValueError(f"explain has no {fmt.value} format")
@@ -53,3 +62,61 @@ def render(explanation: Explanation, fmt: Format) -> str:
         gate_text=gate_text,
         method_text=method_text,
     )
+
+
+def to_json(x: Explanation) -> dict[str, Any]:
+    """The explanation as a JSON document: each card is the scorecard JSON's metric entry (the
+    contract), the edits are the checklist in order, and the hypothetical stays under its key."""
+    from evalglass import contract
+    from evalglass.render.json import metric
+
+    def card(c: MetricCard) -> Any:
+        return contract.CONVERTER.unstructure(metric(c))
+
+    hypothetical = None
+    if x.hypothetical is not None:
+        hypothetical = {"card": card(x.hypothetical), "gate_known": x.hypothetical_gate_known}
+    plan = x.checklist
+    return {
+        "schema_version": 1,
+        "metric": x.card.id,
+        "outputs_given": x.outputs_given,
+        "record": None if x.record is None else _record(x.record),
+        "card": card(x.card),
+        "edits": [_edit(edit) for edit in plan.edits],
+        "outside": [_reason(r) for r in plan.outside],
+        "hypothetical": hypothetical,
+        "glossary": _glossary(x),
+    }
+
+
+def _record(r: MetricRecord) -> dict[str, Any]:
+    return {
+        "status": r.status.value, "dataset": r.dataset, "judge": r.judge,
+        "requires_baseline": r.requires_baseline, "min_samples": r.min_samples,
+        "decision": r.decision.value, "max_missing_fraction": r.max_missing_fraction,
+        "interval_level": r.interval_level, "file": r.origin.path, "line": r.origin.line,
+    }  # fmt: skip
+
+
+def _edit(e: Edit) -> dict[str, Any]:
+    # `text` is the value as it would be written in YAML, or `<what to choose>` when `choose` is
+    # set: a person picks that value, and the loader refuses the placeholder as written.
+    return {
+        "file": e.file, "record": e.record, "field": e.field, "action": e.action.value,
+        "text": e.text, "choose": e.choose, "asserts": e.asserts,
+    }  # fmt: skip
+
+
+def _reason(r: Reason) -> dict[str, str]:
+    return {"code": r.code.value, "message": r.message}
+
+
+def _glossary(x: Explanation) -> dict[str, str]:
+    """Every authority and validity code the explanation names, in plain words."""
+    cards = [x.card] if x.hypothetical is None else [x.card, x.hypothetical]
+    reasons = [*x.checklist.outside]
+    for c in cards:
+        reasons += [*c.validity.reasons, *c.authority.reasons, *c.authority.notes]
+    return {code.value: plain(code) for code in sorted({r.code for r in reasons},
+                                                       key=lambda code: code.value)}

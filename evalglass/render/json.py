@@ -38,7 +38,7 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
             blocked=counts.blocked,
             informational=counts.informational,
         ),
-        metrics=tuple(_metric(card, keep_samples) for card in scorecard.metrics),
+        metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
     )
 
 
@@ -108,7 +108,8 @@ def _samples(m: Measurement | None) -> tuple[c.Sample, ...]:
     return tuple(c.Sample(id=s.id, epoch=s.epoch, score=_finite(s.score)) for s in m.samples)
 
 
-def _metric(card: MetricCard, keep_samples: bool) -> c.Metric:
+def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
+    """One card as the contract's metric entry: what `explain --format json` shows as its card."""
     m = card.measurement
     interval = None if m is None else m.interval
     return c.Metric(

@@ -15,6 +15,7 @@ from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 
 if TYPE_CHECKING:
+    from evalglass.records.model import HostRecords
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
@@ -43,12 +44,7 @@ def score(
     `OutputError` (both `EvalglassError`) for input it cannot use.
     """
     evaluated_at = _evaluation_time(as_of)
-    if records_ref:
-        from evalglass.records.gitref import load_records_at
-
-        host = load_records_at(records_ref, records)
-    else:
-        host = load_records(records)
+    host = _host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format)
@@ -58,6 +54,14 @@ def score(
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
     """`as_of`, or the clock: the only place the library reads it."""
     return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
+
+
+def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
+    if records_ref:
+        from evalglass.records.gitref import load_records_at
+
+        return load_records_at(records_ref, records)
+    return load_records(records)
 
 
 def example_paths() -> tuple[Path, Path]:
@@ -97,15 +101,17 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    records_ref: str | None = None,
     as_of: dt.date | dt.datetime | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
     (given outputs) the hypothetical result, evaluated at `as_of` (default: now). Reads only;
-    raises EvalglassError for an unknown id."""
+    raises EvalglassError for an unknown id. With `records_ref`, the records are read as
+    committed at that git ref."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
-    host = load_records(records)
+    host = _host(records, records_ref)
     evidence = read_outputs(outputs, input_format) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
@@ -131,11 +137,13 @@ def doctor(
     *,
     input_format: str | None = None,
     today: dt.date | None = None,
+    records_ref: str | None = None,
 ) -> Diagnosis:
-    """Every problem in the records (and, given outputs, between them and the run). Reads only."""
+    """Every problem in the records (and, given outputs, between them and the run). Reads only.
+    With `records_ref`, the records are read as committed at that git ref."""
     from evalglass.tools.diagnosis import diagnose
 
-    host = load_records(records)
+    host = _host(records, records_ref)
     evidence = read_outputs(outputs, input_format) if outputs else None
     return diagnose(host, evidence, today or dt.date.today())
 
@@ -144,8 +152,8 @@ def validate(records: str | os.PathLike[str] = "host_records") -> int:
     """Load the records folder against its schema and nothing else; the number of records."""
     host = load_records(records)
     kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
-             host.baselines)
-    return sum(len(kind) for kind in kinds)
+             host.baselines, host.checks)
+    return sum(len(kind) for kind in kinds) + (host.success is not None)
 
 
 def trend(

@@ -237,15 +237,22 @@ def metrics(
     skeleton: Annotated[
         bool, typer.Option("--skeleton", help="Print a draft metrics.yaml instead of a table.")
     ] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="terminal or json.")] = Format.TERMINAL,
     input_format: InputFormat = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
     from evalglass.evidence.read import read_outputs
+    from evalglass.render import listing as render_listing
     from evalglass.tools import listing
 
+    if fmt not in (Format.TERMINAL, Format.JSON):
+        raise typer.BadParameter("metrics renders as terminal or json", param_hint="--format")
+    if skeleton and fmt is not Format.TERMINAL:
+        raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     with _reading():
         evidence = read_outputs(outputs, input_format)
-    typer.echo(listing.skeleton(evidence) if skeleton else listing.table(evidence), nl=False)
+    text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
+    typer.echo(text, nl=False)
 
 
 @app.command()
@@ -290,7 +297,7 @@ def explain(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
     fmt: Annotated[
-        Format, typer.Option("--format", help="terminal or markdown.")
+        Format, typer.Option("--format", help="terminal, markdown or json.")
     ] = Format.TERMINAL,
     input_format: InputFormat = None,
     as_patch: Annotated[
@@ -304,8 +311,9 @@ def explain(
     from evalglass.render import explanation as render_explain
     from evalglass.shell import api
 
-    if fmt not in (Format.TERMINAL, Format.MARKDOWN):
-        raise typer.BadParameter("explain renders as terminal or markdown", param_hint="--format")
+    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
+        raise typer.BadParameter("explain renders as terminal, markdown or json",
+                                 param_hint="--format")
     with _reading():
         result = api.explain(metric, outputs or [], records, input_format=input_format)
     if as_patch:
@@ -387,12 +395,51 @@ def validate(records: Records = Path("host_records")) -> None:
     typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
 
 
+@app.command("mcp")
+@_input_errors_exit
+def mcp_command(
+    records: Annotated[
+        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).")
+    ] = Path("host_records"),
+    records_ref: Annotated[
+        str | None,
+        typer.Option("--records-ref", metavar="REF",
+                     help="Read the records as committed at this git ref, fixed to the commit it "
+                          "names at start."),
+    ] = None,
+    cwd: Annotated[
+        Path | None,
+        typer.Option("--cwd", metavar="DIR", exists=True, file_okay=False,
+                     help="The working directory: outputs must lie under it (default: here)."),
+    ] = None,
+) -> None:
+    """Serve the read-only tools to an AI agent over MCP (stdio); the records are fixed at start."""
+    from importlib.util import find_spec
+
+    from evalglass.shell.mcp_tools import Bounds
+
+    missing = "the MCP SDK 2.x is not installed{}; pip install 'evalglass[mcp]'"
+    if find_spec("mcp") is None or find_spec("mcp_types") is None:
+        raise EvalglassError("mcp", missing.format(""))
+    if cwd is not None:
+        os.chdir(cwd)
+    # Checked before the SDK loads (about a second): bad records fail at once.
+    bounds = Bounds.open(records, records_ref)
+    try:
+        from evalglass.shell import mcp_server
+    except ImportError as exc:
+        if (exc.name or "").startswith("evalglass"):
+            raise
+        raise EvalglassError("mcp", missing.format(f" ({exc})")) from None
+    mcp_server.serve(bounds)
+
+
 @app.command()
 def schema(
     kind: Annotated[
         str | None,
-        typer.Argument(help="metrics, thresholds, datasets, judges, policies or baselines "
-                            "(default: all six, keyed by file name)."),
+        typer.Argument(help="metrics, thresholds, datasets, judges, policies, baselines, "
+                            "checks or success (default: all eight, keyed by file name)."),
     ] = None,
 ) -> None:
     """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
@@ -480,6 +527,34 @@ def calibrate(
     typer.echo(render_calibration.render(evidence, fmt, drift), nl=False)
     if out is not None:
         typer.echo(f"evidence written to {out}", err=True)
+
+
+@app.command()
+def sql(
+    dialect: Annotated[
+        str, typer.Option("--dialect", help="duckdb, spark, bigquery or postgres.")
+    ] = "duckdb",
+    table: Annotated[str, typer.Option("--table", help="The table of generic rows.")] = "scores",
+    columns: Annotated[
+        str,
+        typer.Option("--optional-columns", metavar="NAMES",
+                     help="The optional columns the table has: cluster, model (comma-separated; "
+                          "'' for none)."),
+    ] = "cluster,model",
+) -> None:
+    """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
+    from evalglass.evidence import sql as queries
+
+    known = {d.value: d for d in queries.Dialect}
+    if dialect not in known:
+        raise typer.BadParameter(f"{dialect!r}: expected one of {', '.join(known)}",
+                                 param_hint="--dialect")
+    present = [c.strip() for c in columns.split(",") if c.strip()]
+    unknown = [c for c in present if c not in queries.OPTIONAL]
+    if unknown:
+        raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+                                 param_hint="--optional-columns")
+    typer.echo(queries.query(known[dialect], table, present), nl=False)
 
 
 def main() -> None:

@@ -128,6 +128,9 @@ def bar_line(shown: str, done: int, total: int, elapsed: float, width: int, fill
     """`reading NAME  [█████     ]  48%  512.0 MB of 1.1 GB  85.3 MB/s  6 s left`, within
     `width`: the name is shortened from the left and the bar narrowed first."""
     rate = done / elapsed if elapsed > 0 else 0.0
+    if done == 0 and total == 0:
+        # Nothing counted: a reader that opens the files itself (DuckDB). Time is all there is.
+        return f"reading {shown}  {_duration(elapsed)} so far"[: max(width - 1, 1)]
     if total > 0:
         share = min(done / total, 1.0)
         if done < total and rate > 0:
@@ -151,6 +154,8 @@ def bar_line(shown: str, done: int, total: int, elapsed: float, width: int, fill
 
 def done_line(shown: str, done: int, elapsed: float) -> str:
     """`evalglass: read NAME: 1.1 GB in 13 s (85.3 MB/s)`."""
+    if done == 0:
+        return f"evalglass: read {shown} in {_duration(elapsed)}"
     rate = done / elapsed if elapsed > 0 else 0.0
     return f"evalglass: read {shown}: {size(done)} in {_duration(elapsed)} ({size(rate)}/s)"
 

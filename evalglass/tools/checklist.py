@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import re
+from typing import Any
 
 import attrs
 
@@ -258,14 +259,15 @@ class _Plan:
 
 def apply(records: HostRecords, edits: tuple[Edit, ...]) -> HostRecords:
     """A copy of `records` with the edits made: in memory only, for a hypothetical resolve."""
-    kinds = {kind: dict(getattr(records, kind)) for kind in KINDS}
     grouped: dict[tuple[str, str], dict[str, object]] = {}
     for edit in edits:
         grouped.setdefault((edit.kind, edit.record), {})[edit.field] = edit.value
+    # Only the kinds edited are copied: the others (and the success policy) carry over as they are.
+    kinds: dict[str, Any] = {kind: dict(getattr(records, kind)) for kind, _ in grouped}
     for (kind, record_id), fields in grouped.items():
         existing = kinds[kind].get(record_id)
         if existing is None:
             kinds[kind][record_id] = KINDS[kind].record(**fields)  # type: ignore[arg-type]
         else:
             kinds[kind][record_id] = attrs.evolve(existing, **fields)
-    return HostRecords(**kinds)
+    return attrs.evolve(records, **kinds)

@@ -68,7 +68,7 @@ def edited(kind: str, text: str | None, records: dict[str, dict[str, Edit]]) -> 
 
 def _edit_field(kind: str, text: str, record_id: str, name: str, edit: Edit) -> str:
     # Placeholders written by earlier edits are quoted in the copy that is parsed for lines.
-    parsed = parse_records(_BARE.sub(r"\1'\2'", text), path=f"{kind}.yaml", kind=kind)
+    parsed = parse_records(_BARE.sub(r"\1'\2'", text), path=f"{kind}.yaml", kind=kind).records
     lines = text.split("\n")
     indent = _indent(lines[next(iter(parsed.values()))[0] - 1]) if parsed else 2
     # One field indentation for the whole file, as the reader requires.

@@ -1,0 +1,140 @@
+"""Scale paths beside their floors: Parquet through DuckDB at 100M rows, merging 1,000 partials,
+and the plain JSONL rows reader at 1M rows.
+
+A plain script: prints numbers beside each target, asserts nothing. Targets: 100,000,000 Parquet
+rows (20 metrics, 10,000 clusters) scored in under 60 s and 1 GB peak on 2 cores, shown beside
+DuckDB's bare `SELECT count(*), sum(score)` over the same file and the JSONL path at 1M rows;
+1,000 partial aggregates of 20 metrics merged in under 1 s. The generated files go to a
+temporary folder (a few GB at 100M rows) and are deleted after; `--rows N` scales the run down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+METRICS = 20
+CLUSTERS = 10_000
+
+
+def generate(path: Path, rows: int) -> None:
+    """`rows` rows: half the metrics pass/fail, half graded; each sample in one of 10,000 clusters."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(f"""COPY (
+        SELECT 'bench/metric_' || (i % {METRICS}) AS metric,
+               CASE WHEN i % {METRICS} < {METRICS // 2}
+                    THEN CAST(hash(i) % 5 < 4 AS DOUBLE) ELSE (hash(i) % 10000) / 10000.0 END
+                   AS score,
+               's' || (i // {METRICS}) AS sample_id,
+               'c' || ((i // {METRICS}) % {CLUSTERS}) AS cluster,
+               'acme/model-x' AS model
+        FROM range({rows}) t(i)
+    ) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)""")
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and the child's peak resident memory in MB (each in its own process)."""
+    wrapper = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+        "w = time.perf_counter() - t; "
+        "print(w, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, r.returncode)"
+    )
+    out = subprocess.run([sys.executable, "-c", wrapper, *command], cwd=cwd, check=True,
+                         capture_output=True, text=True).stdout.split()
+    if out[2] not in ("0", "3"):
+        raise SystemExit(f"{command} exited {out[2]}")
+    return float(out[0]), float(out[1])
+
+
+def evalglass() -> list[str]:
+    script = Path(sys.executable).parent / "evalglass"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "evalglass"]
+
+
+def bench_parquet(work: Path, rows: int) -> None:
+    path = work / "scores.parquet"
+    start = time.perf_counter()
+    generate(path, rows)
+    print(f"{rows:,} rows, {METRICS} metrics, {CLUSTERS:,} clusters: "
+          f"{path.stat().st_size / 1e9:.2f} GB Parquet, written in {time.perf_counter() - start:.0f} s")
+    bare = ("import duckdb, sys; duckdb.connect().execute("
+            "\"SELECT count(*), sum(score) FROM read_parquet(?)\", [sys.argv[1]]).fetchall()")
+    floor, floor_rss = timed([sys.executable, "-c", bare, str(path)], work)
+    print(f"  floor: DuckDB SELECT count(*), sum(score)  {floor:7.1f} s  {floor_rss:6.0f} MB")
+    wall, rss = timed([*evalglass(), "score", str(path), "--records", "host_records"], work)
+    print(f"  evalglass score                        {wall:7.1f} s  {rss:6.0f} MB"
+          f"   target < 60 s, < 1024 MB;  {wall / floor:.1f}x the floor")
+    path.unlink()
+
+
+def bench_jsonl(work: Path, rows: int = 1_000_000) -> float:
+    import random
+
+    path = work / "rows.jsonl"
+    rng = random.Random(0)
+    with path.open("w") as stream:
+        for i in range(rows):
+            k = i % METRICS
+            score = int(rng.random() < 0.8) if k < METRICS // 2 else round(rng.random(), 4)
+            stream.write(json.dumps({"sample_id": f"s{i // METRICS}", "metric": f"bench/metric_{k}",
+                                     "score": score, "cluster": f"c{(i // METRICS) % CLUSTERS}"}))
+            stream.write("\n")
+    parse = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)"
+    floor, _ = timed([sys.executable, "-c", parse, str(path)], work)
+    wall, rss = timed([*evalglass(), "score", str(path), "--records", "host_records"], work)
+    print(f"JSONL rows reader, {rows:,} rows with clusters: {wall:.1f} s, {rss:.0f} MB "
+          f"({wall / floor:.2f}x orjson's bare per-line parse, {floor:.1f} s)")
+    path.unlink()
+    return wall
+
+
+def bench_merge(work: Path, partials: int = 1000) -> None:
+    from evalglass.evidence.adapters import aggregates, rows
+
+    source = work / "part.jsonl"
+    with source.open("w") as stream:
+        for i in range(2000):
+            stream.write(json.dumps({"metric": f"bench/metric_{i % METRICS}", "score": (i % 7) / 7,
+                                     "cluster": f"c{i % 50}"}) + "\n")
+    doc = json.dumps(aggregates.to_document(rows.aggregates(source, "part")))
+    folder = work / "partials"
+    folder.mkdir()
+    for k in range(partials):
+        (folder / f"part-{k:04d}.json").write_text(doc)
+    wall, rss = timed([*evalglass(), "score", str(folder), "--records", "host_records"], work)
+    start = time.perf_counter()
+    files = sorted(folder.iterdir())
+    aggregates.read_together([(p, p.name) for p in files])
+    inner = time.perf_counter() - start
+    print(f"merging {partials:,} partials of {METRICS} metrics (50 clusters each): "
+          f"{inner:.2f} s to read and merge, {wall:.2f} s for evalglass score, {rss:.0f} MB"
+          "   target < 1 s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=100_000_000)
+    parser.add_argument("--skip-parquet", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="evalglass-bench-") as tmp:
+        work = Path(tmp)
+        (work / "host_records").mkdir()
+        print(f"cores: {len(__import__('os').sched_getaffinity(0))}; "
+              f"peak RSS of this script so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+        bench_merge(work)
+        bench_jsonl(work)
+        if not args.skip_parquet:
+            bench_parquet(work, args.rows)
+
+
+if __name__ == "__main__":
+    main()

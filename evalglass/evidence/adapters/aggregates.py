@@ -1,0 +1,199 @@
+"""The aggregates format: a partial's sufficient statistics (docs/scale.md), as one JSON document,
+or as the rows `evalglass sql` queries return, exported as CSV or JSON lines.
+
+Every file of this format given in one run is a part of one dataset: the parts are added together
+before any statistic is computed, never treated as retries of each other.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from evalglass.errors import OutputError
+from evalglass.evidence import aggregate, sql
+from evalglass.evidence.model import DatasetIdentity, Measurement
+from evalglass.evidence.registry import Adapter
+
+MARKER = "evalglass_aggregates"
+_COUNTS = ("n", "missing", "nonfinite", "out_of_range", "nonbinary", "sum", "sum_squares")
+
+
+def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    return read_together([(path, shown)])
+
+
+def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
+    merged = aggregate.merge(load(path, shown) for path, shown in files)
+    return aggregate.measurements(merged, tuple(shown for _, shown in files))
+
+
+def load(path: Path, shown: str) -> aggregate.Aggregates:
+    """One partial, from whichever spelling the file is in."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".csv":
+            with path.open(encoding="utf-8", newline="") as stream:
+                return sql.groups_to_aggregates(_csv(stream), shown)
+        if suffix == ".jsonl":
+            with path.open(encoding="utf-8") as stream:
+                return sql.groups_to_aggregates(_lines(stream, shown), shown)
+        with path.open("rb") as stream:
+            doc = json.load(stream)
+    except json.JSONDecodeError as exc:
+        raise OutputError(shown, f"not valid JSON: {exc.msg}", exc.lineno) from exc
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise OutputError(shown, f"not readable: {exc}") from exc
+    except RecursionError as exc:
+        raise OutputError(shown, "not valid JSON: nested too deeply") from exc
+    except OSError as exc:
+        raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
+    return from_document(doc, shown)
+
+
+def _csv(stream: Any) -> Iterator[Mapping[str, object]]:
+    for row in csv.DictReader(stream):
+        # An empty CSV cell is SQL's null.
+        yield {k: (None if v == "" else v) for k, v in row.items()}
+
+
+def _lines(stream: Any, shown: str) -> Iterator[Mapping[str, object]]:
+    for number, text in enumerate(stream, start=1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise OutputError(shown, f"not valid JSON: {exc.msg}", number) from exc
+        if not isinstance(row, dict):
+            raise OutputError(shown, "expected one JSON object per line", number)
+        yield row
+
+
+def from_document(doc: object, shown: str) -> aggregate.Aggregates:
+    """The JSON document's partial; every malformed field is one error naming it."""
+    if not isinstance(doc, dict) or doc.get(MARKER) != sql.FORMAT_VERSION:
+        raise OutputError(shown, f"expected a JSON object with \"{MARKER}\": 1")
+    metrics = doc.get("metrics")
+    if not isinstance(metrics, dict):
+        raise OutputError(shown, "metrics: expected an object")
+    return aggregate.Aggregates(
+        source=shown,
+        model=_text(doc, "model", shown),
+        dataset=_dataset(doc.get("dataset"), shown),
+        metrics={str(k): _metric(v, f"metrics.{k}", shown) for k, v in metrics.items()},
+    )
+
+
+def _metric(entry: object, where: str, shown: str) -> aggregate.MetricStats:
+    if not isinstance(entry, dict):
+        raise OutputError(shown, f"{where}: expected an object")
+    c = {k: _count(entry.get(k), f"{where}.{k}", shown, signed=k == "sum") for k in _COUNTS}
+    moments = aggregate.Moments(
+        n=c["n"], missing=c["missing"], nonfinite=c["nonfinite"], out_of_range=c["out_of_range"],
+        nonbinary=c["nonbinary"], low=_real(entry, "low", where, shown),
+        high=_real(entry, "high", where, shown), total=c["sum"], squares=c["sum_squares"],
+    )  # fmt: skip
+    raw = entry.get("clusters", {})
+    if not isinstance(raw, dict):
+        raise OutputError(shown, f"{where}.clusters: expected an object")
+    clusters = {}
+    for name, sums in raw.items():
+        here = f"{where}.clusters.{name}"
+        if not isinstance(sums, list) or len(sums) != 3:
+            raise OutputError(shown, f"{here}: expected [n, sum, sum_squares]")
+        n, total, squares = (
+            _count(v, here, shown, signed=i == 1) for i, v in enumerate(sums)
+        )
+        clusters[str(name)] = aggregate.Cluster(n=n, total=total, squares=squares)
+    return aggregate.MetricStats(moments=moments, clusters=clusters)
+
+
+def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
+    """The JSON document of a partial (what `from_document` reads back)."""
+    dataset = aggregates.dataset
+    return {
+        MARKER: sql.FORMAT_VERSION,
+        "model": aggregates.model,
+        "dataset": None
+        if dataset is None
+        else {"name": dataset.name, "version": dataset.version, "fingerprint": dataset.fingerprint},
+        "metrics": {
+            metric: {
+                "n": m.moments.n,
+                "missing": m.moments.missing,
+                "nonfinite": m.moments.nonfinite,
+                "out_of_range": m.moments.out_of_range,
+                "nonbinary": m.moments.nonbinary,
+                "low": m.moments.low,
+                "high": m.moments.high,
+                "sum": m.moments.total,
+                "sum_squares": m.moments.squares,
+                "clusters": {
+                    name: [c.n, c.total, c.squares] for name, c in sorted(m.clusters.items())
+                },
+            }
+            for metric, m in sorted(aggregates.metrics.items())
+        },
+    }
+
+
+def _count(value: object, where: str, shown: str, *, signed: bool = False) -> int:
+    if value is None:
+        return 0
+    if not isinstance(value, int) or isinstance(value, bool) or (value < 0 and not signed):
+        raise OutputError(shown, f"{where}: expected a whole number, got {value!r}")
+    return value
+
+
+def _real(entry: Mapping[str, object], key: str, where: str, shown: str) -> float | None:
+    value = entry.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise OutputError(shown, f"{where}.{key}: expected a number, got {value!r}")
+    return float(value)
+
+
+def _text(doc: Mapping[str, object], key: str, shown: str) -> str | None:
+    value = doc.get(key)
+    if value is None or (isinstance(value, str) and value):
+        return value
+    raise OutputError(shown, f"{key}: expected a non-empty string or null")
+
+
+def _dataset(raw: object, shown: str) -> DatasetIdentity | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise OutputError(shown, "dataset: expected an object or null")
+    return DatasetIdentity(
+        name=_text(raw, "name", shown),
+        version=_text(raw, "version", shown),
+        fingerprint=_text(raw, "fingerprint", shown),
+    )
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return head.lstrip().startswith(b"{") and f'"{MARKER}"'.encode() in head
+    if suffix == ".csv":
+        return head.lstrip(b"\xef\xbb\xbf").startswith(MARKER.encode())
+    if suffix == ".jsonl":
+        return f'"{MARKER}"'.encode() in head.split(b"\n", 1)[0]
+    return False
+
+
+ADAPTER = Adapter(
+    name="aggregates",
+    recognises=f'aggregates: a .json object with "{MARKER}", or evalglass sql results as '
+    f".csv or .jsonl with an {MARKER} column",
+    sniff=sniff,
+    read=read,
+    rank=1,
+    read_together=read_together,
+)

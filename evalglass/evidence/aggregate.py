@@ -1,0 +1,267 @@
+"""Sufficient statistics of per-sample scores, how partials merge, and the measurement they give.
+
+Every path that reads rows (the rows reader, DuckDB over Parquet, SQL in a warehouse, Spark)
+reduces them to these numbers, and one function here turns them into a measurement, so the same
+rows give the same scorecard byte for byte whichever engine summed them. Pure: no I/O.
+
+Sums are exact integers, so they add up to the same number in any order and on any partition:
+each score is taken as q = trunc(score · 2^64) (exact for every score whose magnitude is at least
+2^-12, and off by less than 2^-64 below that), and a metric keeps Σq and Σq². Scores at or beyond
+±2^40 are refused rather than summed inexactly.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+import attrs
+
+from evalglass.errors import OutputError
+from evalglass.evidence import stats
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run
+
+if TYPE_CHECKING:
+    import array
+
+SCALE_BITS = 64
+SCALE = 1 << SCALE_BITS
+_SCALE_F = float(SCALE)
+# Scores are summed exactly below this magnitude (the SQL splits them into 128-bit sums).
+LIMIT = 2.0**40
+
+_T = TypeVar("_T")
+
+
+@attrs.frozen(kw_only=True)
+class Moments:
+    """A group of rows: counts, the range of the finite scores, and the exact sums Σq, Σq²
+    (finite scores only; q = trunc(score · 2^64))."""
+
+    n: int = 0
+    missing: int = 0
+    nonfinite: int = 0
+    out_of_range: int = 0
+    nonbinary: int = 0
+    low: float | None = None
+    high: float | None = None
+    total: int = 0
+    squares: int = 0
+
+    def __add__(self, other: Moments) -> Moments:
+        return Moments(
+            n=self.n + other.n,
+            missing=self.missing + other.missing,
+            nonfinite=self.nonfinite + other.nonfinite,
+            out_of_range=self.out_of_range + other.out_of_range,
+            nonbinary=self.nonbinary + other.nonbinary,
+            low=_extreme(min, self.low, other.low),
+            high=_extreme(max, self.high, other.high),
+            total=self.total + other.total,
+            squares=self.squares + other.squares,
+        )
+
+
+def _extreme(pick: object, a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b) if pick is min else max(a, b)
+
+
+@attrs.frozen(kw_only=True)
+class Cluster:
+    """The rows of one metric that name one cluster: how many, and Σq and Σq² over them."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def __add__(self, other: Cluster) -> Cluster:
+        return Cluster(
+            n=self.n + other.n,
+            total=self.total + other.total,
+            squares=self.squares + other.squares,
+        )
+
+
+@attrs.frozen(kw_only=True)
+class MetricStats:
+    """One metric: every row's moments, and each named cluster's sums (empty when none)."""
+
+    moments: Moments
+    clusters: Mapping[str, Cluster] = attrs.field(factory=dict)
+
+    def __add__(self, other: MetricStats) -> MetricStats:
+        clusters = dict(self.clusters)
+        for name, part in other.clusters.items():
+            clusters[name] = clusters[name] + part if name in clusters else part
+        return MetricStats(moments=self.moments + other.moments, clusters=clusters)
+
+
+@attrs.frozen(kw_only=True)
+class Aggregates:
+    """One partial (or several merged): who was measured, and each metric's statistics."""
+
+    source: str
+    model: str | None = None
+    dataset: DatasetIdentity | None = None
+    metrics: Mapping[str, MetricStats] = attrs.field(factory=dict)
+
+
+def merge(partials: Iterable[Aggregates]) -> Aggregates:
+    """Partials of one dataset added together, before any statistic is computed.
+
+    Partials that name different models or datasets are not parts of one run: an input error.
+    """
+    first: Aggregates | None = None
+    model_from = dataset_from = None
+    model: str | None = None
+    dataset: DatasetIdentity | None = None
+    totals: dict[str, Moments] = {}
+    named: dict[str, dict[str, Cluster]] = {}
+    for part in partials:
+        if first is None:
+            first = part
+        if model is None:
+            model_from = part
+        if dataset is None:
+            dataset_from = part
+        model = _same(model, part.model, "model", model_from, part)
+        dataset = _same(dataset, part.dataset, "dataset", dataset_from, part)
+        # Added in place: a partial's clusters are folded in once, not copied per partial.
+        for metric, more in part.metrics.items():
+            totals[metric] = totals[metric] + more.moments if metric in totals else more.moments
+            clusters = named.setdefault(metric, {})
+            for name, c in more.clusters.items():
+                clusters[name] = clusters[name] + c if name in clusters else c
+    if first is None:
+        raise ValueError("merge() needs at least one partial")
+    metrics = {m: MetricStats(moments=totals[m], clusters=named[m]) for m in totals}
+    return Aggregates(source=first.source, model=model, dataset=dataset, metrics=metrics)
+
+
+def _same(
+    a: _T | None, b: _T | None, what: str, first: Aggregates | None, other: Aggregates
+) -> _T | None:
+    if a is not None and b is not None and a != b:
+        raise OutputError(
+            other.source,
+            f"names {what} {_shown(b)} but {first.source if first else 'another'} names "
+            f"{_shown(a)}; partials merged together must come from one run",
+        )
+    return a if a is not None else b
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, DatasetIdentity):
+        fields = attrs.asdict(value, filter=lambda _, v: v is not None)
+        return "{" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + "}"
+    return repr(value)
+
+
+def measurements(aggregates: Aggregates, sources: tuple[str, ...] = ()) -> tuple[Measurement, ...]:
+    """Every metric's measurement; `sources` names the files behind a merged dataset."""
+    run = Run(source=_joined(sources) or aggregates.source, model=aggregates.model,
+              dataset=aggregates.dataset)
+    return tuple(
+        measure(metric, entry, run) for metric, entry in sorted(aggregates.metrics.items())
+    )
+
+
+def _joined(sources: tuple[str, ...]) -> str:
+    if len(sources) <= 1:
+        return sources[0] if sources else ""
+    return f"{sources[0]} (+{len(sources) - 1} more)"
+
+
+def measure(metric: str, entry: MetricStats, run: Run) -> Measurement:
+    """The metric's value, n and interval: cluster-robust when rows share a cluster, Wilson
+    when every score is 0 or 1, Student-t otherwise (docs/statistics.md)."""
+    m = entry.moments
+    if m.out_of_range:
+        raise OutputError(
+            run.source,
+            f"metric '{metric}': {m.out_of_range} score(s) of magnitude 2^40 or more, "
+            "beyond what evalglass sums exactly",
+        )
+    if m.n == 0:
+        return Measurement(id=metric, run=run, value=None, n=0, missing=m.missing)
+    if m.nonfinite:
+        return Measurement(id=metric, run=run, value=math.nan, n=m.n, missing=m.missing)
+    n = m.n
+    # Integer division of Python ints is correctly rounded: the same float from the same sums.
+    mean = m.total / (n * SCALE)
+    named = sum(c.n for c in entry.clusters.values())
+    clusters = len(entry.clusters) + (n - named)
+    if clusters < n:
+        interval = stats.clustered_from_residual(n, mean, _residual(entry, mean), clusters)
+    elif m.nonbinary == 0:
+        interval = stats.wilson(float(m.total // SCALE), n)
+    else:
+        assert m.low is not None and m.high is not None
+        # Identical scores have no spread, whatever is left below the summing grid.
+        spread = n > 1 and m.low != m.high
+        sd = math.sqrt((n * m.squares - m.total**2) / (n * (n - 1) * SCALE * SCALE)) if spread else 0.0
+        bounded = m.low >= 0.0 and m.high <= 1.0
+        interval = stats.student_t_from(mean, sd, n, bounded=bounded)
+    return Measurement(id=metric, run=run, value=mean, n=n, interval=interval, missing=m.missing)
+
+
+def _residual(entry: MetricStats, mean: float) -> float:
+    """Σ_c (S_c − n_c·mean)² over the named clusters and, exactly, over the rows that name no
+    cluster (each a cluster of its own)."""
+    m = entry.moments
+    terms = [(c.total / SCALE - c.n * mean) ** 2 for c in entry.clusters.values()]
+    loose_n = m.n - sum(c.n for c in entry.clusters.values())
+    if loose_n:
+        s = m.total - sum(c.total for c in entry.clusters.values())
+        ss = m.squares - sum(c.squares for c in entry.clusters.values())
+        # Σ (x − mean)² = Σx² − 2·mean·Σx + n·mean², with mean = p/d exactly.
+        p, d = mean.as_integer_ratio()
+        numerator = ss * d * d - 2 * p * d * s * SCALE + loose_n * p * p * SCALE * SCALE
+        terms.append(numerator / (d * d * SCALE * SCALE))
+    return math.fsum(terms)
+
+
+def quantum(score: float) -> int:
+    """q for one finite score below ±2^40: trunc(score · 2^64), exactly."""
+    return int(score * _SCALE_F)
+
+
+def moments_of(values: array.array[float], missing: int = 0) -> Moments:
+    """The moments of scores held in memory (every value below ±2^40 or not finite)."""
+    n = len(values)
+    if not n:
+        return Moments(missing=missing)
+    finite = values
+    nonfinite = 0
+    if not all(map(math.isfinite, values)):
+        finite = type(values)("d", filter(math.isfinite, values))
+        nonfinite = n - len(finite)
+    binary = finite.count(0.0) + finite.count(1.0)
+    if not finite:
+        low = high = None
+        total = squares = 0
+    elif binary == len(finite):
+        # Every score 0 or 1: the sums are a count, no big-integer work a row.
+        low, high = min(finite), max(finite)
+        ones = finite.count(1.0)
+        total, squares = ones * SCALE, ones * SCALE * SCALE
+    else:
+        low, high = min(finite), max(finite)
+        qs = list(map(int, map(_SCALE_F.__mul__, finite)))
+        total, squares = sum(qs), sum(map(operator.mul, qs, qs))
+    return Moments(
+        n=n,
+        missing=missing,
+        nonfinite=nonfinite,
+        nonbinary=len(finite) - binary,
+        low=low,
+        high=high,
+        total=total,
+        squares=squares,
+    )

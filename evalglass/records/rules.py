@@ -1,0 +1,216 @@
+"""The rules between fields of one record, per kind, as data, and the words for a broken one: the
+loader asks them of every record, and the JSON Schema (`json_schema.py`) states those it can.
+Like the field table (`schema.py`), it reads no files and types no text.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from evalglass.records._scalars import quote
+from evalglass.records.model import Approval, SuccessMode
+
+
+@attrs.frozen
+class RequiredWhen:
+    """When `field` holds `value`, every field in `required` must be given."""
+
+    field: str
+    value: str
+    required: tuple[str, ...]
+    why: str
+
+
+@attrs.frozen
+class Requires:
+    """When `field` is given, every field in `required` must be given too."""
+
+    field: str
+    required: tuple[str, ...]
+    why: str
+
+
+@attrs.frozen
+class AnyOf:
+    """At least one of `fields` must be given."""
+
+    fields: tuple[str, ...]
+    message: str
+
+
+@attrs.frozen
+class ExactlyOne:
+    """Exactly one of `fields` must be given."""
+
+    fields: tuple[str, ...]
+    what: str  # why one is needed, for the message when none is given
+
+
+@attrs.frozen
+class EitherOr:
+    """Either `single` alone, or every one of `group`: never both, never neither."""
+
+    single: str
+    group: tuple[str, ...]
+
+
+@attrs.frozen
+class OnlyWith:
+    """`field` may be given only together with one of `others`."""
+
+    field: str
+    others: tuple[str, ...]
+    who: str  # what record takes it, for the message
+
+
+@attrs.frozen
+class OnlyWhen:
+    """`field` may be given only when `other` holds `value` (given, not by default)."""
+
+    field: str
+    other: str
+    value: str
+
+
+@attrs.frozen
+class NotBefore:
+    """When both are given, the date in `field` is not before the date in `earlier`.
+
+    JSON Schema cannot compare two values, so this rule is the loader's alone."""
+
+    field: str
+    earlier: str
+    why: str
+
+
+Rule = RequiredWhen | Requires | AnyOf | ExactlyOne | EitherOr | OnlyWith | OnlyWhen | NotBefore
+
+_CHECK_KINDS = ("run", "shell", "file_exists", "regex")
+_PROCESSES = ("run", "shell")
+
+# Rules between fields of one record, which no per-field type can say. Stated as data so the
+# loader and the JSON Schema (json_schema.py) derive from the same place; the first broken rule
+# is reported, so each kind lists the rule that says what the record is first.
+RULES: Mapping[str, tuple[Rule, ...]] = {
+    "thresholds": (
+        # Authority needs a name and a date to point at; an anonymous approval grants nothing.
+        RequiredWhen("approval", Approval.APPROVED.value, ("approved_by", "approved_on"),
+                     "is approved"),
+        AnyOf(("value", "max_drop", "max_relative_drop"),
+              "has no bar: give value, max_drop or max_relative_drop"),
+        NotBefore("expires_on", "approved_on", "an approval cannot expire before it is given"),
+    ),
+    "judges": (
+        # The bar is checked against a calibration file; without one it could never be met.
+        Requires("min_agreement", ("evidence",), "has min_agreement"),
+    ),
+    "baselines": (EitherOr("scorecard", ("value", "n")),),
+    "checks": (
+        ExactlyOne(_CHECK_KINDS, "to say what it checks"),
+        # A process with no time limit could hold the gate open for ever.
+        Requires("run", ("timeout",), "runs a command"),
+        Requires("shell", ("timeout",), "runs a shell command"),
+        Requires("regex", ("in_file",), "has a regex"),
+        OnlyWith("timeout", _PROCESSES, "a run or shell check"),
+        OnlyWith("cwd", _PROCESSES, "a run or shell check"),
+        OnlyWith("expect_exit", _PROCESSES, "a run or shell check"),
+        OnlyWith("cache", _PROCESSES, "a run or shell check (file checks are never cached)"),
+        OnlyWith("non_empty", ("file_exists",), "a file_exists check"),
+        OnlyWith("in_file", ("regex",), "a regex check"),
+    ),
+    "success": (
+        RequiredWhen("mode", SuccessMode.PERCENTAGE.value, ("min_pass_rate",),
+                     "is in percentage mode"),
+        OnlyWhen("min_pass_rate", "mode", SuccessMode.PERCENTAGE.value),
+    ),
+}  # fmt: skip
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def cross_field_problem(kind: str, values: Mapping[str, Any]) -> str | None:
+    """The first rule between fields that typed `values` break, in words; None when all hold."""
+    for broken in _checks(kind):
+        problem = broken(values)
+        if problem:
+            return problem
+    return None
+
+
+Check = Callable[[Mapping[str, Any]], "str | None"]
+
+
+@functools.cache
+def _checks(kind: str) -> tuple[Check, ...]:
+    # Each rule becomes one function once: the loader asks every record of a big file.
+    return tuple(_check(rule) for rule in RULES.get(kind, ()))
+
+
+def _check(rule: Rule) -> Check:
+    if isinstance(rule, RequiredWhen):
+        def required_when(values: Mapping[str, Any]) -> str | None:
+            if _plain(values.get(rule.field)) == rule.value:
+                return _missing(rule.required, values, rule.why)
+            return None
+        return required_when
+    if isinstance(rule, Requires):
+        def requires(values: Mapping[str, Any]) -> str | None:
+            return _missing(rule.required, values, rule.why) if rule.field in values else None
+        return requires
+    if isinstance(rule, AnyOf):
+        fields = set(rule.fields)
+        return lambda values: None if fields & values.keys() else rule.message
+    if isinstance(rule, ExactlyOne):
+        def exactly_one(values: Mapping[str, Any]) -> str | None:
+            given = [name for name in rule.fields if name in values]
+            if not given:
+                return f"needs one of {', '.join(rule.fields)} {rule.what}"
+            if len(given) > 1:
+                return (f"gives both {' and '.join(given)}: give exactly one of "
+                        f"{', '.join(rule.fields)}")
+            return None
+        return exactly_one
+    if isinstance(rule, EitherOr):
+        def either_or(values: Mapping[str, Any]) -> str | None:
+            group = set(rule.group) & values.keys()
+            if rule.single in values and group:
+                return f"gives both {rule.single} and {' and '.join(rule.group)}: give one"
+            if rule.single not in values and group != set(rule.group):
+                return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
+            return None
+        return either_or
+    if isinstance(rule, OnlyWith):
+        others = set(rule.others)
+
+        def only_with(values: Mapping[str, Any]) -> str | None:
+            if rule.field in values and not others & values.keys():
+                return f"gives {rule.field}, which only {rule.who} takes"
+            return None
+        return only_with
+    if isinstance(rule, OnlyWhen):
+        def only_when(values: Mapping[str, Any]) -> str | None:
+            if rule.field in values and _plain(values.get(rule.other)) != rule.value:
+                return f"gives {rule.field}, which only {rule.other}: {rule.value} takes"
+            return None
+        return only_when
+
+    def not_before(values: Mapping[str, Any]) -> str | None:
+        later, earlier = values.get(rule.field), values.get(rule.earlier)
+        if later is not None and earlier is not None and later < earlier:
+            return f"has {rule.field} {later} before {rule.earlier} {earlier}: {rule.why}"
+        return None
+    return not_before
+
+
+def _missing(required: tuple[str, ...], values: Mapping[str, Any], why: str) -> str | None:
+    for name in required:
+        if name not in values:
+            return f"{why} but is missing required field {quote(name)}"
+    return None

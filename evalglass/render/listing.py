@@ -1,0 +1,33 @@
+"""`evalglass metrics` for a terminal or a machine: the metric ids an output yields. Reads
+Evidence; never says whether a metric may gate."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from evalglass.evidence.model import Evidence
+from evalglass.render import Format
+from evalglass.tools import listing
+
+
+def render(evidence: Evidence, fmt: Format) -> str:
+    if fmt is Format.TERMINAL:
+        return listing.table(evidence)
+    if fmt is not Format.JSON:
+        raise ValueError(f"metrics has no {fmt.value} format")
+    doc = {
+        "schema_version": 1,
+        "metrics": [
+            {
+                "id": m.id,
+                # JSON has no NaN: a value that is missing or not finite is null, as in a scorecard.
+                "value": m.value if m.value is not None and math.isfinite(m.value) else None,
+                "n": m.n,
+                "missing": m.missing,
+                "source": m.run.source,
+            }
+            for m in evidence.measurements.values()
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

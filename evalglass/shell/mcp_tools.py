@@ -1,0 +1,241 @@
+"""The tools `evalglass mcp` serves, without the SDK: names, argument schemas, and answers.
+
+Each answer is the JSON text the CLI writes for the same question. Every tool reads and none
+writes, and no argument names a records folder: the records are the server's, fixed when it started.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from evalglass.errors import EvalglassError
+from evalglass.records.model import HostRecords
+from evalglass.render import Format
+from evalglass.shell.confine import confine
+
+
+@attrs.frozen
+class Bounds:
+    """What the server is bound to from its start: `root`, the working directory every output
+    must lie under, and where it reads the host records on every call: `folder`, or with
+    `commit` that folder as committed there (the commit `ref` named when the server started, so
+    moving the ref afterwards changes nothing)."""
+
+    root: str
+    folder: str
+    ref: str | None = None
+    commit: str | None = None
+
+    @classmethod
+    def open(cls, folder: str | os.PathLike[str], ref: str | None = None) -> Bounds:
+        """Fix the places, from the current directory, and check that the records there load:
+        RecordError (exit 4) when not."""
+        from evalglass.records.gitref import commit_of
+
+        commit = None if ref is None else commit_of(ref)
+        bounds = cls(os.getcwd(), os.fspath(folder), ref, commit)
+        bounds.load()
+        return bounds
+
+    def load(self) -> HostRecords:
+        from evalglass.records.gitref import load_records_at
+        from evalglass.records.load import load_records
+
+        if self.commit is None:
+            return load_records(self.folder)
+        return load_records_at(self.commit, self.folder)
+
+
+Arguments = Mapping[str, Any]
+
+
+@attrs.frozen
+class Tool:
+    """One tool: `schema` is the JSON Schema of its arguments, the only ones `call` accepts."""
+
+    name: str
+    description: str
+    schema: Mapping[str, Any]
+    answer: Callable[[Bounds, Arguments], str]
+
+
+def _outputs(required: bool) -> dict[str, Any]:
+    return {
+        "type": "array", "items": {"type": "string"}, "minItems": 1 if required else 0,
+        "description": "Eval output files or folders, under the server's working directory.",
+    }  # fmt: skip
+
+
+_INPUT_FORMAT = {"type": "string", "description": "Read every output as this format."}
+
+
+def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+def _paths(bounds: Bounds, args: Arguments) -> list[str]:
+    paths: list[str] = list(args.get("outputs", []))
+    confine(paths, bounds.root)
+    return paths
+
+
+def _score(bounds: Bounds, args: Arguments) -> str:
+    from evalglass.render import render
+    from evalglass.shell import api
+
+    scorecard = api.score(_paths(bounds, args), bounds.folder, input_format=args.get("input_format"),
+                          require_gate=args.get("require_gate", False), records_ref=bounds.commit,
+                          as_of=_as_of(args))
+    return render(scorecard, Format.JSON)
+
+
+def _as_of(args: Arguments) -> dt.date | dt.datetime | None:
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if "as_of" not in args:
+        return None
+    try:
+        return parse_as_of(args["as_of"])
+    except ValueError as exc:
+        raise EvalglassError("score.as_of", str(exc)) from None
+
+
+def _explain(bounds: Bounds, args: Arguments) -> str:
+    from evalglass.render import explanation
+    from evalglass.shell import api
+
+    result = api.explain(args["metric"], _paths(bounds, args), bounds.folder,
+                         input_format=args.get("input_format"), records_ref=bounds.commit)
+    return explanation.render(result, Format.JSON)
+
+
+def _doctor(bounds: Bounds, args: Arguments) -> str:
+    from evalglass.render import diagnosis
+    from evalglass.shell import api
+
+    result = api.doctor(_paths(bounds, args), bounds.folder, input_format=args.get("input_format"),
+                        records_ref=bounds.commit)
+    return diagnosis.render(result, Format.JSON)
+
+
+def _metrics(bounds: Bounds, args: Arguments) -> str:
+    from evalglass.evidence.read import read_outputs
+    from evalglass.render import listing
+
+    return listing.render(read_outputs(_paths(bounds, args), args.get("input_format")), Format.JSON)
+
+
+def _diff(bounds: Bounds, args: Arguments) -> str:
+    from evalglass.render import records_diff
+    from evalglass.shell import api
+
+    base = args["base"]
+    if base.startswith("-"):
+        raise EvalglassError(base, "a git ref does not start with '-'")
+    result = api.diff_records(base, bounds.folder, _paths(bounds, args), head_ref=bounds.commit,
+                              input_format=args.get("input_format"))
+    return records_diff.render(result, Format.JSON)
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "score",
+        "Score eval outputs against the host records: the JSON scorecard `evalglass score "
+        "--format json` writes (verdict, exit_code, and per metric its value, validity, authority "
+        "and gate). Only the host records, fixed when the server started, grant authority.",
+        _schema({"outputs": _outputs(False), "input_format": _INPUT_FORMAT,
+                 "require_gate": {"type": "boolean",
+                                  "description": "exit_code 5 when no metric could gate."},
+                 "as_of": {"type": "string",
+                           "description": "The evaluation time, YYYY-MM-DD (UTC) or "
+                                          "YYYY-MM-DDTHH:MM:SSZ; default: now."}}),
+        _score,
+    ),
+    Tool(
+        "explain",
+        "Why one metric does or does not gate, and the host-records edits a person would make "
+        "(never made by this server), with the hypothetical gate result when outputs are given.",
+        _schema({"metric": {"type": "string", "description": "The metric id."},
+                 "outputs": _outputs(False), "input_format": _INPUT_FORMAT}, "metric"),
+        _explain,
+    ),
+    Tool(
+        "doctor",
+        "Every problem in the host records (and against the outputs given), at file:line: the "
+        "JSON `evalglass doctor --format json` writes.",
+        _schema({"outputs": _outputs(False), "input_format": _INPUT_FORMAT}),
+        _doctor,
+    ),
+    Tool(
+        "metrics",
+        "The metric ids eval outputs yield, with value, n, missing samples and source file.",
+        _schema({"outputs": _outputs(True), "input_format": _INPUT_FORMAT}, "outputs"),
+        _metrics,
+    ),
+    Tool(
+        "diff",
+        "What the host records as they stand now change, against a git ref, in who may gate: the "
+        "JSON `evalglass diff --base REF --format json` writes.",
+        _schema({"base": {"type": "string", "description": "The git ref of the records before."},
+                 "outputs": _outputs(False), "input_format": _INPUT_FORMAT}, "base"),
+        _diff,
+    ),
+)
+_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+
+def call(name: str, arguments: Arguments | None, bounds: Bounds) -> str:
+    """The tool's answer; EvalglassError (one line) for an unknown tool or bad arguments."""
+    tool = _BY_NAME.get(name)
+    if tool is None:
+        raise EvalglassError(name, f"no such tool; the tools are {', '.join(_BY_NAME)}")
+    args = dict(arguments or {})
+    _check(tool, args)
+    return tool.answer(bounds, args)
+
+
+_TYPES: dict[str, Callable[[object], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
+}
+
+
+def _check(tool: Tool, args: Arguments) -> None:
+    """The arguments against the tool's own schema, so what it lists is what it accepts."""
+    properties: Mapping[str, Any] = tool.schema["properties"]
+    for key in args:
+        if key not in properties:
+            raise EvalglassError(tool.name, f"no argument {key!r}; it takes "
+                                            f"{', '.join(properties)}")
+    for key in tool.schema["required"]:
+        if key not in args:
+            raise EvalglassError(tool.name, f"argument {key!r} is required")
+    for key, value in args.items():
+        spec = properties[key]
+        if not _TYPES[spec["type"]](value):
+            kind = "a list of strings" if spec["type"] == "array" else f"a {spec['type']}"
+            raise EvalglassError(f"{tool.name}.{key}", f"must be {kind}")
+        if spec["type"] == "array":
+            _check_paths(f"{tool.name}.{key}", value, spec["minItems"])
+    if "input_format" in args:
+        from evalglass.evidence.registry import names
+
+        if args["input_format"] not in names():
+            raise EvalglassError(f"{tool.name}.input_format",
+                                 f"unknown format {args['input_format']!r}; known: "
+                                 f"{', '.join(names())}")
+
+
+def _check_paths(where: str, paths: Sequence[str], least: int) -> None:
+    if len(paths) < least:
+        raise EvalglassError(where, "name at least one eval output")
+    for path in paths:
+        if not path or "\0" in path:
+            raise EvalglassError(where, f"{path!r} is not a path")
