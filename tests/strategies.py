@@ -311,4 +311,6 @@ scorecard_documents = st.builds(
     counts=st.builds(contract.Counts, passed=_counts, warned=_counts, failed=_counts,
                      blocked=_counts, informational=_counts),
     metrics=st.lists(_metrics, max_size=3).map(tuple),
+    skipped=st.lists(st.builds(contract.Skipped, source=_texts, reason=_texts),
+                     max_size=2).map(tuple),
 )

@@ -18,7 +18,7 @@ from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.status import Status
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import Evidence, Measurement
+from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.records.model import HostRecords, ThresholdRecord
 
@@ -75,6 +75,8 @@ class Scorecard:
     metrics: tuple[MetricCard, ...]
     model: str | None
     sources: tuple[str, ...]
+    # Files passed over, each with why: never counted, always reported.
+    skipped: tuple[Skipped, ...] = ()
     # When it was evaluated (`--as-of`, or the clock): the one input that is not a file.
     evaluated_at: dt.datetime = attrs.field(converter=evaluation_time)
 
@@ -114,6 +116,7 @@ def assemble(
         metrics=cards,
         model=_model(evidence),
         sources=evidence.sources,
+        skipped=evidence.skipped,
         evaluated_at=evaluated_at,
     )
 
