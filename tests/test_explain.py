@@ -18,10 +18,17 @@ from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
 from evalglass.render.explanation import render
-from evalglass.tools.explanation import explain
+from evalglass.tools import explanation
+from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import PLAIN, plain
+from tests.render_cases import WHEN
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:
+    """The explanation at the tests' fixed evaluation time."""
+    return explanation.explain(metric_id, records, evidence, evaluated_at=WHEN)
 
 
 @pytest.fixture(scope="module")

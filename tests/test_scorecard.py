@@ -11,6 +11,7 @@ from evalglass.core.decision import GateResult, Result
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scorecard import MetricCard, verdict_of
 from evalglass.core.validity import Validity
+from tests.render_cases import WHEN
 
 # Every (authority, gate) pair a metric can end in.
 KINDS = {
@@ -94,6 +95,6 @@ def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> Non
 
     measurements = {f"m{i}": Measurement(id=f"m{i}", run=Run(source="o.json", models=models),
                                          value=0.5, n=10) for i, models in enumerate(named)}
-    card = assemble(HostRecords(), Evidence(measurements=measurements))
+    card = assemble(HostRecords(), Evidence(measurements=measurements), evaluated_at=WHEN)
     assert card.model == shown
     assert card.metrics[0].measurement.run.model == (", ".join(named[0]) or None)

@@ -21,6 +21,7 @@ import attrs
 
 from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
@@ -65,13 +66,17 @@ def read_outputs(
         if found.read_together is not None:
             together.setdefault(found.name, (found, order, []))[2].append((path, shown))
             continue
-        readings.append(_reading(found, order, (shown,), _nested(shown, found.read, path, shown)))
+        with progress.reading(shown):
+            read = _nested(shown, found.read, path, shown)
+        readings.append(_reading(found, order, (shown,), read))
     # Files of such a format given in one run are one dataset: merged before any statistic.
     for adapter, order, files in together.values():
         assert adapter.read_together is not None
         shown_all = tuple(shown for _, shown in files)
-        read = adapter.read_together
-        readings.append(_reading(adapter, order, shown_all, _nested(shown_all[0], read, files)))
+        label = shown_all[0] if len(files) == 1 else f"{len(files)} {adapter.name} files"
+        with progress.reading(label):
+            read = _nested(shown_all[0], adapter.read_together, files)
+        readings.append(_reading(adapter, order, shown_all, read))
     kept = _distinct_runs(sorted(readings, key=lambda r: r.order), skipped)
     if paths and not kept:
         given = os.fspath(paths[0])

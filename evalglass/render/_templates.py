@@ -73,6 +73,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
+    env.filters["plain"] = escape
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
     env.filters["plural"] = plural
     env.filters["reasons_text"] = lambda reasons: "; ".join(

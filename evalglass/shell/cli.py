@@ -7,6 +7,8 @@ expect is reported as a bug in evalglass, exit 70, never as a verdict.
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import functools
 import os
 import sys
@@ -17,7 +19,12 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
-from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT, INTERNAL_ERROR_EXIT
+from evalglass.core.exits import (
+    DIFF_LOOSENED_EXIT,
+    INPUT_ERROR_EXIT,
+    INTERNAL_ERROR_EXIT,
+    USAGE_EXIT,
+)
 from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.render.safe_text import escape
@@ -122,6 +129,38 @@ InputFormat = Annotated[
     typer.Option("--input-format", help="Read every output as this format.",
                  callback=_known_format),
 ]
+
+
+def _usage_error(message: str) -> typer.Exit:
+    """A bad value the parser could not see: one line on stderr, exit 2."""
+    typer.echo(f"evalglass: {message}", err=True)
+    return typer.Exit(USAGE_EXIT)
+
+
+def _as_of(text: str | None) -> dt.date | dt.datetime | None:
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if text is None:
+        return None
+    try:
+        return parse_as_of(text)
+    except ValueError as exc:
+        raise _usage_error(f"--as-of {exc}") from None
+
+
+AsOf = Annotated[
+    str | None,
+    typer.Option("--as-of", metavar="DATE",
+                 help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
+                      "(YYYY-MM-DDTHH:MM:SSZ); default: now."),
+]
+
+
+def _reading() -> contextlib.AbstractContextManager[None]:
+    """Progress on stderr while eval outputs are read (a bar on a terminal, after a second)."""
+    from evalglass.shell.progress import shown
+
+    return shown()
 
 
 def _colour() -> bool:
@@ -235,6 +274,7 @@ def score(
                      help="Show the scorecard through your own jinja2 template (sandboxed; see "
                           "docs/templates.md) instead of --format."),
     ] = None,
+    as_of: AsOf = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
@@ -242,10 +282,12 @@ def score(
     given = outputs or []
     if template is not None and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
+    when = _as_of(as_of)
     targets = _targets(write or [], fmt, output, records, given)
     summary = _summary(fmt, targets, records, given)
-    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
-                          records_ref=records_ref)
+    with _reading():
+        scorecard = api.score(given, records, input_format=input_format,
+                              require_gate=require_gate, records_ref=records_ref, as_of=when)
     _note_skipped(scorecard.skipped)
     if template is not None:
         from evalglass.render import custom
@@ -295,7 +337,8 @@ def metrics(
         raise typer.BadParameter("metrics renders as terminal or json", param_hint="--format")
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
-    evidence = read_outputs(outputs, input_format)
+    with _reading():
+        evidence = read_outputs(outputs, input_format)
     _note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
@@ -329,8 +372,9 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
-                              on_skipped=_note)
+    with _reading():
+        result = api.diff_records(base, records, outputs or [], head_ref=head,
+                                  input_format=input_format, on_skipped=_note)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -362,8 +406,9 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("explain renders as terminal, markdown or json",
                                  param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format,
-                         on_skipped=_note)
+    with _reading():
+        result = api.explain(metric, outputs or [], records, input_format=input_format,
+                             on_skipped=_note)
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -384,9 +429,54 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
+    with _reading():
+        diagnosis = api.doctor(outputs or [], records, input_format=input_format,
+                               on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def trend(
+    scorecards: Annotated[
+        list[Path],
+        typer.Argument(help="Scorecard JSON files from earlier runs (score --format json).",
+                       show_default=False),
+    ],
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", metavar="ID", help="Show only this metric; repeatable."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or html.")
+    ] = Format.TERMINAL,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the trend here instead of stdout.")
+    ] = None,
+) -> None:
+    """Show each metric over earlier runs: value and interval, threshold, and where its authority
+    changed. A picture: it reads no records and changes no verdict."""
+    from evalglass.render import trend as render_trend
+    from evalglass.shell import api
+    from evalglass.tools.trend import UnknownMetric
+
+    if fmt not in render_trend.FORMATS:
+        raise typer.BadParameter("trend renders as terminal, markdown or html", param_hint="--format")
+    if output is not None:
+        reason = writing.check(output, Path("host_records"), scorecards)
+        if reason is not None:
+            raise typer.BadParameter(reason.replace("eval output", "scorecard"),
+                                     param_hint="--output")
+    try:
+        result = api.trend(scorecards, metric or ())
+    except UnknownMetric as exc:
+        raise _usage_error(f"--metric: {exc}") from None
+    text = render_trend.render(result, fmt)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        writing.write_all([(output, text)])
 
 
 @app.command()

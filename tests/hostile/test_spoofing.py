@@ -23,7 +23,7 @@ from evalglass.tools.explanation import explain
 from evalglass.tools.listing import table
 from evalglass.tools.records_diff import diff
 from tests.hostile.harness import FUZZ
-from tests.render_cases import scorecard
+from tests.render_cases import WHEN, scorecard
 
 # What an attacker reaches for: line ends, ANSI sequences, bidi overrides, C1 controls,
 # surrogates; mixed with ordinary text.
@@ -75,7 +75,8 @@ def test_explain_doctor_diff_and_metrics_text_are_safe(text: str) -> None:
     import datetime as dt
 
     views = [
-        render_explain.render(explain(metric_id, records, evidence), Format.TERMINAL),
+        render_explain.render(explain(metric_id, records, evidence, evaluated_at=WHEN),
+                              Format.TERMINAL),
         render_doctor.render(diagnose(records, evidence, dt.date(2026, 1, 1)), Format.TERMINAL),
         render_diff.render(diff(records, records, evidence, base_name=f"b{text}",
                                 head_name="head"), Format.TERMINAL),

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from evalglass import _inputs
 from evalglass.errors import OutputError
-from evalglass.evidence import stats
+from evalglass.evidence import progress, stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
 
@@ -42,7 +42,7 @@ def load_json_file(path: Path, shown: str) -> Any:
     """Parse a whole JSON file, translating every OS, encoding, syntax and size error.
     Python-written NaN and Infinity are accepted (and judged later)."""
     try:
-        data = _inputs.read_regular(path)
+        data = progress.read_regular(path)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {one_line(exc.strerror or exc)}") from exc
     except _inputs.TooLarge as exc:

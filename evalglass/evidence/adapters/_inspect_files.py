@@ -17,8 +17,8 @@ from typing import IO, Any
 
 import attrs
 
-from evalglass import _inputs
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._common import ZIP_MAGIC
 from evalglass.evidence.adapters._inspect_scores import value_to_float
@@ -59,7 +59,7 @@ class Log:
 def load(path: Path, shown: str) -> Log:
     """Read a `.eval` archive or a `.json` log; OutputError for anything it cannot use."""
     try:
-        with _inputs.open_regular(path) as raw:
+        with progress.open_binary(path) as raw:
             if raw.read(4) == ZIP_MAGIC:
                 raw.seek(0)
                 return _load_eval(raw, shown)

@@ -19,9 +19,8 @@ from pathlib import Path
 import attrs
 import orjson
 
-from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
-from evalglass.evidence import aggregate
+from evalglass.evidence import aggregate, progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
@@ -137,7 +136,7 @@ def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
         if path.suffix.lower() == ".csv":
             yield from _csv_rows(path, shown)
             return
-        with open_regular(path) as stream:
+        with progress.open_binary(path) as stream:
             for number, line in enumerate(stream, start=1):
                 try:
                     row = _fast(line)
@@ -173,7 +172,7 @@ def _slow(line: bytes, shown: str, number: int) -> object:
 
 
 def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
-    with open_regular(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
+    with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
         reader = csv.DictReader(stream)
         missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
         if missing:
