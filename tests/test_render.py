@@ -107,7 +107,13 @@ def test_markdown_code_fence_outgrows_backticks() -> None:
 def test_json_is_the_contract_shape() -> None:
     """The JSON keys are exactly the documented contract, at both levels."""
     doc = json.loads(render(hostile_scorecard(), Format.JSON))
-    assert list(doc) == ["schema_version", "verdict", "exit_code", "model", "sources", "counts", "metrics"]
+    assert list(doc) == [
+        "schema_version", "verdict", "exit_code", "model", "sources", "counts", "policy", "metrics"
+    ]
+    assert list(doc["policy"]) == [
+        "source", "mode", "min_gates", "min_pass_rate", "must_pass", "decided_by", "enforced",
+        "passed", "pass_rate", "tolerated", "unmet",
+    ]
     assert list(doc["metrics"][0]) == [
         "id", "value", "n", "interval", "level", "method", "clusters", "missing", "model", "source",
         "earlier_runs", "validity", "authority", "threshold", "gate",
