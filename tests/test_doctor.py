@@ -188,3 +188,36 @@ def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -
     assert op.holds(bound(n), bar)
     if n > 1:
         assert not op.holds(bound(n - 1), bar)
+
+
+def test_a_success_policy_no_run_can_meet_is_an_error(rec: Path) -> None:
+    """must_pass ids with no record, not gating or held back by stage 1, and a min_gates above
+    the metrics configured to gate: each an error at the policy's line, since every run blocks
+    or can never pass."""
+    (rec / "success.yaml").write_text(
+        "# the release owners\nsuccess:\n  min_gates: 5\n  must_pass:\n    - a/gat\n"
+        "    - d/info\n    - b/judged\n    - c/point\n"
+    )
+    found = [f for f in _diagnose(rec).findings if f.problem is Problem.UNMEETABLE_POLICY]
+    assert [(f.where, f.severity, f.message) for f in found] == [
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy must pass 'a/gat', which has no record in metrics.yaml (did you "
+         "mean 'a/gate'?): every run blocks")),
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy must pass 'b/judged', which cannot gate (judge_uncalibrated): every "
+         "run blocks until it can gate")),
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy must pass 'd/info', whose status is informational: it never gates, "
+         "so every run blocks")),
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy asks for at least 5 gates, and 4 metrics are configured to gate: "
+         "no run can pass")),
+    ]
+
+
+def test_a_success_policy_the_records_can_meet_adds_nothing(rec: Path) -> None:
+    """A must_pass gate that can gate and a min_gates within reach: no policy finding."""
+    (rec / "success.yaml").write_text("success:\n  min_gates: 4\n  must_pass:\n    - c/point\n")
+    with_policy = _diagnose(rec).findings
+    (rec / "success.yaml").unlink()
+    assert with_policy == _diagnose(rec).findings

@@ -5,14 +5,21 @@ statement: every mix of up to four gate results, each mode, every must_pass subs
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.scorecard import assemble
 from evalglass.core.status import Status
 from evalglass.core.success import Rule, Source, decide_run
-from evalglass.records.model import SuccessMode, SuccessPolicy
+from evalglass.evidence.model import Evidence
+from evalglass.records.model import HostRecords, SuccessMode, SuccessPolicy
+from evalglass.render import Format, render
+from tests import states as s
 
 RESULTS = ("pass", "warn", "fail", "unsound", "blocked", "informational")
 # Rates written as a host writes them; 0.75 and 0.25 fall exactly on 3 of 4 and 1 of 4.
@@ -44,9 +51,7 @@ def reference(
     if rate is None:
         if "fail" in gates:
             verdict = "fail"
-        elif "blocked" in gates or "unsound" in gates:
-            verdict = "blocked"
-        elif any(r in ("informational", "absent") for r in named):
+        elif {"blocked", "unsound"} & set(gates) or {"informational", "absent"} & set(named):
             verdict = "blocked"
         else:
             verdict = "pass"
@@ -143,8 +148,8 @@ def test_a_must_pass_id_not_met_is_named_with_why() -> None:
     assert (got.verdict, got.rule) == (Verdict.BLOCKED, Rule.MUST_PASS)
     assert [(u.id, u.status, u.message) for u in got.unmet] == [
         ("b", Status.INFORMATIONAL,
-         "must-pass gate 'b' is informational: the records do not let it gate "
-         "(threshold_proposed)"),
+         ("must-pass gate 'b' is informational: the records do not let it gate "
+         "(threshold_proposed)")),
         ("c", None, "must-pass gate 'c' is not in this run: no record and no output names it"),
     ]
 
@@ -183,3 +188,54 @@ def test_zero_gates_never_satisfy_a_percentage() -> None:
         Verdict.INFORMATIONAL, Rule.MIN_GATES, None, 1
     )
     assert exit_code(got.verdict, False, got.required) == 5
+
+
+_WORDS = {"pass": ("PASS",), "fail": ("FAIL",), "blocked": ("BLOCKED",),
+          "informational": ("NO ACTIVE GATE", "TOO FEW GATES")}
+
+
+@given(
+    st.lists(st.tuples(s.states(), st.floats(min_value=0, max_value=1)), max_size=5),
+    st.none() | st.builds(
+        SuccessPolicy,
+        min_gates=st.integers(0, 3),
+        mode=st.just(SuccessMode.ALL),
+        must_pass=st.lists(st.sampled_from(["m0", "m1", "m2", "gone"]), unique=True).map(tuple),
+    ) | st.builds(
+        SuccessPolicy,
+        min_gates=st.integers(0, 3),
+        mode=st.just(SuccessMode.PERCENTAGE),
+        min_pass_rate=st.floats(min_value=0.01, max_value=1),
+        must_pass=st.lists(st.sampled_from(["m0", "m1", "m2", "gone"]), unique=True).map(tuple),
+    ),
+    st.booleans(),
+)
+def test_assembled_scorecards_agree_with_their_policy_in_every_format(
+    metrics: list[tuple[s.State, float]], policy: SuccessPolicy | None, require_gate: bool
+) -> None:
+    """Real records under any policy: the scorecard's verdict is the policy's over its cards'
+    statuses, its exit code is the verdict's, and the JSON and the first line of each format
+    say the same."""
+    parts = [s.records(state, f"m{i}") for i, (state, _) in enumerate(metrics)]
+    records = HostRecords(
+        **{kind: {k: v for r in parts for k, v in getattr(r, kind).items()}
+           for kind in ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")},
+        success=policy,
+    )
+    measurements = {f"m{i}": s.measurement(state, value, 500, f"m{i}")
+                    for i, (state, value) in enumerate(metrics)}
+    card = assemble(records, Evidence(measurements=measurements), require_gate)
+    expected = decide_run({c.id: c.status for c in card.metrics}, policy)
+    assert (card.verdict, card.policy.rule) == (expected.verdict, expected.rule)
+    assert card.exit_code == exit_code(card.verdict, require_gate, expected.required)
+    doc = json.loads(render(card, Format.JSON))
+    assert (doc["verdict"], doc["exit_code"]) == (card.verdict.value, card.exit_code)
+    assert doc["policy"]["source"] == ("default" if policy is None else "success.yaml")
+    assert (doc["policy"]["enforced"], doc["policy"]["passed"]) == (
+        expected.enforced, expected.passed
+    )
+    for fmt in (Format.TERMINAL, Format.MARKDOWN):
+        first = render(card, fmt).splitlines()[0 if fmt is Format.TERMINAL else 1].strip("*")
+        assert first.startswith(_WORDS[card.verdict.value])
+        if policy is not None:
+            assert "success.yaml" in first

@@ -48,6 +48,7 @@ class Problem(enum.Enum):
     WOULD_BLOCK = "would_block"
     POINT_DECISION = "point_decision"
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
+    UNMEETABLE_POLICY = "unmeetable_policy"
 
 
 _WARNINGS = frozenset({
@@ -112,6 +113,7 @@ def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) ->
         *_unused(records),
         *_would_block(records, measured),
         *_unrecorded(records, measured),
+        *_success(records),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
     gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
@@ -295,6 +297,36 @@ def _would_block(
             yield _at(metric.origin, Problem.WOULD_BLOCK, metric_id,
                       f"metric '{metric_id}' is informational and would block once promoted: "
                       f"{why}")
+
+
+def _success(records: HostRecords) -> Iterator[Finding]:
+    """A success policy no run can meet: a must_pass id that cannot gate (no record, not gating,
+    or held back by stage 1), or more gates asked for than metrics are configured to gate."""
+    policy = records.success
+    if policy is None:
+        return
+    every_run = "every run blocks until it can gate"
+    for metric_id in policy.must_pass:
+        metric = records.metrics.get(metric_id)
+        if metric is None:
+            why = (f"which has no record in metrics.yaml{_hint(metric_id, records.metrics)}: "
+                   "every run blocks")
+        elif metric.status is not MetricStatus.GATING:
+            why = f"whose status is {metric.status.value}: it never gates, so every run blocks"
+        else:
+            authority = resolve(metric_id, records, None)
+            if authority.outcome is not Outcome.INFORMATIONAL:
+                continue
+            codes = ", ".join(r.code.value for r in authority.reasons)
+            why = f"which cannot gate ({codes}): {every_run}"
+        yield _at(policy.origin, Problem.UNMEETABLE_POLICY, metric_id,
+                  f"the success policy must pass '{metric_id}', {why}")
+    gating = sum(m.status is MetricStatus.GATING for m in records.metrics.values())
+    if policy.min_gates > gating:
+        yield _at(policy.origin, Problem.UNMEETABLE_POLICY, "min_gates",
+                  f"the success policy asks for at least {plural(policy.min_gates, 'gate')}, and "
+                  f"{plural(gating, 'metric')} {'is' if gating == 1 else 'are'} configured to "
+                  "gate: no run can pass")
 
 
 def _unrecorded(
