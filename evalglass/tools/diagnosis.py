@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from evalglass.core.authority import Outcome, resolve
+from evalglass.core.authority import Outcome, evidence_shortfall, resolve
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.core.numbers import plural
 from evalglass.evidence import stats
@@ -49,6 +49,7 @@ class Problem(enum.Enum):
     POINT_DECISION = "point_decision"
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
     UNMEETABLE_POLICY = "unmeetable_policy"
+    JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
 
 
 _WARNINGS = frozenset({
@@ -108,6 +109,7 @@ def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) ->
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
+        *_judge_evidence(records),
         *_gates(records, measured),
         *_thresholds(records, today),
         *_unused(records),
@@ -141,6 +143,26 @@ def _references(records: HostRecords) -> Iterator[Finding]:
             yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
                       f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
                       f"judges.yaml{_hint(metric.judge, records.judges)}")
+
+
+def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
+    """A judge some metric uses whose calibration evidence does not hold it up: said once, at
+    the judge's line, for every metric that uses it."""
+    users: dict[str, list[str]] = {}
+    for metric_id, metric in records.metrics.items():
+        if metric.judge is not None and metric.status is not MetricStatus.RETIRED:
+            users.setdefault(metric.judge, []).append(metric_id)
+    for judge_id, judge in records.judges.items():
+        shortfall = evidence_shortfall(judge_id, judge) if judge_id in users else ""
+        if not shortfall:
+            continue
+        names = ", ".join(f"'{u}'" for u in users[judge_id])
+        pending = judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING)
+        effect = "would block once calibrated" if pending else "blocks"
+        yield _at(judge.origin, Problem.JUDGE_EVIDENCE_INSUFFICIENT, judge_id,
+                  f"{shortfall}: {plural(len(users[judge_id]), 'metric')} using it ({names}) "
+                  f"{effect} (judge_evidence_insufficient) until the judge is re-calibrated or "
+                  "`evidence` points at the right file")
 
 
 def _gates(
@@ -186,7 +208,7 @@ def _gates(
 def _blocked(metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...],
              records: HostRecords) -> Iterator[Finding]:
     """An authorized metric that blocks, for reasons no other finding already names."""
-    named = {C.DANGLING_REFERENCE}
+    named = {C.DANGLING_REFERENCE, C.JUDGE_EVIDENCE_INSUFFICIENT}  # the judge's own finding
     if metric.dataset not in records.policies:
         named.add(C.POLICY_NOT_PERMITTED)
     rest = [r for r in reasons if r.code not in named]
