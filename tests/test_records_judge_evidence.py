@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import attrs
@@ -147,3 +148,30 @@ def test_the_example_evidence_against_a_bar(folder: Path, bar: float, outcome: O
         assert [(r.code, r.message) for r in got.reasons] == [
             (C.JUDGE_EVIDENCE_INSUFFICIENT, message)
         ]
+
+
+@pytest.mark.parametrize(("bar", "code", "first"), [
+    ("0.6", 0, "PASS — 2 gates enforced, all passed"),
+    ("0.75", 3, "BLOCKED — we cannot say: 1 gate blocked or unsound; 1 passed"),
+])
+def test_score_holds_the_example_judge_to_its_evidence(tmp_path: Path, bar: str, code: int,
+                                                       first: str) -> None:
+    """The real CLI on the bundled example, its judge called calibrated on the example's
+    evidence: a bar the lower bound (0.702) meets lets its metric gate, one it misses blocks."""
+    records = tmp_path / "host_records"
+    shutil.copytree(ROOT / "host_records", records)
+    (records / "calibration").mkdir()
+    shutil.copy(EXAMPLE, records / "calibration" / "grader-v2.json")
+    (records / "judges.yaml").write_text(JUDGES.format(path="calibration/grader-v2.json", bar=bar))
+    result = subprocess.run(
+        [sys.executable, "-m", "evalglass", "score", "--records", str(records),
+         str(ROOT / "examples" / "run.json")],
+        capture_output=True, text=True, check=False, timeout=60,
+    )
+    assert result.returncode == code, result.stderr
+    assert result.stdout.startswith(first)
+    if code:
+        assert "judge_evidence_insufficient: judge 'grader-v2': calibration evidence " in (
+            result.stdout
+        )
+        assert "kappa lower bound 0.702 < 0.75" in result.stdout
