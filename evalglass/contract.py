@@ -154,6 +154,12 @@ class Metric:
 
 
 @attrs.frozen(kw_only=True)
+class Skipped:
+    source: str
+    reason: str
+
+
+@attrs.frozen(kw_only=True)
 class Counts:
     passed: int = attrs.field(validator=_not_negative)
     warned: int = attrs.field(validator=_not_negative)
@@ -213,6 +219,8 @@ class Scorecard:
     # Written by every evalglass that knows success policies; None in a file from before them.
     policy: Policy | None = None
     metrics: tuple[Metric, ...]
+    # Files given or found that held no run to read; written only when there are any.
+    skipped: tuple[Skipped, ...] = ()
 
     def metric(self, metric_id: str) -> Metric | None:
         """The entry for `metric_id`, or None."""
@@ -296,9 +304,14 @@ def _converter() -> cattrs.Converter:
         return structure
 
     conv.register_structure_hook_factory(attrs.has, record)
-    # `samples` is written only when kept; every other field is always written, null or not.
+    # `samples` is written only when kept and `skipped` only when a file was skipped; every other
+    # field is always written, null or not.
     conv.register_unstructure_hook(
         Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True))
+    )
+    conv.register_unstructure_hook(
+        Scorecard,
+        make_dict_unstructure_fn(Scorecard, conv, skipped=override(omit_if_default=True)),
     )
     return conv
 

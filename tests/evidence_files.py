@@ -12,14 +12,50 @@ from types import ModuleType
 import pytest
 
 from evalglass.errors import OutputError
+from evalglass.evidence.registry import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval")
 
+# Files beside the outputs that no tool wrote as a result: how a fixture was made (its config/
+# folder, run.sh) and what documents it (READMEs, package lists, console captures).
+_MADE_BY = frozenset({"config"})
+_DOCS = frozenset(
+    {"run.sh", "pip-freeze.txt", "npm-ls.txt", "console.txt", "list_eval_logs.txt",
+     "files-written.txt"}
+)
+
+
+# Files a framework writes beside its runs that hold no run: each format names them as such, and
+# a folder read skips them with that note.
+NOT_RUNS = {
+    "logs.json": "inspect",
+    "eval-set.json": "inspect",
+    ".eval-set-id": "inspect",
+    ".deepeval-cache.json": "deepeval",
+    "results.junit.xml": "promptfoo",
+}
+
+
+def is_output(path: Path) -> bool:
+    """Whether a fixture file is something an eval tool wrote, not an input or a document."""
+    inside = path.relative_to(FIXTURES).parts[:-1]
+    return not (
+        _MADE_BY.intersection(inside)
+        or path.name in _DOCS
+        or path.name.startswith("README")
+        or path.suffix == ".md"
+    )
+
+
+def outputs(under: Path = FIXTURES) -> list[Path]:
+    """Every file an eval tool wrote below `under`, sorted."""
+    return sorted(p for p in under.rglob("*") if p.is_file() and is_output(p))
+
 
 def files(framework: str) -> list[Path]:
-    """Every file a framework wrote (and its README), sorted."""
-    return sorted(p for p in (FIXTURES / framework).rglob("*") if p.is_file())
+    """Every file a framework wrote, sorted."""
+    return outputs(FIXTURES / framework)
 
 
 def others(framework: str) -> list[Path]:
@@ -48,3 +84,33 @@ def refuse(adapter: ModuleType, path: Path, shown: str) -> OutputError:
     assert str(error).startswith(shown)
     assert "\n" not in str(error)
     return error
+
+
+def claims(framework: str, path: Path) -> tuple[bool, str | None]:
+    """What a format makes of a file: whether it sniffs as a run, and its not-a-run note."""
+    adapter = by_name(framework)
+    assert adapter is not None
+    head = path.read_bytes()[:4096]
+    return adapter.sniff(path, head), adapter.not_a_run(path, head)
+
+
+def eval_member(path: Path, name: str) -> object:
+    """A JSON member of an Inspect `.eval` archive, read with zipfile and zstandard alone (not
+    evalglass's reader), so a test's expected numbers are the log's own."""
+    import json
+    import struct
+    import zipfile
+
+    import zstandard
+
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo(name)
+        if info.compress_type != 93:
+            return json.loads(archive.read(name))
+        with path.open("rb") as raw:
+            raw.seek(info.header_offset)
+            local = raw.read(30)
+            skip = struct.unpack("<HH", local[26:30])
+            raw.seek(info.header_offset + 30 + skip[0] + skip[1])
+            data = raw.read(info.compress_size)
+    return json.loads(zstandard.ZstdDecompressor().decompressobj().decompress(data))

@@ -323,4 +323,6 @@ scorecard_documents = st.builds(
                      blocked=_counts, informational=_counts),
     policy=st.none() | _policies,
     metrics=st.lists(_metrics, max_size=3).map(tuple),
+    skipped=st.lists(st.builds(contract.Skipped, source=_texts, reason=_texts),
+                     max_size=2).map(tuple),
 )

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.evidence_files import FIXTURES, NOT_RUNS, outputs
 from tests.test_cli import run
 
-FIXTURES = Path(__file__).parent / "fixtures"
 INSPECT_ERRORS = next((FIXTURES / "inspect/logs/eval").glob("*arith-errors*.eval"))
 LMEVAL = FIXTURES / "lm-eval/results"
 PROMPTFOO = FIXTURES / "promptfoo/results/results.json"
-DEEPEVAL = FIXTURES / "deepeval"
+DEEPEVAL = FIXTURES / "deepeval/results/main"
 
 GATE = """\
 metrics:
@@ -142,12 +142,136 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
     assert "earlier run:" in terminal
 
 
-@pytest.mark.parametrize("fixture", sorted(p for p in FIXTURES.rglob("*") if p.is_file()
-                                           and "samples_" not in p.name and p.suffix != ".txt"
-                                           and p.name != "results.junit.xml"
-                                           and p.suffix != ".csv"))
+@pytest.mark.parametrize("fixture", [p for p in outputs() if "samples_" not in p.name
+                                     and p.suffix != ".csv"],
+                         ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
-    """`evalglass metrics` detects the format of every real output file by itself."""
+    """`evalglass metrics` reads every real output file by itself, and refuses a framework's own
+    file that holds no run (an index, a cache, a JUnit report) saying what it is."""
     result = run("metrics", str(fixture), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert len(result.stdout.splitlines()) >= 2
+    if fixture.name in NOT_RUNS:
+        assert (result.returncode, result.stdout) == (4, "")
+        assert "holds no run to read" in result.stderr
+    else:
+        assert result.returncode == 0, result.stderr
+        assert len(result.stdout.splitlines()) >= 2
+
+
+def test_an_eval_set_folder_scores_with_a_note_per_skipped_file(tmp_path: Path) -> None:
+    """Inspect's logs.json, eval-set.json and .eval-set-id: one stderr line each and a
+    `skipped` entry in the JSON, and the logs' numbers as Inspect's own index lists them."""
+    folder = FIXTURES / "inspect/eval-set/logs/json"
+    index = json.loads((folder / "logs.json").read_text())
+    metric = "alpha/match/accuracy"
+    head = next(h for h in index.values() if h["eval"]["task"] == "alpha")
+    score = head["results"]["scores"][0]
+    host = records(tmp_path, metric, 0.01)
+    text = (host / "metrics.yaml").read_text().replace("min_samples: 10", "min_samples: 5")
+    (host / "metrics.yaml").write_text(text)
+    result = run("score", str(folder), "--records", str(host), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert (got["value"], got["n"]) == (score["metrics"]["accuracy"]["value"],
+                                        score["scored_samples"])
+    notes = [line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")]
+    assert len(notes) == 3 and all("Inspect's" in line for line in notes)
+    skipped = json.loads(result.stdout)["skipped"]
+    assert sorted(Path(s["source"]).name for s in skipped) == [".eval-set-id", "eval-set.json",
+                                                               "logs.json"]
+    assert result.returncode == 0
+
+
+def test_unscored_samples_count_against_the_missing_allowance(tmp_path: Path) -> None:
+    """checked: 14 scored of 18; the 4 unscored are missing, so the gate needs an allowance."""
+    log = next((FIXTURES / "inspect/unscored/logs/json").glob("*.json"))
+    entry = next(e for e in json.loads(log.read_text())["results"]["scores"]
+                 if e["name"] == "checked")
+    metric = "unscored/checked/accuracy"
+    strict = run("score", str(log), "--records", str(records(tmp_path, metric, 0.01)),
+                 "--format", "json", cwd=tmp_path)
+    got = card(strict, metric)
+    assert (got["value"], got["n"], got["missing"]) == (
+        entry["metrics"]["accuracy"]["value"], entry["scored_samples"], entry["unscored_samples"])
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["too_many_missing"]
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    folder = records(allowed, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
+    result = run("score", str(log), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    assert card(result, metric)["gate"]["result"] == "pass"
+    assert result.returncode == 0
+
+
+def test_a_small_group_cannot_clear_min_samples(tmp_path: Path) -> None:
+    """grouped(): `mul` holds 6 of the 18 samples, so min_samples 10 makes its gate unsound."""
+    log = next((FIXTURES / "inspect/grouped/logs/json").glob("*.json"))
+    metric = "grouped_ops/exact/mul"
+    result = run("score", str(log), "--records", str(records(tmp_path, metric, 0.01)),
+                 "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    ops = [s["metadata"]["op"] for s in json.loads(log.read_text())["samples"]]
+    assert got["n"] == ops.count("mul")
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["too_few_samples"]
+    assert result.returncode == 3
+
+
+def test_repeats_cannot_clear_min_samples(tmp_path: Path) -> None:
+    """promptfoo --repeat 3 of 11 tests: n is 11, so min_samples 20 is not met by 33 rows; the
+    evidence says how the repeats were reduced."""
+    path = FIXTURES / "promptfoo/repeat/results/repeat3/results.json"
+    doc = json.loads(path.read_text())
+    metric = "mock-calculator/sum/pass_rate"
+    folder = records(tmp_path, metric, 0.01)
+    text = (folder / "metrics.yaml").read_text().replace("min_samples: 10", "min_samples: 20")
+    (folder / "metrics.yaml").write_text(text)
+    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert got["n"] == len(doc["config"]["tests"])
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["too_few_samples"]
+    assert f"with {doc['runtimeOptions']['repeat']} scores each reduced by mean" in (
+        got["gate"]["evidence"])
+
+
+def test_a_recognised_file_with_no_metric_is_an_input_error(tmp_path: Path) -> None:
+    """`metrics` and `score` alike refuse it (exit 4), never print an empty table."""
+    path = tmp_path / "run.json"
+    path.write_text('{"metrics": {}}')
+    for command in (["metrics", str(path)], ["score", str(path), "--records", str(tmp_path)]):
+        result = run(*command, cwd=tmp_path)
+        assert (result.returncode, result.stdout) == (4, "")
+        assert "holds no metric" in result.stderr
+
+
+def test_a_file_no_format_claims_says_what_each_looked_for(tmp_path: Path) -> None:
+    """One line: what the file looks like, and each format tried with what it wants."""
+    path = tmp_path / "scores.jsonl"
+    path.write_text('{"name": "q1", "value": 1}\n')
+    result = run("metrics", str(path), cwd=tmp_path)
+    assert result.returncode == 4 and len(result.stderr.splitlines()) == 1
+    assert "a JSON object with keys name, value" in result.stderr
+    for name in ("inspect", "lm-eval", "promptfoo", "deepeval", "rows", "generic"):
+        assert f"{name} wants " in result.stderr
+
+
+def test_every_command_that_reads_outputs_notes_the_skipped_files(tmp_path: Path) -> None:
+    """metrics, doctor, explain and diff name each file they passed over, on stderr."""
+    folder = FIXTURES / "deepeval/default-results/results/.deepeval"
+    host = records(tmp_path, "Exact Match", 0.01)
+    commands = (
+        ["metrics", str(folder)],
+        ["doctor", str(folder), "--records", str(host)],
+        ["explain", "Exact Match", str(folder), "--records", str(host)],
+    )
+    for command in commands:
+        result = run(*command, cwd=tmp_path)
+        notes = [line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")]
+        assert len(notes) == 2, (command, result.stderr)
+        assert any(".deepeval-cache.json: DeepEval's metric cache" in line for line in notes)
+
+
+def test_the_metrics_json_lists_the_skipped_files(tmp_path: Path) -> None:
+    """`metrics --format json` (what the MCP metrics tool answers) names each skipped file."""
+    folder = FIXTURES / "inspect/eval-set/logs/eval"
+    result = run("metrics", str(folder), "--format", "json", cwd=tmp_path)
+    doc = json.loads(result.stdout)
+    assert sorted(Path(s["source"]).name for s in doc["skipped"]) == [
+        ".eval-set-id", "eval-set.json", "logs.json"]
+    assert result.returncode == 0

@@ -17,7 +17,7 @@ from evalglass.errors import OutputError
 from evalglass.evidence.adapters import deepeval
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, NOT_RUNS, claims, damaged, files, others, refuse
 
 RUN = FIXTURES / "deepeval/results/main/test_run_20261129_224500.json"
 
@@ -150,14 +150,19 @@ def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", files("deepeval"), ids=lambda p: p.name)
 def test_sniff_claims_test_run_files(path: Path) -> None:
-    """sniff() claims the test-run JSON, not the README."""
-    assert deepeval.sniff(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
+    """sniff() claims every test run DeepEval wrote (.deepeval/ copies too); its metric cache
+    is named as not a run."""
+    sniffed, note = claims("deepeval", path)
+    if path.name in NOT_RUNS:
+        assert note is not None and note.startswith("DeepEval's metric cache")
+    else:
+        assert (sniffed, note) == (True, None)
 
 
 @pytest.mark.parametrize("path", others("deepeval"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
-    """sniff() is false on every other framework's file."""
-    assert deepeval.sniff(path, path.read_bytes()[:4096]) is False
+    """sniff() is false on every other framework's file, and none is taken for DeepEval's."""
+    assert claims("deepeval", path) == (False, None)
 
 
 def test_damaged_runs_raise_output_error_naming_the_file(tmp_path: Path) -> None:

@@ -173,3 +173,9 @@ def test_runs_without_start_time_cannot_be_ordered() -> None:
     _merge(found, _timed("a.json", None, 0.1))
     with pytest.raises(OutputError, match=r"b.json: metric 'm' is also measured by a.json"):
         _merge(found, _timed("b.json", None, 0.2))
+
+
+def test_no_outputs_given_is_empty_evidence_not_an_error() -> None:
+    """Scoring the records alone reads nothing and refuses nothing."""
+    evidence = read_outputs([])
+    assert (dict(evidence.measurements), evidence.sources, evidence.skipped) == ({}, (), ())

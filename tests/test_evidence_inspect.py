@@ -20,7 +20,7 @@ from evalglass.evidence import stats
 from evalglass.evidence.adapters import inspect_log
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, NOT_RUNS, claims, damaged, files, others, refuse
 
 LOGS = FIXTURES / "inspect"
 ARITH_EVAL = LOGS / "logs/eval/2026-11-29T22-43-36-00-00_arith_KCmg8Bm4Msnz8Zkf4n9mxT.eval"
@@ -320,15 +320,19 @@ def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", files("inspect"), ids=lambda p: p.name)
 def test_sniff_claims_every_inspect_log(path: Path) -> None:
-    """sniff() recognises each real Inspect log (README aside) from its first 4096 bytes."""
-    head = path.read_bytes()[:4096]
-    assert inspect_log.sniff(path, head) is (path.suffix in (".eval", ".json"))
+    """Each real Inspect log is recognised from its first 4096 bytes; the files Inspect writes
+    beside them in an eval-set folder are named as not logs."""
+    sniffed, note = claims("inspect", path)
+    if path.name in NOT_RUNS:
+        assert note is not None and note.startswith("Inspect's")
+    else:
+        assert (sniffed, note) == (True, None)
 
 
 @pytest.mark.parametrize("path", others("inspect"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
-    """sniff() is false on every other framework's file."""
-    assert inspect_log.sniff(path, path.read_bytes()[:4096]) is False
+    """sniff() is false on every other framework's file, and none is taken for Inspect's."""
+    assert claims("inspect", path) == (False, None)
 
 
 @pytest.mark.parametrize("source", [ARITH_EVAL, ERRORS_JSON], ids=["eval", "json"])

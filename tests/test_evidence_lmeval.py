@@ -18,7 +18,7 @@ from evalglass.errors import OutputError
 from evalglass.evidence.adapters import lmeval
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, claims, damaged, files, others, refuse
 
 STAMP = "2026-11-29T22-44-33.541250"
 RUN = FIXTURES / "lm-eval/results/offline__dummy-lm"
@@ -179,7 +179,7 @@ def test_sniff_claims_results_files_only(path: Path) -> None:
 @pytest.mark.parametrize("path", others("lm-eval"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file."""
-    assert lmeval.sniff(path, path.read_bytes()[:4096]) is False
+    assert claims("lm-eval", path) == (False, None)
 
 
 def test_damaged_results_raise_output_error_naming_the_file(tmp_path: Path) -> None:

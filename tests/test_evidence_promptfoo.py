@@ -17,7 +17,7 @@ from evalglass.errors import OutputError
 from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, NOT_RUNS, claims, damaged, files, others, refuse
 
 RESULTS = FIXTURES / "promptfoo/results/results.json"
 COLUMNS = ("echo/terse", "echo/verbose", "mock-calculator/terse", "mock-calculator/verbose")
@@ -152,15 +152,20 @@ def test_exports_before_version_3_are_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", files("promptfoo"), ids=lambda p: p.name)
-def test_sniff_claims_the_json_export_only(path: Path) -> None:
-    """sniff() claims results.json, not the CSV, JUnit XML or README."""
-    assert promptfoo.sniff(path, path.read_bytes()[:4096]) is (path.suffix == ".json")
+def test_sniff_claims_every_export_that_holds_the_run(path: Path) -> None:
+    """sniff() claims the JSON, YAML, XML and JSONL exports; the JUnit report is named as too
+    thin to read; the CSV is neither (it is not read)."""
+    sniffed, note = claims("promptfoo", path)
+    if path.name in NOT_RUNS:
+        assert note is not None and note.startswith("promptfoo's JUnit report")
+    else:
+        assert (sniffed, note) == (path.suffix != ".csv", None)
 
 
 @pytest.mark.parametrize("path", others("promptfoo"), ids=lambda p: p.name)
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
-    """sniff() is false on every other framework's file."""
-    assert promptfoo.sniff(path, path.read_bytes()[:4096]) is False
+    """sniff() is false on every other framework's file, and none is taken for promptfoo's."""
+    assert claims("promptfoo", path) == (False, None)
 
 
 def test_damaged_exports_raise_output_error_naming_the_file(tmp_path: Path) -> None:

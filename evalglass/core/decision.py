@@ -12,7 +12,7 @@ import enum
 import attrs
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.numbers import fmt, interval_label, interval_text
+from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
 from evalglass.core.regression import Difference, difference
 from evalglass.core.validity import Validity
 from evalglass.evidence.model import Interval, Measurement
@@ -91,12 +91,12 @@ def decide(
 def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
     assert m.value is not None
     if decision is Decision.POINT:
-        compared, label, context = m.value, "value", f"n {m.n}, point rule"
+        compared, label, context = m.value, "value", f"{n_text(m)}, point rule"
     else:
         # Validity has already made a bound rule without an interval unsound: never a point rule.
         assert m.interval is not None
         compared, label = _conservative(m.interval, op)
-        context = f"value {fmt(m.value)}, n {m.n}, {interval_label(m.interval)}"
+        context = f"value {fmt(m.value)}, {n_text(m)}, {interval_label(m.interval)}"
     holds = op.holds(compared, limit)
     verb = op.value if holds else f"is not {op.value}"
     return _Check(holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})")
@@ -167,7 +167,7 @@ def _measured(measurement: Measurement | None) -> str:
     if measurement is None or measurement.value is None:
         return "no value measured"
     parts = [f"value {fmt(measurement.value)}"]
-    parts.append("n unknown" if measurement.n is None else f"n {measurement.n}")
+    parts.append(n_text(measurement))
     if measurement.interval is None:
         parts.append("no interval")
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from evalglass.evidence.model import Interval, Method
+from evalglass.evidence.model import Interval, Measurement, Method
 
 _METHOD_NAMES = {
     Method.WILSON: "Wilson",
@@ -44,3 +44,15 @@ def interval_label(interval: Interval) -> str:
 
 def interval_text(interval: Interval) -> str:
     return f"[{fmt(interval.low)}, {fmt(interval.high)}]"
+
+
+def n_text(m: Measurement) -> str:
+    """`n 11`, or `n 11 with 3 scores each reduced by mean` when cases were scored repeatedly:
+    n counts cases, and the evidence says how their repeats became one score."""
+    if m.n is None:
+        return "n unknown"
+    r = m.reduction
+    if r is None:
+        return f"n {m.n}"
+    each = str(r.most) if r.least == r.most else f"{r.least}–{r.most}"
+    return f"n {m.n} with {each} scores each reduced by {r.reducer}"

@@ -17,7 +17,7 @@ from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, decide_run
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import Evidence, Measurement
+from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord
 
@@ -76,6 +76,8 @@ class Scorecard:
     sources: tuple[str, ...]
     # The success policy that decided the verdict, with its numbers.
     policy: PolicyOutcome
+    # Files passed over, each with why: never counted, always reported.
+    skipped: tuple[Skipped, ...] = ()
 
     @functools.cached_property
     def counts(self) -> Counts:
@@ -108,6 +110,7 @@ def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = Fals
         model=_model(evidence),
         sources=evidence.sources,
         policy=policy,
+        skipped=evidence.skipped,
     )
 
 

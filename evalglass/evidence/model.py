@@ -96,6 +96,19 @@ class Run:
     judge_model: str | None = None
     status: str | None = None
     started: str | None = None
+    # What identifies this run in every file it is written to (promptfoo's row ids, DeepEval's
+    # test run), so one run written twice is read once; None when the format has no such mark.
+    identity: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Reduction:
+    """How a case's repeated scores (epochs, repeats) became the one score n counts once."""
+
+    reducer: str  # "mean", "median", ... as the framework names it
+    # The fewest and most scores any case had before reduction.
+    least: int
+    most: int
 
 
 @attrs.frozen(kw_only=True)
@@ -120,15 +133,28 @@ class Measurement:
     # Problems the adapter found in the file itself (e.g. its aggregate disagrees with its samples).
     findings: tuple[Reason, ...] = ()
     earlier: tuple[EarlierAttempt, ...] = ()
+    # Set when cases were scored more than once: n counts cases, not their repeats.
+    reduction: Reduction | None = None
 
 
 def _frozen_map(value: Mapping[str, Measurement]) -> Mapping[str, Measurement]:
     return types.MappingProxyType(dict(sorted(value.items())))
 
 
+@attrs.frozen
+class Skipped:
+    """A file given or found that holds no run to read (a framework's index, cache or second copy
+    of a run read from another file): reported with why, never counted."""
+
+    source: str
+    reason: str
+
+
 @attrs.frozen(kw_only=True)
 class Evidence:
-    """Every measurement from every output given, by metric id, and the files they came from."""
+    """Every measurement from every output given, by metric id, the files they came from, and the
+    files passed over."""
 
     measurements: Mapping[str, Measurement] = attrs.field(factory=dict, converter=_frozen_map)
     sources: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()

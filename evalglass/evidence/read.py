@@ -1,9 +1,11 @@
 """Find and read eval outputs: files and folders in, one Evidence out.
 
-Formats are detected from each file's name and first bytes (`input_format` overrides). When two
-runs measure the same metric, the newest by the run's own start time decides and the others are
-kept as earlier attempts, so a retry can never hide a failure; runs with no start time cannot be
-ordered, and measuring one metric twice is then an input error.
+Formats are detected from each file's name and first bytes (`input_format` overrides). A file a
+framework writes beside its runs (an index, a cache) and a second copy of a run already read are
+skipped, each with the reason, never counted. When two runs measure the same metric, the newest
+by the run's own start time decides and the others are kept as earlier attempts, so a retry can
+never hide a failure; runs with no start time cannot be ordered, and measuring one metric twice
+is then an input error.
 """
 
 from __future__ import annotations
@@ -17,8 +19,27 @@ from pathlib import Path
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement
-from evalglass.evidence.registry import HEAD, Adapter, adapters, by_name, detect, names
+from evalglass.evidence._unclaimed import declined
+from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
+from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
+
+
+@attrs.frozen
+class _Reading:
+    """One file's measurements (or one dataset's, read together), and where it came in the order
+    the files were found."""
+
+    order: int
+    sources: tuple[str, ...]  # one file, or the parts of a dataset read together
+    measurements: tuple[Measurement, ...]
+
+    @property
+    def identity(self) -> frozenset[str]:
+        return frozenset(m.run.identity for m in self.measurements if m.run.identity)
+
+    @property
+    def ordered(self) -> bool:
+        return all(m.run.started is not None for m in self.measurements)
 
 
 def read_outputs(
@@ -27,53 +48,105 @@ def read_outputs(
     """Read every output named (folders: every recognised file below them) into one Evidence."""
     if input_format is not None and by_name(input_format) is None:
         raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(names())}")
-    measurements: dict[str, Measurement] = {}
-    sources: list[str] = []
+    readings: list[_Reading] = []
+    skipped: list[tuple[int, Skipped]] = []
     seen: set[Path] = set()
-    together: dict[str, tuple[Adapter, list[tuple[Path, str]]]] = {}
-    for path, shown, adapter in _expand(paths, input_format):
+    together: dict[str, tuple[Adapter, int, list[tuple[Path, str]]]] = {}
+    for order, (path, shown, found) in enumerate(_expand(paths, input_format)):
         resolved = path.resolve()
         if resolved in seen:
             continue
         seen.add(resolved)
-        sources.append(shown)
-        if adapter.read_together is not None:
-            together.setdefault(adapter.name, (adapter, []))[1].append((path, shown))
+        if isinstance(found, Skipped):
+            skipped.append((order, found))
             continue
-        for measurement in adapter.read(path, shown):
-            _merge(measurements, measurement)
+        if found.read_together is not None:
+            together.setdefault(found.name, (found, order, []))[2].append((path, shown))
+            continue
+        readings.append(_reading(found, order, (shown,), found.read(path, shown)))
     # Files of such a format given in one run are one dataset: merged before any statistic.
-    for adapter, files in together.values():
+    for adapter, order, files in together.values():
         assert adapter.read_together is not None
-        for measurement in adapter.read_together(files):
+        shown_all = tuple(shown for _, shown in files)
+        readings.append(_reading(adapter, order, shown_all, adapter.read_together(files)))
+    kept = _distinct_runs(sorted(readings, key=lambda r: r.order), skipped)
+    if paths and not kept:
+        given = os.fspath(paths[0])
+        raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
+    measurements: dict[str, Measurement] = {}
+    for reading in kept:
+        for measurement in reading.measurements:
             _merge(measurements, measurement)
-    return Evidence(measurements=measurements, sources=tuple(sources))
+    return Evidence(
+        measurements=measurements,
+        sources=tuple(source for r in kept for source in r.sources),
+        skipped=tuple(s for _, s in sorted(skipped, key=_first)),
+    )
+
+
+def _reading(
+    adapter: Adapter, order: int, sources: tuple[str, ...], measurements: tuple[Measurement, ...]
+) -> _Reading:
+    if not measurements:
+        # An empty table would read as "nothing to gate" when the file was misread.
+        raise OutputError(sources[0], f"read as {adapter.name} output, but it holds no metric")
+    return _Reading(order, sources, measurements)
+
+
+def _first(pair: tuple[int, Skipped]) -> int:
+    return pair[0]
+
+
+def _distinct_runs(
+    readings: list[_Reading], skipped: list[tuple[int, Skipped]]
+) -> list[_Reading]:
+    """One reading per run: a run written to several files (promptfoo's -o a.json b.yaml,
+    DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time."""
+    kept: list[_Reading] = []
+    for reading in readings:
+        identity = reading.identity
+        twin = next((k for k in kept if identity and k.identity == identity), None)
+        if twin is None:
+            kept.append(reading)
+            continue
+        if reading.ordered and not twin.ordered:
+            kept[kept.index(twin)] = reading
+            twin, reading = reading, twin
+        why = f"the same run as {twin.sources[0]}"
+        skipped += [(reading.order, Skipped(source, why)) for source in reading.sources]
+    return sorted(kept, key=lambda r: r.order)
+
+
+def _nothing_read(given: str, skipped: list[Skipped]) -> str:
+    if not skipped:
+        return "no recognised eval output"
+    if len(skipped) == 1 and skipped[0].source == given:
+        return f"holds no run to read: {skipped[0].reason}"
+    first = skipped[0]
+    more = f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""
+    return f"no run to read: skipped {first.source}: {first.reason}{more}"
 
 
 def _expand(
     paths: Sequence[str | os.PathLike[str]], input_format: str | None
-) -> Iterator[tuple[Path, str, Adapter]]:
+) -> Iterator[tuple[Path, str, Adapter | Skipped]]:
     for given in paths:
         path, shown = Path(given), os.fspath(given)
         if path.is_dir():
             found = 0
             for child in sorted(p for p in path.rglob("*") if p.is_file()):
-                adapter = _detect(child, input_format)
-                if adapter is not None:
+                child_shown = os.path.join(shown, os.path.relpath(child, path))
+                what = _detect(child, child_shown, input_format)
+                if what is not None:
                     found += 1
-                    yield child, os.path.join(shown, os.path.relpath(child, path)), adapter
+                    yield child, child_shown, what
             if not found:
                 raise OutputError(shown, "no recognised eval output in this folder")
         elif path.is_file():
-            adapter = _detect(path, input_format)
-            if adapter is None:
-                tried = "; ".join(f"{a.name}: {a.recognises}" for a in adapters())
-                raise OutputError(
-                    shown,
-                    f"not a recognised eval output (tried {tried}); "
-                    "name the format with --input-format",
-                )
-            yield path, shown, adapter
+            what = _detect(path, shown, input_format)
+            if what is None:
+                raise OutputError(shown, declined(path, _head(path, shown)))
+            yield path, shown, what
         elif path.exists():
             raise OutputError(shown, "not a regular file or folder")
         elif any(c in shown for c in "*?[") and glob.glob(shown):
@@ -83,15 +156,23 @@ def _expand(
             raise OutputError(shown, "no such file or folder")
 
 
-def _detect(path: Path, input_format: str | None) -> Adapter | None:
+def _detect(path: Path, shown: str, input_format: str | None) -> Adapter | Skipped | None:
+    head = _head(path, shown)
+    # A framework's index or cache is never a run, whatever format it is read as.
+    why = not_a_run(path, head)
+    if why is not None:
+        return Skipped(shown, why)
     if input_format is not None:
         return by_name(input_format)
+    return detect(path, head)
+
+
+def _head(path: Path, shown: str) -> bytes:
     try:
         with path.open("rb") as stream:
-            head = stream.read(HEAD)
+            return stream.read(HEAD)
     except OSError as exc:
-        raise OutputError(os.fspath(path), f"cannot read: {exc.strerror or exc}") from exc
-    return detect(path, head)
+        raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
 
 
 def _merge(measurements: dict[str, Measurement], new: Measurement) -> None:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 HEAD = 4096
 
 
+def _holds_runs(path: Path, head: bytes) -> str | None:
+    return None
+
+
 @attrs.frozen(kw_only=True)
 class Adapter:
     """One eval-output format: its name (`--input-format`), how it is recognised, how it is read."""
@@ -36,6 +40,10 @@ class Adapter:
     read: Callable[[Path, str], tuple[Measurement, ...]]
     # Tried in ascending rank: a framework's own format before the generic ones it resembles.
     rank: int = 0
+    # The framework's own files that hold no run (an index, a cache, a report with too little in
+    # it): what the file is, said to the user when it is skipped; None for any other file.
+    # Asked before any format sniffs, from the same path and head; never raises.
+    not_a_run: Callable[[Path, bytes], str | None] = _holds_runs
     # For formats whose files given together are parts of one dataset (aggregate partials, a
     # folder of Parquet files): reads them all at once, instead of `read` file by file.
     read_together: Callable[[Sequence[tuple[Path, str]]], tuple[Measurement, ...]] | None = None
@@ -65,3 +73,8 @@ def by_name(name: str) -> Adapter | None:
 def detect(path: Path, head: bytes) -> Adapter | None:
     """The first adapter that claims the file, or None."""
     return next((a for a in adapters() if a.sniff(path, head)), None)
+
+
+def not_a_run(path: Path, head: bytes) -> str | None:
+    """Why a framework's own file holds no run to read, or None when no format says so."""
+    return next((why for a in adapters() if (why := a.not_a_run(path, head))), None)

@@ -40,6 +40,7 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
         ),
         policy=_policy(scorecard.policy),
         metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
+        skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
     )
 
 

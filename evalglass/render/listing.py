@@ -16,7 +16,7 @@ def render(evidence: Evidence, fmt: Format) -> str:
         return listing.table(evidence)
     if fmt is not Format.JSON:
         raise ValueError(f"metrics has no {fmt.value} format")
-    doc = {
+    doc: dict[str, object] = {
         "schema_version": 1,
         "metrics": [
             {
@@ -30,4 +30,7 @@ def render(evidence: Evidence, fmt: Format) -> str:
             for m in evidence.measurements.values()
         ],
     }
+    if evidence.skipped:
+        # As in the scorecard: present only when a file held no run to read.
+        doc["skipped"] = [{"source": s.source, "reason": s.reason} for s in evidence.skipped]
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,7 @@ from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 
 if TYPE_CHECKING:
+    from evalglass.evidence.model import Evidence, Skipped
     from evalglass.records.model import HostRecords
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
@@ -73,6 +74,7 @@ def diff_records(
     *,
     head_ref: str | None = None,
     input_format: str | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs."""
@@ -81,7 +83,7 @@ def diff_records(
 
     base = load_records_at(base_ref, records)
     head = load_records_at(head_ref, records) if head_ref else load_records(records)
-    evidence = read_outputs(outputs, input_format) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped) if outputs else None
     return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
 
 
@@ -91,6 +93,7 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
@@ -100,7 +103,7 @@ def explain(
     from evalglass.tools.explanation import explain as explain_metric
 
     host = _host(records, records_ref)
-    evidence = read_outputs(outputs, input_format) if outputs else Evidence()
+    evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
     return explain_metric(metric_id, host, evidence)
 
 
@@ -125,6 +128,7 @@ def doctor(
     *,
     input_format: str | None = None,
     today: dt.date | None = None,
+    on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
 ) -> Diagnosis:
     """Every problem in the records (and, given outputs, between them and the run). Reads only.
@@ -132,8 +136,22 @@ def doctor(
     from evalglass.tools.diagnosis import diagnose
 
     host = _host(records, records_ref)
-    evidence = read_outputs(outputs, input_format) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped) if outputs else None
     return diagnose(host, evidence, today or dt.date.today())
+
+
+def _read(
+    outputs: Sequence[str | os.PathLike[str]],
+    input_format: str | None,
+    on_skipped: Callable[[Skipped], None] | None,
+) -> Evidence:
+    """The outputs' evidence; each file skipped (it held no run) is passed to `on_skipped`,
+    since these results do not list their sources."""
+    evidence = read_outputs(outputs, input_format)
+    if on_skipped is not None:
+        for item in evidence.skipped:
+            on_skipped(item)
+    return evidence
 
 
 def validate(records: str | os.PathLike[str] = "host_records") -> int:

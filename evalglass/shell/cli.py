@@ -23,6 +23,7 @@ from evalglass.shell.writing import refusal, write_atomic
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
+    from evalglass.evidence.model import Skipped
 
 # The library is imported inside each command that uses it, so `--help` and a usage error do not
 # pay for the records, evidence and scorecard machinery.
@@ -103,6 +104,16 @@ def _targets(
     return targets
 
 
+def _note(item: Skipped) -> None:
+    """One line on stderr per file passed over, so that none is skipped in silence."""
+    typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+
+
+def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
+    for item in skipped:
+        _note(item)
+
+
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
           targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
     for target_fmt, target in targets:
@@ -162,6 +173,7 @@ def score(
     targets = _targets(write or [], fmt, output, records, given)
     scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
                           records_ref=records_ref)
+    _note_skipped(scorecard.skipped)
     if template is not None:
         from evalglass.render import custom
 
@@ -213,6 +225,7 @@ def metrics(
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     evidence = read_outputs(outputs, input_format)
+    _note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
 
@@ -242,7 +255,8 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format)
+    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
+                              on_skipped=_note)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -274,7 +288,8 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("explain renders as terminal, markdown or json",
                                  param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format)
+    result = api.explain(metric, outputs or [], records, input_format=input_format,
+                         on_skipped=_note)
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -295,7 +310,7 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format)
+    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 

@@ -32,7 +32,7 @@ class Summary:
     id: object  # as written; _ABSENT when there is none
     epoch: object
     scores: dict[str, object] | None  # each score's value; None when the sample cannot be scored
-    metadata: dict[str, Any]  # only the keys a clustered stderr groups samples by
+    metadata: dict[str, Any]  # only the keys a clustered stderr or a grouped metric groups by
 
 
 @attrs.frozen
@@ -48,7 +48,8 @@ class Reduction:
 
     scorer: object
     reducer: object
-    values: list[object] | Unreadable  # an entry is Unreadable for a sample that is no object
+    # (sample id, value) per sample; an entry is Unreadable for a sample that is no object.
+    values: list[tuple[object, object] | Unreadable] | Unreadable
 
 
 @attrs.frozen
@@ -76,7 +77,7 @@ def load(path: Path, shown: str) -> Log:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
     samples = _optional_list(doc, "samples", shown)
     reductions = _optional_list(doc, "reductions", shown)
-    keys = _cluster_keys(doc)
+    keys = _metadata_keys(doc)
     return Log(
         doc,
         None if samples is None else [_summary(sample, keys) for sample in samples],
@@ -133,7 +134,7 @@ def _load_eval(raw: IO[bytes], shown: str) -> Log:
             header = {**start, "status": "started"}
         else:
             raise OutputError(shown, "not an Inspect .eval log: no header.json in the archive")
-        keys = _cluster_keys(header)
+        keys = _metadata_keys(header)
         samples: list[Summary | object] | None = None
         if "summaries.json" in names:
             samples = _read_summaries(archive, "summaries.json", keys, shown)
@@ -203,9 +204,9 @@ def _reduction(reduction: Any, shown: str) -> Reduction | Unreadable:
     return Reduction(scorer, reducer, [_reduced_value(item) for item in items])
 
 
-def _reduced_value(item: Any) -> object:
+def _reduced_value(item: Any) -> tuple[object, object] | Unreadable:
     try:
-        return item.get("value")
+        return item.get("sample_id"), item.get("value")
     except AttributeError as exc:
         return Unreadable(exc)
 
@@ -229,13 +230,24 @@ def _score_of(score: object) -> object:
     return score.get("value") if isinstance(score, dict) else _NOT_A_SCORE
 
 
-def _cluster_keys(header: dict[str, Any]) -> frozenset[str]:
-    """The metadata keys any scorer's clustered stderr groups samples by."""
+def _metadata_keys(header: dict[str, Any]) -> frozenset[str]:
+    """The metadata keys any scorer's clustered stderr or grouped metric groups samples by."""
     spec = header.get("eval")
     scorers = spec.get("scorers") if isinstance(spec, dict) else None
-    if not isinstance(scorers, list):
-        return frozenset()
-    found = (cluster_key(s) for s in scorers if isinstance(s, dict))
+    scorers = [s for s in scorers if isinstance(s, dict)] if isinstance(scorers, list) else []
+    found = {cluster_key(s) for s in scorers}
+    for scorer in scorers:
+        metrics = scorer.get("metrics")
+        for item in metrics if isinstance(metrics, list) else []:
+            if isinstance(item, dict):
+                found.add(c.text(c.section(item, "options").get("group_key")))
+    results = header.get("results")
+    entries = results.get("scores") if isinstance(results, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        metrics = entry.get("metrics") if isinstance(entry, dict) else None
+        for body in metrics.values() if isinstance(metrics, dict) else []:
+            if isinstance(body, dict):
+                found.add(c.text(c.section(body, "params").get("group_key")))
     return frozenset(key for key in found if key is not None)
 
 

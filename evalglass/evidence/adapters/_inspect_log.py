@@ -4,6 +4,7 @@ never invents a value for a run that ended without results."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,8 +15,9 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _inspect_files as files
+from evalglass.evidence.adapters import _inspect_groups as groups
 from evalglass.evidence.adapters._inspect_scores import epoch_reducer, value_to_float
-from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
 FORMAT = "inspect"
@@ -47,6 +49,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         dataset=_dataset(spec),
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
+        identity=_identity(spec, stats),
     )
     declared = _declared_samples(spec, log.samples)
     results = header.get("results")
@@ -57,6 +60,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     entries = [c.mapping(e, shown, "results.scores[]") for e in c.sequence(listed, shown, "scores")]
     default_reducer = _default_reducer(spec)
     repeated = {n for n, k in Counter(e["name"] for e in entries).items() if k > 1}
+    metadata: dict[str, dict[str, Any]] | None = None
     for entry in entries:
         name, scorer = str(entry["name"]), str(entry.get("scorer") or entry["name"])
         reducer = c.text(entry.get("reducer")) or default_reducer
@@ -72,33 +76,104 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         metrics = c.mapping(entry.get("metrics"), shown, f"results.scores[{name}].metrics")
         stderr = _stderr(metrics, shown)
         cluster_key = files.cluster_key(scorer_spec)
-        scorer_run = attrs.evolve(run, judge_model=_judge(entry, scorer_spec, spec, scorer))
-        samples = _samples(per_epoch, cluster_key)
+        base = Measurement(
+            id=f"{task}/{segment}",
+            run=attrs.evolve(run, judge_model=_judge(entry, scorer_spec, spec, scorer)),
+            value=None,
+            n=n,
+            samples=_samples(per_epoch, cluster_key),
+            missing=_missing(declared, n),
+            reduction=_epochs(per_epoch, reducer),
+        )
         for metric, body in metrics.items():
             if metric in _SPREAD:
                 continue
             where = f"results.scores[{name}].metrics.{metric}.value"
-            value = c.number(c.mapping(body, shown, where).get("value"), shown, where)
-            findings: tuple[Reason, ...] = ()
-            interval = None
-            if metric in _MEANS:
+            body = c.mapping(body, shown, where)
+            value = c.number(body.get("value"), shown, where)
+            group = groups.group_of(metric, body)
+            kind = metric if group is None else group.metric
+            if kind in _SPREAD:
+                continue
+            measured = attrs.evolve(base, id=f"{base.id}/{metric}", value=value)
+            if group is not None and not group.whole:
+                if metadata is None:
+                    metadata = _metadata(log.samples)
+                ids = groups.members(group, metadata)
+                yield _in_group(measured, ids, per_epoch, reduced, kind, reducer)
+                continue
+            if kind in _MEANS and not (group is not None and group.over_groups):
                 # A clustered stderr accounts for correlated samples; ours would not.
-                scores = None if cluster_key or reduced is None else reduced
-                interval = c.interval(value, scores, stderr)
-                if reduced is not None:
+                scores = None if cluster_key or reduced is None else [v for _, v in reduced]
+                findings: tuple[Reason, ...] = ()
+                if scores is not None:
                     findings = c.mismatch(
-                        value, c.mean(reduced), f"the mean of its {len(reduced)} sample scores"
-                    ) + c.count_mismatch(n, len(reduced), "scored samples")
-            yield Measurement(
-                id=f"{task}/{segment}/{metric}",
-                run=scorer_run,
-                value=value,
-                n=n,
-                interval=interval,
-                samples=samples,
-                missing=_missing(declared, n),
-                findings=findings,
-            )
+                        value, c.mean(scores), f"the mean of its {len(scores)} sample scores"
+                    ) + c.count_mismatch(n, len(scores), "scored samples")
+                measured = attrs.evolve(
+                    measured, interval=c.interval(value, scores, stderr), findings=findings
+                )
+            yield measured
+
+
+def _in_group(
+    measured: Measurement,
+    ids: frozenset[str] | None,
+    per_epoch: list[_EpochScore] | None,
+    reduced: list[tuple[str | None, float]] | None,
+    kind: str | None,
+    reducer: str,
+) -> Measurement:
+    """One group of a grouped() metric: its own samples and n, never the whole scorer's."""
+    # Without each reduced value's sample id, which values are the group's cannot be told.
+    known = reduced is not None and all(sample is not None for sample, _ in reduced)
+    if ids is None or not known:
+        return attrs.evolve(measured, n=None, samples=None, missing=0, reduction=None)
+    values = [value for sample, value in reduced or () if sample in ids]
+    findings: tuple[Reason, ...] = ()
+    interval = None
+    if kind in _MEANS:
+        interval = c.interval(measured.value, values, None)
+        findings = c.mismatch(
+            measured.value, c.mean(values), f"the mean of its group's {len(values)} sample scores"
+        )
+    samples = measured.samples
+    return attrs.evolve(
+        measured,
+        n=len(values),
+        interval=interval,
+        samples=None if samples is None else tuple(s for s in samples if s.id in ids),
+        missing=max(0, len(ids) - len(values)),
+        findings=findings,
+        reduction=_epochs(
+            None if per_epoch is None else [s for s in per_epoch if s.sample_id in ids], reducer
+        ),
+    )
+
+
+def _metadata(samples: list[files.Summary | object] | None) -> dict[str, dict[str, Any]]:
+    """Each sample's metadata (the keys scoring groups by), by sample id."""
+    found: dict[str, dict[str, Any]] = {}
+    for sample in samples or []:
+        summary = files.summary(sample)
+        found.setdefault(files.sample_id(summary), summary.metadata)
+    return found
+
+
+def _epochs(scores: list[_EpochScore] | None, reducer: str) -> Reduction | None:
+    """How epochs were reduced, when any sample was scored more than once."""
+    if not scores:
+        return None
+    counts = Counter(s.sample_id for s in scores)
+    least, most = min(counts.values()), max(counts.values())
+    return Reduction(reducer=reducer, least=least, most=most) if most > 1 else None
+
+
+def _identity(spec: dict[str, Any], stats: dict[str, Any]) -> str | None:
+    """A log converted between .eval and .json keeps its eval id and start: one run, read once.
+    A retry starts anew, so it is never taken for a copy."""
+    eval_id, started = c.text(spec.get("eval_id")), c.text(stats.get("started_at"))
+    return None if eval_id is None or started is None else f"inspect:{eval_id}:{started}"
 
 
 def _unmeasured(
@@ -239,8 +314,8 @@ def _epoch_scores(
         if summary.scores is None:
             continue
         value = files.score_value(summary.scores, name, scorer)
-        if value is None:
-            continue
+        if value is None or math.isnan(value):
+            continue  # an unscored sample (Score.unscored(), NaN): missing, not a score
         epoch = summary.epoch if isinstance(summary.epoch, int) else None
         found.append(_EpochScore(files.sample_id(summary), epoch, value, summary.metadata))
     return found
@@ -252,8 +327,9 @@ def _reduced(
     scorer: str,
     reducer: str,
     default_reducer: str,
-) -> list[float] | None:
-    """The epoch-reduced per-sample values Inspect itself fed this scorer's metrics."""
+) -> list[tuple[str | None, float]] | None:
+    """The epoch-reduced (sample id, value) pairs Inspect itself fed this scorer's metrics;
+    unscored samples (NaN) are left out, as Inspect leaves them out of its metrics."""
     for reduction in reductions or []:
         if isinstance(reduction, files.Unreadable):
             raise reduction.error
@@ -267,20 +343,23 @@ def _reduced(
         for written in reduction.values:
             if isinstance(written, files.Unreadable):
                 raise written.error
-            value = value_to_float(written.get(name) if isinstance(written, dict) else written)
-            if value is not None:
-                values.append(value)
+            sample, raw = written
+            value = value_to_float(raw.get(name) if isinstance(raw, dict) else raw)
+            if value is not None and not math.isnan(value):
+                values.append((None if sample is None else str(sample), value))
         return values
     return None
 
 
-def _reduce(scores: list[_EpochScore], reducer: str) -> list[float] | None:
+def _reduce(scores: list[_EpochScore], reducer: str) -> list[tuple[str | None, float]] | None:
     """Reduce each sample's epochs as the log says; None for a reducer we cannot reproduce."""
     by_sample: dict[str, list[float]] = {}
     for score in scores:
         by_sample.setdefault(score.sample_id, []).append(score.score)
     reduce = epoch_reducer(reducer)
-    return None if reduce is None else [reduce(values) for values in by_sample.values()]
+    if reduce is None:
+        return None
+    return [(sample, reduce(values)) for sample, values in by_sample.items()]
 
 
 def _samples(

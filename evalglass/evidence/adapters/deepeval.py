@@ -1,9 +1,12 @@
-"""DeepEval test-run files (`test_run_<ts>.json`) as Measurements, one per metric name. The mean
-is computed from DeepEval's score list and checked against the test cases; errored measurements
-are missing, never passes; no field grants authority."""
+"""DeepEval test-run files (`test_run_<ts>.json`, `.deepeval/.latest_test_run.json`) as
+Measurements, one per metric name. The mean is computed from DeepEval's score list and checked
+against the test cases; a case run several times (`-r N`) counts once, its repeats averaged;
+errored measurements are missing, never passes; no field grants authority."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,15 +16,29 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
 from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason
 
 _CASE_LISTS = ("testCases", "conversationalTestCases")
+# Where .deepeval/.latest_test_run.json keeps the run (the other copies hold it unwrapped).
+_WRAPPED = "testRunData"
+# What a test case was asked, as opposed to what the app answered and how it scored: repeats
+# of one case (`deepeval test run -r N`) share these and differ in the rest.
+_INPUTS = (
+    "input", "expectedOutput", "context", "retrievalContext", "expectedTools", "metadata",
+    "additionalMetadata", "tags", "scenario", "expectedOutcome", "chatbotRole", "userDescription",
+)  # fmt: skip
+# pytest-repeat's suffix on a test id: `test_x[case-01-2-3]`, `test_x[2-3]` (repeat 2 of 3).
+_REPEAT_SUFFIX = re.compile(r"(?:-|\[)(\d+)-(\d+)\]$")
+_REDUCER = "mean"
+_RUN_KEYS = ("testFile", "runDuration", *_CASE_LISTS)
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = c.mapping(c.load_json_file(path, shown), shown, "test run")
+    if _WRAPPED in doc:
+        doc = c.mapping(doc[_WRAPPED], shown, _WRAPPED)
     with c.shape_errors(shown):
         return tuple(_measurements(doc, path, shown))
 
@@ -31,12 +48,13 @@ class _Case:
     """One test case's outcome for one metric: a score, or an error with none."""
 
     id: str
+    key: str  # the same for every repeat of the case
     score: float | None
     judge: str | None
 
 
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
-    cases = _cases(doc, shown)
+    cases, distinct = _cases(doc, shown)
     reported: dict[str, dict[str, Any]] = {}
     for entry in doc.get("metricsScores") or []:
         entry = c.mapping(entry, shown, "metricsScores[]")
@@ -48,8 +66,11 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     run = Run(
         source=shown,
         model=c.text(hyper.get("model")),
-        dataset=_dataset(doc, hyper),
+        dataset=_dataset(doc, hyper, distinct),
         started=_file_time(path),
+        # Its copies in .deepeval/ (wrapped or not) and a saved test_run_*.json are one run:
+        # the same cases, answered and timed alike.
+        identity="deepeval:" + _digest([doc.get(key) for key in _RUN_KEYS]),
     )
     for name in sorted(set(reported) | set(cases)):
         yield _measurement(name, reported.get(name), cases.get(name), run, shown)
@@ -62,8 +83,17 @@ def _measurement(
     run: Run,
     shown: str,
 ) -> Measurement:
-    scored = [case for case in cases or [] if case.score is not None]
-    samples = tuple(Sample(id=case.id, score=case.score or 0.0) for case in scored)
+    by_case: dict[str, list[_Case]] = {}
+    for case in cases or []:
+        by_case.setdefault(case.key, []).append(case)
+    scored = {key: [x.score for x in runs if x.score is not None] for key, runs in by_case.items()}
+    per_case = [c.mean(scores) or 0.0 for scores in scored.values() if scores]
+    samples = tuple(
+        Sample(id=_case_name(runs), score=x.score, epoch=k if len(runs) > 1 else None)
+        for runs in by_case.values()
+        for k, x in enumerate(runs, start=1)
+        if x.score is not None
+    )
     from_cases = [s.score for s in samples]
     if entry is not None:
         # The metric's own list, with errored measurements already dropped from it.
@@ -85,42 +115,91 @@ def _measurement(
             + c.count_mismatch(errors, errored, "errored measurements")
         )
     judges = sorted({case.judge for case in cases or [] if case.judge})
+    if cases is None:
+        return Measurement(
+            id=name,
+            run=attrs.evolve(run, judge_model=", ".join(judges) or None),
+            value=value,
+            n=len(scores),
+            interval=c.interval(value, scores, None),
+            missing=errors or 0,
+            findings=findings,
+        )
+    counts = [len(s) for s in scored.values() if s]
+    if counts and min(counts) != max(counts):
+        # Cases repeated unequally: DeepEval's mean weights a case by its repeats; n counts
+        # each case once, and so does the value.
+        value = c.mean(per_case)
     return Measurement(
         id=name,
         run=attrs.evolve(run, judge_model=", ".join(judges) or None),
         value=value,
-        n=len(scores),
-        interval=c.interval(value, from_cases or scores, None),
-        samples=samples if cases is not None else None,
-        missing=errored if cases is not None else (errors or 0),
+        n=len(per_case),
+        interval=c.interval(value, per_case, None),
+        samples=samples,
+        missing=sum(not s for s in scored.values()),
         findings=findings,
+        reduction=Reduction(reducer=_REDUCER, least=min(counts), most=max(counts))
+        if counts and max(counts) > 1
+        else None,
     )
 
 
-def _cases(doc: dict[str, Any], shown: str) -> dict[str, list[_Case]]:
-    """Per metric name, every test case that ran it (conversational ones included)."""
+def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int]:
+    """Per metric name, every test case that ran it (conversational ones included); and how
+    many distinct cases the run had, each repeat of a case counted once."""
     by_metric: dict[str, list[_Case]] = {}
-    for key in _CASE_LISTS:
-        for position, case in enumerate(doc.get(key) or []):
-            case = c.mapping(case, shown, f"{key}[{position}]")
+    identities: set[str] = set()
+    for kind in _CASE_LISTS:
+        for position, case in enumerate(doc.get(kind) or []):
+            key = f"{kind}[{position}]"
+            case = c.mapping(case, shown, key)
             order = c.integer(case.get("order"))
-            case_id = c.text(case.get("name")) or f"#{position if order is None else order}"
+            named = c.text(case.get("name"))
+            case_id = named or f"#{position if order is None else order}"
+            # A case is its name (less a repeat suffix) and what it asked, never its position.
+            identity = _digest(
+                [kind, named and _base_name(named), *(case.get(k) for k in _INPUTS)]
+            )
+            identities.add(identity)
             for data in case.get("metricsData") or []:
-                data = c.mapping(data, shown, f"{key}[{position}].metricsData[]")
+                data = c.mapping(data, shown, f"{key}.metricsData[]")
                 name = c.text(data.get("name"))
                 if name is None:
-                    raise OutputError(shown, f"{key}[{position}].metricsData[]: expected a name")
-                where = f"{key}[{position}].metricsData[{name}].score"
+                    raise OutputError(shown, f"{key}.metricsData[]: expected a name")
+                where = f"{key}.metricsData[{name}].score"
                 # On an error DeepEval writes "error" and leaves "score" out: it is missing.
                 score = None if data.get("error") else c.number(data.get("score"), shown, where)
                 by_metric.setdefault(name, []).append(
-                    _Case(case_id, score, c.text(data.get("evaluationModel")))
+                    _Case(case_id, identity, score, c.text(data.get("evaluationModel")))
                 )
-    return by_metric
+    return by_metric, len(identities)
 
 
-def _dataset(doc: dict[str, Any], hyper: dict[str, Any]) -> DatasetIdentity:
-    cases = sum(len(doc.get(key) or []) for key in _CASE_LISTS)
+def _case_name(runs: list[_Case]) -> str:
+    """The name a case's repeats share: pytest-repeat's suffix dropped only when it differs."""
+    names = {run.id for run in runs}
+    if len(names) == 1:
+        return runs[0].id
+    bases = {_base_name(name) for name in names}
+    return bases.pop() if len(bases) == 1 else runs[0].id
+
+
+def _base_name(name: str) -> str:
+    """A test case's name without pytest-repeat's `-i-N` suffix: what its repeats share."""
+    found = _REPEAT_SUFFIX.search(name)
+    if found is None or not 1 <= int(found.group(1)) <= int(found.group(2)):
+        return name
+    closing = "]" if name[found.start()] == "-" else ""
+    return name[: found.start()] + closing
+
+
+def _digest(value: object) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _dataset(doc: dict[str, Any], hyper: dict[str, Any], cases: int) -> DatasetIdentity:
     return DatasetIdentity(
         # A Confident AI dataset names itself; otherwise only what the user logged, if anything.
         name=c.text(doc.get("datasetAlias"))
@@ -149,9 +228,22 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+def not_a_run(path: Path, head: bytes) -> str | None:
+    """DeepEval's cache, and the run link it writes in place of results once logged in."""
+    body = head.lstrip(c.BOM_AND_SPACE)
+    if not body.startswith(b"{"):
+        return None
+    if b'"test_cases_lookup_map"' in head:
+        return "DeepEval's metric cache (.deepeval-cache.json): cached scores, not a test run"
+    if re.match(rb'\{\s*"testRunLink"\s*:', body) and b'"testCases"' not in head:
+        return "DeepEval's link to a test run on Confident AI: the file holds no results"
+    return None
+
+
 ADAPTER = Adapter(
     name="deepeval",
     recognises="a DeepEval test run: JSON with testCases and metricsData or metricsScores",
     sniff=sniff,
     read=read,
+    not_a_run=not_a_run,
 )

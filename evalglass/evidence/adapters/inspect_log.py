@@ -6,6 +6,7 @@ needs none of them, so they load only when an Inspect log is read.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from evalglass.evidence.adapters._common import BOM_AND_SPACE, ZIP_MAGIC
@@ -22,6 +23,30 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+# logs.json maps each log's file name to its header: `{}` or a first key naming a log.
+_INDEX = re.compile(rb'\{\s*(\}|"[^"]*\.(eval|json)"\s*:)')
+# Folders where Inspect keeps the state of a running eval, never a finished log.
+_WORKING = re.compile(r"\.buffer|.+\.checkpoints")
+
+
+def not_a_run(path: Path, head: bytes) -> str | None:
+    """What Inspect writes beside its logs, none of it a log (its own list_eval_logs passes
+    over all of it too)."""
+    body = head.lstrip(BOM_AND_SPACE)
+    if path.name == "logs.json" and _INDEX.match(body):
+        return (
+            "Inspect's index of this log folder (logs.json), which repeats the logs' headers; "
+            "the logs themselves are read"
+        )
+    if path.name == "eval-set.json" and b'"eval_set_id"' in head and b'"tasks"' in head:
+        return "Inspect's eval-set manifest (eval-set.json): the tasks it ran, not a log"
+    if path.name == ".eval-set-id":
+        return "Inspect's eval-set id (.eval-set-id), not a log"
+    if any(_WORKING.fullmatch(part) for part in path.parent.parts[-3:]):
+        return "Inspect's working state of a running eval (.buffer, .checkpoints), not a log"
+    return None
+
+
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     from evalglass.evidence.adapters import _inspect_log
 
@@ -33,4 +58,5 @@ ADAPTER = Adapter(
     recognises="an Inspect AI log: a .eval zip archive, or JSON with status, eval_id and task_id",
     sniff=sniff,
     read=read,
+    not_a_run=not_a_run,
 )

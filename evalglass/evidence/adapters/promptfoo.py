@@ -1,9 +1,11 @@
-"""promptfoo's `-o results.json` export as Measurements, per prompt x provider column. promptfoo
-stores sums and counts: rates and means are derived and checked against the rows; provider
-errors are missing, never failures; no field grants authority."""
+"""promptfoo's exports (`-o results.json`, `.yaml`, `.xml`, `.jsonl`) as Measurements, per
+prompt x provider column. promptfoo stores sums and counts: rates and means are derived and
+checked against the rows; a test run several times (`--repeat N`) counts once, its repeats
+averaged; provider errors are missing, never failures; no field grants authority."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,14 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.adapters._promptfoo_cases import (
+    Cases,
+    cases_of,
+    columns_of_rows,
+    run_identity,
+)
+from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
 
 _PASS_RATE = "pass_rate"
@@ -40,8 +49,12 @@ _MODEL_GRADED = frozenset(
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
-    doc = c.mapping(c.load_json_file(path, shown), shown, "results file")
+    from evalglass.evidence.adapters import _promptfoo_files as files
+
+    doc = files.load(path, shown)
     with c.shape_errors(shown):
+        if files.ROWS_ONLY in doc:
+            return tuple(_rows_only(doc[files.ROWS_ONLY], shown))
         return tuple(_measurements(doc, shown))
 
 
@@ -60,14 +73,37 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
         c.mapping(row, shown, "results.results[]")
         for row in c.sequence(results.get("results"), shown, "results.results")
     ]
-    config = c.section(doc, "config")
     by_column: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         by_column.setdefault(_column_of(row, columns, shown), []).append(row)
     started = c.iso_time(results.get("timestamp")) or c.iso_time(
         c.section(doc, "metadata").get("evaluationCreatedAt")
     )
-    dataset = _dataset(config, rows)
+    # Without rows, a count of rows is a count of tests only when nothing was repeated.
+    once = c.integer(c.section(doc, "runtimeOptions").get("repeat")) == 1
+    yield from _columns(columns, by_column, c.section(doc, "config"), started, once, shown)
+
+
+def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
+    """`-o results.jsonl`: the rows alone, so the columns and every sum come from them."""
+    rows = [c.mapping(row, shown, "result row") for row in lines]
+    if not rows:
+        raise OutputError(shown, "no result rows")
+    yield from _columns(*columns_of_rows(rows, shown), {}, None, False, shown)
+
+
+def _columns(
+    columns: list[dict[str, Any]],
+    by_column: dict[int, list[dict[str, Any]]],
+    config: dict[str, Any],
+    started: str | None,
+    once: bool,
+    shown: str,
+) -> Iterator[Measurement]:
+    rows = [row for column_rows in by_column.values() for row in column_rows]
+    cases = cases_of(by_column)
+    identity = run_identity(rows)
+    dataset = _dataset(config, cases)
     for index, column in enumerate(columns):
         provider, label = c.text(column.get("provider")), c.text(column.get("label"))
         if provider is None or label is None:
@@ -79,14 +115,24 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
             dataset=dataset,
             judge_model=_judge(column_rows, None, config),
             started=started,
+            identity=identity,
         )
         metrics = c.section(column, "metrics")
-        yield _pass_rate(f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, run, shown)
-        for name in c.section(metrics, "namedScores"):
+        yield _pass_rate(
+            f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, cases, run, once, shown
+        )
+        named = c.section(metrics, "namedScores") if metrics else _row_metrics(column_rows)
+        for name in named:
             metric_run = attrs.evolve(run, judge_model=_judge(column_rows, name, config))
             yield _named(
-                f"{provider}/{label}/{name}", name, metrics, column_rows, metric_run, shown
-            )
+                f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
+                once, shown,
+            )  # fmt: skip
+
+
+def _row_metrics(rows: list[dict[str, Any]]) -> dict[str, None]:
+    """The named metrics the rows were scored on, in the order first met."""
+    return {name: None for row in rows for name in c.section(row, "namedScores")}
 
 
 def _column_of(row: dict[str, Any], columns: list[dict[str, Any]], shown: str) -> int:
@@ -113,36 +159,47 @@ def _is_error(row: dict[str, Any]) -> bool:
 
 
 def _pass_rate(
-    metric_id: str, metrics: dict[str, Any], rows: list[dict[str, Any]], run: Run, shown: str
+    metric_id: str,
+    metrics: dict[str, Any],
+    rows: list[dict[str, Any]],
+    cases: Cases,
+    run: Run,
+    once: bool,
+    shown: str,
 ) -> Measurement:
     graded = [row for row in rows if not _is_error(row)]
-    samples = tuple(
-        Sample(id=_sample_id(row), score=1.0 if row.get("success") is True else 0.0)
-        for row in graded
-    )
+    scored = score_cases([(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases)
+    row_scores = [s.score for s in scored.samples]
+    counted_pass = sum(score == 1.0 for score in row_scores)
     passed = c.integer(metrics.get("testPassCount"))
     failed = c.integer(metrics.get("testFailCount"))
     errors = c.integer(metrics.get("testErrorCount"))
-    counted_pass = sum(s.score == 1.0 for s in samples)
     if passed is None or failed is None:
-        passed, failed = counted_pass, len(samples) - counted_pass
-    n = passed + failed
-    value = passed / n if n else None
-    scores = [s.score for s in samples]
+        passed, failed = counted_pass, len(row_scores) - counted_pass
+    reported = passed / (passed + failed) if passed + failed else None
     findings = (
-        c.mismatch(value, c.mean(scores), f"the pass rate of its {len(scores)} graded rows")
+        c.mismatch(reported, c.mean(row_scores), f"the pass rate of its {len(row_scores)} graded rows")
         + c.count_mismatch(passed, counted_pass, "passing rows")
         + c.count_mismatch(errors, len(rows) - len(graded), "error rows")
     )
+    if not rows:
+        # A summary alone: its counts are of rows, which are tests only when none repeated.
+        return Measurement(
+            id=metric_id, run=run, value=reported, n=passed + failed if once else None,
+            missing=(errors or 0) if once else 0, findings=findings,
+        )  # fmt: skip
+    means = scored.means
+    value = reported if scored.balanced else c.mean(means)
     return Measurement(
         id=metric_id,
         run=run,
         value=value,
-        n=n,
-        interval=c.interval(value, scores, None),
-        samples=samples if rows else None,
-        missing=errors if errors is not None else len(rows) - len(graded),
+        n=len(means),
+        interval=c.interval(value, means, None),
+        samples=scored.samples,
+        missing=len({cases.of[id(row)] for row in rows} - set(scored.per_case)),
         findings=findings,
+        reduction=scored.reduction,
     )
 
 
@@ -151,23 +208,28 @@ def _named(
     name: str,
     metrics: dict[str, Any],
     rows: list[dict[str, Any]],
+    cases: Cases,
     run: Run,
+    once: bool,
     shown: str,
 ) -> Measurement:
     where = f"namedScores.{name}"
-    total = c.number(c.section(metrics, "namedScores")[name], shown, where)
+    summary = c.section(metrics, "namedScores")
+    total = c.number(summary[name], shown, where) if name in summary else None
     count = c.integer(c.section(metrics, "namedScoresCount").get(name))
     # The column sums weight x score; its mean divides by the summed weights, as promptfoo's
     # own viewer does (by the assertion count only in exports that predate the weights).
     weights = c.number(c.section(metrics, "namedScoreWeights").get(name), shown, where)
-    value = _ratio(total, weights if weights is not None else count)
+    reported = _ratio(total, weights if weights is not None else count)
     errors = sum(_is_error(row) for row in rows)
-    if count is None and weights is None:
+    if total is not None and count is None and weights is None:
         # A derived metric: promptfoo stores its computed value, with no rows behind it.
         return Measurement(id=metric_id, run=run, value=total, n=None, missing=errors)
     if not rows:
-        return Measurement(id=metric_id, run=run, value=value, n=count)
-    samples, weighted, weight_sum, assertions = [], 0.0, 0.0, 0
+        return Measurement(id=metric_id, run=run, value=reported, n=count if once else None)
+    graded: list[tuple[dict[str, Any], float]] = []
+    case_weight: dict[str, float] = {}
+    weighted, weight_sum, assertions = 0.0, 0.0, 0
     for row in rows:
         scores = c.section(row, "namedScores")
         if _is_error(row) or name not in scores:
@@ -181,22 +243,34 @@ def _named(
             c.section(c.section(row, "gradingResult"), "namedScoreWeights").get(name), shown, where
         )
         row_weight = float(contributing) if row_weight is None else row_weight
-        samples.append(Sample(id=_sample_id(row), score=score))
+        graded.append((row, score))
+        case_weight.setdefault(cases.of[id(row)], row_weight)
         weighted, weight_sum = weighted + score * row_weight, weight_sum + row_weight
         assertions += contributing
-    scores_only = [s.score for s in samples]
+    scored = score_cases(graded, cases)
+    means = scored.means
+    recomputed = _ratio(weighted, weight_sum)
+    if scored.balanced:
+        value = reported if reported is not None else recomputed
+    else:
+        # Cases repeated unequally: each case counts once, weighted as its assertions are.
+        value = _ratio(
+            sum(m * case_weight[k] for k, m in zip(scored.per_case, means, strict=True)),
+            sum(case_weight[k] for k in scored.per_case),
+        )
     return Measurement(
         id=metric_id,
         run=run,
         value=value,
-        n=len(samples),
-        interval=c.interval(value, scores_only, None),
-        samples=tuple(samples),
-        missing=errors,
+        n=len(means),
+        interval=c.interval(value, means, None),
+        samples=scored.samples,
+        missing=len({cases.of[id(row)] for row in rows if _is_error(row)} - set(scored.per_case)),
         findings=c.mismatch(
-            value, _ratio(weighted, weight_sum), f"the mean over its {len(samples)} graded rows"
+            reported, recomputed, f"the mean over its {len(graded)} graded rows"
         )
         + c.count_mismatch(count, assertions, "scored assertions"),
+        reduction=scored.reduction,
     )
 
 
@@ -268,7 +342,7 @@ def _provider_names(value: object) -> list[str]:
     return []
 
 
-def _dataset(config: dict[str, Any], rows: list[dict[str, Any]]) -> DatasetIdentity:
+def _dataset(config: dict[str, Any], cases: Cases) -> DatasetIdentity:
     tests = config.get("tests")
     if isinstance(tests, str):
         location: str | None = tests
@@ -276,18 +350,45 @@ def _dataset(config: dict[str, Any], rows: list[dict[str, Any]]) -> DatasetIdent
         location = ", ".join(tests)
     else:
         location = None  # inline tests: the config is the dataset
-    indices = {c.integer(row.get("testIdx")) for row in rows} - {None}
-    return DatasetIdentity(location=location, samples=len(indices) if indices else None)
+    return DatasetIdentity(location=location, samples=cases.distinct or None)
+
+
+# The first line of `-o results.jsonl` is one result row; two of these keys mark it as promptfoo's.
+_ROW_KEYS = (b'"gradingResult"', b'"namedScores"', b'"promptIdx"', b'"testIdx"', b'"testCase"')
+_XML_ROOT = re.compile(rb"(<\?xml[^>]*\?>\s*)?<promptfoo>")
+_YAML_KEYS = (re.compile(rb"^evalId:", re.MULTILINE), re.compile(rb"^results:", re.MULTILINE))
 
 
 def sniff(path: Path, head: bytes) -> bool:
     body = head.lstrip(c.BOM_AND_SPACE)
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        first = body.split(b"\n", 1)[0]
+        return first.startswith(b"{") and sum(key in first for key in _ROW_KEYS) >= 2
+    if suffix in (".yaml", ".yml"):
+        return all(key.search(body) for key in _YAML_KEYS)
+    if body.startswith(b"<"):
+        return bool(_XML_ROOT.match(body)) and b"<evalId>" in head
     return body.startswith(b"{") and b'"evalId"' in head and b'"results"' in head
+
+
+def not_a_run(path: Path, head: bytes) -> str | None:
+    """promptfoo's JUnit report: pass or fail per row, and too little else to read a run from."""
+    body = head.lstrip(c.BOM_AND_SPACE)
+    if body.startswith(b"<") and b"<testsuites" in head and b'name="promptfoo"' in head:
+        return (
+            "promptfoo's JUnit report: pass or fail per row, with no prompt label, no scores "
+            "and nothing that tells a test's repeats apart; read the run from promptfoo's "
+            "-o results.json (or .yaml, .jsonl, .xml)"
+        )
+    return None
 
 
 ADAPTER = Adapter(
     name="promptfoo",
-    recognises="a promptfoo export: JSON with evalId and results",
+    recognises="a promptfoo export: JSON or YAML with evalId and results, its XML, "
+    "or .jsonl result rows",
     sniff=sniff,
     read=read,
+    not_a_run=not_a_run,
 )
