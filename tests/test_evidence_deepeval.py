@@ -79,7 +79,7 @@ def test_identity_of_model_and_dataset() -> None:
     """The logged hyperparameters name the model and dataset; the file name the time."""
     run = read()["Exact Match"].run
     assert run.source == str(RUN)
-    assert (run.model, run.judge_model, run.status) == ("fake-arith-model-v1", None, None)
+    assert (run.model, run.graders, run.status) == ("fake-arith-model-v1", (), None)
     assert run.dataset == DatasetIdentity(name="arith.jsonl", samples=20)
     assert run.started == "2026-11-29T22:45:00"
 
@@ -103,8 +103,19 @@ def test_the_evaluation_model_is_the_judge(tmp_path: Path) -> None:
             case["metricsData"][1]["evaluationModel"] = "gpt-4.1"
 
     m = read(edited(tmp_path, edit))
-    assert m["Numeric Closeness"].run.judge_model == "gpt-4.1"
-    assert m["Exact Match"].run.judge_model is None
+    assert m["Numeric Closeness"].run.graders == ("gpt-4.1",)
+    assert m["Exact Match"].run.graders == ()
+
+
+def test_every_evaluation_model_of_a_metric_is_named(tmp_path: Path) -> None:
+    """Test cases graded by different models: the metric names each, not one of them."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        for i, case in enumerate(doc["testCases"]):
+            case["metricsData"][1]["evaluationModel"] = "gpt-4.1" if i % 2 else "fake-arith-model-v1"
+
+    m = read(edited(tmp_path, edit))
+    assert m["Numeric Closeness"].run.graders == ("fake-arith-model-v1", "gpt-4.1")
 
 
 def test_a_confident_ai_dataset_names_itself(tmp_path: Path) -> None:

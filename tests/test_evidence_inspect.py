@@ -146,11 +146,11 @@ def test_identity_of_model_judge_and_dataset() -> None:
     run = m["arith/match/accuracy"].run
     assert run.source == str(ARITH_EVAL)
     assert run.model == "mockllm/model"
-    assert run.judge_model is None
+    assert run.graders == ()
     assert run.status == "success"
     assert run.started == "2026-11-29T22:43:36+00:00"
     assert run.dataset == DatasetIdentity(name="arith", location="arith.jsonl", samples=20)
-    assert m["arith/model_graded_fact/accuracy"].run.judge_model == "mockllm/judge"
+    assert m["arith/model_graded_fact/accuracy"].run.graders == ("mockllm/judge",)
 
 
 def test_a_model_graded_scorer_without_a_model_is_judged_by_the_model_itself(
@@ -162,9 +162,53 @@ def test_a_model_graded_scorer_without_a_model_is_judged_by_the_model_itself(
         doc["results"]["scores"][3]["params"]["model"],
         doc["eval"]["scorers"][3]["options"]["model"],
     )
-    assert read(write_json(tmp_path, doc))["arith/model_graded_fact/accuracy"].run.judge_model == (
-        "mockllm/model"
+    assert read(write_json(tmp_path, doc))["arith/model_graded_fact/accuracy"].run.graders == (
+        "mockllm/model",
     )
+
+
+@pytest.mark.parametrize(
+    ("roles", "scorer_model", "name", "graders"),
+    [
+        ({"grader": {"model": "anthropic/claude"}}, None, "model_graded_fact", ("anthropic/claude",)),
+        ({}, None, "inspect_ai/model_graded_fact", ("mockllm/model",)),
+        ({}, ["openai/gpt-4.1", "anthropic/claude"], "model_graded_fact",
+         ("anthropic/claude", "openai/gpt-4.1")),
+        ({}, None, "custom_scorer", ()),
+    ],
+)
+def test_the_graders_a_log_names(tmp_path: Path, roles: dict[str, Any], scorer_model: Any,
+                                 name: str, graders: tuple[str, ...]) -> None:
+    """The grader role, the model under evaluation for a model-graded scorer that names none
+    (its registry prefix aside), every model of a majority vote; a plain scorer has none."""
+    doc = load(ARITH_JSON)
+    entry, spec = doc["results"]["scores"][3], doc["eval"]["scorers"][3]
+    del entry["params"]["model"], spec["options"]["model"]
+    if scorer_model is not None:
+        entry["params"]["model"] = scorer_model
+    entry["scorer"] = spec["name"] = name
+    doc["eval"]["model_roles"] = roles
+    found = [m for m in read(write_json(tmp_path, doc)).values() if m.id.startswith("arith/model_graded_fact/")]
+    assert found and {m.run.graders for m in found} == {graders}
+
+
+SELF_GRADED = LOGS / "self-graded/logs"
+
+
+@pytest.mark.parametrize("form", ["eval", "json"])
+def test_who_graded_inspect_s_model_graded_qa(form: str) -> None:
+    """Real logs of model_graded_qa: with no grader it graded with the model under test; with
+    the grader role bound, that model; with a model named, that one."""
+    found = {m.id: m.run for m in inspect_log_measurements(SELF_GRADED / form)}
+    assert {k: (r.models, r.graders) for k, r in found.items()} == {
+        "self_graded/model_graded_qa/accuracy": (("mockllm/model",), ("mockllm/model",)),
+        "role_graded/model_graded_qa/accuracy": (("mockllm/model",), ("mockllm/grader",)),
+        "named_graded/model_graded_qa/accuracy": (("mockllm/model",), ("mockllm/judge",)),
+    }
+
+
+def inspect_log_measurements(folder: Path) -> list[Measurement]:
+    return [m for path in sorted(folder.iterdir()) for m in read(path).values()]
 
 
 def test_errored_samples_are_missing_not_failures() -> None:

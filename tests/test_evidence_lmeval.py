@@ -103,7 +103,7 @@ def test_identity_of_model_and_dataset() -> None:
     """Model from model_name; dataset from the task config, version and task hash."""
     run = read(RESULTS)["arith_gen/exact_match,strict-match"].run
     assert run.source == str(RESULTS)
-    assert (run.model, run.judge_model, run.status) == ("offline/dummy-lm", None, None)
+    assert (run.model, run.graders, run.status) == ("offline/dummy-lm", (), None)
     assert run.started == "2026-11-29T22:44:33.414911+00:00"
     assert run.dataset == DatasetIdentity(
         name="json",

@@ -98,7 +98,7 @@ def test_identity_of_model_and_dataset() -> None:
     echo, calc = m["echo/terse/pass_rate"].run, m["mock-calculator/verbose/brevity"].run
     assert (echo.model, calc.model) == ("echo", "file://calc_provider.js")
     assert echo.source == str(RESULTS)
-    assert (echo.judge_model, echo.status) == (None, None)
+    assert (echo.graders, echo.status) == ((), None)
     assert echo.started == "2026-11-29T22:48:19.436000+00:00"
     assert echo.dataset == DatasetIdentity(samples=10)
 
@@ -114,9 +114,56 @@ def test_a_model_graded_assertion_names_its_grader_as_judge(tmp_path: Path) -> N
                     comp["assertion"]["provider"] = "openai:gpt-4.1-mini"
 
     m = read(edited(tmp_path, edit))
-    assert m["echo/terse/closeness"].run.judge_model == "openai:gpt-4.1-mini"
-    assert m["echo/terse/pass_rate"].run.judge_model == "openai:gpt-4.1-mini"
-    assert m["echo/terse/brevity"].run.judge_model is None
+    assert m["echo/terse/closeness"].run.graders == ("openai:gpt-4.1-mini",)
+    assert m["echo/terse/pass_rate"].run.graders == ("openai:gpt-4.1-mini",)
+    assert m["echo/terse/brevity"].run.graders == ()
+
+
+def test_every_row_grader_is_named_not_the_first(tmp_path: Path) -> None:
+    """Rows graded by different providers (their own, their test's, the default test's): the
+    metric names every one of them."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["config"].setdefault("defaultTest", {})["options"] = {"provider": "openai:gpt-4.1"}
+        for i, row in enumerate(doc["results"]["results"]):
+            for comp in (row["gradingResult"] or {}).get("componentResults", []):
+                if comp["assertion"]["metric"] == "closeness":
+                    comp["assertion"]["type"] = "llm-rubric"
+                    if i % 3 == 1:
+                        comp["assertion"]["provider"] = "echo"
+                    elif i % 3 == 2:
+                        row["testCase"].setdefault("options", {})["provider"] = {"id": "anthropic:claude"}
+
+    m = read(edited(tmp_path, edit))
+    assert m["echo/terse/closeness"].run.graders == ("anthropic:claude", "echo", "openai:gpt-4.1")
+
+
+def test_a_column_whose_rows_name_several_providers_names_them_all(tmp_path: Path) -> None:
+    """The model under evaluation is taken from every row of a column: a second provider in a
+    later row is a second model, not hidden behind the first row's."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        rows = [r for r in doc["results"]["results"] if r["promptIdx"] == 0]
+        rows[-1]["provider"] = {"id": "openai:gpt-4.1", "label": "echo"}
+
+    m = read(edited(tmp_path, edit))
+    assert m["echo/terse/pass_rate"].run.models == ("echo", "openai:gpt-4.1")
+    assert m["echo/terse/pass_rate"].run.model == "echo, openai:gpt-4.1"
+    assert m["echo/verbose/pass_rate"].run.models == ("echo",)
+
+
+GRADERS = FIXTURES / "promptfoo/graders/results/results.json"
+
+
+def test_a_real_column_graded_per_row_names_every_grader() -> None:
+    """promptfoo picks the grader per row: the default test's, a test's own, an assertion's,
+    and on one row the provider under test itself (written as {providerId, label}): all named."""
+    m = read(GRADERS)
+    every = ("file://grader_x.js", "file://grader_y.js", "file://model_a.js")
+    assert m["model-a/sum/rubric"].run.graders == every
+    assert m["model-a/sum/rubric"].run.models == ("file://model_a.js",)
+    assert m["model-b/sum/rubric"].run.graders == every
+    assert m["model-a/sum/correct"].run.graders == ()
 
 
 def test_counts_the_rows_contradict_are_findings(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from evalglass.evidence.model import Evidence
 from evalglass.records.model import HostRecords, SuccessMode, SuccessPolicy
 from evalglass.render import Format, render
 from tests import states as s
+from tests.render_cases import WHEN
 
 RESULTS = ("pass", "warn", "fail", "unsound", "blocked", "informational")
 # Rates written as a host writes them; 0.75 and 0.25 fall exactly on 3 of 4 and 1 of 4.
@@ -224,7 +225,7 @@ def test_assembled_scorecards_agree_with_their_policy_in_every_format(
     )
     measurements = {f"m{i}": s.measurement(state, value, 500, f"m{i}")
                     for i, (state, value) in enumerate(metrics)}
-    card = assemble(records, Evidence(measurements=measurements), require_gate)
+    card = assemble(records, Evidence(measurements=measurements), require_gate, evaluated_at=WHEN)
     expected = decide_run({c.id: c.status for c in card.metrics}, policy)
     assert (card.verdict, card.policy.rule) == (expected.verdict, expected.rule)
     assert card.exit_code == exit_code(card.verdict, require_gate, expected.required)

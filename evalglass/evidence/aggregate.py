@@ -165,7 +165,7 @@ def _shown(value: object) -> str:
 
 def measurements(aggregates: Aggregates, sources: tuple[str, ...] = ()) -> tuple[Measurement, ...]:
     """Every metric's measurement; `sources` names the files behind a merged dataset."""
-    run = Run(source=_joined(sources) or aggregates.source, model=aggregates.model,
+    run = Run(source=_joined(sources) or aggregates.source, models=[aggregates.model],
               dataset=aggregates.dataset)
     return tuple(
         measure(metric, entry, run) for metric, entry in sorted(aggregates.metrics.items())

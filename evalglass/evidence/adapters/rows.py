@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import array
 import csv
+import io
 import json
 import math
 from collections.abc import Iterator
@@ -19,7 +20,8 @@ import attrs
 import orjson
 
 from evalglass.errors import OutputError
-from evalglass.evidence import aggregate
+from evalglass.evidence import aggregate, progress
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -79,7 +81,9 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates:
     # One copy of each sample key, shared by the id sets of every metric that scores the sample.
     keys: dict[str, str] = {}
     low, high = -aggregate.LIMIT, aggregate.LIMIT
+    kept = c.SampleBudget(shown)
     for line, row in _rows(path, shown):
+        kept.add(c.Cost.ROW)
         metric, score = row.get("metric"), row.get("score")
         if type(metric) is not str or not metric:
             raise OutputError(shown, "metric: expected a non-empty string", line)
@@ -92,7 +96,9 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates:
             key = keys.setdefault(key, key)
             if key in scores.ids:
                 raise OutputError(
-                    shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'", line
+                    shown,
+                    f"sample_id {c.shown_value(sample_id)} appears twice for metric '{metric}'",
+                    line,
                 )
             scores.ids.add(key)
         model = row.get("model")
@@ -130,7 +136,7 @@ def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
         if path.suffix.lower() == ".csv":
             yield from _csv_rows(path, shown)
             return
-        with path.open("rb") as stream:
+        with progress.open_binary(path) as stream:
             for number, line in enumerate(stream, start=1):
                 try:
                     row = _fast(line)
@@ -159,10 +165,14 @@ def _slow(line: bytes, shown: str, number: int) -> object:
         raise OutputError(shown, f"not valid JSON: {exc.msg}", number) from exc
     except RecursionError as exc:
         raise OutputError(shown, "not valid JSON: nested too deeply", number) from exc
+    except ValueError as exc:
+        if not c.is_digit_limit(exc):
+            raise
+        raise OutputError(shown, f"not valid JSON: {c.DIGIT_LIMIT}", number) from exc
 
 
 def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
-    with path.open(encoding="utf-8", newline="") as stream:
+    with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
         reader = csv.DictReader(stream)
         missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
         if missing:
@@ -172,16 +182,14 @@ def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]
 
 
 def _score(raw: object, shown: str, line: int) -> float:
-    if isinstance(raw, bool):
-        return float(raw)
-    if isinstance(raw, int | float | str):
+    if isinstance(raw, int | float):  # a boolean too: true is a pass
+        return c.to_float(raw)
+    if isinstance(raw, str):
         try:
             return float(raw)
-        except OverflowError:
-            return math.copysign(math.inf, raw)  # type: ignore[arg-type]
         except ValueError:
             pass
-    raise OutputError(shown, f"score: expected a number, got {raw!r}", line)
+    raise OutputError(shown, f"score: expected a number, got {c.shown_value(raw)}", line)
 
 
 def sniff(path: Path, head: bytes) -> bool:
