@@ -232,3 +232,38 @@ def test_yaml_text_quotes_what_yaml_would_misread() -> None:
     assert [yaml_text(v) for v in (Op.GE, "2026-10", "@alice", "yes", "qa-gold", True)] == [
         "'>='", "'2026-10'", "'@alice'", "'yes'", "qa-gold", "yes"
     ]
+
+
+def test_evidence_short_of_its_bar_asks_for_recalibration() -> None:
+    """A calibrated judge whose evidence misses its bar: one edit, pointing `evidence` at a new
+    file the person chooses, saying what it must show; in memory, the metric then gates."""
+    state = s.State(judge=Calibration.CALIBRATED, evidence="below_bar")
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement)
+    assert [(e.file, e.key, e.text, e.action) for e in plan.edits] == [
+        ("judges.yaml", "grader-v2.evidence",
+         "<the calibration evidence file, relative to the records folder>", Action.EDIT),
+    ]
+    assert plan.edits[0].asserts == (
+        "you ran `evalglass calibrate --judge grader-v2` on human labels for 'openai/gpt-4.1', "
+        "committed the evidence file it wrote beside the records, and its kappa lower bound is "
+        "at least 0.6"
+    )
+    assert resolve(s.METRIC, apply(records, plan.edits), measurement).outcome is Outcome.CAN_GATE
+    # The records given keep their evidence: the assumed document lives only in the copy.
+    assert records.judges[s.JUDGE].evidence_read == s.evidence_document(low=0.55)
+
+
+def test_a_judge_moved_to_the_runs_grader_is_recalibrated_for_it() -> None:
+    """Evidence that holds up the judge's old model: once the checklist moves the judge to the
+    model that graded the run, it also asks for evidence measured on that model, and then the
+    metric gates."""
+    state = s.State(judge=Calibration.CALIBRATED, grader="other", evidence="met")
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement)
+    assert [(e.key, e.text) for e in plan.edits] == [
+        ("grader-v2.model", "other/grader"),
+        ("grader-v2.evidence", "<the calibration evidence file, relative to the records folder>"),
+    ]
+    assert "on human labels for 'other/grader'" in plan.edits[1].asserts
+    assert resolve(s.METRIC, apply(records, plan.edits), measurement).outcome is Outcome.CAN_GATE

@@ -13,6 +13,8 @@ from typing import Any
 
 import attrs
 
+from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
+from evalglass.core.authority import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Measurement, Run
@@ -23,6 +25,7 @@ from evalglass.records.model import (
     Calibration,
     DatasetStatus,
     HostRecords,
+    JudgeRecord,
     MetricStatus,
     Op,
     Policy,
@@ -44,7 +47,9 @@ class Action(enum.Enum):
 @attrs.frozen(kw_only=True)
 class Edit:
     """One field to write in one records file. When `choose` is set, the person picks the value
-    (`value` is only a stand-in, so the edited copy can be resolved)."""
+    (`value` is only a stand-in, so the edited copy can be resolved). `assumes` are fields the
+    in-memory copy also takes for what the edit asserts but YAML does not hold: the content of
+    the calibration evidence file the person points to."""
 
     kind: str
     record: str
@@ -53,6 +58,7 @@ class Edit:
     action: Action
     asserts: str
     choose: str | None = None
+    assumes: tuple[tuple[str, object], ...] = ()
 
     @property
     def file(self) -> str:
@@ -137,11 +143,11 @@ class _Plan:
     edits: list[Edit] = attrs.Factory(list)
 
     def put(self, kind: str, record: str, field: str, value: object, asserts: str,
-            choose: str | None = None) -> None:
+            choose: str | None = None, assumes: tuple[tuple[str, object], ...] = ()) -> None:
         exists = record in getattr(self.records, kind)
         action = Action.EDIT if exists else Action.ADD
         self.edits.append(Edit(kind=kind, record=record, field=field, value=value, action=action,
-                               asserts=asserts, choose=choose))
+                               asserts=asserts, choose=choose, assumes=assumes))
 
     def dataset(self, dataset_id: str, measurement: Measurement | None) -> str:
         """The dataset edits; returns the version the dataset record will validate."""
@@ -220,6 +226,10 @@ class _Plan:
             self.put("judges", judge_id, "calibration", Calibration.CALIBRATED,
                      "you have checked this judge's grades against human labels, and they agree "
                      "well enough to fail builds on")
+        if judge is not None:
+            # Held to the model it will grade with once the edits above are made.
+            self.evidence(judge_id, attrs.evolve(judge, calibration=Calibration.CALIBRATED,
+                                                 model=model))
         independent = _independence(judge_id, model, run)
         # In the resolver's order: independence first.
         return ((independent,) if independent else ()) + tuple(outside), model
@@ -232,6 +242,21 @@ class _Plan:
         base = grader_key(grader) or "judge"
         candidates = [base, *(f"{base}-{n}" for n in range(2, len(self.records.judges) + 3))]
         return next(c for c in candidates if c not in self.records.judges)
+
+    def evidence(self, judge_id: str, judge: JudgeRecord) -> None:
+        """Re-calibrate, or point `evidence` at the right file, when the evidence the judge's
+        record names does not hold it up."""
+        if not evidence_shortfall(judge_id, judge):
+            return
+        bar = judge.min_agreement
+        shows = (f"its {bar.statistic.value} lower bound is at least {fmt(bar.lower_bound)}"
+                 if bar is not None else "it is for this judge and model")
+        self.put("judges", judge_id, "evidence", judge.evidence or f"calibration/{judge_id}.json",
+                 f"you ran `evalglass calibrate --judge {judge_id}` on human labels for "
+                 f"'{judge.model}', committed the evidence file it wrote beside the records, and "
+                 f"{shows}",
+                 choose="the calibration evidence file, relative to the records folder",
+                 assumes=(("evidence_read", _assumed_evidence(judge_id, judge)),))
 
     def baseline(self, metric_id: str, dataset_id: str, version: str,
                  judge_model: str | None) -> None:
@@ -282,6 +307,24 @@ class _Plan:
                      "when it was approved", choose="the date of approval, YYYY-MM-DD")
 
 
+def _assumed_evidence(judge_id: str, judge: JudgeRecord) -> CalibrationEvidence:
+    """Evidence that just meets the judge's bar: what the edit asserts the new file shows, for
+    the in-memory copy only. It is never written and never read from anywhere."""
+    bar = judge.min_agreement
+    statistics = {} if bar is None else {
+        bar.statistic.value: Estimate(bar.lower_bound, bar.lower_bound, bar.lower_bound, 0)
+    }
+    nothing = InputFile(path="<assumed>", sha256="<assumed>")
+    return CalibrationEvidence(
+        judge=judge_id, judge_model=judge.model, scale=Scale.BINARY, categories=(), raters=(),
+        statistics=statistics, confusion=None,
+        items=Items(matched=0, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0,
+                    no_consensus=0),
+        level=0.95, resamples=0, seed=0, judgments=nothing, labels=nothing,
+        evalglass_version="<assumed>", date="<assumed>",
+    )
+
+
 def _distinct(graders: tuple[str, ...]) -> list[str]:
     """One name per grader, where spellings of the same grader count once."""
     kept: list[str] = []
@@ -318,7 +361,9 @@ def apply(records: HostRecords, edits: tuple[Edit, ...]) -> HostRecords:
     """A copy of `records` with the edits made: in memory only, for a hypothetical resolve."""
     grouped: dict[tuple[str, str], dict[str, object]] = {}
     for edit in edits:
-        grouped.setdefault((edit.kind, edit.record), {})[edit.field] = edit.value
+        fields = grouped.setdefault((edit.kind, edit.record), {})
+        fields[edit.field] = edit.value
+        fields.update(edit.assumes)
     # Only the kinds edited are copied: the others (and the success policy) carry over as they are.
     kinds: dict[str, Any] = {kind: dict(getattr(records, kind)) for kind, _ in grouped}
     for (kind, record_id), fields in grouped.items():
