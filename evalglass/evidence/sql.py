@@ -152,7 +152,8 @@ def query(dialect: Dialect, table: str = "scores", present: Iterable[str] = OPTI
 def groups_to_aggregates(groups: Iterable[Mapping[str, object]], source: str) -> aggregate.Aggregates:
     """The query's result rows (from any engine, any export) as `Aggregates`."""
     totals: dict[str, aggregate.Moments] = {}
-    named: dict[str, dict[str, aggregate.Cluster]] = {}
+    named: dict[str, dict[str, aggregate.ClusterSums]] = {}
+    squares: dict[str, int] = {}
     models: set[str] = set()
     for number, row in enumerate(groups, start=1):
         marker = _integer(row, "evalglass_aggregates", source, number)
@@ -176,13 +177,17 @@ def groups_to_aggregates(groups: Iterable[Mapping[str, object]], source: str) ->
         )  # fmt: skip
         totals[metric] = totals[metric] + moments if metric in totals else moments
         clusters = named.setdefault(metric, {})
+        squares.setdefault(metric, 0)
         cluster = row.get("cluster")
         if cluster is not None and cluster != "" and moments.n:
-            part = aggregate.Cluster(n=moments.n, total=moments.total, squares=moments.squares)
             name = str(cluster)
-            clusters[name] = clusters[name] + part if name in clusters else part
+            got = clusters.get(name, (0, 0))
+            clusters[name] = (got[0] + moments.n, got[1] + moments.total)
+            squares[metric] += moments.squares
     metrics = {
-        metric: aggregate.MetricStats(moments=moments, clusters=named[metric])
+        metric: aggregate.MetricStats(
+            moments=moments, clusters=named[metric], clustered_squares=squares[metric]
+        )
         for metric, moments in totals.items()
     }
     if len(models) > 1:

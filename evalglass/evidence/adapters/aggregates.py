@@ -20,6 +20,7 @@ from evalglass.evidence.registry import Adapter
 
 MARKER = "evalglass_aggregates"
 _COUNTS = ("n", "missing", "nonfinite", "out_of_range", "nonbinary", "sum", "sum_squares")
+_CLUSTERED = "clustered_sum_squares"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -100,16 +101,19 @@ def _metric(entry: object, where: str, shown: str) -> aggregate.MetricStats:
     raw = entry.get("clusters", {})
     if not isinstance(raw, dict):
         raise OutputError(shown, f"{where}.clusters: expected an object")
-    clusters = {}
+    clusters: dict[str, aggregate.ClusterSums] = {}
     for name, sums in raw.items():
-        here = f"{where}.clusters.{name}"
-        if not isinstance(sums, list) or len(sums) != 3:
-            raise OutputError(shown, f"{here}: expected [n, sum, sum_squares]")
-        n, total, squares = (
-            _count(v, here, shown, signed=i == 1) for i, v in enumerate(sums)
-        )
-        clusters[str(name)] = aggregate.Cluster(n=n, total=total, squares=squares)
-    return aggregate.MetricStats(moments=moments, clusters=clusters)
+        # Checked by exact type: a thousand partials can hold millions of clusters.
+        if type(sums) is not list or len(sums) != 2:
+            raise OutputError(shown, f"{where}.clusters.{name}: expected [n, sum]")
+        n, total = sums
+        if type(n) is not int or n < 0 or type(total) is not int:
+            raise OutputError(
+                shown, f"{where}.clusters.{name}: expected [n, sum] of whole numbers, got {sums!r}"
+            )
+        clusters[str(name)] = (n, total)
+    squares = _count(entry.get(_CLUSTERED), f"{where}.{_CLUSTERED}", shown)
+    return aggregate.MetricStats(moments=moments, clusters=clusters, clustered_squares=squares)
 
 
 def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
@@ -132,9 +136,8 @@ def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
                 "high": m.moments.high,
                 "sum": m.moments.total,
                 "sum_squares": m.moments.squares,
-                "clusters": {
-                    name: [c.n, c.total, c.squares] for name, c in sorted(m.clusters.items())
-                },
+                _CLUSTERED: m.clustered_squares,
+                "clusters": {name: list(sums) for name, sums in sorted(m.clusters.items())},
             }
             for metric, m in sorted(aggregates.metrics.items())
         },

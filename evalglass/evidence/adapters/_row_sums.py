@@ -1,0 +1,261 @@
+"""The rows reader's running state, and how it turns into `Aggregates`: per metric, each scored
+row's score and cluster (as a small integer), each sample key's hash, and the missing count.
+
+A block of parsed rows is taken whole, column by column, by C-level loops (`map`, `set`,
+`array.extend`) when every row is of the common shape; any other block is taken row by row, with
+messages naming lines. Both fill the same state. Repeated sample ids are found from the hashes at
+the end; a repeat (or two ids whose hashes collide) makes the reader read again exactly, row by
+row, keeping the keys themselves, which names the line. Reads no files.
+"""
+
+from __future__ import annotations
+
+import array
+import math
+import operator
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Iterator
+from itertools import accumulate, compress, count, repeat
+from typing import Any
+
+from evalglass.errors import OutputError
+from evalglass.evidence import aggregate
+
+_NONE = type(None)
+_SCORES = frozenset({float, int, bool, _NONE})
+_IDS = frozenset({str, int, _NONE})
+_TEXT = frozenset({str, _NONE})
+_get = dict.get
+_append: Any = array.array.append
+_LIMIT = aggregate.LIMIT
+_SCALE = aggregate.SCALE
+_SCALE_F = float(_SCALE)
+
+
+class Duplicate(Exception):
+    """Two rows of one metric may name one sample: read again, exactly."""
+
+
+def _drain(iterator: Iterable[object]) -> None:
+    deque(iterator, maxlen=0)
+
+
+def _floats() -> array.array[float]:
+    return array.array("d")
+
+
+def _ints() -> array.array[int]:
+    return array.array("q")
+
+
+class RowSums:
+    """Everything the reader keeps: about 24 bytes a scored row. With `exact`, each metric's
+    sample keys themselves instead of their hashes, for naming a repeated one."""
+
+    def __init__(self, shown: str, *, exact: bool = False) -> None:
+        self.shown = shown
+        self.exact = exact
+        self.scores: defaultdict[str, array.array[float]] = defaultdict(_floats)
+        # The row's cluster as a number: 0 for none; the names in `self.names`.
+        self.clusters: defaultdict[str, array.array[int]] = defaultdict(_ints)
+        self.cluster_number: defaultdict[object, int] = defaultdict(count(1).__next__)
+        self.cluster_number[None] = self.cluster_number[""] = 0
+        self.hashes: defaultdict[str, array.array[int]] = defaultdict(_ints)
+        self.keys: defaultdict[str, set[object]] = defaultdict(set)
+        self.shared: dict[object, object] = {}
+        self.missing: Counter[str] = Counter()
+        self.models: set[str] = set()
+
+    def add_block(self, rows: list[Any]) -> bool:
+        """Take a block of parsed rows at once; False, changing nothing, when a row is not of
+        the common shape (then `add_rows` takes the block)."""
+        try:
+            metrics: list[Any] = list(map(_get, rows, repeat("metric")))
+            scores: list[Any] = list(map(_get, rows, repeat("score")))
+            ids: list[Any] = list(map(_get, rows, repeat("sample_id")))
+            models = set(map(_get, rows, repeat("model")))
+            # Hashing each column's distinct values also caches the hashes the routing uses.
+            named = set(metrics)
+            distinct_ids = set(ids)
+        except TypeError:  # a row that is not an object; a list where a string belongs
+            return False
+        if not all(type(m) is str and m for m in named):
+            return False
+        id_kinds = set(map(type, distinct_ids))
+        if not _SCORES.issuperset(map(type, scores)) or not _IDS.issuperset(id_kinds):
+            return False
+        if any(map(_get, rows, repeat("epoch"))):
+            return False
+        clusters = list(map(_get, rows, repeat("cluster")))
+        scored = metrics
+        absent: Iterator[str] = iter(())
+        if None in scores:
+            present = list(map(operator.is_not, scores, repeat(None)))
+            absent = compress(metrics, map(operator.not_, present))
+            scored, scores = list(compress(metrics, present)), list(compress(scores, present))
+            clusters = list(compress(clusters, present))
+        try:
+            if not _TEXT.issuperset(map(type, set(clusters))):
+                return False
+        except TypeError:
+            return False
+        if scores and not _within(scores):
+            return False
+        # Every check passed: now the state changes.
+        self.missing.update(absent)
+        self.models.update(m for m in models if m and type(m) is str)
+        _drain(map(_append, map(self.scores.__getitem__, scored), scores))
+        numbers = map(self.cluster_number.__getitem__, clusters)
+        _drain(map(_append, map(self.clusters.__getitem__, scored), numbers))
+        if distinct_ids != {None}:
+            if None in distinct_ids or "" in distinct_ids:
+                keep = [i is not None and i != "" for i in ids]
+                metrics, ids = list(compress(metrics, keep)), list(compress(ids, keep))
+            keys = ids if int not in id_kinds else map(str, ids)
+            _drain(map(_append, map(self.hashes.__getitem__, metrics), map(hash, keys)))
+        return True
+
+    def add_rows(self, rows: Iterable[tuple[int, dict[str, object]]]) -> None:
+        """Take rows one by one, each checked with its line number in the messages."""
+        shown = self.shown
+        for line, row in rows:
+            metric, score = row.get("metric"), row.get("score")
+            if type(metric) is not str or not metric:
+                raise OutputError(shown, "metric: expected a non-empty string", line)
+            sample_id = row.get("sample_id")
+            if sample_id is not None and sample_id != "":
+                epoch = row.get("epoch")
+                key: object = (str(sample_id), str(epoch)) if epoch else str(sample_id)
+                if self.exact:
+                    key = self.shared.setdefault(key, key)
+                    seen = self.keys[metric]
+                    if key in seen:
+                        raise OutputError(
+                            shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'",
+                            line,
+                        )  # fmt: skip
+                    seen.add(key)
+                else:
+                    self.hashes[metric].append(hash(key))
+            model = row.get("model")
+            if model and type(model) is str:
+                self.models.add(model)
+            if type(score) is float:
+                value = score
+            elif score is None or score == "":
+                # An errored or skipped sample: missing, never a pass or a failure.
+                self.missing[metric] += 1
+                continue
+            else:
+                value = _score(score, shown, line)
+            if not -_LIMIT < value < _LIMIT and math.isfinite(value):
+                raise OutputError(
+                    shown, f"score: {value!r} is beyond ±2^40, more than evalglass sums exactly",
+                    line,
+                )  # fmt: skip
+            self.scores[metric].append(value)
+            self.clusters[metric].append(self.cluster_number[_cluster(row.get("cluster"), shown, line)])
+
+    def repeats(self) -> bool:
+        """Whether two rows of one metric may name one sample (their keys' hashes are equal)."""
+        return any(len(set(h)) != len(h) for h in self.hashes.values())
+
+    def aggregates(self) -> aggregate.Aggregates:
+        if self.repeats():
+            raise Duplicate
+        if len(self.models) > 1:
+            raise OutputError(self.shown, f"rows name several models: {', '.join(sorted(self.models))}")
+        names: list[str] = [""] * len(self.cluster_number)
+        for name, number in self.cluster_number.items():
+            if number:
+                names[number] = str(name)
+        metrics = set(self.missing) | self.scores.keys()
+        return aggregate.Aggregates(
+            source=self.shown,
+            model=next(iter(self.models), None),
+            metrics={
+                m: _stats(self.scores[m], self.clusters[m], self.missing[m], names)
+                for m in metrics
+            },
+        )
+
+
+def _within(scores: list[float]) -> bool:
+    """Whether every score is finite and below ±2^40 (else the block is read row by row, where
+    a score beyond is named and a NaN kept)."""
+    try:
+        # A NaN or an infinity makes the sum one; a sum that overflows only sends the block on.
+        return math.isfinite(sum(scores)) and -_LIMIT < min(scores) and max(scores) < _LIMIT
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _stats(
+    scores: array.array[float], clusters: array.array[int], missing: int, names: list[str]
+) -> aggregate.MetricStats:
+    """A metric's statistics from its scores and their cluster numbers (0: none)."""
+    if not any(clusters):
+        return aggregate.MetricStats(moments=aggregate.moments_of(scores, missing))
+    loose = array.array("d", compress(scores, map(operator.not_, clusters)))
+    inner = array.array("d", compress(scores, clusters))
+    numbers = array.array("q", compress(clusters, clusters))
+    del scores, clusters
+    within = aggregate.moments_of(inner)
+    sizes = Counter(numbers)
+    if within.nonbinary == 0 and within.nonfinite == 0:
+        # Every score 0 or 1: a cluster's sum is its count of ones.
+        ones = Counter(compress(numbers, map((1.0).__eq__, inner)))
+        sums = {c: (n, ones[c] * _SCALE) for c, n in sizes.items()}
+    else:
+        sums = _cluster_sums(inner, numbers, sizes)
+    return aggregate.MetricStats(
+        moments=aggregate.moments_of(loose, missing) + within,
+        clusters={names[c]: pair for c, pair in sums.items()},
+        clustered_squares=within.squares,
+    )
+
+
+def _cluster_sums(
+    scores: array.array[float], numbers: array.array[int], sizes: Counter[int]
+) -> dict[int, tuple[int, int]]:
+    """Each cluster's (n, Σq): the quanta ordered by cluster, summed as running totals."""
+    order = sorted(range(len(numbers)), key=numbers.__getitem__)
+    ordered = map(scores.__getitem__, order)
+    quanta = map(_quantum, ordered) if not all(map(math.isfinite, scores)) else (
+        map(int, map(_SCALE_F.__mul__, ordered))
+    )
+    running = list(accumulate(quanta, initial=0))
+    keys = sorted(sizes)
+    ends = list(accumulate(map(sizes.__getitem__, keys)))
+    starts = [0, *ends[:-1]]
+    totals = map(operator.sub, map(running.__getitem__, ends), map(running.__getitem__, starts))
+    return {c: (sizes[c], total) for c, total in zip(keys, totals, strict=True)}
+
+
+def _quantum(score: float) -> int:
+    """q of a score, and 0 for a NaN or an infinity (which is counted, not summed)."""
+    return int(score * _SCALE_F) if math.isfinite(score) else 0
+
+
+def _cluster(raw: object, shown: str, line: int) -> str | None:
+    """A row's cluster as text (`7` and `"7"` are one cluster); None for none."""
+    if raw is None or raw == "":
+        return None
+    if type(raw) is str:
+        return raw
+    if not isinstance(raw, int | float) or isinstance(raw, bool):
+        raise OutputError(shown, "cluster: expected a string or a number", line)
+    return str(raw)
+
+
+def _score(raw: object, shown: str, line: int) -> float:
+    if isinstance(raw, bool):
+        return float(raw)
+    if isinstance(raw, int | float | str):
+        try:
+            return float(raw)
+        except OverflowError:
+            return math.copysign(math.inf, raw)  # type: ignore[arg-type]
+        except ValueError:
+            pass
+    raise OutputError(shown, f"score: expected a number, got {raw!r}", line)
