@@ -198,7 +198,7 @@ def clusters_query(c: Columns, finite: bool) -> str:
     many, so they carry the fewest sums; the groups of no cluster (null, '') are dropped by
     the caller rather than tested a row. `finite`: every score is known finite and in range."""
     high = "CAST(floor(a) * sign(score) AS BIGINT)"
-    low = "CAST((a - floor(a)) * 4503599627370496.0 * sign(score) AS BIGINT)"
+    low = "CAST(floor((a - floor(a)) * 4503599627370496.0) * sign(score) AS BIGINT)"
     if not finite:
         high, low = f"CASE WHEN {_OK} THEN {high} END", f"CASE WHEN {_OK} THEN {low} END"
     return f"""SELECT metric, cluster, count(score) AS n, sum(h) AS total_high, sum(l) AS total_low
@@ -217,8 +217,11 @@ def assemble(
     totals: dict[str, aggregate.Moments] = {}
     squares: dict[str, int] = {}
     for row in moments:
-        metric, loose, n, missing, nonfinite, out_of_range, nonbinary, low, high = row[:9]
-        high_sum, low_sum = row[9] or 0, row[10] or 0
+        metric, loose, low, high = row[0], row[1], row[7], row[8]
+        # A sum or a count_if over nulls alone is null.
+        n, missing, nonfinite, out_of_range, nonbinary, high_sum, low_sum = (
+            v or 0 for v in row[2:7] + row[9:11]
+        )
         square = sum((c or 0) << (26 * k) for k, c in enumerate(row[11:]))
         part = aggregate.Moments(
             n=n, missing=missing, nonfinite=nonfinite, out_of_range=out_of_range,

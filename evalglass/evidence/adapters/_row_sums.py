@@ -254,8 +254,8 @@ def _score(raw: object, shown: str, line: int) -> float:
     if isinstance(raw, int | float | str):
         try:
             return float(raw)
-        except OverflowError:
-            return math.copysign(math.inf, raw)  # type: ignore[arg-type]
+        except OverflowError:  # an integer past the floats: infinite, counted as such
+            return math.inf if raw > 0 else -math.inf  # type: ignore[operator]
         except ValueError:
             pass
     raise OutputError(shown, f"score: expected a number, got {raw!r}", line)
