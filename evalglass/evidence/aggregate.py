@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
-
-if TYPE_CHECKING:
-    import array
 
 SCALE_BITS = 64
 SCALE = 1 << SCALE_BITS
@@ -241,33 +238,32 @@ def quantum(score: float) -> int:
     return int(score * _SCALE_F)
 
 
-def moments_of(values: array.array[float], missing: int = 0) -> Moments:
-    """The moments of scores held in memory (every value below ±2^40 or not finite)."""
+def moments_of(values: Sequence[float], missing: int = 0) -> Moments:
+    """The moments of scores held in memory (every value below ±2^40 or not finite; ints and
+    bools are numbers too)."""
     n = len(values)
     if not n:
         return Moments(missing=missing)
     finite = values
-    nonfinite = 0
-    if not all(map(math.isfinite, values)):
-        finite = type(values)("d", filter(math.isfinite, values))
-        nonfinite = n - len(finite)
-    binary = finite.count(0.0) + finite.count(1.0)
-    if not finite:
-        low = high = None
-        total = squares = 0
-    elif binary == len(finite):
+    # A NaN or an infinity makes the sum one; finite scores below 2^40 cannot overflow it.
+    if not math.isfinite(sum(values)):
+        finite = list(filter(math.isfinite, values))
+    binary = finite.count(0) + finite.count(1)
+    low = high = None
+    total = squares = 0
+    if binary == len(finite) and finite:
         # Every score 0 or 1: the sums are a count, no big-integer work a row.
-        low, high = min(finite), max(finite)
-        ones = finite.count(1.0)
+        low, high = float(min(finite)), float(max(finite))
+        ones = finite.count(1)
         total, squares = ones * SCALE, ones * SCALE * SCALE
-    else:
-        low, high = min(finite), max(finite)
+    elif finite:
+        low, high = float(min(finite)), float(max(finite))
         qs = list(map(int, map(_SCALE_F.__mul__, finite)))
         total, squares = sum(qs), sum(map(operator.mul, qs, qs))
     return Moments(
         n=n,
         missing=missing,
-        nonfinite=nonfinite,
+        nonfinite=n - len(finite),
         nonbinary=len(finite) - binary,
         low=low,
         high=high,

@@ -15,18 +15,17 @@ import math
 import operator
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator
-from itertools import accumulate, compress, count, repeat
+from itertools import accumulate, compress, count, islice, repeat
 from typing import Any
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
 
 _NONE = type(None)
-_SCORES = frozenset({float, int, bool, _NONE})
 _IDS = frozenset({str, int, _NONE})
-_TEXT = frozenset({str, _NONE})
 _get = dict.get
 _append: Any = array.array.append
+_list_append: Any = list.append
 _LIMIT = aggregate.LIMIT
 _SCALE = aggregate.SCALE
 _SCALE_F = float(_SCALE)
@@ -40,27 +39,24 @@ def _drain(iterator: Iterable[object]) -> None:
     deque(iterator, maxlen=0)
 
 
-def _floats() -> array.array[float]:
-    return array.array("d")
-
-
-def _ints() -> array.array[int]:
+def _hashes() -> array.array[int]:
     return array.array("q")
 
 
 class RowSums:
-    """Everything the reader keeps: about 24 bytes a scored row. With `exact`, each metric's
+    """Everything the reader keeps: 16 to 40 bytes a scored row. With `exact`, each metric's
     sample keys themselves instead of their hashes, for naming a repeated one."""
 
     def __init__(self, shown: str, *, exact: bool = False) -> None:
         self.shown = shown
         self.exact = exact
-        self.scores: defaultdict[str, array.array[float]] = defaultdict(_floats)
-        # The row's cluster as a number: 0 for none; the names in `self.names`.
-        self.clusters: defaultdict[str, array.array[int]] = defaultdict(_ints)
+        # Each metric's scores (numbers as parsed: a list holds 0 and 1 for nothing, and passes
+        # over it make no objects) and each score's cluster as a number, 0 for none.
+        self.scores: defaultdict[str, list[float]] = defaultdict(list)
+        self.clusters: defaultdict[str, list[int]] = defaultdict(list)
         self.cluster_number: defaultdict[object, int] = defaultdict(count(1).__next__)
         self.cluster_number[None] = self.cluster_number[""] = 0
-        self.hashes: defaultdict[str, array.array[int]] = defaultdict(_ints)
+        self.hashes: defaultdict[str, array.array[int]] = defaultdict(_hashes)
         self.keys: defaultdict[str, set[object]] = defaultdict(set)
         self.shared: dict[object, object] = {}
         self.missing: Counter[str] = Counter()
@@ -82,9 +78,7 @@ class RowSums:
         if not all(type(m) is str and m for m in named):
             return False
         id_kinds = set(map(type, distinct_ids))
-        if not _SCORES.issuperset(map(type, scores)) or not _IDS.issuperset(id_kinds):
-            return False
-        if any(map(_get, rows, repeat("epoch"))):
+        if not _IDS.issuperset(id_kinds) or any(map(_get, rows, repeat("epoch"))):
             return False
         clusters = list(map(_get, rows, repeat("cluster")))
         scored = metrics
@@ -94,19 +88,26 @@ class RowSums:
             absent = compress(metrics, map(operator.not_, present))
             scored, scores = list(compress(metrics, present)), list(compress(scores, present))
             clusters = list(compress(clusters, present))
-        try:
-            if not _TEXT.issuperset(map(type, set(clusters))):
-                return False
-        except TypeError:
-            return False
         if scores and not _within(scores):
             return False
+        numbering = self.cluster_number
+        before = len(numbering)
+        try:
+            numbers = list(map(numbering.__getitem__, clusters))
+        except TypeError:  # a list or an object as a cluster
+            numbers = None
+        if numbers is None or len(numbering) > before:
+            # Clusters new to this block: only text is taken here (`7` must read as "7").
+            fresh = list(islice(numbering, before, None))
+            if numbers is None or not all(type(name) is str for name in fresh):
+                for name in fresh:
+                    del numbering[name]
+                return False
         # Every check passed: now the state changes.
         self.missing.update(absent)
         self.models.update(m for m in models if m and type(m) is str)
-        _drain(map(_append, map(self.scores.__getitem__, scored), scores))
-        numbers = map(self.cluster_number.__getitem__, clusters)
-        _drain(map(_append, map(self.clusters.__getitem__, scored), numbers))
+        _drain(map(_list_append, map(self.scores.__getitem__, scored), scores))
+        _drain(map(_list_append, map(self.clusters.__getitem__, scored), numbers))
         if distinct_ids != {None}:
             if None in distinct_ids or "" in distinct_ids:
                 keep = [i is not None and i != "" for i in ids]
@@ -165,10 +166,7 @@ class RowSums:
             raise Duplicate
         if len(self.models) > 1:
             raise OutputError(self.shown, f"rows name several models: {', '.join(sorted(self.models))}")
-        names: list[str] = [""] * len(self.cluster_number)
-        for name, number in self.cluster_number.items():
-            if number:
-                names[number] = str(name)
+        names = {number: str(name) for name, number in self.cluster_number.items() if number}
         metrics = set(self.missing) | self.scores.keys()
         return aggregate.Aggregates(
             source=self.shown,
@@ -180,56 +178,56 @@ class RowSums:
         )
 
 
-def _within(scores: list[float]) -> bool:
-    """Whether every score is finite and below ±2^40 (else the block is read row by row, where
-    a score beyond is named and a NaN kept)."""
+def _within(scores: list[Any]) -> bool:
+    """Whether every score is a number, finite and below ±2^40 (else the block is read row by
+    row, where a score of another kind or beyond is named, and a NaN kept)."""
     try:
         # A NaN or an infinity makes the sum one; a sum that overflows only sends the block on.
         return math.isfinite(sum(scores)) and -_LIMIT < min(scores) and max(scores) < _LIMIT
-    except OverflowError:  # an integer too large for a float
+    except (TypeError, OverflowError):  # text or a list; an integer too large for a float
         return False
 
 
 def _stats(
-    scores: array.array[float], clusters: array.array[int], missing: int, names: list[str]
+    scores: list[float], clusters: list[int], missing: int, names: dict[int, str]
 ) -> aggregate.MetricStats:
     """A metric's statistics from its scores and their cluster numbers (0: none)."""
     if not any(clusters):
         return aggregate.MetricStats(moments=aggregate.moments_of(scores, missing))
-    loose = array.array("d", compress(scores, map(operator.not_, clusters)))
-    inner = array.array("d", compress(scores, clusters))
-    numbers = array.array("q", compress(clusters, clusters))
-    del scores, clusters
+    loose: list[float] = []
+    inner, numbers = scores, clusters
+    if 0 in clusters:
+        loose = list(compress(scores, map(operator.not_, clusters)))
+        inner, numbers = list(compress(scores, clusters)), list(compress(clusters, clusters))
     within = aggregate.moments_of(inner)
     sizes = Counter(numbers)
     if within.nonbinary == 0 and within.nonfinite == 0:
         # Every score 0 or 1: a cluster's sum is its count of ones.
-        ones = Counter(compress(numbers, map((1.0).__eq__, inner)))
-        sums = {c: (n, ones[c] * _SCALE) for c, n in sizes.items()}
+        ones = Counter(compress(numbers, map(operator.eq, inner, repeat(1))))
+        sums = {names[c]: (n, ones[c] * _SCALE) for c, n in sizes.items()}
     else:
-        sums = _cluster_sums(inner, numbers, sizes)
+        sums = _cluster_sums(inner, numbers, sizes, names)
     return aggregate.MetricStats(
         moments=aggregate.moments_of(loose, missing) + within,
-        clusters={names[c]: pair for c, pair in sums.items()},
+        clusters=sums,
         clustered_squares=within.squares,
     )
 
 
 def _cluster_sums(
-    scores: array.array[float], numbers: array.array[int], sizes: Counter[int]
-) -> dict[int, tuple[int, int]]:
+    scores: list[float], numbers: list[int], sizes: Counter[int], names: dict[int, str]
+) -> dict[str, tuple[int, int]]:
     """Each cluster's (n, Σq): the quanta ordered by cluster, summed as running totals."""
     order = sorted(range(len(numbers)), key=numbers.__getitem__)
     ordered = map(scores.__getitem__, order)
-    quanta = map(_quantum, ordered) if not all(map(math.isfinite, scores)) else (
-        map(int, map(_SCALE_F.__mul__, ordered))
-    )
+    finite = math.isfinite(sum(scores))
+    quanta = map(int, map(_SCALE_F.__mul__, ordered)) if finite else map(_quantum, ordered)
     running = list(accumulate(quanta, initial=0))
     keys = sorted(sizes)
     ends = list(accumulate(map(sizes.__getitem__, keys)))
     starts = [0, *ends[:-1]]
     totals = map(operator.sub, map(running.__getitem__, ends), map(running.__getitem__, starts))
-    return {c: (sizes[c], total) for c, total in zip(keys, totals, strict=True)}
+    return {names[c]: (sizes[c], total) for c, total in zip(keys, totals, strict=True)}
 
 
 def _quantum(score: float) -> int:
