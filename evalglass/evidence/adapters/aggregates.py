@@ -85,18 +85,24 @@ def from_document(doc: object, shown: str) -> aggregate.Aggregates:
         source=shown,
         model=_text(doc, "model", shown),
         dataset=_dataset(doc.get("dataset"), shown),
-        metrics={str(k): _metric(v, f"metrics.{k}", shown) for k, v in metrics.items()},
+        metrics={str(k): _metric(v, k, shown) for k, v in metrics.items()},
     )
 
 
-def _metric(entry: object, where: str, shown: str) -> aggregate.MetricStats:
+def _metric(entry: object, metric: object, shown: str) -> aggregate.MetricStats:
+    # Messages name the field; the name is only made for one (a merge reads many thousands).
+    where = f"metrics.{metric}"
     if not isinstance(entry, dict):
         raise OutputError(shown, f"{where}: expected an object")
-    c = {k: _count(entry.get(k), f"{where}.{k}", shown, signed=k == "sum") for k in _COUNTS}
+    counts: list[Any] = list(map(entry.get, _COUNTS))
+    # Most partials are whole numbers throughout: checked at once, else field by field.
+    if set(map(type, counts)) != {int} or min(counts[:5]) < 0 or counts[6] < 0:
+        counts = [_count(v, where, k, shown) for k, v in zip(_COUNTS, counts, strict=True)]
+    n, missing, nonfinite, out_of_range, nonbinary, total, squares = counts
     moments = aggregate.Moments(
-        n=c["n"], missing=c["missing"], nonfinite=c["nonfinite"], out_of_range=c["out_of_range"],
-        nonbinary=c["nonbinary"], low=_real(entry, "low", where, shown),
-        high=_real(entry, "high", where, shown), total=c["sum"], squares=c["sum_squares"],
+        n=n, missing=missing, nonfinite=nonfinite, out_of_range=out_of_range,
+        nonbinary=nonbinary, low=_real(entry, "low", where, shown),
+        high=_real(entry, "high", where, shown), total=total, squares=squares,
     )  # fmt: skip
     raw = entry.get("clusters", {})
     if not isinstance(raw, dict):
@@ -112,7 +118,7 @@ def _metric(entry: object, where: str, shown: str) -> aggregate.MetricStats:
                 shown, f"{where}.clusters.{name}: expected [n, sum] of whole numbers, got {sums!r}"
             )
         clusters[str(name)] = (n, total)
-    squares = _count(entry.get(_CLUSTERED), f"{where}.{_CLUSTERED}", shown)
+    squares = _count(entry.get(_CLUSTERED), where, _CLUSTERED, shown)
     return aggregate.MetricStats(moments=moments, clusters=clusters, clustered_squares=squares)
 
 
@@ -144,12 +150,13 @@ def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
     }
 
 
-def _count(value: object, where: str, shown: str, *, signed: bool = False) -> int:
+def _count(value: object, where: str, key: str, shown: str) -> int:
+    """A count or a sum (only `sum` may be negative); null reads as 0."""
+    if type(value) is int and (value >= 0 or key == "sum"):
+        return value
     if value is None:
         return 0
-    if not isinstance(value, int) or isinstance(value, bool) or (value < 0 and not signed):
-        raise OutputError(shown, f"{where}: expected a whole number, got {value!r}")
-    return value
+    raise OutputError(shown, f"{where}.{key}: expected a whole number, got {value!r}")
 
 
 def _real(entry: Mapping[str, object], key: str, where: str, shown: str) -> float | None:
