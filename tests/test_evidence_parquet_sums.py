@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalglass.errors import OutputError
+from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _parquet_sums, parquet, rows
 
 _EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0**-12, 2.0**-70, 5e-324, 2.0**40 - 2.0**-12,
@@ -82,17 +83,19 @@ def test_repeats_are_found_past_64_metrics(tmp_path: Path) -> None:
 
 
 def test_integer_ids_and_epochs_repeat_as_in_the_rows_reader(tmp_path: Path) -> None:
-    """Integer sample ids with epochs: one id per epoch is fine (epoch 0 is none), the same id
-    and epoch twice is not, in Parquet as in JSONL."""
+    """Integer sample ids with epochs: a sample's epochs are one sample (epoch 0 is none), the
+    same id and epoch twice is an input error, in Parquet as in JSONL."""
     types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "BIGINT", "epoch": "INTEGER"}
     table: list[dict[str, object]] = [
         {"metric": "m", "score": 1.0, "sample_id": 7, "epoch": 1},
         {"metric": "m", "score": 0.0, "sample_id": 7, "epoch": 2},
         {"metric": "m", "score": 1.0, "sample_id": 7, "epoch": 0},
+        {"metric": "m", "score": 0.0, "sample_id": 8, "epoch": 1},
     ]
     jsonl, target = write(tmp_path, table, types)
-    assert parquet.aggregates([(target, "p")]).metrics["m"].moments.n == 3
-    assert rows.aggregates(jsonl, "p").metrics["m"].moments.n == 3
+    got, want = parquet.aggregates([(target, "p")]), rows.aggregates(jsonl, "p")
+    assert got == want and want.metrics["m"].moments.n == 2
+    assert want.metrics["m"].moments.total == 2 * aggregate.SCALE // 3
     table.append({"metric": "m", "score": 1.0, "sample_id": 7, "epoch": None})
     jsonl, target = write(tmp_path, table, types)
     for read in (lambda: parquet.aggregates([(target, "p")]), lambda: rows.aggregates(jsonl, "p")):

@@ -62,7 +62,7 @@ def test_blocks_read_as_rows_one_by_one(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(rows, "_BLOCK_BYTES", block)
         got = outcome(lambda: rows.aggregates(path, "rows.jsonl"))
-    want = outcome(lambda: rows._read(path, "rows.jsonl", exact=True))
+    want = outcome(lambda: rows.aggregates(path, "rows.jsonl", exact=True))
     assert got == want
 
 

@@ -134,6 +134,19 @@ WHERE sample_id IS NOT NULL AND CAST(sample_id AS VARCHAR) <> ''
 GROUP BY metric, id, {c.epoch} HAVING count(*) > 1 ORDER BY metric, id LIMIT 1"""
 
 
+def split_samples_query(c: Columns) -> str:
+    """The first (metric, sample id) whose rows name more than one cluster (or a cluster on
+    some and none on others): a sample's epochs share its cluster."""
+    cluster = f"NULLIF({c.cluster}, '')" if c.has("cluster") else "CAST(NULL AS VARCHAR)"
+    return f"""SELECT metric, id FROM (
+  SELECT {c.metric} AS metric, NULLIF(CAST(sample_id AS VARCHAR), '') AS id, {cluster} AS cluster
+  FROM scores)
+WHERE id IS NOT NULL
+GROUP BY metric, id
+HAVING count(DISTINCT cluster) > 1 OR (count(cluster) > 0 AND count(cluster) < count(*))
+ORDER BY metric, id LIMIT 1"""
+
+
 def models_query(c: Columns, every: bool = False) -> str:
     """Distinct models: a few (as stored, which DuckDB answers from the file's dictionaries),
     or `every` one as text, for the message naming them."""

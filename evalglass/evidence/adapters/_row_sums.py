@@ -20,6 +20,7 @@ from typing import Any
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
+from evalglass.evidence.adapters._row_epochs import Epochs as Epochs_
 
 _NONE = type(None)
 _IDS = frozenset({str, int, _NONE})
@@ -35,6 +36,10 @@ class Duplicate(Exception):
     """Two rows of one metric may name one sample: read again, exactly."""
 
 
+class Epochs(Exception):
+    """A row names an epoch: read again, reducing each sample's rows to one."""
+
+
 def _drain(iterator: Iterable[object]) -> None:
     deque(iterator, maxlen=0)
 
@@ -47,9 +52,11 @@ class RowSums:
     """Everything the reader keeps: 16 to 40 bytes a scored row. With `exact`, each metric's
     sample keys themselves instead of their hashes, for naming a repeated one."""
 
-    def __init__(self, shown: str, *, exact: bool = False) -> None:
+    def __init__(self, shown: str, *, exact: bool = False, epochs: bool = False) -> None:
         self.shown = shown
-        self.exact = exact
+        self.exact = exact or epochs
+        # With epochs, the rows naming a sample are kept per sample, not as rows.
+        self.epochs = Epochs_() if epochs else None
         # Each metric's scores (numbers as parsed: a list holds 0 and 1 for nothing, and passes
         # over it make no objects) and each score's cluster as a number, 0 for none.
         self.scores: defaultdict[str, list[float]] = defaultdict(list)
@@ -124,8 +131,11 @@ class RowSums:
             if type(metric) is not str or not metric:
                 raise OutputError(shown, "metric: expected a non-empty string", line)
             sample_id = row.get("sample_id")
-            if sample_id is not None and sample_id != "":
+            named = sample_id is not None and sample_id != ""
+            if named:
                 epoch = row.get("epoch")
+                if epoch and self.epochs is None:
+                    raise Epochs
                 key: object = (str(sample_id), str(epoch)) if epoch else str(sample_id)
                 if self.exact:
                     key = self.shared.setdefault(key, key)
@@ -142,20 +152,26 @@ class RowSums:
             if model and type(model) is str:
                 self.models.add(model)
             if type(score) is float:
-                value = score
+                value: float | None = score
             elif score is None or score == "":
                 # An errored or skipped sample: missing, never a pass or a failure.
-                self.missing[metric] += 1
-                continue
+                value = None
             else:
                 value = _score(score, shown, line)
-            if not -_LIMIT < value < _LIMIT and math.isfinite(value):
+            if value is not None and not -_LIMIT < value < _LIMIT and math.isfinite(value):
                 raise OutputError(
                     shown, f"score: {value!r} is beyond ±2^40, more than evalglass sums exactly",
                     line,
                 )  # fmt: skip
-            self.scores[metric].append(value)
-            self.clusters[metric].append(self.cluster_number[_cluster(row.get("cluster"), shown, line)])
+            if named and self.epochs is not None:
+                cluster = _cluster(row.get("cluster"), shown, line)
+                self.epochs.add(metric, str(sample_id), cluster, value, shown, line)
+            elif value is None:
+                self.missing[metric] += 1
+            else:
+                self.scores[metric].append(value)
+                cluster = _cluster(row.get("cluster"), shown, line)
+                self.clusters[metric].append(self.cluster_number[cluster])
 
     def repeats(self) -> bool:
         """Whether two rows of one metric may name one sample (their keys' hashes are equal)."""
@@ -168,13 +184,13 @@ class RowSums:
             raise OutputError(self.shown, f"rows name several models: {', '.join(sorted(self.models))}")
         names = {number: str(name) for name, number in self.cluster_number.items() if number}
         metrics = set(self.missing) | self.scores.keys()
+        stats = {m: _stats(self.scores[m], self.clusters[m], self.missing[m], names) for m in metrics}
+        if self.epochs is not None:
+            for m in self.epochs.samples:
+                reduced = self.epochs.stats(m)
+                stats[m] = stats[m] + reduced if m in stats else reduced
         return aggregate.Aggregates(
-            source=self.shown,
-            model=next(iter(self.models), None),
-            metrics={
-                m: _stats(self.scores[m], self.clusters[m], self.missing[m], names)
-                for m in metrics
-            },
+            source=self.shown, model=next(iter(self.models), None), metrics=stats
         )
 
 

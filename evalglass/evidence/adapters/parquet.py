@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from evalglass.errors import OutputError
-from evalglass.evidence import aggregate
+from evalglass.evidence import aggregate, sql
 from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters._common import one_line
 from evalglass.evidence.model import Measurement
@@ -75,12 +77,27 @@ def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
         metric, sample_id = con.execute(q.repeated_query(c)).fetchone()
         raise OutputError(shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'")
     model = _model(con, c, shown)
+    if c.has("epoch") and c.has("sample_id"):
+        return _with_epochs(con, c, model, shown)
     moments = con.execute(q.moments_query(c, few=q.few_scores(counts))).fetchall()
     clusters = []
     if c.has("cluster"):
         finite = not any(row[4] or row[5] for row in moments)
         clusters = con.execute(q.clusters_query(c, finite)).fetchall()
     return q.assemble(moments, clusters, model, shown)
+
+
+def _with_epochs(con: Any, c: q.Columns, model: str | None, shown: str) -> aggregate.Aggregates:
+    """Rows with epochs: each sample's rows reduced to one, by `evalglass sql`'s own query."""
+    found = con.execute(q.split_samples_query(c)).fetchone()
+    if found:
+        metric, sample_id = found
+        raise OutputError(shown, sql.two_clusters(sample_id, metric))
+    present = ["sample_id", "epoch", *(name for name in ("cluster",) if c.has(name))]
+    cursor = con.execute(sql.query(sql.Dialect.DUCKDB, "scores", present))
+    names = [d[0] for d in cursor.description]
+    found = sql.groups_to_aggregates((dict(zip(names, row, strict=True)) for row in cursor.fetchall()), shown)
+    return attrs.evolve(found, model=model)
 
 
 def _model(con: Any, c: q.Columns, shown: str) -> str | None:

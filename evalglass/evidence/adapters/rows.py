@@ -18,7 +18,7 @@ import orjson
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
-from evalglass.evidence.adapters._row_sums import Duplicate, RowSums
+from evalglass.evidence.adapters._row_sums import Duplicate, Epochs, RowSums
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -37,18 +37,24 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     return aggregate.measurements(aggregates(path, shown))
 
 
-def aggregates(path: Path, shown: str) -> aggregate.Aggregates:
-    """The file's sufficient statistics, per metric: what every other path computes too."""
-    try:
-        return _read(path, shown, exact=False)
-    except Duplicate:
-        # Two rows of a metric may name one sample: read again keeping the keys themselves,
-        # which names the first line that repeats one (or finds that only hashes collided).
-        return _read(path, shown, exact=True)
+def aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggregates:
+    """The file's sufficient statistics, per metric: what every other path computes too.
+    `exact`: every row one by one, keeping sample keys rather than their hashes."""
+    epochs = False
+    while True:
+        try:
+            return _read(path, shown, exact=exact, epochs=epochs)
+        except Duplicate:
+            # Two rows of a metric may name one sample: read again keeping the keys themselves,
+            # which names the first line that repeats one (or finds that only hashes collided).
+            exact = True
+        except Epochs:
+            # A row names an epoch: read again, each sample's rows kept to be reduced to one.
+            exact = epochs = True
 
 
-def _read(path: Path, shown: str, *, exact: bool) -> aggregate.Aggregates:
-    sums = RowSums(shown, exact=exact)
+def _read(path: Path, shown: str, *, exact: bool, epochs: bool = False) -> aggregate.Aggregates:
+    sums = RowSums(shown, exact=exact, epochs=epochs)
     try:
         if path.suffix.lower() == ".csv":
             sums.add_rows(_csv_rows(path, shown))
