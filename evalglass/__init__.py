@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from evalglass.evidence.read import read_outputs
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
-    from evalglass.shell.api import diff_records, doctor, explain, score, validate
+    from evalglass.shell.api import diff_records, doctor, explain, score, trend, validate
 
 _HOMES = {
     "Authority": "evalglass.core.authority",
@@ -48,6 +48,7 @@ _HOMES = {
     "read_outputs": "evalglass.evidence.read",
     "resolve": "evalglass.core.authority",
     "score": "evalglass.shell.api",
+    "trend": "evalglass.shell.api",
     "validate": "evalglass.shell.api",
 }
 
@@ -77,6 +78,7 @@ __all__ = [
     "read_outputs",
     "resolve",
     "score",
+    "trend",
     "validate",
 ]
 

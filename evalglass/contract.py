@@ -10,12 +10,14 @@ the package and imports nothing of evalglass but its errors, so the records can 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import os
 import re
+import types
 from collections.abc import Callable
-from typing import Any, Final, Literal, TypeVar, get_args, get_origin
+from typing import Any, Final, Literal, TypeVar, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -23,6 +25,7 @@ import orjson
 from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from evalglass import _inputs
 from evalglass.errors import EvalglassError
 
 SCHEMA_VERSION: Final = 1
@@ -39,6 +42,10 @@ MethodName = Literal[
 ]
 
 _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# An instant with its zone; written in UTC as `2026-11-30T12:00:00Z`.
+_INSTANT = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
 
 
 def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
@@ -169,6 +176,8 @@ class Scorecard:
     schema_version: Literal[1]
     verdict: VerdictName
     exit_code: int
+    # When the scorecard was evaluated; None in files written before evalglass recorded it.
+    evaluated_at: dt.datetime | None = None
     model: str | None
     sources: tuple[str, ...]
     counts: Counts
@@ -219,33 +228,67 @@ def _converter() -> cattrs.Converter:
     conv.register_structure_hook(str, text)
     conv.register_structure_hook(bool, flag)
 
-    def sequence(value: object, kind: Any) -> tuple[Any, ...]:
-        # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, got {_kind(value)}")
+    def instant(value: object, _: object) -> dt.datetime:
+        if not isinstance(value, str) or _INSTANT.fullmatch(value) is None:
+            shown = json.dumps(value)[:40] if isinstance(value, str) else _kind(value)
+            raise ValueError(f"expected a time like 2026-11-30T12:00:00Z, got {shown}")
+        try:
+            return dt.datetime.fromisoformat(value).astimezone(dt.UTC)
+        except ValueError:
+            raise ValueError(f"{json.dumps(value)}: no such date or time") from None
+
+    conv.register_structure_hook(dt.datetime, instant)
+    conv.register_unstructure_hook(dt.datetime, instant_text)
+
+    # Hooks for lists and optional fields are built once per type, each with its item's hook
+    # at hand: looked up on every value instead, they were most of the time a file took to read.
+    def sequence(kind: Any) -> Callable[[object, Any], tuple[Any, ...]]:
         item = get_args(kind)[0]
-        items, errors = [], []
-        for index, element in enumerate(value):
-            try:
-                items.append(conv.structure(element, item))
-            except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
-                note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
-                exc.__notes__ = [*getattr(exc, "__notes__", []), note]
-                errors.append(exc)
-        if errors:
-            raise IterableValidationError(f"While structuring {kind}", errors, kind)
-        return tuple(items)
+        hook = conv.get_structure_hook(item)
 
-    conv.register_structure_hook_func(_is_variadic_tuple, sequence)
+        def structure(value: object, _: Any) -> tuple[Any, ...]:
+            # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
+            if not isinstance(value, list):
+                raise TypeError(f"expected a list, got {_kind(value)}")
+            items, errors = [], []
+            for index, element in enumerate(value):
+                try:
+                    items.append(hook(element, item))
+                except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
+                    note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
+                    exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError(f"While structuring {kind}", errors, kind)
+            return tuple(items)
 
-    def one_of(value: object, kind: Any) -> object:
+        return structure
+
+    conv.register_structure_hook_factory(_is_variadic_tuple, sequence)
+
+    def optional(kind: Any) -> Callable[[object, Any], Any]:
+        (inner,) = (arg for arg in get_args(kind) if arg is not type(None))
+        hook = conv.get_structure_hook(inner)
+
+        def structure(value: object, _: Any) -> Any:
+            return None if value is None else hook(value, inner)
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_optional, optional)
+
+    def one_of(kind: Any) -> Callable[[object, Any], object]:
         allowed = get_args(kind)
-        if value not in allowed or isinstance(value, bool):
-            names = ", ".join(str(a) for a in allowed)
-            raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
-        return value
+        names = ", ".join(str(a) for a in allowed)
 
-    conv.register_structure_hook_func(_is_literal, one_of)
+        def structure(value: object, _: Any) -> object:
+            if value not in allowed or isinstance(value, bool):
+                raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
+            return value
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_literal, one_of)
 
     def record(cls: type[Any]) -> Callable[[object, Any], Any]:
         fields = make_dict_structure_fn(cls, conv)
@@ -268,6 +311,17 @@ def _converter() -> cattrs.Converter:
         make_dict_unstructure_fn(Scorecard, conv, skipped=override(omit_if_default=True)),
     )
     return conv
+
+
+def instant_text(moment: dt.datetime) -> str:
+    """An instant as the contract writes it: ISO 8601 in UTC, `2026-11-30T12:00:00Z`."""
+    return moment.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def _is_optional(kind: Any) -> bool:
+    """`X | None` for one type X."""
+    args = get_args(kind)
+    return len(args) == 2 and type(None) in args and get_origin(kind) in (types.UnionType, Union)
 
 
 def _is_literal(kind: Any) -> bool:
@@ -297,24 +351,41 @@ def dumps(scorecard: Scorecard) -> str:
         # The standard library indents in pure Python, several times slower on a big scorecard.
         text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
     except orjson.JSONEncodeError:
-        # Only an integer beyond 64 bits gets here. Same document; json spells a few small
-        # numbers differently (1e-05 where orjson writes 0.00001), which no parser sees.
-        text = json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)
+        # Only an integer beyond 64 bits or a lone surrogate gets here. Same document; json
+        # spells a few small numbers differently (1e-05 where orjson writes 0.00001), which no
+        # parser sees.
+        text = json_text(doc, allow_nan=False)
     return text + "\n"
+
+
+def json_text(doc: object, allow_nan: bool = True) -> str:
+    """`doc` as indented JSON text that is always valid UTF-8: non-ASCII text as it is, unless the
+    document holds a lone surrogate (a "\\ud800" escape in an eval output, a file name that was
+    not UTF-8), which only an ASCII escape can carry."""
+    text = json.dumps(doc, indent=2, allow_nan=allow_nan, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(doc, indent=2, allow_nan=allow_nan, ensure_ascii=True)
+    return text
 
 
 def loads(text: str | bytes, where: str) -> Scorecard:
     """Read a scorecard JSON; ContractError names `where` and the first field that is wrong."""
     try:
+        _inputs.check_json_values(text)
         doc = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise ContractError(where, f"not valid JSON: {exc}") from None
+    except _inputs.TooLarge as exc:
+        raise ContractError(where, str(exc)) from None
     if not isinstance(doc, dict) or "metrics" not in doc:
         raise ContractError(where, "is not an evalglass scorecard JSON (no 'metrics')")
     version = doc.get("schema_version")
     if version != SCHEMA_VERSION:
+        shown = json.dumps(version)[:40]
         raise ContractError(
-            where, f"schema_version {version!r}: this evalglass reads schema_version {SCHEMA_VERSION}"
+            where, f"schema_version {shown}: this evalglass reads schema_version {SCHEMA_VERSION}"
         )
     return _structure(doc, Scorecard, where)
 
@@ -353,9 +424,10 @@ def load_scorecard(path: str | os.PathLike[str]) -> Scorecard:
     Raises ContractError (an EvalglassError) naming the file and the first field that is wrong."""
     where = os.fspath(path)
     try:
-        with open(where, "rb") as stream:
-            data = stream.read()
+        data = _inputs.read_regular(where)
     except OSError as exc:
         raise ContractError(where, f"cannot be read: {exc.strerror or exc}") from None
+    except _inputs.TooLarge as exc:
+        raise ContractError(where, str(exc)) from None
     return loads(data, where)
 

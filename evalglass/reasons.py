@@ -26,6 +26,7 @@ class AuthorityCode(enum.Enum):
     JUDGE_DRIFTED = "judge_drifted"
     JUDGE_RETIRED = "judge_retired"
     JUDGE_NOT_INDEPENDENT = "judge_not_independent"
+    JUDGE_MODEL_MISMATCH = "judge_model_mismatch"
     BASELINE_MISSING = "baseline_missing"
     BASELINE_NOT_COMPARABLE = "baseline_not_comparable"
 

@@ -20,7 +20,9 @@ from evalglass.records.model import (
     ThresholdRecord,
 )
 
-RUN = Run(source="run.json", model="acme/model-x")
+RUN = Run(source="run.json", models=["acme/model-x"])
+# The evaluation time of every scorecard a test builds: fixed, so renderings compare byte for byte.
+WHEN = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 GOOD = "qa-gold"  # validated, permitted
 OLD = "qa-old"  # retired: blocks an authorized metric
 UNPOLICED = "qa-new"  # validated, no data policy: a note on an informational metric
@@ -56,7 +58,9 @@ def assembled(
     records = HostRecords(
         metrics=metrics, thresholds=thresholds, datasets=DATASETS, policies=POLICIES
     )
-    return assemble(records, Evidence(measurements=measurements, sources=("run.json",)))
+    return assemble(
+        records, Evidence(measurements=measurements, sources=("run.json",)), evaluated_at=WHEN
+    )
 
 
 def threshold(op: Op, value: float) -> ThresholdRecord:

@@ -40,6 +40,9 @@ POLICY_STATES = (None, *Policy)
 BASELINE_STATES = (None, "comparable", "other_version", "other_judge")
 MODEL_STATES = ("other", "same_as_judge", "same_last_segment", "unnamed")
 OUTPUT_DATASET_STATES = ("matches", "other_version")
+# Who the output says graded the metric: nobody (not model-graded, or not recorded), the judge
+# (spelled as promptfoo does), another model, both, or the model under evaluation itself.
+GRADER_STATES = ("none", "judge", "other", "judge_and_other", "self")
 
 
 @attrs.frozen
@@ -53,6 +56,7 @@ class State:
     baseline: str | None = None
     model: str = "other"
     output_dataset: str = "matches"
+    grader: str = "none"
 
 
 def records(state: State, metric_id: str = METRIC) -> HostRecords:
@@ -114,7 +118,17 @@ def measurement(
         "unnamed": None,
     }[state.model]
     version = "2026-10" if state.output_dataset == "matches" else "2026-11"
-    run = Run(source="run.json", model=model, dataset=DatasetIdentity(name=DATASET, version=version))
+    # The model grading itself, under a dated spelling (the model the run would name, if none).
+    itself = f"{model or 'acme/model-x'}-2025-04-14"
+    graders = {
+        "none": (),
+        "judge": ("openai:gpt-4.1",),
+        "other": ("other/grader",),
+        "judge_and_other": (JUDGE_MODEL, "other/grader"),
+        "self": (itself,),
+    }[state.grader]
+    run = Run(source="run.json", models=[model], graders=graders,
+              dataset=DatasetIdentity(name=DATASET, version=version))
     return Measurement(id=metric_id, run=run, value=value, n=n)
 
 
@@ -131,34 +145,50 @@ def states() -> st.SearchStrategy[State]:
         baseline=st.sampled_from(BASELINE_STATES),
         model=st.sampled_from(MODEL_STATES),
         output_dataset=st.sampled_from(OUTPUT_DATASET_STATES),
+        grader=st.sampled_from(GRADER_STATES),
     )
 
 
 _GOOD_POLICIES = (Policy.PERMITTED, Policy.REDACTED)
 
-# For each field: from a state, the states that are strictly worse for gating.
+# For each field: from a state, the states of that field that are strictly worse for gating.
 WORSE = {
-    "metric": lambda v: [x for x in METRIC_STATES if x is not MetricStatus.GATING]
-    if v is MetricStatus.GATING
+    "metric": lambda st: [x for x in METRIC_STATES if x is not MetricStatus.GATING]
+    if st.metric is MetricStatus.GATING
     else [None],
-    "requires_baseline": lambda v: [True] if not v else [],
-    "threshold": lambda v: {Approval.APPROVED: [Approval.PROPOSED, None], Approval.PROPOSED: [None]}.get(
-        v, []
-    ),
-    "dataset": lambda v: [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
-    if v is DatasetStatus.VALIDATED
-    else ([None] if v is not None else []),
-    "judge": lambda v: [x for x in JUDGE_STATES if x != "none"]
-    if v == "none"
+    "requires_baseline": lambda st: [True] if not st.requires_baseline else [],
+    "threshold": lambda st: {
+        Approval.APPROVED: [Approval.PROPOSED, None], Approval.PROPOSED: [None]
+    }.get(st.threshold, []),
+    "dataset": lambda st: [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
+    if st.dataset is DatasetStatus.VALIDATED
+    else ([None] if st.dataset is not None else []),
+    # Naming a judge is worse only for a run that names no grader: a model-graded run's metric
+    # must name its judge.
+    "judge": lambda st: (
+        [x for x in JUDGE_STATES if x != "none"] if st.grader == "none" else []
+    )
+    if st.judge == "none"
     else (
         [x for x in JUDGE_STATES if x not in ("none", Calibration.CALIBRATED)]
-        if v is Calibration.CALIBRATED
+        if st.judge is Calibration.CALIBRATED
         else []
     ),
-    "policy": lambda v: [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
-    if v in _GOOD_POLICIES
+    "policy": lambda st: [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
+    if st.policy in _GOOD_POLICIES
     else [],
-    "baseline": lambda v: {"comparable": ["other_version", "other_judge", None]}.get(v, [None] if v else []),
-    "model": lambda v: ["same_as_judge", "same_last_segment", "unnamed"] if v == "other" else [],
-    "output_dataset": lambda v: ["other_version"] if v == "matches" else [],
+    "baseline": lambda st: {"comparable": ["other_version", "other_judge", None]}.get(
+        st.baseline, [None] if st.baseline else []
+    ),
+    "model": lambda st: ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else [],
+    "output_dataset": lambda st: ["other_version"] if st.output_dataset == "matches" else [],
+    # Graded by the judge is no better than by another model, unless the judge is the model
+    # under evaluation: then another grader drops the self-grading.
+    "grader": lambda st: {
+        "none": ["judge", "other", "judge_and_other", "self"],
+        "judge": ["judge_and_other", "self"]
+        + ([] if st.model in ("same_as_judge", "same_last_segment") else ["other"]),
+        "other": ["judge_and_other", "self"],
+        "judge_and_other": ["self"],
+    }.get(st.grader, []),
 }

@@ -305,7 +305,8 @@ _metrics = st.builds(
 scorecard_documents = st.builds(
     contract.Scorecard,
     schema_version=st.just(1), verdict=_literal(contract.VerdictName),
-    exit_code=st.integers(min_value=0, max_value=255), model=st.none() | _texts,
+    exit_code=st.integers(min_value=0, max_value=255),
+    evaluated_at=st.none() | st.datetimes(timezones=st.just(dt.UTC)), model=st.none() | _texts,
     sources=st.lists(_texts, max_size=3).map(tuple),
     counts=st.builds(contract.Counts, passed=_counts, warned=_counts, failed=_counts,
                      blocked=_counts, informational=_counts),

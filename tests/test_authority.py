@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
+import attrs
 import pytest
 
-from evalglass.core.authority import Outcome, resolve, same_model
+from evalglass.core.authority import Outcome, resolve
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
@@ -17,6 +19,7 @@ from evalglass.records.model import (
     Policy,
 )
 from tests import states as s
+from tests.test_model_names import SAME_AS_JUDGE
 
 STAGE1_ORDER = [
     C.METRIC_NOT_GATING,
@@ -33,6 +36,7 @@ STAGE2_ORDER = [
     C.JUDGE_DRIFTED,
     C.JUDGE_RETIRED,
     C.JUDGE_NOT_INDEPENDENT,
+    C.JUDGE_MODEL_MISMATCH,
     C.BASELINE_MISSING,
     C.BASELINE_NOT_COMPARABLE,
 ]
@@ -50,6 +54,15 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.JUDGE_UNCALIBRATED: st.judge in (Calibration.UNCALIBRATED, Calibration.CALIBRATING),
     }
     judged = isinstance(st.judge, Calibration)
+    # Graders the output names: the judge's model (spelled another way), another model, both,
+    # or the model under evaluation under a dated name. Against the model under evaluation a
+    # grader is compared loosely (any spelling of one model is that model); against the judge
+    # the records name, strictly (a dated snapshot is another grader).
+    graded = st.grader != "none"
+    judge_is_evaluated = st.model in ("same_as_judge", "same_last_segment")
+    self_graded = st.grader == "self" or (
+        st.grader in ("judge", "judge_and_other") and judge_is_evaluated
+    )
     # A baseline names its judge model only when the metric has a judge; with the judge's record
     # missing, that model cannot be matched, so the baseline cannot be shown comparable.
     baseline_comparable = (st.baseline == "comparable" and st.judge != "dangling") or (
@@ -62,7 +75,9 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.DATASET_MISMATCH: st.dataset is not None and st.output_dataset == "other_version",
         C.JUDGE_DRIFTED: st.judge is Calibration.DRIFTED,
         C.JUDGE_RETIRED: st.judge is Calibration.RETIRED,
-        C.JUDGE_NOT_INDEPENDENT: judged and st.model != "other",
+        C.JUDGE_NOT_INDEPENDENT: (judged and st.model != "other")
+        or (graded and (st.model == "unnamed" or self_graded)),
+        C.JUDGE_MODEL_MISMATCH: graded and (st.judge == "none" or (judged and st.grader != "judge")),
         C.BASELINE_MISSING: st.requires_baseline and st.baseline is None,
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
@@ -77,42 +92,62 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
     return Outcome.CAN_GATE, [], []
 
 
-ALL_STATES = [
-    s.State(*combo)
-    for combo in itertools.product(
-        s.METRIC_STATES,
-        (False, True),
-        s.THRESHOLD_STATES,
-        s.DATASET_STATES,
-        s.JUDGE_STATES,
-        s.POLICY_STATES,
-        s.BASELINE_STATES,
-        s.MODEL_STATES,
-        s.OUTPUT_DATASET_STATES,
-    )
-]
+_RECORD_DIMS = (
+    s.METRIC_STATES,
+    (False, True),
+    s.THRESHOLD_STATES,
+    s.DATASET_STATES,
+    s.JUDGE_STATES,
+    s.POLICY_STATES,
+    s.BASELINE_STATES,
+)
+# The resolver reads a policy one of three ways: missing, permitted (or redacted), or not. The
+# first walk crosses all six states with every record and output state; the second crosses one
+# of each way with every grader the output can name.
+_POLICY_WAYS = (None, Policy.PERMITTED, Policy.FORBIDDEN)
+
+
+def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
+    """The table, as (record states, the output states crossed with them) pairs: the whole
+    product with no grader named, then the whole product with each grader named."""
+    plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
+    graded = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES,
+                                    [g for g in s.GRADER_STATES if g != "none"]))
+    for combo in itertools.product(*_RECORD_DIMS):
+        yield combo, plain
+    for combo in itertools.product(*_RECORD_DIMS[:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
+        yield combo, graded
 
 
 def test_whole_authority_table() -> None:
-    """Every combination of record states resolves to DESIGN.md's outcome, reasons and notes."""
-    wrong = []
-    for st in ALL_STATES:
-        got = resolve(s.METRIC, s.records(st), s.measurement(st))
-        want = expected(st)
-        have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
-        if have != want:
-            wrong.append((st, have, want))
-    assert len(ALL_STATES) > 100_000
+    """Every combination of record and output states resolves to DESIGN.md's outcome, reasons
+    and notes."""
+    wrong, walked = [], 0
+    runs = {}
+    for on_records, on_runs in walks():
+        records = s.records(s.State(*on_records))
+        for on_run in on_runs:
+            if on_run not in runs:
+                runs[on_run] = s.measurement(s.State(*on_records, *on_run))
+            st = s.State(*on_records, *on_run)
+            got = resolve(s.METRIC, records, runs[on_run])
+            want = expected(st)
+            have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
+            if have != want:
+                wrong.append((st, have, want))
+            walked += 1
+    assert walked > 400_000
     assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
 
 
 def test_every_outcome_and_code_is_reached() -> None:
     """The walk really covers the table: each outcome and each reason code occurs."""
     outcomes, codes = set(), set()
-    for st in ALL_STATES[::7]:
-        outcome, reasons, notes = expected(st)
-        outcomes.add(outcome)
-        codes.update(reasons, notes)
+    for on_records, on_runs in itertools.islice(walks(), 0, None, 7):
+        for on_run in on_runs:
+            outcome, reasons, notes = expected(s.State(*on_records, *on_run))
+            outcomes.add(outcome)
+            codes.update(reasons, notes)
     assert outcomes == set(Outcome)
     assert codes == set(C)
 
@@ -140,17 +175,48 @@ def test_fully_authorized_metric_can_gate() -> None:
     assert (got.outcome, got.reasons, got.notes) == (Outcome.CAN_GATE, (), ())
 
 
-@pytest.mark.parametrize(
-    ("a", "b", "same"),
-    [
-        ("openai/gpt-4.1", "gpt-4.1", True),
-        ("openai/gpt-4.1", "OPENAI/GPT-4.1", True),
-        ("openai/gpt-4.1", "azure/gpt-4.1", True),
-        ("openai/gpt-4.1", "openai/gpt-4.1-mini", False),
-        ("anthropic/claude", "openai/gpt-4.1", False),
-    ],
-)
-def test_judge_identity_rule(a: str, b: str, same: bool) -> None:
-    """Same name ignoring case, or same last path segment, counts as the same model."""
-    assert same_model(a, b) is same
-    assert same_model(b, a) is same
+@pytest.mark.parametrize("spelled", SAME_AS_JUDGE)
+def test_a_judge_spelled_another_way_is_not_independent(spelled: str) -> None:
+    """Against judge `openai/gpt-4.1`, a run of the same model under any reported spelling is
+    blocked, whether the spelling names the model under evaluation or the output's grader."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    records, measurement = s.records(st), s.measurement(st)
+    as_model = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled]))
+    got = resolve(s.METRIC, records, as_model)
+    assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
+    as_grader = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled],
+                                                           graders=[s.JUDGE_MODEL]))
+    got = resolve(s.METRIC, records, as_grader)
+    assert got.outcome is Outcome.BLOCKED
+    assert C.JUDGE_NOT_INDEPENDENT in [r.code for r in got.reasons]
+
+
+def test_several_models_under_evaluation_are_each_compared() -> None:
+    """An output naming two models under evaluation: a judge that is either one is blocked."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    measurement = s.measurement(st)
+    run = attrs.evolve(measurement.run, models=["echo", "openai:gpt-4.1"])
+    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
+    assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
+    assert "'openai:gpt-4.1'" in got.reasons[0].message
+
+
+def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
+    """The judge calibrated on `openai/gpt-4.1` does not vouch for a dated snapshot's grades."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    measurement = s.measurement(st)
+    run = attrs.evolve(measurement.run, graders=["openai/gpt-4.1-2025-04-14"])
+    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
+    assert [(r.code, r.message) for r in got.reasons] == [
+        (C.JUDGE_MODEL_MISMATCH,
+         ("the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
+          "('openai/gpt-4.1')")),
+    ]
+
+
+def test_an_informational_metric_notes_its_grader_problems() -> None:
+    """Not yet gating: a self-graded run with no judge named is noted, not blocked."""
+    st = s.State(metric=MetricStatus.INFORMATIONAL, grader="self")
+    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    assert got.outcome is Outcome.INFORMATIONAL
+    assert [r.code for r in got.notes] == [C.JUDGE_NOT_INDEPENDENT, C.JUDGE_MODEL_MISMATCH]

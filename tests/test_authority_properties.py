@@ -16,6 +16,7 @@ from evalglass.reasons import Reason, ValidityCode
 from evalglass.records.model import HostRecords
 from evalglass.render import Format, render
 from tests import states as s
+from tests.render_cases import WHEN
 
 
 def codes(authority) -> set:
@@ -26,7 +27,7 @@ def codes(authority) -> set:
 def test_worse_records_never_improve_authority(state: s.State, data: st.DataObject) -> None:
     """Making any record state worse never makes a metric can_gate, nor clears a reason."""
     field = data.draw(st.sampled_from(sorted(s.WORSE)))
-    options = s.WORSE[field](getattr(state, field))
+    options = s.WORSE[field](state)
     if not options:
         return
     worse = attrs.evolve(state, **{field: data.draw(st.sampled_from(options))})
@@ -93,7 +94,7 @@ def test_verdict_and_exit_code_agree(metrics, require_gate: bool) -> None:
             for kind in ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")
         }
     )
-    card = assemble(records, Evidence(measurements=measurements), require_gate)
+    card = assemble(records, Evidence(measurements=measurements), require_gate, evaluated_at=WHEN)
     assert card.exit_code == exit_code(card.verdict, require_gate)
     results = {c.gate.result.value for c in card.metrics}
     assert (card.verdict is Verdict.FAIL) == ("fail" in results)

@@ -23,19 +23,43 @@ from evalglass.tools.checklist import ORDER, Action, Edit, apply, checklist, yam
 from tests import states as s
 
 
+def left_to_the_run(state: s.State) -> list[C]:
+    """What no records edit clears, stated from the states: a judged or model-graded metric
+    whose run names no model, or is graded by the model it evaluates (the judge, once the edits
+    name it, is the run's one grader, else the judge the records hold); a run graded by two
+    different models."""
+    names_judge = state.metric is not None and state.judge != "none"
+    judged = names_judge or state.grader != "none"
+    if state.grader == "judge":
+        judge_is_gpt41 = True  # the judge recorded, or a new one named for the run's grader
+    elif state.grader in ("none", "judge_and_other"):
+        # Without one grader to name, the judge is the recorded one, or one the host chooses.
+        judge_is_gpt41 = names_judge and isinstance(state.judge, Calibration)
+    else:
+        judge_is_gpt41 = False  # "other/grader", or the model itself (counted below)
+    evaluated_is_gpt41 = state.model in ("same_as_judge", "same_last_segment")
+    shared = judged and (
+        state.model == "unnamed"
+        or state.grader == "self"
+        or (evaluated_is_gpt41 and (judge_is_gpt41 or state.grader == "judge_and_other"))
+    )
+    return [C.JUDGE_NOT_INDEPENDENT] * shared + [C.JUDGE_MODEL_MISMATCH] * (
+        state.grader == "judge_and_other"
+    )
+
+
 @given(s.states())
 def test_the_checklist_makes_every_state_can_gate(state: s.State) -> None:
-    """The edits make resolve say can_gate, save a judge the run shows not independent."""
+    """The edits make resolve say can_gate, save what only the run can show: a judge or grader
+    independent of the model under evaluation, and one grader."""
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement)
     after = resolve(s.METRIC, apply(records, plan.edits), measurement)
-    judged = state.metric is not None and state.judge != "none"
-    # A judge with no record gets a grading model the host chooses: only a nameless run is left.
-    shared = state.model == "unnamed" or (state.model != "other" and state.judge != "dangling")
-    if judged and shared:
+    left = left_to_the_run(state)
+    if left:
         assert after.outcome is Outcome.BLOCKED
-        assert [r.code for r in after.reasons] == [C.JUDGE_NOT_INDEPENDENT]
-        assert [r.code for r in plan.outside] == [C.JUDGE_NOT_INDEPENDENT]
+        assert [r.code for r in after.reasons] == left, (plan, after)
+        assert [r.code for r in plan.outside] == left
     else:
         assert after.outcome is Outcome.CAN_GATE, (plan, after)
         assert plan.outside == ()
@@ -165,7 +189,7 @@ def test_an_unrecorded_metric_takes_its_dataset_from_the_run() -> None:
     measurement = attrs.evolve(
         s.measurement(s.State()),
         id="new/metric",
-        run=Run(source="run.json", model="m", dataset=DatasetIdentity(name="fresh", version="v1")),
+        run=Run(source="run.json", models=["m"], dataset=DatasetIdentity(name="fresh", version="v1")),
     )
     plan = checklist("new/metric", s.records(s.State()), measurement)
     assert [(e.file, e.key, e.text) for e in plan.edits] == [

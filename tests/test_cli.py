@@ -96,10 +96,31 @@ def test_non_finite_value_is_unsound(work: Path) -> None:
 
 
 def test_json_is_byte_identical_across_runs(work: Path) -> None:
-    """The same inputs give the same bytes."""
-    first = run("score", "run.json", "--format", "json", cwd=work).stdout
-    second = run("score", "run.json", "--format", "json", cwd=work).stdout
+    """The same inputs, evaluated as of the same time, give the same bytes."""
+    args = ("score", "run.json", "--format", "json", "--as-of", "2026-11-30")
+    first = run(*args, cwd=work).stdout
+    second = run(*args, cwd=work).stdout
     assert first == second and json.loads(first)["schema_version"] == 1
+    assert json.loads(first)["evaluated_at"] == "2026-11-30T00:00:00Z"
+
+
+def test_evaluated_at_defaults_to_now_in_utc(work: Path) -> None:
+    """Without --as-of, the JSON records the clock's time in UTC, to the second."""
+    import datetime as dt
+
+    before = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    doc = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    after = dt.datetime.now(dt.UTC)
+    assert doc["evaluated_at"].endswith("Z") and len(doc["evaluated_at"]) == 20
+    assert before <= dt.datetime.fromisoformat(doc["evaluated_at"]) <= after
+
+
+@pytest.mark.parametrize("bad", ["yesterday", "2026-13-01", "2026-02-30", "30/11/2026", ""])
+def test_bad_as_of_is_a_one_line_usage_error(work: Path, bad: str) -> None:
+    """A malformed or impossible --as-of exits 2 with one line naming the option, nothing else."""
+    result = run("score", "run.json", "--as-of", bad, cwd=work)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("evalglass: --as-of ")
 
 
 def test_markdown_scorecard(work: Path) -> None:

@@ -108,7 +108,146 @@ def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
     result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert got["authority"]["outcome"] == "blocked"
-    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_not_independent"]
+    # The log also says mockllm/judge graded it, which is not the judge the records name.
+    assert [r["code"] for r in got["authority"]["reasons"]] == [
+        "judge_not_independent", "judge_model_mismatch"
+    ]
+    assert result.returncode == 3
+
+
+INSPECT_JSON = next((FIXTURES / "inspect/logs/json").glob("*_arith_*.json"))
+GRADED = "arith/model_graded_fact/accuracy"
+JUDGE = "judges:\n  grader:\n    model: mockllm/judge\n    calibration: calibrated\n"
+
+
+def judged_records(tmp_path: Path, metric: str, judge: str | None = "grader") -> Path:
+    folder = records(tmp_path, metric, 0.01, judges=JUDGE)
+    if judge is not None:
+        text = (folder / "metrics.yaml").read_text()
+        (folder / "metrics.yaml").write_text(text.replace("dataset: arith", f"dataset: arith\n    judge: {judge}"))
+    return folder
+
+
+def test_a_model_graded_inspect_scorer_with_its_judge_gates(tmp_path: Path) -> None:
+    """The log's grader is the calibrated judge the records name, not the model: it gates."""
+    result = run("score", str(INSPECT_JSON), "--records", str(judged_records(tmp_path, GRADED)),
+                 "--format", "json", cwd=tmp_path)
+    assert card(result, GRADED)["authority"] == {"outcome": "can_gate", "reasons": [], "notes": []}
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
+    """A model_graded scorer naming no grader graded with the model under evaluation: however
+    independent the judge the records name, the run is blocked, and it was not that judge."""
+    doc = json.loads(INSPECT_JSON.read_text())
+    for entry in (*doc["results"]["scores"], *doc["eval"]["scorers"]):
+        entry.get("params", {}).pop("model", None)
+        entry.get("options", {}).pop("model", None)
+    log = tmp_path / "self-graded.json"
+    log.write_text(json.dumps(doc))
+    result = run("score", str(log), "--records", str(judged_records(tmp_path, GRADED)),
+                 "--format", "json", cwd=tmp_path)
+    got = card(result, GRADED)
+    assert got["authority"]["outcome"] == "blocked"
+    assert [r["code"] for r in got["authority"]["reasons"]] == [
+        "judge_not_independent", "judge_model_mismatch"
+    ]
+    assert "'mockllm/model', the model under evaluation" in got["authority"]["reasons"][0]["message"]
+    assert result.returncode == 3
+
+
+def test_a_model_graded_metric_without_a_judge_is_blocked(tmp_path: Path) -> None:
+    """The log says a model graded the metric and metrics.yaml names no judge: blocked."""
+    folder = judged_records(tmp_path, GRADED, judge=None)
+    result = run("score", str(INSPECT_JSON), "--records", str(folder), "--format", "json",
+                 cwd=tmp_path)
+    got = card(result, GRADED)
+    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
+    assert "must name its judge" in got["authority"]["reasons"][0]["message"]
+    assert result.returncode == 3
+
+
+def test_a_promptfoo_column_graded_by_two_models_is_blocked(tmp_path: Path) -> None:
+    """Rows of one column graded by the judge and by another provider: the other is named, and
+    the run blocks even though the first row's grader is the judge."""
+    doc = json.loads(PROMPTFOO.read_text())
+    rows = [r for r in doc["results"]["results"] if r["promptIdx"] == 0]
+    for i, row in enumerate(rows):
+        for comp in (row["gradingResult"] or {}).get("componentResults", []):
+            if comp["assertion"].get("metric") == "closeness":
+                comp["assertion"]["type"] = "llm-rubric"
+                comp["assertion"]["provider"] = "mockllm/judge" if i else "openai:gpt-4.1"
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    metric = "echo/terse/closeness"
+    folder = records(tmp_path, metric, 0.01, judges=JUDGE)
+    text = (folder / "metrics.yaml").read_text()
+    (folder / "metrics.yaml").write_text(text.replace("dataset: arith", "dataset: arith\n    judge: grader"))
+    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = card(result, metric)
+    assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
+    assert "'openai:gpt-4.1'" in got["authority"]["reasons"][0]["message"]
+    assert result.returncode == 3
+
+
+SELF_GRADED = FIXTURES / "inspect/self-graded/logs"
+
+
+@pytest.mark.parametrize("form", ["eval", "json"])
+def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form: str) -> None:
+    """Three real model_graded_qa runs against a judge on mockllm/grader: the run graded by its
+    own model is blocked as not independent (and not graded by the judge), the one graded by
+    the grader role gates, the one graded by another named model is blocked as a mismatch."""
+    folder = tmp_path / "host_records"
+    folder.mkdir()
+    ids = ("self_graded", "role_graded", "named_graded")
+    (folder / "metrics.yaml").write_text("metrics:\n" + "".join(
+        f"  {t}/model_graded_qa/accuracy:\n    status: gating\n    dataset: arith\n"
+        "    judge: grader\n    min_samples: 10\n" for t in ids))
+    (folder / "thresholds.yaml").write_text("thresholds:\n" + "".join(
+        f"  {t}/model_graded_qa/accuracy:\n    op: '>='\n    value: 0.01\n"
+        "    approval: approved\n    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+        for t in ids))
+    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
+    (folder / "judges.yaml").write_text(
+        "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n")
+    result = run("score", str(SELF_GRADED / form), "--records", str(folder), "--format", "json",
+                 cwd=tmp_path)
+    codes = {t: [r["code"] for r in card(result, f"{t}/model_graded_qa/accuracy")["authority"]["reasons"]]
+             for t in ids}
+    assert codes == {
+        "self_graded": ["judge_not_independent", "judge_model_mismatch"],
+        "role_graded": [],
+        "named_graded": ["judge_model_mismatch"],
+    }
+    assert result.returncode == 3
+
+
+def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path: Path) -> None:
+    """The real export whose row t7 was graded by model-a, the provider under test: model-a's
+    rubric is blocked as self-graded, and both columns as not all graded by the judge."""
+    folder = tmp_path / "host_records"
+    folder.mkdir()
+    ids = ("model-a/sum/rubric", "model-b/sum/rubric")
+    (folder / "metrics.yaml").write_text("metrics:\n" + "".join(
+        f"  {m}:\n    status: gating\n    dataset: arith\n    judge: x\n    min_samples: 5\n"
+        for m in ids))
+    (folder / "thresholds.yaml").write_text("thresholds:\n" + "".join(
+        f"  {m}:\n    op: '>='\n    value: 0.01\n    approval: approved\n"
+        "    approved_by: '@alice'\n    approved_on: 2026-11-01\n" for m in ids))
+    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
+    (folder / "judges.yaml").write_text(
+        "judges:\n  x:\n    model: file://grader_x.js\n    calibration: calibrated\n")
+    graders = FIXTURES / "promptfoo/graders/results/results.json"
+    result = run("score", str(graders), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    got = {m: card(result, m)["authority"]["reasons"] for m in ids}
+    assert [r["code"] for r in got["model-a/sum/rubric"]] == [
+        "judge_not_independent", "judge_model_mismatch"
+    ]
+    assert [r["code"] for r in got["model-b/sum/rubric"]] == ["judge_model_mismatch"]
+    assert "'file://model_a.js'" in got["model-b/sum/rubric"][0]["message"]
     assert result.returncode == 3
 
 

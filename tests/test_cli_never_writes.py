@@ -25,6 +25,8 @@ from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 FORMATS = [f.value for f in Format]
 CALIBRATION = Path(__file__).resolve().parents[1] / "examples" / "calibration"
+TREND = tuple(str(p) for p in sorted(
+    (Path(__file__).resolve().parents[1] / "examples" / "trend" / "scorecards").glob("*.json")))
 _CALIBRATE = ("calibrate", str(CALIBRATION / "judgments.jsonl"), str(CALIBRATION / "labels.csv"),
               "--judge", "grader-v2", "--resamples", "50")
 
@@ -64,6 +66,10 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         ((*_CALIBRATE, "--against", str(CALIBRATION / "grader-v2.json"), "--format", "json"),
          {0}),
         ((*_CALIBRATE, "--out", "host_records/calibration.json"), {2}),
+        (("trend", *TREND), {0}),
+        (("trend", *TREND, "--format", "html", "--output", "../out/trend.html"), {0}),
+        (("trend", *TREND, "--format", "markdown", "--output", "host_records/trend.md"), {2}),
+        (("score", "run.json", "--as-of", "2026-11-30", "--format", "json"), {0}),
     ]
 
 

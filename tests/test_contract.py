@@ -3,6 +3,7 @@ is refused with one line naming the field."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import get_args
@@ -22,6 +23,7 @@ from evalglass.records.model import Approval, Op
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
 from tests import states
+from tests.render_cases import WHEN
 from tests.strategies import scorecard_documents
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "run.json"
@@ -53,7 +55,7 @@ def test_a_real_scorecard_reads_back_as_written(state: states.State, keep: bool)
     records = states.records(state)
     measurement = states.measurement(state)
     evidence = Evidence(measurements={measurement.id: measurement}, sources=("run.json",))
-    doc = to_contract(assemble(records, evidence), keep_samples=keep)
+    doc = to_contract(assemble(records, evidence, evaluated_at=WHEN), keep_samples=keep)
     text = contract.dumps(doc)
     assert contract.loads(text, "card.json") == doc
     assert contract.dumps(contract.loads(text, "card.json")) == text
@@ -95,6 +97,10 @@ HOSTILE = {
     "an unknown verdict": (("verdict",), "passed", "verdict"),
     "an interval of three": (("metrics", 0, "interval"), [0, 1, 2], "metrics[0].interval"),
     "metrics not a list": (("metrics",), {}, "metrics: expected a list"),
+    "a time without a zone": (("evaluated_at",), "2026-11-30T12:00:00", "evaluated_at: expected a time"),
+    "a date for a time": (("evaluated_at",), "2026-11-30", "evaluated_at: expected a time"),
+    "a number for a time": (("evaluated_at",), 1764504000, "evaluated_at: expected a time"),
+    "an impossible time": (("evaluated_at",), "2026-02-30T12:00:00Z", "evaluated_at: "),
 }
 
 
@@ -122,3 +128,18 @@ def test_text_that_is_not_a_scorecard_is_one_line(text: str) -> None:
     with pytest.raises(contract.ContractError) as error:
         contract.loads(text, "base.json")
     assert "\n" not in str(error.value)
+
+
+def test_a_scorecard_from_before_evaluated_at_still_loads() -> None:
+    """A file written before the evaluation time was recorded reads with evaluated_at None."""
+    doc = _doc()
+    del doc["evaluated_at"]
+    assert contract.loads(json.dumps(doc), "old.json").evaluated_at is None
+
+
+def test_evaluated_at_reads_any_zone_as_utc_and_writes_z() -> None:
+    """A time with an offset is the same instant in UTC, and is written back with a Z."""
+    doc = _set(_doc(), ("evaluated_at",), "2026-11-30T14:00:00+02:00")
+    loaded = contract.loads(json.dumps(doc), "card.json")
+    assert loaded.evaluated_at == dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+    assert '"evaluated_at": "2026-11-30T12:00:00Z",' in contract.dumps(loaded)

@@ -24,7 +24,7 @@ from evalglass.records.model import (
 )
 
 CAN_GATE = Authority(Outcome.CAN_GATE)
-RUN = Run(source="run.json", model="acme/x")
+RUN = Run(source="run.json", models=["acme/x"])
 
 
 def threshold(op: Op, value: float) -> ThresholdRecord:

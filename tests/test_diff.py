@@ -13,6 +13,9 @@ import pytest
 from evalglass.records.model import (
     Approval,
     Calibration,
+    Decision,
+    MetricRecord,
+    MetricStatus,
     Op,
     ThresholdRecord,
 )
@@ -213,3 +216,145 @@ def test_warn_bound_edit_is_shown_and_does_not_loosen() -> None:
         (Kind.RECORD_CHANGED, "warn_value: None → 0.9")
     ]
     assert result.loosening == ()
+
+
+# Every metrics.yaml field that changes what a gate lets through, over values on both sides of
+# the defaults, and a semantic statement of what a record admits, written apart from the code.
+_METRIC_FIELDS = {
+    "min_samples": (1, 10, 100),
+    "decision": (Decision.BOUND, Decision.POINT),
+    "interval_level": (0.8, 0.95, 0.99),
+    "max_missing_fraction": (0.0, 0.05, 0.2),
+    "requires_baseline": (False, True),
+}
+_Z = {0.8: 1.2816, 0.95: 1.96, 0.99: 2.5758}
+# (n, fraction of samples missing, a baseline exists, value, standard error), against a bar 0.8.
+_RUNS = list(itertools.product((1, 5, 10, 50, 100, 500), (0.0, 0.03, 0.1, 0.5), (False, True),
+                               (0.79, 0.85), (0.01, 0.02, 0.03, 0.05)))
+
+
+def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float]) -> bool:
+    """Would a gate under this record pass this run? Enough samples, few enough missing, a
+    baseline when one is required, and the compared number (the value for a point decision,
+    the lower end of the interval at the record's level for a bound) clears 0.8."""
+    n, missing, has_baseline, value, se = run
+    compared = value if record.decision is Decision.POINT else value - _Z[record.interval_level] * se
+    return (
+        n >= record.min_samples
+        and missing <= record.max_missing_fraction
+        and (has_baseline or not record.requires_baseline)
+        and compared >= 0.8
+    )
+
+
+def _metric_records() -> list[MetricRecord]:
+    return [
+        MetricRecord(status=MetricStatus.GATING, dataset=s.DATASET, **dict(zip(_METRIC_FIELDS, values)))
+        for values in itertools.product(*_METRIC_FIELDS.values())
+    ]
+
+
+_AUTHORITY_KINDS = {Kind.GAINS_AUTHORITY, Kind.LOSES_AUTHORITY, Kind.OUTCOME_CHANGED}
+
+
+def test_metric_field_direction_table() -> None:
+    """Every pair of metric records over the fields that decide what passes: loosened exactly
+    when the new record lets through a run the old one stopped (whatever it tightens elsewhere),
+    tightened when only the reverse holds, a plain change when no run moves; a loosening
+    counts for --fail-on-loosen."""
+    records = _metric_records()
+    base = s.records(s.State())
+    seen: dict[Kind, int] = {}
+    for old, new in itertools.product(records, records):
+        if old == new:
+            continue
+        result = diff(attrs.evolve(base, metrics={s.METRIC: old}),
+                      attrs.evolve(base, metrics={s.METRIC: new}))
+        rows = [c for c in result.changes if c.kind not in _AUTHORITY_KINDS]
+        looser = any(admits_run(new, r) and not admits_run(old, r) for r in _RUNS)
+        tighter = any(admits_run(old, r) and not admits_run(new, r) for r in _RUNS)
+        want = [Kind.METRIC_LOOSENED] if looser else [Kind.METRIC_TIGHTENED] if tighter else []
+        # Between two point rules the interval level compares nothing: a plain change.
+        if Decision.POINT is old.decision is new.decision and old.interval_level != new.interval_level:
+            want.append(Kind.RECORD_CHANGED)
+        assert want, (old, new)
+        assert [(c.kind, c.file) for c in rows] == [(k, "metrics.yaml") for k in want], (old, new)
+        assert bool(result.loosening) is looser
+        for kind in want:
+            seen[kind] = seen.get(kind, 0) + 1
+    assert set(seen) == {Kind.METRIC_LOOSENED, Kind.METRIC_TIGHTENED, Kind.RECORD_CHANGED}
+
+
+@pytest.mark.parametrize(
+    ("field", "old", "new", "kind"),
+    [
+        ("min_samples", 100, 10, Kind.METRIC_LOOSENED),
+        ("min_samples", 10, 100, Kind.METRIC_TIGHTENED),
+        ("decision", Decision.BOUND, Decision.POINT, Kind.METRIC_LOOSENED),
+        ("decision", Decision.POINT, Decision.BOUND, Kind.METRIC_TIGHTENED),
+        ("interval_level", 0.95, 0.8, Kind.METRIC_LOOSENED),
+        ("interval_level", 0.8, 0.95, Kind.METRIC_TIGHTENED),
+        ("max_missing_fraction", 0.0, 0.1, Kind.METRIC_LOOSENED),
+        ("max_missing_fraction", 0.1, 0.0, Kind.METRIC_TIGHTENED),
+        ("requires_baseline", True, False, Kind.METRIC_LOOSENED),
+        ("requires_baseline", False, True, Kind.METRIC_TIGHTENED),
+    ],
+)
+def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind) -> None:
+    """One field moved: one row of its kind, saying which field moved from what to what; the
+    same edit beside a status change still loosens, and the status change is shown apart."""
+    record = MetricRecord(status=MetricStatus.GATING, dataset=s.DATASET)
+    base = attrs.evolve(s.records(s.State()), metrics={s.METRIC: attrs.evolve(record, **{field: old})})
+    moved = attrs.evolve(base.metrics[s.METRIC], **{field: new})
+    def shown(value: object) -> str:
+        return value.value if isinstance(value, Decision) else str(value)
+
+    detail = f"{field}: {shown(old)} → {shown(new)}"
+    changes = diff(base, attrs.evolve(base, metrics={s.METRIC: moved})).changes
+    rows = [(c.kind, c.detail) for c in changes if c.kind not in _AUTHORITY_KINDS]
+    assert rows == [(kind, detail)]
+    both = attrs.evolve(moved, status=MetricStatus.INFORMATIONAL)
+    result = diff(base, attrs.evolve(base, metrics={s.METRIC: both}))
+    rows = [(c.kind, c.detail) for c in result.changes if c.kind not in _AUTHORITY_KINDS]
+    assert rows == [(kind, detail), (Kind.RECORD_CHANGED, "status: gating → informational")]
+    assert any(c.kind is Kind.METRIC_LOOSENED for c in result.loosening) is (
+        kind is Kind.METRIC_LOOSENED
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "loosens"),
+    [
+        ("    min_samples: 100\n", "    min_samples: 10\n", True),
+        ("    min_samples: 100\n", "    min_samples: 100\n    decision: point\n", True),
+        ("    min_samples: 100\n", "    min_samples: 100\n    interval_level: 0.8\n", True),
+        ("    min_samples: 100\n", "    min_samples: 100\n    max_missing_fraction: 0.2\n", True),
+        ("    min_samples: 100\n", "    min_samples: 500\n", False),
+        ("    min_samples: 100\n", "    min_samples: 100\n    interval_level: 0.99\n", False),
+    ],
+)
+def test_diff_cli_flags_a_loosened_metric_record(repo: Path, old: str, new: str,
+                                                 loosens: bool) -> None:
+    """`diff --fail-on-loosen` in a real repository: a metrics.yaml edit that weakens a gate
+    exits 1 and names the field; one that strengthens it exits 0 and says so."""
+    path = repo / "host_records/metrics.yaml"
+    text = path.read_text()
+    assert text.count(old) >= 1
+    path.write_text(text.replace(old, new, 1))
+    result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    assert result.returncode == (1 if loosens else 0), result.stdout + result.stderr
+    assert ("metric_loosened" if loosens else "metric_tightened") in result.stdout
+    assert "qa/exact_match" in result.stdout
+
+
+def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
+    """requires_baseline removed from a metric record is a loosening the diff refuses."""
+    path = repo / "host_records/metrics.yaml"
+    path.write_text(path.read_text().replace("    min_samples: 100\n",
+                                             "    min_samples: 100\n    requires_baseline: yes\n", 1))
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "req"],
+                   cwd=repo, check=True, capture_output=True)
+    path.write_text(path.read_text().replace("    requires_baseline: yes\n", "", 1))
+    result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "requires_baseline: True → False" in result.stdout

@@ -13,7 +13,7 @@ from scipy import stats as sp
 
 from evalglass.errors import OutputError
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method, Run
-from evalglass.evidence.read import _merge, read_outputs
+from evalglass.evidence.read import merge, read_outputs
 from evalglass.reasons import ValidityCode
 
 
@@ -156,23 +156,19 @@ def _timed(source: str, started: str | None, value: float) -> Measurement:
 
 def test_retries_keep_the_newest_run_and_show_the_others() -> None:
     """Several runs of one metric: the newest by its own start time decides; all are kept."""
-    found: dict[str, Measurement] = {}
-    for m in (
+    found = merge([
         _timed("b.eval", "2026-11-29T10:00:00+00:00", 0.4),
         _timed("c.eval", "2026-11-29T12:00:00+00:00", 0.9),
         _timed("a.eval", "2026-11-29T11:00:00+00:00", 0.3),
-    ):
-        _merge(found, m)
+    ])
     assert found["m"].run.source == "c.eval"
     assert [(a.source, a.value) for a in found["m"].earlier] == [("b.eval", 0.4), ("a.eval", 0.3)]
 
 
 def test_runs_without_start_time_cannot_be_ordered() -> None:
     """Two outputs of one metric with no start time: an input error naming both."""
-    found: dict[str, Measurement] = {}
-    _merge(found, _timed("a.json", None, 0.1))
     with pytest.raises(OutputError, match=r"b.json: metric 'm' is also measured by a.json"):
-        _merge(found, _timed("b.json", None, 0.2))
+        merge([_timed("a.json", None, 0.1), _timed("b.json", None, 0.2)])
 
 
 def test_no_outputs_given_is_empty_evidence_not_an_error() -> None:

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats as sp
 
-from evalglass.errors import OutputError
 from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, NOT_RUNS, claims, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, NOT_RUNS, claims, files, others, refuse
 
 RESULTS = FIXTURES / "promptfoo/results/results.json"
 COLUMNS = ("echo/terse", "echo/verbose", "mock-calculator/terse", "mock-calculator/verbose")
@@ -98,7 +94,7 @@ def test_identity_of_model_and_dataset() -> None:
     echo, calc = m["echo/terse/pass_rate"].run, m["mock-calculator/verbose/brevity"].run
     assert (echo.model, calc.model) == ("echo", "file://calc_provider.js")
     assert echo.source == str(RESULTS)
-    assert (echo.judge_model, echo.status) == (None, None)
+    assert (echo.graders, echo.status) == ((), None)
     assert echo.started == "2026-11-29T22:48:19.436000+00:00"
     assert echo.dataset == DatasetIdentity(samples=10)
 
@@ -114,9 +110,56 @@ def test_a_model_graded_assertion_names_its_grader_as_judge(tmp_path: Path) -> N
                     comp["assertion"]["provider"] = "openai:gpt-4.1-mini"
 
     m = read(edited(tmp_path, edit))
-    assert m["echo/terse/closeness"].run.judge_model == "openai:gpt-4.1-mini"
-    assert m["echo/terse/pass_rate"].run.judge_model == "openai:gpt-4.1-mini"
-    assert m["echo/terse/brevity"].run.judge_model is None
+    assert m["echo/terse/closeness"].run.graders == ("openai:gpt-4.1-mini",)
+    assert m["echo/terse/pass_rate"].run.graders == ("openai:gpt-4.1-mini",)
+    assert m["echo/terse/brevity"].run.graders == ()
+
+
+def test_every_row_grader_is_named_not_the_first(tmp_path: Path) -> None:
+    """Rows graded by different providers (their own, their test's, the default test's): the
+    metric names every one of them."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["config"].setdefault("defaultTest", {})["options"] = {"provider": "openai:gpt-4.1"}
+        for i, row in enumerate(doc["results"]["results"]):
+            for comp in (row["gradingResult"] or {}).get("componentResults", []):
+                if comp["assertion"]["metric"] == "closeness":
+                    comp["assertion"]["type"] = "llm-rubric"
+                    if i % 3 == 1:
+                        comp["assertion"]["provider"] = "echo"
+                    elif i % 3 == 2:
+                        row["testCase"].setdefault("options", {})["provider"] = {"id": "anthropic:claude"}
+
+    m = read(edited(tmp_path, edit))
+    assert m["echo/terse/closeness"].run.graders == ("anthropic:claude", "echo", "openai:gpt-4.1")
+
+
+def test_a_column_whose_rows_name_several_providers_names_them_all(tmp_path: Path) -> None:
+    """The model under evaluation is taken from every row of a column: a second provider in a
+    later row is a second model, not hidden behind the first row's."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        rows = [r for r in doc["results"]["results"] if r["promptIdx"] == 0]
+        rows[-1]["provider"] = {"id": "openai:gpt-4.1", "label": "echo"}
+
+    m = read(edited(tmp_path, edit))
+    assert m["echo/terse/pass_rate"].run.models == ("echo", "openai:gpt-4.1")
+    assert m["echo/terse/pass_rate"].run.model == "echo, openai:gpt-4.1"
+    assert m["echo/verbose/pass_rate"].run.models == ("echo",)
+
+
+GRADERS = FIXTURES / "promptfoo/graders/results/results.json"
+
+
+def test_a_real_column_graded_per_row_names_every_grader() -> None:
+    """promptfoo picks the grader per row: the default test's, a test's own, an assertion's,
+    and on one row the provider under test itself (written as {providerId, label}): all named."""
+    m = read(GRADERS)
+    every = ("file://grader_x.js", "file://grader_y.js", "file://model_a.js")
+    assert m["model-a/sum/rubric"].run.graders == every
+    assert m["model-a/sum/rubric"].run.models == ("file://model_a.js",)
+    assert m["model-b/sum/rubric"].run.graders == every
+    assert m["model-a/sum/correct"].run.graders == ()
 
 
 def test_counts_the_rows_contradict_are_findings(tmp_path: Path) -> None:
@@ -166,50 +209,3 @@ def test_sniff_claims_every_export_that_holds_the_run(path: Path) -> None:
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file, and none is taken for promptfoo's."""
     assert claims("promptfoo", path) == (False, None)
-
-
-def test_damaged_exports_raise_output_error_naming_the_file(tmp_path: Path) -> None:
-    """Empty, truncated and random-byte exports each raise OutputError with the file named."""
-    for label, data in damaged(RESULTS.read_bytes()):
-        path = tmp_path / "results.json"
-        path.write_bytes(data)
-        refuse(promptfoo, path, f"out/{label}.json")
-
-
-@pytest.mark.parametrize(
-    "doc",
-    [
-        [],
-        {"evalId": "e", "results": []},
-        {"evalId": "e", "results": {"version": 3}},
-        {"evalId": "e", "results": {"version": 3, "prompts": [{}], "results": []}},
-        {"evalId": "e", "results": {"version": 3, "prompts": [], "results": [{"promptIdx": 4}]}},
-        {
-            "evalId": "e",
-            "results": {
-                "version": 3,
-                "prompts": [
-                    {"provider": "p", "label": "l", "metrics": {"namedScores": {"m": "x"}}}
-                ],
-                "results": [],
-            },
-        },
-    ],
-)
-def test_wrong_shapes_raise_output_error(tmp_path: Path, doc: object) -> None:
-    """JSON that is not shaped like a promptfoo export is refused as an OutputError."""
-    path = tmp_path / "results.json"
-    path.write_text(json.dumps(doc))
-    refuse(promptfoo, path, "out/results.json")
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.binary(max_size=2000), st.sampled_from([b"", b'{"evalId": "e", "results": {']))
-def test_no_bytes_raise_anything_but_output_error(
-    tmp_path_factory: pytest.TempPathFactory, data: bytes, prefix: bytes
-) -> None:
-    """Whatever the bytes, read() returns measurements or raises OutputError."""
-    path = tmp_path_factory.mktemp("fuzz") / "results.json"
-    path.write_bytes(prefix + data)
-    with contextlib.suppress(OutputError):
-        promptfoo.read(path, "results.json")

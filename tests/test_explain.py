@@ -18,10 +18,17 @@ from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
 from evalglass.render.explanation import render
-from evalglass.tools.explanation import explain
+from evalglass.tools import explanation
+from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import PLAIN, plain
+from tests.render_cases import WHEN
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:
+    """The explanation at the tests' fixed evaluation time."""
+    return explanation.explain(metric_id, records, evidence, evaluated_at=WHEN)
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +162,7 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
 def test_markdown_escapes_untrusted_text(records: HostRecords) -> None:
     """A metric id from an output cannot start a link, a table cell or a mention in Markdown."""
     metric_id = "x|[y](http://e.vil) @here"
-    measurement = Measurement(id=metric_id, run=Run(source="o.json", model="m"), value=0.5, n=40)
+    measurement = Measurement(id=metric_id, run=Run(source="o.json", models=["m"]), value=0.5, n=40)
     x = explain(metric_id, records, Evidence(measurements={metric_id: measurement},
                                              sources=("o.json",)))
     text = render(x, Format.MARKDOWN)

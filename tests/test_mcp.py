@@ -16,6 +16,9 @@ from tests.mcp_client import Answer, Call, calls, commit, example_repo, tools
 from tests.test_cli import EVALGLASS, edit, run
 
 NAMES = ["score", "explain", "doctor", "metrics", "diff"]
+# Scorecards compared byte for byte are evaluated as of one fixed time.
+AS_OF = "2026-11-30"
+PINNED = ("--as-of", AS_OF)
 
 
 @pytest.fixture
@@ -48,11 +51,11 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
     (repo / "logs").mkdir()
     shutil.copy(repo / "run.json", repo / "logs" / "run.json")
     todo: list[tuple[Call, tuple[str, ...]]] = [
-        (("score", {"outputs": ["run.json"]}), ("score", "run.json")),
-        (("score", {"outputs": ["logs"]}), ("score", "logs")),
-        (("score", {"outputs": ["run.json"], "require_gate": True}),
-         ("score", "run.json", "--require-gate")),
-        (("score", {}), ("score",)),
+        (("score", {"outputs": ["run.json"], "as_of": AS_OF}), ("score", "run.json", *PINNED)),
+        (("score", {"outputs": ["logs"], "as_of": AS_OF}), ("score", "logs", *PINNED)),
+        (("score", {"outputs": ["run.json"], "require_gate": True, "as_of": AS_OF}),
+         ("score", "run.json", "--require-gate", *PINNED)),
+        (("score", {"as_of": AS_OF}), ("score", *PINNED)),
         (("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
          ("explain", "qa/helpfulness", "run.json")),
         (("explain", {"metric": "qa/exact_match"}), ("explain", "qa/exact_match")),
@@ -148,11 +151,11 @@ def test_the_records_are_the_servers_and_no_argument_names_others(repo: Path) ->
                         for key, value in (("records", "mine"), ("records_ref", "HEAD"),
                                            ("cwd", "mine"))]
     todo += [(name, {"records": "mine"}) for name in NAMES]
-    todo.append(("score", {"outputs": ["run.json"]}))
+    todo.append(("score", {"outputs": ["run.json"], "as_of": AS_OF}))
     *refused, score = calls(repo, [], todo)
     for got in refused:
         _one_line_error(got, "no argument")
-    assert score.text == run("score", "run.json", "--format", "json", cwd=repo).stdout
+    assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
 
 
 def test_records_are_read_again_on_every_call(repo: Path) -> None:
@@ -172,7 +175,7 @@ def test_records_are_read_again_on_every_call(repo: Path) -> None:
 def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None:
     """With --records-ref, neither the working tree nor a later commit on the ref changes an
     answer: the server reads the commit the ref named at start."""
-    before = run("score", "run.json", "--format", "json", cwd=repo).stdout
+    before = run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     started = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
                              text=True, check=True).stdout.strip()
     thresholds = repo / "host_records" / "thresholds.yaml"
@@ -183,11 +186,12 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
         if i == 2:
             commit(repo, "drop the thresholds")
 
-    todo: list[Call] = [("score", {"outputs": ["run.json"]})] * 3
+    todo: list[Call] = [("score", {"outputs": ["run.json"], "as_of": AS_OF})] * 3
     todo.append(("diff", {"base": "HEAD"}))
     *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between)
     assert [a.text for a in answers] == [before] * 3
-    moved = run("score", "run.json", "--records-ref", "HEAD", "--format", "json", cwd=repo).stdout
+    moved = run("score", "run.json", "--records-ref", "HEAD", "--format", "json", *PINNED,
+                cwd=repo).stdout
     assert moved != before
     # The base is the ref as it is now; the head is still the commit the server started on.
     doc = json.loads(diff.text)
@@ -200,10 +204,10 @@ def test_records_and_outputs_are_taken_from_cwd(tmp_path: Path, repo: Path) -> N
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     score, outside = calls(elsewhere, ["--cwd", str(repo)], [
-        ("score", {"outputs": ["run.json"]}),
+        ("score", {"outputs": ["run.json"], "as_of": AS_OF}),
         ("score", {"outputs": [str(elsewhere)]}),
     ])
-    assert score.text == run("score", "run.json", "--format", "json", cwd=repo).stdout
+    assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     _one_line_error(outside, "outside the server's working directory")
 
 
@@ -267,3 +271,11 @@ def test_without_the_sdk_the_command_names_the_extra(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
     assert "pip install 'evalglass[mcp]'" in result.stderr
+
+
+def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> None:
+    """as_of is the scorecard's evaluated_at; one that is not a date is a one-line tool error."""
+    good, bad = calls(repo, [], [("score", {"outputs": ["run.json"], "as_of": "2026-11-30"}),
+                                 ("score", {"outputs": ["run.json"], "as_of": "yesterday"})])
+    assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
+    _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")

@@ -15,7 +15,7 @@ def test_all_is_pinned_and_importable() -> None:
         "Authority", "EvalglassError", "Evidence", "GateResult", "HostRecords", "Measurement",
         "MetricCard", "Outcome", "OutputError", "RecordError", "Result", "Scorecard", "Verdict",
         "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records", "load_scorecard",
-        "read_outputs", "resolve", "score", "validate",
+        "read_outputs", "resolve", "score", "trend", "validate",
     ]
     assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
     for name in evalglass.__all__:
@@ -31,7 +31,8 @@ def test_vocabularies_are_pinned() -> None:
         "no_record", "metric_not_gating", "threshold_missing", "threshold_proposed",
         "dataset_proposed", "judge_uncalibrated", "dangling_reference", "policy_not_permitted",
         "dataset_retired", "dataset_mismatch", "judge_drifted", "judge_retired",
-        "judge_not_independent", "baseline_missing", "baseline_not_comparable",
+        "judge_not_independent", "judge_model_mismatch", "baseline_missing",
+        "baseline_not_comparable",
     ]
     assert [c.value for c in ValidityCode] == [
         "value_missing", "value_not_finite", "too_few_samples", "interval_unavailable",
@@ -50,7 +51,7 @@ for _ in range(2):
     assert e.validate(records) > 0
     host = e.load_records(records)
     evidence = e.read_outputs([output])
-    assert e.assemble(host, evidence).verdict is card.verdict
+    assert e.assemble(host, evidence, evaluated_at=card.evaluated_at).verdict is card.verdict
     m = evidence.measurements["qa/exact_match"]
     authority = e.resolve("qa/exact_match", host, m)
     assert isinstance(authority, e.Authority)
@@ -59,6 +60,7 @@ for _ in range(2):
     from evalglass.render import Format, render
     open(path, "w").write(render(card, Format.JSON))
     assert e.load_scorecard(path).verdict == card.verdict.value
+    assert [s.id for s in e.trend([path, path]).series] == [m.id for m in card.metrics]
     for name in e.__all__:
         value = getattr(e, name)
         assert not isinstance(value, type(os)), f"evalglass.{name} is a module"

@@ -371,10 +371,10 @@ def test_an_unreadable_file_is_an_error(records_dir: Path, monkeypatch: pytest.M
     """An OS error reading a file becomes a RecordError naming the file."""
     write(records_dir, {"metrics.yaml": "metrics:\n"})
 
-    def refuse(path: str, mode: str = "r") -> None:
+    def refuse(path: str) -> None:
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(load_module, "open", refuse, raising=False)
+    monkeypatch.setattr(load_module._inputs, "read_regular", refuse)
     with pytest.raises(RecordError) as info:
         load_records("host_records")
     assert str(info.value) == "host_records/metrics.yaml: cannot be read: Permission denied"
@@ -564,7 +564,10 @@ def test_duplicates_name_the_first_line(error: Errors, text: str, expected: str)
             ),
         ),
         ("- metrics\n", ("1: lists are not allowed here: the top level holds 'key: value' lines")),
-        ("just text\n", "1: expected 'key: value' in the top level, found 'just text'"),
+        # Not a records file at all: nothing of it is shown back (it may hold anything).
+        ("just text\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
+        ("TOKEN=s3cret\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
+        ("%PDF-1.7\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
         (
             "metrics:x\n",
             (

@@ -25,6 +25,7 @@ from evalglass.shell import api
 from evalglass.tools.explanation import explain
 from evalglass.tools.records_patch import spelling
 from tests import states as s
+from tests.render_cases import WHEN
 
 ROOT = Path(__file__).resolve().parents[1]
 # What a person writes in place of each placeholder, by field.
@@ -98,7 +99,9 @@ def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
     records, measurement = s.records(state), s.measurement(state)
     repo = repo_with(tmp, records)
     evidence = Evidence(measurements={s.METRIC: measurement}, sources=("run.json",))
-    explanation = explain(s.METRIC, load_records(repo / "host_records"), evidence)
+    explanation = explain(
+        s.METRIC, load_records(repo / "host_records"), evidence, evaluated_at=WHEN
+    )
     with contextlib.chdir(repo):
         diff = api.explain_patch(explanation, "host_records")
     if not explanation.checklist.edits:
@@ -125,7 +128,8 @@ def test_comments_and_layout_outside_the_edits_survive(tmp_path: Path) -> None:
     folder = repo / "host_records"
     before = {p.name: p.read_text() for p in folder.glob("*.yaml")}
     with contextlib.chdir(repo):
-        diff = api.explain_patch(explain(s.METRIC, load_records(folder), Evidence()), "host_records")
+        explanation = explain(s.METRIC, load_records(folder), Evidence(), evaluated_at=WHEN)
+        diff = api.explain_patch(explanation, "host_records")
     removed = [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
     assert removed == []  # only additions: nothing the host wrote is rewritten
     (tmp_path / "p.patch").write_text(diff)
@@ -182,7 +186,8 @@ def test_a_record_the_file_lacks_is_added_after_the_last(tmp_path: Path) -> None
     (folder / "thresholds.yaml").write_text("# bars\nthresholds:\n    other:\n        op: '>='\n"
                                             "        value: 0.1\n        approval: proposed\n")
     with contextlib.chdir(repo):
-        diff = api.explain_patch(explain(s.METRIC, load_records(folder), Evidence()), "host_records")
+        explanation = explain(s.METRIC, load_records(folder), Evidence(), evaluated_at=WHEN)
+        diff = api.explain_patch(explanation, "host_records")
     (tmp_path / "p.patch").write_text(diff)
     assert git(repo, "apply", str(tmp_path / "p.patch")).returncode == 0
     text = (folder / "thresholds.yaml").read_text()

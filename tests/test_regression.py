@@ -32,7 +32,7 @@ from evalglass.render import Format, render
 from evalglass.shell.api import score as score_outputs
 from tests import states as s
 
-RUN = Run(source="run.json", model="acme/x")
+RUN = Run(source="run.json", models=["acme/x"])
 CAN_GATE = Authority(Outcome.CAN_GATE)
 
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass.render import Format, render
+from evalglass.render import Format, render, safe_text
 from evalglass.render.chart import WIDTH, axis, chart
 from tests.render_cases import scorecard, single
 
@@ -104,7 +104,7 @@ def test_hostile_text_is_escaped() -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     text = "".join(parsed.text)
     for hostile in HOSTILE_IDS.values():
-        assert hostile in text
+        assert safe_text.escape(hostile) in text
     # Template syntax inside data is data: it is not evaluated.
     assert "{{ 7 * 7 }}" in text and "49" not in text
 
@@ -372,9 +372,10 @@ def test_console_check_sees_a_blocked_load(tmp_path: Path) -> None:
 
 @given(st.text())
 def test_card_escaping_is_jinja2s(text: str) -> None:
-    """The cards escape text exactly as the page template's autoescape does."""
+    """The cards escape text exactly as the page template does: control and bidirectional
+    characters shown as escapes, then autoescape's HTML escaping."""
     import markupsafe
 
     from evalglass.render._html_card import escape
 
-    assert escape(text) == str(markupsafe.escape(text))
+    assert escape(text) == str(markupsafe.escape(safe_text.escape(text)))

@@ -13,6 +13,7 @@ from junitparser import Error, Failure, JUnitXml, Skipped, TestSuite
 
 from evalglass.render import Format, render
 from evalglass.render.junit import xml_text
+from evalglass.render.safe_text import escape
 from tests.render_cases import scorecard, single
 
 HOSTILE_IDS = {
@@ -125,11 +126,12 @@ def test_hostile_ids_and_control_characters_still_parse(tmp_path: Path) -> None:
     names = {case.name for case in suite}
     assert "cdata ]]> end" in names
     assert "<testcase name='x'/> & &amp;" in names
-    assert "bell\ufffd and nul\ufffd and esc\ufffd[31m" in names
-    assert "surrogate \ufffd and \ufffd and \ufffd\ufffd" in names
-    # Tab and newline are legal XML and survive in attribute values.
-    assert "quote \" and 'single' and tab\there" in names
-    assert "two\nlines\r\nand \x85 next-line" in names
+    # Control characters are shown as escapes, so a CI page shows each name on one line; what
+    # XML forbids and safe_text keeps (U+FFFE) becomes U+FFFD.
+    assert "bell\\x07 and nul\\x00 and esc\\x1b[31m" in names
+    assert "surrogate \\ud800 and \ufffd and \\x0b\\x0c" in names
+    assert "quote \" and 'single' and tab\\there" in names
+    assert "two\\nlines\\r\\nand \\x85 next-line" in names
 
 
 def test_hostile_text_does_not_add_elements(tmp_path: Path) -> None:
@@ -155,10 +157,11 @@ def test_single_passing_gate_is_one_passing_testcase(tmp_path: Path) -> None:
 @given(metric_id=st.text(min_size=1), model=st.text())
 def test_any_id_and_model_read_back_as_written(metric_id: str, model: str) -> None:
     """The report is written as text: whatever an output names its metric and model, a parser
-    reads back exactly that (with XML's forbidden characters replaced), in one testcase."""
+    reads back exactly that, on one line (control characters shown as escapes, XML's other
+    forbidden characters replaced), in one testcase."""
     card = attrs.evolve(single(metric_id, 0.9), model=model)
     root = ET.fromstring(render(card, Format.JUNIT).encode("utf-8"))
     cases = root.findall("testcase")
-    assert [case.get("name") for case in cases] == [xml_text(metric_id)]
-    assert root.find("properties/property[@name='model']").get("value") == xml_text(model)
+    assert [case.get("name") for case in cases] == [xml_text(escape(metric_id))]
+    assert root.find("properties/property[@name='model']").get("value") == xml_text(escape(model))
     assert cases[0].find("failure") is not None or cases[0].find("system-out") is not None

@@ -11,6 +11,7 @@ from evalglass.core.decision import GateResult, Result
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scorecard import MetricCard, verdict_of
 from evalglass.core.validity import Validity
+from tests.render_cases import WHEN
 
 # Every (authority, gate) pair a metric can end in.
 KINDS = {
@@ -78,3 +79,22 @@ def test_a_run_with_nothing_enforced_is_never_pass() -> None:
     """Only informational metrics, or none at all: the verdict is informational, not pass."""
     assert verdict_of(()) is Verdict.INFORMATIONAL
     assert verdict_of((card("informational", 0),)) is Verdict.INFORMATIONAL
+
+
+@pytest.mark.parametrize(
+    ("named", "shown"),
+    [((("acme/x",), ("acme/x",)), "acme/x"), ((("acme/x", "acme/y"),), None),
+     ((("acme/x",), ("acme/y",)), None), (((),), None)],
+)
+def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> None:
+    """One model across every output is named; several in one output, or across outputs, or
+    none, is not (each metric still names its own)."""
+    from evalglass.core.scorecard import assemble
+    from evalglass.evidence.model import Evidence, Measurement, Run
+    from evalglass.records.model import HostRecords
+
+    measurements = {f"m{i}": Measurement(id=f"m{i}", run=Run(source="o.json", models=models),
+                                         value=0.5, n=10) for i, models in enumerate(named)}
+    card = assemble(HostRecords(), Evidence(measurements=measurements), evaluated_at=WHEN)
+    assert card.model == shown
+    assert card.metrics[0].measurement.run.model == (", ".join(named[0]) or None)

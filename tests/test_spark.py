@@ -49,10 +49,11 @@ def test_a_four_partition_dataframe_gives_the_jsonl_scorecard(spark: Any, tmp_pa
     doc = aggregate(df, source="scores.jsonl")
     assert aggregates.from_document(doc, "scores.jsonl") == rows.aggregates(source, "scores.jsonl")
     (tmp_path / "aggregates.json").write_text(json.dumps(doc))
+    pinned = ("--as-of", "2026-11-30")  # one evaluation time, so the bytes compare
     card = run("score", "aggregates.json", "--records", str(EXAMPLE_RECORDS), "--format", "json",
-               cwd=tmp_path)
+               *pinned, cwd=tmp_path)
     want = run("score", "scores.jsonl", "--records", str(EXAMPLE_RECORDS), "--format", "json",
-               cwd=tmp_path)
+               *pinned, cwd=tmp_path)
     assert card.stdout.replace("aggregates.json", "scores.jsonl") == want.stdout
 
 

@@ -1,7 +1,8 @@
 """Who may gate: the two-stage resolver. Authority is computed here and nowhere else.
 
 Only host records authorize. The evidence is consulted for one thing, the identity of what was
-measured (model, dataset), and only to block: nothing in an eval output can grant authority.
+measured (models, graders, dataset), and only to block: nothing in an eval output can grant
+authority.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import enum
 
 import attrs
 
-from evalglass.evidence.model import Measurement
+from evalglass.core.model_names import same_grader, same_model
+from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
@@ -18,6 +20,7 @@ from evalglass.records.model import (
     Calibration,
     DatasetStatus,
     HostRecords,
+    JudgeRecord,
     MetricRecord,
     MetricStatus,
     Policy,
@@ -104,31 +107,63 @@ def _stage2(
         mismatch = _dataset_mismatch(metric.dataset, dataset.version, dataset.fingerprint, measurement)
         if mismatch:
             reasons.append(Reason(C.DATASET_MISMATCH, mismatch))
-    if judge is not None:
-        if judge.calibration is Calibration.DRIFTED:
-            reasons.append(Reason(C.JUDGE_DRIFTED, f"judge '{metric.judge}' has drifted"))
-        if judge.calibration is Calibration.RETIRED:
-            reasons.append(Reason(C.JUDGE_RETIRED, f"judge '{metric.judge}' is retired"))
-        model = measurement.run.model if measurement is not None else None
-        if model is None:
-            reasons.append(
-                Reason(
-                    C.JUDGE_NOT_INDEPENDENT,
-                    "the eval output names no model, so the judge cannot be shown independent",
-                )
-            )
-        elif same_model(judge.model, model):
-            reasons.append(
-                Reason(
-                    C.JUDGE_NOT_INDEPENDENT,
-                    f"judge model '{judge.model}' is the model under evaluation '{model}'",
-                )
-            )
+    reasons.extend(_judge_reasons(metric, judge, measurement.run if measurement else None))
     threshold = records.thresholds.get(metric_id)
     # A regression gate compares with the baseline, so it needs one as much as a record that asks.
     if metric.requires_baseline or (threshold is not None and threshold.regression):
         reasons.extend(_baseline_reasons(metric_id, metric, records))
     return tuple(reasons)
+
+
+def _judge_reasons(metric: MetricRecord, judge: JudgeRecord | None, run: Run | None) -> list[Reason]:
+    """The judge's state, and who graded the run: independent of the model under evaluation,
+    and the judge the records name."""
+    reasons = []
+    if judge is not None and judge.calibration is Calibration.DRIFTED:
+        reasons.append(Reason(C.JUDGE_DRIFTED, f"judge '{metric.judge}' has drifted"))
+    if judge is not None and judge.calibration is Calibration.RETIRED:
+        reasons.append(Reason(C.JUDGE_RETIRED, f"judge '{metric.judge}' is retired"))
+    dependent = _dependence(judge, run)
+    if dependent:
+        reasons.append(Reason(C.JUDGE_NOT_INDEPENDENT, dependent))
+    graders = run.graders if run is not None else ()
+    if graders and metric.judge is None:
+        said = (f"the output says {_listed(graders)} graded it, and metrics.yaml names no judge: "
+                "a model-graded metric must name its judge")
+        reasons.append(Reason(C.JUDGE_MODEL_MISMATCH, said))
+    elif graders and judge is not None:
+        # Stricter than independence: another snapshot or size of the judge is another grader.
+        others = tuple(g for g in graders if not same_grader(g, judge.model))
+        if others:
+            said = (f"the output says {_listed(others)} graded it, not judge '{metric.judge}' "
+                    f"('{judge.model}')")
+            reasons.append(Reason(C.JUDGE_MODEL_MISMATCH, said))
+    return reasons
+
+
+def _dependence(judge: JudgeRecord | None, run: Run | None) -> str:
+    """Why the grading cannot be shown independent of the model under evaluation, or "".
+
+    The judge the records name and every grader the output names are compared with every model
+    the output says it evaluated; an output that names no model cannot show independence."""
+    models = run.models if run is not None else ()
+    graders = run.graders if run is not None else ()
+    if judge is None and not graders:
+        return ""
+    if not models:
+        who = "judge" if judge is not None else "grader"
+        return f"the eval output names no model, so the {who} cannot be shown independent"
+    said = []
+    if judge is not None:
+        said += [f"judge model '{judge.model}' is the model under evaluation '{m}'"
+                 for m in models if same_model(judge.model, m)][:1]
+    said += [f"the output says '{g}', the model under evaluation '{m}', graded it"
+             for g in graders for m in models if same_model(g, m)][:1]
+    return "; ".join(said)
+
+
+def _listed(names: tuple[str, ...]) -> str:
+    return ", ".join(f"'{n}'" for n in names)
 
 
 def _dataset_mismatch(
@@ -184,9 +219,3 @@ def _baseline_reasons(
     if differs:
         return (Reason(C.BASELINE_NOT_COMPARABLE, "; ".join(differs)),)
     return ()
-
-
-def same_model(a: str, b: str) -> bool:
-    """Same model name ignoring case, or same last path segment (`openai/gpt-4.1` = `gpt-4.1`)."""
-    a, b = a.strip().lower(), b.strip().lower()
-    return a == b or a.rsplit("/", 1)[-1] == b.rsplit("/", 1)[-1]

@@ -23,6 +23,9 @@ VERDICT_EXIT: Mapping[Verdict, int] = types.MappingProxyType(
 NO_GATE_REQUIRED_EXIT = 5  # informational under --require-gate: nothing gated, and that was asked
 USAGE_EXIT = 2
 INPUT_ERROR_EXIT = 4
+# An exception evalglass did not expect: a bug in evalglass, never a verdict and never the input's
+# fault (sysexits.h calls 70 an internal software error).
+INTERNAL_ERROR_EXIT = 70
 
 
 def exit_code(verdict: Verdict, require_gate: bool = False) -> int:

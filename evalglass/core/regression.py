@@ -53,7 +53,7 @@ def _by_id(samples: Sequence[Sample]) -> dict[str, float]:
     sums: dict[str, list[float]] = {}
     for s in samples:
         sums.setdefault(s.id, []).append(s.score)
-    return {k: math.fsum(v) / len(v) for k, v in sums.items()}
+    return {k: stats.mean(v) for k, v in sums.items()}
 
 
 def _pairs(
@@ -70,14 +70,14 @@ def _paired(pairs: list[tuple[float, float]], level: float) -> Interval | None:
         return newcombe_paired(pairs, level)
     diffs = [a - b for a, b in pairs]
     n = len(diffs)
-    mean = math.fsum(diffs) / n
+    mean = stats.mean(diffs)
     if min(diffs) == max(diffs):
         # No spread in the differences: for scores in [0, 1] a range-based bound (range 2).
         if all(0 <= a <= 1 and 0 <= b <= 1 for a, b in pairs):
             half = 2 * math.sqrt(math.log(2 / (1 - level)) / (2 * n))
             return Interval(mean - half, mean + half, level, Method.HOEFFDING)
         return None
-    sd = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
+    sd = math.sqrt(stats.squares(d - mean for d in diffs) / (n - 1))
     se = sd / math.sqrt(n)
     half = stats.t_quantile(0.5 + level / 2, n - 1) * se
     return Interval(mean - half, mean + half, level, Method.PAIRED_T,
@@ -126,13 +126,13 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     if se_then is None and baseline.sample_scores:
         scores = list(baseline.sample_scores.values())
         if len(scores) >= 2:
-            mean = math.fsum(scores) / len(scores)
-            se_then = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (len(scores) - 1)
+            mean = stats.mean(scores)
+            se_then = math.sqrt(stats.squares(s - mean for s in scores) / (len(scores) - 1)
                                 / len(scores))
     if se_now is None or se_then is None:
         return None
     point = current.value - baseline.value
-    se = math.sqrt(se_now**2 + se_then**2)
+    se = math.sqrt(se_now * se_now + se_then * se_then)
     if se == 0:
         return None
     return stats.normal(point, se, level)

@@ -6,12 +6,14 @@ result and never decide.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 
 import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.status import Status
 from evalglass.core.validity import Validity, assess
@@ -75,6 +77,8 @@ class Scorecard:
     sources: tuple[str, ...]
     # Files passed over, each with why: never counted, always reported.
     skipped: tuple[Skipped, ...] = ()
+    # When it was evaluated (`--as-of`, or the clock): the one input that is not a file.
+    evaluated_at: dt.datetime = attrs.field(converter=evaluation_time)
 
     @functools.cached_property
     def counts(self) -> Counts:
@@ -92,8 +96,15 @@ class Scorecard:
         )
 
 
-def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = False) -> Scorecard:
-    """The scorecard for the union of recorded and measured metrics, sorted by id."""
+def assemble(
+    records: HostRecords,
+    evidence: Evidence,
+    require_gate: bool = False,
+    *,
+    evaluated_at: dt.date | dt.datetime,
+) -> Scorecard:
+    """The scorecard for the union of recorded and measured metrics, sorted by id, evaluated at
+    `evaluated_at` (the caller's clock or `--as-of`: a pure function reads no clock)."""
     cards = tuple(
         _card(metric_id, records, evidence.measurements.get(metric_id))
         for metric_id in sorted(set(records.metrics) | set(evidence.measurements))
@@ -106,6 +117,7 @@ def assemble(records: HostRecords, evidence: Evidence, require_gate: bool = Fals
         model=_model(evidence),
         sources=evidence.sources,
         skipped=evidence.skipped,
+        evaluated_at=evaluated_at,
     )
 
 
@@ -149,5 +161,6 @@ def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
 
 def _model(evidence: Evidence) -> str | None:
     """The model under evaluation when every output agrees on one; None when none or several."""
-    models = {m.run.model for m in evidence.measurements.values()}
-    return models.pop() if len(models) == 1 else None
+    models = {m.run.models for m in evidence.measurements.values()}
+    named = models.pop() if len(models) == 1 else ()
+    return named[0] if len(named) == 1 else None

@@ -26,6 +26,7 @@ from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 SCALE_BITS = 64
 SCALE = 1 << SCALE_BITS
 _SCALE_F = float(SCALE)
+_SLICE = 1 << 16
 # Scores are summed exactly below this magnitude (the SQL splits them into 128-bit sums).
 LIMIT = 2.0**40
 
@@ -171,7 +172,7 @@ def _shown(value: object) -> str:
 
 def measurements(aggregates: Aggregates, sources: tuple[str, ...] = ()) -> tuple[Measurement, ...]:
     """Every metric's measurement; `sources` names the files behind a merged dataset."""
-    run = Run(source=_joined(sources) or aggregates.source, model=aggregates.model,
+    run = Run(source=_joined(sources) or aggregates.source, models=[aggregates.model],
               dataset=aggregates.dataset)
     return tuple(
         measure(metric, entry, run) for metric, entry in sorted(aggregates.metrics.items())
@@ -258,8 +259,11 @@ def moments_of(values: Sequence[float], missing: int = 0) -> Moments:
         total, squares = ones * SCALE, ones * SCALE * SCALE
     elif finite:
         low, high = float(min(finite)), float(max(finite))
-        qs = list(map(int, map(_SCALE_F.__mul__, finite)))
-        total, squares = sum(qs), sum(map(operator.mul, qs, qs))
+        # A slice at a time: the quanta of a million scores would be 50 MB at once.
+        for start in range(0, len(finite), _SLICE):
+            qs = list(map(int, map(_SCALE_F.__mul__, finite[start : start + _SLICE])))
+            total += sum(qs)
+            squares += sum(map(operator.mul, qs, qs))
     return Moments(
         n=n,
         missing=missing,

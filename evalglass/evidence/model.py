@@ -1,14 +1,15 @@
 """What an eval output measured, as untrusted, typed values.
 
 Evidence never carries authority: nothing here is read by the resolver except the identity of
-the model under evaluation and of the dataset, which can only *block* a gate, never grant one.
+the model under evaluation, its graders and the dataset, which can only *block* a gate, never
+grant one.
 """
 
 from __future__ import annotations
 
 import enum
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import attrs
 
@@ -86,19 +87,33 @@ class DatasetIdentity:
     fingerprint: str | None = None
 
 
+def _names(values: Iterable[str | None]) -> tuple[str, ...]:
+    """Every distinct name given, sorted; blanks and Nones are no name."""
+    return tuple(sorted({v for v in values if v is not None and v.strip()}))
+
+
 @attrs.frozen(kw_only=True)
 class Run:
-    """One eval run as its output file describes it."""
+    """One eval run, for one metric, as its output file describes it.
+
+    `models` are every model under evaluation the output names for the metric (usually one);
+    `graders` every model it names as grading the metric's judgments (none for a metric that
+    is not model-graded, or a format that does not record its grader)."""
 
     source: str
-    model: str | None = None
+    models: tuple[str, ...] = attrs.field(default=(), converter=_names)
     dataset: DatasetIdentity | None = None
-    judge_model: str | None = None
+    graders: tuple[str, ...] = attrs.field(default=(), converter=_names)
     status: str | None = None
     started: str | None = None
     # What identifies this run in every file it is written to (promptfoo's row ids, DeepEval's
     # test run), so one run written twice is read once; None when the format has no such mark.
     identity: str | None = None
+
+    @property
+    def model(self) -> str | None:
+        """The model under evaluation as shown to people: the one named, or several joined."""
+        return ", ".join(self.models) or None
 
 
 @attrs.frozen(kw_only=True)

@@ -13,12 +13,15 @@ from __future__ import annotations
 import datetime as dt
 import glob
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
+from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
@@ -63,25 +66,51 @@ def read_outputs(
         if found.read_together is not None:
             together.setdefault(found.name, (found, order, []))[2].append((path, shown))
             continue
-        readings.append(_reading(found, order, (shown,), found.read(path, shown)))
+        with progress.reading(shown):
+            read = _nested(shown, found.read, path, shown)
+        readings.append(_reading(found, order, (shown,), read))
     # Files of such a format given in one run are one dataset: merged before any statistic.
     for adapter, order, files in together.values():
         assert adapter.read_together is not None
         shown_all = tuple(shown for _, shown in files)
-        readings.append(_reading(adapter, order, shown_all, adapter.read_together(files)))
+        label = shown_all[0] if len(files) == 1 else f"{len(files)} {adapter.name} files"
+        with progress.reading(label):
+            read = _nested(shown_all[0], adapter.read_together, files)
+        readings.append(_reading(adapter, order, shown_all, read))
     kept = _distinct_runs(sorted(readings, key=lambda r: r.order), skipped)
     if paths and not kept:
         given = os.fspath(paths[0])
         raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
-    measurements: dict[str, Measurement] = {}
-    for reading in kept:
-        for measurement in reading.measurements:
-            _merge(measurements, measurement)
+    measurements = merge(m for reading in kept for m in reading.measurements)
     return Evidence(
         measurements=measurements,
         sources=tuple(source for r in kept for source in r.sources),
         skipped=tuple(s for _, s in sorted(skipped, key=_first)),
     )
+
+
+def _nested(shown: str, read: Callable[..., tuple[Measurement, ...]], *args: Any
+            ) -> tuple[Measurement, ...]:
+    """What an adapter read; JSON nested nearly as deep as the parser allows leaves no room for
+    walking it, and that is the file's doing."""
+    try:
+        return read(*args)
+    except RecursionError as exc:
+        raise OutputError(shown, "nested too deeply to read") from exc
+
+
+def merge(measurements: Iterable[Measurement]) -> dict[str, Measurement]:
+    """One measurement per metric id: when several runs measured it, the newest by its own start
+    time (the first of equals) with the others as its earlier attempts. OutputError when runs
+    without a start time measured the same metric."""
+    merged: dict[str, _Merged] = {}
+    for measurement in measurements:
+        found = merged.get(measurement.id)
+        if found is None:
+            merged[measurement.id] = _Merged(measurement)
+        else:
+            found.add(measurement)
+    return {metric_id: m.result() for metric_id, m in merged.items()}
 
 
 def _reading(
@@ -169,29 +198,41 @@ def _detect(path: Path, shown: str, input_format: str | None) -> Adapter | Skipp
 
 def _head(path: Path, shown: str) -> bytes:
     try:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
             return stream.read(HEAD)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
 
 
-def _merge(measurements: dict[str, Measurement], new: Measurement) -> None:
-    old = measurements.get(new.id)
-    if old is None:
-        measurements[new.id] = new
-        return
-    old_start, new_start = _started(old), _started(new)
-    if old_start is None or new_start is None:
-        raise OutputError(
-            new.run.source,
-            f"metric '{new.id}' is also measured by {old.run.source}; "
-            "give one output per metric (runs without a start time cannot be ordered)",
-        )
-    newer, older = (new, old) if new_start > old_start else (old, new)
-    attempts = older.earlier + newer.earlier + (_attempt(older),)
-    measurements[new.id] = attrs.evolve(
-        newer, earlier=tuple(sorted(attempts, key=lambda a: (a.started or "", a.source)))
-    )
+class _Merged:
+    """Every measurement of one metric id so far: the newest by start time (the first of equals)
+    decides, and the others are kept as earlier attempts. Each one added costs the same, however
+    many came before it."""
+
+    def __init__(self, first: Measurement) -> None:
+        self.newest, self.started = first, _started(first)
+        self.earlier: list[EarlierAttempt] = list(first.earlier)
+
+    def add(self, new: Measurement) -> None:
+        new_start = _started(new)
+        if self.started is None or new_start is None:
+            raise OutputError(
+                new.run.source,
+                f"metric '{new.id}' is also measured by {self.newest.run.source}; "
+                "give one output per metric (runs without a start time cannot be ordered)",
+            )
+        self.earlier.extend(new.earlier)
+        if new_start > self.started:
+            self.earlier.append(_attempt(self.newest))
+            self.newest, self.started = new, new_start
+        else:
+            self.earlier.append(_attempt(new))
+
+    def result(self) -> Measurement:
+        if not self.earlier:
+            return self.newest
+        ordered = sorted(self.earlier, key=lambda a: (a.started or "", a.source))
+        return attrs.evolve(self.newest, earlier=tuple(ordered))
 
 
 def _attempt(m: Measurement) -> EarlierAttempt:

@@ -303,10 +303,14 @@ def groups_to_aggregates(groups: Iterable[Mapping[str, object]], source: str) ->
 
 def _integer(row: Mapping[str, object], key: str, source: str, line: int) -> int:
     value = row.get(key)
+    refused = OutputError(source, f"{key}: expected a whole number, got {_shown(value)}", line)
     if isinstance(value, str):
         # CSV exports, and BigQuery's JSON for wide numbers, write integers as text.
         text = value.strip()
-        value = int(text) if text.lstrip("-").isdigit() else value
+        if text.lstrip("-").isdigit():
+            if len(text) > _DIGITS:
+                raise refused
+            value = int(text)
     if value is None:
         return 0
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
@@ -315,12 +319,25 @@ def _integer(row: Mapping[str, object], key: str, source: str, line: int) -> int
         # Decimal columns from a driver (Spark, psycopg) arrive as Decimal.
         try:
             whole = int(value)  # type: ignore[call-overload]
-        except (TypeError, ValueError):
-            raise OutputError(source, f"{key}: expected a whole number, got {value!r}", line) from None
+        except (TypeError, ValueError, OverflowError):  # not a number, NaN, infinity
+            raise refused from None
         if whole != value:
-            raise OutputError(source, f"{key}: expected a whole number, got {value!r}", line)
+            raise refused
         value = whole
     return value
+
+
+# More digits than Python turns into an integer (sys.get_int_max_str_digits).
+_DIGITS = 4300
+
+
+def _shown(value: object) -> str:
+    """A value as a message shows it: a scalar as written, cut short; anything else by type."""
+    if isinstance(value, str | float | bool) or value is None:
+        return repr(value)[:60]
+    if isinstance(value, int):
+        return repr(value) if abs(value) < 10**40 else "a very large number"
+    return type(value).__name__
 
 
 def _real(row: Mapping[str, object], key: str, source: str, line: int) -> float | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 
 from evalglass.evidence.model import (
@@ -22,6 +22,25 @@ from evalglass.evidence.model import (
 )
 
 DEFAULT_LEVEL = 0.95
+
+
+def mean(values: Sequence[float]) -> float:
+    """The mean of one or more values, exactly rounded. Finite values whose sum passes the
+    largest float still have a finite mean; infinities and NaN give what IEEE arithmetic gives
+    (inf, or NaN for inf and -inf), never an exception."""
+    n = len(values)
+    try:
+        return math.fsum(values) / n
+    except OverflowError:
+        return math.fsum(v / n for v in values)
+    except ValueError:  # fsum refuses inf + -inf
+        return math.nan
+
+
+def squares(deviations: Iterable[float]) -> float:
+    """The sum of squares; past the largest float it is infinite (so no interval is finite and
+    the gate is unsound), not an exception."""
+    return math.fsum(d * d for d in deviations)
 
 
 @functools.lru_cache(maxsize=64)
@@ -57,11 +76,11 @@ def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval
     n = len(scores)
     if n < 2:
         return None
-    mean = math.fsum(scores) / n
+    centre = mean(scores)
     # Identical scores have no spread, whatever rounding the mean picked up.
     spread = min(scores) != max(scores)
-    sd = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1)) if spread else 0.0
-    return student_t_from(mean, sd, n, level, bounded=all(0 <= s <= 1 for s in scores))
+    sd = math.sqrt(squares(s - centre for s in scores) / (n - 1)) if spread else 0.0
+    return student_t_from(centre, sd, n, level, bounded=all(0 <= s <= 1 for s in scores))
 
 
 def student_t_from(
@@ -109,23 +128,23 @@ def clustered(
     for score, cluster in zip(scores, clusters, strict=True):
         sums[cluster] = sums.get(cluster, 0.0) + score
         counts[cluster] = counts.get(cluster, 0) + 1
-    return clustered_from(n, math.fsum(scores) / n if n else 0.0, sums, counts, level)
+    return clustered_from(n, mean(scores) if n else 0.0, sums, counts, level)
 
 
 def clustered_from(
     n: int,
-    mean: float,
+    centre: float,
     sums: dict[object, float],
     counts: dict[object, int],
     level: float = DEFAULT_LEVEL,
 ) -> Interval | None:
     """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
-    residual = math.fsum((sums[k] - counts[k] * mean) ** 2 for k in sums)
-    return clustered_from_residual(n, mean, residual, len(sums), level)
+    residual = squares(sums[k] - counts[k] * centre for k in sums)
+    return clustered_from_residual(n, centre, residual, len(sums), level)
 
 
 def clustered_from_residual(
-    n: int, mean: float, residual: float, c: int, level: float = DEFAULT_LEVEL
+    n: int, centre: float, residual: float, c: int, level: float = DEFAULT_LEVEL
 ) -> Interval | None:
     """The cluster-robust interval from Σ_c (S_c − n_c·mean)² over `c` clusters."""
     if c < 2:
@@ -135,11 +154,11 @@ def clustered_from_residual(
         return None
     half = t_quantile(0.5 + level / 2, c - 1) * se
     return Interval(
-        mean - half,
-        mean + half,
+        centre - half,
+        centre + half,
         level,
         Method.CLUSTERED,
-        basis=StandardError(mean, se, df=c - 1),
+        basis=StandardError(centre, se, df=c - 1),
         clusters=c,
     )
 

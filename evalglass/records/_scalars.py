@@ -64,6 +64,12 @@ def quote(text: str) -> str:
     return f'"{escaped}"'
 
 
+def excerpt(text: str, limit: int = 80) -> str:
+    """`text` quoted for a message, cut short: a message shows where a file went wrong, not the
+    file (which may not be a records file at all, and may hold anything)."""
+    return quote(text if len(text) <= limit else text[:limit] + "…")
+
+
 def did_you_mean(word: str, choices: Collection[str]) -> str:
     """` (did you mean 'x'?)` for the closest of `choices`, or nothing when none is close."""
     close = difflib.get_close_matches(word, list(choices), n=1)
@@ -93,7 +99,7 @@ def split_entry(body: str, where: str, *, in_block: bool = False) -> tuple[str, 
         if not rest.startswith(":") or len(rest) > 1 and rest[1] != " ":
             if rest.startswith("\t"):
                 raise Refused(TAB)
-            raise Refused(f"expected ':' after the key {quote(key)}")
+            raise Refused(f"expected ':' after the key {excerpt(key)}")
         return key, rest[1:].lstrip(" ")
     colon = body.find(": ")
     if colon == -1 and body.endswith(":"):
@@ -109,7 +115,7 @@ def split_entry(body: str, where: str, *, in_block: bool = False) -> tuple[str, 
         hint = " (put a space after ':')" if ":" in found else ""
         if in_block and found[0] == "-":
             hint = " (a list item has a space after '-')"
-        raise Refused(f"expected 'key: value' in {where}, found {quote(found)}{hint}")
+        raise Refused(f"expected 'key: value' in {where}, found {excerpt(found)}{hint}")
     key = body[:colon].rstrip(" ")
     if not key:
         raise Refused(f"missing key before ':' in {where}")
@@ -135,7 +141,7 @@ def read_value(text: str, key: str, written: str | None = None) -> str | None:
         if rest and rest[0] != "#":
             if rest[0] == "\t":
                 raise Refused(TAB)
-            raise Refused(f"{key}: unexpected text after the quoted value: {quote(rest)}")
+            raise Refused(f"{key}: unexpected text after the quoted value: {excerpt(rest)}")
         return value
     comment = text.find(" #")
     if comment != -1:
@@ -149,7 +155,7 @@ def read_value(text: str, key: str, written: str | None = None) -> str | None:
     if ": " in text or text.endswith(":"):
         raise Refused(
             f"{key}: nested mappings are not allowed; quote the value if ':' is part of the "
-            f"text (write {written or key + ': '}{quote(text)})"
+            f"text (write {written or key + ': '}{excerpt(text)})"
         )
     return text
 
@@ -169,10 +175,10 @@ def plain_start_problem(
         return f"{key}: {text} is a placeholder: write the value in its place"
     spaced = len(text) == 1 or text[1] in " \t"
     if key is None:
-        prefix, write = "", f"{quote(text)}:"
+        prefix, write = "", f"{excerpt(text)}:"
     else:
         prefix = f"{key}: "
-        write = f"{written or prefix}{quote(text)}"
+        write = f"{written or prefix}{excerpt(text)}"
         holds = "a list item holds one value" if written == "- " else "a field holds one value"
     if first in "{[":
         if key is None or written is not None:
@@ -194,7 +200,7 @@ def plain_start_problem(
     if first not in "-?:" or spaced:
         # `>` would start a folded block scalar. `<` is legal YAML, but an unquoted `<=`
         # beside a quoted `>=` reads as a different thing, so every comparison op is quoted.
-        return f"{prefix}{quote(text)} must be quoted (write {write})"
+        return f"{prefix}{excerpt(text)} must be quoted (write {write})"
     return None
 
 
@@ -227,8 +233,12 @@ def read_quoted(text: str, key: str) -> tuple[str, int]:
         digits = text[cut + 2 : cut + 2 + width]
         if not width or len(digits) != width or not _HEX.fullmatch(digits):
             shown = text[cut : cut + 2 + width]
-            raise Refused(f"{key}: unknown escape {quote(shown)} in a double-quoted value")
+            raise Refused(f"{key}: unknown escape {excerpt(shown)} in a double-quoted value")
         if int(digits, 16) > 0x10FFFF:
-            raise Refused(f"{key}: escape {quote(text[cut : cut + 10])} is beyond Unicode")
+            raise Refused(f"{key}: escape {excerpt(text[cut : cut + 10])} is beyond Unicode")
+        if 0xD800 <= int(digits, 16) <= 0xDFFF:
+            # Half of a UTF-16 pair is no character: no file or terminal could show it.
+            shown = text[cut : cut + 2 + width]
+            raise Refused(f"{key}: escape {excerpt(shown)} is a lone surrogate, not a character")
         parts.append(chr(int(digits, 16)))
         at = cut + 2 + width

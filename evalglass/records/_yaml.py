@@ -18,9 +18,9 @@ from evalglass.records._scalars import (
     TAB,
     Refused,
     did_you_mean,
+    excerpt,
     named_indicator,
     plain_text,
-    quote,
     read_value,
     split_entry,
 )
@@ -182,7 +182,7 @@ class _Reader:
                 value = self.value(rest, key)
                 if key in fields:
                     self.fail(
-                        f"duplicate field {quote(key)} in {self.owner()} "
+                        f"duplicate field {excerpt(key)} in {self.owner()} "
                         f"(first on line {fields[key][1]})"
                     )
                 fields[key] = ("" if value is None else value, self.line)
@@ -203,7 +203,7 @@ class _Reader:
                 if record_id in records:
                     first = records[record_id][0]
                     self.fail(
-                        f"duplicate {self.noun} id {quote(record_id)} (first on line {first})"
+                        f"duplicate {self.noun} id {excerpt(record_id)} (first on line {first})"
                     )
                 fields = {}
                 records[record_id] = (self.line, fields)
@@ -216,10 +216,10 @@ class _Reader:
                 if top_line:
                     if key == self.kind:
                         self.fail(
-                            f"duplicate top-level key {quote(key)} (first on line {top_line})"
+                            f"duplicate top-level key {excerpt(key)} (first on line {top_line})"
                         )
                     self.fail(
-                        f"unexpected top-level key {quote(key)}: this file holds only "
+                        f"unexpected top-level key {excerpt(key)}: this file holds only "
                         f"'{self.kind}:' (line {top_line})"
                     )
                 self.check_top_key(key)
@@ -262,7 +262,7 @@ class _Reader:
 
     def owner(self) -> str:
         """The record a field line belongs to, as messages name it."""
-        return quote(self.kind) if self.single else f"{self.noun} {quote(self.record_id)}"
+        return excerpt(self.kind) if self.single else f"{self.noun} {excerpt(self.record_id)}"
 
     def block_entry(self, block: _Block, body: str) -> None:
         """Read one `key: value` line of a block mapping, or one `- item` line of a block list."""
@@ -271,7 +271,7 @@ class _Reader:
             if not _is_item(body):
                 self.fail(
                     f"{block.field}: expected a list item ('- value') at this indentation, "
-                    f"found {quote(body.split(' #')[0].rstrip(' '))}"
+                    f"found {excerpt(body.split(' #')[0].rstrip(' '))}"
                 )
             if body[1:2] == "\t":
                 self.fail(TAB)
@@ -284,7 +284,7 @@ class _Reader:
         value = self.value(rest, name, written=f"{key}: ")
         if key in items:
             self.fail(
-                f"duplicate field {quote(key)} in {block.field} of {self.owner()} "
+                f"duplicate field {excerpt(key)} in {block.field} of {self.owner()} "
                 f"(first on line {items[key][1]})"
             )
         items[key] = ("" if value is None else value, self.line)
@@ -328,15 +328,15 @@ class _Reader:
             return
         expected = f"this file must start with '{self.kind}:'"
         if key in self.kinds:
-            self.fail(f"top-level key {quote(key)} belongs in {key}.yaml; {expected}")
-        self.fail(f"unknown top-level key {quote(key)}{did_you_mean(key, [self.kind])}; {expected}")
+            self.fail(f"top-level key {excerpt(key)} belongs in {key}.yaml; {expected}")
+        self.fail(f"unknown top-level key {excerpt(key)}{did_you_mean(key, [self.kind])}; {expected}")
 
     def where(self, level: int) -> str:
         """The mapping a line at `level` belongs to, as messages name it."""
         if level == _TOP:
             return "the top level"
         if level == _RECORDS:
-            return quote(self.kind)
+            return excerpt(self.kind)
         if level == _SUBFIELDS:
             return f"{self.block_field} of {self.owner()}"
         return self.owner()
@@ -346,7 +346,18 @@ class _Reader:
         try:
             return split_entry(body, self.where(level), in_block=level == _SUBFIELDS)
         except Refused as exc:
+            if level == _TOP and body[0] not in "{[-?" and not self.names_kind(body):
+                # No `key:` at all on the first line: not a records file, and none of it is
+                # shown (it may be any file, holding anything).
+                self.fail(
+                    f"expected '{self.kind}:' as the first key; this is not a host-records file"
+                )
             self.fail(str(exc))
+
+    def names_kind(self, text: str) -> bool:
+        """Whether a top-level line is a slip in writing `kind:` (shown back in the message)
+        rather than some other file's content (never shown)."""
+        return text.lstrip("'\"").startswith(self.kind) or bool(did_you_mean(text, [self.kind]))
 
     def no_value(self, text: str, level: int) -> None:
         """Refuse anything after the colon of a key whose value is the `level` lines below it."""
@@ -368,7 +379,7 @@ class _Reader:
         shown = (text if comment == -1 else text[:comment]).rstrip(" ")
         if "\t" in shown:
             self.fail(TAB)
-        self.fail(f"{label} must be a mapping of {holds}, not the value {quote(shown)}")
+        self.fail(f"{label} must be a mapping of {holds}, not the value {excerpt(shown)}")
 
     def value(self, text: str, key: str, written: str | None = None) -> str | None:
         """The scalar after a key's colon (or a list's `- `): see `_scalars.read_value`."""

@@ -96,4 +96,12 @@ def _scores(
         if sample.score is None:
             raise fail("has a non-finite sample score")
         by_id.setdefault(sample.id, []).append(sample.score)
-    return {k: math.fsum(v) / len(v) for k, v in by_id.items()}
+    return {k: _mean(v) for k, v in by_id.items()}
+
+
+def _mean(values: list[float]) -> float:
+    # Finite scores whose sum passes the largest float still have a finite mean.
+    try:
+        return math.fsum(values) / len(values)
+    except OverflowError:
+        return math.fsum(v / len(values) for v in values)

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from evalglass.errors import RecordError
-from evalglass.records._scalars import did_you_mean, is_placeholder, quote
+from evalglass.records._scalars import did_you_mean, excerpt, is_placeholder, quote
 from evalglass.records._yaml import RawBlock, RawFile, RawValue
 from evalglass.records.model import Origin
 from evalglass.records.rules import RULES, cross_field_problem
@@ -40,7 +40,7 @@ def _to_str(text: str) -> str:
         raise _Invalid("must not be empty (leave the field out instead)")
     if is_placeholder(text):
         # Quoting a placeholder does not fill it in: who approved, and when, is a person's word.
-        raise _Invalid(f"{quote(text)} is a placeholder: write the value in its place")
+        raise _Invalid(f"{excerpt(text)} is a placeholder: write the value in its place")
     return text
 
 
@@ -49,22 +49,28 @@ def _to_pattern(text: str) -> str:
     try:
         re.compile(text)
     except re.error as exc:
-        raise _InvalidInRecord(f"{quote(text)} is not a valid regular expression ({exc})") from None
+        raise _InvalidInRecord(f"{excerpt(text)} is not a valid regular expression ({exc})") from None
     return text
+
+
+# A count past this is no count a record means; Python would refuse it past 4,300 digits anyway.
+_MAX_DIGITS = 18
 
 
 def _to_int(text: str) -> int:
     if _INT.fullmatch(text) is None:
-        raise _Invalid(f"{quote(text)} is not an integer")
+        raise _Invalid(f"{excerpt(text)} is not an integer")
+    if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+        raise _Invalid(f"{excerpt(text)} is too large (more than {_MAX_DIGITS} digits)")
     return int(text)
 
 
 def _to_float(text: str) -> float:
     if _FLOAT.fullmatch(text) is None:
-        raise _Invalid(f"{quote(text)} is not a number")
+        raise _Invalid(f"{excerpt(text)} is not a number")
     value = float(text)
     if not math.isfinite(value):
-        raise _Invalid(f"{quote(text)} is not a finite number")
+        raise _Invalid(f"{excerpt(text)} is not a finite number")
     return value
 
 
@@ -74,7 +80,7 @@ def _to_bool(text: str) -> bool:
         return True
     if word in FALSE_WORDS:
         return False
-    raise _Invalid(f"{quote(text)} is not a boolean (write yes or no)")
+    raise _Invalid(f"{excerpt(text)} is not a boolean (write yes or no)")
 
 
 def _to_date(text: str) -> dt.date:
@@ -83,7 +89,7 @@ def _to_date(text: str) -> dt.date:
             raise ValueError(text)
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise _Invalid(f"{quote(text)} is not a date (write YYYY-MM-DD)") from None
+        raise _Invalid(f"{excerpt(text)} is not a date (write YYYY-MM-DD)") from None
 
 
 def _to_enum(cls: type[enum.Enum]) -> Callable[[str], enum.Enum]:
@@ -94,7 +100,7 @@ def _to_enum(cls: type[enum.Enum]) -> Callable[[str], enum.Enum]:
     def convert(text: str) -> enum.Enum:
         member = members.get(text)
         if member is None:
-            raise _Invalid(f"{quote(text)} is not one of {allowed}{did_you_mean(text, values)}")
+            raise _Invalid(f"{excerpt(text)} is not one of {allowed}{did_you_mean(text, values)}")
         return member
 
     return convert
@@ -108,9 +114,9 @@ def _bounded(convert: Callable[[str], Any], field: Field) -> Callable[[str], Any
     def checked(text: str) -> Any:
         value = convert(text)
         if low is not None and (value <= low if above else value < low):
-            raise _Invalid(f"{quote(text)} must be {'above' if above else 'at least'} {low:g}")
+            raise _Invalid(f"{excerpt(text)} must be {'above' if above else 'at least'} {low:g}")
         if high is not None and value > high:
-            raise _Invalid(f"{quote(text)} must be at most {high:g}")
+            raise _Invalid(f"{excerpt(text)} must be at most {high:g}")
         return value
 
     return checked

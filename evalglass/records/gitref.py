@@ -1,13 +1,20 @@
-"""Host records as they stand at a git ref, so a pull request cannot grant itself authority.
+"""Host records as committed at a git ref, so a pull request cannot grant itself authority.
 
-Reads with `git` plumbing only (rev-parse, cat-file); never checks anything out, never writes.
+The records are the tree at that ref under the path as given, walked object by object from the
+commit (rev-parse, ls-tree, cat-file): nothing in the working tree, a symbolic link least of all,
+decides which blobs are read. A link or submodule where records should be is refused, and every
+git failure is an error; only a path missing from a tree that was read means "absent". Never
+writes, never checks anything out.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 import subprocess
-from pathlib import Path
+from collections.abc import Mapping
+
+import attrs
 
 from evalglass._collector import paused
 from evalglass.errors import RecordError
@@ -15,69 +22,205 @@ from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS
 
+TIMEOUT_SECONDS = 60.0
+_TREE, _LINK, _GITLINK = "040000", "120000", "160000"
+# git's messages are matched (dubious ownership), and a lazy fetch must never wait for a password.
+_ENV = {"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+
 
 def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
     """Load the records folder as committed at `ref` (a branch, tag or commit).
 
-    `folder` is a path in the working tree's terms (relative to the current directory); it need
-    not exist in the working tree. Raises RecordError when git, the ref or the folder is missing.
+    `folder` is taken lexically relative to the current directory's place in the repository
+    (`..` included, links never followed); it need not exist in the working tree. Raises
+    RecordError when git, the ref or the folder is missing, when git fails in any way, and when
+    the folder or a records file at the ref is a symbolic link or a submodule.
     """
-    shown = f"{ref}:{os.fspath(folder)}"
-    top = _top_level(shown)
-    inside = Path(os.path.relpath(Path(folder).resolve(), top)).as_posix()
-    if inside.startswith(".."):
-        raise RecordError(shown, "the records folder is outside this git repository")
-    found = _git(top, shown, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    if found is None:
-        raise RecordError(
-            shown,
-            f"git ref '{ref}' is not in this clone; fetch it first, e.g. "
-            f"`git fetch --depth=1 origin {ref.removeprefix('origin/')}`",
-        )
-    commit = found.strip()
+    given = os.fspath(folder)
+    repo = _Repo(ref, given)
+    if not ref:
+        raise repo.error("", "an empty git ref names no commit")
+    if not given:
+        raise repo.error("", "an empty records folder names no folder")
+    inside = repo.place(given)
+    commit = repo.commit()
+    root = repo.tree_of(commit)
+    folder_tree = repo.walk(root, inside, folder=True)
+    listing = repo.listing(folder_tree, inside)
     prefix = "" if inside == "." else f"{inside}/"
-    if prefix and _git(top, shown, "cat-file", "-e", f"{commit}:{inside}") is None:
-        raise RecordError(shown, f"there is no folder '{inside}' at {ref}")
+
+    def read_beside(name: str) -> str | None:
+        # `name` is already normalised inside the records folder (baseline_files refuses others).
+        entry = repo.find(folder_tree, inside, name)
+        path = prefix + name
+        return None if entry is None else repo.text(repo.blob_id(entry, path), path)
+
     loaded = {}
     with paused():  # as load_records does, across the files
         for kind, spec in KINDS.items():
-            text = _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{spec.filename}")
-            where = f"{ref}:{prefix}{spec.filename}"
-            loaded[kind] = {} if text is None else records_from_text(kind, text, where)
-        return host_records(
-            loaded, lambda name: _git(top, shown, "cat-file", "blob", f"{commit}:{prefix}{name}")
-        )
+            entry = listing.get(spec.filename)
+            path = prefix + spec.filename
+            text = None if entry is None else repo.text(repo.blob_id(entry, path), path)
+            loaded[kind] = {} if text is None else records_from_text(kind, text, repo.where(path))
+        return host_records(loaded, read_beside)
 
 
 def commit_of(ref: str) -> str:
     """The commit `ref` names now, in the repository around the current directory: a caller that
     must keep reading the same records even if the ref later moves reads this commit instead."""
-    found = _git(_top_level(ref), ref, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    if found is None:
-        raise RecordError(ref, f"git ref '{ref}' is not in this clone; fetch it first")
-    return found.strip()
+    repo = _Repo(ref, "")
+    if not ref:
+        raise repo.error("", "an empty git ref names no commit")
+    return repo.commit()
 
 
-def _top_level(shown: str) -> Path:
-    top = _git(Path.cwd(), shown, "rev-parse", "--show-toplevel")
-    if top is None:
-        raise RecordError(shown, "reading records from a git ref needs a git repository here")
-    return Path(top.strip())
+@attrs.frozen
+class _Entry:
+    """One line of `git ls-tree`: what sits at a name in a tree."""
+
+    mode: str
+    oid: str
+    name: str
 
 
-def _git(cwd: Path, shown: str, *args: str) -> str | None:
-    """git's stdout, or None when git says no (missing ref or path)."""
-    try:
-        result = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, timeout=60, check=False
-        )
-    except FileNotFoundError as exc:
-        raise RecordError(shown, "git is not installed") from exc
-    except subprocess.TimeoutExpired as exc:
-        raise RecordError(shown, "git did not answer within 60 s") from exc
-    if result.returncode != 0:
-        return None
-    try:
-        return result.stdout.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(shown, f"{args[-1]} is not valid UTF-8") from exc
+@attrs.frozen
+class _Repo:
+    """git plumbing for one ref and folder; every failure becomes a one-line RecordError."""
+
+    ref: str
+    given: str
+
+    def where(self, path: str) -> str:
+        return _one_line(f"{self.ref}:{path}")
+
+    def error(self, path: str, message: str) -> RecordError:
+        return RecordError(self.where(path or self.given), _one_line(message))
+
+    def place(self, given: str) -> str:
+        """The folder as a path from the repository's top, lexically; refused if it leaves it."""
+        if os.path.isabs(given):
+            top = self._git("", "rev-parse", "--show-toplevel").decode("utf-8", "replace").strip()
+            inside = os.path.relpath(given, top)
+        else:
+            prefix = self._git("", "rev-parse", "--show-prefix").decode("utf-8", "replace").strip()
+            inside = posixpath.join(prefix, given.replace(os.sep, "/"))
+        inside = posixpath.normpath(inside.replace(os.sep, "/"))
+        if inside == ".." or inside.startswith("../"):
+            raise self.error(given, "the records folder is outside this git repository")
+        return inside
+
+    def commit(self) -> str:
+        # --quiet: a ref that names no commit fails without a word, anything else with one.
+        found = self._git("", "rev-parse", "--verify", "--quiet", "--end-of-options",
+                          f"{self.ref}^{{commit}}", silent_failure=b"")
+        if not found.strip():
+            raise self.error(
+                "",
+                f"git ref '{self.ref}' is not in this clone; fetch it first, e.g. "
+                f"`git fetch --depth=1 origin {self.ref.removeprefix('origin/')}`",
+            )
+        return found.decode("ascii").strip()
+
+    def tree_of(self, commit: str) -> str:
+        return self._git("", "rev-parse", "--verify", f"{commit}^{{tree}}").decode("ascii").strip()
+
+    def listing(self, tree: str, path: str) -> Mapping[str, _Entry]:
+        """Every entry of one tree, by name (names that are not UTF-8 kept escaped)."""
+        out = self._git(path, "ls-tree", "-z", "--full-tree", tree)
+        entries = {}
+        for line in out.split(b"\0"):
+            if not line:
+                continue
+            head, _, name = line.partition(b"\t")
+            mode, _, rest = head.decode("ascii").partition(" ")
+            oid = rest.partition(" ")[2]
+            text = name.decode("utf-8", "surrogateescape")
+            entries[text] = _Entry(mode=mode, oid=oid, name=text)
+        return entries
+
+    def walk(self, root: str, path: str, *, folder: bool) -> str:
+        """The tree id at `path` under `root`, every step a real folder at the ref."""
+        tree = root
+        walked = ""
+        for part in [] if path == "." else path.split("/"):
+            walked = posixpath.join(walked, part)
+            entry = self.listing(tree, walked).get(part)
+            if entry is None:
+                raise self.error(walked, f"there is no folder '{walked}' at {self.ref}")
+            tree = self._tree_id(entry, walked)
+        return tree
+
+    def find(self, folder_tree: str, inside: str, name: str) -> _Entry | None:
+        """The entry at `name` below the records folder; None only when a tree lacks it."""
+        *parents, last = name.split("/")
+        tree, walked = folder_tree, "" if inside == "." else inside
+        for part in parents:
+            walked = posixpath.join(walked, part)
+            entry = self.listing(tree, walked).get(part)
+            if entry is None:
+                return None
+            tree = self._tree_id(entry, walked)
+        return self.listing(tree, walked).get(last)
+
+    def _tree_id(self, entry: _Entry, path: str) -> str:
+        if entry.mode == _TREE:
+            return entry.oid
+        raise self.error(path, f"is {_what(entry)} at {self.ref}, not a folder; {_WHY}")
+
+    def blob_id(self, entry: _Entry, path: str) -> str:
+        if entry.mode.startswith("100"):
+            return entry.oid
+        raise self.error(path, f"is {_what(entry)} at {self.ref}, not a file; {_WHY}")
+
+    def text(self, oid: str, path: str) -> str:
+        data = self._git(path, "cat-file", "blob", oid)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise RecordError(self.where(path), "is not valid UTF-8", line) from None
+
+    def _git(self, path: str, *args: str, silent_failure: bytes | None = None) -> bytes:
+        """git's stdout; anything else git does (an error, a hang, no git at all) raises, except
+        a failure git gives no reason for, which returns `silent_failure` when that is set."""
+        env = {**os.environ, **_ENV}
+        try:
+            done = subprocess.run(["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS,
+                                  check=False, env=env)
+        except FileNotFoundError as exc:
+            raise self.error(path, "git is not installed") from exc
+        except subprocess.TimeoutExpired:
+            raise self.error(path, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
+        if done.returncode == 0:
+            return done.stdout
+        said = done.stderr.decode("utf-8", "replace")
+        if "dubious ownership" in said:
+            raise self.error(path, "git refuses this repository for its dubious ownership (owned "
+                                   "by another user); if it is yours, add it to git's "
+                                   "safe.directory")
+        if "not a git repository" in said:
+            raise self.error(path, "reading records from a git ref needs a git repository here")
+        first = next((line.strip() for line in said.splitlines() if line.strip()), "")
+        if not first and silent_failure is not None:
+            return silent_failure
+        raise self.error(path, f"git {args[0]} failed: {first or f'exit {done.returncode}'}")
+
+
+_WHY = "records are read as committed, never through links or other repositories"
+
+
+def _what(entry: _Entry) -> str:
+    if entry.mode == _LINK:
+        return "a symbolic link"
+    if entry.mode == _GITLINK:
+        return "a submodule"
+    return "a folder" if entry.mode == _TREE else f"an entry of mode {entry.mode}"
+
+
+def _one_line(text: str) -> str:
+    """Control characters (a newline in a ref or path above all) escaped, so a message stays one
+    line and cannot forge a line of output."""
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )

@@ -10,7 +10,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from evalglass import _inputs
 from evalglass._collector import paused
+from evalglass._inputs import NotARegularFile
 from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
 from evalglass.records.baseline_files import Reader, attach_scorecards
@@ -76,18 +78,22 @@ def read_text(path: str) -> str | None:
 
 
 def _read(path: str) -> str | None:
-    """The file's text, or None when there is no such file."""
+    """The file's text, or None when there is no such file. Only a regular file is read (a FIFO
+    would block the run), and no larger than the parse cap."""
     try:
-        with open(path, "rb") as file:
-            data = file.read()
+        data = _inputs.read_regular(path)
     except FileNotFoundError:
         if os.path.islink(path):
             raise RecordError(path, "is a broken symbolic link") from None
         return None
-    except IsADirectoryError:
-        raise RecordError(path, "is a directory, not a file") from None
+    except (IsADirectoryError, NotARegularFile) as exc:
+        if os.path.isdir(path):
+            raise RecordError(path, "is a directory, not a file") from None
+        raise RecordError(path, f"cannot be read: {exc.strerror}") from None
     except OSError as exc:
         raise RecordError(path, f"cannot be read: {exc.strerror or exc}") from exc
+    except _inputs.TooLarge as exc:
+        raise RecordError(path, str(exc)) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -15,15 +15,16 @@ from markupsafe import Markup
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard
 from evalglass.reasons import Reason
-from evalglass.render import _view
+from evalglass.render import _view, safe_text
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
 
 
 def escape(text: object) -> str:
-    """Text as HTML, escaped as markupsafe (jinja2's autoescape) does it, in a third of the time:
-    a 10,000-metric page calls this 130,000 times."""
+    """Text as HTML, escaped as markupsafe (jinja2's autoescape) does it, in a third of the time
+    (a 10,000-metric page calls this 130,000 times), after control and bidirectional characters
+    are shown as escapes (safe_text)."""
     return (
-        str(text)
+        safe_text.escape(text)
         .replace("&", "&amp;")
         .replace("<", "&lt;")
         .replace(">", "&gt;")

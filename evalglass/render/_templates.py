@@ -1,18 +1,22 @@
 """The jinja2 environment: templates from the installed package, strict about undefined names,
-and the filters that escape untrusted text for Markdown (markdown_text.py)."""
+and the filters that escape untrusted text for Markdown (markdown_text.py). Every value a
+template prints passes through safe_text first, so no template can forget it."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from importlib import resources
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from evalglass.core.numbers import plural
 from evalglass.render import _view
 from evalglass.render.markdown_text import markdown_code, markdown_escape
+from evalglass.render.safe_text import escape
 
 
 def _template_dir() -> Path:
@@ -43,7 +47,11 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "evalglass", f"jinja2-{jinja2.__version__}")
+    # Compiled code depends on the environment as well as the template (whether every value
+    # passes `finalize` is decided at compile time), so the environment's own source is part
+    # of the key: code compiled by another evalglass is never run by this one.
+    settings = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    folder = os.path.join(base, "evalglass", f"jinja2-{jinja2.__version__}-{settings}")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
@@ -61,9 +69,11 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
     )
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
+    env.filters["plain"] = escape
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
     env.filters["plural"] = plural
     env.filters["reasons_text"] = lambda reasons: "; ".join(
@@ -79,3 +89,11 @@ def environment() -> jinja2.Environment:
         threshold_text=_view.threshold_text,
     )
     return env
+
+
+def _shown(value: object) -> object:
+    """What `{{ value }}` prints: markup this package built is left as it is, anything else is
+    escaped by safe_text (and then by autoescape, in the HTML page)."""
+    if isinstance(value, Markup) or value is None:
+        return value
+    return escape(value)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from evalglass.contract import json_text
 from evalglass.render import Format
 from evalglass.render._templates import environment
 from evalglass.tools.diagnosis import Diagnosis
@@ -31,7 +30,7 @@ def render(diagnosis: Diagnosis, fmt: Format) -> str:
                 for f in diagnosis.findings
             ],
         }
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json_text(doc) + "\n"
     if fmt is not Format.TERMINAL:
         raise ValueError(f"doctor has no {fmt.value} format")
     return environment().get_template("doctor.txt.j2").render(diagnosis=diagnosis)

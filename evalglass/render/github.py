@@ -1,16 +1,19 @@
 """GitHub Actions workflow commands: the headline, then one annotation per metric. Reads a
-Scorecard; never decides. Every id and message is escaped so it cannot end or forge a command."""
+Scorecard; never decides. Every id and message is escaped so it cannot end or forge a command,
+nor carry a control character (safe_text) into the log or the annotation."""
 
 from __future__ import annotations
 
 from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.render import _view
+from evalglass.render.safe_text import escape
 
 
 def escape_data(text: object) -> str:
-    """A command's message: `%` first, so the runner's unescaping cannot be fooled by `%0A`."""
-    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A command's message: `%` first, so the runner's unescaping cannot be fooled by `%0A`; line
+    breaks in GitHub's own escapes, every other control character shown as an escape."""
+    return escape(str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: object) -> str:

@@ -28,6 +28,7 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
         schema_version=c.SCHEMA_VERSION,
         verdict=scorecard.verdict.value,
         exit_code=scorecard.exit_code,
+        evaluated_at=scorecard.evaluated_at,
         model=scorecard.model,
         sources=scorecard.sources,
         counts=c.Counts(

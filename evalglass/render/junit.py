@@ -1,5 +1,7 @@
 """The JUnit XML scorecard for CI test reports: one testcase per metric. Reads a Scorecard; never
-decides. Which element a metric gets follows from the status the scorecard already holds."""
+decides. Which element a metric gets follows from the status the scorecard already holds.
+Untrusted text is escaped (safe_text) before it is XML-escaped, so a CI page shows each id and
+message on one line, with no control character."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import re
 
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.render import _view
+from evalglass.render.safe_text import escape
 
 SUITE = "evalglass"
 
@@ -59,16 +62,13 @@ def render(scorecard: Scorecard) -> str:
 
 
 def _attribute(value: str) -> str:
-    """Untrusted text as an XML attribute value; line breaks and tabs kept as references."""
+    """Untrusted text as an XML attribute value, on one line."""
     return (
-        xml_text(value)
+        xml_text(escape(value))
         .replace("&", "&amp;")
         .replace("<", "&lt;")
         .replace(">", "&gt;")
         .replace('"', "&quot;")
-        .replace("\r", "&#13;")
-        .replace("\n", "&#10;")
-        .replace("\t", "&#09;")
     )
 
 
@@ -104,4 +104,4 @@ def _details(card: MetricCard, message: str) -> str:
         f"threshold: {_view.threshold_text(card)}",
         message,
     ]
-    return "\n".join(lines)
+    return "\n".join(escape(line) for line in lines)

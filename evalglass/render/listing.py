@@ -3,17 +3,18 @@ Evidence; never says whether a metric may gate."""
 
 from __future__ import annotations
 
-import json
 import math
 
+from evalglass.contract import json_text
 from evalglass.evidence.model import Evidence
 from evalglass.render import Format
+from evalglass.render.safe_text import escape
 from evalglass.tools import listing
 
 
 def render(evidence: Evidence, fmt: Format) -> str:
     if fmt is Format.TERMINAL:
-        return listing.table(evidence)
+        return listing.table(evidence, escape)
     if fmt is not Format.JSON:
         raise ValueError(f"metrics has no {fmt.value} format")
     doc: dict[str, object] = {
@@ -33,4 +34,4 @@ def render(evidence: Evidence, fmt: Format) -> str:
     if evidence.skipped:
         # As in the scorecard: present only when a file held no run to read.
         doc["skipped"] = [{"source": s.source, "reason": s.reason} for s in evidence.skipped]
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc) + "\n"

@@ -1,12 +1,15 @@
 """Untrusted text made inert in Markdown: escaped prose, or an inline code span.
 
 Every string from an eval output or a record passes through one of these on its way into a
-pull-request comment or an explain page.
+pull-request comment or an explain page: whitespace is flattened, and what is left that could act
+on a terminal or reorder the text is escaped (safe_text) before Markdown's own escaping.
 """
 
 from __future__ import annotations
 
 import re
+
+from evalglass.render.safe_text import escape
 
 # Characters that would let untrusted text start emphasis, a link, an image or a table cell.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -16,7 +19,7 @@ _AUTOLINK = re.compile(r"(:)(//)|(www)(\.)", re.IGNORECASE)
 
 def markdown_escape(text: object) -> str:
     """Untrusted text as inert Markdown: one line, no HTML, no links, no mentions, no table breaks."""
-    flat = " ".join(str(text).split())
+    flat = escape(" ".join(str(text).split()))
     flat = flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     flat = _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
     flat = _AUTOLINK.sub(lambda m: "\u200b".join(g for g in m.groups() if g), flat)
@@ -29,7 +32,7 @@ def markdown_code(text: object) -> str:
 
     The fence is one backtick longer than any run inside; `|` stays escaped because GitHub
     splits table cells before it parses code spans."""
-    flat = " ".join(str(text).split()).replace("|", "\\|")
+    flat = escape(" ".join(str(text).split())).replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") or not flat else ""

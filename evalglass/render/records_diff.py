@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from evalglass.contract import json_text
 from evalglass.render import Format
 from evalglass.render._templates import environment
 from evalglass.tools.records_diff import RecordsDiff
@@ -24,7 +23,7 @@ def render(result: RecordsDiff, fmt: Format) -> str:
                 for c in result.changes
             ],
         }
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json_text(doc) + "\n"
     template = _TEMPLATES.get(fmt)
     if template is None:
         raise ValueError(f"diff has no {fmt.value} format")

@@ -1,13 +1,20 @@
 """The terminal scorecard, from templates/scorecard.txt.j2 over the view model; coloured only for
-a colour terminal. Reads a Scorecard; never decides."""
+a colour terminal. Reads a Scorecard; never decides.
+
+Everything the template prints is escaped (safe_text, in the environment's finalize); the colour
+codes `paint` adds are the only control characters that reach the terminal.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from markupsafe import Markup
+
 from evalglass.core.scorecard import Scorecard
 from evalglass.core.status import Status
 from evalglass.render._templates import environment
+from evalglass.render.safe_text import escape
 from evalglass.render.view import scorecard_view
 
 # The verdict's word colours as the status of the same name; informational as a metric's.
@@ -23,9 +30,10 @@ def painter(colour: bool) -> Callable[..., str]:
 
     def paint(text: str, status: str, bold: bool = False) -> str:
         if not colour:
-            return text
+            return escape(text)
         code = _VERDICT_STATUS.get(status) or _STATUS[status]
-        return f"\x1b[{'1;' if bold else ''}{code.colour}m{text}\x1b[0m"
+        # Markup: the template prints it as it is; the text inside is escaped here.
+        return Markup(f"\x1b[{'1;' if bold else ''}{code.colour}m{escape(text)}\x1b[0m")
 
     return paint
 

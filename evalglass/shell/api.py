@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
@@ -19,10 +20,11 @@ if TYPE_CHECKING:
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
+    from evalglass.tools.trend import Trend
 
 __all__ = [
     "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "score",
-    "validate",
+    "trend", "validate",
 ]
 
 
@@ -33,22 +35,30 @@ def score(
     input_format: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Scorecard:
     """Read the host records and the eval outputs, and assemble the scorecard.
 
     With `records_ref`, the records folder is read as committed at that git ref, not from the
-    working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
-    cannot use.
+    working tree. `as_of` is the evaluation time (a date is its midnight UTC, a naive time is
+    UTC; default: now), recorded as the scorecard's `evaluated_at`. Raises `RecordError` or
+    `OutputError` (both `EvalglassError`) for input it cannot use.
     """
+    evaluated_at = _evaluation_time(as_of)
     host = _host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format)
-        return assemble(host, evidence, require_gate=require_gate)
+        return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
+
+
+def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
+    """`as_of`, or the clock: the only place the library reads it."""
+    return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
 
 
 def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
-    if records_ref:
+    if records_ref is not None:  # an empty ref is refused there, never "the working tree"
         from evalglass.records.gitref import load_records_at
 
         return load_records_at(records_ref, records)
@@ -82,9 +92,10 @@ def diff_records(
     from evalglass.tools.records_diff import diff
 
     base = load_records_at(base_ref, records)
-    head = load_records_at(head_ref, records) if head_ref else load_records(records)
+    head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
-    return diff(base, head, evidence, base_name=base_ref, head_name=head_ref or "working tree")
+    head_name = "working tree" if head_ref is None else head_ref
+    return diff(base, head, evidence, base_name=base_ref, head_name=head_name)
 
 
 def explain(
@@ -95,16 +106,18 @@ def explain(
     input_format: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
-    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id.
-    With `records_ref`, the records are read as committed at that git ref."""
+    (given outputs) the hypothetical result, evaluated at `as_of` (default: now). Reads only;
+    raises EvalglassError for an unknown id. With `records_ref`, the records are read as
+    committed at that git ref."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
-    return explain_metric(metric_id, host, evidence)
+    return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
 def explain_patch(explanation: Explanation, records: str | os.PathLike[str] = "host_records") -> str:
@@ -160,3 +173,25 @@ def validate(records: str | os.PathLike[str] = "host_records") -> int:
     kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
              host.baselines, host.checks)
     return sum(len(kind) for kind in kinds) + (host.success is not None)
+
+
+def trend(
+    scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] = ()
+) -> Trend:
+    """Each metric over the runs these scorecard JSON files record, in order of evaluation time
+    (files without one first, in the order given); `metrics` limits it to those ids. Reads no
+    records and changes no verdict. Raises ContractError (an EvalglassError) for a file that is
+    not a scorecard, ValueError for a metric id no file has."""
+    from evalglass.contract import load_scorecard
+    from evalglass.tools.trend import build
+
+    loaded, seen = [], set()
+    # A thousand scorecards are a million small acyclic objects: see _collector.
+    with paused():
+        for given in scorecards:
+            # The same file named twice (overlapping globs) is one run, not two.
+            resolved = Path(given).resolve()
+            if resolved not in seen:
+                seen.add(resolved)
+                loaded.append((os.fspath(given), load_scorecard(given)))
+        return build(loaded, metrics)

@@ -1,10 +1,14 @@
 """The command line: parse, call the library, render, exit. It decides nothing itself.
 
-No command or flag writes host records or sets a status, an approval or a calibration.
+No command or flag writes host records or sets a status, an approval or a calibration. Every
+message is one line: bad input exits 4, a bad command line 2, and anything evalglass did not
+expect is reported as a bug in evalglass, exit 70, never as a verdict.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import functools
 import os
 import sys
@@ -15,10 +19,16 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
-from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT
+from evalglass.core.exits import (
+    DIFF_LOOSENED_EXIT,
+    INPUT_ERROR_EXIT,
+    INTERNAL_ERROR_EXIT,
+    USAGE_EXIT,
+)
 from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
-from evalglass.shell.writing import refusal, write_atomic
+from evalglass.render.safe_text import escape
+from evalglass.shell import writing
 from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
@@ -39,16 +49,33 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., None])
 
 
+# Set to anything, it lets an unexpected exception end the run with its traceback.
+DEBUG_VARIABLE = "EVALGLASS_DEBUG"
+
+
 def _input_errors_exit(command: F) -> F:
-    """Bad input: one line on stderr naming the place, nothing on stdout, exit 4."""
+    """Bad input: one line on stderr naming the place, nothing on stdout, exit 4. Anything else
+    that escapes a command is a bug in evalglass: one line saying so, exit 70."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> None:
         try:
             command(*args, **kwargs)
         except EvalglassError as exc:
-            typer.echo(f"evalglass: {exc}", err=True)
+            typer.echo(f"evalglass: {escape(exc)}", err=True)
             raise typer.Exit(INPUT_ERROR_EXIT) from None
+        except (typer.Exit, typer.Abort, typer.BadParameter):
+            raise
+        except Exception as exc:
+            if os.environ.get(DEBUG_VARIABLE):
+                raise
+            typer.echo(
+                f"evalglass: internal error ({type(exc).__name__}: {escape(exc)[:200]}): this is "
+                f"a bug in evalglass, not a problem with your input; rerun with "
+                f"{DEBUG_VARIABLE}=1 for the traceback, and please report it",
+                err=True,
+            )
+            raise typer.Exit(INTERNAL_ERROR_EXIT) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -68,11 +95,72 @@ def _main(
     """evalglass reads eval outputs and host records and says, per metric, whether it may gate."""
 
 
+def _folder(value: str | Path) -> Path:
+    # Path("") is Path("."): an empty value would quietly read the current directory.
+    if not str(value):
+        raise typer.BadParameter("an empty path names no folder (write `.` for this one)")
+    return Path(value)
+
+
+def _ref(value: str) -> str:
+    # An empty ref would quietly mean "the working tree", the records a pull request controls.
+    if not value:
+        raise typer.BadParameter("an empty git ref names no commit")
+    return value
+
+
 Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
-Records = Annotated[Path, typer.Option("--records", help="The host-records folder.")]
-InputFormat = Annotated[
-    str | None, typer.Option("--input-format", help="Read every output as this format.")
+Records = Annotated[
+    Path, typer.Option("--records", help="The host-records folder.", parser=_folder)
 ]
+
+
+def _known_format(value: str | None) -> str | None:
+    if value is not None:
+        from evalglass.evidence.registry import names
+
+        if value not in names():
+            raise typer.BadParameter(f"{escape(value)!r}: expected one of {', '.join(names())}")
+    return value
+
+
+InputFormat = Annotated[
+    str | None,
+    typer.Option("--input-format", help="Read every output as this format.",
+                 callback=_known_format),
+]
+
+
+def _usage_error(message: str) -> typer.Exit:
+    """A bad value the parser could not see: one line on stderr, exit 2."""
+    typer.echo(f"evalglass: {message}", err=True)
+    return typer.Exit(USAGE_EXIT)
+
+
+def _as_of(text: str | None) -> dt.date | dt.datetime | None:
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if text is None:
+        return None
+    try:
+        return parse_as_of(text)
+    except ValueError as exc:
+        raise _usage_error(f"--as-of {exc}") from None
+
+
+AsOf = Annotated[
+    str | None,
+    typer.Option("--as-of", metavar="DATE",
+                 help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
+                      "(YYYY-MM-DDTHH:MM:SSZ); default: now."),
+]
+
+
+def _reading() -> contextlib.AbstractContextManager[None]:
+    """Progress on stderr while eval outputs are read (a bar on a terminal, after a second)."""
+    from evalglass.shell.progress import shown
+
+    return shown()
 
 
 def _colour() -> bool:
@@ -98,15 +186,31 @@ def _targets(
     if len(set(paths)) != len(paths):
         raise typer.BadParameter("two outputs name the same file", param_hint="--write")
     for _, target in targets:
-        reason = refusal(target, records, inputs)
+        reason = writing.check(target, records, inputs)
         if reason is not None:
-            raise typer.BadParameter(reason, param_hint="--output/--write")
+            raise typer.BadParameter(escape(reason), param_hint="--output/--write")
     return targets
+
+
+def _summary(fmt: Format, targets: list[tuple[Format, Path]], records: Path,
+             inputs: list[Path]) -> Path | None:
+    """GitHub's job summary file, when the Markdown scorecard is to be appended to it; refused
+    as an --output would be (exit 2)."""
+    summary = os.environ.get(SUMMARY_VARIABLE)
+    if not summary or Format.GITHUB not in {fmt, *(f for f, _ in targets)}:
+        return None
+    reason = writing.check(Path(summary), records, inputs)
+    if reason is not None:
+        raise typer.BadParameter(escape(reason), param_hint=SUMMARY_VARIABLE)
+    return Path(summary)
+
+
+SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 
 
 def _note(item: Skipped) -> None:
     """One line on stderr per file passed over, so that none is skipped in silence."""
-    typer.echo(f"evalglass: skipped {item.source}: {item.reason}", err=True)
+    typer.echo(f"evalglass: skipped {escape(item.source)}: {escape(item.reason)}", err=True)
 
 
 def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
@@ -115,17 +219,24 @@ def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
 
 
 def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
-          targets: list[tuple[Format, Path]], keep_samples: bool = False) -> None:
-    for target_fmt, target in targets:
-        write_atomic(target, render(scorecard, target_fmt, keep_samples=keep_samples))
+          targets: list[tuple[Format, Path]], keep_samples: bool = False,
+          summary: Path | None = None, extra: list[tuple[Path, str]] | None = None,
+          shown: str | None = None) -> None:
+    """Everything is rendered before anything is written; files are written before stdout, so
+    a failure to write one leaves stdout empty. `extra` are files already rendered, `shown` is
+    stdout already rendered."""
+    files = [(target, render(scorecard, target_fmt, keep_samples=keep_samples))
+             for target_fmt, target in targets] + (extra or [])
+    colour = fmt is Format.TERMINAL and _colour()
     if to_stdout:
-        colour = fmt is Format.TERMINAL and _colour()
-        typer.echo(render(scorecard, fmt, colour=colour, keep_samples=keep_samples), nl=False)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary and Format.GITHUB in {fmt, *(f for f, _ in targets)}:
+        shown = render(scorecard, fmt, colour=colour, keep_samples=keep_samples)
+    appended = render(scorecard, Format.MARKDOWN) if summary is not None else None
+    writing.write_all(files)
+    if summary is not None and appended is not None:
         # The job summary is GitHub's file, appended to by every step: never replaced.
-        with open(summary, "a", encoding="utf-8") as stream:
-            stream.write(render(scorecard, Format.MARKDOWN))
+        writing.append(summary, appended)
+    if shown is not None:
+        typer.echo(shown, nl=False)
 
 
 @app.command()
@@ -149,7 +260,7 @@ def score(
     input_format: InputFormat = None,
     records_ref: Annotated[
         str | None,
-        typer.Option("--records-ref", metavar="REF",
+        typer.Option("--records-ref", metavar="REF", parser=_ref,
                      help="Read the records folder as committed at this git ref (e.g. origin/main)."),
     ] = None,
     keep_samples: Annotated[
@@ -163,6 +274,7 @@ def score(
                      help="Show the scorecard through your own jinja2 template (sandboxed; see "
                           "docs/templates.md) instead of --format."),
     ] = None,
+    as_of: AsOf = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict."""
     from evalglass.shell import api
@@ -170,9 +282,12 @@ def score(
     given = outputs or []
     if template is not None and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
+    when = _as_of(as_of)
     targets = _targets(write or [], fmt, output, records, given)
-    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
-                          records_ref=records_ref)
+    summary = _summary(fmt, targets, records, given)
+    with _reading():
+        scorecard = api.score(given, records, input_format=input_format,
+                              require_gate=require_gate, records_ref=records_ref, as_of=when)
     _note_skipped(scorecard.skipped)
     if template is not None:
         from evalglass.render import custom
@@ -180,13 +295,11 @@ def score(
         # Rendered before anything is written: a broken template leaves every file as it was.
         text = custom.render(scorecard, template)
         rest = [(f, path) for f, path in targets if output is None or path != output]
-        _emit(scorecard, fmt, False, rest, keep_samples)
-        if output is None:
-            typer.echo(text, nl=False)
-        else:
-            write_atomic(output, text)
+        _emit(scorecard, fmt, False, rest, keep_samples, summary,
+              extra=[] if output is None else [(output, text)],
+              shown=text if output is None else None)
         raise typer.Exit(scorecard.exit_code)
-    _emit(scorecard, fmt, output is None, targets, keep_samples)
+    _emit(scorecard, fmt, output is None, targets, keep_samples, summary)
     raise typer.Exit(scorecard.exit_code)
 
 
@@ -201,7 +314,7 @@ def demo(
     records, output = api.example_paths()
     typer.echo(f"# evalglass score --records {records} {output}", err=True)
     scorecard = api.score([output], records)
-    _emit(scorecard, fmt, True, [])
+    _emit(scorecard, fmt, True, [], summary=_summary(fmt, [], records, [output]))
     raise typer.Exit(scorecard.exit_code)
 
 
@@ -224,7 +337,8 @@ def metrics(
         raise typer.BadParameter("metrics renders as terminal or json", param_hint="--format")
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
-    evidence = read_outputs(outputs, input_format)
+    with _reading():
+        evidence = read_outputs(outputs, input_format)
     _note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
@@ -234,18 +348,21 @@ def metrics(
 @_input_errors_exit
 def diff(
     outputs: Outputs = None,
-    base: Annotated[str, typer.Option("--base", metavar="REF", help="The records before.")] = ...,  # type: ignore[assignment]
+    base: Annotated[
+        str, typer.Option("--base", metavar="REF", parser=_ref, help="The records before.")
+    ] = ...,  # type: ignore[assignment]
     head: Annotated[
         str | None,
-        typer.Option("--head", metavar="REF", help="The records after (default: working tree)."),
+        typer.Option("--head", metavar="REF", parser=_ref,
+                     help="The records after (default: working tree)."),
     ] = None,
     records: Records = Path("host_records"),
     fmt: Annotated[Format, typer.Option("--format", help="terminal, markdown or json.")] = Format.TERMINAL,
     fail_on_loosen: Annotated[
         bool,
         typer.Option("--fail-on-loosen",
-                     help="Exit 1 when a threshold loosens or a metric gains authority "
-                          "without a new approval."),
+                     help="Exit 1 when a threshold or metric record loosens, or a metric "
+                          "gains authority without a new approval."),
     ] = False,
     input_format: InputFormat = None,
 ) -> None:
@@ -255,8 +372,9 @@ def diff(
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
-                              on_skipped=_note)
+    with _reading():
+        result = api.diff_records(base, records, outputs or [], head_ref=head,
+                                  input_format=input_format, on_skipped=_note)
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -288,8 +406,9 @@ def explain(
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("explain renders as terminal, markdown or json",
                                  param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format,
-                         on_skipped=_note)
+    with _reading():
+        result = api.explain(metric, outputs or [], records, input_format=input_format,
+                             on_skipped=_note)
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -310,9 +429,54 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
+    with _reading():
+        diagnosis = api.doctor(outputs or [], records, input_format=input_format,
+                               on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def trend(
+    scorecards: Annotated[
+        list[Path],
+        typer.Argument(help="Scorecard JSON files from earlier runs (score --format json).",
+                       show_default=False),
+    ],
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", metavar="ID", help="Show only this metric; repeatable."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or html.")
+    ] = Format.TERMINAL,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the trend here instead of stdout.")
+    ] = None,
+) -> None:
+    """Show each metric over earlier runs: value and interval, threshold, and where its authority
+    changed. A picture: it reads no records and changes no verdict."""
+    from evalglass.render import trend as render_trend
+    from evalglass.shell import api
+    from evalglass.tools.trend import UnknownMetric
+
+    if fmt not in render_trend.FORMATS:
+        raise typer.BadParameter("trend renders as terminal, markdown or html", param_hint="--format")
+    if output is not None:
+        reason = writing.check(output, Path("host_records"), scorecards)
+        if reason is not None:
+            raise typer.BadParameter(reason.replace("eval output", "scorecard"),
+                                     param_hint="--output")
+    try:
+        result = api.trend(scorecards, metric or ())
+    except UnknownMetric as exc:
+        raise _usage_error(f"--metric: {exc}") from None
+    text = render_trend.render(result, fmt)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        writing.write_all([(output, text)])
 
 
 @app.command()
@@ -329,11 +493,12 @@ def validate(records: Records = Path("host_records")) -> None:
 @_input_errors_exit
 def mcp_command(
     records: Annotated[
-        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).")
+        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).",
+                           parser=_folder)
     ] = Path("host_records"),
     records_ref: Annotated[
         str | None,
-        typer.Option("--records-ref", metavar="REF",
+        typer.Option("--records-ref", metavar="REF", parser=_ref,
                      help="Read the records as committed at this git ref, fixed to the commit it "
                           "names at start."),
     ] = None,
@@ -365,6 +530,7 @@ def mcp_command(
 
 
 @app.command()
+@_input_errors_exit
 def schema(
     kind: Annotated[
         str | None,
@@ -442,9 +608,9 @@ def calibrate(
                                  param_hint="--format")
     if out is not None:
         given = [judgments, labels, *([] if against is None else [against])]
-        reason = refusal(out, records, given)
+        reason = writing.check(out, records, given)
         if reason is not None:
-            raise typer.BadParameter(reason, param_hint="--out")
+            raise typer.BadParameter(escape(reason), param_hint="--out")
     recorded = None if against is None else read_evidence(str(against))
     evidence = calibration.calibrate(
         judgments, labels, judge=judge, judge_model=judge_model, scale=scale, records=records,
@@ -453,7 +619,7 @@ def calibrate(
     )
     drift = None if recorded is None else compare(evidence, recorded, str(against))
     if out is not None:
-        write_atomic(out, to_json(evidence))
+        writing.write_all([(out, to_json(evidence))])
     typer.echo(render_calibration.render(evidence, fmt, drift), nl=False)
     if out is not None:
         typer.echo(f"evidence written to {out}", err=True)

@@ -6,6 +6,7 @@ writes, and no argument names a records folder: the records are the server's, fi
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -89,8 +90,20 @@ def _score(bounds: Bounds, args: Arguments) -> str:
     from evalglass.shell import api
 
     scorecard = api.score(_paths(bounds, args), bounds.folder, input_format=args.get("input_format"),
-                          require_gate=args.get("require_gate", False), records_ref=bounds.commit)
+                          require_gate=args.get("require_gate", False), records_ref=bounds.commit,
+                          as_of=_as_of(args))
     return render(scorecard, Format.JSON)
+
+
+def _as_of(args: Arguments) -> dt.date | dt.datetime | None:
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if "as_of" not in args:
+        return None
+    try:
+        return parse_as_of(args["as_of"])
+    except ValueError as exc:
+        raise EvalglassError("score.as_of", str(exc)) from None
 
 
 def _explain(bounds: Bounds, args: Arguments) -> str:
@@ -138,7 +151,10 @@ TOOLS: tuple[Tool, ...] = (
         "and gate). Only the host records, fixed when the server started, grant authority.",
         _schema({"outputs": _outputs(False), "input_format": _INPUT_FORMAT,
                  "require_gate": {"type": "boolean",
-                                  "description": "exit_code 5 when no metric could gate."}}),
+                                  "description": "exit_code 5 when no metric could gate."},
+                 "as_of": {"type": "string",
+                           "description": "The evaluation time, YYYY-MM-DD (UTC) or "
+                                          "YYYY-MM-DDTHH:MM:SSZ; default: now."}}),
         _score,
     ),
     Tool(

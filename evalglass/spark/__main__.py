@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from evalglass.errors import EvalglassError
-from evalglass.shell.writing import write_atomic
+from evalglass.shell.writing import write_all
 from evalglass.spark import aggregate
 
 
@@ -50,7 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if owned:
             spark.stop()
-    write_atomic(args.out, json.dumps(doc, indent=1) + "\n")
+    try:
+        write_all([(args.out, json.dumps(doc, indent=1) + "\n")])
+    except EvalglassError as exc:
+        print(f"evalglass: {exc}", file=sys.stderr)
+        return 4
     return 0
 
 

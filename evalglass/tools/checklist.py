@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
-from evalglass.core.authority import same_model
+from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
-from evalglass.evidence.model import Measurement
+from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
@@ -181,32 +181,57 @@ class _Plan:
     ) -> tuple[tuple[Reason, ...], str | None]:
         """The judge edits; returns what only the run can show, and the judge model after them."""
         metric = self.records.metrics.get(metric_id)
-        if metric is None or metric.judge is None:
+        run = measurement.run if measurement is not None else None
+        graders = _distinct(run.graders) if run is not None else []
+        judge_id = metric.judge if metric is not None else None
+        if judge_id is None and not graders:
             return (), None
-        judge_id = metric.judge
+        outside = []
+        if len(graders) > 1:
+            named = "the one metrics.yaml names" if judge_id else "then name it in metrics.yaml"
+            outside.append(Reason(C.JUDGE_MODEL_MISMATCH, (
+                f"the run was graded by several models ({', '.join(graders)}): re-run the grading "
+                f"with one judge, {named}")))
+        grader = graders[0] if len(graders) == 1 else None
+        if judge_id is None and grader is None:
+            # Which of the graders is to be the judge is for the re-run to settle.
+            independent = _independence(None, None, run)
+            return ((independent,) if independent else ()) + tuple(outside), None
+        if judge_id is None:
+            assert grader is not None
+            judge_id = self._judge_id(grader)
+            self.put("metrics", metric_id, "judge", judge_id,
+                     f"this metric is model-graded, by judge '{judge_id}' (an id you may rename)")
         judge = self.records.judges.get(judge_id)
         if judge is None:
-            model = "<judge model>"
+            model = grader or "<judge model>"
             self.put("judges", judge_id, "model", model,
                      "this is the grading model, and it is not the model under evaluation",
-                     choose="the grading model")
+                     choose=None if grader else "the grading model")
+        elif grader is not None and not same_grader(grader, judge.model):
+            model = grader
+            self.put("judges", judge_id, "model", grader,
+                     f"judge '{judge_id}' grades with {yaml_text(grader)}, the model that graded "
+                     "this run, and its calibration was measured with that model (if not, re-run "
+                     f"the grading with {yaml_text(judge.model)} instead)")
         else:
             model = judge.model
         if judge is None or judge.calibration is not Calibration.CALIBRATED:
             self.put("judges", judge_id, "calibration", Calibration.CALIBRATED,
                      "you have checked this judge's grades against human labels, and they agree "
                      "well enough to fail builds on")
-        run_model = measurement.run.model if measurement is not None else None
-        if run_model is None:
-            why = (f"an eval output must name the model under evaluation, so judge '{judge_id}' "
-                   "can be shown not to be it")
-        elif same_model(model, run_model):
-            why = (f"judge '{judge_id}' grades with '{model}', the model under evaluation "
-                   f"'{run_model}': grade with an independent model (a calibrated judge of "
-                   "another model, named in metrics.yaml)")
-        else:
-            return (), model
-        return (Reason(C.JUDGE_NOT_INDEPENDENT, why),), model
+        independent = _independence(judge_id, model, run)
+        # In the resolver's order: independence first.
+        return ((independent,) if independent else ()) + tuple(outside), model
+
+    def _judge_id(self, grader: str) -> str:
+        """The recorded judge that grades with `grader`, else a new id named after it."""
+        for judge_id, judge in self.records.judges.items():
+            if same_grader(judge.model, grader):
+                return judge_id
+        base = grader_key(grader) or "judge"
+        candidates = [base, *(f"{base}-{n}" for n in range(2, len(self.records.judges) + 3))]
+        return next(c for c in candidates if c not in self.records.judges)
 
     def baseline(self, metric_id: str, dataset_id: str, version: str,
                  judge_model: str | None) -> None:
@@ -255,6 +280,38 @@ class _Plan:
         if threshold is None or threshold.approved_on is None:
             self.put("thresholds", metric_id, "approved_on", dt.date(1970, 1, 1),
                      "when it was approved", choose="the date of approval, YYYY-MM-DD")
+
+
+def _distinct(graders: tuple[str, ...]) -> list[str]:
+    """One name per grader, where spellings of the same grader count once."""
+    kept: list[str] = []
+    for grader in graders:
+        if not any(same_grader(grader, k) for k in kept):
+            kept.append(grader)
+    return kept
+
+
+def _independence(judge_id: str | None, model: str | None, run: Run | None) -> Reason | None:
+    """What no records edit clears: a run naming no model, or graded by the model it grades."""
+    models = run.models if run is not None else ()
+    if not models:
+        who = f"judge '{judge_id}'" if judge_id else "its grader"
+        return Reason(C.JUDGE_NOT_INDEPENDENT, (
+            f"an eval output must name the model under evaluation, so {who} can be shown not "
+            "to be it"))
+    for evaluated in models:
+        if model is not None and same_model(model, evaluated):
+            return Reason(C.JUDGE_NOT_INDEPENDENT, (
+                f"judge '{judge_id}' grades with '{model}', the model under evaluation "
+                f"'{evaluated}': grade with an independent model (a calibrated judge of another "
+                "model, named in metrics.yaml)"))
+    for grader in run.graders if run is not None else ():
+        for evaluated in models:
+            if same_model(grader, evaluated):
+                return Reason(C.JUDGE_NOT_INDEPENDENT, (
+                    f"the run was graded by '{grader}', the model under evaluation "
+                    f"'{evaluated}': re-run the grading with an independent judge"))
+    return None
 
 
 def apply(records: HostRecords, edits: tuple[Edit, ...]) -> HostRecords:

@@ -5,6 +5,7 @@ hypothetical.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 
 import attrs
@@ -46,8 +47,11 @@ class Explanation:
         return True
 
 
-def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:
-    """Explain `metric_id`; raises EvalglassError when neither records nor outputs know it."""
+def explain(
+    metric_id: str, records: HostRecords, evidence: Evidence, *, evaluated_at: dt.datetime
+) -> Explanation:
+    """Explain `metric_id` as evaluated at `evaluated_at`; raises EvalglassError when neither
+    records nor outputs know it."""
     known = sorted(set(records.metrics) | set(evidence.measurements))
     if metric_id not in known:
         close = difflib.get_close_matches(metric_id, known, n=1)
@@ -57,9 +61,11 @@ def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explana
     plan = checklist(metric_id, records, evidence.measurements.get(metric_id))
     hypothetical = None
     if evidence.sources:
-        hypothetical = _card(assemble(apply(records, plan.edits), evidence), metric_id)
+        hypothetical = _card(
+            assemble(apply(records, plan.edits), evidence, evaluated_at=evaluated_at), metric_id
+        )
     return Explanation(
-        card=_card(assemble(records, evidence), metric_id),
+        card=_card(assemble(records, evidence, evaluated_at=evaluated_at), metric_id),
         record=records.metrics.get(metric_id),
         checklist=plan,
         outputs_given=bool(evidence.sources),

@@ -58,8 +58,15 @@ PLAIN: Mapping[C | V, str] = types.MappingProxyType(
         ),
         C.JUDGE_RETIRED: "Its judge is retired: its grades no longer decide anything.",
         C.JUDGE_NOT_INDEPENDENT: (
-            "The judge is (or cannot be shown not to be) the model under evaluation. A model "
-            "grading itself is not independent evidence; the output must name its model."
+            "The judge, or a grader the output names, is (or cannot be shown not to be) the "
+            "model under evaluation, however its name is spelled. A model grading itself is "
+            "not independent evidence; the output must name its model."
+        ),
+        C.JUDGE_MODEL_MISMATCH: (
+            "The output says its judgments were graded by another model than the judge the "
+            "records name (or by several, one of them another), or by a model while "
+            "metrics.yaml names no judge. The calibration vouches for the judge, not for that "
+            "grader: re-grade with the judge, or record the grader as the judge."
         ),
         C.BASELINE_MISSING: (
             "The metric is compared with an approved baseline, and baselines.yaml has none."

@@ -5,21 +5,25 @@ It lists what was measured; it never says whether a metric may gate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Evidence
+from evalglass.records._scalars import quote
 
 
-def table(evidence: Evidence) -> str:
-    """One line per metric id: id, value, n, missing samples, and the file it came from."""
+def table(evidence: Evidence, show: Callable[[str], str] = str) -> str:
+    """One line per metric id: id, value, n, missing samples, and the file it came from. `show`
+    makes the ids and sources (untrusted text from the outputs) safe to print."""
     rows = [("id", "value", "n", "missing", "source")]
     for m in evidence.measurements.values():
         rows.append(
             (
-                m.id,
+                show(m.id),
                 "—" if m.value is None else fmt(m.value),
                 "—" if m.n is None else str(m.n),
                 str(m.missing),
-                m.run.source,
+                show(m.run.source),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
@@ -37,6 +41,7 @@ def skeleton(evidence: Evidence) -> str:
         "metrics:",
     ]
     for metric_id in evidence.measurements:
-        quoted = "'" + metric_id.replace("'", "''") + "'"
-        lines += [f"  {quoted}:", "    status: draft", "    dataset: TODO"]
+        # Quoted as the records reader reads it back, escapes and all: an id from an output can
+        # never end its line and write a field of its own into the draft.
+        lines += [f"  {quote(metric_id)}:", "    status: draft", "    dataset: TODO"]
     return "\n".join(lines) + "\n"

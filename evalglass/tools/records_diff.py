@@ -7,14 +7,22 @@ returns the changes. Loading records from git refs is the shell's job.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import attrs
 
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.decision import rule_text
 from evalglass.evidence.model import Evidence
-from evalglass.records.model import Approval, HostRecords, Op, ThresholdRecord
+from evalglass.records.model import (
+    Approval,
+    Decision,
+    HostRecords,
+    MetricRecord,
+    Op,
+    ThresholdRecord,
+)
 
 
 class Kind(enum.Enum):
@@ -25,6 +33,8 @@ class Kind(enum.Enum):
     OUTCOME_CHANGED = "outcome_changed"
     THRESHOLD_LOOSENED = "threshold_loosened"
     THRESHOLD_TIGHTENED = "threshold_tightened"
+    METRIC_LOOSENED = "metric_loosened"
+    METRIC_TIGHTENED = "metric_tightened"
     APPROVAL_CHANGED = "approval_changed"
     RECORD_ADDED = "record_added"
     RECORD_REMOVED = "record_removed"
@@ -53,7 +63,8 @@ class RecordsDiff:
         return tuple(
             c
             for c in self.changes
-            if c.kind is Kind.THRESHOLD_LOOSENED or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
+            if c.kind in (Kind.THRESHOLD_LOOSENED, Kind.METRIC_LOOSENED)
+            or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
         )
 
 
@@ -72,8 +83,9 @@ def diff(
     """Every change from `base` to `head`: authority per metric first, then record by record."""
     changes = [*_authority(base, head, evidence or Evidence())]
     changes += _thresholds(base.thresholds, head.thresholds)
+    changes += _metrics(base.metrics, head.metrics)
     for kind in _FILES:
-        if kind != "thresholds":
+        if kind not in ("thresholds", "metrics"):
             changes += _records(kind, getattr(base, kind), getattr(head, kind))
     return RecordsDiff(base=base_name, head=head_name, changes=tuple(changes))
 
@@ -188,6 +200,57 @@ def _allowance_move(old: float | None, new: float | None) -> Kind | None:
     return Kind.THRESHOLD_LOOSENED if new > old else Kind.THRESHOLD_TIGHTENED
 
 
+# How each metrics.yaml field that decides what passes moves when it loosens the gate: a key
+# that grows as the gate lets more through.
+_METRIC_LOOSER: Mapping[str, Callable[[Any], float]] = {
+    "min_samples": lambda n: -n,
+    "decision": lambda d: 1.0 if d is Decision.POINT else 0.0,  # the point skips the interval
+    "interval_level": lambda level: -level,  # a lower level, a narrower interval
+    "max_missing_fraction": lambda f: f,
+    "requires_baseline": lambda required: 0.0 if required else 1.0,
+}
+
+
+def _metrics(base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord]) -> Iterator[Change]:
+    """A metric record edited: the fields that make its gate let through more (loosened) or less
+    (tightened), in one row whose kind the loosest move decides; any other field apart."""
+    for metric_id in sorted(set(base) | set(head)):
+        old, new = base.get(metric_id), head.get(metric_id)
+        if old == new:
+            continue
+        if old is None or new is None:
+            # Whether the metric may gate at all is the authority rows' to say.
+            yield Change(kind=Kind.RECORD_ADDED if old is None else Kind.RECORD_REMOVED,
+                         file="metrics.yaml", id=metric_id, detail=_fields(new or old))
+            continue
+        changed = {name for name in _names(old) if getattr(old, name) != getattr(new, name)}
+        directed = changed & _METRIC_LOOSER.keys()
+        weighed = set(directed)
+        if Decision.POINT in (old.decision, new.decision):
+            # A point rule compares no interval: between two point rules the level is a plain
+            # edit, and a move to or from a point rule outweighs whatever the level does.
+            weighed.discard("interval_level")
+            if "decision" not in changed:
+                directed.discard("interval_level")
+        if directed:
+            looser = any(_METRIC_LOOSER[name](getattr(new, name))
+                         > _METRIC_LOOSER[name](getattr(old, name)) for name in weighed)
+            kind = Kind.METRIC_LOOSENED if looser else Kind.METRIC_TIGHTENED
+            yield Change(kind=kind, file="metrics.yaml", id=metric_id,
+                         detail=_changed(old, new, directed.__contains__))
+        rest = _changed(old, new, (changed - directed).__contains__)
+        if rest:
+            yield Change(kind=Kind.RECORD_CHANGED, file="metrics.yaml", id=metric_id, detail=rest)
+
+
+def _changed(old: object, new: object, which: Callable[[str], bool]) -> str:
+    return "; ".join(
+        f"{name}: {_text(getattr(old, name))} → {_text(getattr(new, name))}"
+        for name in _names(old)
+        if which(name) and getattr(old, name) != getattr(new, name)
+    )
+
+
 def _rule(t: ThresholdRecord) -> str:
     bar = rule_text(t) or f"{t.op.value} (no bar)"
     return f"{bar} ({t.approval.value})"
@@ -210,12 +273,8 @@ def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) 
         elif new is None:
             yield Change(kind=Kind.RECORD_REMOVED, file=file, id=record_id, detail=_fields(old))
         else:
-            changed = [
-                f"{name}: {_text(getattr(old, name))} → {_text(getattr(new, name))}"
-                for name in _names(old)
-                if getattr(old, name) != getattr(new, name)
-            ]
-            yield Change(kind=Kind.RECORD_CHANGED, file=file, id=record_id, detail="; ".join(changed))
+            yield Change(kind=Kind.RECORD_CHANGED, file=file, id=record_id,
+                         detail=_changed(old, new, lambda name: True))
 
 
 def _names(record: object) -> list[str]:

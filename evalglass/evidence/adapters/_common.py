@@ -1,19 +1,26 @@
 """Helpers the framework adapters share: JSON loading, shape checks, intervals, cross-checks.
-It translates JSON, OS and shape errors into `OutputError`, knows no framework's layout, and
-never decides authority."""
+It translates JSON, OS and size errors into `OutputError`, knows no framework's layout, and
+never decides authority.
+
+Adapters check every shape they read with these helpers (`mapping`, `sequence`, `number`, ...),
+so a file of the wrong shape is an OutputError naming the place, and any other exception out of
+an adapter is a bug in evalglass, reported as one, never blamed on the user's file.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import enum
 import json
 import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from evalglass import _inputs
 from evalglass.errors import OutputError
-from evalglass.evidence import stats
+from evalglass.evidence import progress, stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
 
@@ -24,10 +31,6 @@ BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
 # summation order, never by more than this.
 TOLERANCE = 1e-6
 
-# Errors that unexpected JSON shapes raise deep inside an adapter (`.get` on a list, a missing
-# key, float("abc"), 1 / 0 on a zero count): translated once, at the adapter's boundary.
-_SHAPE_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError, ArithmeticError)
-
 
 def one_line(text: object, limit: int = 200) -> str:
     """A message fragment safe for a one-line error: no newlines, bounded length."""
@@ -36,23 +39,34 @@ def one_line(text: object, limit: int = 200) -> str:
 
 
 def load_json_file(path: Path, shown: str) -> Any:
-    """Parse a whole JSON file, translating every OS, encoding and syntax error."""
+    """Parse a whole JSON file, translating every OS, encoding, syntax and size error.
+    Python-written NaN and Infinity are accepted (and judged later)."""
     try:
-        with path.open("rb") as stream:
-            return load_json_stream(stream, shown)
+        data = progress.read_regular(path)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {one_line(exc.strerror or exc)}") from exc
+    except _inputs.TooLarge as exc:
+        raise OutputError(shown, str(exc)) from exc
+    return parse_json(data, shown)
 
 
-def load_json_stream(stream: IO[bytes], shown: str, member: str | None = None) -> Any:
-    """Parse JSON from a binary stream; `member` names the part of an archive being read."""
+def load_json_stream(stream: IO[bytes], shown: str, member: str, declared: int) -> Any:
+    """Parse a whole archive member of `declared` size; `member` names it in messages."""
     with json_errors(shown, member):
-        return json.load(stream)
+        return parse_json(_inputs.read_capped(stream, _inputs.PARSE_BYTES, declared), shown, member)
+
+
+def parse_json(data: bytes, shown: str, member: str | None = None) -> Any:
+    """JSON text parsed whole, once its count of values is known to be within the cap."""
+    with json_errors(shown, member):
+        _inputs.check_json_values(data)
+        return json.loads(data)
 
 
 @contextlib.contextmanager
 def json_errors(shown: str, member: str | None = None) -> Iterator[None]:
-    """Turn a JSON syntax, encoding or nesting error into an `OutputError` naming the place."""
+    """Turn a JSON syntax, encoding, nesting or size error into an `OutputError` naming the
+    place."""
     where = f"{member}: " if member else ""
     try:
         yield
@@ -67,6 +81,21 @@ def json_errors(shown: str, member: str | None = None) -> Iterator[None]:
         raise OutputError(shown, f"{where}not valid JSON: not UTF-8 text") from exc
     except RecursionError as exc:
         raise OutputError(shown, f"{where}not valid JSON: nested too deeply") from exc
+    except _inputs.TooLarge as exc:
+        raise OutputError(shown, f"{where}{exc}") from exc
+    except ValueError as exc:
+        if not is_digit_limit(exc):
+            raise
+        raise OutputError(shown, f"{where}not valid JSON: {DIGIT_LIMIT}") from exc
+
+
+# Python refuses to turn more digits than this into an integer (sys.get_int_max_str_digits).
+DIGIT_LIMIT = "a number with more than 4300 digits"
+
+
+def is_digit_limit(exc: ValueError) -> bool:
+    """Whether `exc` is Python's refusal of an integer with too many digits."""
+    return "integer string conversion" in str(exc)
 
 
 def parse_json_line(text: str | bytes, shown: str, line: int) -> Any:
@@ -79,20 +108,10 @@ def parse_json_line(text: str | bytes, shown: str, line: int) -> Any:
         raise OutputError(shown, "not valid JSON: not UTF-8 text", line) from exc
     except RecursionError as exc:
         raise OutputError(shown, "not valid JSON: nested too deeply", line) from exc
-
-
-@contextlib.contextmanager
-def shape_errors(shown: str) -> Iterator[None]:
-    """Turn an unexpected structure found while walking parsed JSON into an `OutputError`."""
-    try:
-        yield
-    except OutputError:
-        raise
-    except RecursionError as exc:
-        raise OutputError(shown, "unexpected structure: nested too deeply") from exc
-    except _SHAPE_ERRORS as exc:
-        detail = f"missing key {exc.args[0]!r}" if isinstance(exc, KeyError) and exc.args else exc
-        raise OutputError(shown, f"unexpected structure: {one_line(detail)}") from exc
+    except ValueError as exc:
+        if not is_digit_limit(exc):
+            raise
+        raise OutputError(shown, f"not valid JSON: {DIGIT_LIMIT}", line) from exc
 
 
 def mapping(value: object, shown: str, where: str) -> dict[str, Any]:
@@ -113,12 +132,31 @@ def section(obj: dict[str, Any], key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+# Past 2**53 a count is no longer exact as a float, and no eval counts that far.
+LARGEST_COUNT = 2**53
+
+
 def integer(value: object) -> int | None:
-    """A count written as a JSON integer (or an integral float); anything else is None."""
-    if not is_number(value) or not math.isfinite(value):  # type: ignore[arg-type]
+    """A count or an index written as a JSON integer (or an integral float) of at most
+    LARGEST_COUNT either way; anything else is None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    whole = int(value)  # type: ignore[call-overload]
+    if not -LARGEST_COUNT <= value <= LARGEST_COUNT:
+        return None
+    whole = int(value)
     return whole if whole == value else None
+
+
+def count(value: object) -> int | None:
+    """A count: an `integer` that is not negative; anything else is None."""
+    found = integer(value)
+    return found if found is not None and found >= 0 else None
+
+
+def optional_list(obj: dict[str, Any], key: str, shown: str, where: str) -> list[Any]:
+    """A list that may be left out (or null): empty then; anything but a list is malformed."""
+    value = obj.get(key)
+    return [] if value is None else sequence(value, shown, where)
 
 
 def kind(value: object) -> str:
@@ -139,7 +177,55 @@ def number(value: object, shown: str, where: str) -> float | None:
         return None
     if not is_number(value):
         raise OutputError(shown, f"{where}: expected a number, got {kind(value)}")
-    return float(value)  # type: ignore[arg-type]
+    return to_float(value)  # type: ignore[arg-type]
+
+
+def to_float(value: float) -> float:
+    """A JSON number as a float; an integer too large for one is infinite, as a JSON float
+    literal that large already is (and is judged not finite later, never a crash)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def shown_value(value: object, limit: int = 60) -> str:
+    """A value from a file, as a message shows it: a scalar as written (one line, cut short),
+    anything else by its kind (an object or a list may be nested deep, or be huge)."""
+    if isinstance(value, str):
+        return one_line(repr(value[: limit + 1]), limit)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST_COUNT:
+        return "a very large number"
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    return kind(value)
+
+
+class Cost(enum.IntEnum):
+    """What one per-sample entry of each kind takes in memory until the run ends, in bytes (as
+    measured with tracemalloc, rounded up), everything derived from it included."""
+
+    ROW = 48  # a score as parsed, its cluster number, its sample key's hash
+    SCORE = 160  # a score kept as a Sample, for pairing with a baseline
+    SUMMARY = 720  # an Inspect summary, its epoch score and its Sample
+    REDUCED = 48  # a value an Inspect reducer gave
+
+
+class SampleBudget:
+    """The per-sample entries kept from one output so far, by their estimated memory: past the
+    SAMPLE_MEMORY cap, the output is refused rather than held."""
+
+    def __init__(self, shown: str) -> None:
+        self._shown, self._kept = shown, 0
+        self._limit = _inputs.SAMPLE_MEMORY.limit()
+
+    def add(self, cost: Cost, count: int = 1) -> None:
+        self._kept += cost * count
+        if self._kept > self._limit:
+            try:
+                _inputs.SAMPLE_MEMORY.check(self._kept)
+            except _inputs.TooLarge as exc:
+                raise OutputError(self._shown, str(exc)) from None
 
 
 def text(value: object) -> str | None:
@@ -189,7 +275,7 @@ def interval(
 
 
 def mean(values: Sequence[float]) -> float | None:
-    return math.fsum(values) / len(values) if values else None
+    return stats.mean(values) if values else None
 
 
 def mismatch(reported: float | None, recomputed: float | None, what: str) -> tuple[Reason, ...]:

@@ -1,45 +1,43 @@
 """An Inspect log as read from disk: the header whole, and each per-sample summary and reduction
-cut down, as it is read, to what scoring uses. It reads; what the numbers mean is the adapter's.
+checked and cut down, as it is read, to what scoring uses. It reads; what the numbers mean is the
+adapter's.
 
 A log holds its samples several times over (summaries, full samples, reductions): kept as parsed,
-they would take several times the file's size in memory. A part of the wrong shape is kept so that
-it fails only if, and where, the adapter reads it, as it did when the log was kept whole.
+they would take several times the file's size in memory. Both forms of a log, the `.eval` archive
+and the `.json` document, are read a piece at a time by the same code, so they give the same
+result, or the same error; a part of the wrong shape is an OutputError naming it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
 import attrs
 
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._common import ZIP_MAGIC
 from evalglass.evidence.adapters._inspect_scores import value_to_float
 from evalglass.evidence.adapters._json_stream import JsonStream
 from evalglass.evidence.adapters._zip import JsonArchive
 
-_ABSENT = object()  # a summary with no id
 _NOT_A_SCORE = object()  # a score that is not an object, so it has no value
+# How errors name the reductions in both forms of a log (the archive's member is reductions.json).
+_REDUCTIONS = "reductions"
 
 
 @attrs.frozen
 class Summary:
     """One (sample, epoch) summary, cut down to what scoring reads from it."""
 
-    id: object  # as written; _ABSENT when there is none
-    epoch: object
+    id: str
+    epoch: int | None
     scores: dict[str, object] | None  # each score's value; None when the sample cannot be scored
     metadata: dict[str, Any]  # only the keys a clustered stderr or a grouped metric groups by
-
-
-@attrs.frozen
-class Unreadable:
-    """What reading a part of the log raised, to be raised where the adapter reads that part."""
-
-    error: Exception
 
 
 @attrs.frozen
@@ -48,57 +46,30 @@ class Reduction:
 
     scorer: object
     reducer: object
-    # (sample id, value) per sample; an entry is Unreadable for a sample that is no object.
-    values: list[tuple[object, object] | Unreadable] | Unreadable
+    values: list[tuple[object, object]]  # (sample id, value) per sample
 
 
 @attrs.frozen
 class Log:
     header: dict[str, Any]
-    # One entry per (sample, epoch); one that is not an object is kept as written.
-    samples: list[Summary | object] | None
-    # Per scorer, the values Inspect fed its metrics.
-    reductions: list[Reduction | Unreadable] | None
+    samples: list[Summary] | None  # one entry per (sample, epoch)
+    reductions: list[Reduction] | None  # per scorer, the values Inspect fed its metrics
 
 
 def load(path: Path, shown: str) -> Log:
-    """Read a `.eval` archive or a `.json` log. Raises OutputError for an unreadable file, and
-    the shape errors `c.shape_errors` translates for a summary or reduction of the wrong shape."""
+    """Read a `.eval` archive or a `.json` log; OutputError for anything it cannot use."""
     try:
-        with path.open("rb") as raw:
+        with progress.open_binary(path) as raw:
             if raw.read(4) == ZIP_MAGIC:
                 raw.seek(0)
                 return _load_eval(raw, shown)
             if path.suffix.lower() == ".eval":
                 raise OutputError(shown, "not an Inspect .eval log: not a zip archive")
             raw.seek(0)
-            doc = c.mapping(c.load_json_stream(raw, shown), shown, "log")
+            with c.json_errors(shown):
+                return _load_json(raw, shown)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
-    samples = _optional_list(doc, "samples", shown)
-    reductions = _optional_list(doc, "reductions", shown)
-    keys = _metadata_keys(doc)
-    return Log(
-        doc,
-        None if samples is None else [_summary(sample, keys) for sample in samples],
-        None if reductions is None else [_reduction(r, shown) for r in reductions],
-    )
-
-
-def sample_id(sample: Summary | object) -> str:
-    """The sample's id as text; KeyError, as for the dictionary it came from, when it has none."""
-    if not isinstance(sample, Summary):
-        return str(cast(Any, sample)["id"])  # not an object: raises, as it always did
-    if sample.id is _ABSENT:
-        raise KeyError("id")
-    return str(sample.id)
-
-
-def summary(sample: Summary | object) -> Summary:
-    """The sample as a Summary; one that is not an object raises as reading its scores did."""
-    if isinstance(sample, Summary):
-        return sample
-    raise AttributeError(f"{type(sample).__name__!r} object has no attribute 'get'")
 
 
 def score_value(scores: dict[str, object], name: str, scorer: str) -> float | None:
@@ -117,13 +88,101 @@ def cluster_key(scorer_spec: dict[str, Any]) -> str | None:
     metrics = scorer_spec.get("metrics")
     for item in metrics if isinstance(metrics, list) else []:
         if isinstance(item, dict) and str(item.get("name", "")).endswith("stderr"):
-            options = c.section(item, "options")
-            if c.text(options.get("cluster")):
-                return str(options["cluster"])
+            found = c.text(c.section(item, "options").get("cluster"))
+            if found is not None:
+                return found
     return None
 
 
+class _Parts:
+    """Turns each summary and reduction into what is kept of it, as it is read, and counts them
+    against the cap on per-sample entries."""
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.kept = c.SampleBudget(shown)
+        # Metadata keys a clustered stderr groups by; None until the header is known (then every
+        # key is kept).
+        self.keys: frozenset[str] | None = None
+
+    def fail(self, where: str, problem: str) -> OutputError:
+        return OutputError(self.shown, f"{where}: {problem}")
+
+    def summaries(self, member: str) -> Callable[[object], Summary]:
+        count = 0
+
+        def convert(sample: object) -> Summary:
+            nonlocal count
+            count += 1
+            return self.summary(sample, f"{member}: sample {count}")
+
+        return convert
+
+    def summary(self, sample: object, where: str) -> Summary:
+        if not isinstance(sample, dict):
+            raise self.fail(where, f"expected an object, got {c.kind(sample)}")
+        sample_id = sample.get("id")
+        if not isinstance(sample_id, str | int | float) or isinstance(sample_id, bool):
+            raise self.fail(where, f"id: expected a string or a number, got {c.kind(sample_id)}")
+        self.kept.add(c.Cost.SUMMARY)
+        scores = sample.get("scores") or {}
+        # An errored sample has no score, even where its scores object holds one.
+        scorable = not sample.get("error") and isinstance(scores, dict)
+        metadata = c.section(sample, "metadata")
+        epoch = sample.get("epoch")
+        return Summary(
+            str(sample_id),
+            epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else None,
+            {name: _score_of(score) for name, score in scores.items()} if scorable else None,
+            metadata if self.keys is None else {k: metadata[k] for k in self.keys if k in metadata},
+        )
+
+    def reduction(self, reduction: object, index: int) -> Reduction:
+        where = f"{_REDUCTIONS}: reduction {index}"
+        if not isinstance(reduction, dict):
+            raise self.fail(where, f"expected an object, got {c.kind(reduction)}")
+        samples = reduction.get("samples")
+        if not isinstance(samples, list):
+            raise self.fail(f"{where}: samples", f"expected a list, got {c.kind(samples)}")
+        values = self.reduced_values(where)
+        return Reduction(reduction.get("scorer"), reduction.get("reducer"), [values(s) for s in samples])
+
+    def reduced_values(self, where: str) -> Callable[[object], tuple[object, object]]:
+        count = 0
+
+        def convert(item: object) -> tuple[object, object]:
+            nonlocal count
+            count += 1
+            if not isinstance(item, dict):
+                raise self.fail(f"{where}: sample {count}", f"expected an object, got {c.kind(item)}")
+            self.kept.add(c.Cost.REDUCED)
+            return item.get("sample_id"), item.get("value")
+
+        return convert
+
+    def streamed_reduction(self, stream: JsonStream, index: int) -> Reduction:
+        """One scorer's reduction, its samples cut down one at a time as they are read."""
+        if stream.peek() != "{":
+            return self.reduction(stream.value(), index)
+        fields: dict[str, Any] = {}
+        values: list[tuple[object, object]] | None = None
+        for key in stream.members():
+            if key == "samples" and stream.peek() == "[":
+                values = stream.values(self.reduced_values(f"{_REDUCTIONS}: reduction {index}"))
+                fields[key] = []
+            else:
+                fields[key] = stream.value()
+                values = None if key == "samples" else values
+        if values is None:
+            return self.reduction(fields, index)
+        return Reduction(fields.get("scorer"), fields.get("reducer"), values)
+
+    def header_read(self, header: dict[str, Any]) -> None:
+        self.keys = _metadata_keys(header)
+
+
 def _load_eval(raw: IO[bytes], shown: str) -> Log:
+    parts = _Parts(shown)
     with JsonArchive(raw, shown) as archive:
         names = archive.names
         if "header.json" in names:
@@ -134,96 +193,90 @@ def _load_eval(raw: IO[bytes], shown: str) -> Log:
             header = {**start, "status": "started"}
         else:
             raise OutputError(shown, "not an Inspect .eval log: no header.json in the archive")
-        keys = _metadata_keys(header)
-        samples: list[Summary | object] | None = None
+        parts.header_read(header)
+        samples: list[Summary] | None = None
         if "summaries.json" in names:
-            samples = _read_summaries(archive, "summaries.json", keys, shown)
+            samples = _read_summaries(archive, "summaries.json", parts)
         else:
             # Written incrementally while the run was going; the final summary may never come.
             batches = sorted(
                 (int(m.group(1)), name)
                 for name in names
-                if (m := re.fullmatch(r"_journal/summaries/(\d+)\.json", name))
+                if (m := re.fullmatch(r"_journal/summaries/([0-9]{1,9})\.json", name))
             )
             if batches:
                 samples = []
                 for _, name in batches:
-                    samples.extend(_read_summaries(archive, name, keys, shown))
+                    samples.extend(_read_summaries(archive, name, parts))
         reductions = None
         if "reductions.json" in names:
-            reductions = _read_reductions(archive, "reductions.json", shown)
+            with archive.stream("reductions.json") as stream:
+                reductions = _read_reductions(stream, parts)
+                stream.end()
     return Log(header, samples, reductions)
 
 
-def _read_summaries(
-    archive: JsonArchive, name: str, keys: frozenset[str], shown: str
-) -> list[Summary | object]:
+def _read_summaries(archive: JsonArchive, name: str, parts: _Parts) -> list[Summary]:
     with archive.stream(name) as stream:
+        convert = parts.summaries(name)
         if not stream.opens("["):
-            return [_summary(sample, keys) for sample in c.sequence(stream.whole(), shown, name)]
-        summaries = stream.values(lambda sample: _summary(sample, keys))
+            return [convert(sample) for sample in c.sequence(stream.whole(), parts.shown, name)]
+        summaries = stream.values(convert)
         stream.end()
         return summaries
 
 
-def _read_reductions(archive: JsonArchive, name: str, shown: str) -> list[Reduction | Unreadable]:
-    with archive.stream(name) as stream:
-        if not stream.opens("["):
-            return [_reduction(r, shown) for r in c.sequence(stream.whole(), shown, name)]
-        reductions = [_read_reduction(stream, shown) for _ in stream.items()]
-        stream.end()
-        return reductions
+def _read_reductions(stream: JsonStream, parts: _Parts) -> list[Reduction]:
+    if stream.peek() != "[":
+        listed = c.sequence(stream.value(), parts.shown, _REDUCTIONS)
+        return [parts.reduction(r, i) for i, r in enumerate(listed, 1)]
+    return [parts.streamed_reduction(stream, i) for i, _ in enumerate(stream.items(), 1)]
 
 
-def _read_reduction(stream: JsonStream, shown: str) -> Reduction | Unreadable:
-    """One scorer's reduction, its samples cut down one at a time as they are read."""
-    if stream.peek() != "{":
-        return _reduction(stream.value(), shown)
-    fields: dict[str, Any] = {}
-    values = None
+def _load_json(raw: IO[bytes], shown: str) -> Log:
+    """A `.json` log, its samples and reductions read one at a time like the archive's."""
+    parts = _Parts(shown)
+    stream = JsonStream(raw)
+    if not stream.opens("{"):
+        # Not UTF-8 without a BOM, or not an object: read whole, as json.load would.
+        doc = c.mapping(stream.whole(), shown, "log")
+        parts.header_read(doc)
+        samples = doc.pop("samples", None)
+        reductions = doc.pop("reductions", None)
+        return Log(
+            doc,
+            None if samples is None else [
+                parts.summaries("samples")(s) for s in c.sequence(samples, shown, "samples")
+            ],
+            None if reductions is None else [
+                parts.reduction(r, i)
+                for i, r in enumerate(c.sequence(reductions, shown, _REDUCTIONS), 1)
+            ],
+        )
+    header: dict[str, Any] = {}
+    summaries: list[Summary] | None = None
+    reduced: list[Reduction] | None = None
     for key in stream.members():
-        if key == "samples" and stream.peek() == "[":
-            values = stream.values(_reduced_value)
+        if key == "samples":
+            header.pop(key, None)
+            if stream.peek() == "[":
+                summaries = stream.values(parts.summaries("samples"))
+            else:
+                raw_samples = stream.value()
+                summaries = None if raw_samples is None else [
+                    parts.summaries("samples")(s)
+                    for s in c.sequence(raw_samples, shown, "samples")
+                ]
+        elif key == _REDUCTIONS:
+            reduced = None if stream.peek() == "n" and stream.value() is None else (
+                _read_reductions(stream, parts)
+            )
         else:
-            fields[key] = stream.value()
-            values = None if key == "samples" else values
-    if values is None:
-        return _reduction(fields, shown)
-    return Reduction(fields.get("scorer"), fields.get("reducer"), values)
-
-
-def _reduction(reduction: Any, shown: str) -> Reduction | Unreadable:
-    try:
-        scorer, reducer = reduction.get("scorer"), reduction.get("reducer")
-    except AttributeError as exc:
-        return Unreadable(exc)
-    try:
-        items = c.sequence(reduction.get("samples"), shown, "reductions[].samples")
-    except OutputError as exc:
-        return Reduction(scorer, reducer, Unreadable(exc))
-    return Reduction(scorer, reducer, [_reduced_value(item) for item in items])
-
-
-def _reduced_value(item: Any) -> tuple[object, object] | Unreadable:
-    try:
-        return item.get("sample_id"), item.get("value")
-    except AttributeError as exc:
-        return Unreadable(exc)
-
-
-def _summary(sample: object, keys: frozenset[str]) -> Summary | object:
-    if not isinstance(sample, dict):
-        return sample
-    scores = sample.get("scores") or {}
-    # An errored sample has no score, even where its scores object holds one.
-    scorable = not sample.get("error") and isinstance(scores, dict)
-    metadata = c.section(sample, "metadata")
-    return Summary(
-        sample.get("id", _ABSENT),
-        sample.get("epoch"),
-        {name: _score_of(score) for name, score in scores.items()} if scorable else None,
-        {key: metadata[key] for key in keys if key in metadata},
-    )
+            header[key] = stream.value()
+            if key == "eval":
+                parts.header_read(header)
+    stream.end()
+    return Log(header, summaries, reduced)
 
 
 def _score_of(score: object) -> object:
@@ -249,8 +302,3 @@ def _metadata_keys(header: dict[str, Any]) -> frozenset[str]:
             if isinstance(body, dict):
                 found.add(c.text(c.section(body, "params").get("group_key")))
     return frozenset(key for key in found if key is not None)
-
-
-def _optional_list(doc: dict[str, Any], key: str, shown: str) -> list[Any] | None:
-    value = doc.get(key)
-    return None if value is None else c.sequence(value, shown, key)

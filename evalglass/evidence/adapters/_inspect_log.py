@@ -30,9 +30,8 @@ _DEFAULT_REDUCER = "mean"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
-    with c.shape_errors(shown):
-        log = files.load(path, shown)
-        return tuple(_measurements(log, shown))
+    log = files.load(path, shown)
+    return tuple(_measurements(log, shown))
 
 
 def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
@@ -45,7 +44,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     stats = c.section(header, "stats")
     run = Run(
         source=shown,
-        model=c.text(spec.get("model")),
+        models=[c.text(spec.get("model"))],
         dataset=_dataset(spec),
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
@@ -59,10 +58,11 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     listed = c.mapping(results, shown, "results").get("scores", [])
     entries = [c.mapping(e, shown, "results.scores[]") for e in c.sequence(listed, shown, "scores")]
     default_reducer = _default_reducer(spec)
-    repeated = {n for n, k in Counter(e["name"] for e in entries).items() if k > 1}
+    names = [_name(e, shown, f"results.scores[{i}].name") for i, e in enumerate(entries)]
+    repeated = {n for n, k in Counter(names).items() if k > 1}
     metadata: dict[str, dict[str, Any]] | None = None
-    for entry in entries:
-        name, scorer = str(entry["name"]), str(entry.get("scorer") or entry["name"])
+    for entry, name in zip(entries, names, strict=True):
+        scorer = c.text(entry.get("scorer")) or name
         reducer = c.text(entry.get("reducer")) or default_reducer
         # Several epoch reducers give one entry per reducer under the same scorer name.
         segment = f"{name}@{reducer}" if name in repeated else name
@@ -71,14 +71,14 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         reduced = _reduced(log.reductions, name, scorer, reducer, default_reducer)
         if reduced is None and per_epoch is not None:
             reduced = _reduce(per_epoch, reducer)
-        scored = c.integer(entry.get("scored_samples"))
+        scored = c.count(entry.get("scored_samples"))
         n = scored if scored is not None else (len(reduced) if reduced is not None else None)
         metrics = c.mapping(entry.get("metrics"), shown, f"results.scores[{name}].metrics")
         stderr = _stderr(metrics, shown)
         cluster_key = files.cluster_key(scorer_spec)
         base = Measurement(
             id=f"{task}/{segment}",
-            run=attrs.evolve(run, judge_model=_judge(entry, scorer_spec, spec, scorer)),
+            run=attrs.evolve(run, graders=_graders(entry, scorer_spec, spec, scorer)),
             value=None,
             n=n,
             samples=_samples(per_epoch, cluster_key),
@@ -151,12 +151,11 @@ def _in_group(
     )
 
 
-def _metadata(samples: list[files.Summary | object] | None) -> dict[str, dict[str, Any]]:
+def _metadata(samples: list[files.Summary] | None) -> dict[str, dict[str, Any]]:
     """Each sample's metadata (the keys scoring groups by), by sample id."""
     found: dict[str, dict[str, Any]] = {}
-    for sample in samples or []:
-        summary = files.summary(sample)
-        found.setdefault(files.sample_id(summary), summary.metadata)
+    for summary in samples or []:
+        found.setdefault(summary.id, summary.metadata)
     return found
 
 
@@ -186,15 +185,17 @@ def _unmeasured(
     if isinstance(message, str) and message.strip():
         why += f": {c.one_line(message.strip().splitlines()[0], 160)}"
     finding = (Reason(ValidityCode.VALUE_MISSING, why),)
-    for scorer_spec in spec.get("scorers") or []:
-        scorer = str(scorer_spec["name"])
-        judge = _judge({}, scorer_spec, spec, scorer)
+    scorers = c.sequence(spec.get("scorers") or [], run.source, "eval.scorers")
+    for index, item in enumerate(scorers):
+        scorer_spec = c.mapping(item, run.source, f"eval.scorers[{index}]")
+        scorer = _name(scorer_spec, run.source, f"eval.scorers[{index}].name")
+        graders = _graders({}, scorer_spec, spec, scorer)
         for segment, metric in _declared_metrics(scorer, scorer_spec.get("metrics") or []):
             if metric in _SPREAD:
                 continue
             yield Measurement(
                 id=f"{task}/{segment}/{metric}",
-                run=attrs.evolve(run, judge_model=judge),
+                run=attrs.evolve(run, graders=graders),
                 value=None,
                 n=None,
                 missing=declared or 0,
@@ -203,16 +204,34 @@ def _unmeasured(
 
 
 def _declared_metrics(segment: str, metrics: object) -> Iterator[tuple[str, str]]:
-    # Scorers declare a list of metrics, or a mapping from score key to a list of metrics.
-    if isinstance(metrics, dict):
-        for key, inner in metrics.items():
-            yield from _declared_metrics(str(key), inner)
-    elif isinstance(metrics, list):
-        for item in metrics:
-            if isinstance(item, dict) and "name" in item:
-                yield segment, str(item["name"]).rsplit("/", 1)[-1]
-            else:
-                yield from _declared_metrics(segment, item)
+    """Scorers declare a list of metrics, or a mapping from score key to a list of metrics (a
+    walk with a stack of its own: the log's nesting never deepens Python's)."""
+    pending: list[tuple[str, object]] = [(segment, metrics)]
+    while pending:
+        segment, metrics = pending.pop()
+        if isinstance(metrics, dict):
+            pending.extend(reversed([(key, inner) for key, inner in metrics.items()]))
+        elif isinstance(metrics, list):
+            for item in reversed(metrics):
+                name = item.get("name") if isinstance(item, dict) else None
+                if isinstance(name, str):
+                    pending.append((segment, _Declared(name.rsplit("/", 1)[-1])))
+                elif not isinstance(item, dict):
+                    pending.append((segment, item))
+        elif isinstance(metrics, _Declared):
+            yield segment, metrics.name
+
+
+@attrs.frozen
+class _Declared:
+    name: str
+
+
+def _name(entry: dict[str, Any], shown: str, where: str) -> str:
+    name = c.text(entry.get("name"))
+    if name is None:
+        raise OutputError(shown, f"{where}: expected a name, got {c.kind(entry.get('name'))}")
+    return name
 
 
 def _dataset(spec: dict[str, Any]) -> DatasetIdentity | None:
@@ -222,21 +241,19 @@ def _dataset(spec: dict[str, Any]) -> DatasetIdentity | None:
     return DatasetIdentity(
         name=c.text(data.get("name")),
         location=c.text(data.get("location")),
-        samples=c.integer(data.get("samples")),
+        samples=c.count(data.get("samples")),
     )
 
 
-def _declared_samples(
-    spec: dict[str, Any], samples: list[files.Summary | object] | None
-) -> int | None:
+def _declared_samples(spec: dict[str, Any], samples: list[files.Summary] | None) -> int | None:
     """Distinct samples the run set out to score (epochs are not extra samples)."""
     data = c.section(spec, "dataset")
     ids = data.get("sample_ids")
     if isinstance(ids, list) and ids:
-        return len({str(i) for i in ids})
+        return len({str(i) if isinstance(i, str | int | float) else c.kind(i) for i in ids})
     if samples:
-        return len({files.sample_id(s) for s in samples})
-    return c.integer(data.get("samples"))
+        return len({s.id for s in samples})
+    return c.count(data.get("samples"))
 
 
 def _missing(declared: int | None, n: int | None) -> int:
@@ -260,37 +277,45 @@ def _scorer_spec(spec: dict[str, Any], scorer: str) -> dict[str, Any]:
     return {}
 
 
-def _judge(
+def _graders(
     entry: dict[str, Any], scorer_spec: dict[str, Any], spec: dict[str, Any], scorer: str
-) -> str | None:
+) -> list[str]:
+    """The models that graded a scorer's judgments, as the log records them."""
     params = c.section(entry, "params")
     options = c.section(scorer_spec, "options")
     names = _model_names(params.get("model")) or _model_names(options.get("model"))
     if names:
-        return ", ".join(names)
-    if scorer.startswith("model_graded"):
-        # Without a model of its own, Inspect grades with the "grader" role, else with the
-        # model under evaluation itself: record that so a self-graded run is visible.
+        return names
+    if scorer.rsplit("/", 1)[-1].startswith("model_graded"):
+        # Without a model of its own, Inspect grades with its model role ("grader" unless the
+        # scorer names another), else with the model under evaluation itself: record that so
+        # a self-graded run is visible.
+        role = c.text(params.get("model_role")) or c.text(options.get("model_role")) or "grader"
         roles = c.section(spec, "model_roles")
-        names = _model_names(roles.get("grader"))
-        return ", ".join(names) if names else c.text(spec.get("model"))
-    return None
+        return _model_names(roles.get(role)) or _model_names(spec.get("model"))
+    return []
 
 
 def _model_names(value: object) -> list[str]:
-    if isinstance(value, str) and value.strip():
-        return [value]
-    if isinstance(value, dict):
-        return _model_names(value.get("model"))
-    if isinstance(value, list):
-        return [name for item in value for name in _model_names(item)]
-    return []
+    """Every model name in a scorer's `model` (a name, an object with a model, or a list of
+    them), walked with a stack of its own."""
+    names, pending = [], [value]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str) and value.strip():
+            names.append(value)
+        elif isinstance(value, dict):
+            pending.append(value.get("model"))
+        elif isinstance(value, list):
+            pending.extend(reversed(value))
+    return names
 
 
 def _stderr(metrics: dict[str, Any], shown: str) -> float | None:
     for key in ("stderr", "bootstrap_stderr"):
-        if isinstance(metrics.get(key), dict):
-            return c.number(metrics[key].get("value"), shown, f"metrics.{key}.value")
+        spread = metrics.get(key)
+        if isinstance(spread, dict):
+            return c.number(spread.get("value"), shown, f"metrics.{key}.value")
     return None
 
 
@@ -303,26 +328,24 @@ class _EpochScore:
 
 
 def _epoch_scores(
-    samples: list[files.Summary | object] | None, name: str, scorer: str
+    samples: list[files.Summary] | None, name: str, scorer: str
 ) -> list[_EpochScore] | None:
     """Scores per (sample, epoch) as Inspect's value_to_float reads them; errored ones have none."""
     if samples is None:
         return None
     found = []
-    for sample in samples:
-        summary = files.summary(sample)
+    for summary in samples:
         if summary.scores is None:
             continue
         value = files.score_value(summary.scores, name, scorer)
         if value is None or math.isnan(value):
             continue  # an unscored sample (Score.unscored(), NaN): missing, not a score
-        epoch = summary.epoch if isinstance(summary.epoch, int) else None
-        found.append(_EpochScore(files.sample_id(summary), epoch, value, summary.metadata))
+        found.append(_EpochScore(summary.id, summary.epoch, value, summary.metadata))
     return found
 
 
 def _reduced(
-    reductions: list[files.Reduction | files.Unreadable] | None,
+    reductions: list[files.Reduction] | None,
     name: str,
     scorer: str,
     reducer: str,
@@ -331,22 +354,16 @@ def _reduced(
     """The epoch-reduced (sample id, value) pairs Inspect itself fed this scorer's metrics;
     unscored samples (NaN) are left out, as Inspect leaves them out of its metrics."""
     for reduction in reductions or []:
-        if isinstance(reduction, files.Unreadable):
-            raise reduction.error
         if (c.text(reduction.reducer) or default_reducer) != reducer:
             continue
-        if reduction.scorer not in (name, scorer):
+        if c.text(reduction.scorer) not in (name, scorer):
             continue
-        if isinstance(reduction.values, files.Unreadable):
-            raise reduction.values.error
         values = []
         for written in reduction.values:
-            if isinstance(written, files.Unreadable):
-                raise written.error
             sample, raw = written
             value = value_to_float(raw.get(name) if isinstance(raw, dict) else raw)
             if value is not None and not math.isnan(value):
-                values.append((None if sample is None else str(sample), value))
+                values.append((str(sample) if isinstance(sample, str | int) else None, value))
         return values
     return None
 

@@ -24,7 +24,7 @@ def value_to_float(value: object) -> float | None:
     Any other string counts 0, as in Inspect; non-scalar values (lists, objects) are None.
     """
     if isinstance(value, _SCALAR):
-        return float(value)
+        return c.to_float(value)
     if not isinstance(value, str):
         return None
     if value in _CONSTANTS:
@@ -47,10 +47,10 @@ def epoch_reducer(name: str) -> Reducer | None:
         return max
     if name == "mode":
         return lambda values: Counter(values).most_common(1)[0][0]
-    if m := re.fullmatch(r"at_least_(\d+)", name):
+    if m := re.fullmatch(r"at_least_([0-9]{1,9})", name):
         k = int(m.group(1))
         return lambda values: 1.0 if sum(v >= 1.0 for v in values) >= k else 0.0
-    if m := re.fullmatch(r"pass_at_(\d+)", name):
+    if m := re.fullmatch(r"pass_at_([0-9]{1,9})", name):
         k = int(m.group(1))
         return lambda values: _pass_at(values, k)
     return None

@@ -1,7 +1,7 @@
 """One JSON document read a piece at a time (the elements of an array, the members of an object),
 so a large array never sits in memory whole, as text or as objects. Syntax errors leave as
-`json.JSONDecodeError` placed in the whole document, as `json.load` places them; it knows nothing
-of what the JSON means."""
+`json.JSONDecodeError` placed in the whole document, as `json.load` places them, and a value
+past the parse cap as `TooLarge`; it knows nothing of what the JSON means."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, TypeVar
+
+from evalglass._inputs import PARSE_BYTES, check_json_values, read_capped
 
 T = TypeVar("T")
 
@@ -60,8 +62,11 @@ class JsonStream:
         """The document parsed whole, with json.load's every rule (encodings, BOM, errors)."""
         if self._head is None:
             raise RuntimeError("part of the document has already been consumed")
-        data, self._head = self._head + self._raw.read(), None
+        rest = read_capped(self._raw, PARSE_BYTES)
+        PARSE_BYTES.check(len(self._head) + len(rest))
+        data, self._head = self._head + rest, None
         self._text, self._pos, self._eof = "", 0, True
+        check_json_values(data)
         return json.loads(data)
 
     def value(self) -> Any:
@@ -195,8 +200,11 @@ class JsonStream:
 
     def _fill(self, grow: bool = False) -> None:
         """Read more; with `grow`, at least as much again as is pending, so a value longer than a
-        chunk is rescanned a few times at most, not once per chunk."""
+        chunk is rescanned a few times at most, not once per chunk. One value may be no longer
+        than the parse cap: it is held whole, as text and as what it parses into."""
         pending = len(self._text) - self._pos
+        if grow:
+            PARSE_BYTES.check(pending)
         data = self._raw.read(max(self._chunk, pending) if grow else self._chunk)
         if self._head is not None:
             self._head += data

@@ -121,12 +121,17 @@ def columns_of_rows(
         provider = row.get("provider")
         names = c.section(row, "provider")
         index = c.integer(row.get("promptIdx"))
-        key = index if index is not None else (row.get("promptId"), json.dumps(provider))
+        # As text: a prompt id or provider from the file may be a list or an object.
+        key = index if index is not None else json.dumps(
+            [row.get("promptId"), provider], sort_keys=True, default=str
+        )
         if key not in seen:
             label = c.text(c.section(row, "prompt").get("label"))
             name = c.text(provider) or c.text(names.get("label")) or c.text(names.get("id"))
             if label is None or name is None:
-                raise OutputError(shown, f"result row {row.get('id')!r}: no prompt label or provider")
+                raise OutputError(
+                    shown, f"result row {c.shown_value(row.get('id'))}: no prompt label or provider"
+                )
             seen[key] = len(columns)
             columns.append({"provider": name, "label": label})
         by_column.setdefault(seen[key], []).append(row)

@@ -5,12 +5,15 @@ It loads; what the rows mean is the adapter's.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from evalglass import _inputs
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 
 # What a loaded export is, when it is not the whole JSON object: the rows of `-o results.jsonl`.
@@ -42,7 +45,7 @@ def load(path: Path, shown: str) -> dict[str, Any]:
 
 def _rows(path: Path, shown: str) -> Iterator[dict[str, Any]]:
     try:
-        with path.open("rb") as stream:
+        with progress.open_binary(path) as stream:
             for number, line in enumerate(stream, start=1):
                 if line.strip():
                     row = c.parse_json_line(line, shown, number)
@@ -63,7 +66,8 @@ def _yaml(path: Path, shown: str) -> Any:
             "(or export JSON with -o results.json)",
         ) from exc
     try:
-        with path.open("rb") as stream:
+        with progress.open_binary(path) as stream:
+            _inputs.PARSE_BYTES.check(os.fstat(stream.fileno()).st_size)
             loader = _loader(yaml)(stream)
             try:
                 node = loader.get_single_node()
@@ -74,6 +78,8 @@ def _yaml(path: Path, shown: str) -> Any:
                 loader.dispose()
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
+    except _inputs.TooLarge as exc:
+        raise OutputError(shown, str(exc)) from exc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = None if mark is None else mark.line + 1
@@ -142,10 +148,11 @@ def _xml(path: Path, shown: str) -> dict[str, Any]:
     import xml.etree.ElementTree as ET
 
     try:
-        with path.open("rb") as stream:
-            text = stream.read()
+        text = progress.read_regular(path)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
+    except _inputs.TooLarge as exc:
+        raise OutputError(shown, str(exc)) from exc
     # promptfoo declares no document type: one that does may define entities that expand.
     if b"<!DOCTYPE" in text or b"<!ENTITY" in text:
         raise OutputError(shown, "XML with a document type declaration is not read")

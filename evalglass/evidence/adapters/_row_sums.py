@@ -15,11 +15,12 @@ import math
 import operator
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator
-from itertools import accumulate, compress, count, islice, repeat
+from itertools import compress, count, islice, repeat
 from typing import Any
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._row_epochs import Epochs as Epochs_
 
 _NONE = type(None)
@@ -68,6 +69,7 @@ class RowSums:
         self.shared: dict[object, object] = {}
         self.missing: Counter[str] = Counter()
         self.models: set[str] = set()
+        self.kept = c.SampleBudget(shown)
 
     def add_block(self, rows: list[Any]) -> bool:
         """Take a block of parsed rows at once; False, changing nothing, when a row is not of
@@ -111,6 +113,7 @@ class RowSums:
                     del numbering[name]
                 return False
         # Every check passed: now the state changes.
+        self.kept.add(c.Cost.ROW, len(rows))
         self.missing.update(absent)
         self.models.update(m for m in models if m and type(m) is str)
         _drain(map(_list_append, map(self.scores.__getitem__, scored), scores))
@@ -127,6 +130,7 @@ class RowSums:
         """Take rows one by one, each checked with its line number in the messages."""
         shown = self.shown
         for line, row in rows:
+            self.kept.add(c.Cost.ROW)
             metric, score = row.get("metric"), row.get("score")
             if type(metric) is not str or not metric:
                 raise OutputError(shown, "metric: expected a non-empty string", line)
@@ -142,8 +146,9 @@ class RowSums:
                     seen = self.keys[metric]
                     if key in seen:
                         raise OutputError(
-                            shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'",
-                            line,
+                            shown,
+                            f"sample_id {c.shown_value(sample_id)} appears twice for metric "
+                            f"'{metric}'", line,
                         )  # fmt: skip
                     seen.add(key)
                 else:
@@ -233,22 +238,19 @@ def _stats(
 def _cluster_sums(
     scores: list[float], numbers: list[int], sizes: Counter[int], names: dict[int, str]
 ) -> dict[str, tuple[int, int]]:
-    """Each cluster's (n, Σq): the quanta ordered by cluster, summed as running totals."""
-    order = sorted(range(len(numbers)), key=numbers.__getitem__)
-    ordered = map(scores.__getitem__, order)
-    finite = math.isfinite(sum(scores))
-    quanta = map(int, map(_SCALE_F.__mul__, ordered)) if finite else map(_quantum, ordered)
-    running = list(accumulate(quanta, initial=0))
-    keys = sorted(sizes)
-    ends = list(accumulate(map(sizes.__getitem__, keys)))
-    starts = [0, *ends[:-1]]
-    totals = map(operator.sub, map(running.__getitem__, ends), map(running.__getitem__, starts))
-    return {names[c]: (sizes[c], total) for c, total in zip(keys, totals, strict=True)}
+    """Each cluster's (n, Σq): the scores gathered per cluster (a pointer a row), then summed."""
+    gathered: dict[int, list[float]] = {number: [] for number in sizes}
+    _drain(map(_list_append, map(gathered.__getitem__, numbers), scores))
+    exact = _exact_sum if math.isfinite(sum(scores)) else _finite_sum
+    return {names[c]: (len(group), exact(group)) for c, group in gathered.items()}
 
 
-def _quantum(score: float) -> int:
-    """q of a score, and 0 for a NaN or an infinity (which is counted, not summed)."""
-    return int(score * _SCALE_F) if math.isfinite(score) else 0
+def _exact_sum(scores: list[float]) -> int:
+    return sum(map(int, map(_SCALE_F.__mul__, scores)))
+
+
+def _finite_sum(scores: list[float]) -> int:
+    return sum(map(int, map(_SCALE_F.__mul__, filter(math.isfinite, scores))))
 
 
 def _cluster(raw: object, shown: str, line: int) -> str | None:
@@ -263,13 +265,11 @@ def _cluster(raw: object, shown: str, line: int) -> str | None:
 
 
 def _score(raw: object, shown: str, line: int) -> float:
-    if isinstance(raw, bool):
-        return float(raw)
-    if isinstance(raw, int | float | str):
+    if isinstance(raw, int | float):  # a boolean too: true is a pass
+        return c.to_float(raw)
+    if isinstance(raw, str):
         try:
             return float(raw)
-        except OverflowError:  # an integer past the floats: infinite, counted as such
-            return math.inf if raw > 0 else -math.inf  # type: ignore[operator]
         except ValueError:
             pass
-    raise OutputError(shown, f"score: expected a number, got {raw!r}", line)
+    raise OutputError(shown, f"score: expected a number, got {c.shown_value(raw)}", line)

@@ -12,12 +12,16 @@ import zlib
 from collections.abc import Iterator
 from typing import IO, Any, Self, cast
 
+from evalglass._inputs import ARCHIVE_BYTES, TooLarge
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._common import ZIP_MAGIC
 from evalglass.evidence.adapters._json_stream import JsonStream
 
 _ZSTD_METHOD = 93
+# Stored, deflate and zstd: what Inspect writes. zipfile's bzip2 and lzma readers decompress a
+# whole chunk at once, however far it expands.
+_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, _ZSTD_METHOD})
 
 
 def _decompress_errors() -> tuple[type[Exception], ...]:
@@ -29,13 +33,13 @@ def _decompress_errors() -> tuple[type[Exception], ...]:
         zstandard.ZstdError,
         zlib.error,
         EOFError,
-        NotImplementedError,  # a compression method neither zipfile nor we know
         RuntimeError,  # zipfile's answer to an encrypted member
     )
 
 
 class JsonArchive:
-    """An open zip archive whose members are parsed as JSON one at a time."""
+    """An open zip archive whose members are parsed as JSON one at a time, within the caps on
+    what the members read may expand to together and what is parsed in one piece."""
 
     def __init__(self, raw: IO[bytes], shown: str) -> None:
         self._raw, self._shown = raw, shown
@@ -52,6 +56,7 @@ class JsonArchive:
                 shown, f"not a readable zip archive (truncated?): {c.one_line(exc)}"
             ) from exc
         self.names = frozenset(self._archive.namelist())
+        self._expanded = 0
 
     def __enter__(self) -> Self:
         return self
@@ -60,28 +65,72 @@ class JsonArchive:
         self._archive.close()
 
     def load(self, name: str) -> Any:
-        with self._member(name) as stream:
-            return c.load_json_stream(stream, self._shown, name)
+        """The member parsed whole: it may be no larger than the parse cap."""
+        with self._member(name) as (stream, size):
+            return c.load_json_stream(stream, self._shown, name, size)
 
     @contextlib.contextmanager
     def stream(self, name: str) -> Iterator[JsonStream]:
         """The member as a JsonStream, to be read a piece at a time. Its errors, raised while the
         caller reads, leave as `load` would raise them."""
-        with self._member(name) as stream, c.json_errors(self._shown, name):
+        with self._member(name) as (stream, _), c.json_errors(self._shown, name):
             yield JsonStream(stream)
 
     @contextlib.contextmanager
-    def _member(self, name: str) -> Iterator[IO[bytes]]:
+    def _member(self, name: str) -> Iterator[tuple[IO[bytes], int]]:
+        """The member's bytes as they are decompressed, and the size the archive declares for
+        it, which decompressing never goes past."""
         info = self._archive.getinfo(name)
+        if info.compress_type not in _METHODS:
+            raise OutputError(
+                self._shown, f"{name}: compression method {info.compress_type} is not one "
+                "evalglass reads (stored, deflate or zstd)"
+            )
+        self._expanded += info.file_size
         try:
+            ARCHIVE_BYTES.check(self._expanded)
+        except TooLarge as exc:
+            raise OutputError(self._shown, f"{name}: {exc}") from None
+        with _decompress_errors_as(self._shown, name):
             if info.compress_type == _ZSTD_METHOD:
-                stream: IO[bytes] = io.BufferedReader(_ZstdMember(self._raw, info), 1 << 16)
+                raw: IO[bytes] = _ZstdMember(self._raw, info)  # type: ignore[assignment]
             else:
-                stream = self._archive.open(info)
-            with stream:
-                yield stream
-        except _decompress_errors() as exc:
-            raise OutputError(self._shown, f"{name}: cannot decompress: {c.one_line(exc)}") from exc
+                raw = self._archive.open(info)
+        stream = io.BufferedReader(_Translated(raw, self._shown, name), 1 << 16)
+        with stream:
+            yield stream, info.file_size
+
+
+@contextlib.contextmanager
+def _decompress_errors_as(shown: str, name: str) -> Iterator[None]:
+    """An archive or decompression error, as an OutputError naming the member."""
+    try:
+        yield
+    except _decompress_errors() as exc:
+        raise OutputError(shown, f"{name}: cannot decompress: {c.one_line(exc)}") from exc
+
+
+class _Translated(io.RawIOBase):
+    """A member's decompressing reader whose errors leave as OutputError where they happen, so
+    an error in the code that reads the JSON is never taken for a damaged archive."""
+
+    def __init__(self, inner: IO[bytes], shown: str, name: str) -> None:
+        super().__init__()
+        self._inner, self._shown, self._name = inner, shown, name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        with _decompress_errors_as(self._shown, self._name):
+            data = self._inner.read(len(view))
+        view[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
 
 
 class _ZstdMember(io.RawIOBase):

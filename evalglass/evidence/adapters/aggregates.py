@@ -8,13 +8,15 @@ before any statistic is computed, never treated as retries of each other.
 from __future__ import annotations
 
 import csv
-import json
+import io
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, sql
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -29,30 +31,64 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 
 def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
     merged = aggregate.merge(load(path, shown) for path, shown in files)
+    shown = files[0][1] if len(files) == 1 else f"{files[0][1]} (+{len(files) - 1} more)"
+    for metric, stats in merged.metrics.items():
+        _check_possible(stats, f"metric '{c.one_line(metric, 80)}'", shown)
     return aggregate.measurements(merged, tuple(shown for _, shown in files))
+
+
+# Every score is below 2^40 in magnitude, so its quantum (score x 2^64) is below 2^104: what n
+# scores can sum to, and their squares, is bounded. Past that, or where the sums contradict
+# each other, no set of scores could have them (and the arithmetic that follows would overflow).
+_QUANTUM = 2**104
+
+
+def _check_possible(stats: aggregate.MetricStats, where: str, shown: str) -> None:
+    """OutputError for sums that no set of scores could have."""
+    m = stats.moments
+    named = named_total = 0
+    for name, (count, total) in stats.clusters.items():
+        if count < 0 or abs(total) > count * _QUANTUM:
+            raise OutputError(
+                shown, f"{where} cluster {c.one_line(name, 40)!r}: counts and sums no set of "
+                "scores could have",
+            )  # fmt: skip
+        named += count
+        named_total += total
+    parts = [
+        (m.n, m.total, m.squares, where),
+        (named, named_total, stats.clustered_squares, f"{where} rows with a cluster"),
+        (m.n - named, m.total - named_total, m.squares - stats.clustered_squares,
+         f"{where} rows without a cluster"),
+    ]  # fmt: skip
+    counts = (m.n, m.missing, m.nonfinite, m.out_of_range, m.nonbinary)
+    if any(count > c.LARGEST_COUNT for count in counts):
+        raise OutputError(shown, f"{where}: a count past {c.LARGEST_COUNT}")
+    for n, total, squares, here in parts:
+        if n < 0 or squares < 0 or abs(total) > n * _QUANTUM or squares > n * _QUANTUM**2:
+            raise OutputError(shown, f"{here}: counts and sums no set of scores could have")
+        if n * squares < total * total:
+            raise OutputError(shown, f"{here}: a sum of squares smaller than its sum allows")
+    for bound in (m.low, m.high):
+        if bound is not None and not abs(bound) < aggregate.LIMIT:
+            raise OutputError(shown, f"{where}: low and high must lie within ±2^40")
 
 
 def load(path: Path, shown: str) -> aggregate.Aggregates:
     """One partial, from whichever spelling the file is in."""
     suffix = path.suffix.lower()
+    if suffix not in (".csv", ".jsonl"):
+        return from_document(c.load_json_file(path, shown), shown)
     try:
-        if suffix == ".csv":
-            with path.open(encoding="utf-8", newline="") as stream:
+        with open_regular(path) as raw:
+            stream = io.TextIOWrapper(raw, "utf-8", newline="")
+            if suffix == ".csv":
                 return sql.groups_to_aggregates(_csv(stream), shown)
-        if suffix == ".jsonl":
-            with path.open(encoding="utf-8") as stream:
-                return sql.groups_to_aggregates(_lines(stream, shown), shown)
-        with path.open("rb") as stream:
-            doc = json.load(stream)
-    except json.JSONDecodeError as exc:
-        raise OutputError(shown, f"not valid JSON: {exc.msg}", exc.lineno) from exc
+            return sql.groups_to_aggregates(_lines(stream, shown), shown)
     except (UnicodeDecodeError, csv.Error) as exc:
-        raise OutputError(shown, f"not readable: {exc}") from exc
-    except RecursionError as exc:
-        raise OutputError(shown, "not valid JSON: nested too deeply") from exc
+        raise OutputError(shown, f"not readable: {c.one_line(exc)}") from exc
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
-    return from_document(doc, shown)
 
 
 def _csv(stream: Any) -> Iterator[Mapping[str, object]]:
@@ -65,10 +101,7 @@ def _lines(stream: Any, shown: str) -> Iterator[Mapping[str, object]]:
     for number, text in enumerate(stream, start=1):
         if not text.strip():
             continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise OutputError(shown, f"not valid JSON: {exc.msg}", number) from exc
+        row = c.parse_json_line(text, shown, number)
         if not isinstance(row, dict):
             raise OutputError(shown, "expected one JSON object per line", number)
         yield row
@@ -156,7 +189,7 @@ def _count(value: object, where: str, key: str, shown: str) -> int:
         return value
     if value is None:
         return 0
-    raise OutputError(shown, f"{where}.{key}: expected a whole number, got {value!r}")
+    raise OutputError(shown, f"{where}.{key}: expected a whole number, got {c.shown_value(value)}")
 
 
 def _real(entry: Mapping[str, object], key: str, where: str, shown: str) -> float | None:
@@ -164,8 +197,8 @@ def _real(entry: Mapping[str, object], key: str, where: str, shown: str) -> floa
     if value is None:
         return None
     if not isinstance(value, int | float) or isinstance(value, bool):
-        raise OutputError(shown, f"{where}.{key}: expected a number, got {value!r}")
-    return float(value)
+        raise OutputError(shown, f"{where}.{key}: expected a number, got {c.shown_value(value)}")
+    return c.to_float(value)
 
 
 def _text(doc: Mapping[str, object], key: str, shown: str) -> str | None:

@@ -30,7 +30,7 @@ _INPUTS = (
     "additionalMetadata", "tags", "scenario", "expectedOutcome", "chatbotRole", "userDescription",
 )  # fmt: skip
 # pytest-repeat's suffix on a test id: `test_x[case-01-2-3]`, `test_x[2-3]` (repeat 2 of 3).
-_REPEAT_SUFFIX = re.compile(r"(?:-|\[)(\d+)-(\d+)\]$")
+_REPEAT_SUFFIX = re.compile(r"(?:-|\[)([0-9]{1,9})-([0-9]{1,9})\]$")
 _REDUCER = "mean"
 _RUN_KEYS = ("testFile", "runDuration", *_CASE_LISTS)
 
@@ -39,8 +39,7 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = c.mapping(c.load_json_file(path, shown), shown, "test run")
     if _WRAPPED in doc:
         doc = c.mapping(doc[_WRAPPED], shown, _WRAPPED)
-    with c.shape_errors(shown):
-        return tuple(_measurements(doc, path, shown))
+    return tuple(_measurements(doc, path, shown))
 
 
 @attrs.frozen
@@ -56,7 +55,7 @@ class _Case:
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
     cases, distinct = _cases(doc, shown)
     reported: dict[str, dict[str, Any]] = {}
-    for entry in doc.get("metricsScores") or []:
+    for entry in c.optional_list(doc, "metricsScores", shown, "metricsScores"):
         entry = c.mapping(entry, shown, "metricsScores[]")
         name = c.text(entry.get("metric"))
         if name is None:
@@ -65,7 +64,7 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     hyper = c.section(doc, "hyperparameters")
     run = Run(
         source=shown,
-        model=c.text(hyper.get("model")),
+        models=[c.text(hyper.get("model"))],
         dataset=_dataset(doc, hyper, distinct),
         started=_file_time(path),
         # Its copies in .deepeval/ (wrapped or not) and a saved test_run_*.json are one run:
@@ -100,7 +99,7 @@ def _measurement(
         raw = c.sequence(entry.get("scores"), shown, f"metricsScores[{name}].scores")
         listed = [c.number(s, shown, f"metricsScores[{name}].scores[]") for s in raw]
         scores = [s for s in listed if s is not None]
-        errors = c.integer(entry.get("errors"))
+        errors = c.count(entry.get("errors"))
     else:
         scores, errors = from_cases, None
     errored = sum(case.score is None for case in cases or [])
@@ -114,11 +113,12 @@ def _measurement(
             + c.count_mismatch(len(scores), len(from_cases), "scores")
             + c.count_mismatch(errors, errored, "errored measurements")
         )
-    judges = sorted({case.judge for case in cases or [] if case.judge})
+    # Every grader any test case names for this metric, not just the first.
+    graders = [case.judge for case in cases or []]
     if cases is None:
         return Measurement(
             id=name,
-            run=attrs.evolve(run, judge_model=", ".join(judges) or None),
+            run=attrs.evolve(run, graders=graders),
             value=value,
             n=len(scores),
             interval=c.interval(value, scores, None),
@@ -132,7 +132,7 @@ def _measurement(
         value = c.mean(per_case)
     return Measurement(
         id=name,
-        run=attrs.evolve(run, judge_model=", ".join(judges) or None),
+        run=attrs.evolve(run, graders=graders),
         value=value,
         n=len(per_case),
         interval=c.interval(value, per_case, None),
@@ -150,8 +150,9 @@ def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int
     many distinct cases the run had, each repeat of a case counted once."""
     by_metric: dict[str, list[_Case]] = {}
     identities: set[str] = set()
+    kept = c.SampleBudget(shown)
     for kind in _CASE_LISTS:
-        for position, case in enumerate(doc.get(kind) or []):
+        for position, case in enumerate(c.optional_list(doc, kind, shown, kind)):
             key = f"{kind}[{position}]"
             case = c.mapping(case, shown, key)
             order = c.integer(case.get("order"))
@@ -162,7 +163,9 @@ def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int
                 [kind, named and _base_name(named), *(case.get(k) for k in _INPUTS)]
             )
             identities.add(identity)
-            for data in case.get("metricsData") or []:
+            listed = c.optional_list(case, "metricsData", shown, f"{key}.metricsData")
+            kept.add(c.Cost.SCORE, len(listed) or 1)
+            for data in listed:
                 data = c.mapping(data, shown, f"{key}.metricsData[]")
                 name = c.text(data.get("name"))
                 if name is None:

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
@@ -27,8 +28,7 @@ _PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     doc = c.mapping(c.load_json_file(path, shown), shown, "results file")
-    with c.shape_errors(shown):
-        return tuple(_measurements(doc, path, shown))
+    return tuple(_measurements(doc, path, shown))
 
 
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
@@ -39,9 +39,10 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     group_names = set(groups) | {name for name, tasks in subtasks.items() if tasks}
     run = Run(
         source=shown,
-        model=_model(doc),
+        models=[_model(doc)],
         started=c.iso_time(doc.get("date")) or _stamp_time(path),
     )
+    kept = c.SampleBudget(shown)
     for task, row in results.items():
         row = c.mapping(groups.get(task, row), shown, f"results.{task}")
         keys = [(key, *key.split(",", 1)) for key in row if "," in key]
@@ -53,7 +54,7 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
                 yield _group_measurement(task, row, key, metric, flt, run, shown)
             continue
         task_run = attrs.evolve(run, dataset=_dataset(doc, task))
-        per_doc = _samples_beside(path, shown, task) if metrics else {}
+        per_doc = _samples_beside(path, shown, task, kept) if metrics else {}
         for key, metric, flt in metrics:
             scores = (
                 per_doc.get((metric, flt)) if _aggregation(doc, task, metric) == "mean" else None
@@ -73,7 +74,7 @@ def _task_measurement(
 ) -> Measurement:
     value = _value(row[key], shown, f"results.{task}.{key}")
     stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"results.{task}.{metric}_stderr")
-    documents = c.integer(row.get("sample_len"))
+    documents = c.count(row.get("sample_len"))
     numeric = {doc_id: v for doc_id, v in (per_doc or {}).items() if v is not None}
     if not numeric or len(numeric) != len(per_doc or {}):
         # No samples file, or per-document values that are not scores (e.g. BLEU pairs).
@@ -109,7 +110,7 @@ def _group_measurement(
         id=_metric_id(group, metric, flt),
         run=run,
         value=value,
-        n=c.integer(c.section(row, "sample_count").get(key)),
+        n=c.count(c.section(row, "sample_count").get(key)),
         interval=c.interval(value, None, stderr),
     )
 
@@ -125,7 +126,8 @@ def _value(raw: object, shown: str, where: str) -> float | None:
 def _aggregation(doc: dict[str, Any], task: str, metric: str) -> str | None:
     """How lm-eval aggregates this metric's per-document values; only "mean" can be recomputed."""
     config = c.section(c.section(doc, "configs"), task)
-    for item in config.get("metric_list") or []:
+    listed = config.get("metric_list")
+    for item in listed if isinstance(listed, list) else []:
         if isinstance(item, dict) and item.get("metric") == metric:
             aggregation = item.get("aggregation")
             return aggregation if isinstance(aggregation, str) else None
@@ -150,17 +152,17 @@ def _dataset(doc: dict[str, Any], task: str) -> DatasetIdentity:
     config = c.section(c.section(doc, "configs"), task)
     path, name = c.text(config.get("dataset_path")), c.text(config.get("dataset_name"))
     files = c.section(config, "dataset_kwargs").get("data_files")
-    split = config.get("test_split") or config.get("validation_split")
+    split = c.text(config.get("test_split")) or c.text(config.get("validation_split"))
     if isinstance(files, dict):
-        files = files.get(split)
+        files = files.get(split) if split is not None else None
     version = c.section(doc, "versions").get(task)
     return DatasetIdentity(
         # Named even without a dataset_path, so the task version is never read as the version
         # of some other dataset the host validated.
         name=(f"{path}/{name}" if path and name else path) or task,
-        version=None if version is None else str(version),
+        version=str(version) if isinstance(version, str | int | float) else None,
         location=c.text(files),
-        samples=c.integer(c.section(c.section(doc, "n-samples"), task).get("original")),
+        samples=c.count(c.section(c.section(doc, "n-samples"), task).get("original")),
         fingerprint=c.text(c.section(doc, "task_hashes").get(task)),
     )
 
@@ -171,21 +173,32 @@ def _stamp_time(path: Path) -> str | None:
     return c.iso_time(f"{found.group(1)}:{found.group(2)}:{found.group(3)}") if found else None
 
 
-def _samples_beside(path: Path, shown: str, task: str) -> dict[tuple[str, str], _PerDoc]:
+def _samples_beside(
+    path: Path, shown: str, task: str, kept: c.SampleBudget
+) -> dict[tuple[str, str], _PerDoc]:
     """Per-document scores from the samples_<task>_<ts>.jsonl beside the results, if it is there."""
     stamp = path.stem.rpartition("_")[2]
-    sibling = path.with_name(f"samples_{task}_{stamp}.jsonl")
-    if "_" not in path.stem or not sibling.is_file():
+    name = f"samples_{task}_{stamp}.jsonl"
+    # A task name comes from the file: it names a file beside it, never one elsewhere.
+    if "_" not in path.stem or _ELSEWHERE.search(task) or task in (".", ".."):
+        return {}
+    sibling = path.with_name(name)
+    if not sibling.is_file():
         return {}
     sibling_shown = os.path.join(os.path.dirname(shown), sibling.name)
     try:
-        with sibling.open("rb") as stream, c.shape_errors(sibling_shown):
-            return _read_samples(stream, sibling_shown)
+        with progress.open_binary(sibling) as stream:
+            return _read_samples(stream, sibling_shown, kept)
     except OSError as exc:
         raise OutputError(sibling_shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
 
 
-def _read_samples(stream: Any, shown: str) -> dict[tuple[str, str], _PerDoc]:
+_ELSEWHERE = re.compile(r"[/\\\x00]")
+
+
+def _read_samples(
+    stream: Any, shown: str, kept: c.SampleBudget
+) -> dict[tuple[str, str], _PerDoc]:
     found: dict[tuple[str, str], _PerDoc] = {}
     for number, line in enumerate(stream, 1):
         if not line.strip():
@@ -193,15 +206,19 @@ def _read_samples(stream: Any, shown: str) -> dict[tuple[str, str], _PerDoc]:
         entry = c.parse_json_line(line, shown, number)
         if not isinstance(entry, dict) or not isinstance(entry.get("metrics"), list):
             raise OutputError(shown, "expected an object with a 'metrics' list", number)
-        if not isinstance(entry.get("doc_id"), int | str):
+        doc_id = entry.get("doc_id")
+        if not isinstance(doc_id, int | str) or isinstance(doc_id, bool):
             raise OutputError(shown, "expected a 'doc_id'", number)
         # One line per document per filter: the filter is part of the key.
         raw_filter = entry.get("filter")
         flt = raw_filter if isinstance(raw_filter, str) else "none"
         for metric in entry["metrics"]:
-            value: Any = entry.get(metric) if isinstance(metric, str) else None
-            scores = found.setdefault((str(metric), flt), {})
-            scores[str(entry["doc_id"])] = float(value) if c.is_number(value) else None
+            if not isinstance(metric, str):
+                continue  # no results key names it
+            kept.add(c.Cost.SCORE)
+            value: Any = entry.get(metric)
+            scores = found.setdefault((metric, flt), {})
+            scores[str(doc_id)] = c.to_float(value) if c.is_number(value) else None
     return found
 
 

@@ -52,10 +52,9 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     from evalglass.evidence.adapters import _promptfoo_files as files
 
     doc = files.load(path, shown)
-    with c.shape_errors(shown):
-        if files.ROWS_ONLY in doc:
-            return tuple(_rows_only(doc[files.ROWS_ONLY], shown))
-        return tuple(_measurements(doc, shown))
+    if files.ROWS_ONLY in doc:
+        return tuple(_rows_only(doc[files.ROWS_ONLY], shown))
+    return tuple(_measurements(doc, shown))
 
 
 def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
@@ -63,7 +62,9 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     version = c.integer(results.get("version"))
     if version is None or version < 3:
         raise OutputError(
-            shown, f"results version {results.get('version')!r}: only version 3 exports are read"
+            shown,
+            f"results version {c.shown_value(results.get('version'))}: "
+            "only version 3 exports are read",
         )
     columns = [
         c.mapping(column, shown, "results.prompts[]")
@@ -73,6 +74,8 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
         c.mapping(row, shown, "results.results[]")
         for row in c.sequence(results.get("results"), shown, "results.results")
     ]
+    # Each row becomes a Sample in every column metric it feeds.
+    c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     by_column: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         by_column.setdefault(_column_of(row, columns, shown), []).append(row)
@@ -87,6 +90,7 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     """`-o results.jsonl`: the rows alone, so the columns and every sum come from them."""
     rows = [c.mapping(row, shown, "result row") for row in lines]
+    c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     if not rows:
         raise OutputError(shown, "no result rows")
     yield from _columns(*columns_of_rows(rows, shown), {}, None, False, shown)
@@ -111,9 +115,9 @@ def _columns(
         column_rows = by_column.get(index, [])
         run = Run(
             source=shown,
-            model=_model(column_rows, config, provider),
+            models=_models(column_rows, config, provider),
             dataset=dataset,
-            judge_model=_judge(column_rows, None, config),
+            graders=_graders(column_rows, None, config),
             started=started,
             identity=identity,
         )
@@ -123,7 +127,7 @@ def _columns(
         )
         named = c.section(metrics, "namedScores") if metrics else _row_metrics(column_rows)
         for name in named:
-            metric_run = attrs.evolve(run, judge_model=_judge(column_rows, name, config))
+            metric_run = attrs.evolve(run, graders=_graders(column_rows, name, config))
             yield _named(
                 f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
                 once, shown,
@@ -147,7 +151,9 @@ def _column_of(row: dict[str, Any], columns: list[dict[str, Any]], shown: str) -
             provider.get("id"),
         ):
             return i
-    raise OutputError(shown, f"result row {row.get('id')!r} belongs to no prompt column")
+    raise OutputError(
+        shown, f"result row {c.shown_value(row.get('id'))} belongs to no prompt column"
+    )
 
 
 def _is_error(row: dict[str, Any]) -> bool:
@@ -171,9 +177,9 @@ def _pass_rate(
     scored = score_cases([(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases)
     row_scores = [s.score for s in scored.samples]
     counted_pass = sum(score == 1.0 for score in row_scores)
-    passed = c.integer(metrics.get("testPassCount"))
-    failed = c.integer(metrics.get("testFailCount"))
-    errors = c.integer(metrics.get("testErrorCount"))
+    passed = c.count(metrics.get("testPassCount"))
+    failed = c.count(metrics.get("testFailCount"))
+    errors = c.count(metrics.get("testErrorCount"))
     if passed is None or failed is None:
         passed, failed = counted_pass, len(row_scores) - counted_pass
     reported = passed / (passed + failed) if passed + failed else None
@@ -216,7 +222,7 @@ def _named(
     where = f"namedScores.{name}"
     summary = c.section(metrics, "namedScores")
     total = c.number(summary[name], shown, where) if name in summary else None
-    count = c.integer(c.section(metrics, "namedScoresCount").get(name))
+    count = c.count(c.section(metrics, "namedScoresCount").get(name))
     # The column sums weight x score; its mean divides by the summed weights, as promptfoo's
     # own viewer does (by the assertion count only in exports that predate the weights).
     weights = c.number(c.section(metrics, "namedScoreWeights").get(name), shown, where)
@@ -278,8 +284,14 @@ def _ratio(total: float | None, count: float | None) -> float | None:
     return None if total is None or not count else total / count
 
 
+def _components(row: dict[str, Any]) -> list[Any]:
+    """The row's assertion results; a row that lists none (or not as a list) has none."""
+    components = c.section(row, "gradingResult").get("componentResults")
+    return components if isinstance(components, list) else []
+
+
 def _contributing(row: dict[str, Any], name: str) -> int:
-    components = c.section(row, "gradingResult").get("componentResults") or []
+    components = _components(row)
     found = sum(
         1
         for comp in components
@@ -290,49 +302,61 @@ def _contributing(row: dict[str, Any], name: str) -> int:
 
 def _sample_id(row: dict[str, Any]) -> str:
     index = c.integer(row.get("testIdx"))
-    return str(index) if index is not None else str(row.get("id"))
+    if index is not None:
+        return str(index)
+    given = row.get("id")
+    return str(given) if isinstance(given, str | int | float) else c.kind(given)
 
 
-def _model(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> str:
+def _models(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> list[str]:
+    """The provider every row of a column names: one model normally; a column whose rows name
+    several is several models, never the first row's alone."""
+    named = []
     for row in rows:
         provider = row.get("provider")
         name = c.text(provider) or c.text(c.section(row, "provider").get("id"))
         if name:
-            return name
-    for provider in config.get("providers") or []:
+            named.append(name)
+    if named:
+        return named
+    providers = config.get("providers")
+    for provider in providers if isinstance(providers, list) else []:
         if isinstance(provider, dict) and column_provider in (
             provider.get("label"),
             provider.get("id"),
         ):
-            return c.text(provider.get("id")) or column_provider
-    return column_provider
+            return [c.text(provider.get("id")) or column_provider]
+    return [column_provider]
 
 
-def _judge(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> str | None:
-    """The grader(s) of the model-graded assertions behind a metric, as the file records them."""
+def _graders(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> list[str]:
+    """The grader(s) of the model-graded assertions behind a metric, row by row, as the file
+    records them (an assertion's own provider, else its test's, else the default test's)."""
     default = c.section(c.section(config, "defaultTest"), "options").get("provider")
-    graders: set[str] = set()
+    graders: list[str] = []
     for row in rows:
         test_grader = c.section(c.section(row, "testCase"), "options").get("provider")
-        for comp in c.section(row, "gradingResult").get("componentResults") or []:
+        for comp in _components(row):
             assertion = c.section(comp, "assertion") if isinstance(comp, dict) else {}
-            kind = str(assertion.get("type", "")).removeprefix("not-")
+            kind = (c.text(assertion.get("type")) or "").removeprefix("not-")
             if kind not in _MODEL_GRADED or (metric and assertion.get("metric") != metric):
                 continue
             for source in (assertion.get("provider"), test_grader, default):
                 names = _provider_names(source)
                 if names:
-                    graders.update(names)
+                    graders.extend(names)
                     break
-    return ", ".join(sorted(graders)) or None
+    return graders
 
 
 def _provider_names(value: object) -> list[str]:
     if isinstance(value, str) and value.strip():
         return [value]
     if isinstance(value, dict):
-        if c.text(value.get("id")):
-            return [value["id"]]
+        # A grader that is also a configured provider is written {providerId, label, delay}.
+        for key in ("id", "providerId", "label"):
+            if c.text(value.get(key)):
+                return [value[key]]
         # options.provider may name one grader per task: {text: ..., embedding: ...}.
         return [
             n

@@ -9,6 +9,7 @@ inflate n and narrow the interval.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,8 @@ from typing import Any
 import orjson
 
 from evalglass.errors import OutputError
-from evalglass.evidence import aggregate
+from evalglass.evidence import aggregate, progress
+from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._row_sums import Duplicate, Epochs, RowSums
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
@@ -80,7 +82,7 @@ def _read(path: Path, shown: str, *, exact: bool, epochs: bool = False) -> aggre
 def _blocks(path: Path) -> Iterator[tuple[int, list[bytes]]]:
     """The file's lines, a block at a time, each block with the number of its first line."""
     number = 1
-    with path.open("rb") as stream:
+    with progress.open_binary(path) as stream:
         rest = b""
         while chunk := stream.read(_BLOCK_BYTES):
             chunk = rest + chunk
@@ -127,10 +129,14 @@ def _slow(line: bytes, shown: str, number: int) -> object:
         raise OutputError(shown, f"not valid JSON: {exc.msg}", number) from exc
     except RecursionError as exc:
         raise OutputError(shown, "not valid JSON: nested too deeply", number) from exc
+    except ValueError as exc:
+        if not c.is_digit_limit(exc):
+            raise
+        raise OutputError(shown, f"not valid JSON: {c.DIGIT_LIMIT}", number) from exc
 
 
 def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
-    with path.open(encoding="utf-8", newline="") as stream:
+    with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
         reader = csv.DictReader(stream)
         missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
         if missing:
