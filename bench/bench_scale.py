@@ -121,7 +121,7 @@ def bench_merge(work: Path, partials: int = 1000) -> None:
     files = sorted(folder.iterdir())
     aggregates.read_together([(p, p.name) for p in files])
     inner = time.perf_counter() - start
-    print(f"merging {partials:,} partials of {METRICS} metrics (50 clusters each): "
+    print(f"merging {partials:,} partials of {METRICS} metrics (5 clusters each, 50 in all): "
           f"{inner:.2f} s to read and merge, {wall:.2f} s for evalglass score, {rss:.0f} MB"
           "   target < 1 s")
 
