@@ -634,8 +634,9 @@ def sql(
     columns: Annotated[
         str,
         typer.Option("--optional-columns", metavar="NAMES",
-                     help="The optional columns the table has: cluster, model (comma-separated; "
-                          "'' for none)."),
+                     help="The optional columns the table has: cluster, model, sample_id, epoch "
+                          "(comma-separated; '' for none). With epoch, each sample's epochs are "
+                          "reduced to their mean first."),
     ] = "cluster,model",
 ) -> None:
     """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
@@ -649,6 +650,9 @@ def sql(
     unknown = [c for c in present if c not in queries.OPTIONAL]
     if unknown:
         raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+                                 param_hint="--optional-columns")
+    if "epoch" in present and "sample_id" not in present:
+        raise typer.BadParameter("epoch needs sample_id: epochs are of a sample",
                                  param_hint="--optional-columns")
     typer.echo(queries.query(known[dialect], table, present), nl=False)
 
