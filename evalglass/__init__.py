@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from evalglass.evidence.read import read_outputs
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
-    from evalglass.shell.api import diff_records, doctor, explain, run, score, validate
+    from evalglass.shell.api import diff_records, doctor, explain, run, score, trend, validate
 
 _HOMES = {
     "Authority": "evalglass.core.authority",
@@ -49,6 +49,7 @@ _HOMES = {
     "resolve": "evalglass.core.authority",
     "run": "evalglass.shell.api",
     "score": "evalglass.shell.api",
+    "trend": "evalglass.shell.api",
     "validate": "evalglass.shell.api",
 }
 
@@ -79,6 +80,7 @@ __all__ = [
     "resolve",
     "run",
     "score",
+    "trend",
     "validate",
 ]
 

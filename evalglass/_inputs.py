@@ -44,7 +44,9 @@ class Cap:
         found = _SIZE.fullmatch(raw.strip())
         if found is None or (found.group(2) and self.unit != "bytes"):
             example = "512M or 2G" if self.unit == "bytes" else "5000000"
-            raise EvalglassError(self.variable, f"expected a number such as {example}, got {raw[:40]!r}")
+            raise EvalglassError(
+                self.variable, f"expected a number such as {example}, got {raw[:40]!r}"
+            )
         return int(found.group(1)) * _UNITS[found.group(2).upper()]
 
     def check(self, amount: int) -> None:
@@ -88,7 +90,17 @@ SAMPLE_MEMORY = Cap(
 
 
 def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
-    """`path` opened for binary reading, if it is a regular file.
+    """`path` opened for binary reading, if it is a regular file (see `regular_fd`)."""
+    fd = regular_fd(path)
+    try:
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def regular_fd(path: str | os.PathLike[str]) -> int:
+    """A file descriptor open for reading `path`, if it is a regular file.
 
     The file is opened without blocking and checked before a byte is read, so a FIFO with no
     writer or a terminal cannot hang the run. Raises FileNotFoundError and the other OSErrors as
@@ -100,7 +112,7 @@ def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
         if not stat.S_ISREG(mode):
             raise NotARegularFile(0, f"not a regular file ({_kind(mode)})", os.fspath(path))
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-        return os.fdopen(fd, "rb")
+        return fd
     except BaseException:
         os.close(fd)
         raise

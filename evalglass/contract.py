@@ -10,12 +10,14 @@ the package and imports nothing of evalglass but its errors, so the records can 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import os
 import re
+import types
 from collections.abc import Callable
-from typing import Any, Final, Literal, TypeVar, get_args, get_origin
+from typing import Any, Final, Literal, TypeVar, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -35,6 +37,10 @@ OutcomeName = Literal["informational", "blocked", "can_gate"]
 ResultName = Literal["pass", "warn", "fail", "unsound", "not_enforced"]
 OpName = Literal[">=", ">", "<=", "<"]
 ApprovalName = Literal["proposed", "approved"]
+StatusName = Literal["fail", "unsound", "blocked", "warn", "pass", "informational"]
+ModeName = Literal["all", "percentage"]
+PolicySourceName = Literal["default", "success.yaml"]
+RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enforced"]
 MethodName = Literal[
     "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
 ]
@@ -42,6 +48,10 @@ OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
 TierName = Literal["fast", "full"]
 
 _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# An instant with its zone; written in UTC as `2026-11-30T12:00:00Z`.
+_INSTANT = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
 
 
 def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
@@ -194,13 +204,57 @@ class Counts:
 
 
 @attrs.frozen(kw_only=True)
+class Tolerated:
+    """A gate a percentage pass let through, and how it ended."""
+
+    id: str
+    status: StatusName
+
+
+@attrs.frozen(kw_only=True)
+class Unmet:
+    """A must_pass id the run did not satisfy; `status` is null when the run has no such metric."""
+
+    id: str
+    status: StatusName | None
+    message: str
+
+
+def _rate(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
+    if value is not None and not 0 <= value <= 1:
+        raise ValueError(f"{attribute.name} must lie between 0 and 1, got {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class Policy:
+    """The success policy that decided the verdict (success.yaml, or the defaults without it),
+    and its numbers: gates are the metrics the records authorize, blocked ones included."""
+
+    source: PolicySourceName
+    mode: ModeName
+    min_gates: int = attrs.field(validator=_not_negative)
+    min_pass_rate: float | None = attrs.field(validator=_rate)
+    must_pass: tuple[str, ...]
+    decided_by: RuleName
+    enforced: int = attrs.field(validator=_not_negative)
+    passed: int = attrs.field(validator=_not_negative)
+    pass_rate: float | None = attrs.field(validator=_rate)
+    tolerated: tuple[Tolerated, ...]
+    unmet: tuple[Unmet, ...]
+
+
+@attrs.frozen(kw_only=True)
 class Scorecard:
     schema_version: Literal[1]
     verdict: VerdictName
     exit_code: int
+    # When the scorecard was evaluated; None in files written before evalglass recorded it.
+    evaluated_at: dt.datetime | None = None
     model: str | None
     sources: tuple[str, ...]
     counts: Counts
+    # Written by every evalglass that knows success policies; None in a file from before them.
+    policy: Policy | None = None
     metrics: tuple[Metric, ...]
     # Files given or found that held no run to read; written only when there are any.
     skipped: tuple[Skipped, ...] = ()
@@ -250,33 +304,69 @@ def _converter() -> cattrs.Converter:
     conv.register_structure_hook(str, text)
     conv.register_structure_hook(bool, flag)
 
-    def sequence(value: object, kind: Any) -> tuple[Any, ...]:
-        # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, got {_kind(value)}")
+    def instant(value: object, _: object) -> dt.datetime:
+        if not isinstance(value, str) or _INSTANT.fullmatch(value) is None:
+            shown = json.dumps(value)[:40] if isinstance(value, str) else _kind(value)
+            raise ValueError(f"expected a time like 2026-11-30T12:00:00Z, got {shown}")
+        try:
+            return dt.datetime.fromisoformat(value).astimezone(dt.UTC)
+        except ValueError:
+            raise ValueError(f"{json.dumps(value)}: no such date or time") from None
+
+    conv.register_structure_hook(dt.datetime, instant)
+    conv.register_unstructure_hook(dt.datetime, instant_text)
+
+    # Hooks for lists and optional fields are built once per type, each with its item's hook
+    # at hand: looked up on every value instead, they were most of the time a file took to read.
+    def sequence(kind: Any) -> Callable[[object, Any], tuple[Any, ...]]:
         item = get_args(kind)[0]
-        items, errors = [], []
-        for index, element in enumerate(value):
-            try:
-                items.append(conv.structure(element, item))
-            except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
-                note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
-                exc.__notes__ = [*getattr(exc, "__notes__", []), note]
-                errors.append(exc)
-        if errors:
-            raise IterableValidationError(f"While structuring {kind}", errors, kind)
-        return tuple(items)
+        hook = conv.get_structure_hook(item)
 
-    conv.register_structure_hook_func(_is_variadic_tuple, sequence)
+        def structure(value: object, _: Any) -> tuple[Any, ...]:
+            # Only a JSON list is a list: cattrs would take a string or an object as an iterable.
+            if not isinstance(value, list):
+                raise TypeError(f"expected a list, got {_kind(value)}")
+            items, errors = [], []
+            for index, element in enumerate(value):
+                try:
+                    items.append(hook(element, item))
+                except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
+                    note = IterableValidationNote(
+                        f"Structuring {kind} @ index {index}", index, item
+                    )
+                    exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError(f"While structuring {kind}", errors, kind)
+            return tuple(items)
 
-    def one_of(value: object, kind: Any) -> object:
+        return structure
+
+    conv.register_structure_hook_factory(_is_variadic_tuple, sequence)
+
+    def optional(kind: Any) -> Callable[[object, Any], Any]:
+        (inner,) = (arg for arg in get_args(kind) if arg is not type(None))
+        hook = conv.get_structure_hook(inner)
+
+        def structure(value: object, _: Any) -> Any:
+            return None if value is None else hook(value, inner)
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_optional, optional)
+
+    def one_of(kind: Any) -> Callable[[object, Any], object]:
         allowed = get_args(kind)
-        if value not in allowed or isinstance(value, bool):
-            names = ", ".join(str(a) for a in allowed)
-            raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
-        return value
+        names = ", ".join(str(a) for a in allowed)
 
-    conv.register_structure_hook_func(_is_literal, one_of)
+        def structure(value: object, _: Any) -> object:
+            if value not in allowed or isinstance(value, bool):
+                raise ValueError(f"expected one of {names}, got {json.dumps(value)[:40]}")
+            return value
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_literal, one_of)
 
     def record(cls: type[Any]) -> Callable[[object, Any], Any]:
         fields = make_dict_structure_fn(cls, conv)
@@ -296,13 +386,22 @@ def _converter() -> cattrs.Converter:
     conv.register_unstructure_hook(
         Metric, make_dict_unstructure_fn(Metric, conv, samples=omitted, attempts=omitted)
     )
-    conv.register_unstructure_hook(
-        Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted)
-    )
+    conv.register_unstructure_hook(Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted))
     conv.register_unstructure_hook(
         Scorecard, make_dict_unstructure_fn(Scorecard, conv, skipped=omitted, tier=omitted)
     )
     return conv
+
+
+def instant_text(moment: dt.datetime) -> str:
+    """An instant as the contract writes it: ISO 8601 in UTC, `2026-11-30T12:00:00Z`."""
+    return moment.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def _is_optional(kind: Any) -> bool:
+    """`X | None` for one type X."""
+    args = get_args(kind)
+    return len(args) == 2 and type(None) in args and get_origin(kind) in (types.UnionType, Union)
 
 
 def _is_literal(kind: Any) -> bool:
@@ -411,4 +510,3 @@ def load_scorecard(path: str | os.PathLike[str]) -> Scorecard:
     except _inputs.TooLarge as exc:
         raise ContractError(where, str(exc)) from None
     return loads(data, where)
-

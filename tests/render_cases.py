@@ -21,6 +21,8 @@ from evalglass.records.model import (
 )
 
 RUN = Run(source="run.json", models=["acme/model-x"])
+# The evaluation time of every scorecard a test builds: fixed, so renderings compare byte for byte.
+WHEN = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 GOOD = "qa-gold"  # validated, permitted
 OLD = "qa-old"  # retired: blocks an authorized metric
 UNPOLICED = "qa-new"  # validated, no data policy: a note on an informational metric
@@ -56,12 +58,17 @@ def assembled(
     records = HostRecords(
         metrics=metrics, thresholds=thresholds, datasets=DATASETS, policies=POLICIES
     )
-    return assemble(records, Evidence(measurements=measurements, sources=("run.json",)))
+    return assemble(
+        records, Evidence(measurements=measurements, sources=("run.json",)), evaluated_at=WHEN
+    )
 
 
 def threshold(op: Op, value: float) -> ThresholdRecord:
     return ThresholdRecord(
-        op=op, value=value, approval=Approval.APPROVED, approved_by="@alice",
+        op=op,
+        value=value,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
         approved_on=dt.date(2026, 1, 1),
     )
 

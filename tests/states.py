@@ -10,6 +10,13 @@ import datetime as dt
 import attrs
 from hypothesis import strategies as st
 
+from evalglass.calibration_evidence import (
+    CalibrationEvidence,
+    Estimate,
+    InputFile,
+    Items,
+    Scale,
+)
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.records.model import (
     Approval,
@@ -21,10 +28,13 @@ from evalglass.records.model import (
     JudgeRecord,
     MetricRecord,
     MetricStatus,
+    MinAgreement,
     Op,
     Policy,
     PolicyRecord,
+    Statistic,
     ThresholdRecord,
+    UnreadableEvidence,
 )
 
 METRIC = "qa/match/accuracy"
@@ -40,6 +50,12 @@ POLICY_STATES = (None, *Policy)
 BASELINE_STATES = (None, "comparable", "other_version", "other_judge")
 MODEL_STATES = ("other", "same_as_judge", "same_last_segment", "unnamed")
 OUTPUT_DATASET_STATES = ("matches", "other_version")
+# The calibration evidence a judge record names: none; a file that meets a kappa bar of 0.6, or
+# that is held to no bar; a file that is missing, for another judge id, for another model, or
+# whose kappa lower bound (0.55) is below the bar.
+EVIDENCE_STATES = ("none", "met", "no_bar", "missing", "other_judge", "other_model", "below_bar")
+EVIDENCE_PATH = "calibration/grader-v2.json"
+BAR = 0.6
 # Who the output says graded the metric: nobody (not model-graded, or not recorded), the judge
 # (spelled as promptfoo does), another model, both, or the model under evaluation itself.
 GRADER_STATES = ("none", "judge", "other", "judge_and_other", "self")
@@ -57,6 +73,7 @@ class State:
     model: str = "other"
     output_dataset: str = "matches"
     grader: str = "none"
+    evidence: str = "none"
 
 
 def records(state: State, metric_id: str = METRIC) -> HostRecords:
@@ -84,7 +101,7 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
         datasets[DATASET] = DatasetRecord(status=state.dataset, version="2026-10")
     judges = {}
     if isinstance(state.judge, Calibration):
-        judges[JUDGE] = JudgeRecord(model=JUDGE_MODEL, calibration=state.judge)
+        judges[JUDGE] = judge_record(state.judge, state.evidence)
     policies = {}
     if state.policy is not None:
         policies[DATASET] = PolicyRecord(policy=state.policy)
@@ -108,6 +125,60 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
     )
 
 
+def evidence_document(
+    judge: str = JUDGE, model: str | None = JUDGE_MODEL, low: float = 0.702
+) -> CalibrationEvidence:
+    """Calibration evidence as `evalglass calibrate` writes it, with kappa's lower bound `low`."""
+    kappa = Estimate(value=0.7846, low=low, high=0.8532, n=285)
+    return CalibrationEvidence(
+        judge=judge,
+        judge_model=model,
+        scale=Scale.BINARY,
+        categories=("fail", "pass"),
+        raters=("ana", "ben", "chloe"),
+        statistics={"kappa": kappa},
+        confusion=((86, 19), (9, 171)),
+        items=Items(
+            matched=300,
+            judged_only=0,
+            labelled_only=0,
+            judge_blank=0,
+            human_blank=0,
+            no_consensus=15,
+        ),
+        level=0.95,
+        resamples=2000,
+        seed=20240611,
+        judgments=InputFile("j.jsonl", "0" * 64),
+        labels=InputFile("l.csv", "1" * 64),
+        evalglass_version="0.1.0",
+        date="2026-11-30",
+    )
+
+
+def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecord:
+    """The judge's record, naming calibration evidence in the given state (loaded, as the
+    records loader fills it in)."""
+    if evidence == "none":
+        return JudgeRecord(model=JUDGE_MODEL, calibration=calibration)
+    read = {
+        "met": evidence_document(),
+        "no_bar": evidence_document(),
+        "missing": UnreadableEvidence("is not there: no such file next to the records"),
+        "other_judge": evidence_document(judge="grader-v1"),
+        "other_model": evidence_document(model="anthropic/claude-3-opus"),
+        "below_bar": evidence_document(low=0.55),
+    }[evidence]
+    bar = None if evidence == "no_bar" else MinAgreement(statistic=Statistic.KAPPA, lower_bound=BAR)
+    return JudgeRecord(
+        model=JUDGE_MODEL,
+        calibration=calibration,
+        evidence=EVIDENCE_PATH,
+        min_agreement=bar,
+        evidence_read=read,
+    )
+
+
 def measurement(
     state: State, value: float = 0.9, n: int = 500, metric_id: str = METRIC
 ) -> Measurement:
@@ -127,8 +198,12 @@ def measurement(
         "judge_and_other": (JUDGE_MODEL, "other/grader"),
         "self": (itself,),
     }[state.grader]
-    run = Run(source="run.json", models=[model], graders=graders,
-              dataset=DatasetIdentity(name=DATASET, version=version))
+    run = Run(
+        source="run.json",
+        models=[model],
+        graders=graders,
+        dataset=DatasetIdentity(name=DATASET, version=version),
+    )
     return Measurement(id=metric_id, run=run, value=value, n=n)
 
 
@@ -146,6 +221,7 @@ def states() -> st.SearchStrategy[State]:
         model=st.sampled_from(MODEL_STATES),
         output_dataset=st.sampled_from(OUTPUT_DATASET_STATES),
         grader=st.sampled_from(GRADER_STATES),
+        evidence=st.sampled_from(EVIDENCE_STATES),
     )
 
 
@@ -153,34 +229,43 @@ _GOOD_POLICIES = (Policy.PERMITTED, Policy.REDACTED)
 
 # For each field: from a state, the states of that field that are strictly worse for gating.
 WORSE = {
-    "metric": lambda st: [x for x in METRIC_STATES if x is not MetricStatus.GATING]
-    if st.metric is MetricStatus.GATING
-    else [None],
+    "metric": lambda st: (
+        [x for x in METRIC_STATES if x is not MetricStatus.GATING]
+        if st.metric is MetricStatus.GATING
+        else [None]
+    ),
     "requires_baseline": lambda st: [True] if not st.requires_baseline else [],
     "threshold": lambda st: {
-        Approval.APPROVED: [Approval.PROPOSED, None], Approval.PROPOSED: [None]
+        Approval.APPROVED: [Approval.PROPOSED, None],
+        Approval.PROPOSED: [None],
     }.get(st.threshold, []),
-    "dataset": lambda st: [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
-    if st.dataset is DatasetStatus.VALIDATED
-    else ([None] if st.dataset is not None else []),
+    "dataset": lambda st: (
+        [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
+        if st.dataset is DatasetStatus.VALIDATED
+        else ([None] if st.dataset is not None else [])
+    ),
     # Naming a judge is worse only for a run that names no grader: a model-graded run's metric
     # must name its judge.
     "judge": lambda st: (
-        [x for x in JUDGE_STATES if x != "none"] if st.grader == "none" else []
-    )
-    if st.judge == "none"
-    else (
-        [x for x in JUDGE_STATES if x not in ("none", Calibration.CALIBRATED)]
-        if st.judge is Calibration.CALIBRATED
+        ([x for x in JUDGE_STATES if x != "none"] if st.grader == "none" else [])
+        if st.judge == "none"
+        else (
+            [x for x in JUDGE_STATES if x not in ("none", Calibration.CALIBRATED)]
+            if st.judge is Calibration.CALIBRATED
+            else []
+        )
+    ),
+    "policy": lambda st: (
+        [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
+        if st.policy in _GOOD_POLICIES
         else []
     ),
-    "policy": lambda st: [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
-    if st.policy in _GOOD_POLICIES
-    else [],
     "baseline": lambda st: {"comparable": ["other_version", "other_judge", None]}.get(
         st.baseline, [None] if st.baseline else []
     ),
-    "model": lambda st: ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else [],
+    "model": lambda st: (
+        ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else []
+    ),
     "output_dataset": lambda st: ["other_version"] if st.output_dataset == "matches" else [],
     # Graded by the judge is no better than by another model, unless the judge is the model
     # under evaluation: then another grader drops the self-grading.
@@ -191,4 +276,9 @@ WORSE = {
         "other": ["judge_and_other", "self"],
         "judge_and_other": ["self"],
     }.get(st.grader, []),
+    "evidence": lambda st: {
+        "none": list(EVIDENCE_STATES[1:]),
+        "met": ["missing", "other_judge", "other_model", "below_bar"],
+        "no_bar": ["missing", "other_judge", "other_model", "below_bar"],
+    }.get(st.evidence, []),
 }

@@ -38,6 +38,7 @@ STAGE2_ORDER = [
     C.DATASET_MISMATCH,
     C.JUDGE_DRIFTED,
     C.JUDGE_RETIRED,
+    C.JUDGE_EVIDENCE_INSUFFICIENT,
     C.JUDGE_NOT_INDEPENDENT,
     C.JUDGE_MODEL_MISMATCH,
     C.BASELINE_MISSING,
@@ -78,9 +79,15 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.DATASET_MISMATCH: st.dataset is not None and st.output_dataset == "other_version",
         C.JUDGE_DRIFTED: st.judge is Calibration.DRIFTED,
         C.JUDGE_RETIRED: st.judge is Calibration.RETIRED,
+        # A judge whose record names calibration evidence is held to it, whatever its
+        # calibration: the file must be there, for this judge and its model, and its kappa lower
+        # bound must reach the record's bar.
+        C.JUDGE_EVIDENCE_INSUFFICIENT: judged
+        and st.evidence in ("missing", "other_judge", "other_model", "below_bar"),
         C.JUDGE_NOT_INDEPENDENT: (judged and st.model != "other")
         or (graded and (st.model == "unnamed" or self_graded)),
-        C.JUDGE_MODEL_MISMATCH: graded and (st.judge == "none" or (judged and st.grader != "judge")),
+        C.JUDGE_MODEL_MISMATCH: graded
+        and (st.judge == "none" or (judged and st.grader != "judge")),
         C.BASELINE_MISSING: st.requires_baseline and st.baseline is None,
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
@@ -95,12 +102,21 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
     return Outcome.CAN_GATE, [], []
 
 
+# The judge crossed with the evidence its record names: every evidence state for a calibrated
+# judge, and a failing one for each other calibration (it is held to it too). Evidence is read
+# only through a judge's record, and the states that fail it fail it alike, as those that hold.
+JUDGE_EVIDENCE = [
+    *((judge, "none") for judge in s.JUDGE_STATES),
+    *((Calibration.CALIBRATED, e) for e in s.EVIDENCE_STATES if e != "none"),
+    *((c, "below_bar") for c in Calibration if c is not Calibration.CALIBRATED),
+]
+
 _RECORD_DIMS = (
     s.METRIC_STATES,
     (False, True),
     s.THRESHOLD_STATES,
     s.DATASET_STATES,
-    s.JUDGE_STATES,
+    JUDGE_EVIDENCE,
     s.POLICY_STATES,
     s.BASELINE_STATES,
 )
@@ -114,12 +130,32 @@ def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
     """The table, as (record states, the output states crossed with them) pairs: the whole
     product with no grader named, then the whole product with each grader named."""
     plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
-    graded = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES,
-                                    [g for g in s.GRADER_STATES if g != "none"]))
+    graded = list(
+        itertools.product(
+            s.MODEL_STATES, s.OUTPUT_DATASET_STATES, [g for g in s.GRADER_STATES if g != "none"]
+        )
+    )
     for combo in itertools.product(*_RECORD_DIMS):
         yield combo, plain
     for combo in itertools.product(*_RECORD_DIMS[:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
         yield combo, graded
+
+
+def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State:
+    """The State for a walk's record states (the judge paired with its evidence) and output
+    states."""
+    metric, requires_baseline, threshold, dataset, (judge, evidence), policy, baseline = on_records
+    return s.State(
+        metric,
+        requires_baseline,
+        threshold,
+        dataset,
+        judge,
+        policy,
+        baseline,
+        *on_run,
+        evidence=evidence,
+    )
 
 
 def test_whole_authority_table() -> None:
@@ -128,18 +164,18 @@ def test_whole_authority_table() -> None:
     wrong, walked = [], 0
     runs = {}
     for on_records, on_runs in walks():
-        records = s.records(s.State(*on_records))
+        records = s.records(state(on_records, on_runs[0]))
         for on_run in on_runs:
+            st = state(on_records, on_run)
             if on_run not in runs:
-                runs[on_run] = s.measurement(s.State(*on_records, *on_run))
-            st = s.State(*on_records, *on_run)
+                runs[on_run] = s.measurement(st)
             got = resolve(s.METRIC, records, runs[on_run])
             want = expected(st)
             have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
             if have != want:
                 wrong.append((st, have, want))
             walked += 1
-    assert walked > 400_000
+    assert walked > 1_000_000
     assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
 
 
@@ -148,7 +184,7 @@ def test_every_outcome_and_code_is_reached() -> None:
     outcomes, codes = set(), set()
     for on_records, on_runs in itertools.islice(walks(), 0, None, 7):
         for on_run in on_runs:
-            outcome, reasons, notes = expected(s.State(*on_records, *on_run))
+            outcome, reasons, notes = expected(state(on_records, on_run))
             outcomes.add(outcome)
             codes.update(reasons, notes)
     assert outcomes == set(Outcome)
@@ -187,8 +223,9 @@ def test_a_judge_spelled_another_way_is_not_independent(spelled: str) -> None:
     as_model = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled]))
     got = resolve(s.METRIC, records, as_model)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
-    as_grader = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled],
-                                                           graders=[s.JUDGE_MODEL]))
+    as_grader = attrs.evolve(
+        measurement, run=attrs.evolve(measurement.run, models=[spelled], graders=[s.JUDGE_MODEL])
+    )
     got = resolve(s.METRIC, records, as_grader)
     assert got.outcome is Outcome.BLOCKED
     assert C.JUDGE_NOT_INDEPENDENT in [r.code for r in got.reasons]
@@ -211,9 +248,13 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
     run = attrs.evolve(measurement.run, graders=["openai/gpt-4.1-2025-04-14"])
     got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
     assert [(r.code, r.message) for r in got.reasons] == [
-        (C.JUDGE_MODEL_MISMATCH,
-         ("the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
-          "('openai/gpt-4.1')")),
+        (
+            C.JUDGE_MODEL_MISMATCH,
+            (
+                "the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
+                "('openai/gpt-4.1')"
+            ),
+        ),
     ]
 
 
@@ -230,9 +271,7 @@ def test_an_informational_metric_notes_its_grader_problems() -> None:
 # else counts.
 CHECK_METRIC = "check/unit-tests"
 CHECK_STATES = list(
-    itertools.product(
-        s.METRIC_STATES, (True, False), s.THRESHOLD_STATES, (None, 1.0, 0.0)
-    )
+    itertools.product(s.METRIC_STATES, (True, False), s.THRESHOLD_STATES, (None, 1.0, 0.0))
 )
 
 
@@ -245,11 +284,15 @@ def _check_world(
     records = attrs.evolve(base, metrics=metrics, checks=checks)
     measurement = None
     if value is not None:
-        measurement = Measurement(id=CHECK_METRIC, run=Run(source="checks.yaml:2"), value=value, n=1)
+        measurement = Measurement(
+            id=CHECK_METRIC, run=Run(source="checks.yaml:2"), value=value, n=1
+        )
     return records, measurement
 
 
-def expected_for_check(status: MetricStatus | None, defined: bool) -> tuple[Outcome, list[C], list[C]]:
+def expected_for_check(
+    status: MetricStatus | None, defined: bool
+) -> tuple[Outcome, list[C], list[C]]:
     """DESIGN.md's rule for check metrics, stated apart from the resolver's code."""
     if status is None:
         return Outcome.INFORMATIONAL, [C.NO_RECORD], []
@@ -282,3 +325,92 @@ def test_a_gating_check_without_a_definition_names_what_is_missing() -> None:
     records, _ = _check_world(MetricStatus.GATING, False, None, None)
     got = resolve(CHECK_METRIC, records, None)
     assert got.reasons[0].message == "no check 'unit-tests' in checks.yaml"
+
+
+EVIDENCE = "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json'"
+
+
+@pytest.mark.parametrize(
+    ("evidence", "message"),
+    [
+        ("missing", f"{EVIDENCE} is not there: no such file next to the records"),
+        ("other_judge", f"{EVIDENCE} is for judge 'grader-v1', not 'grader-v2'"),
+        (
+            "other_model",
+            (
+                f"{EVIDENCE} is for model 'anthropic/claude-3-opus'; judge 'grader-v2' "
+                "grades with 'openai/gpt-4.1'"
+            ),
+        ),
+        (
+            "below_bar",
+            (f"{EVIDENCE}: kappa lower bound 0.55 < 0.6 (value 0.7846, n 285, 95% bootstrap)"),
+        ),
+    ],
+)
+def test_a_judge_is_held_to_its_calibration_evidence(evidence: str, message: str) -> None:
+    """Each way evidence falls short blocks, naming the file and, for a bar, the number and the
+    bar."""
+    st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
+    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    assert got.outcome is Outcome.BLOCKED
+    assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, message)]
+
+
+def test_evidence_that_holds_up_lets_the_judge_gate() -> None:
+    """Evidence for this judge and model, above its bar or held to none: can_gate."""
+    for evidence in ("met", "no_bar"):
+        st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
+        assert resolve(s.METRIC, s.records(st), s.measurement(st)).outcome is Outcome.CAN_GATE
+
+
+def test_a_judge_not_yet_calibrated_shows_its_evidence_as_a_note() -> None:
+    """Calibrating, with evidence short of its bar: informational, and the note says it would
+    block once the judge is called calibrated."""
+    st = s.State(judge=Calibration.CALIBRATING, evidence="below_bar")
+    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    assert got.outcome is Outcome.INFORMATIONAL
+    assert [r.code for r in got.notes] == [C.JUDGE_EVIDENCE_INSUFFICIENT]
+
+
+def test_evidence_never_read_or_never_named_fails_closed() -> None:
+    """Records built in memory: a judge naming evidence nobody read, or a bar with no evidence
+    file (which the loader refuses), is blocked, never trusted."""
+    records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
+    judge = records.judges[s.JUDGE]
+    for changed, said in (
+        (attrs.evolve(judge, evidence_read=None), f"{EVIDENCE} was not read"),
+        (
+            attrs.evolve(judge, evidence=None, evidence_read=None),
+            "judge 'grader-v2' has a min_agreement but names no calibration evidence",
+        ),
+        (
+            attrs.evolve(judge, evidence_read=s.evidence_document(model=None)),
+            f"{EVIDENCE} names no judge model, so it cannot be shown to be for 'openai/gpt-4.1'",
+        ),
+    ):
+        edited = attrs.evolve(records, judges={s.JUDGE: changed})
+        got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
+        assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, said)]
+
+
+@pytest.mark.parametrize(
+    ("model", "holds"),
+    [
+        ("openai:gpt-4.1", True),
+        ("OpenAI/GPT-4.1", True),
+        ("azure/gpt-4.1", True),
+        ("openai/gpt-4.1-2025-04-14", False),
+        ("gpt-4.1@2025", False),
+        ("openai/gpt-4.1-mini", False),
+        ("\u200b", False),
+    ],
+)
+def test_evidence_is_held_to_the_judge_model_by_the_grader_rule(model: str, holds: bool) -> None:
+    """Evidence written for another spelling of the judge's model holds it up; evidence for
+    another snapshot or size of it, or for a name that folds to nothing, does not."""
+    records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
+    judge = attrs.evolve(records.judges[s.JUDGE], evidence_read=s.evidence_document(model=model))
+    edited = attrs.evolve(records, judges={s.JUDGE: judge})
+    got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
+    assert [r.code for r in got.reasons] == ([] if holds else [C.JUDGE_EVIDENCE_INSUFFICIENT])

@@ -16,6 +16,7 @@ from evalglass.reasons import Reason, ValidityCode
 from evalglass.records.model import HostRecords
 from evalglass.render import Format, render
 from tests import states as s
+from tests.render_cases import WHEN
 
 
 def codes(authority) -> set:
@@ -93,7 +94,7 @@ def test_verdict_and_exit_code_agree(metrics, require_gate: bool) -> None:
             for kind in ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")
         }
     )
-    card = assemble(records, Evidence(measurements=measurements), require_gate)
+    card = assemble(records, Evidence(measurements=measurements), require_gate, evaluated_at=WHEN)
     assert card.exit_code == exit_code(card.verdict, require_gate)
     results = {c.gate.result.value for c in card.metrics}
     assert (card.verdict is Verdict.FAIL) == ("fail" in results)
@@ -103,5 +104,8 @@ def test_verdict_and_exit_code_agree(metrics, require_gate: bool) -> None:
     doc = json.loads(render(card, Format.JSON))
     assert (doc["verdict"], doc["exit_code"]) == (card.verdict.value, card.exit_code)
     first = render(card, Format.TERMINAL).splitlines()[0]
-    assert first.startswith({"pass": "PASS", "fail": "FAIL", "blocked": "BLOCKED",
-                             "informational": "NO ACTIVE GATE"}[card.verdict.value])
+    assert first.startswith(
+        {"pass": "PASS", "fail": "FAIL", "blocked": "BLOCKED", "informational": "NO ACTIVE GATE"}[
+            card.verdict.value
+        ]
+    )

@@ -56,16 +56,22 @@ CHANGES: dict[str, Callable[[Path], dict[str, object]]] = {
     "expect_exit": lambda root: {"check": CheckRecord(run="true", timeout=60, expect_exit=1)},
     "evalglass version": lambda root: {"version": "1.1"},
     "HEAD commit": lambda root: (
-        (root / "tracked.txt").write_text("two\n"), git(root, "commit", "-qam", "second"), {}
+        (root / "tracked.txt").write_text("two\n"),
+        git(root, "commit", "-qam", "second"),
+        {},
     )[-1],
     "a modified tracked file": lambda root: ((root / "tracked.txt").write_text("two\n"), {})[-1],
     "a deleted tracked file": lambda root: ((root / "tracked.txt").unlink(), {})[-1],
     "a new untracked file": lambda root: ((root / "new.py").write_text("x\n"), {})[-1],
     "a file in a new folder": lambda root: (
-        (root / "new").mkdir(), (root / "new" / "x.py").write_text("x\n"), {}
+        (root / "new").mkdir(),
+        (root / "new" / "x.py").write_text("x\n"),
+        {},
     )[-1],
     "a staged file edited again": lambda root: (
-        (root / "tracked.txt").write_text("two\n"), git(root, "add", "tracked.txt"), {}
+        (root / "tracked.txt").write_text("two\n"),
+        git(root, "add", "tracked.txt"),
+        {},
     )[-1],
     "where in the repository the check runs": lambda root: {"where": "sub"},
 }
@@ -104,15 +110,18 @@ def test_outside_a_git_repository_nothing_is_cached(tmp_path: Path) -> None:
     assert cache.repo_state(work) is None
     store = cache.Store(tmp_path / "cache")
     for _ in range(2):
-        evidence = run_checks(HostRecords(checks={"c": CHECK}),
-                              Settings(scope=Scope(Tier.FULL), base=work, store=store))
+        evidence = run_checks(
+            HostRecords(checks={"c": CHECK}),
+            Settings(scope=Scope(Tier.FULL), base=work, store=store),
+        )
         assert evidence.measurements["check/c"].attempts[0].cached is None
     assert not (tmp_path / "cache").exists()
 
 
 def _run(root: Path, store: cache.Store | None, check: CheckRecord = CHECK) -> Attempt:
-    evidence = run_checks(HostRecords(checks={"c": check}),
-                          Settings(scope=Scope(Tier.FULL), base=root, store=store))
+    evidence = run_checks(
+        HostRecords(checks={"c": check}), Settings(scope=Scope(Tier.FULL), base=root, store=store)
+    )
     return evidence.measurements["check/c"].attempts[0]
 
 
@@ -126,7 +135,9 @@ def test_a_pass_is_reused_and_says_where_it_was_recorded(repo: Path, tmp_path: P
     assert cached.cached.commit == git(repo, "rev-parse", "HEAD")
     assert cached.cached.recorded.endswith("+00:00")
     assert (cached.command, cached.found, cached.exit_code) == (
-        live.command, live.found, live.exit_code
+        live.command,
+        live.found,
+        live.exit_code,
     )
     (repo / "new.py").write_text("x\n")
     assert _run(repo, store).cached is None  # a change: live again
@@ -153,8 +164,9 @@ def test_failures_are_never_cached(repo: Path, tmp_path: Path) -> None:
     """Only passes are recorded: a failing check runs live every time."""
     store = cache.Store(tmp_path / "cache")
     failing = CheckRecord(run="false", timeout=60)
-    evidence = run_checks(HostRecords(checks={"c": failing}),
-                          Settings(scope=Scope(Tier.FULL), base=repo, store=store))
+    evidence = run_checks(
+        HostRecords(checks={"c": failing}), Settings(scope=Scope(Tier.FULL), base=repo, store=store)
+    )
     assert evidence.measurements["check/c"].attempts[0].outcome is AttemptOutcome.FAILED
     assert not (tmp_path / "cache").exists()
 
@@ -186,8 +198,9 @@ def test_entries_are_written_whole(repo: Path, tmp_path: Path) -> None:
     """Written through a temporary file and a rename: no temporary is left behind."""
     store = cache.Store(tmp_path / "cache")
     _run(repo, store)
-    assert [p.name.startswith(".tmp-") for p in (tmp_path / "cache").rglob("*")
-            if p.is_file()] == [False]
+    assert [p.name.startswith(".tmp-") for p in (tmp_path / "cache").rglob("*") if p.is_file()] == [
+        False
+    ]
 
 
 def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -39,8 +39,11 @@ def test_file_exists_tells_absent_empty_and_present_apart(
     """Absent fails; empty fails only with non_empty; present says its size."""
     if content is not None:
         (tmp_path / "card.md").write_bytes(content)
-    records = _records(tmp_path, f"  c:\n    file_exists: card.md\n    non_empty: {non_empty}\n",
-                       "  check/c:\n    status: gating\n")
+    records = _records(
+        tmp_path,
+        f"  c:\n    file_exists: card.md\n    non_empty: {non_empty}\n",
+        "  check/c:\n    status: gating\n",
+    )
     result = attempt(load_records(records).checks["c"], tmp_path)
     assert (result.outcome, result.found) == (outcome, found)
     assert result.command == "file_exists card.md" + (" (non_empty)" if non_empty else "")
@@ -69,8 +72,9 @@ def test_regex_matches_or_fails_and_a_missing_file_is_no_match(
     """A regex passes where it matches (naming the line); a missing file fails, not vacuously."""
     if text is not None:
         (tmp_path / "card.md").write_text(text)
-    records = _records(tmp_path, "  c:\n    regex: 'qa-gold (v|version )2026-10'\n"
-                                 "    in_file: card.md\n", "")
+    records = _records(
+        tmp_path, "  c:\n    regex: 'qa-gold (v|version )2026-10'\n    in_file: card.md\n", ""
+    )
     result = attempt(load_records(records).checks["c"], tmp_path)
     assert (result.outcome, result.found) == (outcome, found)
 
@@ -98,8 +102,9 @@ def test_deleting_a_file_takes_its_pass_back_on_the_next_run(
     """Revocation: a file_exists gate passes, the file is deleted, the very next run fails it
     (file checks are never cached, and evaluation keeps no memory between runs)."""
     monkeypatch.chdir(tmp_path)
-    records = _records(tmp_path, "  card:\n    file_exists: card.md\n",
-                       "  check/card:\n    status: gating\n")
+    records = _records(
+        tmp_path, "  card:\n    file_exists: card.md\n", "  check/card:\n    status: gating\n"
+    )
     (tmp_path / "card.md").write_text("model card")
     cache = tmp_path / "cache"
     first = api.run([], records, cache_dir=cache)

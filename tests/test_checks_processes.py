@@ -167,8 +167,10 @@ def test_a_command_missing_inside_a_shell_is_an_ordinary_fail(tmp_path: Path) ->
 
 def test_only_the_end_of_stderr_is_kept(tmp_path: Path) -> None:
     """Stderr is kept to its last 4 KB; its last line is the one shown; stdout is not kept."""
-    code = ("import sys; print('x' * 100000); sys.stderr.write('e' * 10000 + '\\n');"
-            "sys.stderr.write('AssertionError: 2 != 3\\n'); sys.exit(1)")
+    code = (
+        "import sys; print('x' * 100000); sys.stderr.write('e' * 10000 + '\\n');"
+        "sys.stderr.write('AssertionError: 2 != 3\\n'); sys.exit(1)"
+    )
     result = attempt(python(code), tmp_path)
     assert len(result.stderr.encode()) == STDERR_KEPT
     assert result.last_stderr_line == "AssertionError: 2 != 3"

@@ -62,7 +62,10 @@ def test_passing_on_the_retry_is_a_warning_with_both_attempts(
     assert [r.code for r in metric.gate.reasons] == [GateCode.PASSED_ON_RETRY]
     assert (card.verdict, card.exit_code, card.counts.warned) == (Verdict.PASS, 0, 1)
     doc = json.loads(render(card, Format.JSON))["metrics"][0]
-    assert [(a["outcome"], a["exit_code"]) for a in doc["attempts"]] == [("failed", 1), ("passed", 0)]
+    assert [(a["outcome"], a["exit_code"]) for a in doc["attempts"]] == [
+        ("failed", 1),
+        ("passed", 0),
+    ]
     assert doc["attempts"][0]["stderr"] == "flaked\n"
     assert doc["gate"]["reasons"][0]["code"] == "passed_on_retry"
 
@@ -93,8 +96,9 @@ def test_a_check_that_could_not_run_blocks_and_is_not_retried(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Could not run: unsound `check_could_not_run`, verdict blocked (exit 3), one attempt."""
-    records = _folder(tmp_path, monkeypatch, "    run: no-such-program-evalglass\n"
-                                             "    timeout: 10\n", "gating")
+    records = _folder(
+        tmp_path, monkeypatch, "    run: no-such-program-evalglass\n    timeout: 10\n", "gating"
+    )
     card = api.run([], records, use_cache=False)
     (metric,) = card.metrics
     assert metric.gate.result is Result.UNSOUND
@@ -122,8 +126,11 @@ def test_the_retry_never_reads_the_cache_and_its_pass_is_not_cached(
     is seen to flake again (in a git repository, where passes are cached)."""
     records = _folder(tmp_path, monkeypatch, f"    shell: '{FLAKY}'\n    timeout: 10\n", "gating")
     (tmp_path / ".gitignore").write_text("seen\ncache/\n")
-    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@e",
-                                                  "commit", "-qm", "x"]):
+    for args in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "x"],
+    ):
         subprocess.run(["git", *args], cwd=tmp_path, check=True)
     store = _Watched(tmp_path / "cache")
     host = load_records(records)

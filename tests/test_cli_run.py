@@ -10,7 +10,7 @@ from pathlib import Path
 
 from evalglass.evidence.model import Attempt, AttemptOutcome, CachedPass
 from evalglass.records.model import CheckRecord
-from evalglass.shell.progress import terminal_progress
+from evalglass.shell.check_progress import terminal_progress
 from tests.test_cli import EXAMPLE_OUTPUT, ROOT, run
 
 
@@ -21,7 +21,10 @@ def test_run_on_the_repositorys_example_passes_with_both_checks() -> None:
     result = run("run", "--records", "host_records", "examples/run.json", "--no-cache", cwd=ROOT)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "PASS — full tier: 3 gates enforced, all passed; 4 informational"
+    assert lines[0] == (
+        "PASS — full tier: 3 gates enforced, all passed; 4 informational; success policy: "
+        "success.yaml"
+    )
     assert "  PASS     check/eval-output-names-model" in lines
     assert "  PASS     check/eval-output-present" in lines
     assert """      check: grep -q '"model"' examples/run.json""" in lines
@@ -30,8 +33,9 @@ def test_run_on_the_repositorys_example_passes_with_both_checks() -> None:
 
 def test_the_fast_tier_runs_only_fast_checks_and_says_so() -> None:
     """`--tier fast`: the full check is listed as not run and counted in the first line."""
-    result = run("run", "--tier", "fast", "--no-cache", "--format", "json", "examples/run.json",
-                 cwd=ROOT)
+    result = run(
+        "run", "--tier", "fast", "--no-cache", "--format", "json", "examples/run.json", cwd=ROOT
+    )
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert (doc["tier"], doc["counts"]["not_run"]) == ("fast", 1)
@@ -57,8 +61,11 @@ def _project(tmp_path: Path, checks: str, metrics: str) -> Path:
 
 def test_a_pass_is_cached_and_the_scorecard_says_so(tmp_path: Path) -> None:
     """Second run: the command's pass comes from the cache, with its commit and time."""
-    work = _project(tmp_path, "  unit:\n    shell: 'echo ok > /dev/null'\n    timeout: 30\n",
-                    "  check/unit:\n    status: gating\n")
+    work = _project(
+        tmp_path,
+        "  unit:\n    shell: 'echo ok > /dev/null'\n    timeout: 30\n",
+        "  check/unit:\n    status: gating\n",
+    )
     args = ("run", "run.json", "--cache-dir", "cache", "--format", "json")
     first, second = run(*args, cwd=work), run(*args, cwd=work)
     assert (first.returncode, second.returncode) == (0, 0), second.stderr
@@ -67,15 +74,19 @@ def test_a_pass_is_cached_and_the_scorecard_says_so(tmp_path: Path) -> None:
         for r in (first, second)
     ]
     assert attempts[0][0]["cached"] is None
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, capture_output=True,
-                          text=True, check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert attempts[1][0]["cached"]["commit"] == head
 
 
 def test_bad_outputs_fail_before_any_check_runs(tmp_path: Path) -> None:
     """An unreadable output is exit 4, one line, and no check has started."""
-    work = _project(tmp_path, "  mark:\n    shell: 'touch started'\n    timeout: 30\n",
-                    "  check/mark:\n    status: gating\n")
+    work = _project(
+        tmp_path,
+        "  mark:\n    shell: 'touch started'\n    timeout: 30\n",
+        "  check/mark:\n    status: gating\n",
+    )
     result = run("run", "missing.json", "--no-cache", cwd=work)
     assert result.returncode == 4
     assert result.stdout == ""
@@ -106,10 +117,18 @@ def test_progress_shows_a_line_per_attempt_with_its_time() -> None:
     progress.started("unit", check, 1)
     progress.ended("unit", Attempt(outcome=AttemptOutcome.FAILED, command="pytest", found="x"))
     progress.started("unit", check, 2)
-    progress.ended("unit", Attempt(outcome=AttemptOutcome.PASSED, command="pytest", found="x",
-                                   cached=CachedPass(commit="c", recorded="t")))
+    progress.ended(
+        "unit",
+        Attempt(
+            outcome=AttemptOutcome.PASSED,
+            command="pytest",
+            found="x",
+            cached=CachedPass(commit="c", recorded="t"),
+        ),
+    )
     finals = [part.split("\r\x1b[K")[-1] for part in stream.getvalue().split("\n")[:-1]]
     assert [line.rsplit("  ", 1)[0] for line in finals] == [
-        "  fail     check/unit", "  cached   check/unit (retry)"
+        "  fail     check/unit",
+        "  cached   check/unit (retry)",
     ]
     assert all(line.endswith(" s") for line in finals)

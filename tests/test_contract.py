@@ -3,6 +3,7 @@ is refused with one line naming the field."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import get_args
@@ -17,11 +18,14 @@ from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import assemble
+from evalglass.core.status import Status
+from evalglass.core.success import Rule, Source
 from evalglass.evidence.model import AttemptOutcome, Evidence, Method
-from evalglass.records.model import Approval, Op, Tier
+from evalglass.records.model import Approval, Op, SuccessMode, Tier
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
 from tests import states
+from tests.render_cases import WHEN
 from tests.strategies import scorecard_documents
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "run.json"
@@ -33,7 +37,9 @@ def test_published_vocabularies_are_the_cores() -> None:
     pairs = [
         (contract.VerdictName, Verdict), (contract.OutcomeName, Outcome),
         (contract.ResultName, Result), (contract.OpName, Op), (contract.ApprovalName, Approval),
-        (contract.MethodName, Method), (contract.OutcomeOfAttempt, AttemptOutcome),
+        (contract.MethodName, Method), (contract.StatusName, Status),
+        (contract.ModeName, SuccessMode), (contract.PolicySourceName, Source),
+        (contract.RuleName, Rule), (contract.OutcomeOfAttempt, AttemptOutcome),
         (contract.TierName, Tier),
     ]  # fmt: skip
     for literal, enum in pairs:
@@ -54,7 +60,7 @@ def test_a_real_scorecard_reads_back_as_written(state: states.State, keep: bool)
     records = states.records(state)
     measurement = states.measurement(state)
     evidence = Evidence(measurements={measurement.id: measurement}, sources=("run.json",))
-    doc = to_contract(assemble(records, evidence), keep_samples=keep)
+    doc = to_contract(assemble(records, evidence, evaluated_at=WHEN), keep_samples=keep)
     text = contract.dumps(doc)
     assert contract.loads(text, "card.json") == doc
     assert contract.dumps(contract.loads(text, "card.json")) == text
@@ -89,14 +95,42 @@ HOSTILE = {
     "a string n": (("metrics", 0, "n"), "412", "metrics[0].n"),
     "a fractional n": (("metrics", 0, "n"), 4.5, "metrics[0].n"),
     "a negative n": (("metrics", 0, "n"), -1, "metrics[0]: n must not be negative"),
-    "samples not a list": (("metrics", 0, "samples"), {"id": "a"}, "metrics[0].samples: expected a list"),
+    "samples not a list": (
+        ("metrics", 0, "samples"),
+        {"id": "a"},
+        "metrics[0].samples: expected a list",
+    ),
     "level 0": (("metrics", 0, "level"), 0, "metrics[0]: level must lie strictly between 0 and 1"),
     "level 1": (("metrics", 0, "level"), 1, "metrics[0]: level must lie strictly between 0 and 1"),
-    "level 7.5": (("metrics", 0, "level"), 7.5, "metrics[0]: level must lie strictly between 0 and 1"),
+    "level 7.5": (
+        ("metrics", 0, "level"),
+        7.5,
+        "metrics[0]: level must lie strictly between 0 and 1",
+    ),
     "an unknown verdict": (("verdict",), "passed", "verdict"),
     "an interval of three": (("metrics", 0, "interval"), [0, 1, 2], "metrics[0].interval"),
     "metrics not a list": (("metrics",), {}, "metrics: expected a list"),
+    "an unknown policy mode": (("policy", "mode"), "most", "policy.mode"),
+    "a pass rate above 1": (("policy", "pass_rate"), 1.5, "policy: pass_rate must lie between"),
+    "a negative min_gates": (("policy", "min_gates"), -1, "policy: min_gates must not be negative"),
+    "a time without a zone": (
+        ("evaluated_at",),
+        "2026-11-30T12:00:00",
+        "evaluated_at: expected a time",
+    ),
+    "a date for a time": (("evaluated_at",), "2026-11-30", "evaluated_at: expected a time"),
+    "a number for a time": (("evaluated_at",), 1764504000, "evaluated_at: expected a time"),
+    "an impossible time": (("evaluated_at",), "2026-02-30T12:00:00Z", "evaluated_at: "),
 }
+
+
+def test_a_scorecard_from_before_success_policies_still_reads() -> None:
+    """A file with no `policy` (written before evalglass had success policies) loads, policy None;
+    every scorecard written now carries it."""
+    doc = _doc()
+    assert doc["policy"] is not None
+    del doc["policy"]
+    assert contract.loads(json.dumps(doc), "old.json").policy is None
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
@@ -113,10 +147,26 @@ def test_a_malformed_scorecard_is_refused_naming_the_field(case: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ['{"metrics": [], "schema_version": 1, "value": NaN}', "[" * 100_000 + "]" * 100_000,
-     '{"schema_version": 1, "metrics": [{"n": 1' + "0" * 5000 + "}]}", '"\\ud800"', "", "null",
-     '{"schema_version": 2, "metrics": []}', '{"schema_version": 1}'],
-    ids=["nan", "deep", "huge integer", "lone surrogate", "empty", "null", "version 2", "no metrics"],
+    [
+        '{"metrics": [], "schema_version": 1, "value": NaN}',
+        "[" * 100_000 + "]" * 100_000,
+        '{"schema_version": 1, "metrics": [{"n": 1' + "0" * 5000 + "}]}",
+        '"\\ud800"',
+        "",
+        "null",
+        '{"schema_version": 2, "metrics": []}',
+        '{"schema_version": 1}',
+    ],
+    ids=[
+        "nan",
+        "deep",
+        "huge integer",
+        "lone surrogate",
+        "empty",
+        "null",
+        "version 2",
+        "no metrics",
+    ],
 )
 def test_text_that_is_not_a_scorecard_is_one_line(text: str) -> None:
     """Non-JSON, deep, huge or foreign documents are a ContractError, never a crash."""
@@ -142,3 +192,18 @@ def test_a_run_with_checks_reads_back_with_its_attempts_and_tier(
     plain = json.loads(render(evalglass.score([EXAMPLE], RECORDS), Format.JSON))
     assert "tier" not in plain and plain["counts"]["not_run"] == 2
     assert all("attempts" not in m for m in plain["metrics"])
+
+
+def test_a_scorecard_from_before_evaluated_at_still_loads() -> None:
+    """A file written before the evaluation time was recorded reads with evaluated_at None."""
+    doc = _doc()
+    del doc["evaluated_at"]
+    assert contract.loads(json.dumps(doc), "old.json").evaluated_at is None
+
+
+def test_evaluated_at_reads_any_zone_as_utc_and_writes_z() -> None:
+    """A time with an offset is the same instant in UTC, and is written back with a Z."""
+    doc = _set(_doc(), ("evaluated_at",), "2026-11-30T14:00:00+02:00")
+    loaded = contract.loads(json.dumps(doc), "card.json")
+    assert loaded.evaluated_at == dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+    assert '"evaluated_at": "2026-11-30T12:00:00Z",' in contract.dumps(loaded)

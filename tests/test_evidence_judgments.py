@@ -57,7 +57,9 @@ def test_each_standard_is_its_own_metric(tmp_path: Path) -> None:
 def test_the_run_names_the_model_under_test_and_its_graders(tmp_path: Path) -> None:
     """The builder is the model under evaluation; every judge model that graded is named."""
     rows = [row("a"), row("b", judge_model="anthropic/claude-x")]
-    m = read_outputs([write(tmp_path / "j.jsonl", rows)]).measurements["judge/helpfulness/pass_rate"]
+    m = read_outputs([write(tmp_path / "j.jsonl", rows)]).measurements[
+        "judge/helpfulness/pass_rate"
+    ]
     assert m.run.models == ("acme/model-x",)
     assert m.run.graders == ("anthropic/claude-x", "openai/gpt-4.1")
 
@@ -119,8 +121,10 @@ def _records(folder: Path) -> Path:
     [
         ({}, []),
         ({"judge_model": "acme/model-x"}, ["judge_not_independent", "judge_model_mismatch"]),
-        ({"judge_model": "ACME/model-x-2025-01-01"},
-         ["judge_not_independent", "judge_model_mismatch"]),
+        (
+            {"judge_model": "ACME/model-x-2025-01-01"},
+            ["judge_not_independent", "judge_model_mismatch"],
+        ),
         ({"judge_model": "anthropic/claude-x"}, ["judge_model_mismatch"]),
     ],
 )

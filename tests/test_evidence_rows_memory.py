@@ -4,11 +4,13 @@ and rows with and without a cluster still give the batch cluster-robust interval
 from __future__ import annotations
 
 import json
+import math
 import tracemalloc
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evalglass.evidence import stats
@@ -34,6 +36,9 @@ def test_rows_take_a_small_fixed_cost_each(tmp_path: Path) -> None:
 
 
 @settings(max_examples=50, deadline=None)
+@example([(0.95, None), (0.95, "a"), (0.95, "a")])  # no spread at all
+@example([(4.9e-61, "a"), (0.0, "a"), (0.0, None)])  # spread below the reader's resolution
+@example([(3.79, "a"), (6.79, None), (6.79, None), (6.79, None), (9.79, "a")])
 @given(
     st.lists(
         st.tuples(
@@ -46,7 +51,9 @@ def test_rows_take_a_small_fixed_cost_each(tmp_path: Path) -> None:
 def test_rows_with_and_without_a_cluster_give_the_batch_interval(
     tmp_path_factory: pytest.TempPathFactory, scored: list[tuple[float, object]]
 ) -> None:
-    """A row without a cluster is a cluster of its own, wherever it comes among clustered rows."""
+    """A row without a cluster is a cluster of its own, wherever it comes among clustered rows;
+    the interval is the cluster-robust one computed exactly (in rationals) from the scores as the
+    reader sums them, q = trunc(score * 2^64): no spread left at that resolution, no interval."""
     path = tmp_path_factory.mktemp("rows") / "rows.jsonl"
     path.write_text(
         "".join(json.dumps({"metric": "m", "score": s, "cluster": c}) + "\n" for s, c in scored)
@@ -55,9 +62,20 @@ def test_rows_with_and_without_a_cluster_give_the_batch_interval(
     labels = [("row", i) if c in (None, "") else ("cluster", c) for i, (_, c) in enumerate(scored)]
     if len(set(labels)) == len(labels):
         return  # no cluster holds two rows: not a clustered interval
-    want = stats.clustered([s for s, _ in scored], labels)
-    if want is None:
+    quantized = [Fraction(math.trunc(Fraction(s) * 2**64), 2**64) for s, _ in scored]
+    sums: dict[object, Fraction] = {}
+    counts: dict[object, int] = {}
+    for q, label in zip(quantized, labels, strict=True):
+        sums[label] = sums.get(label, Fraction(0)) + q
+        counts[label] = counts.get(label, 0) + 1
+    n, c = len(quantized), len(sums)
+    mean = sum(quantized, Fraction(0)) / n
+    residual = sum((sums[k] - counts[k] * mean) ** 2 for k in sums)
+    if residual == 0:
         assert got.interval is None
-    else:
-        assert got.interval is not None and got.interval.clusters == want.clusters
-        assert (got.interval.low, got.interval.high) == pytest.approx((want.low, want.high))
+        return
+    se = math.sqrt(residual * c / (c - 1)) / n
+    half = stats.t_quantile(0.975, c - 1) * se
+    assert got.interval is not None and got.interval.clusters == c
+    want = (float(mean) - half, float(mean) + half)
+    assert (got.interval.low, got.interval.high) == pytest.approx(want, rel=1e-9, abs=1e-12)

@@ -18,10 +18,17 @@ from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
 from evalglass.render.explanation import render
-from evalglass.tools.explanation import explain
+from evalglass.tools import explanation
+from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import PLAIN, plain
+from tests.render_cases import WHEN
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def explain(metric_id: str, records: HostRecords, evidence: Evidence) -> Explanation:
+    """The explanation at the tests' fixed evaluation time."""
+    return explanation.explain(metric_id, records, evidence, evaluated_at=WHEN)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +82,9 @@ def test_hypothetical_gate_can_fail(records: HostRecords, evidence: Evidence) ->
     """Approving the proposed refusal-rate bar would make today's run fail it: explain says so."""
     x = explain("qa/refusal_rate", records, evidence)
     assert [e.key for e in x.checklist.edits] == [
-        "qa/refusal_rate.approval", "qa/refusal_rate.approved_by", "qa/refusal_rate.approved_on"
+        "qa/refusal_rate.approval",
+        "qa/refusal_rate.approved_by",
+        "qa/refusal_rate.approved_on",
     ]
     assert x.hypothetical is not None and x.hypothetical_gate_known
     assert x.hypothetical.gate.result is Result.FAIL
@@ -100,10 +109,10 @@ def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
     hypothetical under its own key with gate_known false, and the record's place."""
     x = explain("safety/toxicity", records, evidence)
     doc = json.loads(render(x, Format.JSON))
-    assert [(e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
-            for e in doc["edits"]] == [
-        (e.file, e.record, e.field, e.action.value, e.text, e.choose) for e in x.checklist.edits
-    ]
+    assert [
+        (e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
+        for e in doc["edits"]
+    ] == [(e.file, e.record, e.field, e.action.value, e.text, e.choose) for e in x.checklist.edits]
     chosen = [e for e in doc["edits"] if e["choose"] is not None]
     assert chosen and all(e["text"] == f"<{e['choose']}>" for e in chosen)
     assert doc["hypothetical"]["gate_known"] is False
@@ -128,8 +137,10 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
     text = render(explain("qa/helpfulness", records, evidence), Format.TERMINAL)
     assert text.splitlines() == [
         "qa/helpfulness: informational: shown, never enforced",
-        ("  record: status gating, dataset qa-gold, judge grader-v2, decision bound, "
-         "min_samples 100"),
+        (
+            "  record: status gating, dataset qa-gold, judge grader-v2, decision bound, "
+            "min_samples 100"
+        ),
         "",
         "Value",
         "  value 0.81  n 200  interval [0.7688, 0.8512] (95% normal)",
@@ -140,11 +151,20 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
         "  judge_uncalibrated: judge 'grader-v2' is calibrating",
         "      " + plain(AuthorityCode.JUDGE_UNCALIBRATED),
         "",
+        "Success policy (success.yaml)",
+        (
+            "  success.yaml asks that every gate pass. Once it gates, its failure fails the run, "
+            "and a block or an unsound number of it blocks the run. The run needs at least 1 "
+            "gate to pass."
+        ),
+        "",
         "To make it gate",
         "  Edit by hand, in this order, in a reviewed change (evalglass never makes these edits):",
         "  1. judges.yaml: grader-v2.calibration: calibrated",
-        ("       asserts: you have checked this judge's grades against human labels, and they "
-         "agree well enough to fail builds on"),
+        (
+            "       asserts: you have checked this judge's grades against human labels, and they "
+            "agree well enough to fail builds on"
+        ),
         "",
         "Hypothetical: if every edit above were made (in memory only; nothing was written)",
         "  authority: can_gate",
@@ -156,8 +176,9 @@ def test_markdown_escapes_untrusted_text(records: HostRecords) -> None:
     """A metric id from an output cannot start a link, a table cell or a mention in Markdown."""
     metric_id = "x|[y](http://e.vil) @here"
     measurement = Measurement(id=metric_id, run=Run(source="o.json", models=["m"]), value=0.5, n=40)
-    x = explain(metric_id, records, Evidence(measurements={metric_id: measurement},
-                                             sources=("o.json",)))
+    x = explain(
+        metric_id, records, Evidence(measurements={metric_id: measurement}, sources=("o.json",))
+    )
     text = render(x, Format.MARKDOWN)
     assert "**`x\\|[y](http://e.vil) @here`: informational: shown, never enforced**" in text
     assert "| `x\\|[y](http://e.vil) @here.status` | `gating` |" in text
@@ -172,8 +193,10 @@ def test_markdown_labels_the_hypothetical(records: HostRecords, evidence: Eviden
         "| 1 | `judges.yaml` | `grader-v2.calibration` | `calibrated` | you have checked this "
         "judge's grades against human labels, and they agree well enough to fail builds on |"
     ) in text
-    assert "### Hypothetical: if every edit above were made\n\n_Computed in memory only; " \
-           "nothing was written._\n" in text
+    assert (
+        "### Hypothetical: if every edit above were made\n\n_Computed in memory only; "
+        "nothing was written._\n" in text
+    )
 
 
 def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> None:
@@ -181,21 +204,26 @@ def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> No
     folder = tmp_path / "host_records"
     shutil.copytree(ROOT / "host_records", folder)
     metrics = folder / "metrics.yaml"
-    metrics.write_text(metrics.read_text().replace(
-        "    min_samples: 100\n\n  # Judged",
-        "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged",
-    ))
+    metrics.write_text(
+        metrics.read_text().replace(
+            "    min_samples: 100\n\n  # Judged",
+            "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged",
+        )
+    )
     evidence = read_outputs([ROOT / "examples" / "run.json"])
     x = explain("qa/exact_match", load_records(folder), evidence)
     assert [e.key for e in x.checklist.edits if e.choose] == [
-        "qa/exact_match.value", "qa/exact_match.n"
+        "qa/exact_match.value",
+        "qa/exact_match.n",
     ]
     assert x.hypothetical_gate_known and x.hypothetical is not None
     assert x.hypothetical.gate.result is Result.PASS
     thresholds = folder / "thresholds.yaml"
-    thresholds.write_text(thresholds.read_text().replace(
-        "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
-    ))
+    thresholds.write_text(
+        thresholds.read_text().replace(
+            "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
+        )
+    )
     assert not explain("qa/exact_match", load_records(folder), evidence).hypothetical_gate_known
 
 
@@ -226,3 +254,41 @@ def test_explain_knows_a_check(tmp_path: Path) -> None:
     assert json.loads(render(defined, Format.JSON))["check"] == (
         "run 'pytest -q', timeout 600 s, fast tier"
     )
+
+
+def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRecords) -> None:
+    """A must_pass metric, another gate under `all`, one under a percentage, and the defaults:
+    each says what the run's policy requires of it, and how many gates a pass needs."""
+    from evalglass.records.model import SuccessMode, SuccessPolicy
+    from evalglass.tools.explanation import policy_requirement
+
+    named = policy_requirement("qa/exact_match", records.success)
+    assert (named.source, named.must_pass) == ("success.yaml", True)
+    assert named.text.startswith("success.yaml names it in must_pass: every run must gate on it")
+    assert named.text.endswith("The run needs at least 1 gate to pass.")
+    other = policy_requirement("qa/helpfulness", records.success)
+    assert not other.must_pass
+    assert other.text.startswith(
+        "success.yaml asks that every gate pass. Once it gates, its failure fails the run"
+    )
+    share = policy_requirement(
+        "qa/helpfulness", SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.9)
+    )
+    assert share.text.startswith("success.yaml asks that at least 90% of the gates pass.")
+    assert "tolerated" in share.text and share.text.endswith("at least 1 gate to pass.")
+    default = policy_requirement("qa/helpfulness", None)
+    assert (default.source, default.must_pass) == ("default", False)
+    assert default.text == (
+        "There is no success.yaml: the default policy asks that every gate pass. Once it gates, "
+        "its failure fails the run, and a block or an unsound number of it blocks the run."
+    )
+
+
+def test_explain_json_carries_the_policy_requirement(
+    records: HostRecords, evidence: Evidence
+) -> None:
+    """--format json: `policy` with its source, whether it names the metric, and the words."""
+    doc = json.loads(render(explain("qa/exact_match", records, evidence), Format.JSON))
+    assert doc["policy"]["source"] == "success.yaml"
+    assert doc["policy"]["must_pass"] is True
+    assert doc["policy"]["requires"].startswith("success.yaml names it in must_pass")

@@ -22,10 +22,13 @@ from evalglass.render import Format, custom, render
 from evalglass.render import diagnosis as render_diagnosis
 from evalglass.render import explanation as render_explanation
 from evalglass.render import listing as render_listing
+from evalglass.render import trend as render_trend
 from evalglass.shell import api
 from evalglass.tools.diagnosis import diagnose
 from evalglass.tools.explanation import explain
+from evalglass.tools.trend import Trend
 from tests import render_cases
+from tests.render_cases import WHEN
 from tests.test_render import hostile_scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,11 +38,11 @@ TODAY = dt.date(2026, 11, 30)  # doctor compares approval dates with today
 
 
 def _example() -> Scorecard:
-    return api.score(["examples/run.json"], "host_records")
+    return api.score(["examples/run.json"], "host_records", as_of=WHEN)
 
 
 def _doctor_records() -> Scorecard:
-    return api.score(["tests/doctor_records/run.json"], "tests/doctor_records")
+    return api.score(["tests/doctor_records/run.json"], "tests/doctor_records", as_of=WHEN)
 
 
 SCORECARDS: dict[str, Callable[[], Scorecard]] = {
@@ -71,18 +74,29 @@ def _outputs() -> dict[str, Callable[[], str]]:
     )
     for metric in ("qa/exact_match", "qa/helpfulness"):
         name = metric.replace("/", "_")
-        for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md"), (Format.JSON, "json")):
+        for fmt, suffix in (
+            (Format.TERMINAL, "txt"),
+            (Format.MARKDOWN, "md"),
+            (Format.JSON, "json"),
+        ):
             outputs[f"example/explain.{name}.{suffix}"] = lambda m=metric, f=fmt: (
                 render_explanation.render(
-                    explain(m, load_records("host_records"), read_outputs(["examples/run.json"])),
+                    explain(
+                        m,
+                        load_records("host_records"),
+                        read_outputs(["examples/run.json"]),
+                        evaluated_at=WHEN,
+                    ),
                     f,
                 )
             )
     outputs["example/explain.qa_exact_match.no-outputs.txt"] = lambda: render_explanation.render(
-        explain("qa/exact_match", load_records("host_records"), Evidence()), Format.TERMINAL
+        explain("qa/exact_match", load_records("host_records"), Evidence(), evaluated_at=WHEN),
+        Format.TERMINAL,
     )
     outputs["example/explain.qa_exact_match.no-outputs.json"] = lambda: render_explanation.render(
-        explain("qa/exact_match", load_records("host_records"), Evidence()), Format.JSON
+        explain("qa/exact_match", load_records("host_records"), Evidence(), evaluated_at=WHEN),
+        Format.JSON,
     )
     for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.JSON, "json")):
         outputs[f"example/metrics.{suffix}"] = lambda f=fmt: render_listing.render(
@@ -97,7 +111,15 @@ def _outputs() -> dict[str, Callable[[], str]]:
             ),
             f,
         )
+    for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md"), (Format.HTML, "html")):
+        outputs[f"trend/trend.{suffix}"] = lambda f=fmt: render_trend.render(_trend(), f)
     return outputs
+
+
+def _trend() -> Trend:
+    """The committed example series (examples/trend/make.sh), given out of order."""
+    weeks = sorted(Path("examples/trend/scorecards").glob("week-*.json"), reverse=True)
+    return api.trend([p.as_posix() for p in weeks])
 
 
 OUTPUTS = _outputs()

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 import pytest
 import strictyaml  # type: ignore[import-untyped]
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, given, reject, settings
 from jsonschema import Draft7Validator, Draft202012Validator
 from strictyaml.ruamel import main as ruamel  # type: ignore[import-untyped]
 from strictyaml.ruamel.nodes import MappingNode, ScalarNode  # type: ignore[import-untyped]
@@ -193,6 +193,10 @@ def _reference(doc: RecordDocument) -> Any:
         data = strictyaml.load(doc.text, strictyaml_schema(doc.kind)).data
     except strictyaml.YAMLError:
         return _REJECTED
+    except NotImplementedError:
+        # strictyaml's ruamel cannot place some comments ("overlap in comment", e.g. a comment
+        # line between a key and its list): the reference gives no answer to compare with.
+        reject()
     if data is None:
         return {}
     records = {doc.kind: data[doc.kind]} if KINDS[doc.kind].single else data[doc.kind]
@@ -299,8 +303,11 @@ M = "metrics:\n  m:\n    status: gating\n    dataset: d\n"
         ("metrics", M + "    min_samples: 1.0\n", False),
         ("metrics", M + "    min_samples: 0x10\n", False),
         ("metrics", M + "    max_missing_fraction: '2'\n", False),
-        ("thresholds", T + "    value: 1\n    approved_on: 2026-11-01\n    expires_on: 2026-10-01\n",
-         False),
+        (
+            "thresholds",
+            T + "    value: 1\n    approved_on: 2026-11-01\n    expires_on: 2026-10-01\n",
+            False,
+        ),
         ("success", "success:\n  must_pass:\n    - 1\n    - '1'\n", False),
         ("success", "success:\n  must_pass:\n    - ~\n", True),
     ],
@@ -318,10 +325,16 @@ def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_acc
     [
         (T + "    value: 0.85\n", True),
         (T.replace("proposed", "approved") + "    value: 0.85\n", False),
-        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-11-01\n", True),
-        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-02-30\n", False),
+        (
+            T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+            "    approved_on: 2026-11-01\n",
+            True,
+        ),
+        (
+            T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+            "    approved_on: 2026-02-30\n",
+            False,
+        ),
         (T, False),
         (T + "    max_drop: 0.02\n", True),
         (T + "    value: '0.85'\n", True),

@@ -13,25 +13,27 @@ from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
+from evalglass.calibration_evidence import CalibrationEvidence, to_json
 from evalglass.core.authority import Outcome, resolve
 from evalglass.errors import RecordError
 from evalglass.evidence.model import Evidence
 from evalglass.records.load import load_records
-from evalglass.records.model import HostRecords
+from evalglass.records.model import Calibration, HostRecords
 from evalglass.records.schema import KINDS
 from evalglass.shell import api
 from evalglass.tools.explanation import explain
 from evalglass.tools.records_patch import spelling
 from tests import states as s
+from tests.render_cases import WHEN
 
 ROOT = Path(__file__).resolve().parents[1]
 # What a person writes in place of each placeholder, by field.
 FILLED = {
     "approved_by": "'@alice'", "approved_on": "2026-11-01", "op": "'>='", "value": "0.5",
     "n": "100", "version": "'2026-10'", "dataset_version": "'2026-10'", "model": "judge/model-z",
-    "judge": "judge/model-z", "dataset": "qa-gold",
+    "judge": "judge/model-z", "dataset": "qa-gold", "evidence": "calibration/again.json",
 }  # fmt: skip
 
 
@@ -49,9 +51,27 @@ def write_records(folder: Path, records: HostRecords) -> None:
                 value = getattr(record, field.name)
                 if value is None or (not field.required and value == field.default):
                     continue
+                if field.nested:
+                    lines.append(f"    {field.name}:")
+                    lines += [
+                        f"      {f.name}: {spelling(_text(getattr(value, f.name)))}"
+                        for f in field.fields
+                    ]
+                    continue
                 lines.append(f"    {field.name}: {spelling(_text(value))}")
             lines.append("")
+            _write_evidence(folder, record)
         (folder / spec.filename).write_text("\n".join(lines) + "\n")
+
+
+def _write_evidence(folder: Path, record: object) -> None:
+    """The calibration evidence file a judge record names, as the records loaded it (none when
+    the loader found none)."""
+    found = getattr(record, "evidence_read", None)
+    if isinstance(found, CalibrationEvidence):
+        path = folder / record.evidence  # type: ignore[attr-defined]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(to_json(found))
 
 
 def _text(value: object) -> str:
@@ -76,7 +96,16 @@ def repo_with(tmp: Path, records: HostRecords) -> Path:
 
 
 def fill(folder: Path) -> None:
-    """Every placeholder replaced with a value a person might choose."""
+    """Every placeholder replaced with a value a person might choose; for calibration evidence,
+    the file a fresh `evalglass calibrate` of the judge wrote, which meets the bar."""
+    judges = folder / "judges.yaml"
+    if judges.exists() and "evidence: <" in judges.read_text():
+        again = folder / FILLED["evidence"]
+        again.parent.mkdir(parents=True, exist_ok=True)
+        # The judge's model as the records hold it (the fill gives a new judge judge/model-z).
+        model = re.search(r"^    model: (\S+)$", judges.read_text(), re.MULTILINE)
+        assert model is not None
+        again.write_text(to_json(s.evidence_document(model=model.group(1).strip("'"))))
     for path in folder.glob("*.yaml"):
         text = re.sub(
             r"^( *)(\w+): <.*>$",
@@ -87,8 +116,14 @@ def fill(folder: Path) -> None:
         path.write_text(text)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(state=s.states())
+@example(state=s.State(judge=Calibration.CALIBRATED, evidence="below_bar"))
+@example(state=s.State(judge=Calibration.CALIBRATED, evidence="missing"))
+@example(state=s.State(judge=Calibration.DRIFTED, evidence="other_model"))
+@example(state=s.State(judge=Calibration.CALIBRATING, evidence="other_judge"))
 def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
     tmp_path_factory: pytest.TempPathFactory, state: s.State
 ) -> None:
@@ -98,7 +133,9 @@ def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
     records, measurement = s.records(state), s.measurement(state)
     repo = repo_with(tmp, records)
     evidence = Evidence(measurements={s.METRIC: measurement}, sources=("run.json",))
-    explanation = explain(s.METRIC, load_records(repo / "host_records"), evidence)
+    explanation = explain(
+        s.METRIC, load_records(repo / "host_records"), evidence, evaluated_at=WHEN
+    )
     with contextlib.chdir(repo):
         diff = api.explain_patch(explanation, "host_records")
     if not explanation.checklist.edits:
@@ -125,8 +162,11 @@ def test_comments_and_layout_outside_the_edits_survive(tmp_path: Path) -> None:
     folder = repo / "host_records"
     before = {p.name: p.read_text() for p in folder.glob("*.yaml")}
     with contextlib.chdir(repo):
-        diff = api.explain_patch(explain(s.METRIC, load_records(folder), Evidence()), "host_records")
-    removed = [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+        explanation = explain(s.METRIC, load_records(folder), Evidence(), evaluated_at=WHEN)
+        diff = api.explain_patch(explanation, "host_records")
+    removed = [
+        line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
+    ]
     assert removed == []  # only additions: nothing the host wrote is rewritten
     (tmp_path / "p.patch").write_text(diff)
     assert git(repo, "apply", str(tmp_path / "p.patch")).returncode == 0
@@ -139,24 +179,33 @@ def test_cli_prints_the_patch_and_writes_nothing(tmp_path: Path) -> None:
     unfilled, `validate` refuses it with exit 4 naming the placeholder's line."""
     repo = tmp_path / "repo"
     repo.mkdir()
-    subprocess.run(["cp", "-r", str(ROOT / "host_records"), str(ROOT / "examples"), str(repo)],
-                   check=True)
+    subprocess.run(
+        ["cp", "-r", str(ROOT / "host_records"), str(ROOT / "examples"), str(repo)], check=True
+    )
     git(repo, "init", "-q")
     before = {p: p.read_bytes() for p in (repo / "host_records").iterdir()}
     run = [sys.executable, "-m", "evalglass"]
-    result = subprocess.run([*run, "explain", "qa/refusal_rate", "examples/run.json", "--patch"],
-                            cwd=repo, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [*run, "explain", "qa/refusal_rate", "examples/run.json", "--patch"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("diff --git a/host_records/thresholds.yaml")
     assert {p: p.read_bytes() for p in (repo / "host_records").iterdir()} == before
     (tmp_path / "p.patch").write_text(result.stdout)
     assert git(repo, "apply", str(tmp_path / "p.patch")).returncode == 0
-    refused = subprocess.run([*run, "validate"], cwd=repo, capture_output=True, text=True,
-                             check=False)
+    refused = subprocess.run(
+        [*run, "validate"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert refused.returncode == 4
-    assert re.fullmatch(r"evalglass: host_records/thresholds.yaml:\d+: approved_by: <who "
-                        r"approved it> is a placeholder: write the value in its place\n",
-                        refused.stderr)
+    assert re.fullmatch(
+        r"evalglass: host_records/thresholds.yaml:\d+: approved_by: <who "
+        r"approved it> is a placeholder: write the value in its place\n",
+        refused.stderr,
+    )
     fill(repo / "host_records")
     card = api.score([repo / "examples" / "run.json"], repo / "host_records")
     gate = next(m for m in card.metrics if m.id == "qa/refusal_rate")
@@ -167,8 +216,10 @@ def test_quoting_a_placeholder_does_not_fill_it(tmp_path: Path) -> None:
     """A placeholder put in quotes is still refused: only a real value passes."""
     folder = tmp_path / "host_records"
     folder.mkdir()
-    text = ("thresholds:\n  m:\n    op: '>='\n    value: 0.5\n    approval: approved\n"
-            "    approved_by: '<who approved it>'\n    approved_on: 2026-11-01\n")
+    text = (
+        "thresholds:\n  m:\n    op: '>='\n    value: 0.5\n    approval: approved\n"
+        "    approved_by: '<who approved it>'\n    approved_on: 2026-11-01\n"
+    )
     (folder / "thresholds.yaml").write_text(text)
     with pytest.raises(RecordError, match="placeholder"):
         load_records(folder)
@@ -179,10 +230,13 @@ def test_a_record_the_file_lacks_is_added_after_the_last(tmp_path: Path) -> None
     state = attrs.evolve(s.State(), threshold=None)
     repo = repo_with(tmp_path, s.records(state))
     folder = repo / "host_records"
-    (folder / "thresholds.yaml").write_text("# bars\nthresholds:\n    other:\n        op: '>='\n"
-                                            "        value: 0.1\n        approval: proposed\n")
+    (folder / "thresholds.yaml").write_text(
+        "# bars\nthresholds:\n    other:\n        op: '>='\n"
+        "        value: 0.1\n        approval: proposed\n"
+    )
     with contextlib.chdir(repo):
-        diff = api.explain_patch(explain(s.METRIC, load_records(folder), Evidence()), "host_records")
+        explanation = explain(s.METRIC, load_records(folder), Evidence(), evaluated_at=WHEN)
+        diff = api.explain_patch(explanation, "host_records")
     (tmp_path / "p.patch").write_text(diff)
     assert git(repo, "apply", str(tmp_path / "p.patch")).returncode == 0
     text = (folder / "thresholds.yaml").read_text()

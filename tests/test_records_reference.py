@@ -26,13 +26,17 @@ def _breaks_a_rule(kind: str, record_id: str, fields: dict[str, Any]) -> bool:
     given = fields.keys()
     if kind == "metrics":
         # A check's metric gives status only; every other metric names its dataset.
-        return set(given) != {"status"} if record_id.startswith("check/") else "dataset" not in given
+        return (
+            set(given) != {"status"} if record_id.startswith("check/") else "dataset" not in given
+        )
     if kind == "thresholds":
         if fields.get("approval") == "approved" and not {"approved_by", "approved_on"} <= given:
             return True
         if not {"value", "max_drop", "max_relative_drop"} & given:
             return True
-        return {"approved_on", "expires_on"} <= given and fields["expires_on"] < fields["approved_on"]
+        return {"approved_on", "expires_on"} <= given and fields["expires_on"] < fields[
+            "approved_on"
+        ]
     if kind == "judges":
         return "min_agreement" in fields and "evidence" not in fields
     if kind == "baselines":
@@ -113,7 +117,7 @@ def _plain(value: object) -> object:
 
 
 # Record fields code fills in and no host writes: they have no row in the field table.
-_SET_BY_CODE = {"origin", "saved", "sample_scores"}
+_SET_BY_CODE = {"origin", "saved", "sample_scores", "evidence_read"}
 
 
 def test_every_record_field_a_host_writes_is_in_the_table() -> None:
@@ -122,7 +126,9 @@ def test_every_record_field_a_host_writes_is_in_the_table() -> None:
     tables = [(spec.kind, spec.record, spec.fields) for spec in KINDS.values()]
     tables += [
         (f"{spec.kind}.{field.name}", field.type, field.fields)
-        for spec in KINDS.values() for field in spec.fields if field.nested
+        for spec in KINDS.values()
+        for field in spec.fields
+        if field.nested
     ]
     assert len(tables) == len(KINDS) + 2
     for name, record, fields in tables:

@@ -22,6 +22,7 @@ from evalglass.records.model import (
 )
 from evalglass.render import Format, render
 from evalglass.render.markdown_text import markdown_code, markdown_escape
+from tests.render_cases import WHEN
 
 HOSTILE = [
     "a|b|c",
@@ -51,7 +52,10 @@ def hostile_scorecard():
         if i % 2:
             metrics[metric_id] = MetricRecord(status=MetricStatus.GATING, dataset=dataset)
             thresholds[metric_id] = ThresholdRecord(
-                op=Op.GE, value=0.1, approval=Approval.APPROVED, approved_by="@x",
+                op=Op.GE,
+                value=0.1,
+                approval=Approval.APPROVED,
+                approved_by="@x",
                 approved_on=dt.date(2026, 1, 1),
             )
     records = HostRecords(
@@ -60,7 +64,9 @@ def hostile_scorecard():
         datasets={dataset: DatasetRecord(status=DatasetStatus.VALIDATED, version="1")},
         policies={dataset: PolicyRecord(policy=Policy.PERMITTED)},
     )
-    return assemble(records, Evidence(measurements=measurements, sources=("out|put.json",)))
+    return assemble(
+        records, Evidence(measurements=measurements, sources=("out|put.json",)), evaluated_at=WHEN
+    )
 
 
 def table_rows(markdown: str) -> list[str]:
@@ -110,10 +116,46 @@ def test_markdown_code_fence_outgrows_backticks() -> None:
 def test_json_is_the_contract_shape() -> None:
     """The JSON keys are exactly the documented contract, at both levels."""
     doc = json.loads(render(hostile_scorecard(), Format.JSON))
-    assert list(doc) == ["schema_version", "verdict", "exit_code", "model", "sources", "counts", "metrics"]
+    assert list(doc) == [
+        "schema_version",
+        "verdict",
+        "exit_code",
+        "evaluated_at",
+        "model",
+        "sources",
+        "counts",
+        "policy",
+        "metrics",
+    ]
+    assert list(doc["policy"]) == [
+        "source",
+        "mode",
+        "min_gates",
+        "min_pass_rate",
+        "must_pass",
+        "decided_by",
+        "enforced",
+        "passed",
+        "pass_rate",
+        "tolerated",
+        "unmet",
+    ]
     assert list(doc["metrics"][0]) == [
-        "id", "value", "n", "interval", "level", "method", "clusters", "missing", "model", "source",
-        "earlier_runs", "validity", "authority", "threshold", "gate",
+        "id",
+        "value",
+        "n",
+        "interval",
+        "level",
+        "method",
+        "clusters",
+        "missing",
+        "model",
+        "source",
+        "earlier_runs",
+        "validity",
+        "authority",
+        "threshold",
+        "gate",
     ]
     assert [m["id"] for m in doc["metrics"]] == sorted(m["id"] for m in doc["metrics"])
 
@@ -122,7 +164,9 @@ def test_json_keeps_numbers_beyond_64_bits() -> None:
     """A count no fast encoder can hold is written exactly, not dropped or turned into an error."""
     huge = 2**70 + 1
     m = Measurement(id="x", run=Run(source="r.json"), value=0.5, n=huge)
-    text = render(assemble(HostRecords(), Evidence(measurements={"x": m})), Format.JSON)
+    text = render(
+        assemble(HostRecords(), Evidence(measurements={"x": m}), evaluated_at=WHEN), Format.JSON
+    )
     assert f'"n": {huge},' in text
     assert json.loads(text)["metrics"][0]["n"] == huge
 
@@ -145,7 +189,7 @@ def test_terminal_colour_only_when_asked() -> None:
 def test_informational_run_never_reads_as_pass() -> None:
     """With nothing enforced, every format opens with NO ACTIVE GATE."""
     m = Measurement(id="x", run=Run(source="r.json"), value=0.99, n=1000)
-    card = assemble(HostRecords(), Evidence(measurements={"x": m}))
+    card = assemble(HostRecords(), Evidence(measurements={"x": m}), evaluated_at=WHEN)
     assert render(card, Format.TERMINAL).startswith("NO ACTIVE GATE — nothing was enforced")
     # Markdown opens with a hidden marker line; the first line a reader sees is the headline.
     hidden, shown = render(card, Format.MARKDOWN).split("\n", 2)[:2]

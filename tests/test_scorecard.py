@@ -11,6 +11,7 @@ from evalglass.core.decision import GateResult, Result
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scorecard import MetricCard, verdict_of
 from evalglass.core.validity import Validity
+from tests.render_cases import WHEN
 
 # Every (authority, gate) pair a metric can end in.
 KINDS = {
@@ -82,8 +83,12 @@ def test_a_run_with_nothing_enforced_is_never_pass() -> None:
 
 @pytest.mark.parametrize(
     ("named", "shown"),
-    [((("acme/x",), ("acme/x",)), "acme/x"), ((("acme/x", "acme/y"),), None),
-     ((("acme/x",), ("acme/y",)), None), (((),), None)],
+    [
+        ((("acme/x",), ("acme/x",)), "acme/x"),
+        ((("acme/x", "acme/y"),), None),
+        ((("acme/x",), ("acme/y",)), None),
+        (((),), None),
+    ],
 )
 def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> None:
     """One model across every output is named; several in one output, or across outputs, or
@@ -92,8 +97,10 @@ def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> Non
     from evalglass.evidence.model import Evidence, Measurement, Run
     from evalglass.records.model import HostRecords
 
-    measurements = {f"m{i}": Measurement(id=f"m{i}", run=Run(source="o.json", models=models),
-                                         value=0.5, n=10) for i, models in enumerate(named)}
-    card = assemble(HostRecords(), Evidence(measurements=measurements))
+    measurements = {
+        f"m{i}": Measurement(id=f"m{i}", run=Run(source="o.json", models=models), value=0.5, n=10)
+        for i, models in enumerate(named)
+    }
+    card = assemble(HostRecords(), Evidence(measurements=measurements), evaluated_at=WHEN)
     assert card.model == shown
     assert card.metrics[0].measurement.run.model == (", ".join(named[0]) or None)

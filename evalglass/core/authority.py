@@ -12,6 +12,8 @@ import enum
 
 import attrs
 
+from evalglass.calibration_evidence import CalibrationEvidence
+from evalglass.core.agreement import check_agreement
 from evalglass.core.model_names import same_grader, same_model
 from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
@@ -25,6 +27,7 @@ from evalglass.records.model import (
     MetricRecord,
     MetricStatus,
     Policy,
+    UnreadableEvidence,
     check_name,
 )
 
@@ -98,7 +101,10 @@ def _stage1(metric_id: str, metric: MetricRecord, records: HostRecords) -> tuple
     if dataset is not None and dataset.status is DatasetStatus.PROPOSED:
         reasons.append(Reason(C.DATASET_PROPOSED, f"dataset '{metric.dataset}' is proposed"))
     judge = records.judges.get(metric.judge) if metric.judge is not None else None
-    if judge is not None and judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING):
+    if judge is not None and judge.calibration in (
+        Calibration.UNCALIBRATED,
+        Calibration.CALIBRATING,
+    ):
         reasons.append(
             Reason(C.JUDGE_UNCALIBRATED, f"judge '{metric.judge}' is {judge.calibration.value}")
         )
@@ -138,7 +144,9 @@ def _stage2(
     return tuple(reasons)
 
 
-def _judge_reasons(metric: MetricRecord, judge: JudgeRecord | None, run: Run | None) -> list[Reason]:
+def _judge_reasons(
+    metric: MetricRecord, judge: JudgeRecord | None, run: Run | None
+) -> list[Reason]:
     """The judge's state, and who graded the run: independent of the model under evaluation,
     and the judge the records name."""
     reasons = []
@@ -146,20 +154,28 @@ def _judge_reasons(metric: MetricRecord, judge: JudgeRecord | None, run: Run | N
         reasons.append(Reason(C.JUDGE_DRIFTED, f"judge '{metric.judge}' has drifted"))
     if judge is not None and judge.calibration is Calibration.RETIRED:
         reasons.append(Reason(C.JUDGE_RETIRED, f"judge '{metric.judge}' is retired"))
+    if judge is not None and metric.judge is not None:
+        shortfall = evidence_shortfall(metric.judge, judge)
+        if shortfall:
+            reasons.append(Reason(C.JUDGE_EVIDENCE_INSUFFICIENT, shortfall))
     dependent = _dependence(judge, run)
     if dependent:
         reasons.append(Reason(C.JUDGE_NOT_INDEPENDENT, dependent))
     graders = run.graders if run is not None else ()
     if graders and metric.judge is None:
-        said = (f"the output says {_listed(graders)} graded it, and metrics.yaml names no judge: "
-                "a model-graded metric must name its judge")
+        said = (
+            f"the output says {_listed(graders)} graded it, and metrics.yaml names no judge: "
+            "a model-graded metric must name its judge"
+        )
         reasons.append(Reason(C.JUDGE_MODEL_MISMATCH, said))
     elif graders and judge is not None:
         # Stricter than independence: another snapshot or size of the judge is another grader.
         others = tuple(g for g in graders if not same_grader(g, judge.model))
         if others:
-            said = (f"the output says {_listed(others)} graded it, not judge '{metric.judge}' "
-                    f"('{judge.model}')")
+            said = (
+                f"the output says {_listed(others)} graded it, not judge '{metric.judge}' "
+                f"('{judge.model}')"
+            )
             reasons.append(Reason(C.JUDGE_MODEL_MISMATCH, said))
     return reasons
 
@@ -178,10 +194,17 @@ def _dependence(judge: JudgeRecord | None, run: Run | None) -> str:
         return f"the eval output names no model, so the {who} cannot be shown independent"
     said = []
     if judge is not None:
-        said += [f"judge model '{judge.model}' is the model under evaluation '{m}'"
-                 for m in models if same_model(judge.model, m)][:1]
-    said += [f"the output says '{g}', the model under evaluation '{m}', graded it"
-             for g in graders for m in models if same_model(g, m)][:1]
+        said += [
+            f"judge model '{judge.model}' is the model under evaluation '{m}'"
+            for m in models
+            if same_model(judge.model, m)
+        ][:1]
+    said += [
+        f"the output says '{g}', the model under evaluation '{m}', graded it"
+        for g in graders
+        for m in models
+        if same_model(g, m)
+    ][:1]
     return "; ".join(said)
 
 
@@ -242,3 +265,48 @@ def _baseline_reasons(
     if differs:
         return (Reason(C.BASELINE_NOT_COMPARABLE, "; ".join(differs)),)
     return ()
+
+
+def evidence_shortfall(judge_id: str, judge: JudgeRecord) -> str:
+    """Why the calibration evidence a judge's record names does not hold it up ("" when it
+    does, or when the record names no evidence and no min_agreement).
+
+    The evidence must have been read, be for this judge and its model, and, given a
+    min_agreement, show the statistic's lower interval bound at or above it. Checked whatever
+    the judge's calibration: a judge not yet calibrated shows it as a note (what would block
+    once it is), and a drifted or retired one is blocked for this as well."""
+    if judge.evidence is None:
+        # The loader refuses this; a record built in memory must not slip through.
+        return (
+            ""
+            if judge.min_agreement is None
+            else (f"judge '{judge_id}' has a min_agreement but names no calibration evidence")
+        )
+    where = f"judge '{judge_id}': calibration evidence '{judge.evidence}'"
+    found = judge.evidence_read
+    if found is None:
+        return f"{where} was not read"
+    if isinstance(found, UnreadableEvidence):
+        return f"{where} {found.problem}"
+    return _evidence_mismatch(where, judge_id, judge, found)
+
+
+def _evidence_mismatch(
+    where: str, judge_id: str, judge: JudgeRecord, found: CalibrationEvidence
+) -> str:
+    if found.judge != judge_id:
+        return f"{where} is for judge '{found.judge}', not '{judge_id}'"
+    if found.judge_model is None:
+        return f"{where} names no judge model, so it cannot be shown to be for '{judge.model}'"
+    # Strict, as for the grader: evidence for another snapshot or size of the model is not
+    # evidence for the judge that grades now.
+    if not same_grader(found.judge_model, judge.model):
+        return (
+            f"{where} is for model '{found.judge_model}'; judge '{judge_id}' grades with "
+            f"'{judge.model}'"
+        )
+    bar = judge.min_agreement
+    if bar is None:
+        return ""
+    check = check_agreement(found, bar.statistic.value, bar.lower_bound)
+    return "" if check.met else f"{where}: {check.message}"

@@ -83,8 +83,9 @@ def decide(
                 "no interval for the change from the baseline (it needs n and a standard error, "
                 "or per-sample scores, on both sides)",
             )
-            return GateResult(Result.UNSOUND, (reason,), f"cannot compare with {rule_text(threshold)}",
-                              change)
+            return GateResult(
+                Result.UNSOUND, (reason,), f"cannot compare with {rule_text(threshold)}", change
+            )
         checks.append(regression)
     evidence = "; ".join(c.text for c in checks)
     if not all(c.holds for c in checks):
@@ -92,7 +93,9 @@ def decide(
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
-            return GateResult(Result.WARN, evidence=f"{evidence}; warning: {warn.text}", change=change)
+            return GateResult(
+                Result.WARN, evidence=f"{evidence}; warning: {warn.text}", change=change
+            )
     return GateResult(Result.PASS, evidence=evidence, change=change)
 
 
@@ -118,8 +121,10 @@ def _check_gate(
     if attempts[-1].outcome is not AttemptOutcome.PASSED:
         return GateResult(Result.FAIL, evidence=evidence)
     if len(attempts) > 1:
-        reason = Reason(G.PASSED_ON_RETRY, "failed its first attempt and passed when run once "
-                                           "more: a flaky gate")
+        reason = Reason(
+            G.PASSED_ON_RETRY,
+            "failed its first attempt and passed when run once more: a flaky gate",
+        )
         return GateResult(Result.WARN, (reason,), evidence)
     return GateResult(Result.PASS, evidence=evidence)
 
@@ -139,8 +144,9 @@ def attempt_text(attempt: Attempt) -> str:
              AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
     text = f"{words[attempt.outcome]}: {attempt.found}"
     if attempt.cached is not None:
-        text += (f" (cached: recorded {attempt.cached.recorded} at commit "
-                 f"{attempt.cached.commit[:12]})")
+        text += (
+            f" (cached: recorded {attempt.cached.recorded} at commit {attempt.cached.commit[:12]})"
+        )
     last = attempt.last_stderr_line
     if last and attempt.outcome is not AttemptOutcome.PASSED:
         text += f"; stderr: {last[:200]}"
@@ -158,7 +164,9 @@ def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Chec
         context = f"value {fmt(m.value)}, {n_text(m)}, {interval_label(m.interval)}"
     holds = op.holds(compared, limit)
     verb = op.value if holds else f"is not {op.value}"
-    return _Check(holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})")
+    return _Check(
+        holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})"
+    )
 
 
 def _conservative(interval: Interval, op: Op) -> tuple[float, str]:

@@ -37,9 +37,12 @@ class Scope:
         if check is None or self.includes(check):
             return CheckScope(check)
         if self.tier is None:
-            return CheckScope(check, "evalglass score starts no process (evalglass run runs checks)")
-        return CheckScope(check, f"a {check.tier.value}-tier check, and this run is the "
-                                 f"{self.tier.value} tier")
+            return CheckScope(
+                check, "evalglass score starts no process (evalglass run runs checks)"
+            )
+        return CheckScope(
+            check, f"a {check.tier.value}-tier check, and this run is the {self.tier.value} tier"
+        )
 
     @property
     def label(self) -> str:

@@ -6,20 +6,23 @@ result and never decide.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 
 import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
+from evalglass.core.success import PolicyOutcome, decide_run
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
 from evalglass.evidence.model import CHECK_PREFIX, Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
-from evalglass.records.model import HostRecords, ThresholdRecord, check_name
+from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord, check_name
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -76,8 +79,12 @@ class Scorecard:
     metrics: tuple[MetricCard, ...]
     model: str | None
     sources: tuple[str, ...]
+    # The success policy that decided the verdict, with its numbers.
+    policy: PolicyOutcome
     # Files passed over, each with why: never counted, always reported.
     skipped: tuple[Skipped, ...] = ()
+    # When it was evaluated (`--as-of`, or the clock): the one input that is not a file.
+    evaluated_at: dt.datetime = attrs.field(converter=evaluation_time)
     # Which host checks the run started: none (`evalglass score`), or a tier's.
     scope: Scope = NO_CHECKS
 
@@ -94,32 +101,38 @@ class Scorecard:
             failed=results.count(Result.FAIL),
             blocked=blocked,
             informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
-            not_run=sum(
-                m.authority.outcome is Outcome.CAN_GATE and m.gate.result is Result.NOT_ENFORCED
-                for m in self.metrics
-            ),
+            not_run=sum(not_started(m) for m in self.metrics),
         )
 
 
 def assemble(
-    records: HostRecords, evidence: Evidence, require_gate: bool = False, scope: Scope = NO_CHECKS
+    records: HostRecords,
+    evidence: Evidence,
+    require_gate: bool = False,
+    *,
+    evaluated_at: dt.date | dt.datetime,
+    scope: Scope = NO_CHECKS,
 ) -> Scorecard:
     """The scorecard for the union of recorded and measured metrics and defined checks, sorted
-    by id. `scope` says which checks the run started (none, by default)."""
+    by id, its verdict under the records' success policy, evaluated at `evaluated_at` (the
+    caller's clock or `--as-of`: a pure function reads no clock). `scope` says which checks the
+    run started (none, by default)."""
     ids = set(records.metrics) | set(evidence.measurements)
     ids.update(f"{CHECK_PREFIX}{name}" for name in records.checks)
     cards = tuple(
         _card(metric_id, records, evidence.measurements.get(metric_id), scope)
         for metric_id in sorted(ids)
     )
-    verdict = verdict_of(cards)
+    policy = policy_outcome(cards, records.success)
     return Scorecard(
-        verdict=verdict,
-        exit_code=exit_code(verdict, require_gate),
+        verdict=policy.verdict,
+        exit_code=exit_code(policy.verdict, require_gate, policy.required),
         metrics=cards,
         model=_model(evidence),
         sources=evidence.sources,
+        policy=policy,
         skipped=evidence.skipped,
+        evaluated_at=evaluated_at,
         scope=scope,
     )
 
@@ -154,16 +167,35 @@ def at_level(measurement: Measurement, level: float) -> Measurement:
     return attrs.evolve(measurement, interval=stats.at_level(interval, level))
 
 
-def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
-    """fail > blocked > pass > informational; a run where nothing was enforced never passes."""
-    results = {card.gate.result for card in cards}
-    if Result.FAIL in results:
-        return Verdict.FAIL
-    if Result.UNSOUND in results or any(c.authority.outcome is Outcome.BLOCKED for c in cards):
-        return Verdict.BLOCKED
-    if Result.PASS in results or Result.WARN in results:
-        return Verdict.PASS
-    return Verdict.INFORMATIONAL
+def verdict_of(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None = None) -> Verdict:
+    """fail > blocked > pass > informational; a run where nothing was enforced never passes.
+    `policy` is the host's success policy (None: its defaults)."""
+    return policy_outcome(cards, policy).verdict
+
+
+def policy_outcome(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None) -> PolicyOutcome:
+    """The verdict under `policy`, and the numbers that decided it."""
+    statuses = {card.id: card.status for card in cards}
+    if policy is None or not policy.must_pass:
+        return decide_run(statuses, policy)
+    named = {card.id: card for card in cards if card.id in policy.must_pass}
+    not_run = {i for i, card in named.items() if not_started(card)}
+    return decide_run(statuses, policy, {i: _why_not(card) for i, card in named.items()}, not_run)
+
+
+def not_started(card: MetricCard) -> bool:
+    """A host check that could gate and that this run did not start (another tier, `score`)."""
+    return card.authority.outcome is Outcome.CAN_GATE and card.gate.result is Result.NOT_ENFORCED
+
+
+def _why_not(card: MetricCard) -> str:
+    """Why a metric did not pass, in a few words: the gate's numbers, or the reason codes."""
+    if card.gate.result is Result.FAIL:
+        return card.gate.evidence
+    if not_started(card):
+        return "; ".join(r.message for r in card.gate.reasons)
+    reasons = card.gate.reasons if card.gate.result is Result.UNSOUND else card.authority.reasons
+    return ", ".join(r.code.value for r in reasons)
 
 
 def _model(evidence: Evidence) -> str | None:

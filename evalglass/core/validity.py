@@ -39,7 +39,11 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
         return _check(measurement)
     if measurement is None or measurement.value is None:
         # An adapter that knows why nothing was measured (a run that ended in error) says so.
-        said = tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING) if measurement else ()
+        said = (
+            tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING)
+            if measurement
+            else ()
+        )
         return Validity(False, said or (Reason(V.VALUE_MISSING, "no value was measured"),))
     reasons = []
     if not math.isfinite(measurement.value):
@@ -53,9 +57,7 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
     if decision is Decision.BOUND and (
         interval is None or not (math.isfinite(interval.low) and math.isfinite(interval.high))
     ):
-        reasons.append(
-            Reason(V.INTERVAL_UNAVAILABLE, "no interval, and the gate compares a bound")
-        )
+        reasons.append(Reason(V.INTERVAL_UNAVAILABLE, "no interval, and the gate compares a bound"))
     if measurement.missing:
         total = (n or 0) + measurement.missing
         fraction = measurement.missing / total

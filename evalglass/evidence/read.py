@@ -22,6 +22,7 @@ import attrs
 
 from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.model import CHECK_PREFIX, EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
@@ -66,13 +67,17 @@ def read_outputs(
         if found.read_together is not None:
             together.setdefault(found.name, (found, order, []))[2].append((path, shown))
             continue
-        readings.append(_reading(found, order, (shown,), _nested(shown, found.read, path, shown)))
+        with progress.reading(shown):
+            read = _nested(shown, found.read, path, shown)
+        readings.append(_reading(found, order, (shown,), read))
     # Files of such a format given in one run are one dataset: merged before any statistic.
     for adapter, order, files in together.values():
         assert adapter.read_together is not None
         shown_all = tuple(shown for _, shown in files)
-        read = adapter.read_together
-        readings.append(_reading(adapter, order, shown_all, _nested(shown_all[0], read, files)))
+        label = shown_all[0] if len(files) == 1 else f"{len(files)} {adapter.name} files"
+        with progress.reading(label):
+            read = _nested(shown_all[0], adapter.read_together, files)
+        readings.append(_reading(adapter, order, shown_all, read))
     kept = _distinct_runs(sorted(readings, key=lambda r: r.order), skipped)
     if paths and not kept:
         given = os.fspath(paths[0])
@@ -85,8 +90,9 @@ def read_outputs(
     )
 
 
-def _nested(shown: str, read: Callable[..., tuple[Measurement, ...]], *args: Any
-            ) -> tuple[Measurement, ...]:
+def _nested(
+    shown: str, read: Callable[..., tuple[Measurement, ...]], *args: Any
+) -> tuple[Measurement, ...]:
     """What an adapter read; JSON nested nearly as deep as the parser allows leaves no room for
     walking it, and that is the file's doing."""
     try:
@@ -129,9 +135,7 @@ def _first(pair: tuple[int, Skipped]) -> int:
     return pair[0]
 
 
-def _distinct_runs(
-    readings: list[_Reading], skipped: list[tuple[int, Skipped]]
-) -> list[_Reading]:
+def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]]) -> list[_Reading]:
     """One reading per run: a run written to several files (promptfoo's -o a.json b.yaml,
     DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time."""
     kept: list[_Reading] = []

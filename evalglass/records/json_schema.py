@@ -48,6 +48,7 @@ _NOTES: Mapping[str, str] = {
     "must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
 }
 
+
 def _rule(rule: Rule) -> dict[str, Any] | None:
     """One rule of schema.RULES as JSON Schema; None for a rule it cannot state."""
     if isinstance(rule, RequiredWhen):
@@ -183,17 +184,25 @@ def _typed(field: Field) -> dict[str, Any]:
         return {"enum": [member.value for member in field.type]}
     if field.type is bool:
         words = sorted(TRUE_WORDS | FALSE_WORDS)
-        spelled = "|".join("".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in w)
-                           for w in words)
+        spelled = "|".join(
+            "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in w) for w in words
+        )
         # true/false are booleans to YAML 1.2, 1/0 numbers, yes/no text: the loader takes all.
-        return {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]},
-                          {"type": "string", "pattern": f"^({spelled})$"}]}
+        return {
+            "anyOf": [
+                {"type": "boolean"},
+                {"enum": [0, 1]},
+                {"type": "string", "pattern": f"^({spelled})$"},
+            ]
+        }
     if field.type is dt.date:
         return {"type": "string", "pattern": _DATE_TEXT, "format": "date"}
     if field.type in (int, float):
-        number = {"type": "integer" if field.type is int else "number",
-                  "minimum": -_FINITE if field.min is None else field.min,
-                  "maximum": _FINITE if field.max is None else field.max}
+        number = {
+            "type": "integer" if field.type is int else "number",
+            "minimum": -_FINITE if field.min is None else field.min,
+            "maximum": _FINITE if field.max is None else field.max,
+        }
         if field.min_exclusive:
             number["exclusiveMinimum"] = number.pop("minimum")
         form = _INT_TEXT if field.type is int else _FLOAT_TEXT
@@ -204,4 +213,3 @@ def _typed(field: Field) -> dict[str, Any]:
     if field.type is Pattern:
         text["format"] = "regex"
     return text
-

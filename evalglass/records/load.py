@@ -17,6 +17,7 @@ from evalglass.errors import RecordError
 from evalglass.records._yaml import parse_records
 from evalglass.records.baseline_files import Reader, attach_scorecards
 from evalglass.records.build import build_records
+from evalglass.records.judge_evidence import attach_evidence
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS, Record
 
@@ -44,11 +45,13 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
 
 def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:
     """HostRecords from each kind's records (a single-record kind's under its own name, or
-    none), with baselines that name a scorecard filled in through `read`."""
+    none), with baselines that name a scorecard, and judges that name calibration evidence,
+    filled in through `read`."""
     kinds: dict[str, Any] = {}
     for kind, records in loaded.items():
         kinds[kind] = next(iter(records.values()), None) if KINDS[kind].single else records
     kinds["baselines"] = attach_scorecards(kinds["baselines"], read)
+    kinds["judges"] = attach_evidence(kinds["judges"], read)
     return HostRecords(**kinds)
 
 

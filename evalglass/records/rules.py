@@ -177,29 +177,38 @@ def _check(rule: Rule) -> Check:
     if isinstance(rule, ByPrefix):
         return _by_prefix(rule)
     if isinstance(rule, RequiredWhen):
+
         def required_when(values: Mapping[str, Any], _: str) -> str | None:
             if _plain(values.get(rule.field)) == rule.value:
                 return _missing(rule.required, values, rule.why)
             return None
+
         return required_when
     if isinstance(rule, Requires):
+
         def requires(values: Mapping[str, Any], _: str) -> str | None:
             return _missing(rule.required, values, rule.why) if rule.field in values else None
+
         return requires
     if isinstance(rule, AnyOf):
         fields = set(rule.fields)
         return lambda values, _: None if fields & values.keys() else rule.message
     if isinstance(rule, ExactlyOne):
+
         def exactly_one(values: Mapping[str, Any], _: str) -> str | None:
             given = [name for name in rule.fields if name in values]
             if not given:
                 return f"needs one of {', '.join(rule.fields)} {rule.what}"
             if len(given) > 1:
-                return (f"gives both {' and '.join(given)}: give exactly one of "
-                        f"{', '.join(rule.fields)}")
+                return (
+                    f"gives both {' and '.join(given)}: give exactly one of "
+                    f"{', '.join(rule.fields)}"
+                )
             return None
+
         return exactly_one
     if isinstance(rule, EitherOr):
+
         def either_or(values: Mapping[str, Any], _: str) -> str | None:
             group = set(rule.group) & values.keys()
             if rule.single in values and group:
@@ -207,6 +216,7 @@ def _check(rule: Rule) -> Check:
             if rule.single not in values and group != set(rule.group):
                 return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
             return None
+
         return either_or
     if isinstance(rule, OnlyWith):
         others = set(rule.others)
@@ -215,12 +225,15 @@ def _check(rule: Rule) -> Check:
             if rule.field in values and not others & values.keys():
                 return f"gives {rule.field}, which only {rule.who} takes"
             return None
+
         return only_with
     if isinstance(rule, OnlyWhen):
+
         def only_when(values: Mapping[str, Any], _: str) -> str | None:
             if rule.field in values and _plain(values.get(rule.other)) != rule.value:
                 return f"gives {rule.field}, which only {rule.other}: {rule.value} takes"
             return None
+
         return only_when
 
     def not_before(values: Mapping[str, Any], _: str) -> str | None:
@@ -228,6 +241,7 @@ def _check(rule: Rule) -> Check:
         if later is not None and earlier is not None and later < earlier:
             return f"has {rule.field} {later} before {rule.earlier} {earlier}: {rule.why}"
         return None
+
     return not_before
 
 

@@ -73,6 +73,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["md"] = markdown_escape
     env.filters["code"] = markdown_code
+    env.filters["plain"] = escape
     env.filters["pad"] = lambda text, width: str(text).ljust(width)
     env.filters["plural"] = plural
     env.filters["reasons_text"] = lambda reasons: "; ".join(
@@ -86,6 +87,8 @@ def environment() -> jinja2.Environment:
         interval_text=_view.interval_text,
         n_text=_view.n_text,
         threshold_text=_view.threshold_text,
+        policy_text=_view.policy_text,
+        policy_details=_view.policy_details,
     )
     return env
 

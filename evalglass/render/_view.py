@@ -11,9 +11,11 @@ from evalglass.core import numbers
 from evalglass.core.decision import Result, rule_text
 from evalglass.core.exits import Verdict
 from evalglass.core.numbers import fmt, plural
-from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.scorecard import MetricCard, Scorecard, not_started
+from evalglass.core.status import Status
+from evalglass.core.success import PolicyOutcome, Rule, Source
 from evalglass.reasons import Reason
-from evalglass.records.model import Approval
+from evalglass.records.model import Approval, SuccessMode
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -25,14 +27,62 @@ _WORDS = {
 
 def headline(scorecard: Scorecard) -> str:
     """The first line of every scorecard; informational never reads as a pass. It names the
-    scope of a run that ran checks (`fast tier: ...`), and the gating checks not run."""
-    c = scorecard.counts
+    scope of a run that ran checks (`fast tier: ...`) and the gating checks not run, and a
+    policy from success.yaml, with what it asked for and what it tolerated."""
+    word, said = _verdict_line(scorecard)
     scope = scorecard.scope.label
-    text = f"{_WORDS[scorecard.verdict]} — {f'{scope}: ' if scope else ''}{_outcome(scorecard)}"
-    return text + (f"; {plural(c.not_run, 'gating check')} not run" if c.not_run else "")
+    return f"{word} — {f'{scope}: ' if scope else ''}{said}"
 
 
-def _outcome(scorecard: Scorecard) -> str:
+def _verdict_line(scorecard: Scorecard) -> tuple[str, str]:
+    """The verdict's word and what follows the dash (without the scope)."""
+    word = _WORDS[scorecard.verdict]
+    policy = scorecard.policy
+    if policy.source is Source.DEFAULT:
+        return word, _gates_line(scorecard)
+    rest = _rest(scorecard)
+    asked = f"{policy.source.value} asks for at least {plural(policy.required, 'gate')}"
+    if policy.rule is Rule.MIN_GATES:
+        if policy.enforced == 0:
+            return word, f"{_gates_line(scorecard)}; {asked}"
+        return "TOO FEW GATES", (
+            f"{plural(policy.enforced, 'gate')} enforced, {policy.passed} passed; {asked}; {rest}"
+        )
+    if policy.rule is Rule.MUST_PASS:
+        lead = "" if scorecard.verdict is Verdict.FAIL else "we cannot say: "
+        unmet = ", ".join(_unmet_text(scorecard))
+        return word, f"{lead}{unmet} ({policy.source.value}); {_share(policy)}; {rest}"
+    if policy.rule is Rule.PASS_RATE:
+        bar = f"{_percent(_min_rate(policy))} {policy.source.value} asks for"
+        if scorecard.verdict is Verdict.FAIL:
+            return word, (f"{_share(policy)} ({_percent(_rate(policy))}), below the {bar}; {rest}")
+        tolerated = ""
+        if policy.tolerated:
+            tolerated = f"; tolerated: {', '.join(_listed(policy.tolerated))}"
+        return word, (
+            f"{_share(policy)} ({_percent(_rate(policy))}, at least the {bar}){tolerated}; {rest}"
+        )
+    return word, f"{_gates_line(scorecard)}; success policy: {policy.source.value}"
+
+
+def _rest(scorecard: Scorecard) -> str:
+    """The metrics that did not gate: informational ones, and gating checks the run left out."""
+    c = scorecard.counts
+    return f"{c.informational} informational{_not_run(scorecard)}"
+
+
+def _not_run(scorecard: Scorecard) -> str:
+    c = scorecard.counts
+    return f"; {plural(c.not_run, 'gating check')} not run" if c.not_run else ""
+
+
+def _gates_line(scorecard: Scorecard) -> str:
+    """The verdict line when every gate must pass: the counts behind the precedence, then the
+    gating checks the run left out."""
+    return _counts_line(scorecard) + _not_run(scorecard)
+
+
+def _counts_line(scorecard: Scorecard) -> str:
     c = scorecard.counts
     rest = f"{c.informational} informational"
     if scorecard.verdict is Verdict.INFORMATIONAL:
@@ -49,6 +99,68 @@ def _outcome(scorecard: Scorecard) -> str:
         f"we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
         f"{c.passed + c.warned} passed{warned}; {rest}"
     )
+
+
+_LISTED = 5  # tolerated gates named in the verdict line; the rest are counted (all are below it)
+
+
+def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
+    named = [f"{metric_id} ({status})" for metric_id, status in tolerated[:_LISTED]]
+    if len(tolerated) > _LISTED:
+        named.append(f"{len(tolerated) - _LISTED} more")
+    return named
+
+
+def _unmet_text(scorecard: Scorecard) -> list[str]:
+    left_out = {card.id for card in scorecard.metrics if not_started(card)}
+
+    def state(metric_id: str, status: object) -> str:
+        if status is None:
+            return "not in this run"
+        return "not run" if metric_id in left_out else str(status)
+
+    return [f"must-pass {u.id} {state(u.id, u.status)}" for u in scorecard.policy.unmet]
+
+
+def _share(policy: PolicyOutcome) -> str:
+    if not policy.enforced:
+        return "no gate enforced"
+    return f"{policy.passed} of {plural(policy.enforced, 'gate')} passed"
+
+
+def _rate(policy: PolicyOutcome) -> float:
+    return policy.pass_rate or 0.0
+
+
+def _min_rate(policy: PolicyOutcome) -> float:
+    return 1.0 if policy.policy.min_pass_rate is None else policy.policy.min_pass_rate
+
+
+def _percent(rate: float) -> str:
+    return f"{fmt(rate * 100)}%"
+
+
+def policy_text(policy: PolicyOutcome) -> str:
+    """The policy in a few words: `every gate must pass, at least 1 gate, must pass:
+    qa/exact_match`."""
+    p = policy.policy
+    if p.mode is SuccessMode.PERCENTAGE:
+        parts = [f"at least {_percent(_min_rate(policy))} of gates must pass"]
+    else:
+        parts = ["every gate must pass"]
+    if policy.required:
+        parts.append(f"at least {plural(policy.required, 'gate')}")
+    if p.must_pass:
+        parts.append(f"must pass: {', '.join(p.must_pass)}")
+    return ", ".join(parts)
+
+
+def policy_details(policy: PolicyOutcome) -> list[str]:
+    """What the policy found, one line each: every must_pass id not met and why, every gate a
+    percentage pass tolerated. Empty when there is nothing to say."""
+    lines = [u.message for u in policy.unmet]
+    lines += [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
+    return lines
 
 
 def deciding(scorecard: Scorecard) -> list[MetricCard]:

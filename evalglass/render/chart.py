@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterable
 
 import attrs
 
@@ -93,6 +94,16 @@ def _axis(first: int, last: int, step: float, exponent: int) -> Axis:
     )
 
 
+def value_axis(points: Iterable[float | None]) -> Axis | None:
+    """The axis for the finite numbers among `points`; None when none is finite or one is too
+    large to draw (beyond _HUGE the axis arithmetic overflows, and a chart leaving out one
+    number would mislead)."""
+    finite = [p for p in points if p is not None and math.isfinite(p)]
+    if not finite or any(abs(p) > _HUGE for p in finite):
+        return None
+    return axis(finite)
+
+
 def _nice_step(rough: float) -> tuple[float, int]:
     """The smallest 1-2-5 step at least `rough`, and its power of ten."""
     exponent = math.floor(math.log10(rough))
@@ -118,11 +129,9 @@ def chart(
         low, high = sorted(interval)
         interval = None if None in (_finite(low), _finite(high)) else (low, high)
     limit = _finite(limit) if op is not None else None
-    points = [p for p in (value, *(interval or ()), limit) if p is not None]
-    # Beyond _HUGE the axis arithmetic overflows; a chart leaving out one number would mislead.
-    if not points or any(abs(p) > _HUGE for p in points):
+    scale = value_axis((value, *(interval or ()), limit))
+    if scale is None:
         return None
-    scale = axis(points)
     low, per_unit = scale.low, _per_unit(scale)
 
     def x(v: float) -> float:

@@ -101,6 +101,11 @@ def to_json(x: Explanation) -> dict[str, Any]:
         "edits": [_edit(edit) for edit in plan.edits],
         "outside": [_reason(r) for r in plan.outside],
         "hypothetical": hypothetical,
+        "policy": {
+            "source": x.policy.source,
+            "must_pass": x.policy.must_pass,
+            "requires": x.policy.text,
+        },
         "glossary": _glossary(x),
     }
     if x.is_check:
@@ -137,5 +142,7 @@ def _glossary(x: Explanation) -> dict[str, str]:
     reasons = [*x.checklist.outside]
     for c in cards:
         reasons += [*c.validity.reasons, *c.authority.reasons, *c.authority.notes]
-    return {code.value: plain(code) for code in sorted({r.code for r in reasons},
-                                                       key=lambda code: code.value)}
+    return {
+        code.value: plain(code)
+        for code in sorted({r.code for r in reasons}, key=lambda code: code.value)
+    }

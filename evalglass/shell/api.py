@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
@@ -20,10 +21,19 @@ if TYPE_CHECKING:
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.records_diff import RecordsDiff
+    from evalglass.tools.trend import Trend
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "run",
-    "score", "validate",
+    "Scorecard",
+    "diff_records",
+    "doctor",
+    "example_paths",
+    "explain",
+    "explain_patch",
+    "run",
+    "score",
+    "trend",
+    "validate",
 ]
 
 
@@ -34,18 +44,26 @@ def score(
     input_format: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Scorecard:
     """Read the host records and the eval outputs, and assemble the scorecard.
 
     With `records_ref`, the records folder is read as committed at that git ref, not from the
-    working tree. Raises `RecordError` or `OutputError` (both `EvalglassError`) for input it
-    cannot use.
+    working tree. `as_of` is the evaluation time (a date is its midnight UTC, a naive time is
+    UTC; default: now), recorded as the scorecard's `evaluated_at`. Raises `RecordError` or
+    `OutputError` (both `EvalglassError`) for input it cannot use.
     """
+    evaluated_at = _evaluation_time(as_of)
     host = _host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format)
-        return assemble(host, evidence, require_gate=require_gate)
+        return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
+
+
+def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
+    """`as_of`, or the clock: the only place the library reads it."""
+    return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
 
 
 def run(
@@ -59,12 +77,14 @@ def run(
     input_format: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Scorecard:
     """Run the host checks of `tier` ("fast" or "full") from checks.yaml, then score them with
     the eval outputs: one scorecard. Checks run in the current directory (their cwd and files
     are relative to it); passes of run and shell checks are cached under `cache_dir` (default
     `$XDG_CACHE_HOME/evalglass`) unless `use_cache` is false. Outputs are read before any check
-    starts, so bad input fails at once. Raises EvalglassError for input it cannot use."""
+    starts, so bad input fails at once. `as_of` is the evaluation time as for `score` (default:
+    the clock when the run starts). Raises EvalglassError for input it cannot use."""
     import attrs
 
     from evalglass.core.scope import Scope
@@ -72,6 +92,7 @@ def run(
     from evalglass.tools.checks.cache import Store, default_folder
     from evalglass.tools.checks.session import Settings, run_checks
 
+    evaluated_at = _evaluation_time(as_of)
     scope = Scope(Tier(tier))
     host = _host(records, records_ref)
     with paused():
@@ -83,7 +104,9 @@ def run(
     # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
     both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
     with paused():
-        return assemble(host, both, require_gate=require_gate, scope=scope)
+        return assemble(
+            host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
+        )
 
 
 def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
@@ -135,19 +158,23 @@ def explain(
     input_format: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Explanation:
     """One metric's value, validity and authority, and the edits that would let it gate, with
-    (given outputs) the hypothetical result. Reads only; raises EvalglassError for an unknown id.
-    With `records_ref`, the records are read as committed at that git ref."""
+    (given outputs) the hypothetical result, evaluated at `as_of` (default: now). Reads only;
+    raises EvalglassError for an unknown id. With `records_ref`, the records are read as
+    committed at that git ref."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
-    return explain_metric(metric_id, host, evidence)
+    return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
-def explain_patch(explanation: Explanation, records: str | os.PathLike[str] = "host_records") -> str:
+def explain_patch(
+    explanation: Explanation, records: str | os.PathLike[str] = "host_records"
+) -> str:
     """The explanation's edits as a unified diff of the records folder, for a person to review,
     fill in and `git apply`. Reads the records files; writes nothing. Empty when no edit is left."""
     from evalglass.records.load import read_text
@@ -201,6 +228,33 @@ def _read(
 def validate(records: str | os.PathLike[str] = "host_records") -> int:
     """Load the records folder against its schema and nothing else; the number of records."""
     host = load_records(records)
-    kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
-             host.baselines, host.checks)
+    kinds = (
+        host.metrics,
+        host.thresholds,
+        host.datasets,
+        host.judges,
+        host.policies,
+        host.baselines,
+        host.checks,
+    )
     return sum(len(kind) for kind in kinds) + (host.success is not None)
+
+
+def trend(scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] = ()) -> Trend:
+    """Each metric over the runs these scorecard JSON files record, in order of evaluation time
+    (files without one first, in the order given); `metrics` limits it to those ids. Reads no
+    records and changes no verdict. Raises ContractError (an EvalglassError) for a file that is
+    not a scorecard, ValueError for a metric id no file has."""
+    from evalglass.contract import load_scorecard
+    from evalglass.tools.trend import build
+
+    loaded, seen = [], set()
+    # A thousand scorecards are a million small acyclic objects: see _collector.
+    with paused():
+        for given in scorecards:
+            # The same file named twice (overlapping globs) is one run, not two.
+            resolved = Path(given).resolve()
+            if resolved not in seen:
+                seen.add(resolved)
+                loaded.append((os.fspath(given), load_scorecard(given)))
+        return build(loaded, metrics)

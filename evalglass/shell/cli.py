@@ -7,6 +7,8 @@ expect is reported as a bug in evalglass, exit 70, never as a verdict.
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import enum
 import functools
 import os
@@ -18,12 +20,17 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
-from evalglass.core.exits import DIFF_LOOSENED_EXIT, INPUT_ERROR_EXIT, INTERNAL_ERROR_EXIT
+from evalglass.calibration_evidence import Scale
+from evalglass.core.exits import (
+    DIFF_LOOSENED_EXIT,
+    INPUT_ERROR_EXIT,
+    INTERNAL_ERROR_EXIT,
+    USAGE_EXIT,
+)
 from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.render.safe_text import escape
 from evalglass.shell import writing
-from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
@@ -120,9 +127,45 @@ def _known_format(value: str | None) -> str | None:
 
 InputFormat = Annotated[
     str | None,
-    typer.Option("--input-format", help="Read every output as this format.",
-                 callback=_known_format),
+    typer.Option(
+        "--input-format", help="Read every output as this format.", callback=_known_format
+    ),
 ]
+
+
+def _usage_error(message: str) -> typer.Exit:
+    """A bad value the parser could not see: one line on stderr, exit 2."""
+    typer.echo(f"evalglass: {message}", err=True)
+    return typer.Exit(USAGE_EXIT)
+
+
+def _as_of(text: str | None) -> dt.date | dt.datetime | None:
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if text is None:
+        return None
+    try:
+        return parse_as_of(text)
+    except ValueError as exc:
+        raise _usage_error(f"--as-of {exc}") from None
+
+
+AsOf = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="DATE",
+        help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
+        "(YYYY-MM-DDTHH:MM:SSZ); default: now.",
+    ),
+]
+
+
+def _reading() -> contextlib.AbstractContextManager[None]:
+    """Progress on stderr while eval outputs are read (a bar on a terminal, after a second)."""
+    from evalglass.shell.progress import shown
+
+    return shown()
 
 
 def _colour() -> bool:
@@ -142,8 +185,9 @@ def _targets(
             sep = ""
         if not sep or not path:
             known = ", ".join(f.value for f in Format)
-            raise typer.BadParameter(f"{spec!r}: expected FORMAT=PATH, FORMAT one of {known}",
-                                     param_hint="--write")
+            raise typer.BadParameter(
+                f"{spec!r}: expected FORMAT=PATH, FORMAT one of {known}", param_hint="--write"
+            )
     paths = [target.resolve() for _, target in targets]
     if len(set(paths)) != len(paths):
         raise typer.BadParameter("two outputs name the same file", param_hint="--write")
@@ -154,8 +198,9 @@ def _targets(
     return targets
 
 
-def _summary(fmt: Format, targets: list[tuple[Format, Path]], records: Path,
-             inputs: list[Path]) -> Path | None:
+def _summary(
+    fmt: Format, targets: list[tuple[Format, Path]], records: Path, inputs: list[Path]
+) -> Path | None:
     """GitHub's job summary file, when the Markdown scorecard is to be appended to it; refused
     as an --output would be (exit 2)."""
     summary = os.environ.get(SUMMARY_VARIABLE)
@@ -180,15 +225,23 @@ def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
         _note(item)
 
 
-def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
-          targets: list[tuple[Format, Path]], keep_samples: bool = False,
-          summary: Path | None = None, extra: list[tuple[Path, str]] | None = None,
-          shown: str | None = None) -> None:
+def _emit(
+    scorecard: Scorecard,
+    fmt: Format,
+    to_stdout: bool,
+    targets: list[tuple[Format, Path]],
+    keep_samples: bool = False,
+    summary: Path | None = None,
+    extra: list[tuple[Path, str]] | None = None,
+    shown: str | None = None,
+) -> None:
     """Everything is rendered before anything is written; files are written before stdout, so
     a failure to write one leaves stdout empty. `extra` are files already rendered, `shown` is
     stdout already rendered."""
-    files = [(target, render(scorecard, target_fmt, keep_samples=keep_samples))
-             for target_fmt, target in targets] + (extra or [])
+    files = [
+        (target, render(scorecard, target_fmt, keep_samples=keep_samples))
+        for target_fmt, target in targets
+    ] + (extra or [])
     colour = fmt is Format.TERMINAL and _colour()
     if to_stdout:
         shown = render(scorecard, fmt, colour=colour, keep_samples=keep_samples)
@@ -202,36 +255,45 @@ def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
 
 
 # The options `score` and `run` share: `run` is `score` with the host checks run first.
-ScorecardFormat = Annotated[
-    Format, typer.Option("--format", help="How to show the scorecard.")
-]
+ScorecardFormat = Annotated[Format, typer.Option("--format", help="How to show the scorecard.")]
 Output = Annotated[
     Path | None,
     typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
 ]
 Write = Annotated[
     list[str] | None,
-    typer.Option("--write", metavar="FORMAT=PATH",
-                 help="Also write this format to this file (atomically); repeatable."),
+    typer.Option(
+        "--write",
+        metavar="FORMAT=PATH",
+        help="Also write this format to this file (atomically); repeatable.",
+    ),
 ]
 RequireGate = Annotated[
     bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
 ]
 RecordsRef = Annotated[
     str | None,
-    typer.Option("--records-ref", metavar="REF", parser=_ref,
-                 help="Read the records folder as committed at this git ref (e.g. origin/main)."),
+    typer.Option(
+        "--records-ref",
+        metavar="REF",
+        parser=_ref,
+        help="Read the records folder as committed at this git ref (e.g. origin/main).",
+    ),
 ]
 KeepSamples = Annotated[
     bool,
-    typer.Option("--keep-samples",
-                 help="Keep per-sample scores in JSON, for use as a paired baseline later."),
+    typer.Option(
+        "--keep-samples", help="Keep per-sample scores in JSON, for use as a paired baseline later."
+    ),
 ]
 Template = Annotated[
     Path | None,
-    typer.Option("--template", metavar="PATH",
-                 help="Show the scorecard through your own jinja2 template (sandboxed; see "
-                      "docs/templates.md) instead of --format."),
+    typer.Option(
+        "--template",
+        metavar="PATH",
+        help="Show the scorecard through your own jinja2 template (sandboxed; see "
+        "docs/templates.md) instead of --format.",
+    ),
 ]
 
 
@@ -255,6 +317,7 @@ def score(
     records_ref: RecordsRef = None,
     keep_samples: KeepSamples = False,
     template: Template = None,
+    as_of: AsOf = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict. Starts no
     process: host checks are listed as not run (`evalglass run` runs them)."""
@@ -262,8 +325,16 @@ def score(
 
     given = outputs or []
     targets, summary = _checked_targets(template, write, fmt, output, records, given)
-    scorecard = api.score(given, records, input_format=input_format, require_gate=require_gate,
-                          records_ref=records_ref)
+    when = _as_of(as_of)
+    with _reading():
+        scorecard = api.score(
+            given,
+            records,
+            input_format=input_format,
+            require_gate=require_gate,
+            records_ref=records_ref,
+            as_of=when,
+        )
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
@@ -281,8 +352,11 @@ def run_command(
     ] = False,
     cache_dir: Annotated[
         Path | None,
-        typer.Option("--cache-dir", metavar="DIR",
-                     help="Where passes are cached (default: $XDG_CACHE_HOME/evalglass)."),
+        typer.Option(
+            "--cache-dir",
+            metavar="DIR",
+            help="Where passes are cached (default: $XDG_CACHE_HOME/evalglass).",
+        ),
     ] = None,
     fmt: ScorecardFormat = Format.TERMINAL,
     output: Output = None,
@@ -292,18 +366,32 @@ def run_command(
     records_ref: RecordsRef = None,
     keep_samples: KeepSamples = False,
     template: Template = None,
+    as_of: AsOf = None,
 ) -> None:
     """Run the host checks of a tier (checks.yaml), then score them with the eval outputs: one
     scorecard, one exit code."""
     from evalglass.shell import api
-    from evalglass.shell.progress import terminal_progress
+    from evalglass.shell.check_progress import terminal_progress
+    from evalglass.shell.progress import interactive
 
     given = outputs or []
     targets, summary = _checked_targets(template, write, fmt, output, records, given)
-    progress = terminal_progress(sys.stderr) if sys.stderr.isatty() else None
-    scorecard = api.run(given, records, tier=tier.value, use_cache=not no_cache,
-                        cache_dir=cache_dir, progress=progress, input_format=input_format,
-                        require_gate=require_gate, records_ref=records_ref)
+    when = _as_of(as_of)
+    # Checks shown live only to a person watching a terminal (not in CI, not into a pipe).
+    progress = terminal_progress(sys.stderr) if interactive(sys.stderr) else None
+    with _reading():
+        scorecard = api.run(
+            given,
+            records,
+            tier=tier.value,
+            use_cache=not no_cache,
+            cache_dir=cache_dir,
+            progress=progress,
+            input_format=input_format,
+            require_gate=require_gate,
+            records_ref=records_ref,
+            as_of=when,
+        )
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
@@ -330,9 +418,16 @@ def _show(
         # Rendered before anything is written: a broken template leaves every file as it was.
         text = custom.render(scorecard, template)
         rest = [(f, path) for f, path in targets if output is None or path != output]
-        _emit(scorecard, fmt, False, rest, keep_samples, summary,
-              extra=[] if output is None else [(output, text)],
-              shown=text if output is None else None)
+        _emit(
+            scorecard,
+            fmt,
+            False,
+            rest,
+            keep_samples,
+            summary,
+            extra=[] if output is None else [(output, text)],
+            shown=text if output is None else None,
+        )
         raise typer.Exit(scorecard.exit_code)
     _emit(scorecard, fmt, output is None, targets, keep_samples, summary)
     raise typer.Exit(scorecard.exit_code)
@@ -341,7 +436,9 @@ def _show(
 @app.command()
 @_input_errors_exit
 def demo(
-    fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="How to show the scorecard.")
+    ] = Format.TERMINAL,
 ) -> None:
     """Score the bundled example output against the bundled example records."""
     from evalglass.shell import api
@@ -372,7 +469,8 @@ def metrics(
         raise typer.BadParameter("metrics renders as terminal or json", param_hint="--format")
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
-    evidence = read_outputs(outputs, input_format)
+    with _reading():
+        evidence = read_outputs(outputs, input_format)
     _note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
@@ -387,16 +485,21 @@ def diff(
     ] = ...,  # type: ignore[assignment]
     head: Annotated[
         str | None,
-        typer.Option("--head", metavar="REF", parser=_ref,
-                     help="The records after (default: working tree)."),
+        typer.Option(
+            "--head", metavar="REF", parser=_ref, help="The records after (default: working tree)."
+        ),
     ] = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[Format, typer.Option("--format", help="terminal, markdown or json.")] = Format.TERMINAL,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or json.")
+    ] = Format.TERMINAL,
     fail_on_loosen: Annotated[
         bool,
-        typer.Option("--fail-on-loosen",
-                     help="Exit 1 when a threshold or metric record loosens, or a metric "
-                          "gains authority without a new approval."),
+        typer.Option(
+            "--fail-on-loosen",
+            help="Exit 1 when a threshold or metric record loosens, or a metric "
+            "gains authority without a new approval.",
+        ),
     ] = False,
     input_format: InputFormat = None,
 ) -> None:
@@ -405,9 +508,13 @@ def diff(
     from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
-    result = api.diff_records(base, records, outputs or [], head_ref=head, input_format=input_format,
-                              on_skipped=_note)
+        raise typer.BadParameter(
+            "diff renders as terminal, markdown or json", param_hint="--format"
+        )
+    with _reading():
+        result = api.diff_records(
+            base, records, outputs or [], head_ref=head, input_format=input_format, on_skipped=_note
+        )
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -427,9 +534,11 @@ def explain(
     input_format: InputFormat = None,
     as_patch: Annotated[
         bool,
-        typer.Option("--patch",
-                     help="Print the edits as a unified diff of the records to review, fill in "
-                          "(every <placeholder>) and `git apply`; nothing is written."),
+        typer.Option(
+            "--patch",
+            help="Print the edits as a unified diff of the records to review, fill in "
+            "(every <placeholder>) and `git apply`; nothing is written.",
+        ),
     ] = False,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
@@ -437,10 +546,13 @@ def explain(
     from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter("explain renders as terminal, markdown or json",
-                                 param_hint="--format")
-    result = api.explain(metric, outputs or [], records, input_format=input_format,
-                         on_skipped=_note)
+        raise typer.BadParameter(
+            "explain renders as terminal, markdown or json", param_hint="--format"
+        )
+    with _reading():
+        result = api.explain(
+            metric, outputs or [], records, input_format=input_format, on_skipped=_note
+        )
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -461,9 +573,57 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
-    diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
+    with _reading():
+        diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
+
+
+@app.command()
+@_input_errors_exit
+def trend(
+    scorecards: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Scorecard JSON files from earlier runs (score --format json).", show_default=False
+        ),
+    ],
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", metavar="ID", help="Show only this metric; repeatable."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or html.")
+    ] = Format.TERMINAL,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the trend here instead of stdout.")
+    ] = None,
+) -> None:
+    """Show each metric over earlier runs: value and interval, threshold, and where its authority
+    changed. A picture: it reads no records and changes no verdict."""
+    from evalglass.render import trend as render_trend
+    from evalglass.shell import api
+    from evalglass.tools.trend import UnknownMetric
+
+    if fmt not in render_trend.FORMATS:
+        raise typer.BadParameter(
+            "trend renders as terminal, markdown or html", param_hint="--format"
+        )
+    if output is not None:
+        reason = writing.check(output, Path("host_records"), scorecards)
+        if reason is not None:
+            raise typer.BadParameter(
+                reason.replace("eval output", "scorecard"), param_hint="--output"
+            )
+    try:
+        result = api.trend(scorecards, metric or ())
+    except UnknownMetric as exc:
+        raise _usage_error(f"--metric: {exc}") from None
+    text = render_trend.render(result, fmt)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        writing.write_all([(output, text)])
 
 
 @app.command()
@@ -480,19 +640,30 @@ def validate(records: Records = Path("host_records")) -> None:
 @_input_errors_exit
 def mcp_command(
     records: Annotated[
-        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).",
-                           parser=_folder)
+        Path,
+        typer.Option(
+            "--records", help="The host-records folder (relative to --cwd).", parser=_folder
+        ),
     ] = Path("host_records"),
     records_ref: Annotated[
         str | None,
-        typer.Option("--records-ref", metavar="REF", parser=_ref,
-                     help="Read the records as committed at this git ref, fixed to the commit it "
-                          "names at start."),
+        typer.Option(
+            "--records-ref",
+            metavar="REF",
+            parser=_ref,
+            help="Read the records as committed at this git ref, fixed to the commit it "
+            "names at start.",
+        ),
     ] = None,
     cwd: Annotated[
         Path | None,
-        typer.Option("--cwd", metavar="DIR", exists=True, file_okay=False,
-                     help="The working directory: outputs must lie under it (default: here)."),
+        typer.Option(
+            "--cwd",
+            metavar="DIR",
+            exists=True,
+            file_okay=False,
+            help="The working directory: outputs must lie under it (default: here).",
+        ),
     ] = None,
 ) -> None:
     """Serve the read-only tools to an AI agent over MCP (stdio); the records are fixed at start."""
@@ -521,8 +692,10 @@ def mcp_command(
 def schema(
     kind: Annotated[
         str | None,
-        typer.Argument(help="metrics, thresholds, datasets, judges, policies, baselines, "
-                            "checks or success (default: all eight, keyed by file name)."),
+        typer.Argument(
+            help="metrics, thresholds, datasets, judges, policies, baselines, "
+            "checks or success (default: all eight, keyed by file name)."
+        ),
     ] = None,
 ) -> None:
     """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
@@ -546,31 +719,43 @@ def calibrate(
     ],
     labels: Annotated[
         Path,
-        typer.Argument(help="The human labels: JSONL or CSV with sample_id, label and, for "
-                            "several people per item, rater."),
+        typer.Argument(
+            help="The human labels: JSONL or CSV with sample_id, label and, for "
+            "several people per item, rater."
+        ),
     ],
     judge: Annotated[
         str, typer.Option("--judge", metavar="ID", help="The judge's id, as judges.yaml names it.")
     ] = ...,  # type: ignore[assignment]
     judge_model: Annotated[
         str | None,
-        typer.Option("--judge-model", metavar="MODEL",
-                     help="The judge's model (default: its record in judges.yaml, read only)."),
+        typer.Option(
+            "--judge-model",
+            metavar="MODEL",
+            help="The judge's model (default: its record in judges.yaml, read only).",
+        ),
     ] = None,
     scale: Annotated[
         Scale | None,
-        typer.Option("--scale", help="How labels relate (default: binary for two labels, "
-                                     "nominal otherwise)."),
+        typer.Option(
+            "--scale", help="How labels relate (default: binary for two labels, nominal otherwise)."
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE",
-                     help="Write the evidence JSON here, atomically (never into the records)."),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the evidence JSON here, atomically (never into the records).",
+        ),
     ] = None,
     against: Annotated[
         Path | None,
-        typer.Option("--against", metavar="EVIDENCE",
-                     help="Evidence recorded earlier: report the change and suspected drift."),
+        typer.Option(
+            "--against",
+            metavar="EVIDENCE",
+            help="Evidence recorded earlier: report the change and suspected drift.",
+        ),
     ] = None,
     fmt: Annotated[
         Format, typer.Option("--format", help="terminal, markdown or json.")
@@ -585,14 +770,15 @@ def calibrate(
 ) -> None:
     """Measure how a judge agrees with human labels, with bootstrap intervals: evidence a host
     can point to. It never edits host records."""
+    from evalglass.calibration_evidence import read_evidence, to_json
     from evalglass.render import calibration as render_calibration
     from evalglass.tools.calibration import calibrate as calibration
     from evalglass.tools.calibration.drift import compare
-    from evalglass.tools.calibration.evidence import read_evidence, to_json
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter("calibrate renders as terminal, markdown or json",
-                                 param_hint="--format")
+        raise typer.BadParameter(
+            "calibrate renders as terminal, markdown or json", param_hint="--format"
+        )
     if out is not None:
         given = [judgments, labels, *([] if against is None else [against])]
         reason = writing.check(out, records, given)
@@ -600,7 +786,12 @@ def calibrate(
             raise typer.BadParameter(escape(reason), param_hint="--out")
     recorded = None if against is None else read_evidence(str(against))
     evidence = calibration.calibrate(
-        judgments, labels, judge=judge, judge_model=judge_model, scale=scale, records=records,
+        judgments,
+        labels,
+        judge=judge,
+        judge_model=judge_model,
+        scale=scale,
+        records=records,
         **({} if seed is None else {"seed": seed}),
         **({} if resamples is None else {"resamples": resamples}),
     )
@@ -620,9 +811,13 @@ def sql(
     table: Annotated[str, typer.Option("--table", help="The table of generic rows.")] = "scores",
     columns: Annotated[
         str,
-        typer.Option("--optional-columns", metavar="NAMES",
-                     help="The optional columns the table has: cluster, model (comma-separated; "
-                          "'' for none)."),
+        typer.Option(
+            "--optional-columns",
+            metavar="NAMES",
+            help="The optional columns the table has: cluster, model, sample_id, epoch "
+            "(comma-separated; '' for none). With epoch, each sample's epochs are "
+            "reduced to their mean first.",
+        ),
     ] = "cluster,model",
 ) -> None:
     """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
@@ -630,13 +825,20 @@ def sql(
 
     known = {d.value: d for d in queries.Dialect}
     if dialect not in known:
-        raise typer.BadParameter(f"{dialect!r}: expected one of {', '.join(known)}",
-                                 param_hint="--dialect")
+        raise typer.BadParameter(
+            f"{dialect!r}: expected one of {', '.join(known)}", param_hint="--dialect"
+        )
     present = [c.strip() for c in columns.split(",") if c.strip()]
     unknown = [c for c in present if c not in queries.OPTIONAL]
     if unknown:
-        raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
-                                 param_hint="--optional-columns")
+        raise typer.BadParameter(
+            f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+            param_hint="--optional-columns",
+        )
+    if "epoch" in present and "sample_id" not in present:
+        raise typer.BadParameter(
+            "epoch needs sample_id: epochs are of a sample", param_hint="--optional-columns"
+        )
     typer.echo(queries.query(known[dialect], table, present), nl=False)
 
 

@@ -1,59 +1,196 @@
-"""Live progress of `evalglass run` on a terminal: a line per check attempt, its elapsed time
-ticking while it runs, then its outcome. Writes to the stream it is given (stderr); the CLI uses
-it only when that stream is a terminal, so logs and pipes stay quiet.
+"""Progress on stderr while eval outputs are read: a bar on a terminal (bytes read, rate, time
+left) once an output has taken a second; in CI or when stderr is not a terminal, one line per
+output that took that long, once it is read. Never on stdout, never in a file evalglass writes.
+
+Only the shell attaches it; the library reads quietly.
 """
 
 from __future__ import annotations
 
-import threading
+import contextlib
+import os
+import sys
 import time
-from typing import TextIO
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO
 
-import attrs
+from evalglass.evidence import progress
 
-from evalglass.evidence.model import Attempt, AttemptOutcome
-from evalglass.records.model import CHECK_PREFIX, CheckRecord
-from evalglass.tools.checks.session import Progress
+if TYPE_CHECKING:
+    import threading
 
-_WORDS = {AttemptOutcome.PASSED: "pass", AttemptOutcome.FAILED: "fail",
-          AttemptOutcome.COULD_NOT_RUN: "not run"}  # fmt: skip
-_TICK = 0.5  # seconds between updates of a running check's elapsed time
-
-
-@attrs.define
-class _Line:
-    """The line of the attempt running now, rewritten in place until it ends."""
-
-    stream: TextIO
-    label: str = ""
-    begun: float = 0.0
-    done: threading.Event = attrs.Factory(threading.Event)
-    ticker: threading.Thread | None = None
-
-    def show(self, text: str, end: str = "") -> None:
-        self.stream.write(f"\r\x1b[K{text}{end}")
-        self.stream.flush()
-
-    def started(self, name: str, check: CheckRecord, number: int) -> None:
-        self.label = f"{CHECK_PREFIX}{name}" + (" (retry)" if number > 1 else "")
-        self.begun, self.done = time.monotonic(), threading.Event()
-        self.show(f"  running  {self.label}")
-        self.ticker = threading.Thread(target=self._tick, args=(self.done,), daemon=True)
-        self.ticker.start()
-
-    def _tick(self, done: threading.Event) -> None:
-        while not done.wait(_TICK):
-            self.show(f"  running  {self.label}  {time.monotonic() - self.begun:.0f} s")
-
-    def ended(self, name: str, attempt: Attempt) -> None:
-        self.done.set()
-        if self.ticker is not None:
-            self.ticker.join()
-        word = "cached" if attempt.cached is not None else _WORDS[attempt.outcome]
-        self.show(f"  {word:<8} {self.label}  {time.monotonic() - self.begun:.1f} s", end="\n")
+DELAY = 1.0  # seconds an output may take before anything is shown about it
+REFRESH = 0.2  # seconds between redraws of the bar
+_BAR_CELLS = (10, 30)  # the bar's narrowest and widest, in characters
 
 
-def terminal_progress(stream: TextIO) -> Progress:
-    """One line per attempt on `stream`, rewritten in place while the attempt runs."""
-    line = _Line(stream)
-    return Progress(started=line.started, ended=line.ended)
+def interactive(stream: TextIO) -> bool:
+    """A person is watching: stderr is a terminal and no CI system says otherwise."""
+    ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    try:
+        return stream.isatty() and not ci
+    except ValueError:  # a closed stream
+        return False
+
+
+@contextlib.contextmanager
+def shown(stream: TextIO | None = None) -> Iterator[None]:
+    """Show progress of the outputs read inside this block on `stream` (default: stderr)."""
+    out = stream if stream is not None else sys.stderr
+    display: _Lines = _Bar(out) if interactive(out) else _Lines(out)
+    with progress.watched(display):
+        try:
+            yield
+        finally:
+            display.close()
+
+
+class _Lines:
+    """One line per output that took DELAY or longer, when it is read."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = ""
+        self.total = 0
+        self.done = 0
+        self.start = 0.0
+
+    def started(self, shown: str) -> None:
+        self.shown, self.total, self.done, self.start = shown, 0, 0, time.monotonic()
+
+    def opened(self, size: int) -> None:
+        self.total += size
+
+    def read(self, count: int) -> None:
+        self.done += count
+
+    def finished(self) -> None:
+        elapsed = time.monotonic() - self.start
+        if elapsed >= DELAY:
+            self.stream.write(done_line(self.shown, self.done, elapsed) + "\n")
+            self.stream.flush()
+        self.shown = ""
+
+    def close(self) -> None:
+        """Nothing to stop: lines are written as outputs finish."""
+
+
+class _Bar(_Lines):
+    """A bar redrawn in place by a background thread, started with the first output."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
+        import threading
+
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._drawn = False
+
+    def started(self, shown: str) -> None:
+        with self._lock:
+            super().started(shown)
+        if self._thread is None:
+            import threading
+
+            self._thread = threading.Thread(
+                target=self._run, name="evalglass-progress", daemon=True
+            )
+            self._thread.start()
+
+    def finished(self) -> None:
+        with self._lock:
+            elapsed = time.monotonic() - self.start
+            if self._drawn:
+                # The bar gives way to the line saying what was read, and stays out of the way.
+                self.stream.write("\r\x1b[K" + done_line(self.shown, self.done, elapsed) + "\n")
+                self.stream.flush()
+                self._drawn = False
+            self.shown = ""
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(REFRESH):
+            with self._lock:
+                elapsed = time.monotonic() - self.start
+                if self.shown and elapsed >= DELAY:
+                    line = bar_line(
+                        self.shown,
+                        self.done,
+                        self.total,
+                        elapsed,
+                        _width(self.stream),
+                        _fill(self.stream),
+                    )
+                    self.stream.write("\r" + line + "\x1b[K")
+                    self.stream.flush()
+                    self._drawn = True
+
+
+def bar_line(shown: str, done: int, total: int, elapsed: float, width: int, fill: str = "█") -> str:
+    """`reading NAME  [█████     ]  48%  512.0 MB of 1.1 GB  85.3 MB/s  6 s left`, within
+    `width`: the name is shortened from the left and the bar narrowed first."""
+    rate = done / elapsed if elapsed > 0 else 0.0
+    if done == 0 and total == 0:
+        # Nothing counted: a reader that opens the files itself (DuckDB). Time is all there is.
+        return f"reading {shown}  {_duration(elapsed)} so far"[: max(width - 1, 1)]
+    if total > 0:
+        share = min(done / total, 1.0)
+        if done < total and rate > 0:
+            left = f"{_duration((total - done) / rate)} left"
+        else:
+            left = "reading done, working"
+        numbers = f"{share:4.0%}  {size(done)} of {size(total)}  {size(rate)}/s  {left}"
+    else:
+        share, numbers = 0.0, f"{size(done)}  {size(rate)}/s"
+    # The numbers are kept whole; the name, then the bar, give way to fit the width.
+    room = width - 1 - len(f"reading   []  {numbers}")
+    name = shown
+    if len(name) + _BAR_CELLS[0] > room:
+        keep = max(room - _BAR_CELLS[0], 12)
+        name = "…" + shown[-(keep - 1) :] if len(shown) > keep else shown
+    cells = max(_BAR_CELLS[0], min(_BAR_CELLS[1], room - len(name)))
+    bar = "[" + (fill * round(share * cells)).ljust(cells) + "]"
+    # A line wider than the terminal would wrap, and every redraw would leave a line behind.
+    return f"reading {name}  {bar}  {numbers}"[: max(width - 1, 1)]
+
+
+def done_line(shown: str, done: int, elapsed: float) -> str:
+    """`evalglass: read NAME: 1.1 GB in 13 s (85.3 MB/s)`."""
+    if done == 0:
+        return f"evalglass: read {shown} in {_duration(elapsed)}"
+    rate = done / elapsed if elapsed > 0 else 0.0
+    return f"evalglass: read {shown}: {size(done)} in {_duration(elapsed)} ({size(rate)}/s)"
+
+
+def size(count: float) -> str:
+    """Bytes in decimal units: `812 B`, `3.4 kB`, `512.0 MB`, `1.1 GB`."""
+    if count < 1000:
+        return f"{count:.0f} B"
+    for unit in ("kB", "MB"):
+        count /= 1000
+        if count < 1000:
+            return f"{count:.1f} {unit}"
+    return f"{count / 1000:.1f} GB"
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
+
+
+def _width(stream: TextIO) -> int:
+    try:
+        # A terminal that reports no size (a bare pty) is taken as the usual 80 columns.
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return 80
+
+
+def _fill(stream: TextIO) -> str:
+    """A block where the terminal's encoding has one, else `#`."""
+    return "█" if "utf" in (getattr(stream, "encoding", "") or "").lower() else "#"

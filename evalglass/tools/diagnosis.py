@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from evalglass.core.authority import Outcome, resolve
+from evalglass.core.authority import Outcome, evidence_shortfall, resolve
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.core.numbers import plural
 from evalglass.evidence import stats
@@ -58,8 +58,10 @@ class Diagnosis:
     @property
     def summary(self) -> str:
         """`3 metrics configured to gate; 1 measured by nothing given; 1 error, 2 warnings`."""
-        given = " (no outputs given)" if self.unmeasured is None else (
-            f"; {self.unmeasured} measured by nothing given"
+        given = (
+            " (no outputs given)"
+            if self.unmeasured is None
+            else (f"; {self.unmeasured} measured by nothing given")
         )
         counts = f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
         return f"{plural(self.gating, 'metric')} configured to gate{given}; {counts}"
@@ -77,18 +79,22 @@ def diagnose(
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
+        *_judge_evidence(records),
         *_gates(records, measured),
         *_thresholds(records, today),
         *_unused(records),
         *_would_block(records, measured),
         *_unrecorded(records, measured),
+        *_success(records),
         *check_findings(records, measured, unfound or {}),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
     gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
     # No output measures a check: `evalglass run` does.
-    unmeasured = None if measured is None else sum(
-        i not in measured and check_name(i) is None for i in gating
+    unmeasured = (
+        None
+        if measured is None
+        else sum(i not in measured and check_name(i) is None for i in gating)
     )
     return Diagnosis(findings=tuple(findings), gating=len(gating), unmeasured=unmeasured)
 
@@ -98,23 +104,57 @@ def _references(records: HostRecords) -> Iterator[Finding]:
         name = check_name(metric_id)
         if name is not None:
             if metric.status is MetricStatus.GATING and name not in records.checks:
-                yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
-                          f"metric '{metric_id}' is configured to gate, and checks.yaml has no "
-                          f"check '{name}'{_hint(name, records.checks)}: it blocks every run")
+                yield _at(
+                    metric.origin,
+                    Problem.DANGLING_REFERENCE,
+                    metric_id,
+                    f"metric '{metric_id}' is configured to gate, and checks.yaml has no "
+                    f"check '{name}'{_hint(name, records.checks)}: it blocks every run",
+                )
             continue
         if metric.dataset is not None and metric.dataset not in records.datasets:
-            yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
-                      f"metric '{metric_id}' names dataset '{metric.dataset}', which has no record "
-                      f"in datasets.yaml{_hint(metric.dataset, records.datasets)}")
+            yield _at(
+                metric.origin,
+                Problem.DANGLING_REFERENCE,
+                metric_id,
+                f"metric '{metric_id}' names dataset '{metric.dataset}', which has no record "
+                f"in datasets.yaml{_hint(metric.dataset, records.datasets)}",
+            )
         if metric.judge is not None and metric.judge not in records.judges:
-            yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
-                      f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
-                      f"judges.yaml{_hint(metric.judge, records.judges)}")
+            yield _at(
+                metric.origin,
+                Problem.DANGLING_REFERENCE,
+                metric_id,
+                f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
+                f"judges.yaml{_hint(metric.judge, records.judges)}",
+            )
 
 
-def _gates(
-    records: HostRecords, measured: Mapping[str, Measurement] | None
-) -> Iterator[Finding]:
+def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
+    """A judge some metric uses whose calibration evidence does not hold it up: said once, at
+    the judge's line, for every metric that uses it."""
+    users: dict[str, list[str]] = {}
+    for metric_id, metric in records.metrics.items():
+        if metric.judge is not None and metric.status is not MetricStatus.RETIRED:
+            users.setdefault(metric.judge, []).append(metric_id)
+    for judge_id, judge in records.judges.items():
+        shortfall = evidence_shortfall(judge_id, judge) if judge_id in users else ""
+        if not shortfall:
+            continue
+        names = ", ".join(f"'{u}'" for u in users[judge_id])
+        pending = judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING)
+        effect = "would block once calibrated" if pending else "blocks"
+        yield _at(
+            judge.origin,
+            Problem.JUDGE_EVIDENCE_INSUFFICIENT,
+            judge_id,
+            f"{shortfall}: {plural(len(users[judge_id]), 'metric')} using it ({names}) "
+            f"{effect} (judge_evidence_insufficient) until the judge is re-calibrated or "
+            "`evidence` points at the right file",
+        )
+
+
+def _gates(records: HostRecords, measured: Mapping[str, Measurement] | None) -> Iterator[Finding]:
     """Problems of the metrics configured to gate (status gating)."""
     unpolicied: dict[str, list[str]] = {}
     for metric_id, metric in records.metrics.items():
@@ -128,20 +168,33 @@ def _gates(
                 yield from _blocked(metric_id, metric, authority.reasons, records)
             continue
         if measured is not None and measurement is None:
-            effect = ("once it can gate, it blocks" if authority.outcome is Outcome.INFORMATIONAL
-                      else "it blocks this run")
-            yield _at(metric.origin, Problem.UNMEASURED_GATE, metric_id,
-                      f"metric '{metric_id}' is configured to gate and no output given measures "
-                      f"it: {effect} (value_missing)")
+            effect = (
+                "once it can gate, it blocks"
+                if authority.outcome is Outcome.INFORMATIONAL
+                else "it blocks this run"
+            )
+            yield _at(
+                metric.origin,
+                Problem.UNMEASURED_GATE,
+                metric_id,
+                f"metric '{metric_id}' is configured to gate and no output given measures "
+                f"it: {effect} (value_missing)",
+            )
         if metric.dataset is not None and metric.dataset not in records.policies:
             unpolicied.setdefault(metric.dataset, []).append(metric_id)
         judge = records.judges.get(metric.judge) if metric.judge is not None else None
-        if judge is not None and judge.calibration in (Calibration.UNCALIBRATED,
-                                                       Calibration.CALIBRATING):
-            yield _at(metric.origin, Problem.UNCALIBRATED_JUDGE, metric_id,
-                      f"metric '{metric_id}' is configured to gate on judge '{metric.judge}', "
-                      f"which is {judge.calibration.value}: it stays informational until the "
-                      "judge is calibrated")
+        if judge is not None and judge.calibration in (
+            Calibration.UNCALIBRATED,
+            Calibration.CALIBRATING,
+        ):
+            yield _at(
+                metric.origin,
+                Problem.UNCALIBRATED_JUDGE,
+                metric_id,
+                f"metric '{metric_id}' is configured to gate on judge '{metric.judge}', "
+                f"which is {judge.calibration.value}: it stays informational until the "
+                "judge is calibrated",
+            )
         if authority.outcome is Outcome.BLOCKED:
             yield from _blocked(metric_id, metric, authority.reasons, records)
         yield from _assurance(metric_id, metric, records)
@@ -149,33 +202,48 @@ def _gates(
         dataset = records.datasets.get(dataset_id)
         origin = dataset.origin if dataset is not None else records.metrics[users[0]].origin
         names = ", ".join(f"'{u}'" for u in users)
-        who = f"metric {names} uses it: it blocks" if len(users) == 1 else (
-            f"metrics {names} use it: they block"
+        who = (
+            f"metric {names} uses it: it blocks"
+            if len(users) == 1
+            else (f"metrics {names} use it: they block")
         )
-        yield _at(origin, Problem.NO_POLICY, dataset_id,
-                  f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
-                  "(policy_not_permitted) until data governance sets one")
+        yield _at(
+            origin,
+            Problem.NO_POLICY,
+            dataset_id,
+            f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
+            "(policy_not_permitted) until data governance sets one",
+        )
 
 
-def _blocked(metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...],
-             records: HostRecords) -> Iterator[Finding]:
+def _blocked(
+    metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...], records: HostRecords
+) -> Iterator[Finding]:
     """An authorized metric that blocks, for reasons no other finding already names."""
-    named = {C.DANGLING_REFERENCE}
+    named = {C.DANGLING_REFERENCE, C.JUDGE_EVIDENCE_INSUFFICIENT}  # the judge's own finding
     if metric.dataset not in records.policies:
         named.add(C.POLICY_NOT_PERMITTED)
     rest = [r for r in reasons if r.code not in named]
     if rest:
         why = "; ".join(f"{r.code.value}: {r.message}" for r in rest)
-        yield _at(metric.origin, Problem.BLOCKED_GATE, metric_id,
-                  f"metric '{metric_id}' is authorized to gate and blocked: {why}")
+        yield _at(
+            metric.origin,
+            Problem.BLOCKED_GATE,
+            metric_id,
+            f"metric '{metric_id}' is authorized to gate and blocked: {why}",
+        )
 
 
 def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> Iterator[Finding]:
     """Gates that cannot tell much: a point rule, or too few samples for the bound to clear."""
     if metric.decision is Decision.POINT:
-        yield _at(metric.origin, Problem.POINT_DECISION, metric_id,
-                  f"metric '{metric_id}' gates with decision: point, a low-assurance rule: it "
-                  "compares the value itself, so sampling noise alone can pass or fail it")
+        yield _at(
+            metric.origin,
+            Problem.POINT_DECISION,
+            metric_id,
+            f"metric '{metric_id}' gates with decision: point, a low-assurance rule: it "
+            "compares the value itself, so sampling noise alone can pass or fail it",
+        )
         return
     threshold = records.thresholds.get(metric_id)
     bar = None if threshold is None else threshold.value
@@ -183,17 +251,27 @@ def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> It
         return  # only a bar inside [0, 1] can be a proportion's
     level = metric.interval_level
     needed = min_n_to_clear(threshold.op, bar, level)
-    rule = (f"even a perfect score's {level * 100:g}% Wilson "
-            f"{'lower' if threshold.op.higher_is_better else 'upper'} bound")
+    rule = (
+        f"even a perfect score's {level * 100:g}% Wilson "
+        f"{'lower' if threshold.op.higher_is_better else 'upper'} bound"
+    )
     if needed is None:
-        yield _at(metric.origin, Problem.MIN_SAMPLES_TOO_LOW, metric_id,
-                  f"metric '{metric_id}': no n is enough: {rule} never clears "
-                  f"{threshold.op.value} {bar:g}, so a proportion can only fail this gate")
+        yield _at(
+            metric.origin,
+            Problem.MIN_SAMPLES_TOO_LOW,
+            metric_id,
+            f"metric '{metric_id}': no n is enough: {rule} never clears "
+            f"{threshold.op.value} {bar:g}, so a proportion can only fail this gate",
+        )
     elif metric.min_samples < needed:
-        yield _at(metric.origin, Problem.MIN_SAMPLES_TOO_LOW, metric_id,
-                  f"metric '{metric_id}': min_samples {metric.min_samples} is below {needed}, "
-                  f"the smallest n at which {rule} clears {threshold.op.value} {bar:g}: a "
-                  "proportion measured on fewer samples can only fail")
+        yield _at(
+            metric.origin,
+            Problem.MIN_SAMPLES_TOO_LOW,
+            metric_id,
+            f"metric '{metric_id}': min_samples {metric.min_samples} is below {needed}, "
+            f"the smallest n at which {rule} clears {threshold.op.value} {bar:g}: a "
+            "proportion measured on fewer samples can only fail",
+        )
 
 
 def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> int | None:
@@ -228,9 +306,13 @@ def _thresholds(records: HostRecords, today: dt.date) -> Iterator[Finding]:
     for metric_id, threshold in records.thresholds.items():
         approved_on = threshold.approved_on
         if threshold.approval is Approval.APPROVED and approved_on and approved_on > today:
-            yield _at(threshold.origin, Problem.FUTURE_APPROVAL, metric_id,
-                      f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
-                      f"today ({today.isoformat()}): an approval cannot come from the future")
+            yield _at(
+                threshold.origin,
+                Problem.FUTURE_APPROVAL,
+                metric_id,
+                f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
+                f"today ({today.isoformat()}): an approval cannot come from the future",
+            )
 
 
 def _unused(records: HostRecords) -> Iterator[Finding]:
@@ -254,8 +336,12 @@ def _unused(records: HostRecords) -> Iterator[Finding]:
                 said = why + (_hint(record_id, records.metrics) if by_metric else "")
                 if by_metric and check_name(record_id) is not None:
                     said = "a check's definition in checks.yaml is its bar"
-                yield _at(origin, Problem.UNUSED_RECORD, record_id,
-                          f"{noun} '{record_id}' is used by nothing: {said}")
+                yield _at(
+                    origin,
+                    Problem.UNUSED_RECORD,
+                    record_id,
+                    f"{noun} '{record_id}' is used by nothing: {said}",
+                )
 
 
 def _would_block(
@@ -272,9 +358,52 @@ def _would_block(
             notes = tuple(n for n in notes if n.code is not C.JUDGE_NOT_INDEPENDENT)
         if notes:
             why = "; ".join(f"{n.code.value}: {n.message}" for n in notes)
-            yield _at(metric.origin, Problem.WOULD_BLOCK, metric_id,
-                      f"metric '{metric_id}' is informational and would block once promoted: "
-                      f"{why}")
+            yield _at(
+                metric.origin,
+                Problem.WOULD_BLOCK,
+                metric_id,
+                f"metric '{metric_id}' is informational and would block once promoted: {why}",
+            )
+
+
+def _success(records: HostRecords) -> Iterator[Finding]:
+    """A success policy no run can meet: a must_pass id that cannot gate (no record, not gating,
+    or held back by stage 1), or more gates asked for than metrics are configured to gate."""
+    policy = records.success
+    if policy is None:
+        return
+    every_run = "every run blocks until it can gate"
+    for metric_id in policy.must_pass:
+        metric = records.metrics.get(metric_id)
+        if metric is None:
+            why = (
+                f"which has no record in metrics.yaml{_hint(metric_id, records.metrics)}: "
+                "every run blocks"
+            )
+        elif metric.status is not MetricStatus.GATING:
+            why = f"whose status is {metric.status.value}: it never gates, so every run blocks"
+        else:
+            authority = resolve(metric_id, records, None)
+            if authority.outcome is not Outcome.INFORMATIONAL:
+                continue
+            codes = ", ".join(r.code.value for r in authority.reasons)
+            why = f"which cannot gate ({codes}): {every_run}"
+        yield _at(
+            policy.origin,
+            Problem.UNMEETABLE_POLICY,
+            metric_id,
+            f"the success policy must pass '{metric_id}', {why}",
+        )
+    gating = sum(m.status is MetricStatus.GATING for m in records.metrics.values())
+    if policy.min_gates > gating:
+        yield _at(
+            policy.origin,
+            Problem.UNMEETABLE_POLICY,
+            "min_gates",
+            f"the success policy asks for at least {plural(policy.min_gates, 'gate')}, and "
+            f"{plural(gating, 'metric')} {'is' if gating == 1 else 'are'} configured to "
+            "gate: no run can pass",
+        )
 
 
 def _unrecorded(
@@ -282,8 +411,12 @@ def _unrecorded(
 ) -> Iterator[Finding]:
     for metric_id, measurement in (measured or {}).items():
         if metric_id not in records.metrics:
-            yield Finding(problem=Problem.UNRECORDED_METRIC, path=measurement.run.source,
-                          line=None, subject=metric_id,
-                          message=f"metric '{metric_id}' is measured and has no record in "
-                          "metrics.yaml, so it is informational (`evalglass metrics --skeleton` "
-                          "drafts one)")
+            yield Finding(
+                problem=Problem.UNRECORDED_METRIC,
+                path=measurement.run.source,
+                line=None,
+                subject=metric_id,
+                message=f"metric '{metric_id}' is measured and has no record in "
+                "metrics.yaml, so it is informational (`evalglass metrics --skeleton` "
+                "drafts one)",
+            )

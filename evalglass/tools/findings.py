@@ -31,16 +31,19 @@ class Problem(enum.Enum):
     WOULD_BLOCK = "would_block"
     POINT_DECISION = "point_decision"
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
+    UNMEETABLE_POLICY = "unmeetable_policy"
+    JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
     EXECUTABLE_NOT_FOUND = "executable_not_found"
     UNRECORDED_CHECK = "unrecorded_check"
     EMPTY_TIER = "empty_tier"
     CONFIRMS_ON_NOTHING = "confirms_on_nothing"
+    MUST_PASS_CHECK = "must_pass_check"
 
 
 _WARNINGS = frozenset({
     Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
     Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW, Problem.UNRECORDED_CHECK,
-    Problem.EMPTY_TIER, Problem.CONFIRMS_ON_NOTHING,
+    Problem.EMPTY_TIER, Problem.CONFIRMS_ON_NOTHING, Problem.MUST_PASS_CHECK,
 })  # fmt: skip
 # Findings at one line are listed in this order.
 ORDER = list(Problem)
@@ -65,8 +68,9 @@ class Finding:
 
 def at(origin: Origin, problem: Problem, subject: str, message: str) -> Finding:
     """A finding at the line a record was written on."""
-    return Finding(problem=problem, path=origin.path, line=origin.line, subject=subject,
-                   message=message)
+    return Finding(
+        problem=problem, path=origin.path, line=origin.line, subject=subject, message=message
+    )
 
 
 def hint(name: str, known: Mapping[str, object]) -> str:

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from evalglass import _inputs
 from evalglass.errors import OutputError
-from evalglass.evidence import stats
+from evalglass.evidence import progress, stats
 from evalglass.evidence.model import Interval
 from evalglass.reasons import Reason, ValidityCode
 
@@ -42,7 +42,7 @@ def load_json_file(path: Path, shown: str) -> Any:
     """Parse a whole JSON file, translating every OS, encoding, syntax and size error.
     Python-written NaN and Infinity are accepted (and judged later)."""
     try:
-        data = _inputs.read_regular(path)
+        data = progress.read_regular(path)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {one_line(exc.strerror or exc)}") from exc
     except _inputs.TooLarge as exc:
@@ -205,7 +205,7 @@ class Cost(enum.IntEnum):
     """What one per-sample entry of each kind takes in memory until the run ends, in bytes (as
     measured with tracemalloc, rounded up), everything derived from it included."""
 
-    ROW = 16  # a score in an array, a flag, a share of its sample key
+    ROW = 48  # a score as parsed, its cluster number, its sample key's hash
     SCORE = 160  # a score kept as a Sample, for pairing with a baseline
     SUMMARY = 720  # an Inspect summary, its epoch score and its Sample
     REDUCED = 48  # a value an Inspect reducer gave

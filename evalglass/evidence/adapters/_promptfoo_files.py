@@ -13,6 +13,7 @@ from typing import Any
 
 from evalglass import _inputs
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 
 # What a loaded export is, when it is not the whole JSON object: the rows of `-o results.jsonl`.
@@ -44,7 +45,7 @@ def load(path: Path, shown: str) -> dict[str, Any]:
 
 def _rows(path: Path, shown: str) -> Iterator[dict[str, Any]]:
     try:
-        with _inputs.open_regular(path) as stream:
+        with progress.open_binary(path) as stream:
             for number, line in enumerate(stream, start=1):
                 if line.strip():
                     row = c.parse_json_line(line, shown, number)
@@ -65,7 +66,7 @@ def _yaml(path: Path, shown: str) -> Any:
             "(or export JSON with -o results.json)",
         ) from exc
     try:
-        with _inputs.open_regular(path) as stream:
+        with progress.open_binary(path) as stream:
             _inputs.PARSE_BYTES.check(os.fstat(stream.fileno()).st_size)
             loader = _loader(yaml)(stream)
             try:
@@ -147,7 +148,7 @@ def _xml(path: Path, shown: str) -> dict[str, Any]:
     import xml.etree.ElementTree as ET
 
     try:
-        text = _inputs.read_regular(path)
+        text = progress.read_regular(path)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
     except _inputs.TooLarge as exc:
@@ -161,7 +162,9 @@ def _xml(path: Path, shown: str) -> dict[str, Any]:
         line = exc.position[0] if exc.position else None
         raise OutputError(shown, f"not valid XML: {c.one_line(exc)}", line) from exc
     if root.tag != "promptfoo":
-        raise OutputError(shown, f"expected promptfoo's XML export, found <{c.one_line(root.tag, 40)}>")
+        raise OutputError(
+            shown, f"expected promptfoo's XML export, found <{c.one_line(root.tag, 40)}>"
+        )
     doc = _element(root)
     doc = doc if isinstance(doc, dict) else {}
     for outer, inner in _LISTS:
@@ -193,7 +196,9 @@ def _element(element: Any) -> object:
             held.append(value)
         else:
             found[child.tag] = _Repeated([held, value])
-    return {key: list(value) if isinstance(value, _Repeated) else value for key, value in found.items()}
+    return {
+        key: list(value) if isinstance(value, _Repeated) else value for key, value in found.items()
+    }
 
 
 _ABSENT = object()

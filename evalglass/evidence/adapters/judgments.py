@@ -64,14 +64,17 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
         graded.builders.add(builder)
     if not standards:
         raise OutputError(shown, "no judgment rows")
-    return tuple(m for name in sorted(standards) for m in _measurements(name, standards[name], shown))
+    return tuple(
+        m for name in sorted(standards) for m in _measurements(name, standards[name], shown)
+    )
 
 
 def _measurements(name: str, graded: _Standard, shown: str) -> Iterator[Measurement]:
     if len(graded.builders) > 1:
         raise OutputError(
-            shown, f"standard '{name}' grades several builder models "
-                   f"({', '.join(sorted(graded.builders))}): give one file per model under test",
+            shown,
+            f"standard '{name}' grades several builder models "
+            f"({', '.join(sorted(graded.builders))}): give one file per model under test",
         )
     run = _run(shown, graded)
     n = len(graded.passes)
@@ -137,7 +140,9 @@ def _sample_id(row: dict[str, Any], shown: str, line: int) -> str:
 def sniff(path: Path, head: bytes) -> bool:
     first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     return (
-        path.suffix.lower() == ".jsonl" and first.startswith(b"{") and all(k in first for k in _KEYS)
+        path.suffix.lower() == ".jsonl"
+        and first.startswith(b"{")
+        and all(k in first for k in _KEYS)
     )
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import attrs
 
-from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
+from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
@@ -187,7 +187,7 @@ def _samples_beside(
         return {}
     sibling_shown = os.path.join(os.path.dirname(shown), sibling.name)
     try:
-        with open_regular(sibling) as stream:
+        with progress.open_binary(sibling) as stream:
             return _read_samples(stream, sibling_shown, kept)
     except OSError as exc:
         raise OutputError(sibling_shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
@@ -196,9 +196,7 @@ def _samples_beside(
 _ELSEWHERE = re.compile(r"[/\\\x00]")
 
 
-def _read_samples(
-    stream: Any, shown: str, kept: c.SampleBudget
-) -> dict[tuple[str, str], _PerDoc]:
+def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[str, str], _PerDoc]:
     found: dict[tuple[str, str], _PerDoc] = {}
     for number, line in enumerate(stream, 1):
         if not line.strip():

@@ -90,16 +90,24 @@ def _unrun(command: str, why: str) -> Attempt:
 def _ended(command: str, finished: Finished, expect: int, limit: float) -> Attempt:
     code, took = finished.exit_code, f"{finished.duration:.2f} s"
     if finished.timed_out:
-        outcome, found = AttemptOutcome.FAILED, (
-            f"timed out after {limit:g} s: its process group was killed"
+        outcome, found = (
+            AttemptOutcome.FAILED,
+            (f"timed out after {limit:g} s: its process group was killed"),
         )
     elif code < 0:
-        outcome, found = AttemptOutcome.FAILED, (
-            f"killed by signal {-code} (exit {code}; expected {expect}), {took}"
+        outcome, found = (
+            AttemptOutcome.FAILED,
+            (f"killed by signal {-code} (exit {code}; expected {expect}), {took}"),
         )
     else:
         outcome = AttemptOutcome.PASSED if code == expect else AttemptOutcome.FAILED
         found = f"exit {code} (expected {expect}), {took}"
-    return Attempt(outcome=outcome, command=command, found=found, exit_code=code,
-                   duration=finished.duration, timed_out=finished.timed_out,
-                   stderr=finished.stderr)
+    return Attempt(
+        outcome=outcome,
+        command=command,
+        found=found,
+        exit_code=code,
+        duration=finished.duration,
+        timed_out=finished.timed_out,
+        stderr=finished.stderr,
+    )

@@ -67,8 +67,9 @@ def repo_state(cwd: Path) -> RepoState | None:
         return None
     root = Path(top.decode().strip())
     head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD")
-    status = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all",
-                  "--ignore-submodules=none")
+    status = _git(
+        root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"
+    )
     if head is None or status is None:
         return None
     changes = _changes(root, status)
@@ -152,15 +153,24 @@ class Store:
                 return None
             exit_code, duration = doc["exit_code"], doc["duration"]
             texts = [doc[name] for name in ("command", "found", "stderr", "commit", "recorded")]
-            if not (type(exit_code) is int and type(duration) is float
-                    and all(type(t) is str for t in texts)):
+            if not (
+                type(exit_code) is int
+                and type(duration) is float
+                and all(type(t) is str for t in texts)
+            ):
                 return None
         except (OSError, ValueError, TypeError, KeyError):
             return None
         command, found, stderr, commit, recorded = texts
-        return Attempt(outcome=AttemptOutcome.PASSED, command=command, found=found,
-                       exit_code=exit_code, duration=duration, stderr=stderr,
-                       cached=CachedPass(commit=commit, recorded=recorded))
+        return Attempt(
+            outcome=AttemptOutcome.PASSED,
+            command=command,
+            found=found,
+            exit_code=exit_code,
+            duration=duration,
+            stderr=stderr,
+            cached=CachedPass(commit=commit, recorded=recorded),
+        )
 
     def put(self, cache_key: str, attempt: Attempt, commit: str) -> None:
         """Record a live pass, atomically; a cache that cannot be written is no cache."""

@@ -14,7 +14,11 @@ from pathlib import Path
 from evalglass.evidence.model import Attempt, AttemptOutcome
 from evalglass.records.model import CheckRecord
 
-_PASSED, _FAILED, _UNRUN = AttemptOutcome.PASSED, AttemptOutcome.FAILED, AttemptOutcome.COULD_NOT_RUN
+_PASSED, _FAILED, _UNRUN = (
+    AttemptOutcome.PASSED,
+    AttemptOutcome.FAILED,
+    AttemptOutcome.COULD_NOT_RUN,
+)
 _SHOWN = 120  # characters of a matching line shown
 
 
@@ -26,8 +30,9 @@ def file_exists(check: CheckRecord, base: Path) -> Attempt:
     started = time.monotonic()
 
     def attempt(outcome: AttemptOutcome, found: str) -> Attempt:
-        return Attempt(outcome=outcome, command=command, found=found,
-                       duration=time.monotonic() - started)
+        return Attempt(
+            outcome=outcome, command=command, found=found, duration=time.monotonic() - started
+        )
 
     try:
         info = os.stat(base / name)
@@ -50,8 +55,9 @@ def regex(check: CheckRecord, base: Path) -> Attempt:
     started = time.monotonic()
 
     def attempt(outcome: AttemptOutcome, found: str) -> Attempt:
-        return Attempt(outcome=outcome, command=command, found=found,
-                       duration=time.monotonic() - started)
+        return Attempt(
+            outcome=outcome, command=command, found=found, duration=time.monotonic() - started
+        )
 
     try:
         text = (base / name).read_text(encoding="utf-8")
