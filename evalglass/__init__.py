@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from evalglass.evidence.read import read_outputs
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
-    from evalglass.shell.api import diff_records, doctor, explain, score, trend, validate
+    from evalglass.shell.api import diff_records, doctor, explain, run, score, trend, validate
 
 _HOMES = {
     "Authority": "evalglass.core.authority",
@@ -47,6 +47,7 @@ _HOMES = {
     "load_scorecard": "evalglass.contract",
     "read_outputs": "evalglass.evidence.read",
     "resolve": "evalglass.core.authority",
+    "run": "evalglass.shell.api",
     "score": "evalglass.shell.api",
     "trend": "evalglass.shell.api",
     "validate": "evalglass.shell.api",
@@ -77,6 +78,7 @@ __all__ = [
     "load_scorecard",
     "read_outputs",
     "resolve",
+    "run",
     "score",
     "trend",
     "validate",

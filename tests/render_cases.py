@@ -65,7 +65,10 @@ def assembled(
 
 def threshold(op: Op, value: float) -> ThresholdRecord:
     return ThresholdRecord(
-        op=op, value=value, approval=Approval.APPROVED, approved_by="@alice",
+        op=op,
+        value=value,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
         approved_on=dt.date(2026, 1, 1),
     )
 

@@ -9,12 +9,15 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Outcome, resolve
+from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
     Calibration,
+    CheckRecord,
     DatasetStatus,
     HostRecords,
+    MetricRecord,
     MetricStatus,
     Policy,
 )
@@ -83,7 +86,8 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         and st.evidence in ("missing", "other_judge", "other_model", "below_bar"),
         C.JUDGE_NOT_INDEPENDENT: (judged and st.model != "other")
         or (graded and (st.model == "unnamed" or self_graded)),
-        C.JUDGE_MODEL_MISMATCH: graded and (st.judge == "none" or (judged and st.grader != "judge")),
+        C.JUDGE_MODEL_MISMATCH: graded
+        and (st.judge == "none" or (judged and st.grader != "judge")),
         C.BASELINE_MISSING: st.requires_baseline and st.baseline is None,
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
@@ -126,8 +130,11 @@ def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
     """The table, as (record states, the output states crossed with them) pairs: the whole
     product with no grader named, then the whole product with each grader named."""
     plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
-    graded = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES,
-                                    [g for g in s.GRADER_STATES if g != "none"]))
+    graded = list(
+        itertools.product(
+            s.MODEL_STATES, s.OUTPUT_DATASET_STATES, [g for g in s.GRADER_STATES if g != "none"]
+        )
+    )
     for combo in itertools.product(*_RECORD_DIMS):
         yield combo, plain
     for combo in itertools.product(*_RECORD_DIMS[:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
@@ -138,8 +145,17 @@ def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State
     """The State for a walk's record states (the judge paired with its evidence) and output
     states."""
     metric, requires_baseline, threshold, dataset, (judge, evidence), policy, baseline = on_records
-    return s.State(metric, requires_baseline, threshold, dataset, judge, policy, baseline, *on_run,
-                   evidence=evidence)
+    return s.State(
+        metric,
+        requires_baseline,
+        threshold,
+        dataset,
+        judge,
+        policy,
+        baseline,
+        *on_run,
+        evidence=evidence,
+    )
 
 
 def test_whole_authority_table() -> None:
@@ -207,8 +223,9 @@ def test_a_judge_spelled_another_way_is_not_independent(spelled: str) -> None:
     as_model = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled]))
     got = resolve(s.METRIC, records, as_model)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
-    as_grader = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled],
-                                                           graders=[s.JUDGE_MODEL]))
+    as_grader = attrs.evolve(
+        measurement, run=attrs.evolve(measurement.run, models=[spelled], graders=[s.JUDGE_MODEL])
+    )
     got = resolve(s.METRIC, records, as_grader)
     assert got.outcome is Outcome.BLOCKED
     assert C.JUDGE_NOT_INDEPENDENT in [r.code for r in got.reasons]
@@ -231,9 +248,13 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
     run = attrs.evolve(measurement.run, graders=["openai/gpt-4.1-2025-04-14"])
     got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
     assert [(r.code, r.message) for r in got.reasons] == [
-        (C.JUDGE_MODEL_MISMATCH,
-         ("the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
-          "('openai/gpt-4.1')")),
+        (
+            C.JUDGE_MODEL_MISMATCH,
+            (
+                "the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
+                "('openai/gpt-4.1')"
+            ),
+        ),
     ]
 
 
@@ -245,6 +266,67 @@ def test_an_informational_metric_notes_its_grader_problems() -> None:
     assert [r.code for r in got.notes] == [C.JUDGE_NOT_INDEPENDENT, C.JUDGE_MODEL_MISMATCH]
 
 
+# A check's metric: authorized by its status alone, sound when checks.yaml defines it. Whatever
+# else the records hold under its id (a threshold, here) and whatever the check found, nothing
+# else counts.
+CHECK_METRIC = "check/unit-tests"
+CHECK_STATES = list(
+    itertools.product(s.METRIC_STATES, (True, False), s.THRESHOLD_STATES, (None, 1.0, 0.0))
+)
+
+
+def _check_world(
+    status: MetricStatus | None, defined: bool, threshold: Approval | None, value: float | None
+) -> tuple[HostRecords, Measurement | None]:
+    base = s.records(s.State(metric=status, threshold=threshold), metric_id=CHECK_METRIC)
+    metrics = {CHECK_METRIC: MetricRecord(status=status)} if status is not None else {}
+    checks = {"unit-tests": CheckRecord(run="pytest", timeout=60)} if defined else {}
+    records = attrs.evolve(base, metrics=metrics, checks=checks)
+    measurement = None
+    if value is not None:
+        measurement = Measurement(
+            id=CHECK_METRIC, run=Run(source="checks.yaml:2"), value=value, n=1
+        )
+    return records, measurement
+
+
+def expected_for_check(
+    status: MetricStatus | None, defined: bool
+) -> tuple[Outcome, list[C], list[C]]:
+    """DESIGN.md's rule for check metrics, stated apart from the resolver's code."""
+    if status is None:
+        return Outcome.INFORMATIONAL, [C.NO_RECORD], []
+    stage1 = [] if status is MetricStatus.GATING else [C.METRIC_NOT_GATING]
+    stage2 = [] if defined else [C.DANGLING_REFERENCE]
+    if stage1:
+        return Outcome.INFORMATIONAL, stage1, stage2
+    if stage2:
+        return Outcome.BLOCKED, stage2, []
+    return Outcome.CAN_GATE, [], []
+
+
+def test_whole_authority_table_for_check_metrics() -> None:
+    """Every state of a check's metric record, its definition, a stray threshold and the check's
+    result resolves as the check rule says: no threshold, dataset or policy is asked for."""
+    wrong = []
+    for status, defined, threshold, value in CHECK_STATES:
+        records, measurement = _check_world(status, defined, threshold, value)
+        got = resolve(CHECK_METRIC, records, measurement)
+        have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
+        want = expected_for_check(status, defined)
+        if have != want:
+            wrong.append(((status, defined, threshold, value), have, want))
+    assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
+    assert {expected_for_check(st, d)[0] for st, d, _, _ in CHECK_STATES} == set(Outcome)
+
+
+def test_a_gating_check_without_a_definition_names_what_is_missing() -> None:
+    """Blocked `dangling_reference`, naming the check checks.yaml lacks."""
+    records, _ = _check_world(MetricStatus.GATING, False, None, None)
+    got = resolve(CHECK_METRIC, records, None)
+    assert got.reasons[0].message == "no check 'unit-tests' in checks.yaml"
+
+
 EVIDENCE = "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json'"
 
 
@@ -253,10 +335,17 @@ EVIDENCE = "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json'
     [
         ("missing", f"{EVIDENCE} is not there: no such file next to the records"),
         ("other_judge", f"{EVIDENCE} is for judge 'grader-v1', not 'grader-v2'"),
-        ("other_model", (f"{EVIDENCE} is for model 'anthropic/claude-3-opus'; judge 'grader-v2' "
-                         "grades with 'openai/gpt-4.1'")),
-        ("below_bar", (f"{EVIDENCE}: kappa lower bound 0.55 < 0.6 (value 0.7846, n 285, 95% "
-                       "bootstrap)")),
+        (
+            "other_model",
+            (
+                f"{EVIDENCE} is for model 'anthropic/claude-3-opus'; judge 'grader-v2' "
+                "grades with 'openai/gpt-4.1'"
+            ),
+        ),
+        (
+            "below_bar",
+            (f"{EVIDENCE}: kappa lower bound 0.55 < 0.6 (value 0.7846, n 285, 95% bootstrap)"),
+        ),
     ],
 )
 def test_a_judge_is_held_to_its_calibration_evidence(evidence: str, message: str) -> None:
@@ -291,16 +380,18 @@ def test_evidence_never_read_or_never_named_fails_closed() -> None:
     judge = records.judges[s.JUDGE]
     for changed, said in (
         (attrs.evolve(judge, evidence_read=None), f"{EVIDENCE} was not read"),
-        (attrs.evolve(judge, evidence=None, evidence_read=None),
-         "judge 'grader-v2' has a min_agreement but names no calibration evidence"),
-        (attrs.evolve(judge, evidence_read=s.evidence_document(model=None)),
-         f"{EVIDENCE} names no judge model, so it cannot be shown to be for 'openai/gpt-4.1'"),
+        (
+            attrs.evolve(judge, evidence=None, evidence_read=None),
+            "judge 'grader-v2' has a min_agreement but names no calibration evidence",
+        ),
+        (
+            attrs.evolve(judge, evidence_read=s.evidence_document(model=None)),
+            f"{EVIDENCE} names no judge model, so it cannot be shown to be for 'openai/gpt-4.1'",
+        ),
     ):
         edited = attrs.evolve(records, judges={s.JUDGE: changed})
         got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
-        assert [(r.code, r.message) for r in got.reasons] == [
-            (C.JUDGE_EVIDENCE_INSUFFICIENT, said)
-        ]
+        assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, said)]
 
 
 @pytest.mark.parametrize(

@@ -105,10 +105,11 @@ def test_every_edited_record_would_load(state: s.State) -> None:
         fields = {
             f.name: getattr(record, f.name)
             for f in KINDS[kind].fields
-            if getattr(record, f.name) is not None and getattr(record, f.name) != f.default
+            if getattr(record, f.name) is not None
+            and getattr(record, f.name) != f.default
             or f.required
         }
-        assert cross_field_problem(kind, fields) is None, (kind, record_id, fields)
+        assert cross_field_problem(kind, fields, record_id) is None, (kind, record_id, fields)
 
 
 @given(s.states())
@@ -136,13 +137,20 @@ def test_a_calibrating_judge_needs_one_edit() -> None:
     state = s.State(judge=Calibration.CALIBRATING)
     plan = checklist(s.METRIC, s.records(state), s.measurement(state))
     assert plan.edits == (
-        Edit(kind="judges", record=s.JUDGE, field="calibration", value=Calibration.CALIBRATED,
-             action=Action.EDIT,
-             asserts="you have checked this judge's grades against human labels, and they "
-                     "agree well enough to fail builds on"),
+        Edit(
+            kind="judges",
+            record=s.JUDGE,
+            field="calibration",
+            value=Calibration.CALIBRATED,
+            action=Action.EDIT,
+            asserts="you have checked this judge's grades against human labels, and they "
+            "agree well enough to fail builds on",
+        ),
     )
     assert (plan.edits[0].file, plan.edits[0].key, plan.edits[0].text) == (
-        "judges.yaml", "grader-v2.calibration", "calibrated"
+        "judges.yaml",
+        "grader-v2.calibration",
+        "calibrated",
     )
 
 
@@ -177,10 +185,14 @@ def test_a_judge_grading_its_own_model_is_outside_the_records() -> None:
     plan = checklist(s.METRIC, s.records(state), s.measurement(state))
     assert plan.edits == ()
     assert [(r.code, r.message) for r in plan.outside] == [
-        (C.JUDGE_NOT_INDEPENDENT,
-         ("judge 'grader-v2' grades with 'openai/gpt-4.1', the model under evaluation "
-          "'OpenAI/GPT-4.1': grade with an independent model (a calibrated judge of another "
-          "model, named in metrics.yaml)")),
+        (
+            C.JUDGE_NOT_INDEPENDENT,
+            (
+                "judge 'grader-v2' grades with 'openai/gpt-4.1', the model under evaluation "
+                "'OpenAI/GPT-4.1': grade with an independent model (a calibrated judge of another "
+                "model, named in metrics.yaml)"
+            ),
+        ),
     ]
 
 
@@ -189,7 +201,9 @@ def test_an_unrecorded_metric_takes_its_dataset_from_the_run() -> None:
     measurement = attrs.evolve(
         s.measurement(s.State()),
         id="new/metric",
-        run=Run(source="run.json", models=["m"], dataset=DatasetIdentity(name="fresh", version="v1")),
+        run=Run(
+            source="run.json", models=["m"], dataset=DatasetIdentity(name="fresh", version="v1")
+        ),
     )
     plan = checklist("new/metric", s.records(s.State()), measurement)
     assert [(e.file, e.key, e.text) for e in plan.edits] == [
@@ -211,7 +225,9 @@ def test_a_proposed_threshold_keeps_its_bar() -> None:
     records = s.records(s.State(threshold=Approval.PROPOSED, dataset=DatasetStatus.PROPOSED))
     plan = checklist(s.METRIC, records, None)
     assert [e.key for e in plan.edits if e.kind == "thresholds"] == [
-        f"{s.METRIC}.approval", f"{s.METRIC}.approved_by", f"{s.METRIC}.approved_on"
+        f"{s.METRIC}.approval",
+        f"{s.METRIC}.approved_by",
+        f"{s.METRIC}.approved_on",
     ]
     edited = apply(records, plan.edits).thresholds[s.METRIC]
     assert isinstance(edited, ThresholdRecord)
@@ -230,7 +246,12 @@ def test_yaml_text_reads_back_as_the_same_text(text: str) -> None:
 def test_yaml_text_quotes_what_yaml_would_misread() -> None:
     """op is quoted; versions, handles and YAML words are quoted; ids and dates are plain."""
     assert [yaml_text(v) for v in (Op.GE, "2026-10", "@alice", "yes", "qa-gold", True)] == [
-        "'>='", "'2026-10'", "'@alice'", "'yes'", "qa-gold", "yes"
+        "'>='",
+        "'2026-10'",
+        "'@alice'",
+        "'yes'",
+        "qa-gold",
+        "yes",
     ]
 
 
@@ -241,8 +262,12 @@ def test_evidence_short_of_its_bar_asks_for_recalibration() -> None:
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement)
     assert [(e.file, e.key, e.text, e.action) for e in plan.edits] == [
-        ("judges.yaml", "grader-v2.evidence",
-         "<the calibration evidence file, relative to the records folder>", Action.EDIT),
+        (
+            "judges.yaml",
+            "grader-v2.evidence",
+            "<the calibration evidence file, relative to the records folder>",
+            Action.EDIT,
+        ),
     ]
     assert plan.edits[0].asserts == (
         "you ran `evalglass calibrate --judge grader-v2` on human labels for 'openai/gpt-4.1', "

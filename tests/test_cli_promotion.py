@@ -22,6 +22,7 @@ def work(tmp_path: Path) -> Path:
     shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
     return tmp_path
 
+
 APPROVED_NO_DATE = (
     "thresholds:\n  qa/exact_match:\n    op: '>='\n    value: 0.85\n    approval: approved\n"
     "    approved_by: '@alice'\n"
@@ -45,9 +46,7 @@ def test_explain_in_markdown(work: Path) -> None:
     """--format markdown: a bold headline and the ordered edit table."""
     result = run("explain", "qa/refusal_rate", "run.json", "--format", "markdown", cwd=work)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith(
-        "**`qa/refusal_rate`: informational: shown, never enforced**\n"
-    )
+    assert result.stdout.startswith("**`qa/refusal_rate`: informational: shown, never enforced**\n")
     assert "| 1 | `thresholds.yaml` | `qa/refusal_rate.approval` | `approved` |" in result.stdout
     assert "- gate: fail: upper bound 0.05352 is not &lt;= 0.05" in result.stdout
 
@@ -57,8 +56,10 @@ def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
     result = run("explain", "qa/exact-match", "run.json", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        ("evalglass: qa/exact-match: no such metric in metrics.yaml or the outputs given "
-         "(did you mean 'qa/exact_match'?)")
+        (
+            "evalglass: qa/exact-match: no such metric in metrics.yaml or the outputs given "
+            "(did you mean 'qa/exact_match'?)"
+        )
     ]
     assert result.stdout == ""
 
@@ -73,11 +74,12 @@ def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
 
 
 def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
-    """The example gates on a calibrating judge (an error); calibrated, only warnings remain."""
+    """The example gates on a calibrating judge (an error); calibrated, only warnings remain
+    (two of them: tasks of the output that no gating record covers)."""
     result = run("doctor", "run.json", cwd=work)
     assert result.returncode == 1
     assert result.stdout.splitlines()[-1] == (
-        "3 metrics configured to gate; 0 measured by nothing given; 1 error, 3 warnings"
+        "5 metrics configured to gate; 0 measured by nothing given; 1 error, 5 warnings"
     )
     assert (
         "host_records/metrics.yaml:9: error: metric 'qa/helpfulness' is configured to gate on "
@@ -88,7 +90,7 @@ def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
     result = run("doctor", "run.json", "--format", "json", cwd=work)
     assert result.returncode == 0
     doc = json.loads(result.stdout)
-    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 3, 0)
+    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 5, 0)
 
 
 def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
@@ -97,8 +99,10 @@ def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
     result = run("doctor", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        ("evalglass: host_records/thresholds.yaml:2: threshold 'qa/exact_match' is approved but "
-         "is missing required field 'approved_on'")
+        (
+            "evalglass: host_records/thresholds.yaml:2: threshold 'qa/exact_match' is approved but "
+            "is missing required field 'approved_on'"
+        )
     ]
     assert result.stdout == ""
 
@@ -107,25 +111,30 @@ def test_validate_counts_the_records(work: Path) -> None:
     """validate: schema only, `ok: N records in DIR`, exit 0."""
     result = run("validate", cwd=work)
     assert (result.returncode, result.stdout, result.stderr) == (
-        0, "ok: 13 records in host_records\n", ""
+        0,
+        "ok: 17 records in host_records\n",
+        "",
     )
 
 
 def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
-    """validate: each check is a record, and so is the success policy when success.yaml has one."""
+    """validate: each check is a record, and so is the success policy when success.yaml has one
+    (the example's two check metrics and two checks, here replaced by two others)."""
     (work / "host_records/checks.yaml").write_text(
         "checks:\n  unit-tests:\n    run: pytest -q\n    timeout: 600\n"
         "  model-card:\n    file_exists: docs/model_card.md\n"
     )
     (work / "host_records/success.yaml").write_text("success:\n  min_gates: 1\n")
     result = run("validate", cwd=work)
-    assert (result.returncode, result.stdout) == (0, "ok: 15 records in host_records\n")
+    assert (result.returncode, result.stdout) == (0, "ok: 17 records in host_records\n")
     (work / "host_records/success.yaml").write_text("success:\n  mode: percentage\n")
     refused = run("validate", cwd=work)
     assert refused.returncode == 4
     assert refused.stderr.splitlines() == [
-        ("evalglass: host_records/success.yaml:1: the success policy is in percentage mode but is "
-        "missing required field 'min_pass_rate'")
+        (
+            "evalglass: host_records/success.yaml:1: the success policy is in percentage mode but is "
+            "missing required field 'min_pass_rate'"
+        )
     ]
 
 
@@ -135,8 +144,10 @@ def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
     result = run("validate", "--records", "host_records", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        ("evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
-         "validated, retired (did you mean 'validated'?)")
+        (
+            "evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
+            "validated, retired (did you mean 'validated'?)"
+        )
     ]
     assert result.stdout == ""
 
@@ -160,7 +171,9 @@ def test_pre_commit_hook_runs_validate_on_records_files() -> None:
     assert len(hooks) == 1
     hook = hooks[0]
     assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} == {
-        "id": "evalglass-validate", "entry": "evalglass validate", "language": "python",
+        "id": "evalglass-validate",
+        "entry": "evalglass validate",
+        "language": "python",
         "pass_filenames": "false",
     }
     files = re.compile(hook["files"])

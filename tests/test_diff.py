@@ -13,11 +13,14 @@ import pytest
 from evalglass.records.model import (
     Approval,
     Calibration,
+    CheckRecord,
     Decision,
+    HostRecords,
     MetricRecord,
     MetricStatus,
     Op,
     ThresholdRecord,
+    Tier,
 )
 from evalglass.tools.records_diff import Kind, diff
 from tests import states as s
@@ -25,12 +28,18 @@ from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
 
 
 def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
-    return ThresholdRecord(op=op, value=value, approval=Approval.APPROVED, approved_by=by,
-                           approved_on=dt.date(2026, 11, 1))
+    return ThresholdRecord(
+        op=op,
+        value=value,
+        approval=Approval.APPROVED,
+        approved_by=by,
+        approved_on=dt.date(2026, 11, 1),
+    )
 
 
 def loosens(old: tuple[Op, float], new: tuple[Op, float]) -> bool:
     """Independent statement: does `new` admit some value that `old` rejected?"""
+
     def admits(rule: tuple[Op, float], x: float) -> bool:
         return rule[0].holds(x, rule[1])
 
@@ -41,7 +50,9 @@ def loosens(old: tuple[Op, float], new: tuple[Op, float]) -> bool:
 RULES = [(op, v) for op in Op for v in (0.5, 0.6)]
 
 
-@pytest.mark.parametrize(("old", "new"), [p for p in itertools.product(RULES, RULES) if p[0] != p[1]])
+@pytest.mark.parametrize(
+    ("old", "new"), [p for p in itertools.product(RULES, RULES) if p[0] != p[1]]
+)
 def test_threshold_direction_table(old, new) -> None:
     """Every pair of rules: loosened exactly when the new rule admits a value the old rejected."""
     base = attrs.evolve(s.records(s.State()), thresholds={s.METRIC: threshold(*old)})
@@ -89,6 +100,7 @@ def test_no_change_no_rows() -> None:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A git repository whose main commit holds the example records."""
+
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
 
@@ -118,8 +130,12 @@ def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
     path = repo / "host_records/thresholds.yaml"
     original = path.read_text()
     path.write_text(original.replace("    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n"))
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "drop"],
-                   cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "drop"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
     path.write_text(original.replace("    value: 0.85\n", "    value: 0.9\n    max_drop: 0.2\n"))
     widened = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert widened.returncode == 1, widened.stdout + widened.stderr
@@ -158,9 +174,17 @@ def _bars(ops: tuple[Op, ...]) -> list[ThresholdRecord]:
     ):
         if value is None and drop is None and relative is None:
             continue
-        bars.append(ThresholdRecord(op=op, value=value, max_drop=drop, max_relative_drop=relative,
-                                    approval=Approval.APPROVED, approved_by="@alice",
-                                    approved_on=dt.date(2026, 11, 1)))
+        bars.append(
+            ThresholdRecord(
+                op=op,
+                value=value,
+                max_drop=drop,
+                max_relative_drop=relative,
+                approval=Approval.APPROVED,
+                approved_by="@alice",
+                approved_on=dt.date(2026, 11, 1),
+            )
+        )
     return bars
 
 
@@ -174,11 +198,13 @@ def admits(bar: ThresholdRecord, x: float, drop: float, relative: float) -> bool
     )
 
 
-_PROBES = list(itertools.product(
-    [v + d for v in (0.5, 0.55, 0.6) for d in (-1e-9, 0, 1e-9)],
-    [v + d for v in (0.0, 0.02, 0.035, 0.05, 0.09) for d in (-1e-9, 0, 1e-9)],
-    [v + d for v in (0.0, 0.1, 0.15, 0.2, 0.3) for d in (-1e-9, 0, 1e-9)],
-))
+_PROBES = list(
+    itertools.product(
+        [v + d for v in (0.5, 0.55, 0.6) for d in (-1e-9, 0, 1e-9)],
+        [v + d for v in (0.0, 0.02, 0.035, 0.05, 0.09) for d in (-1e-9, 0, 1e-9)],
+        [v + d for v in (0.0, 0.1, 0.15, 0.2, 0.3) for d in (-1e-9, 0, 1e-9)],
+    )
+)
 
 
 @pytest.mark.parametrize("ops", [(Op.GE, Op.GT), (Op.LE, Op.LT)], ids=["higher", "lower"])
@@ -192,14 +218,21 @@ def test_threshold_bar_table(ops: tuple[Op, ...]) -> None:
     for old, new in itertools.product(bars, bars):
         if old == new:
             continue
-        changes = diff(attrs.evolve(base, thresholds={s.METRIC: old}),
-                       attrs.evolve(base, thresholds={s.METRIC: new})).changes
+        changes = diff(
+            attrs.evolve(base, thresholds={s.METRIC: old}),
+            attrs.evolve(base, thresholds={s.METRIC: new}),
+        ).changes
         # What the edit does to authority (a regression bar needs a baseline) is tested above.
         kinds = [c.kind for c in changes if c.file == "thresholds.yaml"]
         looser = any(admits(new, *p) and not admits(old, *p) for p in _PROBES)
         tighter = any(admits(old, *p) and not admits(new, *p) for p in _PROBES)
-        want = (Kind.THRESHOLD_LOOSENED if looser else Kind.THRESHOLD_TIGHTENED if tighter
-                else Kind.RECORD_CHANGED)
+        want = (
+            Kind.THRESHOLD_LOOSENED
+            if looser
+            else Kind.THRESHOLD_TIGHTENED
+            if tighter
+            else Kind.RECORD_CHANGED
+        )
         assert kinds == [want], (old, new, kinds)
         verdicts[want] = verdicts.get(want, 0) + 1
     # The table reaches every outcome, so no branch of it is vacuous.
@@ -229,8 +262,15 @@ _METRIC_FIELDS = {
 }
 _Z = {0.8: 1.2816, 0.95: 1.96, 0.99: 2.5758}
 # (n, fraction of samples missing, a baseline exists, value, standard error), against a bar 0.8.
-_RUNS = list(itertools.product((1, 5, 10, 50, 100, 500), (0.0, 0.03, 0.1, 0.5), (False, True),
-                               (0.79, 0.85), (0.01, 0.02, 0.03, 0.05)))
+_RUNS = list(
+    itertools.product(
+        (1, 5, 10, 50, 100, 500),
+        (0.0, 0.03, 0.1, 0.5),
+        (False, True),
+        (0.79, 0.85),
+        (0.01, 0.02, 0.03, 0.05),
+    )
+)
 
 
 def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float]) -> bool:
@@ -238,7 +278,9 @@ def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float])
     baseline when one is required, and the compared number (the value for a point decision,
     the lower end of the interval at the record's level for a bound) clears 0.8."""
     n, missing, has_baseline, value, se = run
-    compared = value if record.decision is Decision.POINT else value - _Z[record.interval_level] * se
+    compared = (
+        value if record.decision is Decision.POINT else value - _Z[record.interval_level] * se
+    )
     return (
         n >= record.min_samples
         and missing <= record.max_missing_fraction
@@ -249,7 +291,9 @@ def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float])
 
 def _metric_records() -> list[MetricRecord]:
     return [
-        MetricRecord(status=MetricStatus.GATING, dataset=s.DATASET, **dict(zip(_METRIC_FIELDS, values)))
+        MetricRecord(
+            status=MetricStatus.GATING, dataset=s.DATASET, **dict(zip(_METRIC_FIELDS, values))
+        )
         for values in itertools.product(*_METRIC_FIELDS.values())
     ]
 
@@ -268,14 +312,18 @@ def test_metric_field_direction_table() -> None:
     for old, new in itertools.product(records, records):
         if old == new:
             continue
-        result = diff(attrs.evolve(base, metrics={s.METRIC: old}),
-                      attrs.evolve(base, metrics={s.METRIC: new}))
+        result = diff(
+            attrs.evolve(base, metrics={s.METRIC: old}), attrs.evolve(base, metrics={s.METRIC: new})
+        )
         rows = [c for c in result.changes if c.kind not in _AUTHORITY_KINDS]
         looser = any(admits_run(new, r) and not admits_run(old, r) for r in _RUNS)
         tighter = any(admits_run(old, r) and not admits_run(new, r) for r in _RUNS)
         want = [Kind.METRIC_LOOSENED] if looser else [Kind.METRIC_TIGHTENED] if tighter else []
         # Between two point rules the interval level compares nothing: a plain change.
-        if Decision.POINT is old.decision is new.decision and old.interval_level != new.interval_level:
+        if (
+            Decision.POINT is old.decision is new.decision
+            and old.interval_level != new.interval_level
+        ):
             want.append(Kind.RECORD_CHANGED)
         assert want, (old, new)
         assert [(c.kind, c.file) for c in rows] == [(k, "metrics.yaml") for k in want], (old, new)
@@ -304,8 +352,11 @@ def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind
     """One field moved: one row of its kind, saying which field moved from what to what; the
     same edit beside a status change still loosens, and the status change is shown apart."""
     record = MetricRecord(status=MetricStatus.GATING, dataset=s.DATASET)
-    base = attrs.evolve(s.records(s.State()), metrics={s.METRIC: attrs.evolve(record, **{field: old})})
+    base = attrs.evolve(
+        s.records(s.State()), metrics={s.METRIC: attrs.evolve(record, **{field: old})}
+    )
     moved = attrs.evolve(base.metrics[s.METRIC], **{field: new})
+
     def shown(value: object) -> str:
         return value.value if isinstance(value, Decision) else str(value)
 
@@ -333,8 +384,9 @@ def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind
         ("    min_samples: 100\n", "    min_samples: 100\n    interval_level: 0.99\n", False),
     ],
 )
-def test_diff_cli_flags_a_loosened_metric_record(repo: Path, old: str, new: str,
-                                                 loosens: bool) -> None:
+def test_diff_cli_flags_a_loosened_metric_record(
+    repo: Path, old: str, new: str, loosens: bool
+) -> None:
     """`diff --fail-on-loosen` in a real repository: a metrics.yaml edit that weakens a gate
     exits 1 and names the field; one that strengthens it exits 0 and says so."""
     path = repo / "host_records/metrics.yaml"
@@ -350,11 +402,69 @@ def test_diff_cli_flags_a_loosened_metric_record(repo: Path, old: str, new: str,
 def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
     """requires_baseline removed from a metric record is a loosening the diff refuses."""
     path = repo / "host_records/metrics.yaml"
-    path.write_text(path.read_text().replace("    min_samples: 100\n",
-                                             "    min_samples: 100\n    requires_baseline: yes\n", 1))
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "req"],
-                   cwd=repo, check=True, capture_output=True)
+    path.write_text(
+        path.read_text().replace(
+            "    min_samples: 100\n", "    min_samples: 100\n    requires_baseline: yes\n", 1
+        )
+    )
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "req"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
     path.write_text(path.read_text().replace("    requires_baseline: yes\n", "", 1))
     result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "requires_baseline: True → False" in result.stdout
+
+
+def _checked(status: MetricStatus, check: CheckRecord | None) -> HostRecords:
+    return HostRecords(
+        metrics={"check/unit": MetricRecord(status=status)},
+        checks={} if check is None else {"unit": check},
+    )
+
+
+UNIT = CheckRecord(run="pytest -q", timeout=600)
+
+
+def test_promoting_a_check_is_its_own_approval() -> None:
+    """A check has no threshold to approve: its promotion to gating is not loosening."""
+    result = diff(_checked(MetricStatus.INFORMATIONAL, UNIT), _checked(MetricStatus.GATING, UNIT))
+    assert [(c.kind, c.unapproved) for c in result.changes] == [
+        (Kind.GAINS_AUTHORITY, False),
+        (Kind.RECORD_CHANGED, False),
+    ]
+    assert result.loosening == ()
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        attrs.evolve(UNIT, run="true"),
+        attrs.evolve(UNIT, expect_exit=1),
+        attrs.evolve(UNIT, timeout=60),
+        attrs.evolve(UNIT, tier=Tier.FAST),
+    ],
+)
+def test_editing_a_gating_checks_definition_is_loosening(edited: CheckRecord) -> None:
+    """Any edit to the definition of a check that gates may weaken it: `check_changed`, refused
+    by --fail-on-loosen; the same edit to an informational check is a plain change."""
+    gating = diff(_checked(MetricStatus.GATING, UNIT), _checked(MetricStatus.GATING, edited))
+    assert [c.kind for c in gating.changes] == [Kind.CHECK_CHANGED]
+    assert gating.loosening == gating.changes
+    info = diff(
+        _checked(MetricStatus.INFORMATIONAL, UNIT), _checked(MetricStatus.INFORMATIONAL, edited)
+    )
+    assert [c.kind for c in info.changes] == [Kind.RECORD_CHANGED]
+    assert info.loosening == ()
+
+
+def test_removing_a_gating_checks_definition_blocks_and_is_shown() -> None:
+    """Its metric turns blocked (dangling), and the removed record is listed."""
+    result = diff(_checked(MetricStatus.GATING, UNIT), _checked(MetricStatus.GATING, None))
+    assert [(c.kind, c.file) for c in result.changes] == [
+        (Kind.LOSES_AUTHORITY, "metrics.yaml"),
+        (Kind.RECORD_REMOVED, "checks.yaml"),
+    ]

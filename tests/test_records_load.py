@@ -163,8 +163,10 @@ def test_every_kind_loads_with_every_field(records_dir: Path) -> None:
         },
         judges={
             "grader-v2": JudgeRecord(
-                model="openai/gpt-4.1", calibration=Calibration.CALIBRATED, evidence="docs/calib.md",
-                evidence_read=UnreadableEvidence("is not there: no such file next to the records")
+                model="openai/gpt-4.1",
+                calibration=Calibration.CALIBRATED,
+                evidence="docs/calib.md",
+                evidence_read=UnreadableEvidence("is not there: no such file next to the records"),
             )
         },
         policies={"qa-gold": PolicyRecord(policy=Policy.PERMITTED)},
@@ -568,7 +570,10 @@ def test_duplicates_name_the_first_line(error: Errors, text: str, expected: str)
         ("- metrics\n", ("1: lists are not allowed here: the top level holds 'key: value' lines")),
         # Not a records file at all: nothing of it is shown back (it may hold anything).
         ("just text\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
-        ("TOKEN=s3cret\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
+        (
+            "TOKEN=s3cret\n",
+            "1: expected 'metrics:' as the first key; this is not a host-records file",
+        ),
         ("%PDF-1.7\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
         (
             "metrics:x\n",
