@@ -11,6 +11,10 @@ import attrs
 
 
 class AuthorityCode(enum.Enum):
+    """Why a metric is not can_gate. Stage 1 codes keep it informational (not authorized); stage
+    2 codes block an authorized metric (its evidence is not sound). The values are the codes
+    every format prints."""
+
     # Stage 1: is the metric authorized to gate? Failing any of these makes it informational.
     NO_RECORD = "no_record"
     METRIC_NOT_GATING = "metric_not_gating"
@@ -57,5 +61,7 @@ class GateCode(enum.Enum):
 
 @attrs.frozen
 class Reason:
+    """A reason code and its message: the code is for machines and tests, the message for people."""
+
     code: AuthorityCode | ValidityCode | GateCode
     message: str

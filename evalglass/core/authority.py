@@ -33,6 +33,9 @@ from evalglass.records.model import (
 
 
 class Outcome(enum.Enum):
+    """Whether a metric may gate: informational (not authorized), blocked (authorized, but its
+    evidence is unsound: the run cannot pass), or can_gate."""
+
     INFORMATIONAL = "informational"
     BLOCKED = "blocked"
     CAN_GATE = "can_gate"

@@ -41,6 +41,8 @@ _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "n
 
 
 class Action(enum.Enum):
+    """Whether an edit changes a field of a record that exists or starts a record."""
+
     EDIT = "edit"  # a field of a record that exists
     ADD = "add"  # a field of a record that does not exist yet
 
@@ -63,10 +65,12 @@ class Edit:
 
     @property
     def file(self) -> str:
+        """The records file the edit goes in."""
         return KINDS[self.kind].filename
 
     @property
     def key(self) -> str:
+        """`record.field`, as the checklist names the edit."""
         return f"{self.record}.{self.field}"
 
     @property

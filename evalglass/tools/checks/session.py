@@ -30,6 +30,9 @@ class Progress:
 
 @attrs.frozen(kw_only=True)
 class Settings:
+    """How checks are run: the scope (which tier), the folder their paths are relative to, the
+    cache (None: none is read or written), and the evalglass version a cached pass is keyed by."""
+
     scope: Scope
     base: Path = Path(".")  # where a check's cwd and files are relative to
     store: cache.Store | None = None  # None: nothing read from or written to a cache
