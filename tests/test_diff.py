@@ -10,23 +10,33 @@ from pathlib import Path
 import attrs
 import pytest
 
+from evalglass.evidence.model import Evidence
 from evalglass.records.model import (
     Approval,
     Calibration,
     Decision,
+    HostRecords,
     MetricRecord,
     MetricStatus,
     Op,
     ThresholdRecord,
 )
-from evalglass.tools.records_diff import Kind, diff
+from evalglass.tools import records_diff
+from evalglass.tools.records_diff import Kind, RecordsDiff
 from tests import states as s
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
 
 
+def diff(base: HostRecords, head: HostRecords, evidence: Evidence | None = None,
+         **names: str) -> RecordsDiff:
+    """The diff as of the states' evaluation date."""
+    return records_diff.diff(base, head, evidence, evaluated_on=s.TODAY, **names)
+
+
 def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
     return ThresholdRecord(op=op, value=value, approval=Approval.APPROVED, approved_by=by,
-                           approved_on=dt.date(2026, 11, 1))
+                           approved_on=dt.date(2026, 11, 1),
+                           approved_for=s.approved_for(s.State(), names_judge=False))
 
 
 def loosens(old: tuple[Op, float], new: tuple[Op, float]) -> bool:

@@ -58,9 +58,12 @@ RECORDS_ONLY = [
      "dataset_retired: dataset 'retired-set' is retired [blocked_gate]"),
     ("rec/policies.yaml:8: warning: policy 'old-set' is used by nothing: no metric names its "
      "dataset [unused_record]"),
-    ("rec/thresholds.yaml:2: error: threshold 'a/gate' is approved on 2999-01-01, after today "
-     "(2026-11-30): an approval cannot come from the future [future_approval]"),
-    ("rec/thresholds.yaml:26: warning: threshold 'orphan' is used by nothing: metrics.yaml has no "
+    ("rec/thresholds.yaml:2: error: threshold 'a/gate' is approved on 2999-01-01, after the "
+     "evaluation date (2026-11-30): an approval cannot come from the future [future_approval]"),
+    ("rec/thresholds.yaml:19: warning: threshold 'c/point' (approved by @alice on 2026-01-01): "
+     "its approval's last day is 2026-12-15, in 15 days: approve it again by then, or it stops "
+     "gating (approval_expired) [approval_expiring]"),
+    ("rec/thresholds.yaml:36: warning: threshold 'orphan' is used by nothing: metrics.yaml has no "
      "such metric [unused_record]"),
 ]
 
@@ -83,7 +86,7 @@ def test_every_problem_in_the_records_in_file_and_line_order(rec: Path) -> None:
     diagnosis = _diagnose(rec)
     assert render(diagnosis, Format.TERMINAL).splitlines() == [
         *RECORDS_ONLY,
-        "4 metrics configured to gate (no outputs given); 5 errors, 8 warnings",
+        "4 metrics configured to gate (no outputs given); 5 errors, 9 warnings",
     ]
     assert diagnosis.exit_code == DOCTOR_ERRORS_EXIT
 
@@ -104,7 +107,7 @@ def test_outputs_add_unmeasured_gates_and_unrecorded_metrics(rec: Path) -> None:
          "metrics.yaml, so it is informational (`evalglass metrics --skeleton` drafts one)")),
     ]
     assert diagnosis.summary == (
-        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 9 warnings"
+        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 10 warnings"
     )
 
 
@@ -141,7 +144,8 @@ def test_clean_records_are_clean(tmp_path: Path) -> None:
     (tmp_path / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
     (tmp_path / "thresholds.yaml").write_text(
         "thresholds:\n  m:\n    op: '>='\n    value: 0.9\n    approval: approved\n"
-        "    approved_by: '@a'\n    approved_on: 2026-01-01\n")
+        "    approved_by: '@a'\n    approved_on: 2026-01-01\n    approved_for:\n"
+        "      dataset_version: '1'\n")
     diagnosis = diagnose(load_records(tmp_path), None, TODAY)
     assert diagnosis.findings == ()
     assert diagnosis.summary == (
@@ -152,7 +156,7 @@ def test_clean_records_are_clean(tmp_path: Path) -> None:
 def test_json_carries_every_finding(rec: Path) -> None:
     """--format json: severity, code, file, line, subject and message per finding, and counts."""
     doc = json.loads(render(_diagnose(rec), Format.JSON))
-    assert (doc["schema_version"], doc["exit_code"], doc["errors"], doc["warnings"]) == (1, 1, 5, 8)
+    assert (doc["schema_version"], doc["exit_code"], doc["errors"], doc["warnings"]) == (1, 1, 5, 9)
     assert doc["findings"][3] == {
         "severity": "error", "code": "dangling_reference", "file": "rec/metrics.yaml", "line": 2,
         "subject": "a/gate",

@@ -82,7 +82,8 @@ def test_hypothetical_gate_can_fail(records: HostRecords, evidence: Evidence) ->
     """Approving the proposed refusal-rate bar would make today's run fail it: explain says so."""
     x = explain("qa/refusal_rate", records, evidence)
     assert [e.key for e in x.checklist.edits] == [
-        "qa/refusal_rate.approval", "qa/refusal_rate.approved_by", "qa/refusal_rate.approved_on"
+        "qa/refusal_rate.approval", "qa/refusal_rate.approved_by", "qa/refusal_rate.approved_on",
+        "qa/refusal_rate.approved_for",
     ]
     assert x.hypothetical is not None and x.hypothetical_gate_known
     assert x.hypothetical.gate.result is Result.FAIL

@@ -14,7 +14,8 @@ def test_all_is_pinned_and_importable() -> None:
     assert evalglass.__all__ == [
         "Authority", "EvalglassError", "Evidence", "GateResult", "HostRecords", "Measurement",
         "MetricCard", "Outcome", "OutputError", "RecordError", "Result", "Scorecard", "Verdict",
-        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "load_records", "load_scorecard",
+        "__version__", "assemble", "decide", "diff_records", "doctor", "explain", "history",
+        "load_records", "load_scorecard",
         "read_outputs", "resolve", "score", "trend", "validate",
     ]
     assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
@@ -32,7 +33,7 @@ def test_vocabularies_are_pinned() -> None:
         "dataset_proposed", "judge_uncalibrated", "dangling_reference", "policy_not_permitted",
         "dataset_retired", "dataset_mismatch", "judge_drifted", "judge_retired",
         "judge_not_independent", "judge_model_mismatch", "baseline_missing",
-        "baseline_not_comparable",
+        "baseline_not_comparable", "approval_stale", "approval_expired",
     ]
     assert [c.value for c in ValidityCode] == [
         "value_missing", "value_not_finite", "too_few_samples", "interval_unavailable",
@@ -53,7 +54,7 @@ for _ in range(2):
     evidence = e.read_outputs([output])
     assert e.assemble(host, evidence, evaluated_at=card.evaluated_at).verdict is card.verdict
     m = evidence.measurements["qa/exact_match"]
-    authority = e.resolve("qa/exact_match", host, m)
+    authority = e.resolve("qa/exact_match", host, m, evaluated_on=card.evaluated_at.date())
     assert isinstance(authority, e.Authority)
     assert e.diff_records("HEAD", records).base == "HEAD"
     path = sys.argv[1]

@@ -323,9 +323,11 @@ def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_acc
         (T + "    value: 0.85\n", True),
         (T.replace("proposed", "approved") + "    value: 0.85\n", False),
         (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-11-01\n", True),
+         "    approved_on: 2026-11-01\n", False),
         (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-02-30\n", False),
+         "    approved_on: 2026-11-01\n    approved_for:\n      dataset_version: '1'\n", True),
+        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+         "    approved_on: 2026-02-30\n    approved_for:\n      dataset_version: '1'\n", False),
         (T, False),
         (T + "    max_drop: 0.02\n", True),
         (T + "    value: '0.85'\n", True),

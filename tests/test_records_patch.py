@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FILLED = {
     "approved_by": "'@alice'", "approved_on": "2026-11-01", "op": "'>='", "value": "0.5",
     "n": "100", "version": "'2026-10'", "dataset_version": "'2026-10'", "model": "judge/model-z",
-    "judge": "judge/model-z", "dataset": "qa-gold",
+    "judge": "judge/model-z", "dataset": "qa-gold", "judge_model": "judge/model-z",
+    "expires_on": "2099-12-31",
 }  # fmt: skip
 
 
@@ -49,6 +50,11 @@ def write_records(folder: Path, records: HostRecords) -> None:
             for field in spec.fields:
                 value = getattr(record, field.name)
                 if value is None or (not field.required and value == field.default):
+                    continue
+                if field.nested:
+                    lines.append(f"    {field.name}:")
+                    lines += [f"      {sub.name}: {spelling(_text(getattr(value, sub.name)))}"
+                              for sub in field.fields if getattr(value, sub.name) is not None]
                     continue
                 lines.append(f"    {field.name}: {spelling(_text(value))}")
             lines.append("")
@@ -114,7 +120,8 @@ def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
         with pytest.raises(RecordError, match="placeholder"):
             load_records(repo / "host_records")
     fill(repo / "host_records")
-    after = resolve(s.METRIC, load_records(repo / "host_records"), measurement)
+    after = resolve(s.METRIC, load_records(repo / "host_records"), measurement,
+                    evaluated_on=s.TODAY)
     if explanation.checklist.outside:
         assert after.outcome is not Outcome.INFORMATIONAL
     else:

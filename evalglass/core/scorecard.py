@@ -105,8 +105,10 @@ def assemble(
 ) -> Scorecard:
     """The scorecard for the union of recorded and measured metrics, sorted by id, evaluated at
     `evaluated_at` (the caller's clock or `--as-of`: a pure function reads no clock)."""
+    moment = evaluation_time(evaluated_at)
+    # Dated records (an approval's expiry) are compared with the evaluation date in UTC.
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id))
+        _card(metric_id, records, evidence.measurements.get(metric_id), moment.date())
         for metric_id in sorted(set(records.metrics) | set(evidence.measurements))
     )
     verdict = verdict_of(cards)
@@ -117,14 +119,16 @@ def assemble(
         model=_model(evidence),
         sources=evidence.sources,
         skipped=evidence.skipped,
-        evaluated_at=evaluated_at,
+        evaluated_at=moment,
     )
 
 
-def _card(metric_id: str, records: HostRecords, measurement: Measurement | None) -> MetricCard:
+def _card(
+    metric_id: str, records: HostRecords, measurement: Measurement | None, evaluated_on: dt.date
+) -> MetricCard:
     metric = records.metrics.get(metric_id)
     threshold = records.thresholds.get(metric_id)
-    authority = resolve(metric_id, records, measurement)
+    authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
     if measurement is not None:
         measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
     validity = assess(measurement, metric)

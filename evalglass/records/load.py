@@ -14,6 +14,7 @@ from evalglass import _inputs
 from evalglass._collector import paused
 from evalglass._inputs import NotARegularFile
 from evalglass.errors import RecordError
+from evalglass.records import cross_file
 from evalglass.records._yaml import parse_records
 from evalglass.records.baseline_files import Reader, attach_scorecards
 from evalglass.records.build import build_records
@@ -44,12 +45,15 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
 
 def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:
     """HostRecords from each kind's records (a single-record kind's under its own name, or
-    none), with baselines that name a scorecard filled in through `read`."""
+    none), with baselines that name a scorecard filled in through `read`. Raises RecordError
+    for a rule between records of different files (`cross_file`), once all have loaded."""
     kinds: dict[str, Any] = {}
     for kind, records in loaded.items():
         kinds[kind] = next(iter(records.values()), None) if KINDS[kind].single else records
     kinds["baselines"] = attach_scorecards(kinds["baselines"], read)
-    return HostRecords(**kinds)
+    host = HostRecords(**kinds)
+    cross_file.check(host)
+    return host
 
 
 def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, Record]:

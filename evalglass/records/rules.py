@@ -98,9 +98,10 @@ _PROCESSES = ("run", "shell")
 # is reported, so each kind lists the rule that says what the record is first.
 RULES: Mapping[str, tuple[Rule, ...]] = {
     "thresholds": (
-        # Authority needs a name and a date to point at; an anonymous approval grants nothing.
-        RequiredWhen("approval", Approval.APPROVED.value, ("approved_by", "approved_on"),
-                     "is approved"),
+        # Authority needs a name and a date to point at, and what was approved: an anonymous
+        # approval, or one that names no data, grants nothing.
+        RequiredWhen("approval", Approval.APPROVED.value,
+                     ("approved_by", "approved_on", "approved_for"), "is approved"),
         AnyOf(("value", "max_drop", "max_relative_drop"),
               "has no bar: give value, max_drop or max_relative_drop"),
         NotBefore("expires_on", "approved_on", "an approval cannot expire before it is given"),
@@ -209,8 +210,19 @@ def _check(rule: Rule) -> Check:
     return not_before
 
 
+# What to write for a required field whose name alone does not say it.
+_TO_ADD: Mapping[str, str] = {
+    "approved_for": (
+        "add approved_for: with, on indented lines below it, the dataset_version approved (and "
+        "the fingerprint, when the dataset record has one; the judge_model, when the metric "
+        "names a judge)"
+    ),
+}
+
+
 def _missing(required: tuple[str, ...], values: Mapping[str, Any], why: str) -> str | None:
     for name in required:
         if name not in values:
-            return f"{why} but is missing required field {quote(name)}"
+            add = f": {_TO_ADD[name]}" if name in _TO_ADD else ""
+            return f"{why} but is missing required field {quote(name)}{add}"
     return None

@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from evalglass.records.model import HostRecords
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
+    from evalglass.tools.history import History
     from evalglass.tools.records_diff import RecordsDiff
     from evalglass.tools.trend import Trend
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "score",
-    "trend", "validate",
+    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "history",
+    "score", "trend", "validate",
 ]
 
 
@@ -85,9 +86,11 @@ def diff_records(
     head_ref: str | None = None,
     input_format: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
-    authority each side resolves for the given outputs."""
+    authority each side resolves for the given outputs, as of the evaluation time `as_of`
+    (default: now), which also dates the approvals found expiring."""
     from evalglass.records.gitref import load_records_at
     from evalglass.tools.records_diff import diff
 
@@ -95,7 +98,8 @@ def diff_records(
     head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
-    return diff(base, head, evidence, base_name=base_ref, head_name=head_name)
+    return diff(base, head, evidence, base_name=base_ref, head_name=head_name,
+                evaluated_on=_evaluation_time(as_of).date())
 
 
 def explain(
@@ -140,17 +144,35 @@ def doctor(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
-    today: dt.date | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Diagnosis:
-    """Every problem in the records (and, given outputs, between them and the run). Reads only.
-    With `records_ref`, the records are read as committed at that git ref."""
+    """Every problem in the records (and, given outputs, between them and the run), as of the
+    evaluation time `as_of` (default: now), with approvers checked against the CODEOWNERS file
+    of the repository around the records folder, where there is one. Reads only. With
+    `records_ref`, the records are read as committed at that git ref (CODEOWNERS still from the
+    working tree)."""
+    from evalglass.shell.ownership import ownership
     from evalglass.tools.diagnosis import diagnose
 
+    evaluated_on = _evaluation_time(as_of).date()
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
-    return diagnose(host, evidence, today or dt.date.today())
+    return diagnose(host, evidence, evaluated_on, ownership(records))
+
+
+def history(
+    metric_id: str, records: str | os.PathLike[str] = "host_records", *, since: str | None = None
+) -> History:
+    """Every commit reachable from HEAD (after `since`) that changed a record behind the metric,
+    oldest first: who, when, and each field's old and new value, from the records loaded at each
+    commit. Raises RecordError outside a git repository, UnknownMetric (an EvalglassError) when
+    no commit holds a record of the metric."""
+    from evalglass.records.git_history import revisions
+    from evalglass.tools.history import build
+
+    return build(metric_id, revisions(records, since), folder=os.fspath(records), since=since)
 
 
 def _read(

@@ -29,6 +29,8 @@ from evalglass.records.model import (
     Op,
     Origin,
 )
+from evalglass.tools import approval_review
+from evalglass.tools.codeowners import Ownership, is_owner
 
 
 class Severity(enum.Enum):
@@ -48,11 +50,14 @@ class Problem(enum.Enum):
     WOULD_BLOCK = "would_block"
     POINT_DECISION = "point_decision"
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
+    APPROVAL_EXPIRING = "approval_expiring"
+    APPROVER_NOT_OWNER = "approver_not_owner"
 
 
 _WARNINGS = frozenset({
     Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
-    Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW,
+    Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW, Problem.APPROVAL_EXPIRING,
+    Problem.APPROVER_NOT_OWNER,
 })  # fmt: skip
 _ORDER = list(Problem)
 
@@ -102,15 +107,22 @@ class Diagnosis:
         return f"{plural(self.gating, 'metric')} configured to gate{given}; {counts}"
 
 
-def diagnose(records: HostRecords, evidence: Evidence | None, today: dt.date) -> Diagnosis:
-    """Every problem, sorted by file and line; `evidence` is None when no outputs were given."""
+def diagnose(
+    records: HostRecords,
+    evidence: Evidence | None,
+    evaluated_on: dt.date,
+    ownership: Ownership | None = None,
+) -> Diagnosis:
+    """Every problem as of the evaluation date, sorted by file and line; `evidence` is None when
+    no outputs were given, `ownership` when no CODEOWNERS file was found."""
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
-        *_gates(records, measured),
-        *_thresholds(records, today),
+        *_gates(records, measured, evaluated_on),
+        *_thresholds(records, evaluated_on),
+        *_approvers(records, ownership),
         *_unused(records),
-        *_would_block(records, measured),
+        *_would_block(records, measured, evaluated_on),
         *_unrecorded(records, measured),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
@@ -142,7 +154,7 @@ def _references(records: HostRecords) -> Iterator[Finding]:
 
 
 def _gates(
-    records: HostRecords, measured: Mapping[str, Measurement] | None
+    records: HostRecords, measured: Mapping[str, Measurement] | None, evaluated_on: dt.date
 ) -> Iterator[Finding]:
     """Problems of the metrics configured to gate (status gating)."""
     unpolicied: dict[str, list[str]] = {}
@@ -150,7 +162,7 @@ def _gates(
         if metric.status is not MetricStatus.GATING:
             continue
         measurement = None if measured is None else measured.get(metric_id)
-        authority = resolve(metric_id, records, measurement)
+        authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
         if measured is not None and measurement is None:
             effect = ("once it can gate, it blocks" if authority.outcome is Outcome.INFORMATIONAL
                       else "it blocks this run")
@@ -248,13 +260,46 @@ def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> in
     return n
 
 
-def _thresholds(records: HostRecords, today: dt.date) -> Iterator[Finding]:
+def _thresholds(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
     for metric_id, threshold in records.thresholds.items():
         approved_on = threshold.approved_on
-        if threshold.approval is Approval.APPROVED and approved_on and approved_on > today:
+        if threshold.approval is Approval.APPROVED and approved_on and approved_on > evaluated_on:
             yield _at(threshold.origin, Problem.FUTURE_APPROVAL, metric_id,
                       f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
-                      f"today ({today.isoformat()}): an approval cannot come from the future")
+                      f"the evaluation date ({evaluated_on.isoformat()}): an approval cannot "
+                      "come from the future")
+    # An expired one is already a reason (approval_expired) wherever it decides anything.
+    for metric_id, when, days in approval_review.expiring(records, evaluated_on):
+        if days >= 0:
+            threshold = records.thresholds[metric_id]
+            yield _at(threshold.origin, Problem.APPROVAL_EXPIRING, metric_id,
+                      f"threshold '{metric_id}' ({approval_review.approval_text(threshold)}): "
+                      f"{when}: approve it again by then, or it stops gating (approval_expired)")
+
+
+def _approvers(records: HostRecords, ownership: Ownership | None) -> Iterator[Finding]:
+    """Approvals given by someone CODEOWNERS does not name as an owner of thresholds.yaml."""
+    if ownership is None:
+        return
+    rule = ownership.rule
+    for metric_id, threshold in records.thresholds.items():
+        who = threshold.approved_by
+        if threshold.approval is not Approval.APPROVED or who is None:
+            continue
+        if rule is None:
+            said = (f"no line of {ownership.codeowners} matches {ownership.path}, so it has no "
+                    "owner to approve it")
+        elif is_owner(who, rule.owners):
+            continue
+        else:
+            owners = ", ".join(rule.owners) or "no one: the line leaves it unowned"
+            teams = " (a team's members cannot be checked here: confirm they include them)" if any(
+                "/" in o for o in rule.owners) else ""
+            said = (f"{ownership.codeowners}:{rule.line} ('{rule.text}') names {owners} as owners "
+                    f"of {ownership.path}{teams}")
+        yield _at(threshold.origin, Problem.APPROVER_NOT_OWNER, metric_id,
+                  f"threshold '{metric_id}' is approved by '{who}', who is not a code owner of "
+                  f"thresholds.yaml: {said}")
 
 
 def _unused(records: HostRecords) -> Iterator[Finding]:
@@ -279,13 +324,13 @@ def _unused(records: HostRecords) -> Iterator[Finding]:
 
 
 def _would_block(
-    records: HostRecords, measured: Mapping[str, Measurement] | None
+    records: HostRecords, measured: Mapping[str, Measurement] | None, evaluated_on: dt.date
 ) -> Iterator[Finding]:
     for metric_id, metric in records.metrics.items():
         if metric.status is MetricStatus.RETIRED:
             continue
         measurement = None if measured is None else measured.get(metric_id)
-        notes = resolve(metric_id, records, measurement).notes
+        notes = resolve(metric_id, records, measurement, evaluated_on=evaluated_on).notes
         if measurement is None:
             # Without a run, any judged metric "cannot be shown independent": that is for the
             # run to show, not a problem in the records.

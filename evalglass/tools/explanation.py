@@ -10,11 +10,13 @@ import difflib
 
 import attrs
 
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence
 from evalglass.records.model import HostRecords, MetricRecord
-from evalglass.tools.checklist import Checklist, apply, checklist
+from evalglass.tools.checklist import checklist
+from evalglass.tools.edits import Checklist, apply
 
 # The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
 _BAR = frozenset({"op", "value", "max_drop", "max_relative_drop"})
@@ -58,7 +60,9 @@ def explain(
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         where = "metrics.yaml or the outputs given" if evidence.sources else "metrics.yaml"
         raise EvalglassError(metric_id, f"no such metric in {where}{hint}")
-    plan = checklist(metric_id, records, evidence.measurements.get(metric_id))
+    evaluated_on = evaluation_time(evaluated_at).date()
+    plan = checklist(metric_id, records, evidence.measurements.get(metric_id),
+                     evaluated_on=evaluated_on)
     hypothetical = None
     if evidence.sources:
         hypothetical = _card(
