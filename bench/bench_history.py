@@ -123,7 +123,7 @@ class Team:
                     self.day[k] += 1
             return f"Move j{j} to a new model and approve again", ["judges", "thresholds"]
         if step in (6, 7):
-            self.samples[m] = 100 + (i % 50)
+            self.samples[m] += 1
             return f"Change min_samples of m{m:03d}", ["metrics"]
         if step == 8:
             self.policy[d] = "redacted" if self.policy[d] == "permitted" else "permitted"
@@ -182,8 +182,10 @@ def main() -> None:
         build(repo)
         count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=repo, check=True,
                                capture_output=True, text=True).stdout.strip()
-        print(f"repository: {count} commits touching the records, {METRICS} metrics, built in "
-              f"{time.perf_counter() - start:.1f} s")
+        touching = subprocess.run(["git", "rev-list", "--count", "HEAD", "--", "host_records"],
+                                  cwd=repo, check=True, capture_output=True, text=True).stdout
+        print(f"repository: {count} commits, {touching.strip()} touching the records, {METRICS} "
+              f"metrics, built in {time.perf_counter() - start:.1f} s")
         walls, cpus = [], []
         for _ in range(REPEATS):
             start, used = time.perf_counter(), cpu()

@@ -64,6 +64,7 @@ def revisions(folder: str | os.PathLike[str], since: str | None = None) -> list[
     commits = _log(given, inside, since)
     with paused(), _Objects(given) as objects:
         loader = _Loader(objects, inside, oid_bytes=len(commits[0].id) // 2 if commits else 20)
+        loader.prefetch([c.id for c in commits] + [c.parents[0] for c in commits if c.parents])
         return [
             Revision(commit, loader.at(commit.parents[0]) if commit.parents else HostRecords(),
                      loader.at(commit.id))
@@ -125,22 +126,61 @@ def _log(given: str, inside: str, since: str | None) -> list[Commit]:
     return commits
 
 
+_BATCH = 2_000  # requests per `git cat-file --batch` run: bounds what one answer holds in memory
+
+
+def _batch(where: str, specs: list[str]) -> Iterator[tuple[str, tuple[str, str, bytes] | None]]:
+    """(spec, (object id, type, content) or None when git has no such object) for each spec, read
+    by `git cat-file --batch` runs given every request at once: no round trip per object."""
+    env = {**os.environ, **_ENV}
+    for start in range(0, len(specs), _BATCH):
+        chunk = specs[start : start + _BATCH]
+        request = "".join(f"{spec}\n" for spec in chunk).encode("utf-8", "surrogateescape")
+        try:
+            done = subprocess.run(["git", "cat-file", "--batch"], input=request,
+                                  capture_output=True, timeout=TIMEOUT_SECONDS, check=False,
+                                  env=env)
+        except FileNotFoundError as exc:
+            raise RecordError(where, "git is not installed") from exc
+        except subprocess.TimeoutExpired:
+            raise RecordError(where, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
+        if done.returncode != 0:
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise RecordError(where, f"git cat-file failed: {said[0] if said else done.returncode}")
+        out, at = done.stdout, 0
+        for spec in chunk:
+            end = out.index(b"\n", at)
+            header = out[at:end].decode("utf-8", "replace")
+            at = end + 1
+            if header.endswith((" missing", " ambiguous")):
+                yield spec, None
+                continue
+            oid, kind, size = header.rsplit(" ", 2)
+            yield spec, (oid, kind, out[at : at + int(size)])
+            at += int(size) + 1
+
+
 class _Objects:
-    """One `git cat-file --batch` answering object requests one at a time."""
+    """One `git cat-file --batch` answering object requests one at a time, for the few reads
+    nothing could ask for in advance."""
 
     def __init__(self, where: str) -> None:
         self._where = where
         self._process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Self:
-        env = {**os.environ, **_ENV}
-        try:
-            self._process = subprocess.Popen(["git", "cat-file", "--batch"], stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                             env=env)
-        except FileNotFoundError as exc:
-            raise RecordError(self._where, "git is not installed") from exc
         return self
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._process is None:
+            env = {**os.environ, **_ENV}
+            try:
+                self._process = subprocess.Popen(
+                    ["git", "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL, env=env)
+            except FileNotFoundError as exc:
+                raise RecordError(self._where, "git is not installed") from exc
+        return self._process
 
     def __exit__(self, *exc: object) -> None:
         process = self._process
@@ -156,8 +196,8 @@ class _Objects:
     def read(self, spec: str) -> tuple[str, str, bytes] | None:
         """(object id, type, content) of `spec` (an object id or `commit:path`); None when git
         has no such object."""
-        assert self._process is not None
-        stdin, stdout = self._process.stdin, self._process.stdout
+        process = self._start()
+        stdin, stdout = process.stdin, process.stdout
         assert stdin is not None and stdout is not None
         try:
             stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
@@ -200,10 +240,36 @@ class _Loader:
         self._by_folder: dict[str, Loaded] = {}
         self._by_blob: dict[tuple[str, str], Mapping[str, Record] | RecordError] = {}
         self._trees: dict[str, Mapping[str, _Entry]] = {}
+        self._folders: dict[str, tuple[str, str, bytes] | None] = {}  # by spec
+        self._blobs: dict[str, bytes] = {}
+        # Typed records by their text and lines: one edit leaves most of a file's records as
+        # they were, and those are not typed again.
+        self._memo: dict[object, Record] = {}
+
+    def _spec(self, commit: str) -> str:
+        return f"{commit}^{{tree}}" if self._inside == "." else f"{commit}:{self._inside}"
+
+    def prefetch(self, commits: list[str]) -> None:
+        """Read the records folder of every commit, and every records file in them, in two
+        batches."""
+        specs = list(dict.fromkeys(self._spec(c) for c in commits))
+        self._folders.update(_batch(self._inside, specs))
+        wanted = set()
+        for found in self._folders.values():
+            if found is None or found[1] != "tree":
+                continue
+            listing = self._trees.setdefault(found[0], self._parse_tree(found[2]))
+            for spec in KINDS.values():
+                entry = listing.get(spec.filename)
+                if entry is not None and entry.mode.startswith("100"):
+                    wanted.add(entry.oid)
+        for oid, blob in _batch(self._inside, sorted(wanted)):
+            if blob is not None:
+                self._blobs[oid] = blob[2]
 
     def at(self, commit: str) -> Loaded:
-        spec = f"{commit}^{{tree}}" if self._inside == "." else f"{commit}:{self._inside}"
-        found = self._objects.read(spec)
+        spec = self._spec(commit)
+        found = self._folders[spec] if spec in self._folders else self._objects.read(spec)
         if found is None:
             return HostRecords()  # no records folder at that commit: no records
         oid, kind, data = found
@@ -239,7 +305,8 @@ class _Loader:
         key = (kind, entry.oid)
         if key not in self._by_blob:
             try:
-                self._by_blob[key] = records_from_text(kind, self._text(entry.oid, path), path)
+                self._by_blob[key] = records_from_text(kind, self._text(entry.oid, path), path,
+                                                       self._memo)
             except RecordError as exc:
                 self._by_blob[key] = exc
         return self._by_blob[key]
@@ -271,10 +338,12 @@ class _Loader:
         return oid
 
     def _text(self, oid: str, path: str) -> str:
-        found = self._objects.read(oid)
-        if found is None:
-            raise RecordError(path, "git has no such file")
-        data = found[2]
+        data = self._blobs.get(oid)
+        if data is None:
+            found = self._objects.read(oid)
+            if found is None:
+                raise RecordError(path, "git has no such file")
+            data = found[2]
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:

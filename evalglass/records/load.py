@@ -56,12 +56,14 @@ def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> Ho
     return host
 
 
-def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, Record]:
+def records_from_text(
+    kind: str, text: str, path: str = "<text>", memo: dict[object, Record] | None = None
+) -> dict[str, Record]:
     """Parse and type the text of one host-records file of `kind` ("metrics", "thresholds", ...).
 
     A single-record kind ("success") gives its record keyed by the kind, or nothing for a file
     with no top-level key. `path` is only shown in messages. Raises RecordError for anything the
-    schema refuses.
+    schema refuses. `memo` is build_records'.
     """
     spec = KINDS.get(kind)
     if spec is None:
@@ -72,7 +74,7 @@ def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, R
         raw = parse_records(
             text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys(), single=spec.single
         )
-        return build_records(kind, raw, path)
+        return build_records(kind, raw, path, memo)
 
 
 def read_text(path: str) -> str | None:
