@@ -51,10 +51,10 @@ class Repo:
 
 
 BUMP = ("version: '2026-10'\n\n  toxic", "version: '2026-11'\n\n  toxic")
-REAPPROVE = ("    approved_on: 2026-11-01\n    approved_for:\n      dataset_version: '2026-10'\n\n"
-             "  qa/helpfulness",
-             "    approved_on: 2026-11-20\n    approved_for:\n      dataset_version: '2026-11'\n\n"
-             "  qa/helpfulness")
+REAPPROVE = (("    approved_on: 2026-11-01\n    approved_for:\n      dataset_version: '2026-10'\n\n"
+             "  qa/helpfulness"),
+             ("    approved_on: 2026-11-20\n    approved_for:\n      dataset_version: '2026-11'\n\n"
+             "  qa/helpfulness"))
 
 
 @pytest.fixture
@@ -122,8 +122,8 @@ def test_each_commit_behind_the_metric_with_who_when_and_every_field(repo: Repo)
           ("thresholds.yaml", "qa/exact_match", "approved_for.dataset_version", "'2026-10'",
            "'2026-11'")]),
         ("Typo", "Eve Lead", "2026-11-21",
-         "host_records/policies.yaml:4: policy: 'permited' is not one of permitted, redacted, "
-         "restricted, forbidden, unknown (did you mean 'permitted'?)", []),
+         ("host_records/policies.yaml:4: policy: 'permited' is not one of permitted, redacted, "
+         "restricted, forbidden, unknown (did you mean 'permitted'?)"), []),
     ]
     assert [c["commit"] for c in doc["commits"]] == [
         repo.git("rev-list", "-1", f"HEAD~{n}").strip() for n in (5, 4, 2, 1)
