@@ -192,3 +192,35 @@ def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -
     assert op.holds(bound(n), bar)
     if n > 1:
         assert not op.holds(bound(n - 1), bar)
+
+
+@pytest.mark.parametrize(("days", "warned"), [(-1, False), (0, True), (30, True), (31, False)])
+def test_an_approval_expiring_within_30_days_is_a_warning(days: int, warned: bool) -> None:
+    """From its last day back to 30 days before it, an approval's expiry is a warning at the
+    threshold's line; once expired it is no warning but the gate's own reason."""
+    from tests import states as s
+
+    records = s.records(s.State())
+    last = TODAY + dt.timedelta(days=days)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], expires_on=last)
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    findings = diagnose(records, None, TODAY).findings
+    expiring = [f for f in findings if f.problem is Problem.APPROVAL_EXPIRING]
+    assert [f.severity for f in expiring] == ([Severity.WARNING] if warned else [])
+    blocked = [f.message for f in findings if f.problem is Problem.BLOCKED_GATE]
+    assert bool(blocked) is (days < 0)
+    if days < 0:
+        assert "approval_expired: the approval by @alice on 2026-11-01 held until 2026-11-29" in (
+            blocked[0])
+
+
+def test_doctor_dates_everything_by_as_of(rec: Path) -> None:
+    """`doctor --as-of`: an approval dated 2999-01-01 is from the future on 2026-11-30 and not
+    on 2999-01-02, when c/point's approval has long expired (no longer 'expiring')."""
+    from tests.test_cli import run
+
+    now = run("doctor", "--records", "rec", "--as-of", "2026-11-30", cwd=Path.cwd()).stdout
+    later = run("doctor", "--records", "rec", "--as-of", "2999-01-02", cwd=Path.cwd()).stdout
+    assert "[future_approval]" in now and "[approval_expiring]" in now
+    assert "[future_approval]" not in later and "[approval_expiring]" not in later
+    assert "approval_expired: the approval by @alice on 2026-01-01 held until 2026-12-15" in later

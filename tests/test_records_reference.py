@@ -25,7 +25,9 @@ def _breaks_a_rule(kind: str, fields: dict[str, Any]) -> bool:
     """The rules between fields, restated from docs/host-records.md (not from schema.RULES)."""
     given = fields.keys()
     if kind == "thresholds":
-        if fields.get("approval") == "approved" and not {"approved_by", "approved_on"} <= given:
+        if fields.get("approval") == "approved" and not {
+            "approved_by", "approved_on", "approved_for"
+        } <= given:
             return True
         if not {"value", "max_drop", "max_relative_drop"} & given:
             return True

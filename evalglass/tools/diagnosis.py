@@ -287,19 +287,17 @@ def _approvers(records: HostRecords, ownership: Ownership | None) -> Iterator[Fi
         if threshold.approval is not Approval.APPROVED or who is None:
             continue
         if rule is None:
-            said = (f"no line of {ownership.codeowners} matches {ownership.path}, so it has no "
-                    "owner to approve it")
+            said = f"no line of {ownership.codeowners} matches {ownership.path}"
         elif is_owner(who, rule.owners):
             continue
         else:
             owners = ", ".join(rule.owners) or "no one: the line leaves it unowned"
-            teams = " (a team's members cannot be checked here: confirm they include them)" if any(
-                "/" in o for o in rule.owners) else ""
-            said = (f"{ownership.codeowners}:{rule.line} ('{rule.text}') names {owners} as owners "
-                    f"of {ownership.path}{teams}")
+            teams = (f" (a team's members cannot be checked here: confirm {who} is one)"
+                     if any("/" in o for o in rule.owners) else "")
+            said = f"{ownership.codeowners}:{rule.line} ('{rule.text}') names {owners}{teams}"
         yield _at(threshold.origin, Problem.APPROVER_NOT_OWNER, metric_id,
-                  f"threshold '{metric_id}' is approved by '{who}', who is not a code owner of "
-                  f"thresholds.yaml: {said}")
+                  f"threshold '{metric_id}' is approved by '{who}', who is not named as an owner "
+                  f"of thresholds.yaml in CODEOWNERS: {said}")
 
 
 def _unused(records: HostRecords) -> Iterator[Finding]:
