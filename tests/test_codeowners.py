@@ -97,20 +97,20 @@ def test_doctor_warns_of_an_approver_codeowners_does_not_name() -> None:
     assert _approver_findings(None) == []
     assert _approver_findings("/host_records/thresholds.yaml @Alice\n") == []
     assert _approver_findings("*.md @docs\n/host_records/ @acme/product-owners\n") == [
-        "threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
+        ("threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
         "thresholds.yaml in CODEOWNERS: .github/CODEOWNERS:2 ('/host_records/ "
         "@acme/product-owners') names @acme/product-owners (a team's members cannot be checked "
-        "here: confirm @alice is one)"
+        "here: confirm @alice is one)")
     ]
     assert _approver_findings("*.md @docs\n") == [
-        "threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
+        ("threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
         "thresholds.yaml in CODEOWNERS: no line of .github/CODEOWNERS matches "
-        "host_records/thresholds.yaml"
+        "host_records/thresholds.yaml")
     ]
     assert _approver_findings("/host_records/ @bob\n/host_records/thresholds.yaml\n") == [
-        "threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
+        ("threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
         "thresholds.yaml in CODEOWNERS: .github/CODEOWNERS:2 ('/host_records/thresholds.yaml') "
-        "names no one: the line leaves it unowned"
+        "names no one: the line leaves it unowned")
     ]
 
 

@@ -387,8 +387,8 @@ def test_a_dataset_bump_lists_the_approval_it_makes_stale() -> None:
     stale = [c for c in diff(base, head).changes if c.kind is Kind.APPROVAL_STALE]
     assert [(c.file, c.id, c.detail) for c in stale] == [
         ("thresholds.yaml", s.METRIC,
-         "approved by @alice on 2026-11-01 no longer describes the records: dataset version: "
-         "approved '2026-10', dataset 'qa-gold' is at '2026-11'"),
+         ("approved by @alice on 2026-11-01 no longer describes the records: dataset version: "
+         "approved '2026-10', dataset 'qa-gold' is at '2026-11'")),
     ]
     assert stale[0] not in diff(base, head).loosening
     again = attrs.evolve(head, policies={})
@@ -435,20 +435,20 @@ REMOVED = ("approved_for removed (was dataset_version '2026-10', fingerprint 'sh
     ({"approved_for": attrs.evolve(BOUND, judge_model=None)}, False,
      "approved_for.judge_model: 'openai:gpt-4.1' → none (removed: it now vouches for any)"),
     ({"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")}, False,
-     "approved_for.dataset_version: '2026-10' → '2026-11' without a new approval (approved_by "
-     "and approved_on unchanged)"),
+     ("approved_for.dataset_version: '2026-10' → '2026-11' without a new approval (approved_by "
+     "and approved_on unchanged)")),
     ({"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")}, True, None),
     ({"expires_on": dt.date(2027, 6, 1)}, False,
-     "expires_on: 2027-05-01 → 2027-06-01 without a new approval (approved_by and approved_on "
-     "unchanged)"),
+     ("expires_on: 2027-05-01 → 2027-06-01 without a new approval (approved_by and approved_on "
+     "unchanged)")),
     ({"expires_on": None}, False,
-     "expires_on: 2027-05-01 → none (never expires) without a new approval (approved_by and "
-     "approved_on unchanged)"),
+     ("expires_on: 2027-05-01 → none (never expires) without a new approval (approved_by and "
+     "approved_on unchanged)")),
     ({"expires_on": dt.date(2027, 6, 1)}, True, None),
     ({"expires_on": dt.date(2027, 4, 1)}, False, None),
     ({"approved_for": attrs.evolve(BOUND, fingerprint="sha256:0000")}, False,
-     "approved_for.fingerprint: 'sha256:9f2c' → 'sha256:0000' without a new approval "
-     "(approved_by and approved_on unchanged)"),
+     ("approved_for.fingerprint: 'sha256:9f2c' → 'sha256:0000' without a new approval "
+     "(approved_by and approved_on unchanged)")),
 ])
 def test_removing_or_widening_an_approval_loosens(
     change: dict, new_approval: bool, loosens: str | None
