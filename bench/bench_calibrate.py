@@ -23,9 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
+from evalglass.calibration_evidence import Scale
 from evalglass.tools.calibration import bootstrap, tables
 from evalglass.tools.calibration.calibrate import calibrate
-from evalglass.tools.calibration.names import Scale, Statistic
+from evalglass.tools.calibration.names import Statistic
 from evalglass.tools.calibration.ratings import Coverage, Ratings
 
 ITEMS, RATERS, RESAMPLES = 10_000, 3, 2_000

@@ -37,6 +37,10 @@ OutcomeName = Literal["informational", "blocked", "can_gate"]
 ResultName = Literal["pass", "warn", "fail", "unsound", "not_enforced"]
 OpName = Literal[">=", ">", "<=", "<"]
 ApprovalName = Literal["proposed", "approved"]
+StatusName = Literal["fail", "unsound", "blocked", "warn", "pass", "informational"]
+ModeName = Literal["all", "percentage"]
+PolicySourceName = Literal["default", "success.yaml"]
+RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enforced"]
 MethodName = Literal[
     "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
 ]
@@ -172,6 +176,46 @@ class Counts:
 
 
 @attrs.frozen(kw_only=True)
+class Tolerated:
+    """A gate a percentage pass let through, and how it ended."""
+
+    id: str
+    status: StatusName
+
+
+@attrs.frozen(kw_only=True)
+class Unmet:
+    """A must_pass id the run did not satisfy; `status` is null when the run has no such metric."""
+
+    id: str
+    status: StatusName | None
+    message: str
+
+
+def _rate(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
+    if value is not None and not 0 <= value <= 1:
+        raise ValueError(f"{attribute.name} must lie between 0 and 1, got {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class Policy:
+    """The success policy that decided the verdict (success.yaml, or the defaults without it),
+    and its numbers: gates are the metrics the records authorize, blocked ones included."""
+
+    source: PolicySourceName
+    mode: ModeName
+    min_gates: int = attrs.field(validator=_not_negative)
+    min_pass_rate: float | None = attrs.field(validator=_rate)
+    must_pass: tuple[str, ...]
+    decided_by: RuleName
+    enforced: int = attrs.field(validator=_not_negative)
+    passed: int = attrs.field(validator=_not_negative)
+    pass_rate: float | None = attrs.field(validator=_rate)
+    tolerated: tuple[Tolerated, ...]
+    unmet: tuple[Unmet, ...]
+
+
+@attrs.frozen(kw_only=True)
 class Scorecard:
     schema_version: Literal[1]
     verdict: VerdictName
@@ -181,6 +225,8 @@ class Scorecard:
     model: str | None
     sources: tuple[str, ...]
     counts: Counts
+    # Written by every evalglass that knows success policies; None in a file from before them.
+    policy: Policy | None = None
     metrics: tuple[Metric, ...]
     # Files given or found that held no run to read; written only when there are any.
     skipped: tuple[Skipped, ...] = ()

@@ -25,6 +25,7 @@ class AuthorityCode(enum.Enum):
     DATASET_MISMATCH = "dataset_mismatch"
     JUDGE_DRIFTED = "judge_drifted"
     JUDGE_RETIRED = "judge_retired"
+    JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
     JUDGE_NOT_INDEPENDENT = "judge_not_independent"
     JUDGE_MODEL_MISMATCH = "judge_model_mismatch"
     BASELINE_MISSING = "baseline_missing"

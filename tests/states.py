@@ -10,6 +10,13 @@ import datetime as dt
 import attrs
 from hypothesis import strategies as st
 
+from evalglass.calibration_evidence import (
+    CalibrationEvidence,
+    Estimate,
+    InputFile,
+    Items,
+    Scale,
+)
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.records.model import (
     Approval,
@@ -22,10 +29,13 @@ from evalglass.records.model import (
     JudgeRecord,
     MetricRecord,
     MetricStatus,
+    MinAgreement,
     Op,
     Policy,
     PolicyRecord,
+    Statistic,
     ThresholdRecord,
+    UnreadableEvidence,
 )
 
 METRIC = "qa/match/accuracy"
@@ -44,6 +54,12 @@ POLICY_STATES = (None, *Policy)
 BASELINE_STATES = (None, "comparable", "other_version", "other_judge")
 MODEL_STATES = ("other", "same_as_judge", "same_last_segment", "unnamed")
 OUTPUT_DATASET_STATES = ("matches", "other_version")
+# The calibration evidence a judge record names: none; a file that meets a kappa bar of 0.6, or
+# that is held to no bar; a file that is missing, for another judge id, for another model, or
+# whose kappa lower bound (0.55) is below the bar.
+EVIDENCE_STATES = ("none", "met", "no_bar", "missing", "other_judge", "other_model", "below_bar")
+EVIDENCE_PATH = "calibration/grader-v2.json"
+BAR = 0.6
 # Who the output says graded the metric: nobody (not model-graded, or not recorded), the judge
 # (spelled as promptfoo does), another model, both, or the model under evaluation itself.
 GRADER_STATES = ("none", "judge", "other", "judge_and_other", "self")
@@ -66,6 +82,7 @@ class State:
     model: str = "other"
     output_dataset: str = "matches"
     grader: str = "none"
+    evidence: str = "none"
     approval: str = "current"
 
 
@@ -101,7 +118,7 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
                                           fingerprint=FINGERPRINT)
     judges = {}
     if isinstance(state.judge, Calibration):
-        judges[JUDGE] = JudgeRecord(model=JUDGE_MODEL, calibration=state.judge)
+        judges[JUDGE] = judge_record(state.judge, state.evidence)
     policies = {}
     if state.policy is not None:
         policies[DATASET] = PolicyRecord(policy=state.policy)
@@ -135,6 +152,39 @@ def approved_for(state: State, names_judge: bool) -> ApprovedFor:
         fingerprint="sha256:0000" if state.approval == "other_fingerprint" else FINGERPRINT,
         judge_model=judge_model,
     )
+
+
+def evidence_document(
+    judge: str = JUDGE, model: str | None = JUDGE_MODEL, low: float = 0.702
+) -> CalibrationEvidence:
+    """Calibration evidence as `evalglass calibrate` writes it, with kappa's lower bound `low`."""
+    kappa = Estimate(value=0.7846, low=low, high=0.8532, n=285)
+    return CalibrationEvidence(
+        judge=judge, judge_model=model, scale=Scale.BINARY, categories=("fail", "pass"),
+        raters=("ana", "ben", "chloe"), statistics={"kappa": kappa}, confusion=((86, 19), (9, 171)),
+        items=Items(matched=300, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0,
+                    no_consensus=15),
+        level=0.95, resamples=2000, seed=20240611, judgments=InputFile("j.jsonl", "0" * 64),
+        labels=InputFile("l.csv", "1" * 64), evalglass_version="0.1.0", date="2026-11-30",
+    )
+
+
+def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecord:
+    """The judge's record, naming calibration evidence in the given state (loaded, as the
+    records loader fills it in)."""
+    if evidence == "none":
+        return JudgeRecord(model=JUDGE_MODEL, calibration=calibration)
+    read = {
+        "met": evidence_document(),
+        "no_bar": evidence_document(),
+        "missing": UnreadableEvidence("is not there: no such file next to the records"),
+        "other_judge": evidence_document(judge="grader-v1"),
+        "other_model": evidence_document(model="anthropic/claude-3-opus"),
+        "below_bar": evidence_document(low=0.55),
+    }[evidence]
+    bar = None if evidence == "no_bar" else MinAgreement(statistic=Statistic.KAPPA, lower_bound=BAR)
+    return JudgeRecord(model=JUDGE_MODEL, calibration=calibration, evidence=EVIDENCE_PATH,
+                       min_agreement=bar, evidence_read=read)
 
 
 def measurement(
@@ -175,6 +225,7 @@ def states() -> st.SearchStrategy[State]:
         model=st.sampled_from(MODEL_STATES),
         output_dataset=st.sampled_from(OUTPUT_DATASET_STATES),
         grader=st.sampled_from(GRADER_STATES),
+        evidence=st.sampled_from(EVIDENCE_STATES),
         approval=st.sampled_from(APPROVAL_STATES),
     )
 
@@ -221,6 +272,11 @@ WORSE = {
         "other": ["judge_and_other", "self"],
         "judge_and_other": ["self"],
     }.get(st.grader, []),
+    "evidence": lambda st: {
+        "none": list(EVIDENCE_STATES[1:]),
+        "met": ["missing", "other_judge", "other_model", "below_bar"],
+        "no_bar": ["missing", "other_judge", "other_model", "below_bar"],
+    }.get(st.evidence, []),
     "approval": lambda st: {
         "current": [a for a in APPROVAL_STATES if a != "current"],
         "expires_today": ["expired"],

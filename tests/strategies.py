@@ -302,6 +302,18 @@ _metrics = st.builds(
     samples=st.none() | st.lists(st.builds(contract.Sample, id=_texts, epoch=st.none() | _counts,
                                            score=_maybe_finite), max_size=3).map(tuple),
 )
+_rates = st.none() | st.floats(min_value=0, max_value=1)
+_policies = st.builds(
+    contract.Policy,
+    source=_literal(contract.PolicySourceName), mode=_literal(contract.ModeName),
+    min_gates=_counts, min_pass_rate=_rates, must_pass=st.lists(_texts, max_size=2).map(tuple),
+    decided_by=_literal(contract.RuleName), enforced=_counts, passed=_counts, pass_rate=_rates,
+    tolerated=st.lists(st.builds(contract.Tolerated, id=_texts,
+                                 status=_literal(contract.StatusName)), max_size=2).map(tuple),
+    unmet=st.lists(st.builds(contract.Unmet, id=_texts,
+                             status=st.none() | _literal(contract.StatusName), message=_texts),
+                   max_size=2).map(tuple),
+)
 scorecard_documents = st.builds(
     contract.Scorecard,
     schema_version=st.just(1), verdict=_literal(contract.VerdictName),
@@ -310,6 +322,7 @@ scorecard_documents = st.builds(
     sources=st.lists(_texts, max_size=3).map(tuple),
     counts=st.builds(contract.Counts, passed=_counts, warned=_counts, failed=_counts,
                      blocked=_counts, informational=_counts),
+    policy=st.none() | _policies,
     metrics=st.lists(_metrics, max_size=3).map(tuple),
     skipped=st.lists(st.builds(contract.Skipped, source=_texts, reason=_texts),
                      max_size=2).map(tuple),

@@ -147,19 +147,25 @@ RETIRE_DATASET = ("datasets.yaml", "qa-gold:\n    status: validated",
                   "qa-gold:\n    status: retired")
 DEMOTE_GATE = ("metrics.yaml", "qa/exact_match:\n    status: gating",
                "qa/exact_match:\n    status: informational")
+# The example's success policy asks for one gate and names qa/exact_match; these undo each.
+NO_MIN_GATES = ("success.yaml", "min_gates: 1", "min_gates: 0")
+NO_MUST_PASS = ("success.yaml", "  must_pass:\n    - qa/exact_match\n", "")
 GATE_CASES = {  # records edits, require-gate, verdict, exit code
     "pass": ([], "false", "pass", 0),
     "fail": ([("thresholds.yaml", "value: 0.85", "value: 0.95")], "false", "fail", 1),
     "blocked": ([RETIRE_DATASET], "false", "blocked", 3),
-    "informational": ([DEMOTE_GATE], "false", "informational", 0),
-    "no gate required": ([DEMOTE_GATE], "true", "informational", 5),
+    "must-pass not gating": ([DEMOTE_GATE], "false", "blocked", 3),
+    "too few gates": ([DEMOTE_GATE, NO_MUST_PASS], "false", "informational", 5),
+    "informational": ([DEMOTE_GATE, NO_MUST_PASS, NO_MIN_GATES], "false", "informational", 0),
+    "no gate required": ([DEMOTE_GATE, NO_MUST_PASS, NO_MIN_GATES], "true", "informational", 5),
 }
 
 
 @pytest.mark.parametrize("case", sorted(GATE_CASES))
 def test_the_action_exits_with_evalglass_exit_code(work: Path, github: GitHub, case: str) -> None:
-    """pass 0, fail 1, blocked 3, informational 0, or 5 under require-gate: the action's exit
-    code, its exit-code output, and the JSON scorecard's all agree."""
+    """pass 0, fail 1, blocked 3, informational 0, or 5 under require-gate or the success
+    policy's min_gates: the action's exit code, its exit-code output, and the JSON scorecard's
+    all agree."""
     edits, require_gate, verdict, code = GATE_CASES[case]
     for name, old, new in edits:
         edit(work / "host_records" / name, old, new)

@@ -39,6 +39,7 @@ STAGE2_ORDER = [
     C.DATASET_MISMATCH,
     C.JUDGE_DRIFTED,
     C.JUDGE_RETIRED,
+    C.JUDGE_EVIDENCE_INSUFFICIENT,
     C.JUDGE_NOT_INDEPENDENT,
     C.JUDGE_MODEL_MISMATCH,
     C.BASELINE_MISSING,
@@ -90,6 +91,11 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.DATASET_MISMATCH: st.dataset is not None and st.output_dataset == "other_version",
         C.JUDGE_DRIFTED: st.judge is Calibration.DRIFTED,
         C.JUDGE_RETIRED: st.judge is Calibration.RETIRED,
+        # A judge whose record names calibration evidence is held to it, whatever its
+        # calibration: the file must be there, for this judge and its model, and its kappa lower
+        # bound must reach the record's bar.
+        C.JUDGE_EVIDENCE_INSUFFICIENT: judged
+        and st.evidence in ("missing", "other_judge", "other_model", "below_bar"),
         C.JUDGE_NOT_INDEPENDENT: (judged and st.model != "other")
         or (graded and (st.model == "unnamed" or self_graded)),
         C.JUDGE_MODEL_MISMATCH: graded and (st.judge == "none" or (judged and st.grader != "judge")),
@@ -110,20 +116,29 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
     return Outcome.CAN_GATE, [], []
 
 
+# The judge crossed with the evidence its record names: every evidence state for a calibrated
+# judge, and a failing one for each other calibration (it is held to it too). Evidence is read
+# only through a judge's record, and the states that fail it fail it alike, as those that hold.
+JUDGE_EVIDENCE = [
+    *((judge, "none") for judge in s.JUDGE_STATES),
+    *((Calibration.CALIBRATED, e) for e in s.EVIDENCE_STATES if e != "none"),
+    *((c, "below_bar") for c in Calibration if c is not Calibration.CALIBRATED),
+]
+
 _RECORD_DIMS = (
     s.METRIC_STATES,
     (False, True),
     s.THRESHOLD_STATES,
     s.DATASET_STATES,
-    s.JUDGE_STATES,
+    JUDGE_EVIDENCE,
     s.POLICY_STATES,
     s.BASELINE_STATES,
 )
 # The resolver reads a policy one of three ways: missing, permitted (or redacted), or not. The
 # first walk crosses all six states with every record and output state; the second crosses one
-# of each way with every grader the output can name. The third crosses every record state with
-# every approval that is not current: the approval is compared with records only, so two runs
-# (one sound, one not) show it keeps to itself.
+# of each way with every grader the output can name. The third crosses every record state (the
+# judge with its evidence included) with every approval that is not current: the approval is
+# compared with records only, so two runs (one sound, one not) show it keeps to itself.
 _POLICY_WAYS = (None, Policy.PERMITTED, Policy.FORBIDDEN)
 _APPROVAL_MOVES = tuple(a for a in s.APPROVAL_STATES if a != "current")
 _APPROVAL_RUNS = [("other", "matches", "none"), ("unnamed", "other_version", "none")]
@@ -144,10 +159,13 @@ def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
         yield combo, _APPROVAL_RUNS
 
 
-def state(on_records: tuple[object, ...], on_run: tuple[object, ...] = ()) -> s.State:
-    """The state of the record states (the approval last) and the output states."""
-    *fields, approval = on_records
-    return s.State(*fields, *on_run, approval=approval)  # type: ignore[arg-type]
+def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State:
+    """The State for a walk's record states (the judge paired with its evidence, the approval
+    last) and output states."""
+    (metric, requires_baseline, threshold, dataset, (judge, evidence), policy, baseline,
+     approval) = on_records
+    return s.State(metric, requires_baseline, threshold, dataset, judge, policy, baseline, *on_run,
+                   evidence=evidence, approval=approval)
 
 
 def test_whole_authority_table() -> None:
@@ -156,18 +174,18 @@ def test_whole_authority_table() -> None:
     wrong, walked = [], 0
     runs = {}
     for on_records, on_runs in walks():
-        records = s.records(state(on_records))
+        records = s.records(state(on_records, on_runs[0]))
         for on_run in on_runs:
-            if on_run not in runs:
-                runs[on_run] = s.measurement(state(on_records, on_run))
             st = state(on_records, on_run)
+            if on_run not in runs:
+                runs[on_run] = s.measurement(st)
             got = resolve(s.METRIC, records, runs[on_run], evaluated_on=s.TODAY)
             want = expected(st)
             have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
             if have != want:
                 wrong.append((st, have, want))
             walked += 1
-    assert walked > 800_000
+    assert walked > 1_800_000
     assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
 
 
@@ -339,3 +357,86 @@ def test_an_approved_judge_model_is_matched_strictly(approved: str, stale: bool)
     records = attrs.evolve(records, thresholds={s.METRIC: threshold})
     got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == ([C.APPROVAL_STALE] if stale else [])
+
+
+EVIDENCE = "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json'"
+
+
+@pytest.mark.parametrize(
+    ("evidence", "message"),
+    [
+        ("missing", f"{EVIDENCE} is not there: no such file next to the records"),
+        ("other_judge", f"{EVIDENCE} is for judge 'grader-v1', not 'grader-v2'"),
+        ("other_model", (f"{EVIDENCE} is for model 'anthropic/claude-3-opus'; judge 'grader-v2' "
+                         "grades with 'openai/gpt-4.1'")),
+        ("below_bar", (f"{EVIDENCE}: kappa lower bound 0.55 < 0.6 (value 0.7846, n 285, 95% "
+                       "bootstrap)")),
+    ],
+)
+def test_a_judge_is_held_to_its_calibration_evidence(evidence: str, message: str) -> None:
+    """Each way evidence falls short blocks, naming the file and, for a bar, the number and the
+    bar."""
+    st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
+    assert got.outcome is Outcome.BLOCKED
+    assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, message)]
+
+
+def test_evidence_that_holds_up_lets_the_judge_gate() -> None:
+    """Evidence for this judge and model, above its bar or held to none: can_gate."""
+    for evidence in ("met", "no_bar"):
+        st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
+        got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
+        assert got.outcome is Outcome.CAN_GATE
+
+
+def test_a_judge_not_yet_calibrated_shows_its_evidence_as_a_note() -> None:
+    """Calibrating, with evidence short of its bar: informational, and the note says it would
+    block once the judge is called calibrated."""
+    st = s.State(judge=Calibration.CALIBRATING, evidence="below_bar")
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
+    assert got.outcome is Outcome.INFORMATIONAL
+    assert [r.code for r in got.notes] == [C.JUDGE_EVIDENCE_INSUFFICIENT]
+
+
+def test_evidence_never_read_or_never_named_fails_closed() -> None:
+    """Records built in memory: a judge naming evidence nobody read, or a bar with no evidence
+    file (which the loader refuses), is blocked, never trusted."""
+    records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
+    judge = records.judges[s.JUDGE]
+    for changed, said in (
+        (attrs.evolve(judge, evidence_read=None), f"{EVIDENCE} was not read"),
+        (attrs.evolve(judge, evidence=None, evidence_read=None),
+         "judge 'grader-v2' has a min_agreement but names no calibration evidence"),
+        (attrs.evolve(judge, evidence_read=s.evidence_document(model=None)),
+         f"{EVIDENCE} names no judge model, so it cannot be shown to be for 'openai/gpt-4.1'"),
+    ):
+        edited = attrs.evolve(records, judges={s.JUDGE: changed})
+        got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)),
+                      evaluated_on=s.TODAY)
+        assert [(r.code, r.message) for r in got.reasons] == [
+            (C.JUDGE_EVIDENCE_INSUFFICIENT, said)
+        ]
+
+
+@pytest.mark.parametrize(
+    ("model", "holds"),
+    [
+        ("openai:gpt-4.1", True),
+        ("OpenAI/GPT-4.1", True),
+        ("azure/gpt-4.1", True),
+        ("openai/gpt-4.1-2025-04-14", False),
+        ("gpt-4.1@2025", False),
+        ("openai/gpt-4.1-mini", False),
+        ("\u200b", False),
+    ],
+)
+def test_evidence_is_held_to_the_judge_model_by_the_grader_rule(model: str, holds: bool) -> None:
+    """Evidence written for another spelling of the judge's model holds it up; evidence for
+    another snapshot or size of it, or for a name that folds to nothing, does not."""
+    records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
+    judge = attrs.evolve(records.judges[s.JUDGE], evidence_read=s.evidence_document(model=model))
+    edited = attrs.evolve(records, judges={s.JUDGE: judge})
+    got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)),
+                  evaluated_on=s.TODAY)
+    assert [r.code for r in got.reasons] == ([] if holds else [C.JUDGE_EVIDENCE_INSUFFICIENT])

@@ -11,19 +11,19 @@ import hypothesis.strategies as hs
 import pytest
 from hypothesis import given, settings
 
-from evalglass.errors import CalibrationError
-from evalglass.tools.calibration.drift import Finding, compare
-from evalglass.tools.calibration.evidence import (
+from evalglass.calibration_evidence import (
     CalibrationEvidence,
     Estimate,
     InputFile,
     Items,
+    Scale,
     evidence_from_text,
     to_document,
     to_json,
 )
-from evalglass.tools.calibration.names import Scale
-from evalglass.tools.calibration.requirement import check_agreement
+from evalglass.core.agreement import check_agreement
+from evalglass.errors import CalibrationError
+from evalglass.tools.calibration.drift import Finding, compare
 
 
 def evidence(**statistics: Estimate) -> CalibrationEvidence:

@@ -10,9 +10,9 @@ import hypothesis.strategies as hs
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from evalglass.calibration_evidence import Scale
 from evalglass.errors import CalibrationError, EvalglassError
 from evalglass.tools.calibration.inputs import read_label_file
-from evalglass.tools.calibration.names import Scale
 from evalglass.tools.calibration.ratings import match
 
 

@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
 
+from evalglass.calibration_evidence import Scale
 from evalglass.tools.calibration import bootstrap, tables
 from evalglass.tools.calibration import statistics as st
-from evalglass.tools.calibration.names import Scale, Statistic
+from evalglass.tools.calibration.names import Statistic
 from evalglass.tools.calibration.ratings import Coverage, Ratings
 
 TOLERANCE = 1e-9

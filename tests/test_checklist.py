@@ -277,3 +277,44 @@ def test_yaml_text_quotes_what_yaml_would_misread() -> None:
     assert [yaml_text(v) for v in (Op.GE, "2026-10", "@alice", "yes", "qa-gold", True)] == [
         "'>='", "'2026-10'", "'@alice'", "'yes'", "qa-gold", "yes"
     ]
+
+
+def test_evidence_short_of_its_bar_asks_for_recalibration() -> None:
+    """A calibrated judge whose evidence misses its bar: one edit, pointing `evidence` at a new
+    file the person chooses, saying what it must show; in memory, the metric then gates."""
+    state = s.State(judge=Calibration.CALIBRATED, evidence="below_bar")
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement, evaluated_on=s.TODAY)
+    assert [(e.file, e.key, e.text, e.action) for e in plan.edits] == [
+        ("judges.yaml", "grader-v2.evidence",
+         "<the calibration evidence file, relative to the records folder>", Action.EDIT),
+    ]
+    assert plan.edits[0].asserts == (
+        "you ran `evalglass calibrate --judge grader-v2` on human labels for 'openai/gpt-4.1', "
+        "committed the evidence file it wrote beside the records, and its kappa lower bound is "
+        "at least 0.6"
+    )
+    after = resolve(s.METRIC, apply(records, plan.edits), measurement, evaluated_on=s.TODAY)
+    assert after.outcome is Outcome.CAN_GATE
+    # The records given keep their evidence: the assumed document lives only in the copy.
+    assert records.judges[s.JUDGE].evidence_read == s.evidence_document(low=0.55)
+
+
+def test_a_judge_moved_to_the_runs_grader_is_recalibrated_for_it() -> None:
+    """Evidence that holds up the judge's old model: once the checklist moves the judge to the
+    model that graded the run, it also asks for evidence measured on that model and for the
+    threshold to be approved again for that judge, and then the metric gates."""
+    state = s.State(judge=Calibration.CALIBRATED, grader="other", evidence="met")
+    records, measurement = s.records(state), s.measurement(state)
+    plan = checklist(s.METRIC, records, measurement, evaluated_on=s.TODAY)
+    assert [(e.key, e.text) for e in plan.edits] == [
+        ("grader-v2.model", "other/grader"),
+        ("grader-v2.evidence", "<the calibration evidence file, relative to the records folder>"),
+        ("qa/match/accuracy.approved_by", "<who approved it>"),
+        ("qa/match/accuracy.approved_on", "<the date of approval, YYYY-MM-DD>"),
+        ("qa/match/accuracy.approved_for",
+         "dataset_version: '2026-10', fingerprint: 'sha256:9f2c', judge_model: other/grader"),
+    ]
+    assert "on human labels for 'other/grader'" in plan.edits[1].asserts
+    after = resolve(s.METRIC, apply(records, plan.edits), measurement, evaluated_on=s.TODAY)
+    assert after.outcome is Outcome.CAN_GATE

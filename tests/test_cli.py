@@ -39,10 +39,17 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def test_example_passes_with_one_gate(work: Path) -> None:
-    """The bundled example: one gate enforced and passed, the rest informational, exit 0."""
+    """The bundled example: one gate enforced and passed, the rest informational, exit 0, under
+    the example's success policy, which the verdict line names."""
     result = run("score", "run.json", cwd=work)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0] == "PASS — 1 gate enforced, all passed; 4 informational"
+    assert result.stdout.splitlines()[0] == (
+        "PASS — 1 gate enforced, all passed; 4 informational; success policy: success.yaml"
+    )
+    assert result.stdout.splitlines()[3] == (
+        "success policy (success.yaml): every gate must pass, at least 1 gate, must pass: "
+        "qa/exact_match"
+    )
     assert "would block once promoted: policy_not_permitted" in result.stdout
 
 
@@ -76,13 +83,66 @@ def test_blocked_gate_exits_3(work: Path) -> None:
 
 
 def test_deleting_thresholds_takes_the_pass_back(work: Path) -> None:
-    """No memory between runs: without thresholds.yaml nothing gates, and it says so first."""
+    """No memory between runs: without thresholds.yaml nothing gates, and it says so first. The
+    example's success policy names qa/exact_match, so that is blocked; without the policy, it
+    is informational."""
     assert run("score", "run.json", cwd=work).returncode == 0
     (work / "host_records/thresholds.yaml").unlink()
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 3
+    assert result.stdout.startswith(
+        "BLOCKED — we cannot say: must-pass qa/exact_match informational (success.yaml)"
+    )
+    (work / "host_records/success.yaml").unlink()
     result = run("score", "run.json", cwd=work)
     assert result.returncode == 0
     assert result.stdout.startswith("NO ACTIVE GATE — nothing was enforced")
     assert run("score", "run.json", "--require-gate", cwd=work).returncode == 5
+
+
+def test_the_success_policy_asks_for_gates_itself(work: Path) -> None:
+    """min_gates is the host's own --require-gate: too few gates exit 5 without the flag, and
+    the first line says what the policy asked for."""
+    (work / "host_records/success.yaml").write_text("success:\n  min_gates: 2\n")
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 5
+    assert result.stdout.splitlines()[0] == (
+        "TOO FEW GATES — 1 gate enforced, 1 passed; success.yaml asks for at least 2 gates; "
+        "4 informational"
+    )
+    card = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    assert (card["verdict"], card["exit_code"]) == ("informational", 5)
+    assert card["policy"] == {
+        "source": "success.yaml", "mode": "all", "min_gates": 2, "min_pass_rate": None,
+        "must_pass": [], "decided_by": "min_gates", "enforced": 1, "passed": 1,
+        "pass_rate": 1.0, "tolerated": [], "unmet": [],
+    }
+
+
+def test_a_percentage_policy_lists_what_it_tolerated(work: Path) -> None:
+    """In percentage mode a failing gate below the bar's share passes the run, and is named in
+    the verdict line and the JSON, never hidden."""
+    # Approved, the refusal-rate bar fails: its upper bound 0.0535 is above 0.05.
+    edit(work / "host_records/thresholds.yaml", "approval: proposed",
+         "approval: approved\n    approved_by: '@bob'\n    approved_on: 2026-11-02\n"
+         "    approved_for:\n      dataset_version: '2026-10'")
+    (work / "host_records/success.yaml").write_text(
+        "success:\n  mode: percentage\n  min_pass_rate: 0.5\n"
+    )
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.splitlines()[0] == (
+        "PASS — 1 of 2 gates passed (50%, at least the 50% success.yaml asks for); tolerated: "
+        "qa/refusal_rate (fail); 3 informational"
+    )
+    card = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    assert card["policy"]["tolerated"] == [{"id": "qa/refusal_rate", "status": "fail"}]
+    (work / "host_records/success.yaml").write_text(
+        "success:\n  mode: percentage\n  min_pass_rate: 0.5\n  must_pass:\n    - qa/refusal_rate\n"
+    )
+    result = run("score", "run.json", cwd=work)
+    assert result.returncode == 1
+    assert result.stdout.startswith("FAIL — must-pass qa/refusal_rate fail (success.yaml)")
 
 
 def test_non_finite_value_is_unsound(work: Path) -> None:
@@ -129,7 +189,9 @@ def test_markdown_scorecard(work: Path) -> None:
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "<!-- evalglass-scorecard -->"  # hidden: what a workflow finds its comment by
-    assert lines[1] == "**PASS — 1 gate enforced, all passed; 4 informational**"
+    assert lines[1] == (
+        "**PASS — 1 gate enforced, all passed; 4 informational; success policy: success.yaml**"
+    )
     assert any(line.startswith("| **PASS** | `qa/exact_match` |") for line in lines)
 
 

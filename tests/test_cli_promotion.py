@@ -107,7 +107,7 @@ def test_validate_counts_the_records(work: Path) -> None:
     """validate: schema only, `ok: N records in DIR`, exit 0."""
     result = run("validate", cwd=work)
     assert (result.returncode, result.stdout, result.stderr) == (
-        0, "ok: 12 records in host_records\n", ""
+        0, "ok: 13 records in host_records\n", ""
     )
 
 

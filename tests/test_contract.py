@@ -18,8 +18,10 @@ from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import assemble
+from evalglass.core.status import Status
+from evalglass.core.success import Rule, Source
 from evalglass.evidence.model import Evidence, Method
-from evalglass.records.model import Approval, Op
+from evalglass.records.model import Approval, Op, SuccessMode
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
 from tests import states
@@ -35,7 +37,9 @@ def test_published_vocabularies_are_the_cores() -> None:
     pairs = [
         (contract.VerdictName, Verdict), (contract.OutcomeName, Outcome),
         (contract.ResultName, Result), (contract.OpName, Op), (contract.ApprovalName, Approval),
-        (contract.MethodName, Method),
+        (contract.MethodName, Method), (contract.StatusName, Status),
+        (contract.ModeName, SuccessMode), (contract.PolicySourceName, Source),
+        (contract.RuleName, Rule),
     ]  # fmt: skip
     for literal, enum in pairs:
         assert list(get_args(literal)) == [member.value for member in enum]
@@ -97,11 +101,23 @@ HOSTILE = {
     "an unknown verdict": (("verdict",), "passed", "verdict"),
     "an interval of three": (("metrics", 0, "interval"), [0, 1, 2], "metrics[0].interval"),
     "metrics not a list": (("metrics",), {}, "metrics: expected a list"),
+    "an unknown policy mode": (("policy", "mode"), "most", "policy.mode"),
+    "a pass rate above 1": (("policy", "pass_rate"), 1.5, "policy: pass_rate must lie between"),
+    "a negative min_gates": (("policy", "min_gates"), -1, "policy: min_gates must not be negative"),
     "a time without a zone": (("evaluated_at",), "2026-11-30T12:00:00", "evaluated_at: expected a time"),
     "a date for a time": (("evaluated_at",), "2026-11-30", "evaluated_at: expected a time"),
     "a number for a time": (("evaluated_at",), 1764504000, "evaluated_at: expected a time"),
     "an impossible time": (("evaluated_at",), "2026-02-30T12:00:00Z", "evaluated_at: "),
 }
+
+
+def test_a_scorecard_from_before_success_policies_still_reads() -> None:
+    """A file with no `policy` (written before evalglass had success policies) loads, policy None;
+    every scorecard written now carries it."""
+    doc = _doc()
+    assert doc["policy"] is not None
+    del doc["policy"]
+    assert contract.loads(json.dumps(doc), "old.json").policy is None
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))

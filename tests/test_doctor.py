@@ -224,3 +224,75 @@ def test_doctor_dates_everything_by_as_of(rec: Path) -> None:
     assert "[future_approval]" in now and "[approval_expiring]" in now
     assert "[future_approval]" not in later and "[approval_expiring]" not in later
     assert "approval_expired: the approval by @alice on 2026-01-01 held until 2026-12-15" in later
+
+
+def test_a_success_policy_no_run_can_meet_is_an_error(rec: Path) -> None:
+    """must_pass ids with no record, not gating or held back by stage 1, and a min_gates above
+    the metrics configured to gate: each an error at the policy's line, since every run blocks
+    or can never pass."""
+    (rec / "success.yaml").write_text(
+        "# the release owners\nsuccess:\n  min_gates: 5\n  must_pass:\n    - a/gat\n"
+        "    - d/info\n    - b/judged\n    - c/point\n"
+    )
+    found = [f for f in _diagnose(rec).findings if f.problem is Problem.UNMEETABLE_POLICY]
+    assert [(f.where, f.severity, f.message) for f in found] == [
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy must pass 'a/gat', which has no record in metrics.yaml (did you "
+         "mean 'a/gate'?): every run blocks")),
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy must pass 'b/judged', which cannot gate (judge_uncalibrated): every "
+         "run blocks until it can gate")),
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy must pass 'd/info', whose status is informational: it never gates, "
+         "so every run blocks")),
+        ("rec/success.yaml:2", Severity.ERROR,
+         ("the success policy asks for at least 5 gates, and 4 metrics are configured to gate: "
+         "no run can pass")),
+    ]
+
+
+def test_a_success_policy_the_records_can_meet_adds_nothing(rec: Path) -> None:
+    """A must_pass gate that can gate and a min_gates within reach: no policy finding."""
+    (rec / "success.yaml").write_text("success:\n  min_gates: 4\n  must_pass:\n    - c/point\n")
+    with_policy = _diagnose(rec).findings
+    (rec / "success.yaml").unlink()
+    assert with_policy == _diagnose(rec).findings
+
+
+def test_a_judge_whose_evidence_falls_short_is_an_error_at_its_line(rec: Path) -> None:
+    """Evidence below the judge's bar: one error at the judge's record naming the number, the
+    bar and the metrics it blocks; the blocked metric's own finding does not repeat it."""
+    shutil.copy(Path(__file__).parents[1] / "examples/calibration/grader-v2.json",
+                rec / "grader-v2.json")
+    (rec / "judges.yaml").write_text(
+        "judges:\n  grader:\n    model: judge/model-a\n    calibration: calibrating\n"
+        "    evidence: grader-v2.json\n    min_agreement:\n      statistic: kappa\n"
+        "      lower_bound: 0.75\n"
+    )
+    found = [f for f in _diagnose(rec).findings
+             if f.problem is Problem.JUDGE_EVIDENCE_INSUFFICIENT]
+    assert [(f.where, f.severity, f.message) for f in found] == [
+        ("rec/judges.yaml:2", Severity.ERROR,
+         ("judge 'grader': calibration evidence 'grader-v2.json' is for judge 'grader-v2', not "
+          "'grader': 1 metric using it ('b/judged') would block once calibrated "
+          "(judge_evidence_insufficient) until the judge is re-calibrated or `evidence` points "
+          "at the right file")),
+    ]
+    (rec / "judges.yaml").write_text(
+        "judges:\n  grader-v2:\n    model: openai/gpt-4.1\n    calibration: calibrated\n"
+        "    evidence: grader-v2.json\n    min_agreement:\n      statistic: kappa\n"
+        "      lower_bound: 0.75\n"
+    )
+    (rec / "metrics.yaml").write_text(
+        (rec / "metrics.yaml").read_text().replace("judge: grader\n", "judge: grader-v2\n")
+    )
+    findings = _diagnose(rec).findings
+    found = [f for f in findings if f.problem is Problem.JUDGE_EVIDENCE_INSUFFICIENT]
+    assert [f.message.split(": 1 metric")[0] for f in found] == [
+        ("judge 'grader-v2': calibration evidence 'grader-v2.json': kappa lower bound 0.702 < 0.75 "
+        "(value 0.7846, n 285, 95% bootstrap)")
+    ]
+    assert "blocks (judge_evidence_insufficient)" in found[0].message
+    blocked = [f.message for f in findings if f.problem is Problem.BLOCKED_GATE
+               and f.subject == "b/judged"]
+    assert blocked and not any("judge_evidence_insufficient" in m for m in blocked)

@@ -87,6 +87,18 @@ def test_a_malformed_partial_names_the_field(tmp_path: Path) -> None:
         read_outputs([path])
 
 
+def test_cluster_sums_no_scores_could_have_are_refused(tmp_path: Path) -> None:
+    """Clustered rows whose Σq² exceeds the metric's (so the rows without a cluster would have a
+    negative one) are an input error in one line, not a crash or an interval."""
+    doc = {"evalglass_aggregates": 1, "metrics": {"a": {
+        "n": 4, "sum": 2 << 64, "sum_squares": 2 << 128, "clustered_sum_squares": 3 << 128,
+        "clusters": {"c": [2, 2 << 64]}}}}  # fmt: skip
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(OutputError, match="rows without a cluster: counts and sums no set"):
+        read_outputs([path])
+
+
 def test_the_student_t_interval_matches_scipy() -> None:
     """From exact sums, the Student-t interval is scipy's, to 1e-12."""
     values = [0.13, 0.5, 0.77, 0.9, 0.31, 0.62, 0.05, 0.99]

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats as sp
 
-from evalglass.errors import OutputError
 from evalglass.evidence.adapters import deepeval
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, NOT_RUNS, claims, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, NOT_RUNS, claims, files, others
 
 RUN = FIXTURES / "deepeval/results/main/test_run_20261129_224500.json"
 
@@ -176,40 +172,3 @@ def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     assert claims("deepeval", path) == (False, None)
 
 
-def test_damaged_runs_raise_output_error_naming_the_file(tmp_path: Path) -> None:
-    """Empty, truncated and random-byte test runs each raise OutputError with the file named."""
-    for label, data in damaged(RUN.read_bytes()):
-        path = tmp_path / RUN.name
-        path.write_bytes(data)
-        refuse(deepeval, path, f"results/{label}.json")
-
-
-@pytest.mark.parametrize(
-    "doc",
-    [
-        [],
-        {"testCases": 3},
-        {"testCases": [3]},
-        {"testCases": [{"metricsData": [{"score": 1}]}]},
-        {"testCases": [{"metricsData": [{"name": "m", "score": "high"}]}]},
-        {"testCases": [], "metricsScores": [{"metric": "m", "scores": 1}]},
-        {"testCases": [], "metricsScores": [{"scores": []}]},
-    ],
-)
-def test_wrong_shapes_raise_output_error(tmp_path: Path, doc: object) -> None:
-    """JSON that is not shaped like a DeepEval test run is refused as an OutputError."""
-    path = tmp_path / "test_run_x.json"
-    path.write_text(json.dumps(doc))
-    refuse(deepeval, path, "results/test_run_x.json")
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.binary(max_size=2000), st.sampled_from([b"", b'{"testFile": "t.py", "testCases": [']))
-def test_no_bytes_raise_anything_but_output_error(
-    tmp_path_factory: pytest.TempPathFactory, data: bytes, prefix: bytes
-) -> None:
-    """Whatever the bytes, read() returns measurements or raises OutputError."""
-    path = tmp_path_factory.mktemp("fuzz") / "test_run_x.json"
-    path.write_bytes(prefix + data)
-    with contextlib.suppress(OutputError):
-        deepeval.read(path, "test_run_x.json")

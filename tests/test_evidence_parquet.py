@@ -108,6 +108,20 @@ def test_every_dialect_prints_the_same_columns(dialect: str, tmp_path: Path) -> 
         assert f" AS {column}" in printed.stdout or f"  {column}," in printed.stdout
 
 
+@pytest.mark.parametrize("dialect", [d.value for d in sql.Dialect])
+def test_every_dialect_reduces_epochs_when_the_table_has_them(dialect: str, tmp_path: Path) -> None:
+    """Naming sample_id and epoch, each dialect's query reduces each sample's rows to one first
+    (and still selects the documented columns); epoch without sample_id is a usage error."""
+    printed = run("sql", "--dialect", dialect, "--optional-columns", "cluster,sample_id,epoch",
+                  cwd=tmp_path)
+    assert printed.returncode == 0
+    assert "GROUP BY metric, sample\n" in printed.stdout and "UNION ALL" in printed.stdout
+    for column in sql.RESULT:
+        assert f" AS {column}" in printed.stdout or f"  {column}," in printed.stdout
+    alone = run("sql", "--dialect", dialect, "--optional-columns", "epoch", cwd=tmp_path)
+    assert alone.returncode == 2 and "epoch needs sample_id" in alone.stderr
+
+
 def test_an_unknown_dialect_is_a_usage_error(tmp_path: Path) -> None:
     """`--dialect oracle` is exit 2, naming the dialects there are."""
     result = run("sql", "--dialect", "oracle", cwd=tmp_path)

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats as sp
 
-from evalglass.errors import OutputError
 from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
-from tests.evidence_files import FIXTURES, NOT_RUNS, claims, damaged, files, others, refuse
+from tests.evidence_files import FIXTURES, NOT_RUNS, claims, files, others, refuse
 
 RESULTS = FIXTURES / "promptfoo/results/results.json"
 COLUMNS = ("echo/terse", "echo/verbose", "mock-calculator/terse", "mock-calculator/verbose")
@@ -213,50 +209,3 @@ def test_sniff_claims_every_export_that_holds_the_run(path: Path) -> None:
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file, and none is taken for promptfoo's."""
     assert claims("promptfoo", path) == (False, None)
-
-
-def test_damaged_exports_raise_output_error_naming_the_file(tmp_path: Path) -> None:
-    """Empty, truncated and random-byte exports each raise OutputError with the file named."""
-    for label, data in damaged(RESULTS.read_bytes()):
-        path = tmp_path / "results.json"
-        path.write_bytes(data)
-        refuse(promptfoo, path, f"out/{label}.json")
-
-
-@pytest.mark.parametrize(
-    "doc",
-    [
-        [],
-        {"evalId": "e", "results": []},
-        {"evalId": "e", "results": {"version": 3}},
-        {"evalId": "e", "results": {"version": 3, "prompts": [{}], "results": []}},
-        {"evalId": "e", "results": {"version": 3, "prompts": [], "results": [{"promptIdx": 4}]}},
-        {
-            "evalId": "e",
-            "results": {
-                "version": 3,
-                "prompts": [
-                    {"provider": "p", "label": "l", "metrics": {"namedScores": {"m": "x"}}}
-                ],
-                "results": [],
-            },
-        },
-    ],
-)
-def test_wrong_shapes_raise_output_error(tmp_path: Path, doc: object) -> None:
-    """JSON that is not shaped like a promptfoo export is refused as an OutputError."""
-    path = tmp_path / "results.json"
-    path.write_text(json.dumps(doc))
-    refuse(promptfoo, path, "out/results.json")
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.binary(max_size=2000), st.sampled_from([b"", b'{"evalId": "e", "results": {']))
-def test_no_bytes_raise_anything_but_output_error(
-    tmp_path_factory: pytest.TempPathFactory, data: bytes, prefix: bytes
-) -> None:
-    """Whatever the bytes, read() returns measurements or raises OutputError."""
-    path = tmp_path_factory.mktemp("fuzz") / "results.json"
-    path.write_bytes(prefix + data)
-    with contextlib.suppress(OutputError):
-        promptfoo.read(path, "results.json")

@@ -148,6 +148,11 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
         "  judge_uncalibrated: judge 'grader-v2' is calibrating",
         "      " + plain(AuthorityCode.JUDGE_UNCALIBRATED),
         "",
+        "Success policy (success.yaml)",
+        ("  success.yaml asks that every gate pass. Once it gates, its failure fails the run, "
+         "and a block or an unsound number of it blocks the run. The run needs at least 1 "
+         "gate to pass."),
+        "",
         "To make it gate",
         "  Edit by hand, in this order, in a reviewed change (evalglass never makes these edits):",
         "  1. judges.yaml: grader-v2.calibration: calibrated",
@@ -205,3 +210,39 @@ def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> No
         "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
     ))
     assert not explain("qa/exact_match", load_records(folder), evidence).hypothetical_gate_known
+
+
+def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRecords) -> None:
+    """A must_pass metric, another gate under `all`, one under a percentage, and the defaults:
+    each says what the run's policy requires of it, and how many gates a pass needs."""
+    from evalglass.records.model import SuccessMode, SuccessPolicy
+    from evalglass.tools.explanation import policy_requirement
+
+    named = policy_requirement("qa/exact_match", records.success)
+    assert (named.source, named.must_pass) == ("success.yaml", True)
+    assert named.text.startswith("success.yaml names it in must_pass: every run must gate on it")
+    assert named.text.endswith("The run needs at least 1 gate to pass.")
+    other = policy_requirement("qa/helpfulness", records.success)
+    assert not other.must_pass
+    assert other.text.startswith("success.yaml asks that every gate pass. Once it gates, its "
+                                 "failure fails the run")
+    share = policy_requirement(
+        "qa/helpfulness", SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.9)
+    )
+    assert share.text.startswith("success.yaml asks that at least 90% of the gates pass.")
+    assert "tolerated" in share.text and share.text.endswith("at least 1 gate to pass.")
+    default = policy_requirement("qa/helpfulness", None)
+    assert (default.source, default.must_pass) == ("default", False)
+    assert default.text == (
+        "There is no success.yaml: the default policy asks that every gate pass. Once it gates, "
+        "its failure fails the run, and a block or an unsound number of it blocks the run."
+    )
+
+
+def test_explain_json_carries_the_policy_requirement(records: HostRecords,
+                                                     evidence: Evidence) -> None:
+    """--format json: `policy` with its source, whether it names the metric, and the words."""
+    doc = json.loads(render(explain("qa/exact_match", records, evidence), Format.JSON))
+    assert doc["policy"]["source"] == "success.yaml"
+    assert doc["policy"]["must_pass"] is True
+    assert doc["policy"]["requires"].startswith("success.yaml names it in must_pass")

@@ -112,6 +112,8 @@ def test_each_commit_behind_the_metric_with_who_when_and_every_field(repo: Repo)
         ("datasets.yaml", "qa-gold", "status", None, "validated"),
         ("datasets.yaml", "qa-gold", "version", None, "'2026-10'"),
         ("policies.yaml", "qa-gold", "policy", None, "permitted"),
+        ("success.yaml", "success", "min_gates", None, "1"),
+        ("success.yaml", "success", "must_pass", None, "qa/exact_match"),
     ]
     assert rows[1:] == [
         ("Bump qa-gold to 2026-11", "Dan Data", "2026-11-10", None,

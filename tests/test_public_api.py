@@ -32,8 +32,8 @@ def test_vocabularies_are_pinned() -> None:
         "no_record", "metric_not_gating", "threshold_missing", "threshold_proposed",
         "dataset_proposed", "judge_uncalibrated", "dangling_reference", "policy_not_permitted",
         "dataset_retired", "dataset_mismatch", "judge_drifted", "judge_retired",
-        "judge_not_independent", "judge_model_mismatch", "baseline_missing",
-        "baseline_not_comparable", "approval_stale", "approval_expired",
+        "judge_evidence_insufficient", "judge_not_independent", "judge_model_mismatch",
+        "baseline_missing", "baseline_not_comparable", "approval_stale", "approval_expired",
     ]
     assert [c.value for c in ValidityCode] == [
         "value_missing", "value_not_finite", "too_few_samples", "interval_unavailable",

@@ -26,6 +26,7 @@ from evalglass.records.model import (
     SuccessPolicy,
     ThresholdRecord,
     Tier,
+    UnreadableEvidence,
 )
 from tests.test_records_load import FULL
 
@@ -121,6 +122,8 @@ EXPECTED = {
             model="openai/gpt-4.1", calibration=Calibration.CALIBRATED,
             evidence="calibration/grader-v2.json",
             min_agreement=MinAgreement(statistic=Statistic.KAPPA, lower_bound=0.6),
+            # The folder has no such file: recorded, and the judge's metrics block on it.
+            evidence_read=UnreadableEvidence("is not there: no such file next to the records"),
         )
     },
     "checks": {

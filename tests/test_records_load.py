@@ -33,6 +33,7 @@ from evalglass.records.model import (
     Policy,
     PolicyRecord,
     ThresholdRecord,
+    UnreadableEvidence,
 )
 from evalglass.records.schema import KINDS
 
@@ -171,7 +172,8 @@ def test_every_kind_loads_with_every_field(records_dir: Path) -> None:
         },
         judges={
             "grader-v2": JudgeRecord(
-                model="openai/gpt-4.1", calibration=Calibration.CALIBRATED, evidence="docs/calib.md"
+                model="openai/gpt-4.1", calibration=Calibration.CALIBRATED, evidence="docs/calib.md",
+                evidence_read=UnreadableEvidence("is not there: no such file next to the records")
             )
         },
         policies={"qa-gold": PolicyRecord(policy=Policy.PERMITTED)},

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
+from evalglass.calibration_evidence import CalibrationEvidence, to_json
 from evalglass.core.authority import Outcome, resolve
 from evalglass.errors import RecordError
 from evalglass.evidence.model import Evidence
 from evalglass.records.load import load_records
-from evalglass.records.model import HostRecords
+from evalglass.records.model import Calibration, HostRecords
 from evalglass.records.schema import KINDS
 from evalglass.shell import api
 from evalglass.tools.explanation import explain
@@ -32,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FILLED = {
     "approved_by": "'@alice'", "approved_on": "2026-11-01", "op": "'>='", "value": "0.5",
     "n": "100", "version": "'2026-10'", "dataset_version": "'2026-10'", "model": "judge/model-z",
-    "judge": "judge/model-z", "dataset": "qa-gold", "judge_model": "judge/model-z",
-    "expires_on": "2099-12-31",
+    "judge": "judge/model-z", "dataset": "qa-gold", "evidence": "calibration/again.json",
+    "judge_model": "judge/model-z", "expires_on": "2099-12-31",
 }  # fmt: skip
 
 
@@ -58,7 +59,18 @@ def write_records(folder: Path, records: HostRecords) -> None:
                     continue
                 lines.append(f"    {field.name}: {spelling(_text(value))}")
             lines.append("")
+            _write_evidence(folder, record)
         (folder / spec.filename).write_text("\n".join(lines) + "\n")
+
+
+def _write_evidence(folder: Path, record: object) -> None:
+    """The calibration evidence file a judge record names, as the records loaded it (none when
+    the loader found none)."""
+    found = getattr(record, "evidence_read", None)
+    if isinstance(found, CalibrationEvidence):
+        path = folder / record.evidence  # type: ignore[attr-defined]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(to_json(found))
 
 
 def _text(value: object) -> str:
@@ -83,7 +95,16 @@ def repo_with(tmp: Path, records: HostRecords) -> Path:
 
 
 def fill(folder: Path) -> None:
-    """Every placeholder replaced with a value a person might choose."""
+    """Every placeholder replaced with a value a person might choose; for calibration evidence,
+    the file a fresh `evalglass calibrate` of the judge wrote, which meets the bar."""
+    judges = folder / "judges.yaml"
+    if judges.exists() and "evidence: <" in judges.read_text():
+        again = folder / FILLED["evidence"]
+        again.parent.mkdir(parents=True, exist_ok=True)
+        # The judge's model as the records hold it (the fill gives a new judge judge/model-z).
+        model = re.search(r"^    model: (\S+)$", judges.read_text(), re.MULTILINE)
+        assert model is not None
+        again.write_text(to_json(s.evidence_document(model=model.group(1).strip("'"))))
     for path in folder.glob("*.yaml"):
         text = re.sub(
             r"^( *)(\w+): <.*>$",
@@ -96,6 +117,10 @@ def fill(folder: Path) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(state=s.states())
+@example(state=s.State(judge=Calibration.CALIBRATED, evidence="below_bar"))
+@example(state=s.State(judge=Calibration.CALIBRATED, evidence="missing"))
+@example(state=s.State(judge=Calibration.DRIFTED, evidence="other_model"))
+@example(state=s.State(judge=Calibration.CALIBRATING, evidence="other_judge"))
 def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
     tmp_path_factory: pytest.TempPathFactory, state: s.State
 ) -> None:

@@ -116,7 +116,11 @@ def test_json_is_the_contract_shape() -> None:
     doc = json.loads(render(hostile_scorecard(), Format.JSON))
     assert list(doc) == [
         "schema_version", "verdict", "exit_code", "evaluated_at", "model", "sources", "counts",
-        "metrics",
+        "policy", "metrics",
+    ]
+    assert list(doc["policy"]) == [
+        "source", "mode", "min_gates", "min_pass_rate", "must_pass", "decided_by", "enforced",
+        "passed", "pass_rate", "tolerated", "unmet",
     ]
     assert list(doc["metrics"][0]) == [
         "id", "value", "n", "interval", "level", "method", "clusters", "missing", "model", "source",

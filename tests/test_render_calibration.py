@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import attrs
 
+from evalglass.calibration_evidence import Estimate
 from evalglass.render import Format
 from evalglass.render.calibration import render
-from evalglass.tools.calibration.evidence import Estimate
 from tests.test_calibration_evidence import evidence
 
 

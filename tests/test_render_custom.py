@@ -113,7 +113,7 @@ def test_docs_describe_every_field_of_the_view_model() -> None:
     """docs/templates.md names each field of each view-model class, so the contract is written."""
     doc = (ROOT / "docs" / "templates.md").read_text()
     for cls in (view.ScorecardView, view.MetricView, view.CountsView, view.ReasonView,
-                view.EarlierRunView):
+                view.EarlierRunView, view.PolicyView, view.UnmetView):
         for field in attrs.fields(cls):
             assert f"`{field.name}`" in doc, f"{cls.__name__}.{field.name} is not documented"
 

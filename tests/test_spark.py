@@ -4,6 +4,7 @@ scorecard, of the JSONL rows reader on the same rows; the command line writes th
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from collections.abc import Iterator
@@ -63,6 +64,35 @@ def test_a_duplicate_sample_id_is_refused_in_spark(spark: Any) -> None:
     df = spark.createDataFrame([("m", 1.0, "s1"), ("m", 0.0, "s1")], ["metric", "score", "sample_id"])
     with pytest.raises(OutputError, match="sample_id 's1' appears twice for metric 'm'"):
         aggregate(df)
+
+
+def test_epochs_are_reduced_per_sample_as_in_the_rows_reader(spark: Any, tmp_path: Path) -> None:
+    """Samples scored over several epochs (signs, fractions, a missing and a NaN epoch) in four
+    partitions give exactly the rows reader's sums; epochs of one sample in two clusters are
+    refused."""
+    from evalglass.spark import aggregate
+    from tests.test_evidence_parquet_sums import write
+
+    table: list[dict[str, object]] = []
+    for i in range(60):
+        for epoch in range(1, 2 + i % 4):
+            score = None if (i, epoch) == (5, 1) else math.nan if (i, epoch) == (7, 2) else (
+                ((i * 7 + epoch * 13) % 17) / 3 - 2.5)
+            table.append({"metric": f"m{i % 2}", "score": score, "sample_id": f"s{i}",
+                          "epoch": epoch, "cluster": f"c{i % 5}" if i % 3 else None})
+    types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR", "epoch": "INTEGER",
+             "cluster": "VARCHAR"}
+    jsonl, target = write(tmp_path, table, types)
+    df = spark.read.parquet(str(target)).repartition(4)
+    got = aggregates.from_document(aggregate(df, source="rows"), "rows")
+    assert got == rows.aggregates(jsonl, "rows")
+    assert got.metrics["m0"].moments.n == 30 and got.metrics["m1"].moments.nonfinite == 1
+    split = spark.createDataFrame(
+        [("m", 1.0, "s1", 1, "x"), ("m", 0.0, "s1", 2, "y")],
+        ["metric", "score", "sample_id", "epoch", "cluster"],
+    )
+    with pytest.raises(OutputError, match="sample_id 's1' names more than one cluster"):
+        aggregate(split)
 
 
 def test_the_command_writes_aggregates_for_score(

@@ -12,6 +12,8 @@ import enum
 
 import attrs
 
+from evalglass.calibration_evidence import CalibrationEvidence
+from evalglass.core.agreement import check_agreement
 from evalglass.core.model_names import same_grader, same_model
 from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
@@ -26,6 +28,7 @@ from evalglass.records.model import (
     MetricStatus,
     Policy,
     ThresholdRecord,
+    UnreadableEvidence,
 )
 
 
@@ -199,6 +202,10 @@ def _judge_reasons(metric: MetricRecord, judge: JudgeRecord | None, run: Run | N
         reasons.append(Reason(C.JUDGE_DRIFTED, f"judge '{metric.judge}' has drifted"))
     if judge is not None and judge.calibration is Calibration.RETIRED:
         reasons.append(Reason(C.JUDGE_RETIRED, f"judge '{metric.judge}' is retired"))
+    if judge is not None and metric.judge is not None:
+        shortfall = evidence_shortfall(metric.judge, judge)
+        if shortfall:
+            reasons.append(Reason(C.JUDGE_EVIDENCE_INSUFFICIENT, shortfall))
     dependent = _dependence(judge, run)
     if dependent:
         reasons.append(Reason(C.JUDGE_NOT_INDEPENDENT, dependent))
@@ -295,3 +302,44 @@ def _baseline_reasons(
     if differs:
         return (Reason(C.BASELINE_NOT_COMPARABLE, "; ".join(differs)),)
     return ()
+
+
+def evidence_shortfall(judge_id: str, judge: JudgeRecord) -> str:
+    """Why the calibration evidence a judge's record names does not hold it up ("" when it
+    does, or when the record names no evidence and no min_agreement).
+
+    The evidence must have been read, be for this judge and its model, and, given a
+    min_agreement, show the statistic's lower interval bound at or above it. Checked whatever
+    the judge's calibration: a judge not yet calibrated shows it as a note (what would block
+    once it is), and a drifted or retired one is blocked for this as well."""
+    if judge.evidence is None:
+        # The loader refuses this; a record built in memory must not slip through.
+        return "" if judge.min_agreement is None else (
+            f"judge '{judge_id}' has a min_agreement but names no calibration evidence"
+        )
+    where = f"judge '{judge_id}': calibration evidence '{judge.evidence}'"
+    found = judge.evidence_read
+    if found is None:
+        return f"{where} was not read"
+    if isinstance(found, UnreadableEvidence):
+        return f"{where} {found.problem}"
+    return _evidence_mismatch(where, judge_id, judge, found)
+
+
+def _evidence_mismatch(
+    where: str, judge_id: str, judge: JudgeRecord, found: CalibrationEvidence
+) -> str:
+    if found.judge != judge_id:
+        return f"{where} is for judge '{found.judge}', not '{judge_id}'"
+    if found.judge_model is None:
+        return f"{where} names no judge model, so it cannot be shown to be for '{judge.model}'"
+    # Strict, as for the grader: evidence for another snapshot or size of the model is not
+    # evidence for the judge that grades now.
+    if not same_grader(found.judge_model, judge.model):
+        return (f"{where} is for model '{found.judge_model}'; judge '{judge_id}' grades with "
+                f"'{judge.model}'")
+    bar = judge.min_agreement
+    if bar is None:
+        return ""
+    check = check_agreement(found, bar.statistic.value, bar.lower_bound)
+    return "" if check.met else f"{where}: {check.message}"

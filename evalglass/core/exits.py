@@ -20,7 +20,9 @@ class Verdict(enum.Enum):
 VERDICT_EXIT: Mapping[Verdict, int] = types.MappingProxyType(
     {Verdict.PASS: 0, Verdict.FAIL: 1, Verdict.BLOCKED: 3, Verdict.INFORMATIONAL: 0}
 )
-NO_GATE_REQUIRED_EXIT = 5  # informational under --require-gate: nothing gated, and that was asked
+# Informational when a gate was asked for (--require-gate, or the success policy's min_gates):
+# too few gated, and more was asked.
+NO_GATE_REQUIRED_EXIT = 5
 USAGE_EXIT = 2
 INPUT_ERROR_EXIT = 4
 # An exception evalglass did not expect: a bug in evalglass, never a verdict and never the input's
@@ -28,8 +30,10 @@ INPUT_ERROR_EXIT = 4
 INTERNAL_ERROR_EXIT = 70
 
 
-def exit_code(verdict: Verdict, require_gate: bool = False) -> int:
-    if require_gate and verdict is Verdict.INFORMATIONAL:
+def exit_code(verdict: Verdict, require_gate: bool = False, min_gates: int = 0) -> int:
+    """The verdict's code; informational is 5 when gates were asked for, by `--require-gate`
+    (at least one) or by the success policy (`min_gates`, the policy's own minimum)."""
+    if verdict is Verdict.INFORMATIONAL and (require_gate or min_gates > 0):
         return NO_GATE_REQUIRED_EXIT
     return VERDICT_EXIT[verdict]
 DIFF_LOOSENED_EXIT = 1  # `diff --fail-on-loosen`: a change makes gating easier without approval

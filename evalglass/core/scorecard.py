@@ -13,14 +13,15 @@ import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
-from evalglass.core.evaluation_time import evaluation_time
+from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.status import Status
+from evalglass.core.success import PolicyOutcome, decide_run
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
-from evalglass.records.model import HostRecords, ThresholdRecord
+from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -75,6 +76,8 @@ class Scorecard:
     metrics: tuple[MetricCard, ...]
     model: str | None
     sources: tuple[str, ...]
+    # The success policy that decided the verdict, with its numbers.
+    policy: PolicyOutcome
     # Files passed over, each with why: never counted, always reported.
     skipped: tuple[Skipped, ...] = ()
     # When it was evaluated (`--as-of`, or the clock): the one input that is not a file.
@@ -103,21 +106,23 @@ def assemble(
     *,
     evaluated_at: dt.date | dt.datetime,
 ) -> Scorecard:
-    """The scorecard for the union of recorded and measured metrics, sorted by id, evaluated at
-    `evaluated_at` (the caller's clock or `--as-of`: a pure function reads no clock)."""
+    """The scorecard for the union of recorded and measured metrics, sorted by id, its verdict
+    under the records' success policy, evaluated at `evaluated_at` (the caller's clock or
+    `--as-of`: a pure function reads no clock)."""
     moment = evaluation_time(evaluated_at)
-    # Dated records (an approval's expiry) are compared with the evaluation date in UTC.
+    evaluated_on = evaluation_date(moment)
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id), moment.date())
+        _card(metric_id, records, evidence.measurements.get(metric_id), evaluated_on)
         for metric_id in sorted(set(records.metrics) | set(evidence.measurements))
     )
-    verdict = verdict_of(cards)
+    policy = policy_outcome(cards, records.success)
     return Scorecard(
-        verdict=verdict,
-        exit_code=exit_code(verdict, require_gate),
+        verdict=policy.verdict,
+        exit_code=exit_code(policy.verdict, require_gate, policy.required),
         metrics=cards,
         model=_model(evidence),
         sources=evidence.sources,
+        policy=policy,
         skipped=evidence.skipped,
         evaluated_at=moment,
     )
@@ -151,16 +156,27 @@ def at_level(measurement: Measurement, level: float) -> Measurement:
     return attrs.evolve(measurement, interval=stats.at_level(interval, level))
 
 
-def verdict_of(cards: tuple[MetricCard, ...]) -> Verdict:
-    """fail > blocked > pass > informational; a run where nothing was enforced never passes."""
-    results = {card.gate.result for card in cards}
-    if Result.FAIL in results:
-        return Verdict.FAIL
-    if Result.UNSOUND in results or any(c.authority.outcome is Outcome.BLOCKED for c in cards):
-        return Verdict.BLOCKED
-    if Result.PASS in results or Result.WARN in results:
-        return Verdict.PASS
-    return Verdict.INFORMATIONAL
+def verdict_of(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None = None) -> Verdict:
+    """fail > blocked > pass > informational; a run where nothing was enforced never passes.
+    `policy` is the host's success policy (None: its defaults)."""
+    return policy_outcome(cards, policy).verdict
+
+
+def policy_outcome(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None) -> PolicyOutcome:
+    """The verdict under `policy`, and the numbers that decided it."""
+    statuses = {card.id: card.status for card in cards}
+    if policy is None or not policy.must_pass:
+        return decide_run(statuses, policy)
+    named = {card.id: card for card in cards if card.id in policy.must_pass}
+    return decide_run(statuses, policy, {i: _why_not(card) for i, card in named.items()})
+
+
+def _why_not(card: MetricCard) -> str:
+    """Why a metric did not pass, in a few words: the gate's numbers, or the reason codes."""
+    if card.gate.result is Result.FAIL:
+        return card.gate.evidence
+    reasons = card.gate.reasons if card.gate.result is Result.UNSOUND else card.authority.reasons
+    return ", ".join(r.code.value for r in reasons)
 
 
 def _model(evidence: Evidence) -> str | None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 import attrs
 
@@ -23,12 +23,10 @@ from evalglass.errors import OutputError
 from evalglass.evidence import stats
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 
-if TYPE_CHECKING:
-    import array
-
 SCALE_BITS = 64
 SCALE = 1 << SCALE_BITS
 _SCALE_F = float(SCALE)
+_SLICE = 1 << 16
 # Scores are summed exactly below this magnitude (the SQL splits them into 128-bit sums).
 LIMIT = 2.0**40
 
@@ -72,34 +70,35 @@ def _extreme(pick: object, a: float | None, b: float | None) -> float | None:
     return min(a, b) if pick is min else max(a, b)
 
 
-@attrs.frozen(kw_only=True)
-class Cluster:
-    """The rows of one metric that name one cluster: how many, and Σq and Σq² over them."""
-
-    n: int = 0
-    total: int = 0
-    squares: int = 0
-
-    def __add__(self, other: Cluster) -> Cluster:
-        return Cluster(
-            n=self.n + other.n,
-            total=self.total + other.total,
-            squares=self.squares + other.squares,
-        )
+# A named cluster's rows: how many, and Σq over them (the cluster-robust interval needs no more
+# of each cluster). Plain pairs, since merging a thousand partials adds up millions of them.
+ClusterSums = tuple[int, int]
 
 
 @attrs.frozen(kw_only=True)
 class MetricStats:
-    """One metric: every row's moments, and each named cluster's sums (empty when none)."""
+    """One metric: every row's moments, each named cluster's (n, Σq) (empty when none), and Σq²
+    over the rows that name a cluster (so that the rows naming none have theirs too)."""
 
     moments: Moments
-    clusters: Mapping[str, Cluster] = attrs.field(factory=dict)
+    clusters: Mapping[str, ClusterSums] = attrs.field(factory=dict)
+    clustered_squares: int = 0
 
     def __add__(self, other: MetricStats) -> MetricStats:
         clusters = dict(self.clusters)
-        for name, part in other.clusters.items():
-            clusters[name] = clusters[name] + part if name in clusters else part
-        return MetricStats(moments=self.moments + other.moments, clusters=clusters)
+        _add_clusters(clusters, other.clusters)
+        return MetricStats(
+            moments=self.moments + other.moments,
+            clusters=clusters,
+            clustered_squares=self.clustered_squares + other.clustered_squares,
+        )
+
+
+def _add_clusters(into: dict[str, ClusterSums], more: Mapping[str, ClusterSums]) -> None:
+    get = into.get
+    for name, pair in more.items():
+        got = get(name)
+        into[name] = pair if got is None else (got[0] + pair[0], got[1] + pair[1])
 
 
 @attrs.frozen(kw_only=True)
@@ -122,7 +121,8 @@ def merge(partials: Iterable[Aggregates]) -> Aggregates:
     model: str | None = None
     dataset: DatasetIdentity | None = None
     totals: dict[str, Moments] = {}
-    named: dict[str, dict[str, Cluster]] = {}
+    named: dict[str, dict[str, ClusterSums]] = {}
+    squares: dict[str, int] = {}
     for part in partials:
         if first is None:
             first = part
@@ -134,13 +134,20 @@ def merge(partials: Iterable[Aggregates]) -> Aggregates:
         dataset = _same(dataset, part.dataset, "dataset", dataset_from, part)
         # Added in place: a partial's clusters are folded in once, not copied per partial.
         for metric, more in part.metrics.items():
-            totals[metric] = totals[metric] + more.moments if metric in totals else more.moments
-            clusters = named.setdefault(metric, {})
-            for name, c in more.clusters.items():
-                clusters[name] = clusters[name] + c if name in clusters else c
+            if metric in totals:
+                totals[metric] = totals[metric] + more.moments
+                squares[metric] += more.clustered_squares
+                _add_clusters(named[metric], more.clusters)
+            else:
+                totals[metric] = more.moments
+                squares[metric] = more.clustered_squares
+                named[metric] = dict(more.clusters)
     if first is None:
         raise ValueError("merge() needs at least one partial")
-    metrics = {m: MetricStats(moments=totals[m], clusters=named[m]) for m in totals}
+    metrics = {
+        m: MetricStats(moments=totals[m], clusters=named[m], clustered_squares=squares[m])
+        for m in totals
+    }
     return Aggregates(source=first.source, model=model, dataset=dataset, metrics=metrics)
 
 
@@ -195,7 +202,7 @@ def measure(metric: str, entry: MetricStats, run: Run) -> Measurement:
     n = m.n
     # Integer division of Python ints is correctly rounded: the same float from the same sums.
     mean = m.total / (n * SCALE)
-    named = sum(c.n for c in entry.clusters.values())
+    named = sum(count for count, _ in entry.clusters.values())
     clusters = len(entry.clusters) + (n - named)
     if clusters < n:
         interval = stats.clustered_from_residual(n, mean, _residual(entry, mean), clusters)
@@ -215,11 +222,11 @@ def _residual(entry: MetricStats, mean: float) -> float:
     """Σ_c (S_c − n_c·mean)² over the named clusters and, exactly, over the rows that name no
     cluster (each a cluster of its own)."""
     m = entry.moments
-    terms = [(c.total / SCALE - c.n * mean) ** 2 for c in entry.clusters.values()]
-    loose_n = m.n - sum(c.n for c in entry.clusters.values())
+    terms = [(total / SCALE - count * mean) ** 2 for count, total in entry.clusters.values()]
+    loose_n = m.n - sum(count for count, _ in entry.clusters.values())
     if loose_n:
-        s = m.total - sum(c.total for c in entry.clusters.values())
-        ss = m.squares - sum(c.squares for c in entry.clusters.values())
+        s = m.total - sum(total for _, total in entry.clusters.values())
+        ss = m.squares - entry.clustered_squares
         # Σ (x − mean)² = Σx² − 2·mean·Σx + n·mean², with mean = p/d exactly.
         p, d = mean.as_integer_ratio()
         numerator = ss * d * d - 2 * p * d * s * SCALE + loose_n * p * p * SCALE * SCALE
@@ -232,33 +239,35 @@ def quantum(score: float) -> int:
     return int(score * _SCALE_F)
 
 
-def moments_of(values: array.array[float], missing: int = 0) -> Moments:
-    """The moments of scores held in memory (every value below ±2^40 or not finite)."""
+def moments_of(values: Sequence[float], missing: int = 0) -> Moments:
+    """The moments of scores held in memory (every value below ±2^40 or not finite; ints and
+    bools are numbers too)."""
     n = len(values)
     if not n:
         return Moments(missing=missing)
     finite = values
-    nonfinite = 0
-    if not all(map(math.isfinite, values)):
-        finite = type(values)("d", filter(math.isfinite, values))
-        nonfinite = n - len(finite)
-    binary = finite.count(0.0) + finite.count(1.0)
-    if not finite:
-        low = high = None
-        total = squares = 0
-    elif binary == len(finite):
+    # A NaN or an infinity makes the sum one; finite scores below 2^40 cannot overflow it.
+    if not math.isfinite(sum(values)):
+        finite = list(filter(math.isfinite, values))
+    binary = finite.count(0) + finite.count(1)
+    low = high = None
+    total = squares = 0
+    if binary == len(finite) and finite:
         # Every score 0 or 1: the sums are a count, no big-integer work a row.
-        low, high = min(finite), max(finite)
-        ones = finite.count(1.0)
+        low, high = float(min(finite)), float(max(finite))
+        ones = finite.count(1)
         total, squares = ones * SCALE, ones * SCALE * SCALE
-    else:
-        low, high = min(finite), max(finite)
-        qs = list(map(int, map(_SCALE_F.__mul__, finite)))
-        total, squares = sum(qs), sum(map(operator.mul, qs, qs))
+    elif finite:
+        low, high = float(min(finite)), float(max(finite))
+        # A slice at a time: the quanta of a million scores would be 50 MB at once.
+        for start in range(0, len(finite), _SLICE):
+            qs = list(map(int, map(_SCALE_F.__mul__, finite[start : start + _SLICE])))
+            total += sum(qs)
+            squares += sum(map(operator.mul, qs, qs))
     return Moments(
         n=n,
         missing=missing,
-        nonfinite=nonfinite,
+        nonfinite=n - len(finite),
         nonbinary=len(finite) - binary,
         low=low,
         high=high,

@@ -18,6 +18,7 @@ from evalglass.records import cross_file
 from evalglass.records._yaml import parse_records
 from evalglass.records.baseline_files import Reader, attach_scorecards
 from evalglass.records.build import build_records
+from evalglass.records.judge_evidence import attach_evidence
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS, Record
 
@@ -45,12 +46,14 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
 
 def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:
     """HostRecords from each kind's records (a single-record kind's under its own name, or
-    none), with baselines that name a scorecard filled in through `read`. Raises RecordError
-    for a rule between records of different files (`cross_file`), once all have loaded."""
+    none), with baselines that name a scorecard, and judges that name calibration evidence,
+    filled in through `read`. Raises RecordError for a rule between records of different files
+    (`cross_file`), once all have loaded."""
     kinds: dict[str, Any] = {}
     for kind, records in loaded.items():
         kinds[kind] = next(iter(records.values()), None) if KINDS[kind].single else records
     kinds["baselines"] = attach_scorecards(kinds["baselines"], read)
+    kinds["judges"] = attach_evidence(kinds["judges"], read)
     host = HostRecords(**kinds)
     cross_file.check(host)
     return host

@@ -16,6 +16,7 @@ import attrs
 
 if TYPE_CHECKING:
     from evalglass import contract
+    from evalglass.calibration_evidence import CalibrationEvidence
 
 
 class MetricStatus(enum.Enum):
@@ -200,6 +201,14 @@ class MinAgreement:
     origin: Origin = _origin()
 
 
+@attrs.frozen
+class UnreadableEvidence:
+    """A judge's calibration evidence file that could not be used: missing, unreadable or not
+    calibration evidence. `problem` says which, for the reason that blocks the judge's metrics."""
+
+    problem: str
+
+
 @attrs.frozen(kw_only=True)
 class JudgeRecord:
     model: str
@@ -207,6 +216,11 @@ class JudgeRecord:
     # A calibration evidence file, relative to the records folder; min_agreement needs one.
     evidence: str | None = None
     min_agreement: MinAgreement | None = None
+    # Filled by the loader from the `evidence` file, never from YAML: the document, or why it
+    # could not be read. None when the record was not loaded from a folder (nothing was read).
+    evidence_read: CalibrationEvidence | UnreadableEvidence | None = attrs.field(
+        default=None, repr=False
+    )
     origin: Origin = _origin()
 
 

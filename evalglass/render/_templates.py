@@ -87,6 +87,8 @@ def environment() -> jinja2.Environment:
         interval_text=_view.interval_text,
         n_text=_view.n_text,
         threshold_text=_view.threshold_text,
+        policy_text=_view.policy_text,
+        policy_details=_view.policy_details,
     )
     return env
 

@@ -12,8 +12,10 @@ from evalglass.core.decision import Result, rule_text
 from evalglass.core.exits import Verdict
 from evalglass.core.numbers import fmt, plural
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.status import Status
+from evalglass.core.success import PolicyOutcome, Rule, Source
 from evalglass.reasons import Reason
-from evalglass.records.model import Approval
+from evalglass.records.model import Approval, SuccessMode
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -24,7 +26,40 @@ _WORDS = {
 
 
 def headline(scorecard: Scorecard) -> str:
-    """The first line of every scorecard; informational never reads as a pass."""
+    """The first line of every scorecard; informational never reads as a pass. A policy from
+    success.yaml is named in it, with what it asked for and what it tolerated."""
+    policy = scorecard.policy
+    if policy.source is Source.DEFAULT:
+        return _gates_line(scorecard)
+    c = scorecard.counts
+    rest = f"{c.informational} informational"
+    asked = f"{policy.source.value} asks for at least {plural(policy.required, 'gate')}"
+    if policy.rule is Rule.MIN_GATES:
+        if policy.enforced == 0:
+            return f"{_gates_line(scorecard)}; {asked}"
+        return (f"TOO FEW GATES — {plural(policy.enforced, 'gate')} enforced, "
+                f"{policy.passed} passed; {asked}; {rest}")
+    if policy.rule is Rule.MUST_PASS:
+        word = _WORDS[scorecard.verdict]
+        lead = "" if scorecard.verdict is Verdict.FAIL else "we cannot say: "
+        unmet = ", ".join(_unmet_text(policy))
+        return f"{word} — {lead}{unmet} ({policy.source.value}); {_share(policy)}; {rest}"
+    if policy.rule is Rule.PASS_RATE:
+        word = _WORDS[scorecard.verdict]
+        bar = f"{_percent(_min_rate(policy))} {policy.source.value} asks for"
+        if scorecard.verdict is Verdict.FAIL:
+            return (f"{word} — {_share(policy)} ({_percent(_rate(policy))}), below the "
+                    f"{bar}; {rest}")
+        tolerated = ""
+        if policy.tolerated:
+            tolerated = f"; tolerated: {', '.join(_listed(policy.tolerated))}"
+        return (f"{word} — {_share(policy)} ({_percent(_rate(policy))}, at least the {bar})"
+                f"{tolerated}; {rest}")
+    return f"{_gates_line(scorecard)}; success policy: {policy.source.value}"
+
+
+def _gates_line(scorecard: Scorecard) -> str:
+    """The verdict line when every gate must pass: the counts behind the precedence."""
     c = scorecard.counts
     word = _WORDS[scorecard.verdict]
     rest = f"{c.informational} informational"
@@ -42,6 +77,64 @@ def headline(scorecard: Scorecard) -> str:
         f"{word} — we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
         f"{c.passed + c.warned} passed{warned}; {rest}"
     )
+
+
+_LISTED = 5  # tolerated gates named in the verdict line; the rest are counted (all are below it)
+
+
+def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
+    named = [f"{metric_id} ({status})" for metric_id, status in tolerated[:_LISTED]]
+    if len(tolerated) > _LISTED:
+        named.append(f"{len(tolerated) - _LISTED} more")
+    return named
+
+
+def _unmet_text(policy: PolicyOutcome) -> list[str]:
+    def state(status: object) -> str:
+        return "not in this run" if status is None else str(status)
+
+    return [f"must-pass {u.id} {state(u.status)}" for u in policy.unmet]
+
+
+def _share(policy: PolicyOutcome) -> str:
+    if not policy.enforced:
+        return "no gate enforced"
+    return f"{policy.passed} of {plural(policy.enforced, 'gate')} passed"
+
+
+def _rate(policy: PolicyOutcome) -> float:
+    return policy.pass_rate or 0.0
+
+
+def _min_rate(policy: PolicyOutcome) -> float:
+    return 1.0 if policy.policy.min_pass_rate is None else policy.policy.min_pass_rate
+
+
+def _percent(rate: float) -> str:
+    return f"{fmt(rate * 100)}%"
+
+
+def policy_text(policy: PolicyOutcome) -> str:
+    """The policy in a few words: `every gate must pass, at least 1 gate, must pass:
+    qa/exact_match`."""
+    p = policy.policy
+    if p.mode is SuccessMode.PERCENTAGE:
+        parts = [f"at least {_percent(_min_rate(policy))} of gates must pass"]
+    else:
+        parts = ["every gate must pass"]
+    if policy.required:
+        parts.append(f"at least {plural(policy.required, 'gate')}")
+    if p.must_pass:
+        parts.append(f"must pass: {', '.join(p.must_pass)}")
+    return ", ".join(parts)
+
+
+def policy_details(policy: PolicyOutcome) -> list[str]:
+    """What the policy found, one line each: every must_pass id not met and why, every gate a
+    percentage pass tolerated. Empty when there is nothing to say."""
+    lines = [u.message for u in policy.unmet]
+    lines += [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
+    return lines
 
 
 def deciding(scorecard: Scorecard) -> list[MetricCard]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from evalglass.calibration_evidence import CalibrationEvidence, Estimate, to_json
 from evalglass.core.numbers import fmt, plural
 from evalglass.render import Format
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.tools.calibration import drift as drift_report
 from evalglass.tools.calibration.drift import Drift
-from evalglass.tools.calibration.evidence import CalibrationEvidence, Estimate, to_json
 from evalglass.tools.calibration.names import Statistic
 
 # What each number compares, in a few words.

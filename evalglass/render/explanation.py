@@ -86,6 +86,8 @@ def to_json(x: Explanation) -> dict[str, Any]:
         "edits": [_edit(edit) for edit in plan.edits],
         "outside": [_reason(r) for r in plan.outside],
         "hypothetical": hypothetical,
+        "policy": {"source": x.policy.source, "must_pass": x.policy.must_pass,
+                   "requires": x.policy.text},
         "glossary": _glossary(x),
     }
 

@@ -10,6 +10,7 @@ from evalglass.core.authority import Authority
 from evalglass.core.decision import GateResult
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.success import PolicyOutcome
 from evalglass.core.validity import Validity
 from evalglass.evidence.model import EarlierAttempt, Interval, Measurement
 from evalglass.reasons import Reason
@@ -38,8 +39,30 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
             blocked=counts.blocked,
             informational=counts.informational,
         ),
+        policy=_policy(scorecard.policy),
         metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
         skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
+    )
+
+
+def _policy(outcome: PolicyOutcome) -> c.Policy:
+    p = outcome.policy
+    return c.Policy(
+        source=outcome.source.value,
+        mode=p.mode.value,
+        min_gates=p.min_gates,
+        min_pass_rate=p.min_pass_rate,
+        must_pass=p.must_pass,
+        decided_by=outcome.rule.value,
+        enforced=outcome.enforced,
+        passed=outcome.passed,
+        pass_rate=outcome.pass_rate,
+        tolerated=tuple(c.Tolerated(id=i, status=s.value) for i, s in outcome.tolerated),
+        unmet=tuple(
+            c.Unmet(id=u.id, status=None if u.status is None else u.status.value,
+                    message=u.message)
+            for u in outcome.unmet
+        ),
     )
 
 

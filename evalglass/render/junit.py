@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.success import Source
 from evalglass.render import _view
 from evalglass.render.safe_text import escape
 
@@ -32,6 +33,10 @@ def render(scorecard: Scorecard) -> str:
     properties = [("verdict", scorecard.verdict.value), ("exit_code", str(scorecard.exit_code)),
                   ("model", scorecard.model or "")]  # fmt: skip
     properties += [("source", source) for source in scorecard.sources]
+    policy = scorecard.policy
+    if policy.source is not Source.DEFAULT:
+        properties.append(("policy", f"{policy.source.value}: {_view.policy_text(policy)}"))
+    properties += [("policy_detail", line) for line in _view.policy_details(policy)]
     tally = {"failure": 0, "error": 0, "skipped": 0}
     cases = []
     for card in scorecard.metrics:

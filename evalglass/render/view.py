@@ -11,6 +11,7 @@ import attrs
 
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.success import PolicyOutcome
 from evalglass.reasons import Reason
 from evalglass.render import _view
 
@@ -74,6 +75,39 @@ class CountsView:
 
 
 @attrs.frozen(kw_only=True)
+class UnmetView:
+    id: str
+    # fail, unsound, blocked or informational; none when the run has no such metric.
+    status: str | None
+    message: str
+
+
+@attrs.frozen(kw_only=True)
+class PolicyView:
+    """The success policy that decided the verdict, and what it found."""
+
+    # "success.yaml", or "default" without the file.
+    source: str
+    mode: str
+    min_gates: int
+    min_pass_rate: float | None
+    must_pass: tuple[str, ...]
+    # Which part decided: gates, must_pass, pass_rate, min_gates or nothing_enforced.
+    decided_by: str
+    # Gates (metrics the records authorize, blocked ones included) and how many passed.
+    enforced: int
+    passed: int
+    pass_rate: float | None
+    # The policy in a few words (`every gate must pass, at least 1 gate, must pass: qa/x`).
+    text: str
+    # One line each: must_pass ids not met and why, gates a percentage pass tolerated.
+    details: tuple[str, ...]
+    # Ids a percentage pass tolerated, with their status.
+    tolerated: tuple[tuple[str, str], ...]
+    unmet: tuple[UnmetView, ...]
+
+
+@attrs.frozen(kw_only=True)
 class ScorecardView:
     """The whole scorecard: the verdict line first, gates most severe first, the rest by id."""
 
@@ -83,6 +117,7 @@ class ScorecardView:
     model: str | None
     sources: tuple[str, ...]
     counts: CountsView
+    policy: PolicyView
     # Metrics that affect the verdict: failed, unsound and blocked first.
     gates: tuple[MetricView, ...]
     # Metrics that do not affect the verdict, in id order.
@@ -122,6 +157,29 @@ def metric_view(card: MetricCard) -> MetricView:
     )
 
 
+def policy_view(outcome: PolicyOutcome) -> PolicyView:
+    p = outcome.policy
+    return PolicyView(
+        source=outcome.source.value,
+        mode=p.mode.value,
+        min_gates=p.min_gates,
+        min_pass_rate=p.min_pass_rate,
+        must_pass=p.must_pass,
+        decided_by=outcome.rule.value,
+        enforced=outcome.enforced,
+        passed=outcome.passed,
+        pass_rate=outcome.pass_rate,
+        text=_view.policy_text(outcome),
+        details=tuple(_view.policy_details(outcome)),
+        tolerated=tuple((i, s.value) for i, s in outcome.tolerated),
+        unmet=tuple(
+            UnmetView(id=u.id, status=None if u.status is None else u.status.value,
+                      message=u.message)
+            for u in outcome.unmet
+        ),
+    )
+
+
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:
     c = scorecard.counts
     return ScorecardView(
@@ -134,6 +192,7 @@ def scorecard_view(scorecard: Scorecard) -> ScorecardView:
             passed=c.passed, warned=c.warned, failed=c.failed, blocked=c.blocked,
             informational=c.informational, enforced=c.enforced,
         ),
+        policy=policy_view(scorecard.policy),
         gates=tuple(metric_view(card) for card in _view.deciding(scorecard)),
         others=tuple(metric_view(card) for card in _view.others(scorecard)),
     )

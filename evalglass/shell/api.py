@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
-from evalglass.core.evaluation_time import evaluation_time
+from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
@@ -99,7 +99,7 @@ def diff_records(
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
     return diff(base, head, evidence, base_name=base_ref, head_name=head_name,
-                evaluated_on=_evaluation_time(as_of).date())
+                evaluated_on=evaluation_date(_evaluation_time(as_of)))
 
 
 def explain(
@@ -156,7 +156,7 @@ def doctor(
     from evalglass.shell.ownership import ownership
     from evalglass.tools.diagnosis import diagnose
 
-    evaluated_on = _evaluation_time(as_of).date()
+    evaluated_on = evaluation_date(_evaluation_time(as_of))
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     return diagnose(host, evidence, evaluated_on, ownership(records))

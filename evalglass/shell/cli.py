@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from evalglass._version import __version__
+from evalglass.calibration_evidence import Scale
 from evalglass.core.exits import (
     DIFF_LOOSENED_EXIT,
     INPUT_ERROR_EXIT,
@@ -29,7 +30,6 @@ from evalglass.errors import EvalglassError
 from evalglass.render import Format, render
 from evalglass.render.safe_text import escape
 from evalglass.shell import writing
-from evalglass.tools.calibration.names import Scale
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
@@ -630,10 +630,10 @@ def calibrate(
 ) -> None:
     """Measure how a judge agrees with human labels, with bootstrap intervals: evidence a host
     can point to. It never edits host records."""
+    from evalglass.calibration_evidence import read_evidence, to_json
     from evalglass.render import calibration as render_calibration
     from evalglass.tools.calibration import calibrate as calibration
     from evalglass.tools.calibration.drift import compare
-    from evalglass.tools.calibration.evidence import read_evidence, to_json
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
         raise typer.BadParameter("calibrate renders as terminal, markdown or json",
@@ -666,8 +666,9 @@ def sql(
     columns: Annotated[
         str,
         typer.Option("--optional-columns", metavar="NAMES",
-                     help="The optional columns the table has: cluster, model (comma-separated; "
-                          "'' for none)."),
+                     help="The optional columns the table has: cluster, model, sample_id, epoch "
+                          "(comma-separated; '' for none). With epoch, each sample's epochs are "
+                          "reduced to their mean first."),
     ] = "cluster,model",
 ) -> None:
     """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
@@ -681,6 +682,9 @@ def sql(
     unknown = [c for c in present if c not in queries.OPTIONAL]
     if unknown:
         raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+                                 param_hint="--optional-columns")
+    if "epoch" in present and "sample_id" not in present:
+        raise typer.BadParameter("epoch needs sample_id: epochs are of a sample",
                                  param_hint="--optional-columns")
     typer.echo(queries.query(known[dialect], table, present), nl=False)
 

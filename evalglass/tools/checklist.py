@@ -12,7 +12,10 @@ from collections.abc import Mapping
 
 import attrs
 
+from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
+from evalglass.core.authority import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
+from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
@@ -22,6 +25,7 @@ from evalglass.records.model import (
     Calibration,
     DatasetStatus,
     HostRecords,
+    JudgeRecord,
     MetricStatus,
     Op,
     Policy,
@@ -85,11 +89,11 @@ class _Plan:
     edits: list[Edit] = attrs.Factory(list)
 
     def put(self, kind: str, record: str, field: str, value: object, asserts: str,
-            choose: str | None = None) -> None:
+            choose: str | None = None, assumes: tuple[tuple[str, object], ...] = ()) -> None:
         exists = record in getattr(self.records, kind)
         action = Action.EDIT if exists else Action.ADD
         self.edits.append(Edit(kind=kind, record=record, field=field, value=value, action=action,
-                               asserts=asserts, choose=choose))
+                               asserts=asserts, choose=choose, assumes=assumes))
 
     def dataset(self, dataset_id: str, measurement: Measurement | None) -> tuple[str, str | None]:
         """The dataset edits; returns the version and fingerprint the dataset record will hold."""
@@ -170,6 +174,10 @@ class _Plan:
             self.put("judges", judge_id, "calibration", Calibration.CALIBRATED,
                      "you have checked this judge's grades against human labels, and they agree "
                      "well enough to fail builds on")
+        if judge is not None:
+            # Held to the model it will grade with once the edits above are made.
+            self.evidence(judge_id, attrs.evolve(judge, calibration=Calibration.CALIBRATED,
+                                                 model=model))
         independent = _independence(judge_id, model, run)
         # In the resolver's order: independence first.
         return ((independent,) if independent else ()) + tuple(outside), model
@@ -182,6 +190,21 @@ class _Plan:
         base = grader_key(grader) or "judge"
         candidates = [base, *(f"{base}-{n}" for n in range(2, len(self.records.judges) + 3))]
         return next(c for c in candidates if c not in self.records.judges)
+
+    def evidence(self, judge_id: str, judge: JudgeRecord) -> None:
+        """Re-calibrate, or point `evidence` at the right file, when the evidence the judge's
+        record names does not hold it up."""
+        if not evidence_shortfall(judge_id, judge):
+            return
+        bar = judge.min_agreement
+        shows = (f"its {bar.statistic.value} lower bound is at least {fmt(bar.lower_bound)}"
+                 if bar is not None else "it is for this judge and model")
+        self.put("judges", judge_id, "evidence", judge.evidence or f"calibration/{judge_id}.json",
+                 f"you ran `evalglass calibrate --judge {judge_id}` on human labels for "
+                 f"'{judge.model}', committed the evidence file it wrote beside the records, and "
+                 f"{shows}",
+                 choose="the calibration evidence file, relative to the records folder",
+                 assumes=(("evidence_read", _assumed_evidence(judge_id, judge)),))
 
     def baseline(self, metric_id: str, dataset_id: str, version: str,
                  judge_model: str | None) -> None:
@@ -297,6 +320,24 @@ class _Binding:
 
 def _expired(threshold: ThresholdRecord, evaluated_on: dt.date) -> bool:
     return threshold.expires_on is not None and evaluated_on > threshold.expires_on
+
+
+def _assumed_evidence(judge_id: str, judge: JudgeRecord) -> CalibrationEvidence:
+    """Evidence that just meets the judge's bar: what the edit asserts the new file shows, for
+    the in-memory copy only. It is never written and never read from anywhere."""
+    bar = judge.min_agreement
+    statistics = {} if bar is None else {
+        bar.statistic.value: Estimate(bar.lower_bound, bar.lower_bound, bar.lower_bound, 0)
+    }
+    nothing = InputFile(path="<assumed>", sha256="<assumed>")
+    return CalibrationEvidence(
+        judge=judge_id, judge_model=judge.model, scale=Scale.BINARY, categories=(), raters=(),
+        statistics=statistics, confusion=None,
+        items=Items(matched=0, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0,
+                    no_consensus=0),
+        level=0.95, resamples=0, seed=0, judgments=nothing, labels=nothing,
+        evalglass_version="<assumed>", date="<assumed>",
+    )
 
 
 def _distinct(graders: tuple[str, ...]) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from evalglass.core.authority import Outcome, resolve
+from evalglass.core.authority import Outcome, evidence_shortfall, resolve
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.core.numbers import plural
 from evalglass.evidence import stats
@@ -50,6 +50,8 @@ class Problem(enum.Enum):
     WOULD_BLOCK = "would_block"
     POINT_DECISION = "point_decision"
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
+    UNMEETABLE_POLICY = "unmeetable_policy"
+    JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
     APPROVAL_EXPIRING = "approval_expiring"
     APPROVER_NOT_OWNER = "approver_not_owner"
 
@@ -118,12 +120,14 @@ def diagnose(
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
+        *_judge_evidence(records),
         *_gates(records, measured, evaluated_on),
         *_thresholds(records, evaluated_on),
         *_approvers(records, ownership),
         *_unused(records),
         *_would_block(records, measured, evaluated_on),
         *_unrecorded(records, measured),
+        *_success(records, evaluated_on),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
     gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
@@ -151,6 +155,26 @@ def _references(records: HostRecords) -> Iterator[Finding]:
             yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
                       f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
                       f"judges.yaml{_hint(metric.judge, records.judges)}")
+
+
+def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
+    """A judge some metric uses whose calibration evidence does not hold it up: said once, at
+    the judge's line, for every metric that uses it."""
+    users: dict[str, list[str]] = {}
+    for metric_id, metric in records.metrics.items():
+        if metric.judge is not None and metric.status is not MetricStatus.RETIRED:
+            users.setdefault(metric.judge, []).append(metric_id)
+    for judge_id, judge in records.judges.items():
+        shortfall = evidence_shortfall(judge_id, judge) if judge_id in users else ""
+        if not shortfall:
+            continue
+        names = ", ".join(f"'{u}'" for u in users[judge_id])
+        pending = judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING)
+        effect = "would block once calibrated" if pending else "blocks"
+        yield _at(judge.origin, Problem.JUDGE_EVIDENCE_INSUFFICIENT, judge_id,
+                  f"{shortfall}: {plural(len(users[judge_id]), 'metric')} using it ({names}) "
+                  f"{effect} (judge_evidence_insufficient) until the judge is re-calibrated or "
+                  "`evidence` points at the right file")
 
 
 def _gates(
@@ -196,7 +220,7 @@ def _gates(
 def _blocked(metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...],
              records: HostRecords) -> Iterator[Finding]:
     """An authorized metric that blocks, for reasons no other finding already names."""
-    named = {C.DANGLING_REFERENCE}
+    named = {C.DANGLING_REFERENCE, C.JUDGE_EVIDENCE_INSUFFICIENT}  # the judge's own finding
     if metric.dataset not in records.policies:
         named.add(C.POLICY_NOT_PERMITTED)
     rest = [r for r in reasons if r.code not in named]
@@ -338,6 +362,36 @@ def _would_block(
             yield _at(metric.origin, Problem.WOULD_BLOCK, metric_id,
                       f"metric '{metric_id}' is informational and would block once promoted: "
                       f"{why}")
+
+
+def _success(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
+    """A success policy no run can meet: a must_pass id that cannot gate (no record, not gating,
+    or held back by stage 1), or more gates asked for than metrics are configured to gate."""
+    policy = records.success
+    if policy is None:
+        return
+    every_run = "every run blocks until it can gate"
+    for metric_id in policy.must_pass:
+        metric = records.metrics.get(metric_id)
+        if metric is None:
+            why = (f"which has no record in metrics.yaml{_hint(metric_id, records.metrics)}: "
+                   "every run blocks")
+        elif metric.status is not MetricStatus.GATING:
+            why = f"whose status is {metric.status.value}: it never gates, so every run blocks"
+        else:
+            authority = resolve(metric_id, records, None, evaluated_on=evaluated_on)
+            if authority.outcome is not Outcome.INFORMATIONAL:
+                continue
+            codes = ", ".join(r.code.value for r in authority.reasons)
+            why = f"which cannot gate ({codes}): {every_run}"
+        yield _at(policy.origin, Problem.UNMEETABLE_POLICY, metric_id,
+                  f"the success policy must pass '{metric_id}', {why}")
+    gating = sum(m.status is MetricStatus.GATING for m in records.metrics.values())
+    if policy.min_gates > gating:
+        yield _at(policy.origin, Problem.UNMEETABLE_POLICY, "min_gates",
+                  f"the success policy asks for at least {plural(policy.min_gates, 'gate')}, and "
+                  f"{plural(gating, 'metric')} {'is' if gating == 1 else 'are'} configured to "
+                  "gate: no run can pass")
 
 
 def _unrecorded(

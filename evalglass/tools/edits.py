@@ -35,7 +35,9 @@ class Action(enum.Enum):
 @attrs.frozen(kw_only=True)
 class Edit:
     """One field to write in one records file. When `choose` is set, the person picks the value
-    (`value` is only a stand-in, so the edited copy can be resolved)."""
+    (`value` is only a stand-in, so the edited copy can be resolved). `assumes` are fields the
+    in-memory copy also takes for what the edit asserts but YAML does not hold: the content of
+    the calibration evidence file the person points to."""
 
     kind: str
     record: str
@@ -44,6 +46,7 @@ class Edit:
     action: Action
     asserts: str
     choose: str | None = None
+    assumes: tuple[tuple[str, object], ...] = ()
 
     @property
     def file(self) -> str:
@@ -102,7 +105,9 @@ def apply(records: HostRecords, edits: tuple[Edit, ...]) -> HostRecords:
     """A copy of `records` with the edits made: in memory only, for a hypothetical resolve."""
     grouped: dict[tuple[str, str], dict[str, object]] = {}
     for edit in edits:
-        grouped.setdefault((edit.kind, edit.record), {})[edit.field] = _typed(edit)
+        fields = grouped.setdefault((edit.kind, edit.record), {})
+        fields[edit.field] = _typed(edit)
+        fields.update(edit.assumes)
     # Only the kinds edited are copied: the others (and the success policy) carry over as they are.
     kinds: dict[str, Any] = {kind: dict(getattr(records, kind)) for kind, _ in grouped}
     for (kind, record_id), fields in grouped.items():

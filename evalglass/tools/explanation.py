@@ -10,17 +10,28 @@ import difflib
 
 import attrs
 
-from evalglass.core.evaluation_time import evaluation_time
+from evalglass.core.evaluation_time import evaluation_date
 from evalglass.core.scorecard import MetricCard, Scorecard, assemble
+from evalglass.core.success import required_gates
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence
-from evalglass.records.model import HostRecords, MetricRecord
+from evalglass.records.model import HostRecords, MetricRecord, SuccessMode, SuccessPolicy
 from evalglass.tools.checklist import checklist
 from evalglass.tools.edits import Checklist, apply
 
 # The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
 _BAR = frozenset({"op", "value", "max_drop", "max_relative_drop"})
 _BASELINE = frozenset({"value", "n"})  # compared only by a regression threshold
+
+
+@attrs.frozen(kw_only=True)
+class PolicyRequirement:
+    """What the run's success policy asks of one metric: `source` is `success.yaml` or
+    `default`, `must_pass` whether the policy names it, `text` the requirement in words."""
+
+    source: str
+    must_pass: bool
+    text: str
 
 
 @attrs.frozen(kw_only=True)
@@ -32,6 +43,7 @@ class Explanation:
     record: MetricRecord | None
     checklist: Checklist
     outputs_given: bool
+    policy: PolicyRequirement
     hypothetical: MetricCard | None = None
 
     @property
@@ -60,7 +72,7 @@ def explain(
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         where = "metrics.yaml or the outputs given" if evidence.sources else "metrics.yaml"
         raise EvalglassError(metric_id, f"no such metric in {where}{hint}")
-    evaluated_on = evaluation_time(evaluated_at).date()
+    evaluated_on = evaluation_date(evaluated_at)
     plan = checklist(metric_id, records, evidence.measurements.get(metric_id),
                      evaluated_on=evaluated_on)
     hypothetical = None
@@ -73,8 +85,34 @@ def explain(
         record=records.metrics.get(metric_id),
         checklist=plan,
         outputs_given=bool(evidence.sources),
+        policy=policy_requirement(metric_id, records.success),
         hypothetical=hypothetical,
     )
+
+
+def policy_requirement(metric_id: str, policy: SuccessPolicy | None) -> PolicyRequirement:
+    """What `policy` (None: the defaults) requires of `metric_id` in every run."""
+    source = "default" if policy is None else "success.yaml"
+    policy = SuccessPolicy() if policy is None else policy
+    named = metric_id in policy.must_pass
+    if named:
+        text = ("success.yaml names it in must_pass: every run must gate on it and it must pass. "
+                "If it fails, the run fails; if it cannot gate (informational, blocked, unsound, "
+                "or not in the run), the run is blocked.")
+    elif policy.mode is SuccessMode.PERCENTAGE:
+        rate = policy.min_pass_rate if policy.min_pass_rate is not None else 1.0
+        text = (f"success.yaml asks that at least {rate * 100:g}% of the gates pass. Once it "
+                "gates, it counts among them: it may fail, block or be unsound while that share "
+                "holds (the run names it as tolerated), and a run below the share fails.")
+    else:
+        where = ("success.yaml asks" if source == "success.yaml"
+                 else "There is no success.yaml: the default policy asks")
+        text = (f"{where} that every gate pass. Once it gates, its failure fails the run, and a "
+                "block or an unsound number of it blocks the run.")
+    needed = required_gates(policy)
+    if needed:
+        text += f" The run needs at least {needed} gate{'s' if needed > 1 else ''} to pass."
+    return PolicyRequirement(source=source, must_pass=named, text=text)
 
 
 def _card(scorecard: Scorecard, metric_id: str) -> MetricCard:

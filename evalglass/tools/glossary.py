@@ -57,6 +57,13 @@ PLAIN: Mapping[C | V, str] = types.MappingProxyType(
             "cannot decide anything until it is recalibrated."
         ),
         C.JUDGE_RETIRED: "Its judge is retired: its grades no longer decide anything.",
+        C.JUDGE_EVIDENCE_INSUFFICIENT: (
+            "The judge's record points to calibration evidence (a file `evalglass calibrate` "
+            "wrote) and holds it to that: the file is missing or unreadable, is for another "
+            "judge or model, or its agreement with human labels falls short of the record's "
+            "min_agreement (the lower end of the interval, not the value). Re-calibrate, or "
+            "point `evidence` at the right file."
+        ),
         C.JUDGE_NOT_INDEPENDENT: (
             "The judge, or a grader the output names, is (or cannot be shown not to be) the "
             "model under evaluation, however its name is spelled. A model grading itself is "

@@ -274,7 +274,8 @@ AGGREGATES = {
     "evalglass_aggregates": 1, "model": "m", "dataset": {"name": "d", "version": "1"},
     "metrics": {"a": {"n": 4, "missing": 1, "nonfinite": 0, "out_of_range": 0, "nonbinary": 0,
                       "low": 0.0, "high": 1.0, "sum": 3 << 20, "sum_squares": 3 << 40,
-                      "clusters": {"c1": [2, 1 << 20, 1 << 40], "c2": [2, 2 << 20, 2 << 40]}}},
+                      "clustered_sum_squares": 3 << 40,
+                      "clusters": {"c1": [2, 1 << 20], "c2": [2, 2 << 20]}}},
 }
 
 

@@ -205,7 +205,7 @@ class Cost(enum.IntEnum):
     """What one per-sample entry of each kind takes in memory until the run ends, in bytes (as
     measured with tracemalloc, rounded up), everything derived from it included."""
 
-    ROW = 16  # a score in an array, a flag, a share of its sample key
+    ROW = 48  # a score as parsed, its cluster number, its sample key's hash
     SCORE = 160  # a score kept as a Sample, for pairing with a baseline
     SUMMARY = 720  # an Inspect summary, its epoch score and its Sample
     REDUCED = 48  # a value an Inspect reducer gave

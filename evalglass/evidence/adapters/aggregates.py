@@ -22,6 +22,7 @@ from evalglass.evidence.registry import Adapter
 
 MARKER = "evalglass_aggregates"
 _COUNTS = ("n", "missing", "nonfinite", "out_of_range", "nonbinary", "sum", "sum_squares")
+_CLUSTERED = "clustered_sum_squares"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -45,16 +46,21 @@ _QUANTUM = 2**104
 def _check_possible(stats: aggregate.MetricStats, where: str, shown: str) -> None:
     """OutputError for sums that no set of scores could have."""
     m = stats.moments
-    parts = [(m.n, m.total, m.squares, where)]
-    named = 0
-    loose_total, loose_squares = m.total, m.squares
-    for name, cluster in stats.clusters.items():
-        parts.append((cluster.n, cluster.total, cluster.squares,
-                      f"{where} cluster {c.one_line(name, 40)!r}"))
-        named += cluster.n
-        loose_total -= cluster.total
-        loose_squares -= cluster.squares
-    parts.append((m.n - named, loose_total, loose_squares, f"{where} rows without a cluster"))
+    named = named_total = 0
+    for name, (count, total) in stats.clusters.items():
+        if count < 0 or abs(total) > count * _QUANTUM:
+            raise OutputError(
+                shown, f"{where} cluster {c.one_line(name, 40)!r}: counts and sums no set of "
+                "scores could have",
+            )  # fmt: skip
+        named += count
+        named_total += total
+    parts = [
+        (m.n, m.total, m.squares, where),
+        (named, named_total, stats.clustered_squares, f"{where} rows with a cluster"),
+        (m.n - named, m.total - named_total, m.squares - stats.clustered_squares,
+         f"{where} rows without a cluster"),
+    ]  # fmt: skip
     counts = (m.n, m.missing, m.nonfinite, m.out_of_range, m.nonbinary)
     if any(count > c.LARGEST_COUNT for count in counts):
         raise OutputError(shown, f"{where}: a count past {c.LARGEST_COUNT}")
@@ -112,33 +118,41 @@ def from_document(doc: object, shown: str) -> aggregate.Aggregates:
         source=shown,
         model=_text(doc, "model", shown),
         dataset=_dataset(doc.get("dataset"), shown),
-        metrics={str(k): _metric(v, f"metrics.{k}", shown) for k, v in metrics.items()},
+        metrics={str(k): _metric(v, k, shown) for k, v in metrics.items()},
     )
 
 
-def _metric(entry: object, where: str, shown: str) -> aggregate.MetricStats:
+def _metric(entry: object, metric: object, shown: str) -> aggregate.MetricStats:
+    # Messages name the field; the name is only made for one (a merge reads many thousands).
+    where = f"metrics.{metric}"
     if not isinstance(entry, dict):
         raise OutputError(shown, f"{where}: expected an object")
-    counts = {k: _count(entry.get(k), f"{where}.{k}", shown, signed=k == "sum") for k in _COUNTS}
+    counts: list[Any] = list(map(entry.get, _COUNTS))
+    # Most partials are whole numbers throughout: checked at once, else field by field.
+    if set(map(type, counts)) != {int} or min(counts[:5]) < 0 or counts[6] < 0:
+        counts = [_count(v, where, k, shown) for k, v in zip(_COUNTS, counts, strict=True)]
+    n, missing, nonfinite, out_of_range, nonbinary, total, squares = counts
     moments = aggregate.Moments(
-        n=counts["n"], missing=counts["missing"], nonfinite=counts["nonfinite"],
-        out_of_range=counts["out_of_range"], nonbinary=counts["nonbinary"],
-        low=_real(entry, "low", where, shown), high=_real(entry, "high", where, shown),
-        total=counts["sum"], squares=counts["sum_squares"],
+        n=n, missing=missing, nonfinite=nonfinite, out_of_range=out_of_range,
+        nonbinary=nonbinary, low=_real(entry, "low", where, shown),
+        high=_real(entry, "high", where, shown), total=total, squares=squares,
     )  # fmt: skip
     raw = entry.get("clusters", {})
     if not isinstance(raw, dict):
         raise OutputError(shown, f"{where}.clusters: expected an object")
-    clusters = {}
+    clusters: dict[str, aggregate.ClusterSums] = {}
     for name, sums in raw.items():
-        here = f"{where}.clusters.{name}"
-        if not isinstance(sums, list) or len(sums) != 3:
-            raise OutputError(shown, f"{here}: expected [n, sum, sum_squares]")
-        n, total, squares = (
-            _count(v, here, shown, signed=i == 1) for i, v in enumerate(sums)
-        )
-        clusters[str(name)] = aggregate.Cluster(n=n, total=total, squares=squares)
-    return aggregate.MetricStats(moments=moments, clusters=clusters)
+        # Checked by exact type: a thousand partials can hold millions of clusters.
+        if type(sums) is not list or len(sums) != 2:
+            raise OutputError(shown, f"{where}.clusters.{name}: expected [n, sum]")
+        n, total = sums
+        if type(n) is not int or n < 0 or type(total) is not int:
+            raise OutputError(
+                shown, f"{where}.clusters.{name}: expected [n, sum] of whole numbers, got {sums!r}"
+            )
+        clusters[str(name)] = (n, total)
+    squares = _count(entry.get(_CLUSTERED), where, _CLUSTERED, shown)
+    return aggregate.MetricStats(moments=moments, clusters=clusters, clustered_squares=squares)
 
 
 def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
@@ -161,21 +175,21 @@ def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
                 "high": m.moments.high,
                 "sum": m.moments.total,
                 "sum_squares": m.moments.squares,
-                "clusters": {
-                    name: [c.n, c.total, c.squares] for name, c in sorted(m.clusters.items())
-                },
+                _CLUSTERED: m.clustered_squares,
+                "clusters": {name: list(sums) for name, sums in sorted(m.clusters.items())},
             }
             for metric, m in sorted(aggregates.metrics.items())
         },
     }
 
 
-def _count(value: object, where: str, shown: str, *, signed: bool = False) -> int:
+def _count(value: object, where: str, key: str, shown: str) -> int:
+    """A count or a sum (only `sum` may be negative); null reads as 0."""
+    if type(value) is int and (value >= 0 or key == "sum"):
+        return value
     if value is None:
         return 0
-    if not isinstance(value, int) or isinstance(value, bool) or (value < 0 and not signed):
-        raise OutputError(shown, f"{where}: expected a whole number, got {c.shown_value(value)}")
-    return value
+    raise OutputError(shown, f"{where}.{key}: expected a whole number, got {c.shown_value(value)}")
 
 
 def _real(entry: Mapping[str, object], key: str, where: str, shown: str) -> float | None:

@@ -14,8 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, sql
+from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters._common import one_line
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
@@ -44,7 +47,12 @@ def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
     try:
         # Spills go to a folder of our own, never beside the user's files.
         with tempfile.TemporaryDirectory(prefix="evalglass-duckdb-") as spill, duckdb.connect(
-            config={"memory_limit": MEMORY_LIMIT, "temp_directory": spill}
+            config={
+                "memory_limit": MEMORY_LIMIT,
+                "temp_directory": spill,
+                # Nothing here depends on the order of rows: DuckDB may keep less in memory.
+                "preserve_insertion_order": False,
+            }
         ) as con:
             return _aggregate(con, [os.fspath(p) for p, _ in files], first)
     except duckdb.Error as exc:
@@ -52,39 +60,55 @@ def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
 
 
 def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
+    # DuckDB draws a progress bar on the terminal for a long query; ours is a one-shot command.
+    con.execute("SET enable_progress_bar = false")
     # A view takes no parameters: the paths are quoted as SQL string literals.
-    listed = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
+    listed = ", ".join(map(q.quoted, paths))
     con.execute(
         f"CREATE TEMP VIEW scores AS SELECT * FROM read_parquet([{listed}], union_by_name = true)"
     )
-    columns = {row[0] for row in con.execute("DESCRIBE scores").fetchall()}
-    lacking = [c for c in ("metric", "score") if c not in columns]
+    c = q.Columns({row[0]: row[1] for row in con.execute("DESCRIBE scores").fetchall()})
+    lacking = [name for name in ("metric", "score") if not c.has(name)]
     if lacking:
         raise OutputError(shown, f"Parquet rows lack column(s) {', '.join(lacking)}")
-    blank = con.execute(
-        "SELECT count(*) FROM scores WHERE metric IS NULL OR CAST(metric AS VARCHAR) = ''"
-    ).fetchone()
-    if blank and blank[0]:
-        raise OutputError(shown, "metric: expected a non-empty string (a row has none)")
-    if "sample_id" in columns:
-        _refuse_duplicates(con, "epoch" in columns, shown)
-    cursor = con.execute(sql.query(sql.Dialect.DUCKDB, "scores", [c for c in sql.OPTIONAL if c in columns]))
-    names = [d[0] for d in cursor.description]
-    groups = (dict(zip(names, row, strict=True)) for row in cursor.fetchall())
-    return sql.groups_to_aggregates(groups, shown)
+    counts = con.execute(q.metrics_query(c)).fetchall()
+    metrics = q.refuse_blank([row[0] for row in counts], shown)
+    if c.has("sample_id") and metrics and con.execute(q.repeats_query(c, metrics)).fetchone():
+        metric, sample_id = con.execute(q.repeated_query(c)).fetchone()
+        raise OutputError(shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'")
+    model = _model(con, c, shown)
+    if c.has("epoch") and c.has("sample_id"):
+        return _with_epochs(con, c, model, shown)
+    moments = con.execute(q.moments_query(c, few=q.few_scores(counts))).fetchall()
+    clusters = []
+    if c.has("cluster"):
+        finite = not any(row[4] or row[5] for row in moments)
+        clusters = con.execute(q.clusters_query(c, finite)).fetchall()
+    return q.assemble(moments, clusters, model, shown)
 
 
-def _refuse_duplicates(con: Any, epochs: bool, shown: str) -> None:
-    """A sample id twice for one metric (and epoch) is an input error, as in the rows reader."""
-    epoch = "coalesce(NULLIF(CAST(epoch AS VARCHAR), '0'), '')" if epochs else "''"
-    found = con.execute(
-        f"""SELECT metric, CAST(sample_id AS VARCHAR) AS id FROM scores
-        WHERE sample_id IS NOT NULL AND CAST(sample_id AS VARCHAR) <> ''
-        GROUP BY metric, id, {epoch} HAVING count(*) > 1 ORDER BY metric, id LIMIT 1"""
-    ).fetchone()
+def _with_epochs(con: Any, c: q.Columns, model: str | None, shown: str) -> aggregate.Aggregates:
+    """Rows with epochs: each sample's rows reduced to one, by `evalglass sql`'s own query."""
+    found = con.execute(q.split_samples_query(c)).fetchone()
     if found:
         metric, sample_id = found
-        raise OutputError(shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'")
+        raise OutputError(shown, sql.two_clusters(sample_id, metric))
+    present = ["sample_id", "epoch", *(name for name in ("cluster",) if c.has(name))]
+    cursor = con.execute(sql.query(sql.Dialect.DUCKDB, "scores", present))
+    names = [d[0] for d in cursor.description]
+    found = sql.groups_to_aggregates((dict(zip(names, row, strict=True)) for row in cursor.fetchall()), shown)
+    return attrs.evolve(found, model=model)
+
+
+def _model(con: Any, c: q.Columns, shown: str) -> str | None:
+    """The one model the rows name, as the rows reader reads one: a non-empty string."""
+    if not c.has("model") or c.types["model"] != "VARCHAR":
+        return None
+    named = {row[0] for row in con.execute(q.models_query(c)).fetchall()} - {None, ""}
+    if len(named) > 1:
+        every = [row[0] for row in con.execute(q.models_query(c, every=True)).fetchall()]
+        raise OutputError(shown, f"rows name several models: {', '.join(every)}")
+    return named.pop() if named else None
 
 
 def sniff(path: Path, head: bytes) -> bool:

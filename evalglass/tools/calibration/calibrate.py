@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evalglass._version import __version__
+from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
 from evalglass.errors import CalibrationError
-from evalglass.tools.calibration.evidence import CalibrationEvidence, Estimate, InputFile, Items
 from evalglass.tools.calibration.inputs import read_label_file
-from evalglass.tools.calibration.names import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, Scale
+from evalglass.tools.calibration.names import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL
 from evalglass.tools.calibration.ratings import Ratings, match
 
 INSTALL_HINT = "pip install 'evalglass[calibrate]'"

@@ -14,8 +14,8 @@ import math
 
 import attrs
 
+from evalglass.calibration_evidence import CalibrationEvidence, Estimate
 from evalglass.errors import CalibrationError
-from evalglass.tools.calibration.evidence import CalibrationEvidence, Estimate
 from evalglass.tools.calibration.names import Statistic
 
 

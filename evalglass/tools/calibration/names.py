@@ -1,4 +1,5 @@
-"""The closed vocabularies of calibration (measurement scales, statistic names) and its defaults.
+"""The closed vocabulary of calibration's statistic names, which each scale (in
+`evalglass.calibration_evidence`, beside the document it describes) reports, and its defaults.
 
 Statistic names are what an evidence file keys its numbers by and what a host's `min_agreement`
 names, so they are a public contract: add names, never rename one.
@@ -8,18 +9,7 @@ from __future__ import annotations
 
 import enum
 
-
-class Scale(enum.Enum):
-    """How labels relate: unordered categories, ordered categories, or numbers on a line."""
-
-    BINARY = "binary"
-    NOMINAL = "nominal"
-    ORDINAL = "ordinal"
-    INTERVAL = "interval"
-
-    @property
-    def categorical(self) -> bool:
-        return self is not Scale.INTERVAL
+from evalglass.calibration_evidence import Scale
 
 
 class Statistic(enum.Enum):

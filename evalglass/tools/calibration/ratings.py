@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import attrs
 
+from evalglass.calibration_evidence import Scale
 from evalglass.errors import CalibrationError
 from evalglass.tools.calibration.inputs import LabelFile, RawLabel, Row
-from evalglass.tools.calibration.names import Scale
 
 
 @attrs.frozen(kw_only=True)

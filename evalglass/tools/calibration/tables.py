@@ -17,8 +17,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from evalglass.calibration_evidence import Scale
 from evalglass.tools.calibration import statistics as st
-from evalglass.tools.calibration.names import HUMAN_STATISTICS, JUDGE_STATISTICS, Scale, Statistic
+from evalglass.tools.calibration.names import HUMAN_STATISTICS, JUDGE_STATISTICS, Statistic
 from evalglass.tools.calibration.ratings import Ratings
 
 Array = npt.NDArray[np.float64]

@@ -1,10 +1,15 @@
 """The calibration evidence document: what `evalglass calibrate` measured, as JSON a host can
-commit beside its records. Writes and reads it (from text, so a caller may read it at a git ref);
-it needs no numpy and decides nothing about authority.
+commit beside its records, and the scale it was measured on. Writes and reads it (from text, so a
+caller may read it at a git ref); it needs no numpy and decides nothing about authority.
+
+It sits at the bottom of the package, as the scorecard contract does, because three layers meet
+in it: the calibrate tool writes it, the records loader reads the file a judge record names, and
+the core holds a judge to what it says.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 from collections.abc import Mapping
@@ -13,7 +18,20 @@ from typing import Any
 import attrs
 
 from evalglass.errors import CalibrationError
-from evalglass.tools.calibration.names import Scale
+
+
+class Scale(enum.Enum):
+    """How labels relate: unordered categories, ordered categories, or numbers on a line."""
+
+    BINARY = "binary"
+    NOMINAL = "nominal"
+    ORDINAL = "ordinal"
+    INTERVAL = "interval"
+
+    @property
+    def categorical(self) -> bool:
+        return self is not Scale.INTERVAL
+
 
 SCHEMA_VERSION = 1
 KIND = "evalglass calibration evidence"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import attrs
 
+from evalglass.calibration_evidence import CalibrationEvidence
 from evalglass.core.numbers import fmt
-from evalglass.tools.calibration.evidence import CalibrationEvidence
 
 
 @attrs.frozen

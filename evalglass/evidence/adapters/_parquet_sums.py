@@ -1,0 +1,259 @@
+"""The DuckDB queries that reduce a table of generic rows (the view `scores`) to `Aggregates`, in
+few passes and little arithmetic a row; and the assembly of their results.
+
+Builds SQL text and reads result rows; the connection is the caller's. The numbers are those of
+`evalglass sql` (docs/scale.md), which the tests check, but arranged for speed: the full
+statistics per metric and whether a row names a cluster, where grouping is cheap; only n and Σq
+per metric and cluster, where the groups are many; Σq and Σq² from integer limbs summed as
+BIGINT into HUGEINT, never DECIMAL arithmetic a row; columns used as stored where their type
+allows, since a cast or a string function a row costs more than the sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from evalglass.errors import OutputError
+from evalglass.evidence import aggregate
+
+_LIMIT = int(aggregate.LIMIT)
+_OK = f"isfinite(score) AND abs(score) < {_LIMIT}"
+_INTEGERS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+                       "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})  # fmt: skip
+# Σq² is the sum of seven limb products, C_k at 2^(26k) (docs/scale.md).
+_SQUARES = (
+    "l0 * l0", "2 * l0 * l1", "2 * l0 * l2 + l1 * l1", "2 * (l0 * l3 + l1 * l2)",
+    "2 * l1 * l3 + l2 * l2", "2 * l2 * l3", "l3 * l3",
+)  # fmt: skip
+# At most this many distinct (metric, score) pairs are counted first (a small hash table).
+_FEW = 1 << 21
+# A bit a metric in one 64-bit mask: more metrics than this are looked up in an ENUM instead.
+_MASK = 64
+
+
+def quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+@attrs.frozen
+class Columns:
+    """The table's columns and their DuckDB types, and each used column as an expression of
+    the type the statistics need (the column itself when it already is)."""
+
+    types: Mapping[str, str]
+
+    def has(self, column: str) -> bool:
+        return column in self.types
+
+    def _as(self, column: str, kind: str) -> str:
+        return column if self.types[column] == kind else f"CAST({column} AS {kind})"
+
+    @property
+    def metric(self) -> str:
+        return self._as("metric", "VARCHAR")
+
+    @property
+    def score(self) -> str:
+        return self._as("score", "DOUBLE")
+
+    @property
+    def cluster(self) -> str:
+        """The cluster as text, where '' (like null) names none."""
+        return self._as("cluster", "VARCHAR")
+
+    @property
+    def sample(self) -> str:
+        """The sample id as grouped: an integer as itself, anything else as its text, as the
+        rows reader compares them ('' and null name none)."""
+        return "sample_id" if self.types["sample_id"] in _INTEGERS else self._as("sample_id", "VARCHAR")
+
+    @property
+    def epoch(self) -> str:
+        """An epoch as grouped: '' for none (null, 0, false, empty), as the rows reader reads it."""
+        kind = self.types.get("epoch")
+        if kind is None:
+            return "''"
+        if kind == "BOOLEAN":
+            return "CASE WHEN epoch THEN 'true' ELSE '' END"
+        if kind == "VARCHAR":
+            return "coalesce(epoch, '')"
+        return "CASE WHEN epoch IS NULL OR epoch = 0 THEN '' ELSE CAST(epoch AS VARCHAR) END"
+
+
+def metrics_query(c: Columns) -> str:
+    """Each metric, its rows and about how many distinct scores it has (which decides whether
+    `moments_query` counts each distinct score first)."""
+    return (f"SELECT {c.metric} AS metric, count(*), approx_count_distinct({c.score}) "
+            "FROM scores GROUP BY metric")  # fmt: skip
+
+
+def few_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether the metrics' distinct scores are few beside their rows (a few of each, as in
+    pass/fail and graded scores, not latencies), so counting each distinct score first and
+    splitting it into limbs once pays."""
+    rows: int = sum(row[1] for row in counts)
+    distinct: int = sum(row[2] for row in counts)
+    return 2 * distinct <= _FEW and 8 * distinct <= rows
+
+
+def refuse_blank(metrics: Sequence[str | None], shown: str) -> list[str]:
+    """The metrics named, sorted; a row without one is an input error."""
+    if any(m is None or m == "" for m in metrics):
+        raise OutputError(shown, "metric: expected a non-empty string (a row has none)")
+    return sorted(m for m in metrics if m)
+
+
+def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
+    """One row if some metric scores a sample (and epoch) twice, none otherwise.
+
+    Grouped by sample rather than by sample and metric (far fewer groups): each of a sample's
+    rows sets its metric's bit, and a metric scored twice sets a bit already set, so the
+    sample has more rows than bits. Up to 64 metrics share one mask; more are grouped 64 at a
+    time by their place in an ENUM of the metrics."""
+    listed = ", ".join(map(quoted, metrics))
+    if len(metrics) <= _MASK:
+        number, part = f"list_position([{listed}], {c.metric}) - 1", ""
+    else:
+        number, part = f"enum_code(CAST({c.metric} AS ENUM({listed})))", ", k // 64"
+    return f"""SELECT 1 FROM (
+  SELECT {c.sample} AS id, {c.epoch} AS ep, {number} AS k FROM scores
+)
+GROUP BY id, ep{part}
+HAVING id IS NOT NULL AND CAST(id AS VARCHAR) <> ''
+  AND count(*) <> bit_count(bit_or(CAST(1 AS UBIGINT) << CAST(k % 64 AS INTEGER)))
+LIMIT 1"""
+
+
+def repeated_query(c: Columns) -> str:
+    """The first (metric, sample id) scored twice: run only once one is known to exist."""
+    return f"""SELECT {c.metric} AS metric, CAST({c.sample} AS VARCHAR) AS id FROM scores
+WHERE sample_id IS NOT NULL AND CAST(sample_id AS VARCHAR) <> ''
+GROUP BY metric, id, {c.epoch} HAVING count(*) > 1 ORDER BY metric, id LIMIT 1"""
+
+
+def split_samples_query(c: Columns) -> str:
+    """The first (metric, sample id) whose rows name more than one cluster (or a cluster on
+    some and none on others): a sample's epochs share its cluster."""
+    cluster = f"NULLIF({c.cluster}, '')" if c.has("cluster") else "CAST(NULL AS VARCHAR)"
+    return f"""SELECT metric, id FROM (
+  SELECT {c.metric} AS metric, NULLIF(CAST(sample_id AS VARCHAR), '') AS id, {cluster} AS cluster
+  FROM scores)
+WHERE id IS NOT NULL
+GROUP BY metric, id
+HAVING count(DISTINCT cluster) > 1 OR (count(cluster) > 0 AND count(cluster) < count(*))
+ORDER BY metric, id LIMIT 1"""
+
+
+def models_query(c: Columns, every: bool = False) -> str:
+    """Distinct models: a few (as stored, which DuckDB answers from the file's dictionaries),
+    or `every` one as text, for the message naming them."""
+    if every:
+        return ("SELECT DISTINCT CAST(model AS VARCHAR) AS m FROM scores "
+                "WHERE m IS NOT NULL AND m <> '' ORDER BY m")  # fmt: skip
+    # Null and '' name no model: four values hold two that do, if any two do.
+    return "SELECT DISTINCT model FROM scores LIMIT 4"
+
+
+def moments_query(c: Columns, few: bool = False) -> str:
+    """Per metric and whether the row names a cluster: counts, range, Σq and Σq².
+
+    Each finite score below ±2^40 is split exactly into four 26-bit limbs of |q| (q < 2^104),
+    l3·2^78 + l2·2^52 + l1·2^26 + l0, by scaling and flooring doubles (each step exact). With
+    `few`, rows are first counted per distinct score (w), and each sum is weighted by w."""
+    loose = f"({c.cluster} IS NULL OR {c.cluster} = '')" if c.has("cluster") else "true"
+    rows = f"SELECT {c.metric} AS metric, {loose} AS loose, {c.score} AS score FROM scores"
+    if few:
+        rows = f"SELECT metric, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
+
+        def total(expr: str) -> str:
+            return f"sum(CAST(w AS HUGEINT) * ({expr}))"
+
+        def tally(condition: str) -> str:
+            return f"sum(CASE WHEN {condition} THEN w ELSE 0 END)"
+
+        everything = "sum(w)"
+    else:
+
+        def total(expr: str) -> str:
+            return f"sum({expr})"
+
+        def tally(condition: str) -> str:
+            return f"count_if({condition})"
+
+        everything = "count(*)"
+    squares = ",\n  ".join(f"{total(e)} AS c{k}" for k, e in enumerate(_SQUARES))
+    return f"""SELECT metric, loose,
+  {tally("score IS NOT NULL")} AS n, {everything} - {tally("score IS NOT NULL")} AS missing,
+  {tally("score IS NOT NULL AND NOT isfinite(score)")} AS nonfinite,
+  {tally(f"isfinite(score) AND abs(score) >= {_LIMIT}")} AS out_of_range,
+  {tally("l0 IS NOT NULL AND score <> 0 AND score <> 1")} AS nonbinary,
+  min(CASE WHEN isfinite(score) THEN score END) AS low,
+  max(CASE WHEN isfinite(score) THEN score END) AS high,
+  {total("s * (l3 * 67108864 + l2)")} AS total_high, {total("s * (l1 * 67108864 + l0)")} AS total_low,
+  {squares}
+FROM (
+  SELECT *, CAST(sign(score) AS BIGINT) AS s,
+    CAST(floor(t3) AS BIGINT) AS l3, CAST(floor(t2) AS BIGINT) AS l2,
+    CAST(floor(t1) AS BIGINT) AS l1, CAST(floor((t1 - floor(t1)) * 67108864.0) AS BIGINT) AS l0
+  FROM (
+    SELECT *, (t2 - floor(t2)) * 67108864.0 AS t1 FROM (
+      SELECT *, (t3 - floor(t3)) * 67108864.0 AS t2 FROM (
+        SELECT *, CASE WHEN {_OK} THEN abs(score) * 0.00006103515625 END AS t3
+        FROM ({rows})))))
+GROUP BY metric, loose"""
+
+
+def clusters_query(c: Columns, finite: bool) -> str:
+    """Per metric and cluster as stored: n and Σq, from two 52-bit limbs of |q|. The groups are
+    many, so they carry the fewest sums; the groups of no cluster (null, '') are dropped by
+    the caller rather than tested a row. `finite`: every score is known finite and in range."""
+    high = "CAST(floor(a) * sign(score) AS BIGINT)"
+    low = "CAST(floor((a - floor(a)) * 4503599627370496.0) * sign(score) AS BIGINT)"
+    if not finite:
+        high, low = f"CASE WHEN {_OK} THEN {high} END", f"CASE WHEN {_OK} THEN {low} END"
+    return f"""SELECT metric, cluster, count(score) AS n, sum(h) AS total_high, sum(l) AS total_low
+FROM (
+  SELECT metric, cluster, score, {high} AS h, {low} AS l FROM (
+    SELECT *, abs(score) * 4096.0 AS a FROM (
+      SELECT {c.metric} AS metric, {c.cluster} AS cluster, {c.score} AS score FROM scores)))
+GROUP BY metric, cluster"""
+
+
+def assemble(
+    moments: Sequence[tuple[Any, ...]], clusters: Sequence[tuple[Any, ...]], model: str | None,
+    source: str,
+) -> aggregate.Aggregates:
+    """`Aggregates` from the results of `moments_query` and `clusters_query`."""
+    totals: dict[str, aggregate.Moments] = {}
+    squares: dict[str, int] = {}
+    for row in moments:
+        metric, loose, low, high = row[0], row[1], row[7], row[8]
+        # A sum or a count_if over nulls alone is null.
+        n, missing, nonfinite, out_of_range, nonbinary, high_sum, low_sum = (
+            v or 0 for v in row[2:7] + row[9:11]
+        )
+        square = sum((c or 0) << (26 * k) for k, c in enumerate(row[11:]))
+        part = aggregate.Moments(
+            n=n, missing=missing, nonfinite=nonfinite, out_of_range=out_of_range,
+            nonbinary=nonbinary, low=low, high=high, total=(high_sum << 52) + low_sum,
+            squares=square,
+        )  # fmt: skip
+        totals[metric] = totals[metric] + part if metric in totals else part
+        squares[metric] = squares.get(metric, 0) + (0 if loose else square)
+    named: dict[str, dict[str, aggregate.ClusterSums]] = {metric: {} for metric in totals}
+    for metric, cluster, n, high_sum, low_sum in clusters:
+        if cluster is not None and cluster != "" and n:
+            named[metric][cluster] = (n, ((high_sum or 0) << 52) + (low_sum or 0))
+    return aggregate.Aggregates(
+        source=source,
+        model=model,
+        metrics={
+            metric: aggregate.MetricStats(
+                moments=m, clusters=named[metric], clustered_squares=squares[metric]
+            )
+            for metric, m in totals.items()
+        },
+    )

@@ -1,0 +1,94 @@
+"""A sample's epochs reduced to one score, as the SQL does (evidence/sql.py): per metric and
+sample id, its k scored rows, their exact Σq, whether any is not finite and whether all are 0
+(or all 1); its value is q = trunc(Σq / k), an exact integer division. The rows reader uses this
+once a row names an epoch. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+from evalglass.errors import OutputError
+from evalglass.evidence import aggregate, sql
+
+_SCALE = aggregate.SCALE
+_SCALE_F = float(_SCALE)
+
+
+@attrs.define
+class _Sample:
+    """One sample's rows so far: the cluster they name, scored rows, non-finite ones, zeros,
+    ones, and Σq over the finite ones."""
+
+    cluster: str | None
+    k: int = 0
+    bad: int = 0
+    zeros: int = 0
+    ones: int = 0
+    total: int = 0
+
+
+@attrs.define
+class Epochs:
+    """Every metric's samples, and the range of the finite scores of their rows."""
+
+    samples: dict[str, dict[str, _Sample]] = attrs.Factory(dict)
+    low: dict[str, float] = attrs.Factory(dict)
+    high: dict[str, float] = attrs.Factory(dict)
+
+    def add(
+        self, metric: str, sample: str, cluster: str | None, score: float | None,
+        shown: str, line: int,
+    ) -> None:  # fmt: skip
+        """One row of a sample; `score` None for a row without one."""
+        samples = self.samples.setdefault(metric, {})
+        got = samples.get(sample)
+        if got is None:
+            got = samples[sample] = _Sample(cluster)
+        elif got.cluster != cluster:
+            raise OutputError(shown, sql.two_clusters(sample, metric), line)
+        if score is None:
+            return
+        got.k += 1
+        if not math.isfinite(score):
+            got.bad += 1
+            return
+        got.zeros += score == 0
+        got.ones += score == 1
+        got.total += int(score * _SCALE_F)
+        self.low[metric] = min(self.low.get(metric, score), score)
+        self.high[metric] = max(self.high.get(metric, score), score)
+
+    def stats(self, metric: str) -> aggregate.MetricStats:
+        """The metric's samples as statistics: each a row of its mean."""
+        n = missing = nonfinite = nonbinary = total = squares = clustered_squares = 0
+        clusters: dict[str, aggregate.ClusterSums] = {}
+        for sample in self.samples.get(metric, {}).values():
+            if not sample.k:
+                missing += 1
+                continue
+            n += 1
+            q = 0
+            if sample.bad:
+                nonfinite += 1
+            else:
+                q = abs(sample.total) // sample.k
+                q = -q if sample.total < 0 else q
+                nonbinary += sample.zeros != sample.k and sample.ones != sample.k
+                total += q
+                squares += q * q
+            if sample.cluster is not None:
+                count, summed = clusters.get(sample.cluster, (0, 0))
+                clusters[sample.cluster] = (count + 1, summed + q)
+                clustered_squares += q * q
+        low, high = self.low.get(metric), self.high.get(metric)
+        moments = aggregate.Moments(
+            n=n, missing=missing, nonfinite=nonfinite, nonbinary=nonbinary,
+            low=None if low is None else float(low), high=None if high is None else float(high),
+            total=total, squares=squares,
+        )  # fmt: skip
+        return aggregate.MetricStats(
+            moments=moments, clusters=clusters, clustered_squares=clustered_squares
+        )
