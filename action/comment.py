@@ -30,8 +30,15 @@ def gh(*args: str, body: str | None = None) -> str:
     if server and server != "github.com" and not runner.env("GH_HOST"):
         env = {**os.environ, "GH_HOST": server}
     try:
-        result = subprocess.run(["gh", "api", *args], input=body, capture_output=True, text=True,
-                                timeout=TIMEOUT, env=env, check=False)
+        result = subprocess.run(
+            ["gh", "api", *args],
+            input=body,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            env=env,
+            check=False,
+        )
     except FileNotFoundError:
         raise CommentError("the gh command is not on PATH") from None
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -81,11 +88,23 @@ def post(repository: str, number: int, body: str) -> str:
     payload = json.dumps({"body": body})
     existing = sticky(comments)
     if existing is not None:
-        gh("--method", "PATCH", f"repos/{repository}/issues/comments/{existing}", "--input", "-",
-           body=payload)
+        gh(
+            "--method",
+            "PATCH",
+            f"repos/{repository}/issues/comments/{existing}",
+            "--input",
+            "-",
+            body=payload,
+        )
         return f"updated comment {existing}"
-    gh("--method", "POST", f"repos/{repository}/issues/{number}/comments", "--input", "-",
-       body=payload)
+    gh(
+        "--method",
+        "POST",
+        f"repos/{repository}/issues/{number}/comments",
+        "--input",
+        "-",
+        body=payload,
+    )
     return "created the comment"
 
 
@@ -107,9 +126,12 @@ def main() -> int:
         done = post(runner.env("GITHUB_REPOSITORY"), number, body)
         print(f"pull request #{number}: {done}")
     except Exception as exc:  # noqa: BLE001
-        runner.command("warning", f"the scorecard comment was not posted ({exc}). A pull request "
-                       "from a fork gets a read-only token; the scorecard is in the job summary.",
-                       title="evalglass comment")
+        runner.command(
+            "warning",
+            f"the scorecard comment was not posted ({exc}). A pull request "
+            "from a fork gets a read-only token; the scorecard is in the job summary.",
+            title="evalglass comment",
+        )
     return 0
 
 

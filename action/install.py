@@ -25,8 +25,10 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="evalglass-venv-", dir=runner.env("RUNNER_TEMP") or None))
     python = venv_python(folder)
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                    source], check=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", source],
+        check=True,
+    )
     subprocess.run([str(python), "-m", "evalglass", "--version"], check=True)
     runner.set_output("python", str(python))
     return 0

@@ -27,7 +27,9 @@ DIFF_LOOSENED_EXIT = 1  # `evalglass diff --fail-on-loosen` found a loosening
 ERROR_LINES = 20  # of an error's stderr shown in the comment: a traceback's end says the most
 EVALGLASS = [sys.executable, "-m", "evalglass"]  # the interpreter evalglass was installed into
 WRITES = {  # every format in one score run; the terminal one is --format github, on stdout
-    "markdown": "scorecard.md", "json": "scorecard.json", "junit": "evalglass.xml",
+    "markdown": "scorecard.md",
+    "json": "scorecard.json",
+    "junit": "evalglass.xml",
     "html": "scorecard.html",
 }
 
@@ -103,11 +105,21 @@ def fetch_base(branch: str) -> None:
     try:
         present = subprocess.run(
             ["git", "rev-parse", "--verify", "--quiet", f"{tracking}^{{commit}}"],
-            capture_output=True, check=False,
+            capture_output=True,
+            check=False,
         )
         if present.returncode != 0:
-            subprocess.run(["git", "fetch", "--no-tags", "--depth=1", "origin",
-                            f"+refs/heads/{branch}:{tracking}"], check=False)
+            subprocess.run(
+                [
+                    "git",
+                    "fetch",
+                    "--no-tags",
+                    "--depth=1",
+                    "origin",
+                    f"+refs/heads/{branch}:{tracking}",
+                ],
+                check=False,
+            )
     except OSError as exc:
         runner.command("warning", f"could not fetch the base branch {branch!r}: {exc}")
 
@@ -136,15 +148,27 @@ def input_format(args: tuple[str, ...]) -> list[str]:
 
 
 def diff(inputs: Inputs, ref: str, target: Path) -> Run:
-    command = [*EVALGLASS, "diff", "--base", ref, "--records", inputs.records,
-               "--format", "markdown", *input_format(inputs.args)]
+    command = [
+        *EVALGLASS,
+        "diff",
+        "--base",
+        ref,
+        "--records",
+        inputs.records,
+        "--format",
+        "markdown",
+        *input_format(inputs.args),
+    ]
     if inputs.fail_on_loosen:
         command.append("--fail-on-loosen")
     with target.open("w", encoding="utf-8") as stream:
         done = run([*command, "--", *inputs.outputs], stdout=stream)
     if done.code == DIFF_LOOSENED_EXIT:
-        runner.command("error", "the host records loosen a gate without a new approval "
-                       "(fail-on-loosen): the diff is in the job summary")
+        runner.command(
+            "error",
+            "the host records loosen a gate without a new approval "
+            "(fail-on-loosen): the diff is in the job summary",
+        )
     return done
 
 
@@ -183,8 +207,10 @@ def failure(what: str, done: Run) -> str:
 def diff_section(diffed: Run, text: str) -> str:
     parts = [text] if text.strip() else []
     if diffed.code == DIFF_LOOSENED_EXIT:
-        parts.append("**This fails the check:** the host records loosen a gate without a new "
-                     "approval (`fail-on-loosen`).\n")
+        parts.append(
+            "**This fails the check:** the host records loosen a gate without a new "
+            "approval (`fail-on-loosen`).\n"
+        )
     elif diffed.code != 0:
         parts.append(failure("evalglass diff could not compare the host records", diffed))
     return "\n".join(parts)
@@ -193,8 +219,10 @@ def diff_section(diffed: Run, text: str) -> str:
 def comment(scorecard: str | None, scored: Run, extra: str) -> str:
     """The sticky comment: the marker first, then the scorecard (or why there is none), then the
     records diff; a diff too long to fit is left to the job summary."""
-    head = scorecard if scorecard is not None else (
-        f"{MARKER}\n" + failure("evalglass could not score this run", scored)
+    head = (
+        scorecard
+        if scorecard is not None
+        else (f"{MARKER}\n" + failure("evalglass could not score this run", scored))
     )
     if not extra:
         return head
@@ -212,8 +240,11 @@ def main() -> int:
     except runner.InputError as error:
         # Still a comment and an exit code: an older comment must not stand as this run's result.
         runner.command("error", str(error))
-        body.write_text(f"{MARKER}\n**The evalglass action could not run (exit {runner.USAGE_EXIT})**"
-                        f"\n\n{fenced(str(error))}", encoding="utf-8")
+        body.write_text(
+            f"{MARKER}\n**The evalglass action could not run (exit {runner.USAGE_EXIT})**"
+            f"\n\n{fenced(str(error))}",
+            encoding="utf-8",
+        )
         runner.append_summary(body.read_text(encoding="utf-8"))
         publish(exit_code=runner.USAGE_EXIT, comment_body=body)
         return 0
@@ -235,19 +266,31 @@ def main() -> int:
     verdict = ""
     if "json" in written:
         verdict = json.loads(written["json"].read_text(encoding="utf-8"))["verdict"]
-    publish(exit_code=exit_code(scored, diffed), comment_body=body, verdict=verdict,
-            score_exit_code=scored.code, diff_exit_code=None if diffed is None else diffed.code,
-            written=written)
+    publish(
+        exit_code=exit_code(scored, diffed),
+        comment_body=body,
+        verdict=verdict,
+        score_exit_code=scored.code,
+        diff_exit_code=None if diffed is None else diffed.code,
+        written=written,
+    )
     return 0
 
 
-def publish(*, exit_code: int, comment_body: Path, verdict: str = "",
-            score_exit_code: int | None = None, diff_exit_code: int | None = None,
-            written: dict[str, Path] | None = None) -> None:
+def publish(
+    *,
+    exit_code: int,
+    comment_body: Path,
+    verdict: str = "",
+    score_exit_code: int | None = None,
+    diff_exit_code: int | None = None,
+    written: dict[str, Path] | None = None,
+) -> None:
     """Every step output, each set even when empty, so a later step never reads a stale one."""
     files = written or {}
     outputs = {
-        "verdict": verdict, "exit-code": str(exit_code),
+        "verdict": verdict,
+        "exit-code": str(exit_code),
         "score-exit-code": "" if score_exit_code is None else str(score_exit_code),
         "diff-exit-code": "" if diff_exit_code is None else str(diff_exit_code),
         "scorecard-json": str(files.get("json", "")),

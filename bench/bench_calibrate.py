@@ -52,12 +52,17 @@ def generate(scale: Scale, items: int = ITEMS, seed: int = 1) -> Ratings:
         judge.append(rate(0.8))
         row = [None if rng.random() < 0.1 else rate(0.85) for _ in range(RATERS)]
         humans.append(tuple(row) if any(v is not None for v in row) else (rate(0.85), None, None))
-    return Ratings(scale=scale, categories=tuple(str(c) for c in range(k)),
-                   raters=tuple(f"r{r}" for r in range(RATERS)),
-                   items=tuple(f"q{i}" for i in range(items)), judge=tuple(judge),
-                   humans=tuple(humans),
-                   coverage=Coverage(matched=items, judged_only=0, labelled_only=0,
-                                     judge_blank=0, human_blank=0))
+    return Ratings(
+        scale=scale,
+        categories=tuple(str(c) for c in range(k)),
+        raters=tuple(f"r{r}" for r in range(RATERS)),
+        items=tuple(f"q{i}" for i in range(items)),
+        judge=tuple(judge),
+        humans=tuple(humans),
+        coverage=Coverage(
+            matched=items, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0
+        ),
+    )
 
 
 def median_seconds(run: Callable[[], object], repeats: int = 3) -> float:
@@ -70,6 +75,7 @@ def median_seconds(run: Callable[[], object], repeats: int = 3) -> float:
 
 
 # ---- the same computation in pure Python, for the comparison only -----------------------------
+
 
 def _kappa(conf: Sequence[Sequence[float]], weight: Callable[[int, int], float]) -> float:
     k = len(conf)
@@ -96,8 +102,11 @@ def _alpha_categorical(o: Sequence[Sequence[float]], ordinal: bool) -> float:
     return 1 - (n - 1) * observed / expected if expected else math.nan
 
 
-def _categorical_pure(rows: Sequence[Row], k: int, ordinal: bool) -> Callable[[dict[int, int]], dict[Statistic, float]]:
+def _categorical_pure(
+    rows: Sequence[Row], k: int, ordinal: bool
+) -> Callable[[dict[int, int]], dict[Statistic, float]]:
     """Distinct rows get their tables once; a resample is a count per distinct row."""
+
     def consensus(humans: Sequence[float | None]) -> int:
         given = sorted(int(h) for h in humans if h is not None)
         if ordinal:
@@ -110,21 +119,30 @@ def _categorical_pure(rows: Sequence[Row], k: int, ordinal: bool) -> Callable[[d
         m = len(values)
         if m < 2:
             return []
-        return [(a, b, 1 / (m - 1)) for i, a in enumerate(values)
-                for j, b in enumerate(values) if i != j]
+        return [
+            (a, b, 1 / (m - 1))
+            for i, a in enumerate(values)
+            for j, b in enumerate(values)
+            if i != j
+        ]
 
     shares = []
     for judge, humans in rows:
         c = consensus(humans)
         present = [int(h) for h in humans if h is not None]
-        pairs = [(int(humans[r]), int(humans[s])) if humans[r] is not None
-                 and humans[s] is not None else None
-                 for r, s in itertools.combinations(range(len(humans)), 2)]
-        shares.append((int(judge), c, coincidences([int(judge), *present]),
-                       coincidences(present), pairs))
+        pairs = [
+            (int(humans[r]), int(humans[s]))
+            if humans[r] is not None and humans[s] is not None
+            else None
+            for r, s in itertools.combinations(range(len(humans)), 2)
+        ]
+        shares.append(
+            (int(judge), c, coincidences([int(judge), *present]), coincidences(present), pairs)
+        )
     pairs_count = math.comb(RATERS, 2)
-    weight: Callable[[int, int], float] = ((lambda i, j: (i - j) ** 2) if ordinal
-                                           else (lambda i, j: float(i != j)))
+    weight: Callable[[int, int], float] = (
+        (lambda i, j: (i - j) ** 2) if ordinal else (lambda i, j: float(i != j))
+    )
 
     def stats(counts: dict[int, int]) -> dict[Statistic, float]:
         conf = [[0.0] * k for _ in range(k)]
@@ -143,17 +161,28 @@ def _categorical_pure(rows: Sequence[Row], k: int, ordinal: bool) -> Callable[[d
                 if pair is not None:
                     pair_conf[p][pair[0]][pair[1]] += w
         pa = sum(conf[i][i] for i in range(k)) / sum(map(sum, conf))
-        pi = [(sum(conf[i]) + sum(r[i] for r in conf)) / (2 * sum(map(sum, conf)))
-              for i in range(k)]
+        pi = [
+            (sum(conf[i]) + sum(r[i] for r in conf)) / (2 * sum(map(sum, conf))) for i in range(k)
+        ]
         pe = sum(p * (1 - p) for p in pi) / (k - 1)
         pairwise = statistics.fmean(_kappa(t, weight) for t in pair_conf)
-        alphas = {Statistic.ALPHA: _alpha_categorical(every, ordinal),
-                  Statistic.ALPHA_HUMANS: _alpha_categorical(human, ordinal)}
+        alphas = {
+            Statistic.ALPHA: _alpha_categorical(every, ordinal),
+            Statistic.ALPHA_HUMANS: _alpha_categorical(human, ordinal),
+        }
         if ordinal:
-            return {Statistic.WEIGHTED_KAPPA: _kappa(conf, weight), **alphas,
-                    Statistic.WEIGHTED_KAPPA_HUMANS: pairwise}
-        return {Statistic.KAPPA: _kappa(conf, weight), Statistic.AC1: (pa - pe) / (1 - pe),
-                Statistic.PERCENT_AGREEMENT: pa, **alphas, Statistic.KAPPA_HUMANS: pairwise}
+            return {
+                Statistic.WEIGHTED_KAPPA: _kappa(conf, weight),
+                **alphas,
+                Statistic.WEIGHTED_KAPPA_HUMANS: pairwise,
+            }
+        return {
+            Statistic.KAPPA: _kappa(conf, weight),
+            Statistic.AC1: (pa - pe) / (1 - pe),
+            Statistic.PERCENT_AGREEMENT: pa,
+            **alphas,
+            Statistic.KAPPA_HUMANS: pairwise,
+        }
 
     return stats
 
@@ -191,13 +220,13 @@ def _interval_pure(rows: Sequence[Row]) -> Callable[[dict[int, int]], dict[Stati
             seen += w
         return out
 
-    consensus = [sum(h for h in hs if h is not None) / sum(h is not None for h in hs)
-                 for _, hs in rows]
+    consensus = [
+        sum(h for h in hs if h is not None) / sum(h is not None for h in hs) for _, hs in rows
+    ]
 
     def stats(counts: dict[int, int]) -> dict[Statistic, float]:
         drawn = list(counts.items())
-        everyone = [([rows[i][0], *(h for h in rows[i][1] if h is not None)], w)
-                    for i, w in drawn]
+        everyone = [([rows[i][0], *(h for h in rows[i][1] if h is not None)], w) for i, w in drawn]
         humans = [([h for h in rows[i][1] if h is not None], w) for i, w in drawn]
         rx = ranks([(rows[i][0], w) for i, w in drawn])
         ry = ranks([(consensus[i], w) for i, w in drawn])
@@ -208,18 +237,26 @@ def _interval_pure(rows: Sequence[Row]) -> Callable[[dict[int, int]], dict[Stati
         vy = sum(w * (ry[consensus[i]] - mean) ** 2 for i, w in drawn)
         pairwise = []
         for r, s in itertools.combinations(range(RATERS), 2):
-            both = [(rows[i][1][r], rows[i][1][s], w) for i, w in drawn
-                    if rows[i][1][r] is not None and rows[i][1][s] is not None]
+            both = [
+                (rows[i][1][r], rows[i][1][s], w)
+                for i, w in drawn
+                if rows[i][1][r] is not None and rows[i][1][s] is not None
+            ]
             pairwise.append(icc(both))  # type: ignore[arg-type]
-        return {Statistic.ALPHA: alpha(everyone), Statistic.SPEARMAN: cov / math.sqrt(vx * vy),
-                Statistic.ICC: icc([(rows[i][0], consensus[i], w) for i, w in drawn]),
-                Statistic.ALPHA_HUMANS: alpha(humans), Statistic.ICC_HUMANS: statistics.fmean(pairwise)}
+        return {
+            Statistic.ALPHA: alpha(everyone),
+            Statistic.SPEARMAN: cov / math.sqrt(vx * vy),
+            Statistic.ICC: icc([(rows[i][0], consensus[i], w) for i, w in drawn]),
+            Statistic.ALPHA_HUMANS: alpha(humans),
+            Statistic.ICC_HUMANS: statistics.fmean(pairwise),
+        }
 
     return stats
 
 
-def pure_python(ratings: Ratings, resamples: int,
-                seed: int = 1) -> tuple[dict[Statistic, float], float]:
+def pure_python(
+    ratings: Ratings, resamples: int, seed: int = 1
+) -> tuple[dict[Statistic, float], float]:
     """The point estimates and the seconds per resample of a pure-Python bootstrap."""
     rows: list[Row] = list(zip(ratings.judge, ratings.humans, strict=True))
     distinct: dict[Row, int] = {}
@@ -228,8 +265,7 @@ def pure_python(ratings: Ratings, resamples: int,
     if ratings.scale is Scale.INTERVAL:
         stats = _interval_pure(unique)
     else:
-        stats = _categorical_pure(unique, len(ratings.categories),
-                                  ratings.scale is Scale.ORDINAL)
+        stats = _categorical_pure(unique, len(ratings.categories), ratings.scale is Scale.ORDINAL)
     values = stats(collections.Counter(ids))
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -239,33 +275,50 @@ def pure_python(ratings: Ratings, resamples: int,
 
 
 def speed() -> None:
-    print(f"{ITEMS:,} items x {RATERS} human raters, {RESAMPLES:,} resamples; target "
-          f"< {TARGET_SECONDS:g} s")
+    print(
+        f"{ITEMS:,} items x {RATERS} human raters, {RESAMPLES:,} resamples; target "
+        f"< {TARGET_SECONDS:g} s"
+    )
     for scale in (Scale.BINARY, Scale.ORDINAL, Scale.INTERVAL):
         ratings = generate(scale)
         numpy_s = median_seconds(
-            lambda ratings=ratings: bootstrap.run(tables.plan(ratings), resamples=RESAMPLES))
+            lambda ratings=ratings: bootstrap.run(tables.plan(ratings), resamples=RESAMPLES)
+        )
         ours = bootstrap.run(tables.plan(ratings), resamples=0).statistics
         values, per_resample = pure_python(ratings, PURE_RESAMPLES)
         agree = values.keys() == ours.keys() and all(
             math.isclose(values[s], b.value or math.nan, rel_tol=1e-9, abs_tol=1e-12)
-            for s, b in ours.items())
+            for s, b in ours.items()
+        )
         pure_s = per_resample * RESAMPLES
-        print(f"  {scale.value:<9} numpy {numpy_s:6.2f} s   pure Python {pure_s:7.1f} s "
-              f"(from {PURE_RESAMPLES} resamples; same point values: {agree})   "
-              f"x{pure_s / numpy_s:.0f}")
+        print(
+            f"  {scale.value:<9} numpy {numpy_s:6.2f} s   pure Python {pure_s:7.1f} s "
+            f"(from {PURE_RESAMPLES} resamples; same point values: {agree})   "
+            f"x{pure_s / numpy_s:.0f}"
+        )
     with tempfile.TemporaryDirectory() as folder:
         judged, labelled = Path(folder, "j.jsonl"), Path(folder, "l.csv")
         ratings = generate(Scale.BINARY)
-        judged.write_text("".join(f'{{"sample_id": "{i}", "label": {int(j)}}}\n'
-                                  for i, j in zip(ratings.items, ratings.judge, strict=True)))
-        labelled.write_text("sample_id,rater,label\n" + "".join(
-            f"{i},r{r},{int(v)}\n" for i, hs in zip(ratings.items, ratings.humans, strict=True)
-            for r, v in enumerate(hs) if v is not None))
-        whole = median_seconds(lambda: calibrate(judged, labelled, judge="j",
-                                                 scale=Scale.BINARY))
-        print(f"  calibrate() from files, binary: {whole:.2f} s (reading, matching, "
-              f"every statistic, {RESAMPLES:,} resamples)")
+        judged.write_text(
+            "".join(
+                f'{{"sample_id": "{i}", "label": {int(j)}}}\n'
+                for i, j in zip(ratings.items, ratings.judge, strict=True)
+            )
+        )
+        labelled.write_text(
+            "sample_id,rater,label\n"
+            + "".join(
+                f"{i},r{r},{int(v)}\n"
+                for i, hs in zip(ratings.items, ratings.humans, strict=True)
+                for r, v in enumerate(hs)
+                if v is not None
+            )
+        )
+        whole = median_seconds(lambda: calibrate(judged, labelled, judge="j", scale=Scale.BINARY))
+        print(
+            f"  calibrate() from files, binary: {whole:.2f} s (reading, matching, "
+            f"every statistic, {RESAMPLES:,} resamples)"
+        )
 
 
 def coverage(samples: int = 1000, n: int = 200, resamples: int = 1000) -> None:
@@ -278,15 +331,20 @@ def coverage(samples: int = 1000, n: int = 200, resamples: int = 1000) -> None:
     pe_k = (table.sum(axis=1) * table.sum(axis=0)).sum()
     share = (table.sum(axis=1) + table.sum(axis=0)) / 2
     pe_ac1 = (share * (1 - share)).sum()
-    truth = {Statistic.KAPPA: (np.trace(table) - pe_k) / (1 - pe_k),
-             Statistic.AC1: (np.trace(table) - pe_ac1) / (1 - pe_ac1),
-             Statistic.ALPHA: 0.8, Statistic.ICC: 0.8,
-             Statistic.SPEARMAN: 6 / math.pi * math.asin(0.4)}
+    truth = {
+        Statistic.KAPPA: (np.trace(table) - pe_k) / (1 - pe_k),
+        Statistic.AC1: (np.trace(table) - pe_ac1) / (1 - pe_ac1),
+        Statistic.ALPHA: 0.8,
+        Statistic.ICC: 0.8,
+        Statistic.SPEARMAN: 6 / math.pi * math.asin(0.4),
+    }
     rng = np.random.default_rng(7)
     hits: collections.Counter[Statistic] = collections.Counter()
     # Alpha is known here for the interval model only.
-    measured = {Scale.BINARY: (Statistic.KAPPA, Statistic.AC1),
-                Scale.INTERVAL: (Statistic.ALPHA, Statistic.ICC, Statistic.SPEARMAN)}
+    measured = {
+        Scale.BINARY: (Statistic.KAPPA, Statistic.AC1),
+        Scale.INTERVAL: (Statistic.ALPHA, Statistic.ICC, Statistic.SPEARMAN),
+    }
     cover = Coverage(matched=n, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0)
     for sample in range(samples):
         drawn = rng.choice(4, size=n, p=cells)
@@ -295,17 +353,25 @@ def coverage(samples: int = 1000, n: int = 200, resamples: int = 1000) -> None:
             (Scale.BINARY, drawn // 2, drawn % 2),
             (Scale.INTERVAL, t + rng.normal(0, 0.5, n), t + rng.normal(0, 0.5, n)),
         ):
-            r = Ratings(scale=scale, categories=("0", "1") if scale.categorical else (),
-                        raters=("h",), items=tuple(map(str, range(n))),
-                        judge=tuple(map(float, judge)), humans=tuple((float(h),) for h in human),
-                        coverage=cover)
-            for s, b in bootstrap.run(tables.plan(r), resamples=resamples,
-                                      seed=sample).statistics.items():
+            r = Ratings(
+                scale=scale,
+                categories=("0", "1") if scale.categorical else (),
+                raters=("h",),
+                items=tuple(map(str, range(n))),
+                judge=tuple(map(float, judge)),
+                humans=tuple((float(h),) for h in human),
+                coverage=cover,
+            )
+            for s, b in bootstrap.run(
+                tables.plan(r), resamples=resamples, seed=sample
+            ).statistics.items():
                 if s in measured[scale] and b.low is not None and b.high is not None:
                     hits[s] += b.low <= truth[s] <= b.high
     for s, value in truth.items():
-        print(f"  {s.value:<10} true {value:.4f}   covered {hits[s] / samples:.1%} "
-              f"(target 95%, tolerance 92.5-97.5%)")
+        print(
+            f"  {s.value:<10} true {value:.4f}   covered {hits[s] / samples:.1%} "
+            f"(target 95%, tolerance 92.5-97.5%)"
+        )
 
 
 if __name__ == "__main__":

@@ -52,8 +52,12 @@ class Team:
     def metrics(self) -> str:
         lines = ["metrics:"]
         for m in range(METRICS):
-            lines += [f"  m{m:03d}:", "    status: gating", f"    dataset: d{m % DATASETS}",
-                      f"    min_samples: {self.samples[m]}"]
+            lines += [
+                f"  m{m:03d}:",
+                "    status: gating",
+                f"    dataset: d{m % DATASETS}",
+                f"    min_samples: {self.samples[m]}",
+            ]
             if self.judge(m) is not None:
                 lines.append(f"    judge: j{self.judge(m)}")
         return "\n".join(lines) + "\n"
@@ -63,11 +67,19 @@ class Team:
         for m in range(METRICS):
             version, model = self.approved[m]
             day = self.day[m]
-            lines += [f"  m{m:03d}:", "    op: '>='", f"    value: {self.bar[m]:.4f}",
-                      "    approval: approved", f"    approved_by: '@owner{m % 4}'",
-                      (f"    approved_on: {2020 + day // 300}-{1 + day // 28 % 12:02d}-"
-                      f"{1 + day % 28:02d}"),
-                      "    approved_for:", f"      dataset_version: 'v{version}'"]
+            lines += [
+                f"  m{m:03d}:",
+                "    op: '>='",
+                f"    value: {self.bar[m]:.4f}",
+                "    approval: approved",
+                f"    approved_by: '@owner{m % 4}'",
+                (
+                    f"    approved_on: {2020 + day // 300}-{1 + day // 28 % 12:02d}-"
+                    f"{1 + day % 28:02d}"
+                ),
+                "    approved_for:",
+                f"      dataset_version: 'v{version}'",
+            ]
             if self.judge(m) is not None:
                 lines.append(f"      judge_model: vendor/judge-{self.judge(m)}-{model}")
         return "\n".join(lines) + "\n"
@@ -81,8 +93,11 @@ class Team:
     def judges(self) -> str:
         lines = ["judges:"]
         for j in range(JUDGES):
-            lines += [f"  j{j}:", f"    model: vendor/judge-{j}-{self.model[j]}",
-                      f"    calibration: {self.calibration[j]}"]
+            lines += [
+                f"  j{j}:",
+                f"    model: vendor/judge-{j}-{self.model[j]}",
+                f"    calibration: {self.calibration[j]}",
+            ]
         return "\n".join(lines) + "\n"
 
     def policies(self) -> str:
@@ -94,8 +109,12 @@ class Team:
     def baselines(self) -> str:
         lines = ["baselines:"]
         for m, value in self.baseline.items():
-            lines += [f"  m{m:03d}:", f"    value: {value:.4f}", "    n: 400",
-                      f"    dataset_version: 'v{self.version[m % DATASETS]}'"]
+            lines += [
+                f"  m{m:03d}:",
+                f"    value: {value:.4f}",
+                "    n: 400",
+                f"    dataset_version: 'v{self.version[m % DATASETS]}'",
+            ]
         return "\n".join(lines) + "\n"
 
     def change(self, i: int) -> tuple[str, list[str]]:
@@ -146,8 +165,10 @@ def build(repo: Path) -> None:
     when = 1_700_000_000
     for i in range(COMMITS):
         if i == 0:
-            message, kinds = "Start the records", ["metrics", "thresholds", "datasets", "judges",
-                                                    "policies", "baselines"]
+            message, kinds = (
+                "Start the records",
+                ["metrics", "thresholds", "datasets", "judges", "policies", "baselines"],
+            )
         else:
             message, kinds = team.change(i)
         author = f"Person {i % 7} <p{i % 7}@example.com> {when + i * 3600} +0000"
@@ -158,14 +179,17 @@ def build(repo: Path) -> None:
         broken = i % 100 == 50
         for kind in kinds:
             text = getattr(team, kind)()
-            blob(f"{kind}.yaml", text.replace("status: gating", "status: gatin", 1)
-                 if broken and kind == "metrics" else text)
+            blob(
+                f"{kind}.yaml",
+                text.replace("status: gating", "status: gatin", 1)
+                if broken and kind == "metrics"
+                else text,
+            )
         if broken and "metrics" not in kinds:
             blob("metrics.yaml", team.metrics().replace("status: gating", "status: gatin", 1))
         if i % 100 == 51:
             blob("metrics.yaml", team.metrics())
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream),
-                   check=True)
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
     subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=repo, check=True)
 
 
@@ -180,28 +204,51 @@ def main() -> None:
         repo = Path(tmp) / "repo"
         start = time.perf_counter()
         build(repo)
-        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=repo, check=True,
-                               capture_output=True, text=True).stdout.strip()
-        touching = subprocess.run(["git", "rev-list", "--count", "HEAD", "--", "host_records"],
-                                  cwd=repo, check=True, capture_output=True, text=True).stdout
-        print(f"repository: {count} commits, {touching.strip()} touching the records, {METRICS} "
-              f"metrics, built in {time.perf_counter() - start:.1f} s")
+        count = subprocess.run(
+            ["git", "rev-list", "--count", "HEAD"],
+            cwd=repo,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        touching = subprocess.run(
+            ["git", "rev-list", "--count", "HEAD", "--", "host_records"],
+            cwd=repo,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        print(
+            f"repository: {count} commits, {touching.strip()} touching the records, {METRICS} "
+            f"metrics, built in {time.perf_counter() - start:.1f} s"
+        )
         walls, cpus = [], []
         for _ in range(REPEATS):
             start, used = time.perf_counter(), cpu()
-            done = subprocess.run([*evalglass, "history", METRIC, "--format", "json"], cwd=repo,
-                                  capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                [*evalglass, "history", METRIC, "--format", "json"],
+                cwd=repo,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             walls.append(time.perf_counter() - start)
             cpus.append(cpu() - used)
             if done.returncode != 0:
                 sys.exit(f"history failed: {done.stderr}")
         shown = done.stdout.count('"commit":')
-        print(f"evalglass history {METRIC}: {statistics.median(walls):.2f} s wall, "
-              f"{statistics.median(cpus):.2f} s CPU (median of {REPEATS}; {shown} commits shown)"
-              f"   target: {TARGET:.1f} s")
+        print(
+            f"evalglass history {METRIC}: {statistics.median(walls):.2f} s wall, "
+            f"{statistics.median(cpus):.2f} s CPU (median of {REPEATS}; {shown} commits shown)"
+            f"   target: {TARGET:.1f} s"
+        )
         floor_start = time.perf_counter()
-        subprocess.run(["git", "log", "--format=%H", "--", "host_records"], cwd=repo,
-                       capture_output=True, check=True)
+        subprocess.run(
+            ["git", "log", "--format=%H", "--", "host_records"],
+            cwd=repo,
+            capture_output=True,
+            check=True,
+        )
         print(f"floor: git log of the records alone: {time.perf_counter() - floor_start:.2f} s")
 
 

@@ -26,12 +26,14 @@ SCORE = "import sys; from evalglass.__main__ import main; sys.argv = ['evalglass
 BOMBS: dict[str, Callable[[Path], Path]] = {
     "zstd header.json declaring 3 GiB": lambda d: bombs.expanding_header(d / "h.eval", 3 << 30),
     "header.json of 192 MiB (past the parse cap)": lambda d: bombs.expanding_header(
-        d / "p.eval", 192 << 20),
+        d / "p.eval", 192 << 20
+    ),
     "summaries: 1,000,000 tiny samples": lambda d: bombs.many_summaries(d / "s.eval", 1_000_000),
     "reductions: 10,000,000 tiny values": lambda d: bombs.many_reductions(d / "r.eval", 10_000_000),
     "2 GiB sparse generic JSON": lambda d: bombs.sparse_json(d / "sparse.json", 2 << 30),
     "generic JSON of 1,900,000 empty objects (under the cap)": lambda d: bombs.dense_json(
-        d / "dense.json", 1_900_000),
+        d / "dense.json", 1_900_000
+    ),
     "Inspect log with 20,000 retries of one metric": lambda d: bombs.retries(d / "r.json", 20_000),
 }
 
@@ -40,9 +42,22 @@ def peak_of(path: Path) -> tuple[float, float, int, str]:
     """(peak MB, seconds, exit code, first line of stderr) of scoring `path`."""
     started = time.perf_counter()
     result = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, "-c", SCORE, "score", str(path),
-         "--records", str(ROOT / "host_records")],
-        capture_output=True, text=True, check=False, env={**os.environ, "NO_COLOR": "1"},
+        [
+            "/usr/bin/time",
+            "-f",
+            "%M",
+            sys.executable,
+            "-c",
+            SCORE,
+            "score",
+            str(path),
+            "--records",
+            str(ROOT / "host_records"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
     )
     seconds = time.perf_counter() - started
     lines = result.stderr.strip().splitlines()

@@ -63,11 +63,15 @@ def main() -> None:
         _, calls = anyio.run(_session, work, CALLS)
     print(f"evalglass mcp over stdio, {os.cpu_count()} cores")
     print(f"{'measure':<52} {'median':>9} {'fastest':>9}  target")
-    print(f"{f'start to a ready session ({STARTS} starts)':<52} "
-          f"{statistics.median(starts) * 1000:7.1f} ms {min(starts) * 1000:6.1f} ms")
-    print(f"{f'score of the bundled example, warm ({CALLS} calls)':<52} "
-          f"{statistics.median(calls) * 1000:7.1f} ms {min(calls) * 1000:6.1f} ms  "
-          f"<= {TARGET_MS} ms")
+    print(
+        f"{f'start to a ready session ({STARTS} starts)':<52} "
+        f"{statistics.median(starts) * 1000:7.1f} ms {min(starts) * 1000:6.1f} ms"
+    )
+    print(
+        f"{f'score of the bundled example, warm ({CALLS} calls)':<52} "
+        f"{statistics.median(calls) * 1000:7.1f} ms {min(calls) * 1000:6.1f} ms  "
+        f"<= {TARGET_MS} ms"
+    )
 
 
 if __name__ == "__main__":

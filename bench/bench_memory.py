@@ -62,8 +62,12 @@ def write_rows(path: Path) -> None:
         for i in range(ROWS // ROW_METRICS):
             for k in range(ROW_METRICS):
                 score = int(rng.random() < 0.8) if k % 2 == 0 else round(rng.random(), 4)
-                row = {"sample_id": f"s{i:06d}", "metric": f"bench/metric_{k}", "score": score,
-                       "model": "acme/model-x"}
+                row = {
+                    "sample_id": f"s{i:06d}",
+                    "metric": f"bench/metric_{k}",
+                    "score": score,
+                    "model": "acme/model-x",
+                }
                 stream.write(json.dumps(row) + "\n")
 
 
@@ -78,27 +82,44 @@ def _summary(i: int, rng: random.Random) -> dict[str, Any]:
     for scorer in SCORERS:
         if scorer == "numeric_closeness":
             value: object = round(rng.random(), 4)
-            scores[scorer] = {"value": value, "answer": str(a * b),
-                              "explanation": f"pred={a * b}.0 target={a * b}.0 rel_err=0.0000",
-                              "metadata": {"rel_err": 0.0}, "history": []}
+            scores[scorer] = {
+                "value": value,
+                "answer": str(a * b),
+                "explanation": f"pred={a * b}.0 target={a * b}.0 rel_err=0.0000",
+                "metadata": {"rel_err": 0.0},
+                "history": [],
+            }
         else:
             value = "C" if rng.random() < 0.8 else "I"
-            scores[scorer] = {"value": value, "answer": str(a * b), "explanation": str(a * b),
-                              "history": []}
+            scores[scorer] = {
+                "value": value,
+                "answer": str(a * b),
+                "explanation": str(a * b),
+                "history": [],
+            }
             if scorer == "model_graded_fact":
                 scores[scorer]["metadata"] = {"grading": "Key removed from summary (> 1k)"}
     return {
-        "id": f"arith-{i:06d}", "epoch": 1,
-        "input": f"What is {a} * {b}? Reply with just the number.", "target": str(a * b),
-        "metadata": {"category": "multiplication"}, "scores": scores,
+        "id": f"arith-{i:06d}",
+        "epoch": 1,
+        "input": f"What is {a} * {b}? Reply with just the number.",
+        "target": str(a * b),
+        "metadata": {"category": "multiplication"},
+        "scores": scores,
         "model_usage": {
             "mockllm/model": {"input_tokens": 30, "output_tokens": 1, "total_tokens": 31},
             "mockllm/judge": {"input_tokens": 30, "output_tokens": 9, "total_tokens": 39},
         },
-        "role_usage": {}, "started_at": "2026-11-29T22:43:36.204156+00:00",
-        "completed_at": "2026-11-29T22:43:36.464605+00:00", "total_time": 0.26,
-        "working_time": 0.219, "uuid": f"u{i:021d}", "retries": 0, "completed": True,
-        "message_count": 3, "turn_count": 1,
+        "role_usage": {},
+        "started_at": "2026-11-29T22:43:36.204156+00:00",
+        "completed_at": "2026-11-29T22:43:36.464605+00:00",
+        "total_time": 0.26,
+        "working_time": 0.219,
+        "uuid": f"u{i:021d}",
+        "retries": 0,
+        "completed": True,
+        "message_count": 3,
+        "turn_count": 1,
     }
 
 
@@ -117,12 +138,18 @@ def eval_members(samples: int) -> Iterator[tuple[str, bytes]]:
     is as long; their bodies are the summary rather than the full transcript, since the reader
     never opens them."""
     spec = {
-        "eval_id": "bench", "run_id": "bench", "task": "arith", "task_id": "bench",
-        "created": "2026-11-29T22:43:35+00:00", "model": "mockllm/model",
+        "eval_id": "bench",
+        "run_id": "bench",
+        "task": "arith",
+        "task_id": "bench",
+        "created": "2026-11-29T22:43:35+00:00",
+        "model": "mockllm/model",
         "dataset": {"name": "arith", "location": "arith.jsonl", "samples": samples},
         "config": {"epochs": 1},
-        "scorers": [{"name": s, "options": {}, "metrics": [{"name": "inspect_ai/accuracy"}]}
-                    for s in SCORERS],
+        "scorers": [
+            {"name": s, "options": {}, "metrics": [{"name": "inspect_ai/accuracy"}]}
+            for s in SCORERS
+        ],
     }
     yield "_journal/start.json", json.dumps({"version": 2, "eval": spec, "plan": {}}).encode()
     for summary in _summaries(samples):
@@ -141,10 +168,17 @@ def eval_members(samples: int) -> Iterator[tuple[str, bytes]]:
         for summary in _summaries(samples):
             score = summary["scores"][scorer]
             values[scorer].append(_as_float(score["value"]))
-            entries.append(json.dumps({
-                "value": values[scorer][-1], "answer": score["answer"],
-                "explanation": score["explanation"], "history": [], "sample_id": summary["id"],
-            }))
+            entries.append(
+                json.dumps(
+                    {
+                        "value": values[scorer][-1],
+                        "answer": score["answer"],
+                        "explanation": score["explanation"],
+                        "history": [],
+                        "sample_id": summary["id"],
+                    }
+                )
+            )
         reductions.append(f'{{"scorer": "{scorer}", "samples": [{", ".join(entries)}]}}')
         del entries
     yield "reductions.json", f"[{', '.join(reductions)}]".encode()
@@ -153,20 +187,37 @@ def eval_members(samples: int) -> Iterator[tuple[str, bytes]]:
     for scorer in SCORERS:
         mean = statistics.fmean(values[scorer])
         metric = "mean" if scorer == "numeric_closeness" else "accuracy"
-        scores.append({
-            "name": scorer, "scorer": scorer, "scored_samples": samples, "unscored_samples": 0,
-            "params": {}, "metrics": {
-                metric: {"name": metric, "value": mean, "params": {}},
-                "stderr": {"name": "stderr", "params": {},
-                           "value": statistics.stdev(values[scorer]) / samples**0.5},
-            },
-        })
+        scores.append(
+            {
+                "name": scorer,
+                "scorer": scorer,
+                "scored_samples": samples,
+                "unscored_samples": 0,
+                "params": {},
+                "metrics": {
+                    metric: {"name": metric, "value": mean, "params": {}},
+                    "stderr": {
+                        "name": "stderr",
+                        "params": {},
+                        "value": statistics.stdev(values[scorer]) / samples**0.5,
+                    },
+                },
+            }
+        )
     header = {
-        "version": 2, "status": "success", "eval": spec, "plan": {"steps": []},
+        "version": 2,
+        "status": "success",
+        "eval": spec,
+        "plan": {"steps": []},
         "results": {"total_samples": samples, "completed_samples": samples, "scores": scores},
-        "stats": {"started_at": "2026-11-29T22:43:35+00:00",
-                  "completed_at": "2026-11-29T23:43:35+00:00", "model_usage": {}},
-        "invalidated": False, "tags": [], "metadata": {},
+        "stats": {
+            "started_at": "2026-11-29T22:43:35+00:00",
+            "completed_at": "2026-11-29T23:43:35+00:00",
+            "model_usage": {},
+        },
+        "invalidated": False,
+        "tags": [],
+        "metadata": {},
     }
     yield "header.json", json.dumps(header).encode()
 
@@ -180,23 +231,59 @@ def write_zip(path: Path, members: Iterable[tuple[str, bytes]]) -> None:
         for name, body in members:
             data, crc, encoded = compressor.compress(body), zlib.crc32(body), name.encode()
             offset = out.tell()
-            out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 63, 0, 93, 0, 0x5B7D, crc,
-                                  len(data), len(body), len(encoded), 0))
+            out.write(
+                struct.pack(
+                    "<IHHHHHIIIHH",
+                    0x04034B50,
+                    63,
+                    0,
+                    93,
+                    0,
+                    0x5B7D,
+                    crc,
+                    len(data),
+                    len(body),
+                    len(encoded),
+                    0,
+                )
+            )
             out.write(encoded)
             out.write(data)
-            directory.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 63, 63, 0, 93, 0,
-                                         0x5B7D, crc, len(data), len(body), len(encoded), 0, 0,
-                                         0, 0, 0, offset) + encoded)
+            directory.append(
+                struct.pack(
+                    "<IHHHHHHIIIHHHHHII",
+                    0x02014B50,
+                    63,
+                    63,
+                    0,
+                    93,
+                    0,
+                    0x5B7D,
+                    crc,
+                    len(data),
+                    len(body),
+                    len(encoded),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    offset,
+                )
+                + encoded
+            )
         start = out.tell()
         for entry in directory:
             out.write(entry)
         size, end = out.tell() - start, out.tell()
         count = len(directory)
-        out.write(struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 63, 63, 0, 0, count, count, size,
-                              start))
+        out.write(
+            struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 63, 63, 0, 0, count, count, size, start)
+        )
         out.write(struct.pack("<IIQI", 0x07064B50, 0, end, 1))
-        out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF,
-                              0xFFFFFFFF, 0))
+        out.write(
+            struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+        )
 
 
 def measure(command: list[str], cwd: Path) -> tuple[float, float, int]:

@@ -51,8 +51,13 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float, float]:
         "w = time.perf_counter() - t; u = resource.getrusage(resource.RUSAGE_CHILDREN); "
         "print(w, u.ru_utime + u.ru_stime, u.ru_maxrss / 1024, r.returncode)"
     )
-    out = subprocess.run([sys.executable, "-c", wrapper, *command], cwd=cwd, check=True,
-                         capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", wrapper, *command],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     if out[3] not in ("0", "3"):
         raise SystemExit(f"{command} exited {out[3]}")
     return float(out[0]), float(out[1]), float(out[2])
@@ -67,16 +72,24 @@ def bench_parquet(work: Path, rows: int) -> float:
     path = work / "scores.parquet"
     start = time.perf_counter()
     generate(path, rows)
-    print(f"{rows:,} rows, {METRICS} metrics, {CLUSTERS:,} clusters: "
-          f"{path.stat().st_size / 1e9:.2f} GB Parquet, written in {time.perf_counter() - start:.0f} s")
-    bare = ("import duckdb, sys; duckdb.connect().execute("
-            "\"SELECT count(*), sum(score) FROM read_parquet(?)\", [sys.argv[1]]).fetchall()")
+    print(
+        f"{rows:,} rows, {METRICS} metrics, {CLUSTERS:,} clusters: "
+        f"{path.stat().st_size / 1e9:.2f} GB Parquet, written in {time.perf_counter() - start:.0f} s"
+    )
+    bare = (
+        "import duckdb, sys; duckdb.connect().execute("
+        '"SELECT count(*), sum(score) FROM read_parquet(?)", [sys.argv[1]]).fetchall()'
+    )
     floor, floor_cpu, floor_rss = timed([sys.executable, "-c", bare, str(path)], work)
-    print(f"  floor: DuckDB SELECT count(*), sum(score)  {floor:7.1f} s ({floor_cpu:.1f} s CPU)"
-          f"  {floor_rss:6.0f} MB")
+    print(
+        f"  floor: DuckDB SELECT count(*), sum(score)  {floor:7.1f} s ({floor_cpu:.1f} s CPU)"
+        f"  {floor_rss:6.0f} MB"
+    )
     wall, cpu, rss = timed([*evalglass(), "score", str(path), "--records", "host_records"], work)
-    print(f"  evalglass score                        {wall:7.1f} s ({cpu:.1f} s CPU)  {rss:6.0f} MB"
-          f"   target < 60 s, < 1024 MB;  {wall / floor:.1f}x the floor")
+    print(
+        f"  evalglass score                        {wall:7.1f} s ({cpu:.1f} s CPU)  {rss:6.0f} MB"
+        f"   target < 60 s, < 1024 MB;  {wall / floor:.1f}x the floor"
+    )
     path.unlink()
     return wall
 
@@ -90,15 +103,25 @@ def bench_jsonl(work: Path, rows: int = 1_000_000) -> float:
         for i in range(rows):
             k = i % METRICS
             score = int(rng.random() < 0.8) if k < METRICS // 2 else round(rng.random(), 4)
-            stream.write(json.dumps({"sample_id": f"s{i // METRICS}", "metric": f"bench/metric_{k}",
-                                     "score": score, "cluster": f"c{(i // METRICS) % CLUSTERS}"}))
+            stream.write(
+                json.dumps(
+                    {
+                        "sample_id": f"s{i // METRICS}",
+                        "metric": f"bench/metric_{k}",
+                        "score": score,
+                        "cluster": f"c{(i // METRICS) % CLUSTERS}",
+                    }
+                )
+            )
             stream.write("\n")
     parse = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)"
     floor, floor_cpu, _ = timed([sys.executable, "-c", parse, str(path)], work)
     wall, cpu, rss = timed([*evalglass(), "score", str(path), "--records", "host_records"], work)
-    print(f"JSONL rows reader, {rows:,} rows with clusters: {wall:.2f} s ({cpu:.2f} s CPU), "
-          f"{rss:.0f} MB; {wall / floor:.2f}x orjson's bare per-line parse ({floor:.2f} s, "
-          f"{floor_cpu:.2f} s CPU)   target 1.5x, < 150 MB")
+    print(
+        f"JSONL rows reader, {rows:,} rows with clusters: {wall:.2f} s ({cpu:.2f} s CPU), "
+        f"{rss:.0f} MB; {wall / floor:.2f}x orjson's bare per-line parse ({floor:.2f} s, "
+        f"{floor_cpu:.2f} s CPU)   target 1.5x, < 150 MB"
+    )
     path.unlink()
     return wall
 
@@ -109,8 +132,16 @@ def bench_merge(work: Path, partials: int = 1000) -> None:
     source = work / "part.jsonl"
     with source.open("w") as stream:
         for i in range(2000):
-            stream.write(json.dumps({"metric": f"bench/metric_{i % METRICS}", "score": (i % 7) / 7,
-                                     "cluster": f"c{i % 50}"}) + "\n")
+            stream.write(
+                json.dumps(
+                    {
+                        "metric": f"bench/metric_{i % METRICS}",
+                        "score": (i % 7) / 7,
+                        "cluster": f"c{i % 50}",
+                    }
+                )
+                + "\n"
+            )
     doc = json.dumps(aggregates.to_document(rows.aggregates(source, "part")))
     folder = work / "partials"
     folder.mkdir()
@@ -121,9 +152,11 @@ def bench_merge(work: Path, partials: int = 1000) -> None:
     files = sorted(folder.iterdir())
     aggregates.read_together([(p, p.name) for p in files])
     inner = time.perf_counter() - start
-    print(f"merging {partials:,} partials of {METRICS} metrics (5 clusters each, 50 in all): "
-          f"{inner:.2f} s to read and merge, {wall:.2f} s for evalglass score, {rss:.0f} MB"
-          "   target < 1 s")
+    print(
+        f"merging {partials:,} partials of {METRICS} metrics (5 clusters each, 50 in all): "
+        f"{inner:.2f} s to read and merge, {wall:.2f} s for evalglass score, {rss:.0f} MB"
+        "   target < 1 s"
+    )
 
 
 def main() -> None:
@@ -134,14 +167,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="evalglass-bench-") as tmp:
         work = Path(tmp)
         (work / "host_records").mkdir()
-        print(f"cores: {len(os.sched_getaffinity(0))}; load average {os.getloadavg()[0]:.1f}; "
-              f"peak RSS of this script so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+        print(
+            f"cores: {len(os.sched_getaffinity(0))}; load average {os.getloadavg()[0]:.1f}; "
+            f"peak RSS of this script so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB"
+        )
         bench_merge(work)
         jsonl = bench_jsonl(work)
         if not args.skip_parquet:
             parquet = bench_parquet(work, args.rows)
-            print(f"  {parquet / jsonl:.1f}x the JSONL path's time at 1M rows, for "
-                  f"{args.rows / 1e6:.0f}x the rows")
+            print(
+                f"  {parquet / jsonl:.1f}x the JSONL path's time at 1M rows, for "
+                f"{args.rows / 1e6:.0f}x the rows"
+            )
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 

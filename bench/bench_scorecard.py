@@ -160,10 +160,14 @@ def main() -> None:
             seconds, cpu = _medians(runs)
             total, total_cpu = total + seconds, total_cpu + cpu
             print(f"    render {name:<10} {sizes[name]:>12,} chars     {seconds:8.4f} {cpu:8.4f}")
-        print(f"    total                                     {total:8.4f} {total_cpu:8.4f}"
-              "   (target 3 s)")
-        print(f"    one CLI run writing every format          {cli_seconds(folder, output):8.4f}"
-              "   (wall, start-up included)")
+        print(
+            f"    total                                     {total:8.4f} {total_cpu:8.4f}"
+            "   (target 3 s)"
+        )
+        print(
+            f"    one CLI run writing every format          {cli_seconds(folder, output):8.4f}"
+            "   (wall, start-up included)"
+        )
         comment = sizes[Format.MARKDOWN.value]
         fits = "within" if comment <= GITHUB_COMMENT_LIMIT else "OVER"
         print(f"    markdown comment {comment:,} chars: {fits} GitHub's {GITHUB_COMMENT_LIMIT:,}")

@@ -33,13 +33,25 @@ def wall_ms(command: list[str], cwd: Path) -> tuple[float, float, int]:
     env.pop("GITHUB_STEP_SUMMARY", None)
     code = 0
     for _ in range(WARMUP):
-        subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
     times = []
     for _ in range(RUNS):
         start = time.perf_counter()
-        code = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, check=False).returncode
+        code = subprocess.run(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        ).returncode
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000, min(times) * 1000, code
 
@@ -56,10 +68,16 @@ def main() -> None:
             ("evalglass --version", [*evalglass, "--version"], 150),
             ("evalglass --help", [*evalglass, "--help"], None),
             ("evalglass score run.json", [*evalglass, "score", "run.json"], 400),
-            ("evalglass score run.json --format json",
-             [*evalglass, "score", "run.json", "--format", "json"], None),
-            ("evalglass score run.json --format markdown",
-             [*evalglass, "score", "run.json", "--format", "markdown"], None),
+            (
+                "evalglass score run.json --format json",
+                [*evalglass, "score", "run.json", "--format", "json"],
+                None,
+            ),
+            (
+                "evalglass score run.json --format markdown",
+                [*evalglass, "score", "run.json", "--format", "markdown"],
+                None,
+            ),
         ]
         print(f"wall clock over {RUNS} runs (after {WARMUP} warm-up runs), {os.cpu_count()} cores")
         print(f"{'command':<44} {'median':>9} {'fastest':>9}  target")

@@ -65,8 +65,11 @@ def _run(doc: contract.Scorecard, week: int) -> contract.Scorecard:
     for i, m in enumerate(doc.metrics):
         shift = 0.02 * math.sin(week / 9 + i)
         value = None if m.value is None else m.value + shift
-        interval = None if m.interval is None or None in m.interval else (
-            m.interval[0] + shift, m.interval[1] + shift)  # type: ignore[operator]
+        interval = (
+            None
+            if m.interval is None or None in m.interval
+            else (m.interval[0] + shift, m.interval[1] + shift)
+        )  # type: ignore[operator]
         authority, threshold = m.authority, m.threshold
         if i % 10 == 3 and (week // 50) % 2:  # lose authority for 50 weeks, then regain it
             authority = contract.Authority(
@@ -74,8 +77,11 @@ def _run(doc: contract.Scorecard, week: int) -> contract.Scorecard:
             )
         if threshold is not None and threshold.value is not None and i % 7 == 0:
             threshold = attrs.evolve(threshold, value=threshold.value + 0.01 * (week // 200))
-        metrics.append(attrs.evolve(m, value=value, interval=interval, authority=authority,
-                                    threshold=threshold))
+        metrics.append(
+            attrs.evolve(
+                m, value=value, interval=interval, authority=authority, threshold=threshold
+            )
+        )
     when = dt.datetime(2026, 1, 5, tzinfo=dt.UTC) + dt.timedelta(weeks=week)
     return attrs.evolve(doc, metrics=tuple(metrics), evaluated_at=when)
 
@@ -97,8 +103,10 @@ def main() -> None:
         folder = Path(tmp)
         paths = write_series(folder)
         size = sum(p.stat().st_size for p in paths)
-        print(f"{RUNS} scorecards of {METRICS} metrics ({size / 1e6:.0f} MB of JSON), "
-              f"median of {REPEATS}, {os.cpu_count()} cores")
+        print(
+            f"{RUNS} scorecards of {METRICS} metrics ({size / 1e6:.0f} MB of JSON), "
+            f"median of {REPEATS}, {os.cpu_count()} cores"
+        )
         floor, floor_cpu, _ = timed(lambda: [p.read_bytes() for p in paths])
         print(f"{'':<40} {'wall':>9} {'cpu':>9}")
         print(f"{'floor: read the files':<40} {floor:7.3f} s {floor_cpu:7.3f} s")
@@ -106,18 +114,27 @@ def main() -> None:
         print(f"{'read and build the series':<40} {load:7.3f} s {load_cpu:7.3f} s")
         for fmt in render_trend.FORMATS:
             seconds, cpu, text = timed(lambda f=fmt: render_trend.render(series, f))
-            print(f"{'render ' + fmt.value:<40} {seconds:7.3f} s {cpu:7.3f} s   read + render "
-                  f"{load + seconds:5.2f} s wall, {load_cpu + cpu:5.2f} s cpu  (target <= "
-                  f"{TARGET:g} s; {len(text) / 1e6:.1f} MB)")
+            print(
+                f"{'render ' + fmt.value:<40} {seconds:7.3f} s {cpu:7.3f} s   read + render "
+                f"{load + seconds:5.2f} s wall, {load_cpu + cpu:5.2f} s cpu  (target <= "
+                f"{TARGET:g} s; {len(text) / 1e6:.1f} MB)"
+            )
         command = [str(Path(sys.executable).parent / "evalglass"), "trend", *map(str, paths)]
         for fmt in render_trend.FORMATS:
             out = folder / f"trend.{fmt.value}"
-            seconds, cpu, done = timed(lambda f=fmt, o=out: subprocess.run(
-                [*command, "--format", f.value, "--output", str(o)], check=False,
-                capture_output=True))
+            seconds, cpu, done = timed(
+                lambda f=fmt, o=out: subprocess.run(
+                    [*command, "--format", f.value, "--output", str(o)],
+                    check=False,
+                    capture_output=True,
+                )
+            )
             note = "" if done.returncode == 0 else f" (exit {done.returncode})"
-            print(f"{'evalglass trend --format ' + fmt.value:<40} {seconds:7.3f} s {cpu:7.3f} s"
-                  f"   (target <= {TARGET:g} s){note}")
+            print(
+                f"{'evalglass trend --format ' + fmt.value:<40} {seconds:7.3f} s {cpu:7.3f} s"
+                f"   (target <= {TARGET:g} s){note}"
+            )
+
 
 if __name__ == "__main__":
     main()

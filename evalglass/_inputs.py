@@ -44,7 +44,9 @@ class Cap:
         found = _SIZE.fullmatch(raw.strip())
         if found is None or (found.group(2) and self.unit != "bytes"):
             example = "512M or 2G" if self.unit == "bytes" else "5000000"
-            raise EvalglassError(self.variable, f"expected a number such as {example}, got {raw[:40]!r}")
+            raise EvalglassError(
+                self.variable, f"expected a number such as {example}, got {raw[:40]!r}"
+            )
         return int(found.group(1)) * _UNITS[found.group(2).upper()]
 
     def check(self, amount: int) -> None:

@@ -39,9 +39,25 @@ INTERVAL_METHOD = "percentile bootstrap, items resampled"
 # A JSON report of a run with --against carries its drift comparison under this key; the
 # document itself is the rest, so such a report still reads as evidence.
 REPORT_ONLY_KEYS = frozenset({"drift"})
-_KEYS = ("schema_version", "kind", "judge", "judge_model", "scale", "categories", "raters", "level",
-         "interval_method", "resamples", "seed", "items", "statistics", "confusion", "inputs",
-         "evalglass_version", "date")
+_KEYS = (
+    "schema_version",
+    "kind",
+    "judge",
+    "judge_model",
+    "scale",
+    "categories",
+    "raters",
+    "level",
+    "interval_method",
+    "resamples",
+    "seed",
+    "items",
+    "statistics",
+    "confusion",
+    "inputs",
+    "evalglass_version",
+    "date",
+)
 
 
 @attrs.frozen
@@ -140,8 +156,9 @@ def evidence_from_text(text: str, where: str) -> CalibrationEvidence:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CalibrationError(where, f"not valid JSON: {exc.msg} (column {exc.colno})",
-                               exc.lineno) from None
+        raise CalibrationError(
+            where, f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno
+        ) from None
     return _Reader(where).document(doc)
 
 
@@ -172,8 +189,10 @@ class _Reader:
         obj = self.mapping(doc, "the document")
         if obj.get("schema_version") != SCHEMA_VERSION or obj.get("kind") != KIND:
             raise CalibrationError(
-                self.where, f"not an evalglass calibration evidence file (schema_version "
-                            f"{SCHEMA_VERSION}, kind '{KIND}')")
+                self.where,
+                f"not an evalglass calibration evidence file (schema_version "
+                f"{SCHEMA_VERSION}, kind '{KIND}')",
+            )
         known = {*_KEYS, *REPORT_ONLY_KEYS}
         unknown = sorted(set(obj) - known)
         if unknown:
@@ -182,8 +201,9 @@ class _Reader:
         try:
             scale = Scale(scale_text)
         except ValueError:
-            raise self.fail("scale", "one of " + ", ".join(s.value for s in Scale),
-                            scale_text) from None
+            raise self.fail(
+                "scale", "one of " + ", ".join(s.value for s in Scale), scale_text
+            ) from None
         items = self.mapping(obj.get("items"), "items")
         inputs = self.mapping(obj.get("inputs"), "inputs")
         return CalibrationEvidence(
@@ -194,8 +214,9 @@ class _Reader:
             raters=self.strings(obj, "raters"),
             statistics=self.statistics(obj.get("statistics")),
             confusion=self.confusion(obj.get("confusion")),
-            items=Items(**{f.name: self.count(items, f.name, "items.")
-                           for f in attrs.fields(Items)}),
+            items=Items(
+                **{f.name: self.count(items, f.name, "items.") for f in attrs.fields(Items)}
+            ),
             level=self.fraction(obj.get("level"), "level"),
             resamples=self.count(obj, "resamples"),
             seed=self.count(obj, "seed"),
@@ -210,8 +231,9 @@ class _Reader:
             raise self.fail(field, "an object", value)
         return value
 
-    def string(self, obj: dict[str, Any], field: str, *, optional: bool = False,
-               prefix: str = "") -> Any:
+    def string(
+        self, obj: dict[str, Any], field: str, *, optional: bool = False, prefix: str = ""
+    ) -> Any:
         value = obj.get(field)
         if optional and value is None:
             return None
@@ -234,8 +256,11 @@ class _Reader:
     def number(self, value: object, field: str, *, optional: bool = True) -> float | None:
         if value is None and optional:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             raise self.fail(field, "a finite number" + (" or null" if optional else ""), value)
         return float(value)
 
@@ -276,7 +301,8 @@ class _Reader:
             return None
         rows = value if isinstance(value, list) else None
         if rows is None or not all(
-            isinstance(r, list) and len(r) == len(rows)
+            isinstance(r, list)
+            and len(r) == len(rows)
             and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in r)
             for r in rows
         ):
@@ -289,4 +315,3 @@ class _Reader:
             path=self.string(entry, "path", prefix=f"inputs.{name}."),
             sha256=self.string(entry, "sha256", prefix=f"inputs.{name}."),
         )
-

@@ -44,6 +44,8 @@ RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enfo
 MethodName = Literal[
     "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
 ]
+OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
+TierName = Literal["fast", "full"]
 
 _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # An instant with its zone; written in UTC as `2026-11-30T12:00:00Z`.
@@ -140,6 +142,28 @@ class Sample:
 
 
 @attrs.frozen(kw_only=True)
+class CachedPass:
+    """Where a pass read from the cache was recorded: the commit, and when (ISO 8601, UTC)."""
+
+    commit: str
+    recorded: str
+
+
+@attrs.frozen(kw_only=True)
+class Attempt:
+    """One attempt at a host check: what was run, how it ended, and the end of its stderr."""
+
+    outcome: OutcomeOfAttempt
+    command: str
+    found: str
+    exit_code: int | None
+    duration: float | None
+    timed_out: bool
+    cached: CachedPass | None
+    stderr: str
+
+
+@attrs.frozen(kw_only=True)
 class Metric:
     id: str
     value: float | None
@@ -158,6 +182,8 @@ class Metric:
     gate: Gate
     # Written only with --keep-samples: absent, not empty, otherwise.
     samples: tuple[Sample, ...] | None = None
+    # A host check's attempts (a retry second); absent for every other metric.
+    attempts: tuple[Attempt, ...] | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -173,6 +199,8 @@ class Counts:
     failed: int = attrs.field(validator=_not_negative)
     blocked: int = attrs.field(validator=_not_negative)
     informational: int = attrs.field(validator=_not_negative)
+    # Checks that could gate and were not run; absent when none.
+    not_run: int = attrs.field(default=0, validator=_not_negative)
 
 
 @attrs.frozen(kw_only=True)
@@ -230,6 +258,8 @@ class Scorecard:
     metrics: tuple[Metric, ...]
     # Files given or found that held no run to read; written only when there are any.
     skipped: tuple[Skipped, ...] = ()
+    # The tier of host checks `evalglass run` ran; absent for `evalglass score`, which runs none.
+    tier: TierName | None = None
 
     def metric(self, metric_id: str) -> Metric | None:
         """The entry for `metric_id`, or None."""
@@ -301,7 +331,9 @@ def _converter() -> cattrs.Converter:
                 try:
                     items.append(hook(element, item))
                 except Exception as exc:  # noqa: BLE001 - gathered and re-raised with its index
-                    note = IterableValidationNote(f"Structuring {kind} @ index {index}", index, item)
+                    note = IterableValidationNote(
+                        f"Structuring {kind} @ index {index}", index, item
+                    )
                     exc.__notes__ = [*getattr(exc, "__notes__", []), note]
                     errors.append(exc)
             if errors:
@@ -347,14 +379,16 @@ def _converter() -> cattrs.Converter:
         return structure
 
     conv.register_structure_hook_factory(attrs.has, record)
-    # `samples` is written only when kept and `skipped` only when a file was skipped; every other
-    # field is always written, null or not.
+    # `samples` is written only when kept, `attempts` only for a check, `skipped` only when a
+    # file was skipped, `not_run` and `tier` only when there is one: every other field is always
+    # written, null or not.
+    omitted = override(omit_if_default=True)
     conv.register_unstructure_hook(
-        Metric, make_dict_unstructure_fn(Metric, conv, samples=override(omit_if_default=True))
+        Metric, make_dict_unstructure_fn(Metric, conv, samples=omitted, attempts=omitted)
     )
+    conv.register_unstructure_hook(Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted))
     conv.register_unstructure_hook(
-        Scorecard,
-        make_dict_unstructure_fn(Scorecard, conv, skipped=override(omit_if_default=True)),
+        Scorecard, make_dict_unstructure_fn(Scorecard, conv, skipped=omitted, tier=omitted)
     )
     return conv
 
@@ -476,4 +510,3 @@ def load_scorecard(path: str | os.PathLike[str]) -> Scorecard:
     except _inputs.TooLarge as exc:
         raise ContractError(where, str(exc)) from None
     return loads(data, where)
-

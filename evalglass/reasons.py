@@ -43,9 +43,21 @@ class ValidityCode(enum.Enum):
     INTERVAL_UNAVAILABLE = "interval_unavailable"
     TOO_MANY_MISSING = "too_many_missing"
     VALUE_MISMATCH = "value_mismatch"
+    # A check that could not run (executable not found, cwd missing, file unreadable): no
+    # outcome at all, so never a pass and never a plain fail.
+    CHECK_COULD_NOT_RUN = "check_could_not_run"
+
+
+class GateCode(enum.Enum):
+    """Why a gate's result is what it is, beyond comparing a number: a check's retry or scope."""
+
+    # A check failed, then passed when run once more: a warning, never a plain pass.
+    PASSED_ON_RETRY = "passed_on_retry"
+    # A check this run did not start (another tier, or `evalglass score`): it decides nothing.
+    NOT_RUN = "not_run"
 
 
 @attrs.frozen
 class Reason:
-    code: AuthorityCode | ValidityCode
+    code: AuthorityCode | ValidityCode | GateCode
     message: str

@@ -63,7 +63,8 @@ class GitHub:
     root: Path
     base_ref: str = ""
     event: dict[str, Any] = field(
-        default_factory=lambda: {"pull_request": {"number": PULL_REQUEST}})
+        default_factory=lambda: {"pull_request": {"number": PULL_REQUEST}}
+    )
     gh: bool = True  # put the fake gh on PATH
     gh_fails: bool = False
 
@@ -104,14 +105,21 @@ class GitHub:
         event.write_text(json.dumps(self.event))
         path = f"{self.root / 'bin'}:/usr/bin:/bin" if self.gh else "/usr/bin:/bin"
         env = {
-            "PATH": path, "HOME": str(self.root), "NO_COLOR": "1", "CI": "true",
-            "GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": REPOSITORY,
+            "PATH": path,
+            "HOME": str(self.root),
+            "NO_COLOR": "1",
+            "CI": "true",
+            "GITHUB_ACTIONS": "true",
+            "GITHUB_REPOSITORY": REPOSITORY,
             "GITHUB_EVENT_NAME": "pull_request" if "pull_request" in self.event else "push",
-            "GITHUB_EVENT_PATH": str(event), "GITHUB_BASE_REF": self.base_ref,
-            "GITHUB_SERVER_URL": "https://github.com", "GITHUB_ACTION_PATH": str(ROOT),
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_BASE_REF": self.base_ref,
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_ACTION_PATH": str(ROOT),
             "GITHUB_STEP_SUMMARY": str(self.summary_file),
             "RUNNER_TEMP": str(self.root / "runner temp"),
-            "FAKE_GH_LOG": str(self.log_file), "FAKE_GH_COMMENTS": str(self.comments_file),
+            "FAKE_GH_LOG": str(self.log_file),
+            "FAKE_GH_COMMENTS": str(self.comments_file),
         }
         if self.gh_fails:
             env["FAKE_GH_FAIL"] = "1"
@@ -155,12 +163,14 @@ def run_action(github: GitHub, cwd: Path, **inputs: str) -> Result:
     given = {name.replace("_", "-"): value for name, value in inputs.items()}
     unknown = set(given) - set(spec["inputs"])
     assert not unknown, f"not inputs of action.yml: {unknown}"
-    values = {name: given.get(name, decl.get("default", ""))
-              for name, decl in spec["inputs"].items()}
+    values = {
+        name: given.get(name, decl.get("default", "")) for name, decl in spec["inputs"].items()
+    }
     for name, decl in spec["inputs"].items():
         assert decl.get("required") != "true" or name in given, f"input {name} is required"
     steps: dict[str, dict[str, str]] = {
-        "python": {"python-path": sys.executable}, "install": {"python": sys.executable},
+        "python": {"python-path": sys.executable},
+        "install": {"python": sys.executable},
     }
 
     def evaluate(expression: str) -> str:
@@ -206,9 +216,13 @@ def run_action(github: GitHub, cwd: Path, **inputs: str) -> Result:
         step_env = {name: substitute(value) for name, value in step.get("env", {}).items()}
         assert step["shell"] == "bash"
         done = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=cwd,
-            env={**env, **step_env, "GITHUB_OUTPUT": str(output)}, capture_output=True, text=True,
-            timeout=120, check=False,
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=cwd,
+            env={**env, **step_env, "GITHUB_OUTPUT": str(output)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         log.append(done.stdout + done.stderr)
         if "id" in step:

@@ -21,8 +21,14 @@ FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval")
 # folder, run.sh) and what documents it (READMEs, package lists, console captures).
 _MADE_BY = frozenset({"config"})
 _DOCS = frozenset(
-    {"run.sh", "pip-freeze.txt", "npm-ls.txt", "console.txt", "list_eval_logs.txt",
-     "files-written.txt"}
+    {
+        "run.sh",
+        "pip-freeze.txt",
+        "npm-ls.txt",
+        "console.txt",
+        "list_eval_logs.txt",
+        "files-written.txt",
+    }
 )
 
 

@@ -36,8 +36,12 @@ def drive(cwd: Path, args: Sequence[str], script: Callable[[ClientSession], Awai
     async def main() -> T:
         home = cwd.parent / "mcp-home"  # the server's HOME, apart, so a test can see it unwritten
         home.mkdir(exist_ok=True)
-        params = StdioServerParameters(command=str(EVALGLASS), args=["mcp", *args], cwd=cwd,
-                                       env={"NO_COLOR": "1", "HOME": str(home)})
+        params = StdioServerParameters(
+            command=str(EVALGLASS),
+            args=["mcp", *args],
+            cwd=cwd,
+            env={"NO_COLOR": "1", "HOME": str(home)},
+        )
         with (cwd.parent / "mcp-stderr.log").open("a", encoding="utf-8") as log:
             async with (
                 stdio_client(params, errlog=log) as (read, write),
@@ -55,8 +59,12 @@ async def answer(session: ClientSession, name: str, arguments: dict[str, Any]) -
     return Answer(result.is_error, result.content[0].text)
 
 
-def calls(cwd: Path, args: Sequence[str], todo: Sequence[Call],
-          between: Callable[[int], None] | None = None) -> list[Answer]:
+def calls(
+    cwd: Path,
+    args: Sequence[str],
+    todo: Sequence[Call],
+    between: Callable[[int], None] | None = None,
+) -> list[Answer]:
     """Each call in one session, in order; `between(i)` runs (in this process) before call i."""
 
     async def script(session: ClientSession) -> list[Answer]:

@@ -67,8 +67,12 @@ def assembled(
 def threshold(op: Op, value: float) -> ThresholdRecord:
     # Every dataset above is at version "1", with no fingerprint and no judge.
     return ThresholdRecord(
-        op=op, value=value, approval=Approval.APPROVED, approved_by="@alice",
-        approved_on=dt.date(2026, 1, 1), approved_for=ApprovedFor(dataset_version="1"),
+        op=op,
+        value=value,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
+        approved_on=dt.date(2026, 1, 1),
+        approved_for=ApprovedFor(dataset_version="1"),
     )
 
 

@@ -7,8 +7,13 @@ import json
 import random
 from pathlib import Path
 
-COLUMNS = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR", "cluster": "VARCHAR",
-           "model": "VARCHAR"}
+COLUMNS = {
+    "metric": "VARCHAR",
+    "score": "DOUBLE",
+    "sample_id": "VARCHAR",
+    "cluster": "VARCHAR",
+    "model": "VARCHAR",
+}
 
 
 def generated(seed: int = 0, count: int = 3000) -> list[dict[str, object]]:
@@ -18,12 +23,32 @@ def generated(seed: int = 0, count: int = 3000) -> list[dict[str, object]]:
     for i in range(count):
         sample = f"s{i}"
         cluster = f"doc-{i % 37}"
-        rows.append({"metric": "qa/exact", "score": int(rng.random() < 0.8), "sample_id": sample,
-                     "model": "acme/x"})
-        rows.append({"metric": "qa/graded", "score": None if i % 50 == 0 else round(rng.random(), 3),
-                     "sample_id": sample, "cluster": cluster, "model": "acme/x"})
-        rows.append({"metric": "qa/latency", "score": rng.lognormvariate(3, 1) * 1000,
-                     "sample_id": sample, "cluster": cluster if i % 3 else None, "model": "acme/x"})
+        rows.append(
+            {
+                "metric": "qa/exact",
+                "score": int(rng.random() < 0.8),
+                "sample_id": sample,
+                "model": "acme/x",
+            }
+        )
+        rows.append(
+            {
+                "metric": "qa/graded",
+                "score": None if i % 50 == 0 else round(rng.random(), 3),
+                "sample_id": sample,
+                "cluster": cluster,
+                "model": "acme/x",
+            }
+        )
+        rows.append(
+            {
+                "metric": "qa/latency",
+                "score": rng.lognormvariate(3, 1) * 1000,
+                "sample_id": sample,
+                "cluster": cluster if i % 3 else None,
+                "model": "acme/x",
+            }
+        )
     return rows
 
 

@@ -66,8 +66,14 @@ GRADER_STATES = ("none", "judge", "other", "judge_and_other", "self")
 # What the threshold's approved_for and expires_on say: the dataset and judge the records name
 # (the judge spelled another way), another dataset version or fingerprint, another snapshot of
 # the judge model, or an approval whose last day is today or was yesterday.
-APPROVAL_STATES = ("current", "other_version", "other_fingerprint", "judge_snapshot",
-                   "expires_today", "expired")
+APPROVAL_STATES = (
+    "current",
+    "other_version",
+    "other_fingerprint",
+    "judge_snapshot",
+    "expires_today",
+    "expired",
+)
 
 
 @attrs.frozen
@@ -114,8 +120,9 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
         )
     datasets = {}
     if state.dataset is not None:
-        datasets[DATASET] = DatasetRecord(status=state.dataset, version="2026-10",
-                                          fingerprint=FINGERPRINT)
+        datasets[DATASET] = DatasetRecord(
+            status=state.dataset, version="2026-10", fingerprint=FINGERPRINT
+        )
     judges = {}
     if isinstance(state.judge, Calibration):
         judges[JUDGE] = judge_record(state.judge, state.evidence)
@@ -160,12 +167,28 @@ def evidence_document(
     """Calibration evidence as `evalglass calibrate` writes it, with kappa's lower bound `low`."""
     kappa = Estimate(value=0.7846, low=low, high=0.8532, n=285)
     return CalibrationEvidence(
-        judge=judge, judge_model=model, scale=Scale.BINARY, categories=("fail", "pass"),
-        raters=("ana", "ben", "chloe"), statistics={"kappa": kappa}, confusion=((86, 19), (9, 171)),
-        items=Items(matched=300, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0,
-                    no_consensus=15),
-        level=0.95, resamples=2000, seed=20240611, judgments=InputFile("j.jsonl", "0" * 64),
-        labels=InputFile("l.csv", "1" * 64), evalglass_version="0.1.0", date="2026-11-30",
+        judge=judge,
+        judge_model=model,
+        scale=Scale.BINARY,
+        categories=("fail", "pass"),
+        raters=("ana", "ben", "chloe"),
+        statistics={"kappa": kappa},
+        confusion=((86, 19), (9, 171)),
+        items=Items(
+            matched=300,
+            judged_only=0,
+            labelled_only=0,
+            judge_blank=0,
+            human_blank=0,
+            no_consensus=15,
+        ),
+        level=0.95,
+        resamples=2000,
+        seed=20240611,
+        judgments=InputFile("j.jsonl", "0" * 64),
+        labels=InputFile("l.csv", "1" * 64),
+        evalglass_version="0.1.0",
+        date="2026-11-30",
     )
 
 
@@ -183,8 +206,13 @@ def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecor
         "below_bar": evidence_document(low=0.55),
     }[evidence]
     bar = None if evidence == "no_bar" else MinAgreement(statistic=Statistic.KAPPA, lower_bound=BAR)
-    return JudgeRecord(model=JUDGE_MODEL, calibration=calibration, evidence=EVIDENCE_PATH,
-                       min_agreement=bar, evidence_read=read)
+    return JudgeRecord(
+        model=JUDGE_MODEL,
+        calibration=calibration,
+        evidence=EVIDENCE_PATH,
+        min_agreement=bar,
+        evidence_read=read,
+    )
 
 
 def measurement(
@@ -206,8 +234,12 @@ def measurement(
         "judge_and_other": (JUDGE_MODEL, "other/grader"),
         "self": (itself,),
     }[state.grader]
-    run = Run(source="run.json", models=[model], graders=graders,
-              dataset=DatasetIdentity(name=DATASET, version=version))
+    run = Run(
+        source="run.json",
+        models=[model],
+        graders=graders,
+        dataset=DatasetIdentity(name=DATASET, version=version),
+    )
     return Measurement(id=metric_id, run=run, value=value, n=n)
 
 
@@ -234,34 +266,43 @@ _GOOD_POLICIES = (Policy.PERMITTED, Policy.REDACTED)
 
 # For each field: from a state, the states of that field that are strictly worse for gating.
 WORSE = {
-    "metric": lambda st: [x for x in METRIC_STATES if x is not MetricStatus.GATING]
-    if st.metric is MetricStatus.GATING
-    else [None],
+    "metric": lambda st: (
+        [x for x in METRIC_STATES if x is not MetricStatus.GATING]
+        if st.metric is MetricStatus.GATING
+        else [None]
+    ),
     "requires_baseline": lambda st: [True] if not st.requires_baseline else [],
     "threshold": lambda st: {
-        Approval.APPROVED: [Approval.PROPOSED, None], Approval.PROPOSED: [None]
+        Approval.APPROVED: [Approval.PROPOSED, None],
+        Approval.PROPOSED: [None],
     }.get(st.threshold, []),
-    "dataset": lambda st: [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
-    if st.dataset is DatasetStatus.VALIDATED
-    else ([None] if st.dataset is not None else []),
+    "dataset": lambda st: (
+        [DatasetStatus.PROPOSED, DatasetStatus.RETIRED, None]
+        if st.dataset is DatasetStatus.VALIDATED
+        else ([None] if st.dataset is not None else [])
+    ),
     # Naming a judge is worse only for a run that names no grader: a model-graded run's metric
     # must name its judge.
     "judge": lambda st: (
-        [x for x in JUDGE_STATES if x != "none"] if st.grader == "none" else []
-    )
-    if st.judge == "none"
-    else (
-        [x for x in JUDGE_STATES if x not in ("none", Calibration.CALIBRATED)]
-        if st.judge is Calibration.CALIBRATED
+        ([x for x in JUDGE_STATES if x != "none"] if st.grader == "none" else [])
+        if st.judge == "none"
+        else (
+            [x for x in JUDGE_STATES if x not in ("none", Calibration.CALIBRATED)]
+            if st.judge is Calibration.CALIBRATED
+            else []
+        )
+    ),
+    "policy": lambda st: (
+        [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
+        if st.policy in _GOOD_POLICIES
         else []
     ),
-    "policy": lambda st: [None, Policy.RESTRICTED, Policy.FORBIDDEN, Policy.UNKNOWN]
-    if st.policy in _GOOD_POLICIES
-    else [],
     "baseline": lambda st: {"comparable": ["other_version", "other_judge", None]}.get(
         st.baseline, [None] if st.baseline else []
     ),
-    "model": lambda st: ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else [],
+    "model": lambda st: (
+        ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else []
+    ),
     "output_dataset": lambda st: ["other_version"] if st.output_dataset == "matches" else [],
     # Graded by the judge is no better than by another model, unless the judge is the model
     # under evaluation: then another grader drops the self-grading.

@@ -31,7 +31,9 @@ _BOOL_SAMPLES = ("yes", "no", "true", "false", "on", "off", "Yes", "NO", "True",
 _DATE_SAMPLES = ("2026-11-01", "2024-02-29", "2026-02-29", "2026-13-01", "2026-1-1", "20261101",
                  "2026-11-01T00:00", "2026/11/01", "01-11-2026")  # fmt: skip
 _ID_SAFE_PLAIN = ("qa/match/accuracy", "qa-gold", "grader-v2", "task.v1/metric", "a:b", "x y", "x",
-                  "-x", "é")  # fmt: skip
+                  "-x", "é", "check/unit-tests")  # fmt: skip
+# A check's metric: a record of another shape (status only) among the metrics.
+_CHECK_METRIC = "check/unit-tests"
 _ID_QUOTE_ONLY = ("@team/x", "a #b", "a: b", "[x]", "")
 _PLAIN_ALPHABET = "abz09/._-:#@'\" <>|&*!?%{}[],é\\"
 _TYPOS = {"status": "statsu", "dataset": "datset", "policy": "polcy", "value": "vlaue", "op": "opp"}
@@ -130,11 +132,21 @@ _CHECK_SHAPES = {
 
 
 @st.composite
-def _names(draw: st.DrawFn, kind: str, fields: tuple[Field, ...], careful: bool) -> list[str]:
+def _names(
+    draw: st.DrawFn, kind: str, fields: tuple[Field, ...], careful: bool, record_id: str = ""
+) -> list[str]:
     """Which fields a record (or block mapping) writes, in order, with slips mixed in."""
     slip = _slip(careful)
     keep = st.integers(0, 3).map(lambda n: n > 0 if careful else n > 1)
-    if kind == "checks" and careful:
+    if kind == "metrics" and careful:
+        # A check's metric gives its status alone; every other metric names its dataset.
+        check = _CHECK_METRIC in record_id
+        names = (
+            ["status"]
+            if check
+            else [f.name for f in fields if f.name in ("status", "dataset") or draw(keep)]
+        )
+    elif kind == "checks" and careful:
         required, optional = _CHECK_SHAPES[selector := draw(st.sampled_from(list(_CHECK_SHAPES)))]
         names = [selector, *required, *(name for name in optional if draw(keep))]
     else:
@@ -234,13 +246,11 @@ def record_documents(draw: st.DrawFn, kinds: tuple[str, ...] = ()) -> RecordDocu
                 continue
             lines.append(" " * record_indent + f"{record_id}:{draw(_comment(careful))}")
         fields = {field.name: field for field in spec.fields}
-        for name in draw(_names(kind, spec.fields, careful)):
+        for name in draw(_names(kind, spec.fields, careful, "" if spec.single else record_id)):
             indent = field_indent
             if field_indent - 1 > (-1 if spec.single else record_indent) and draw(slip):
                 indent = field_indent - 1  # a field out of line with its neighbours
-            written, plain_lt = draw(
-                _field_lines(kind, name, fields.get(name), indent, careful)
-            )
+            written, plain_lt = draw(_field_lines(kind, name, fields.get(name), indent, careful))
             lines += written
             needs_quoting |= plain_lt
             if draw(st.integers(0, 10)) == 0:
@@ -275,55 +285,122 @@ def _literal(kind: object) -> st.SearchStrategy[str]:
 _reasons = st.lists(st.builds(contract.Reason, code=_texts, message=_texts), max_size=2).map(tuple)
 _intervals = st.none() | st.tuples(_maybe_finite, _maybe_finite)
 _changes = st.builds(
-    contract.Change, value=_maybe_finite, interval=_intervals, level=st.none() | _levels,
-    method=st.none() | _literal(contract.MethodName), paired=st.none() | _counts,
+    contract.Change,
+    value=_maybe_finite,
+    interval=_intervals,
+    level=st.none() | _levels,
+    method=st.none() | _literal(contract.MethodName),
+    paired=st.none() | _counts,
 )
 _thresholds = st.builds(
-    contract.Threshold, op=_literal(contract.OpName), value=_maybe_finite, max_drop=_maybe_finite,
-    max_relative_drop=_maybe_finite, warn_value=_maybe_finite,
-    approval=_literal(contract.ApprovalName), approved_by=st.none() | _texts,
+    contract.Threshold,
+    op=_literal(contract.OpName),
+    value=_maybe_finite,
+    max_drop=_maybe_finite,
+    max_relative_drop=_maybe_finite,
+    warn_value=_maybe_finite,
+    approval=_literal(contract.ApprovalName),
+    approved_by=st.none() | _texts,
     approved_on=st.none() | st.dates().map(lambda d: d.isoformat()),
+)
+_attempts = st.builds(
+    contract.Attempt,
+    outcome=_literal(contract.OutcomeOfAttempt),
+    command=_texts,
+    found=_texts,
+    exit_code=st.none() | st.integers(min_value=-64, max_value=255),
+    duration=_maybe_finite,
+    timed_out=st.booleans(),
+    cached=st.none() | st.builds(contract.CachedPass, commit=_texts, recorded=_texts),
+    stderr=_texts,
 )
 _metrics = st.builds(
     contract.Metric,
-    id=_texts, value=_maybe_finite, n=st.none() | _counts, interval=_intervals,
-    level=st.none() | _levels, method=st.none() | _literal(contract.MethodName),
-    clusters=st.none() | _counts, missing=_counts, model=st.none() | _texts,
+    id=_texts,
+    value=_maybe_finite,
+    n=st.none() | _counts,
+    interval=_intervals,
+    level=st.none() | _levels,
+    method=st.none() | _literal(contract.MethodName),
+    clusters=st.none() | _counts,
+    missing=_counts,
+    model=st.none() | _texts,
     source=st.none() | _texts,
-    earlier_runs=st.lists(st.builds(contract.EarlierRun, source=_texts, started=st.none() | _texts,
-                                    value=_maybe_finite, n=st.none() | _counts),
-                          max_size=2).map(tuple),
+    earlier_runs=st.lists(
+        st.builds(
+            contract.EarlierRun,
+            source=_texts,
+            started=st.none() | _texts,
+            value=_maybe_finite,
+            n=st.none() | _counts,
+        ),
+        max_size=2,
+    ).map(tuple),
     validity=st.builds(contract.Validity, valid=st.booleans(), reasons=_reasons),
-    authority=st.builds(contract.Authority, outcome=_literal(contract.OutcomeName),
-                        reasons=_reasons, notes=_reasons),
+    authority=st.builds(
+        contract.Authority, outcome=_literal(contract.OutcomeName), reasons=_reasons, notes=_reasons
+    ),
     threshold=st.none() | _thresholds,
-    gate=st.builds(contract.Gate, result=_literal(contract.ResultName), reasons=_reasons,
-                   evidence=_texts, change=st.none() | _changes),
-    samples=st.none() | st.lists(st.builds(contract.Sample, id=_texts, epoch=st.none() | _counts,
-                                           score=_maybe_finite), max_size=3).map(tuple),
+    gate=st.builds(
+        contract.Gate,
+        result=_literal(contract.ResultName),
+        reasons=_reasons,
+        evidence=_texts,
+        change=st.none() | _changes,
+    ),
+    samples=st.none()
+    | st.lists(
+        st.builds(contract.Sample, id=_texts, epoch=st.none() | _counts, score=_maybe_finite),
+        max_size=3,
+    ).map(tuple),
+    attempts=st.none() | st.lists(_attempts, max_size=2).map(tuple),
 )
 _rates = st.none() | st.floats(min_value=0, max_value=1)
 _policies = st.builds(
     contract.Policy,
-    source=_literal(contract.PolicySourceName), mode=_literal(contract.ModeName),
-    min_gates=_counts, min_pass_rate=_rates, must_pass=st.lists(_texts, max_size=2).map(tuple),
-    decided_by=_literal(contract.RuleName), enforced=_counts, passed=_counts, pass_rate=_rates,
-    tolerated=st.lists(st.builds(contract.Tolerated, id=_texts,
-                                 status=_literal(contract.StatusName)), max_size=2).map(tuple),
-    unmet=st.lists(st.builds(contract.Unmet, id=_texts,
-                             status=st.none() | _literal(contract.StatusName), message=_texts),
-                   max_size=2).map(tuple),
+    source=_literal(contract.PolicySourceName),
+    mode=_literal(contract.ModeName),
+    min_gates=_counts,
+    min_pass_rate=_rates,
+    must_pass=st.lists(_texts, max_size=2).map(tuple),
+    decided_by=_literal(contract.RuleName),
+    enforced=_counts,
+    passed=_counts,
+    pass_rate=_rates,
+    tolerated=st.lists(
+        st.builds(contract.Tolerated, id=_texts, status=_literal(contract.StatusName)), max_size=2
+    ).map(tuple),
+    unmet=st.lists(
+        st.builds(
+            contract.Unmet,
+            id=_texts,
+            status=st.none() | _literal(contract.StatusName),
+            message=_texts,
+        ),
+        max_size=2,
+    ).map(tuple),
 )
 scorecard_documents = st.builds(
     contract.Scorecard,
-    schema_version=st.just(1), verdict=_literal(contract.VerdictName),
+    schema_version=st.just(1),
+    verdict=_literal(contract.VerdictName),
     exit_code=st.integers(min_value=0, max_value=255),
-    evaluated_at=st.none() | st.datetimes(timezones=st.just(dt.UTC)), model=st.none() | _texts,
+    evaluated_at=st.none() | st.datetimes(timezones=st.just(dt.UTC)),
+    model=st.none() | _texts,
     sources=st.lists(_texts, max_size=3).map(tuple),
-    counts=st.builds(contract.Counts, passed=_counts, warned=_counts, failed=_counts,
-                     blocked=_counts, informational=_counts),
+    counts=st.builds(
+        contract.Counts,
+        passed=_counts,
+        warned=_counts,
+        failed=_counts,
+        blocked=_counts,
+        informational=_counts,
+        not_run=_counts,
+    ),
     policy=st.none() | _policies,
     metrics=st.lists(_metrics, max_size=3).map(tuple),
-    skipped=st.lists(st.builds(contract.Skipped, source=_texts, reason=_texts),
-                     max_size=2).map(tuple),
+    skipped=st.lists(st.builds(contract.Skipped, source=_texts, reason=_texts), max_size=2).map(
+        tuple
+    ),
+    tier=st.none() | _literal(contract.TierName),
 )

@@ -46,17 +46,24 @@ def github(tmp_path: Path) -> GitHub:
 
 
 def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=cwd,
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
 
 
 def posted(github: GitHub) -> list[dict[str, Any]]:
     """The comment writes gh was asked for: method, path and the body sent."""
     return [
-        {"method": c["args"][c["args"].index("--method") + 1],
-         "path": c["args"][c["args"].index("--method") + 2],
-         "body": json.loads(c["stdin"])["body"]}
-        for c in github.calls() if "--method" in c["args"]
+        {
+            "method": c["args"][c["args"].index("--method") + 1],
+            "path": c["args"][c["args"].index("--method") + 2],
+            "body": json.loads(c["stdin"])["body"],
+        }
+        for c in github.calls()
+        if "--method" in c["args"]
     ]
 
 
@@ -78,8 +85,9 @@ def load_script(name: str) -> ModuleType:
 # -- the comment -----------------------------------------------------------------------------
 
 
-def test_first_run_creates_the_comment_and_the_second_updates_it(work: Path,
-                                                                  github: GitHub) -> None:
+def test_first_run_creates_the_comment_and_the_second_updates_it(
+    work: Path, github: GitHub
+) -> None:
     """One sticky comment: created with the marker and the scorecard, then edited in place."""
     first = run_action(github, work, outputs="run.json")
     assert first.code == 0, first.log
@@ -97,13 +105,16 @@ def test_first_run_creates_the_comment_and_the_second_updates_it(work: Path,
     assert len(github.comments()) == 1
 
 
-def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(work: Path,
-                                                                     github: GitHub) -> None:
+def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
+    work: Path, github: GitHub
+) -> None:
     """Comments come a page at a time; a comment that only quotes the marker is not taken over."""
-    github.set_comments([
-        [{"id": 1, "body": "looks good"}, {"id": 2, "body": f"> quoting\n{MARKER}"}],
-        [{"id": 3, "body": f"{MARKER}\nold scorecard"}],
-    ])
+    github.set_comments(
+        [
+            [{"id": 1, "body": "looks good"}, {"id": 2, "body": f"> quoting\n{MARKER}"}],
+            [{"id": 3, "body": f"{MARKER}\nold scorecard"}],
+        ]
+    )
     result = run_action(github, work, outputs="run.json")
     assert result.code == 0, result.log
     assert [(p["method"], p["path"]) for p in posted(github)] == [
@@ -115,8 +126,9 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(work: Path,
 
 @pytest.mark.parametrize("broken", ["gh fails", "gh missing"])
 @pytest.mark.parametrize(("threshold", "code"), [("0.85", 0), ("0.95", 1)])
-def test_a_failed_comment_is_a_warning_not_a_gate_result(work: Path, github: GitHub, broken: str,
-                                                         threshold: str, code: int) -> None:
+def test_a_failed_comment_is_a_warning_not_a_gate_result(
+    work: Path, github: GitHub, broken: str, threshold: str, code: int
+) -> None:
     """A fork's read-only token or no gh at all: a warning, and the exit code stays evalglass's."""
     github.gh_fails, github.gh = broken == "gh fails", broken != "gh missing"
     edit(work / "host_records/thresholds.yaml", "value: 0.85", f"value: {threshold}")
@@ -125,7 +137,8 @@ def test_a_failed_comment_is_a_warning_not_a_gate_result(work: Path, github: Git
     assert result.outputs["exit-code"] == str(code)
     warning = next(line for line in result.log.splitlines() if "evalglass comment::" in line)
     assert warning.startswith(
-        "::warning title=evalglass comment::the scorecard comment was not posted")
+        "::warning title=evalglass comment::the scorecard comment was not posted"
+    )
     assert ("HTTP 403" if broken == "gh fails" else "gh command is not on PATH") in warning
     assert "Gate on evalglass's exit code" in result.ran
 
@@ -143,10 +156,16 @@ def test_no_comment_when_turned_off_or_not_a_pull_request(work: Path, github: Gi
 # -- exit codes and outputs --------------------------------------------------------------------
 
 # What each records edit does to the bundled example, and the code the action must end with.
-RETIRE_DATASET = ("datasets.yaml", "qa-gold:\n    status: validated",
-                  "qa-gold:\n    status: retired")
-DEMOTE_GATE = ("metrics.yaml", "qa/exact_match:\n    status: gating",
-               "qa/exact_match:\n    status: informational")
+RETIRE_DATASET = (
+    "datasets.yaml",
+    "qa-gold:\n    status: validated",
+    "qa-gold:\n    status: retired",
+)
+DEMOTE_GATE = (
+    "metrics.yaml",
+    "qa/exact_match:\n    status: gating",
+    "qa/exact_match:\n    status: informational",
+)
 # The example's success policy asks for one gate and names qa/exact_match; these undo each.
 NO_MIN_GATES = ("success.yaml", "min_gates: 1", "min_gates: 0")
 NO_MUST_PASS = ("success.yaml", "  must_pass:\n    - qa/exact_match\n", "")
@@ -179,12 +198,15 @@ def test_the_action_exits_with_evalglass_exit_code(work: Path, github: GitHub, c
     assert result.log.rstrip().endswith(f"exit {code}")
 
 
-def test_outputs_name_every_scorecard_and_the_artifact_keeps_them(work: Path,
-                                                                  github: GitHub) -> None:
+def test_outputs_name_every_scorecard_and_the_artifact_keeps_them(
+    work: Path, github: GitHub
+) -> None:
     """GITHUB_OUTPUT gets verdict, exit-code and the paths; JSON, HTML and JUnit are uploaded."""
     result = run_action(github, work, outputs="run.json")
-    paths = {name: Path(result.outputs[name]) for name in
-             ("scorecard-json", "scorecard-html", "scorecard-markdown", "junit-xml")}
+    paths = {
+        name: Path(result.outputs[name])
+        for name in ("scorecard-json", "scorecard-html", "scorecard-markdown", "junit-xml")
+    }
     assert all(path.is_file() for path in paths.values())
     assert paths["scorecard-markdown"].read_text().startswith(MARKER)
     assert paths["junit-xml"].read_text().startswith("<?xml")
@@ -193,8 +215,9 @@ def test_outputs_name_every_scorecard_and_the_artifact_keeps_them(work: Path,
     assert str(github.root / "runner temp") in str(paths["scorecard-json"])
 
 
-def test_annotations_reach_the_log_and_the_summary_holds_one_scorecard(work: Path,
-                                                                        github: GitHub) -> None:
+def test_annotations_reach_the_log_and_the_summary_holds_one_scorecard(
+    work: Path, github: GitHub
+) -> None:
     """--format github prints the annotations; the summary gets the scorecard once, not twice."""
     github.summary_file.write_text("an earlier step\n")
     result = run_action(github, work, outputs="run.json")
@@ -246,8 +269,13 @@ def test_paths_with_spaces_globs_and_extra_args(tmp_path: Path, github: GitHub) 
     shutil.copytree(EXAMPLE_RECORDS, work / "host records")
     (work / "eval logs" / "day 1").mkdir(parents=True)
     shutil.copy(EXAMPLE_OUTPUT, work / "eval logs" / "day 1" / "run one.json")
-    result = run_action(github, work, outputs="\n  eval logs/**/*.json  \n\n",
-                        records="host records", args="--input-format 'generic'")
+    result = run_action(
+        github,
+        work,
+        outputs="\n  eval logs/**/*.json  \n\n",
+        records="host records",
+        args="--input-format 'generic'",
+    )
     assert result.code == 0, result.log
     card = json.loads(Path(result.outputs["scorecard-json"]).read_text())
     assert card["sources"] == ["eval logs/day 1/run one.json"]
@@ -267,9 +295,9 @@ def pull_request(work: Path) -> Path:
 
 
 @pytest.mark.parametrize(("fail_on_loosen", "code"), [("true", 1), ("false", 0)])
-def test_a_loosened_threshold_fails_only_under_fail_on_loosen(pull_request: Path, github: GitHub,
-                                                               fail_on_loosen: str,
-                                                               code: int) -> None:
+def test_a_loosened_threshold_fails_only_under_fail_on_loosen(
+    pull_request: Path, github: GitHub, fail_on_loosen: str, code: int
+) -> None:
     """The pull request lowers a bar: the score (with the base's records) passes; the diff's
     loosening fails the action when fail-on-loosen is true, and is shown either way."""
     github.base_ref = "main"
@@ -288,8 +316,9 @@ def test_a_loosened_threshold_fails_only_under_fail_on_loosen(pull_request: Path
     assert summary.count(MARKER) == 1 and "threshold\\_loosened" in summary
 
 
-def test_a_failing_score_keeps_its_code_beside_a_loosening(pull_request: Path,
-                                                           github: GitHub) -> None:
+def test_a_failing_score_keeps_its_code_beside_a_loosening(
+    pull_request: Path, github: GitHub
+) -> None:
     """Both fail: the exit code is the score's (blocked, 3), so it matches the verdict."""
     github.base_ref = "main"
     edit(pull_request / "host_records" / RETIRE_DATASET[0], *RETIRE_DATASET[1:])
@@ -298,11 +327,15 @@ def test_a_failing_score_keeps_its_code_beside_a_loosening(pull_request: Path,
     edit(pull_request / "host_records/thresholds.yaml", "value: 0.85", "value: 0.8")
     result = run_action(github, pull_request, outputs="run.json")
     assert (result.code, result.outputs["diff-exit-code"], result.outputs["verdict"]) == (
-        3, "1", "blocked")
+        3,
+        "1",
+        "blocked",
+    )
 
 
-def test_records_come_from_the_base_fetched_into_a_shallow_clone(tmp_path: Path, work: Path,
-                                                                 github: GitHub) -> None:
+def test_records_come_from_the_base_fetched_into_a_shallow_clone(
+    tmp_path: Path, work: Path, github: GitHub
+) -> None:
     """A shallow checkout lacks origin/main: the action fetches it, and the pull request's own
     edit (calibrating its judge) does not grant authority: one gate, not two."""
     git(work, "init", "-q", "-b", "main")
@@ -317,10 +350,19 @@ def test_records_come_from_the_base_fetched_into_a_shallow_clone(tmp_path: Path,
     assert result.code == 0, result.log
     assert "PASS — 1 gate enforced" in result.log
     assert result.outputs["diff-exit-code"] == "0"
-    assert "| gains\\_authority (no new approval) | `metrics.yaml` | `qa/helpfulness` |" in (
-        posted(github)[0]["body"])
-    assert subprocess.run(["git", "rev-parse", "--verify", "origin/main"], cwd=clone,
-                          capture_output=True, check=False).returncode == 0
+    assert (
+        "| gains\\_authority (no new approval) | `metrics.yaml` | `qa/helpfulness` |"
+        in (posted(github)[0]["body"])
+    )
+    assert (
+        subprocess.run(
+            ["git", "rev-parse", "--verify", "origin/main"],
+            cwd=clone,
+            capture_output=True,
+            check=False,
+        ).returncode
+        == 0
+    )
 
 
 # -- the scripts on their own ------------------------------------------------------------------
@@ -342,8 +384,15 @@ def test_install_makes_a_venv_and_installs_the_action_checkout(
     venv, pip, version = calls
     assert venv[:3] == [sys.executable, "-m", "venv"] and venv[3].startswith(str(tmp_path))
     python = str(Path(venv[3]) / "bin/python")
-    assert pip == [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                   "/home/runner/work/_actions/acme/eval glass/v1"]
+    assert pip == [
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "/home/runner/work/_actions/acme/eval glass/v1",
+    ]
     assert version == [python, "-m", "evalglass", "--version"]
     assert python in output.read_text()
 
@@ -394,8 +443,15 @@ def test_every_step_script_exists_and_no_input_is_pasted_into_a_shell() -> None:
     """`run:` lines hold no ${{ }} (script injection): values arrive through env only; each
     names a script under action/ that exists, and each variable the script reads is set by its
     step's env: or by the runner."""
-    runner_sets = {"GITHUB_EVENT_PATH", "GITHUB_REPOSITORY", "GITHUB_BASE_REF",
-                   "GITHUB_ACTION_PATH", "GITHUB_SERVER_URL", "RUNNER_TEMP", "GH_HOST"}
+    runner_sets = {
+        "GITHUB_EVENT_PATH",
+        "GITHUB_REPOSITORY",
+        "GITHUB_BASE_REF",
+        "GITHUB_ACTION_PATH",
+        "GITHUB_SERVER_URL",
+        "RUNNER_TEMP",
+        "GH_HOST",
+    }
     scripts = []
     for step in action()["runs"]["steps"]:
         if "run" not in step:
@@ -406,8 +462,12 @@ def test_every_step_script_exists_and_no_input_is_pasted_into_a_shell() -> None:
         read = set(re.findall(r'runner\.(?:env|flag)\("([A-Z_]+)"\)', (ROOT / script).read_text()))
         assert read, script
         assert read <= runner_sets | set(step["env"]), script
-    assert sorted(scripts) == ["action/comment.py", "action/gate.py", "action/install.py",
-                               "action/score.py"]
+    assert sorted(scripts) == [
+        "action/comment.py",
+        "action/gate.py",
+        "action/install.py",
+        "action/score.py",
+    ]
 
 
 def test_example_workflow_uses_the_action_with_its_real_inputs() -> None:
@@ -420,8 +480,9 @@ def test_example_workflow_uses_the_action_with_its_real_inputs() -> None:
     assert set(step["with"]) <= set(spec["inputs"]) and "outputs" in step["with"]
     read = re.findall(rf"steps\.{step['id']}\.outputs\.([\w-]+)", EXAMPLE.read_text())
     assert read and set(read) <= set(spec["outputs"])
-    published = EXAMPLE.read_text().replace("uses: ./  # in your workflow: <owner>/evalglass@v1\n",
-                                            "uses: <owner>/evalglass@v1\n")
+    published = EXAMPLE.read_text().replace(
+        "uses: ./  # in your workflow: <owner>/evalglass@v1\n", "uses: <owner>/evalglass@v1\n"
+    )
     assert published != EXAMPLE.read_text()
     assert published in (ROOT / "docs/ci.md").read_text()
 

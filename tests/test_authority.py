@@ -11,14 +11,16 @@ import pytest
 
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.scorecard import assemble
-from evalglass.evidence.model import Evidence
+from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
     ApprovedFor,
     Calibration,
+    CheckRecord,
     DatasetStatus,
     HostRecords,
+    MetricRecord,
     MetricStatus,
     Policy,
 )
@@ -98,7 +100,8 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         and st.evidence in ("missing", "other_judge", "other_model", "below_bar"),
         C.JUDGE_NOT_INDEPENDENT: (judged and st.model != "other")
         or (graded and (st.model == "unnamed" or self_graded)),
-        C.JUDGE_MODEL_MISMATCH: graded and (st.judge == "none" or (judged and st.grader != "judge")),
+        C.JUDGE_MODEL_MISMATCH: graded
+        and (st.judge == "none" or (judged and st.grader != "judge")),
         C.BASELINE_MISSING: st.requires_baseline and st.baseline is None,
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
@@ -149,8 +152,11 @@ def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
     product with no grader named, then the whole product with each grader named, then every
     record state with each approval that is not current."""
     plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
-    graded = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES,
-                                    [g for g in s.GRADER_STATES if g != "none"]))
+    graded = list(
+        itertools.product(
+            s.MODEL_STATES, s.OUTPUT_DATASET_STATES, [g for g in s.GRADER_STATES if g != "none"]
+        )
+    )
     for combo in itertools.product(*_RECORD_DIMS):
         yield (*combo, "current"), plain
     for combo in itertools.product(*_RECORD_DIMS[:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
@@ -162,10 +168,28 @@ def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
 def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State:
     """The State for a walk's record states (the judge paired with its evidence, the approval
     last) and output states."""
-    (metric, requires_baseline, threshold, dataset, (judge, evidence), policy, baseline,
-     approval) = on_records
-    return s.State(metric, requires_baseline, threshold, dataset, judge, policy, baseline, *on_run,
-                   evidence=evidence, approval=approval)
+    (
+        metric,
+        requires_baseline,
+        threshold,
+        dataset,
+        (judge, evidence),
+        policy,
+        baseline,
+        approval,
+    ) = on_records
+    return s.State(
+        metric,
+        requires_baseline,
+        threshold,
+        dataset,
+        judge,
+        policy,
+        baseline,
+        *on_run,
+        evidence=evidence,
+        approval=approval,
+    )
 
 
 def test_whole_authority_table() -> None:
@@ -233,8 +257,9 @@ def test_a_judge_spelled_another_way_is_not_independent(spelled: str) -> None:
     as_model = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled]))
     got = resolve(s.METRIC, records, as_model, evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
-    as_grader = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled],
-                                                           graders=[s.JUDGE_MODEL]))
+    as_grader = attrs.evolve(
+        measurement, run=attrs.evolve(measurement.run, models=[spelled], graders=[s.JUDGE_MODEL])
+    )
     got = resolve(s.METRIC, records, as_grader, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert C.JUDGE_NOT_INDEPENDENT in [r.code for r in got.reasons]
@@ -257,9 +282,13 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
     run = attrs.evolve(measurement.run, graders=["openai/gpt-4.1-2025-04-14"])
     got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run), evaluated_on=s.TODAY)
     assert [(r.code, r.message) for r in got.reasons] == [
-        (C.JUDGE_MODEL_MISMATCH,
-         ("the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
-          "('openai/gpt-4.1')")),
+        (
+            C.JUDGE_MODEL_MISMATCH,
+            (
+                "the output says 'openai/gpt-4.1-2025-04-14' graded it, not judge 'grader-v2' "
+                "('openai/gpt-4.1')"
+            ),
+        ),
     ]
 
 
@@ -276,16 +305,24 @@ def test_a_stale_approval_names_every_differing_dimension_with_both_values() -> 
     the approved value beside today's."""
     st = s.State(judge=Calibration.CALIBRATED)
     records = s.records(st)
-    threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=ApprovedFor(
-        dataset_version="2026-09", fingerprint="sha256:0000", judge_model="openai/gpt-4.1-mini"))
+    threshold = attrs.evolve(
+        records.thresholds[s.METRIC],
+        approved_for=ApprovedFor(
+            dataset_version="2026-09", fingerprint="sha256:0000", judge_model="openai/gpt-4.1-mini"
+        ),
+    )
     records = attrs.evolve(records, thresholds={s.METRIC: threshold})
     got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
     assert [(r.code, r.message) for r in got.reasons] == [
-        (C.APPROVAL_STALE,
-         ("the approval by @alice on 2026-11-01: dataset version: approved '2026-09', dataset "
-         "'qa-gold' is at '2026-10'; dataset fingerprint: approved 'sha256:0000', dataset "
-         "'qa-gold' has 'sha256:9f2c'; judge model: approved 'openai/gpt-4.1-mini', judge "
-         "'grader-v2' grades with 'openai/gpt-4.1'")),
+        (
+            C.APPROVAL_STALE,
+            (
+                "the approval by @alice on 2026-11-01: dataset version: approved '2026-09', dataset "
+                "'qa-gold' is at '2026-10'; dataset fingerprint: approved 'sha256:0000', dataset "
+                "'qa-gold' has 'sha256:9f2c'; judge model: approved 'openai/gpt-4.1-mini', judge "
+                "'grader-v2' grades with 'openai/gpt-4.1'"
+            ),
+        ),
     ]
 
 
@@ -298,8 +335,13 @@ def test_an_approval_that_names_nothing_is_stale() -> None:
     records = attrs.evolve(records, thresholds={s.METRIC: threshold})
     got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
     assert [(r.code, r.message) for r in got.reasons] == [
-        (C.APPROVAL_STALE, ("the approval by @alice on 2026-11-01: it names nothing it was "
-                           "approved for (approved_for)")),
+        (
+            C.APPROVAL_STALE,
+            (
+                "the approval by @alice on 2026-11-01: it names nothing it was "
+                "approved for (approved_for)"
+            ),
+        ),
     ]
     proposed = attrs.evolve(threshold, approval=Approval.PROPOSED)
     records = attrs.evolve(records, thresholds={s.METRIC: proposed})
@@ -313,15 +355,20 @@ def test_an_approval_holds_through_its_last_day(days: int, expired: bool) -> Non
     st = s.State()
     records = s.records(st)
     last = s.TODAY + dt.timedelta(days=days)
-    threshold = attrs.evolve(records.thresholds[s.METRIC], expires_on=last,
-                             approved_on=min(last, dt.date(2026, 11, 1)))
+    threshold = attrs.evolve(
+        records.thresholds[s.METRIC], expires_on=last, approved_on=min(last, dt.date(2026, 11, 1))
+    )
     records = attrs.evolve(records, thresholds={s.METRIC: threshold})
     got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
     if expired:
         assert [(r.code, r.message) for r in got.reasons] == [
-            (C.APPROVAL_EXPIRED,
-             (f"the approval by @alice on {threshold.approved_on} held until {last} (expires_on); "
-             "the evaluation date is 2026-11-30")),
+            (
+                C.APPROVAL_EXPIRED,
+                (
+                    f"the approval by @alice on {threshold.approved_on} held until {last} (expires_on); "
+                    "the evaluation date is 2026-11-30"
+                ),
+            ),
         ]
     else:
         assert got.outcome is Outcome.CAN_GATE
@@ -343,10 +390,17 @@ def test_the_evaluation_date_is_the_utc_date_of_the_evaluation_time() -> None:
     assert card.authority.outcome is Outcome.CAN_GATE
 
 
-@pytest.mark.parametrize(("approved", "stale"), [
-    ("openai/gpt-4.1", False), ("openai:gpt-4.1", False), ("OpenAI/GPT-4.1", False),
-    ("openai/gpt-4.1-2025-04-14", True), ("gpt-4.1@2025", True), ("openai/gpt-4.1-mini", True),
-])
+@pytest.mark.parametrize(
+    ("approved", "stale"),
+    [
+        ("openai/gpt-4.1", False),
+        ("openai:gpt-4.1", False),
+        ("OpenAI/GPT-4.1", False),
+        ("openai/gpt-4.1-2025-04-14", True),
+        ("gpt-4.1@2025", True),
+        ("openai/gpt-4.1-mini", True),
+    ],
+)
 def test_an_approved_judge_model_is_matched_strictly(approved: str, stale: bool) -> None:
     """The approved judge model is compared by the grader rule: another spelling of the judge's
     model is the same judge, another snapshot or size is another."""
@@ -359,6 +413,67 @@ def test_an_approved_judge_model_is_matched_strictly(approved: str, stale: bool)
     assert [r.code for r in got.reasons] == ([C.APPROVAL_STALE] if stale else [])
 
 
+# A check's metric: authorized by its status alone, sound when checks.yaml defines it. Whatever
+# else the records hold under its id (a threshold, here) and whatever the check found, nothing
+# else counts.
+CHECK_METRIC = "check/unit-tests"
+CHECK_STATES = list(
+    itertools.product(s.METRIC_STATES, (True, False), s.THRESHOLD_STATES, (None, 1.0, 0.0))
+)
+
+
+def _check_world(
+    status: MetricStatus | None, defined: bool, threshold: Approval | None, value: float | None
+) -> tuple[HostRecords, Measurement | None]:
+    base = s.records(s.State(metric=status, threshold=threshold), metric_id=CHECK_METRIC)
+    metrics = {CHECK_METRIC: MetricRecord(status=status)} if status is not None else {}
+    checks = {"unit-tests": CheckRecord(run="pytest", timeout=60)} if defined else {}
+    records = attrs.evolve(base, metrics=metrics, checks=checks)
+    measurement = None
+    if value is not None:
+        measurement = Measurement(
+            id=CHECK_METRIC, run=Run(source="checks.yaml:2"), value=value, n=1
+        )
+    return records, measurement
+
+
+def expected_for_check(
+    status: MetricStatus | None, defined: bool
+) -> tuple[Outcome, list[C], list[C]]:
+    """DESIGN.md's rule for check metrics, stated apart from the resolver's code."""
+    if status is None:
+        return Outcome.INFORMATIONAL, [C.NO_RECORD], []
+    stage1 = [] if status is MetricStatus.GATING else [C.METRIC_NOT_GATING]
+    stage2 = [] if defined else [C.DANGLING_REFERENCE]
+    if stage1:
+        return Outcome.INFORMATIONAL, stage1, stage2
+    if stage2:
+        return Outcome.BLOCKED, stage2, []
+    return Outcome.CAN_GATE, [], []
+
+
+def test_whole_authority_table_for_check_metrics() -> None:
+    """Every state of a check's metric record, its definition, a stray threshold and the check's
+    result resolves as the check rule says: no threshold, dataset or policy is asked for."""
+    wrong = []
+    for status, defined, threshold, value in CHECK_STATES:
+        records, measurement = _check_world(status, defined, threshold, value)
+        got = resolve(CHECK_METRIC, records, measurement, evaluated_on=s.TODAY)
+        have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
+        want = expected_for_check(status, defined)
+        if have != want:
+            wrong.append(((status, defined, threshold, value), have, want))
+    assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
+    assert {expected_for_check(st, d)[0] for st, d, _, _ in CHECK_STATES} == set(Outcome)
+
+
+def test_a_gating_check_without_a_definition_names_what_is_missing() -> None:
+    """Blocked `dangling_reference`, naming the check checks.yaml lacks."""
+    records, _ = _check_world(MetricStatus.GATING, False, None, None)
+    got = resolve(CHECK_METRIC, records, None, evaluated_on=s.TODAY)
+    assert got.reasons[0].message == "no check 'unit-tests' in checks.yaml"
+
+
 EVIDENCE = "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json'"
 
 
@@ -367,10 +482,17 @@ EVIDENCE = "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json'
     [
         ("missing", f"{EVIDENCE} is not there: no such file next to the records"),
         ("other_judge", f"{EVIDENCE} is for judge 'grader-v1', not 'grader-v2'"),
-        ("other_model", (f"{EVIDENCE} is for model 'anthropic/claude-3-opus'; judge 'grader-v2' "
-                         "grades with 'openai/gpt-4.1'")),
-        ("below_bar", (f"{EVIDENCE}: kappa lower bound 0.55 < 0.6 (value 0.7846, n 285, 95% "
-                       "bootstrap)")),
+        (
+            "other_model",
+            (
+                f"{EVIDENCE} is for model 'anthropic/claude-3-opus'; judge 'grader-v2' "
+                "grades with 'openai/gpt-4.1'"
+            ),
+        ),
+        (
+            "below_bar",
+            (f"{EVIDENCE}: kappa lower bound 0.55 < 0.6 (value 0.7846, n 285, 95% bootstrap)"),
+        ),
     ],
 )
 def test_a_judge_is_held_to_its_calibration_evidence(evidence: str, message: str) -> None:
@@ -406,17 +528,23 @@ def test_evidence_never_read_or_never_named_fails_closed() -> None:
     judge = records.judges[s.JUDGE]
     for changed, said in (
         (attrs.evolve(judge, evidence_read=None), f"{EVIDENCE} was not read"),
-        (attrs.evolve(judge, evidence=None, evidence_read=None),
-         "judge 'grader-v2' has a min_agreement but names no calibration evidence"),
-        (attrs.evolve(judge, evidence_read=s.evidence_document(model=None)),
-         f"{EVIDENCE} names no judge model, so it cannot be shown to be for 'openai/gpt-4.1'"),
+        (
+            attrs.evolve(judge, evidence=None, evidence_read=None),
+            "judge 'grader-v2' has a min_agreement but names no calibration evidence",
+        ),
+        (
+            attrs.evolve(judge, evidence_read=s.evidence_document(model=None)),
+            f"{EVIDENCE} names no judge model, so it cannot be shown to be for 'openai/gpt-4.1'",
+        ),
     ):
         edited = attrs.evolve(records, judges={s.JUDGE: changed})
-        got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)),
-                      evaluated_on=s.TODAY)
-        assert [(r.code, r.message) for r in got.reasons] == [
-            (C.JUDGE_EVIDENCE_INSUFFICIENT, said)
-        ]
+        got = resolve(
+            s.METRIC,
+            edited,
+            s.measurement(s.State(judge=Calibration.CALIBRATED)),
+            evaluated_on=s.TODAY,
+        )
+        assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, said)]
 
 
 @pytest.mark.parametrize(
@@ -437,6 +565,7 @@ def test_evidence_is_held_to_the_judge_model_by_the_grader_rule(model: str, hold
     records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
     judge = attrs.evolve(records.judges[s.JUDGE], evidence_read=s.evidence_document(model=model))
     edited = attrs.evolve(records, judges={s.JUDGE: judge})
-    got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)),
-                  evaluated_on=s.TODAY)
+    got = resolve(
+        s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)), evaluated_on=s.TODAY
+    )
     assert [r.code for r in got.reasons] == ([] if holds else [C.JUDGE_EVIDENCE_INSUFFICIENT])

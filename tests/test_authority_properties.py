@@ -105,5 +105,8 @@ def test_verdict_and_exit_code_agree(metrics, require_gate: bool) -> None:
     doc = json.loads(render(card, Format.JSON))
     assert (doc["verdict"], doc["exit_code"]) == (card.verdict.value, card.exit_code)
     first = render(card, Format.TERMINAL).splitlines()[0]
-    assert first.startswith({"pass": "PASS", "fail": "FAIL", "blocked": "BLOCKED",
-                             "informational": "NO ACTIVE GATE"}[card.verdict.value])
+    assert first.startswith(
+        {"pass": "PASS", "fail": "FAIL", "blocked": "BLOCKED", "informational": "NO ACTIVE GATE"}[
+            card.verdict.value
+        ]
+    )

@@ -28,15 +28,28 @@ from evalglass.tools.calibration.drift import Finding, compare
 
 def evidence(**statistics: Estimate) -> CalibrationEvidence:
     return CalibrationEvidence(
-        judge="grader-v2", judge_model="openai/gpt-4.1", scale=Scale.BINARY,
-        categories=("fail", "pass"), raters=("ann",),
+        judge="grader-v2",
+        judge_model="openai/gpt-4.1",
+        scale=Scale.BINARY,
+        categories=("fail", "pass"),
+        raters=("ann",),
         statistics=statistics or {"kappa": Estimate(0.7, 0.62, 0.78, 300)},
         confusion=((90, 10), (20, 180)),
-        items=Items(matched=300, judged_only=1, labelled_only=0, judge_blank=0, human_blank=2,
-                    no_consensus=0),
-        level=0.95, resamples=2000, seed=1,
-        judgments=InputFile("j.jsonl", "a" * 64), labels=InputFile("l.csv", "b" * 64),
-        evalglass_version="0.1.0", date="2026-11-30",
+        items=Items(
+            matched=300,
+            judged_only=1,
+            labelled_only=0,
+            judge_blank=0,
+            human_blank=2,
+            no_consensus=0,
+        ),
+        level=0.95,
+        resamples=2000,
+        seed=1,
+        judgments=InputFile("j.jsonl", "a" * 64),
+        labels=InputFile("l.csv", "b" * 64),
+        evalglass_version="0.1.0",
+        date="2026-11-30",
     )
 
 
@@ -52,12 +65,14 @@ def estimates(draw: hs.DrawFn) -> Estimate:
 
 
 @settings(max_examples=100, deadline=None)
-@given(stats=hs.dictionaries(hs.sampled_from(["kappa", "ac1", "alpha", "alpha_humans"]),
-                             estimates()),
-       model=hs.one_of(hs.none(), hs.text(min_size=1)),
-       scale=hs.sampled_from(Scale))
-def test_evidence_round_trips_through_json(stats: dict[str, Estimate], model: str | None,
-                                           scale: Scale) -> None:
+@given(
+    stats=hs.dictionaries(hs.sampled_from(["kappa", "ac1", "alpha", "alpha_humans"]), estimates()),
+    model=hs.one_of(hs.none(), hs.text(min_size=1)),
+    scale=hs.sampled_from(Scale),
+)
+def test_evidence_round_trips_through_json(
+    stats: dict[str, Estimate], model: str | None, scale: Scale
+) -> None:
     """Whatever calibrate writes, the loader reads back as the same value."""
     written = attrs.evolve(evidence(), statistics=stats, judge_model=model, scale=scale)
     assert evidence_from_text(to_json(written), "e.json") == written
@@ -66,11 +81,31 @@ def test_evidence_round_trips_through_json(stats: dict[str, Estimate], model: st
 def test_json_bytes_are_stable() -> None:
     """Keys come in a fixed order: the same evidence gives the same bytes."""
     doc = json.loads(to_json(evidence()))
-    assert list(doc) == ["schema_version", "kind", "judge", "judge_model", "scale", "categories",
-                         "raters", "level", "interval_method", "resamples", "seed", "items",
-                         "statistics", "confusion", "inputs", "evalglass_version", "date"]
-    assert doc["statistics"]["kappa"] == {"value": 0.7, "interval": [0.62, 0.78], "n": 300,
-                                          "undefined_resamples": 0}
+    assert list(doc) == [
+        "schema_version",
+        "kind",
+        "judge",
+        "judge_model",
+        "scale",
+        "categories",
+        "raters",
+        "level",
+        "interval_method",
+        "resamples",
+        "seed",
+        "items",
+        "statistics",
+        "confusion",
+        "inputs",
+        "evalglass_version",
+        "date",
+    ]
+    assert doc["statistics"]["kappa"] == {
+        "value": 0.7,
+        "interval": [0.62, 0.78],
+        "n": 300,
+        "undefined_resamples": 0,
+    }
     assert to_json(evidence()) == to_json(evidence())
 
 
@@ -86,22 +121,27 @@ def broken(path: list[str], value: object) -> str:
     return json.dumps(doc)
 
 
-@pytest.mark.parametrize(("path", "value", "message"), [
-    (["schema_version"], 2, "not an evalglass calibration evidence file"),
-    (["judge"], "", "judge: expected a non-empty string"),
-    (["scale"], "ratio", "scale: expected one of binary, nominal, ordinal, interval"),
-    (["statistics", "kappa", "interval"], [0.9, 0.1], ("statistics.kappa.interval: expected "
-                                                      "[low, high] with low <= high")),
-    (["statistics", "kappa", "value"], "high", "statistics.kappa.value: expected a finite"),
-    (["statistics", "kappa", "n"], KeyError, "statistics.kappa.n: expected a whole number"),
-    (["items", "matched"], -1, "items.matched: expected a whole number"),
-    (["inputs", "labels", "sha256"], None, "inputs.labels.sha256: expected a non-empty string"),
-    (["confusion"], [[1, 2]], "confusion: expected a square table"),
-    (["level"], 95, "level: expected a number between 0 and 1"),
-    (["grants"], "authority", "grants: not a field of calibration evidence"),
-])
-def test_malformed_evidence_names_the_field(path: list[str], value: object,
-                                            message: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (["schema_version"], 2, "not an evalglass calibration evidence file"),
+        (["judge"], "", "judge: expected a non-empty string"),
+        (["scale"], "ratio", "scale: expected one of binary, nominal, ordinal, interval"),
+        (
+            ["statistics", "kappa", "interval"],
+            [0.9, 0.1],
+            ("statistics.kappa.interval: expected [low, high] with low <= high"),
+        ),
+        (["statistics", "kappa", "value"], "high", "statistics.kappa.value: expected a finite"),
+        (["statistics", "kappa", "n"], KeyError, "statistics.kappa.n: expected a whole number"),
+        (["items", "matched"], -1, "items.matched: expected a whole number"),
+        (["inputs", "labels", "sha256"], None, "inputs.labels.sha256: expected a non-empty string"),
+        (["confusion"], [[1, 2]], "confusion: expected a square table"),
+        (["level"], 95, "level: expected a number between 0 and 1"),
+        (["grants"], "authority", "grants: not a field of calibration evidence"),
+    ],
+)
+def test_malformed_evidence_names_the_field(path: list[str], value: object, message: str) -> None:
     """Every malformed field is refused by name; nothing is guessed."""
     with pytest.raises(CalibrationError) as caught:
         evidence_from_text(broken(path, value), "calibration/g.json")
@@ -127,8 +167,15 @@ AGREEMENT_CASES = [
     ("kappa", 0.62, True, "kappa lower bound 0.62 >= 0.62 (value 0.7, n 300, 95% bootstrap)"),
     ("kappa", 0.65, False, "kappa lower bound 0.62 < 0.65 (value 0.7, n 300, 95% bootstrap)"),
     ("ac1", 0.5, False, "the calibration evidence has no ac1 (it has: alpha, kappa)"),
-    ("alpha", 0.1, False, ("alpha has no 95% bootstrap interval (value 0.5, n 40): it cannot "
-                          "show agreement of at least 0.1")),
+    (
+        "alpha",
+        0.1,
+        False,
+        (
+            "alpha has no 95% bootstrap interval (value 0.5, n 40): it cannot "
+            "show agreement of at least 0.1"
+        ),
+    ),
 ]
 
 
@@ -148,12 +195,15 @@ def test_agreement_check_never_rounds_a_miss_into_a_pass() -> None:
     assert check.message.startswith("kappa lower bound 0.59999 < 0.6")
 
 
-@pytest.mark.parametrize(("recorded", "current", "finding"), [
-    (Estimate(0.8, 0.75, 0.85, 300), Estimate(0.6, 0.52, 0.68, 300), Finding.SUSPECTED),
-    (Estimate(0.6, 0.52, 0.68, 300), Estimate(0.8, 0.75, 0.85, 300), Finding.IMPROVED),
-    (Estimate(0.8, 0.70, 0.90, 300), Estimate(0.75, 0.65, 0.85, 300), Finding.NONE),
-    (Estimate(0.8, None, None, 300), Estimate(0.6, 0.52, 0.68, 300), Finding.UNKNOWN),
-])
+@pytest.mark.parametrize(
+    ("recorded", "current", "finding"),
+    [
+        (Estimate(0.8, 0.75, 0.85, 300), Estimate(0.6, 0.52, 0.68, 300), Finding.SUSPECTED),
+        (Estimate(0.6, 0.52, 0.68, 300), Estimate(0.8, 0.75, 0.85, 300), Finding.IMPROVED),
+        (Estimate(0.8, 0.70, 0.90, 300), Estimate(0.75, 0.65, 0.85, 300), Finding.NONE),
+        (Estimate(0.8, None, None, 300), Estimate(0.6, 0.52, 0.68, 300), Finding.UNKNOWN),
+    ],
+)
 def test_drift_findings(recorded: Estimate, current: Estimate, finding: Finding) -> None:
     """Suspected drift only when the whole interval of the difference is below zero."""
     result = compare(evidence(kappa=current), evidence(kappa=recorded), "g.json")
@@ -178,8 +228,9 @@ def test_drift_leaves_out_the_humans_and_notes_another_model() -> None:
     recorded = attrs.evolve(evidence(kappa=est, alpha_humans=est), judge_model="old/model")
     result = compare(evidence(kappa=est, alpha_humans=est), recorded, "g.json")
     assert [c.statistic for c in result.changes] == ["kappa"]
-    assert result.notes == (("recorded with judge model old/model, this sample with "
-                            "openai/gpt-4.1"),)
+    assert result.notes == (
+        ("recorded with judge model old/model, this sample with openai/gpt-4.1"),
+    )
 
 
 def test_drift_refuses_another_scale() -> None:

@@ -31,14 +31,19 @@ def write(path: Path, rows: list[dict[str, object]]) -> Path:
 def test_judge_rows_and_rater_labels_match_by_sample_id(tmp_path: Path) -> None:
     """Items in both files are matched (sorted by id); the rest are counted on their side."""
     judged = write(tmp_path / "j.jsonl", [{"sample_id": i, "label": "pass"} for i in "abc"])
-    labelled = write(tmp_path / "l.csv", [
-        {"sample_id": "a", "rater": "ann", "label": "pass"},
-        {"sample_id": "a", "rater": "bo", "label": "fail"},
-        {"sample_id": "b", "rater": "bo", "label": "pass"},
-        {"sample_id": "z", "rater": "bo", "label": "pass"},
-    ])
-    r = match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True))
+    labelled = write(
+        tmp_path / "l.csv",
+        [
+            {"sample_id": "a", "rater": "ann", "label": "pass"},
+            {"sample_id": "a", "rater": "bo", "label": "fail"},
+            {"sample_id": "b", "rater": "bo", "label": "pass"},
+            {"sample_id": "z", "rater": "bo", "label": "pass"},
+        ],
+    )
+    r = match(
+        read_label_file(judged, raters_allowed=False),
+        read_label_file(labelled, raters_allowed=True),
+    )
     assert r.items == ("a", "b")
     assert r.raters == ("ann", "bo")
     assert r.scale is Scale.BINARY and r.categories == ("fail", "pass")
@@ -49,24 +54,39 @@ def test_judge_rows_and_rater_labels_match_by_sample_id(tmp_path: Path) -> None:
 
 def test_duplicate_id_in_the_judgments_names_the_line(tmp_path: Path) -> None:
     """A sample judged twice is exit-4 input naming file, line, the earlier line and the count."""
-    judged = write(tmp_path / "j.jsonl", [{"sample_id": "a", "label": 1},
-                                          {"sample_id": "b", "label": 0},
-                                          {"sample_id": "a", "label": 0},
-                                          {"sample_id": "b", "label": 0}])
+    judged = write(
+        tmp_path / "j.jsonl",
+        [
+            {"sample_id": "a", "label": 1},
+            {"sample_id": "b", "label": 0},
+            {"sample_id": "a", "label": 0},
+            {"sample_id": "b", "label": 0},
+        ],
+    )
     with pytest.raises(CalibrationError) as caught:
         read_label_file(judged, raters_allowed=False)
     assert isinstance(caught.value, EvalglassError)
-    assert str(caught.value) == (f"{judged}:3: sample_id 'a' repeats line 1; 2 repeated rows in "
-                                 "all (several labels per item need a 'rater' field)")
+    assert str(caught.value) == (
+        f"{judged}:3: sample_id 'a' repeats line 1; 2 repeated rows in "
+        "all (several labels per item need a 'rater' field)"
+    )
 
 
 def test_duplicate_rater_label_in_csv_names_the_line(tmp_path: Path) -> None:
     """In a CSV, the line is the file's line (header = line 1)."""
-    labelled = write(tmp_path / "l.csv", [{"sample_id": "a", "rater": "ann", "label": "x"},
-                                          {"sample_id": "a", "rater": "bo", "label": "x"},
-                                          {"sample_id": "a", "rater": "ann", "label": "y"}])
-    with pytest.raises(CalibrationError, match=r"l\.csv:4: sample_id 'a' for rater 'ann' "
-                                               r"repeats line 2$"):
+    labelled = write(
+        tmp_path / "l.csv",
+        [
+            {"sample_id": "a", "rater": "ann", "label": "x"},
+            {"sample_id": "a", "rater": "bo", "label": "x"},
+            {"sample_id": "a", "rater": "ann", "label": "y"},
+        ],
+    )
+    with pytest.raises(
+        CalibrationError,
+        match=r"l\.csv:4: sample_id 'a' for rater 'ann' "
+        r"repeats line 2$",
+    ):
         read_label_file(labelled, raters_allowed=True)
 
 
@@ -75,18 +95,24 @@ def test_no_common_item_is_an_error(tmp_path: Path) -> None:
     judged = write(tmp_path / "j.jsonl", [{"sample_id": "a", "label": 1}])
     labelled = write(tmp_path / "l.jsonl", [{"sample_id": "b", "label": 1}])
     with pytest.raises(CalibrationError, match="no sample_id is in both"):
-        match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True))
+        match(
+            read_label_file(judged, raters_allowed=False),
+            read_label_file(labelled, raters_allowed=True),
+        )
 
 
-@pytest.mark.parametrize(("rows", "message"), [
-    ([{"sample_id": "a"}], r":1: label: missing"),
-    ([{"label": 1}], r":1: sample_id: missing"),
-    ([{"sample_id": 1.5, "label": 1}], r":1: sample_id: expected a string or an integer"),
-    ([{"sample_id": "a", "label": [1]}], r":1: label: expected a string, a number"),
-])
-def test_malformed_rows_name_line_and_field(tmp_path: Path, rows: list[dict[str, object]],
-                                            message: str) -> None:
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([{"sample_id": "a"}], r":1: label: missing"),
+        ([{"label": 1}], r":1: sample_id: missing"),
+        ([{"sample_id": 1.5, "label": 1}], r":1: sample_id: expected a string or an integer"),
+        ([{"sample_id": "a", "label": [1]}], r":1: label: expected a string, a number"),
+    ],
+)
+def test_malformed_rows_name_line_and_field(
+    tmp_path: Path, rows: list[dict[str, object]], message: str
+) -> None:
     """Every malformed row is refused with its line and field."""
     with pytest.raises(CalibrationError, match=message):
         read_label_file(write(tmp_path / "x.jsonl", rows), raters_allowed=True)
@@ -110,72 +136,107 @@ def test_bad_json_line_is_refused(tmp_path: Path) -> None:
 
 def test_blank_labels_are_counted_not_matched(tmp_path: Path) -> None:
     """An empty label (a judge that gave no grade) is counted and its item not matched."""
-    judged = write(tmp_path / "j.jsonl", [{"sample_id": "a", "label": None},
-                                          {"sample_id": "b", "label": "1"}])
-    labelled = write(tmp_path / "l.csv", [{"sample_id": "a", "label": "1"},
-                                          {"sample_id": "b", "label": ""}])
+    judged = write(
+        tmp_path / "j.jsonl", [{"sample_id": "a", "label": None}, {"sample_id": "b", "label": "1"}]
+    )
+    labelled = write(
+        tmp_path / "l.csv", [{"sample_id": "a", "label": "1"}, {"sample_id": "b", "label": ""}]
+    )
     with pytest.raises(CalibrationError, match="no sample_id is in both"):
-        match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True))
-    labelled = write(tmp_path / "l.csv", [{"sample_id": "a", "label": "1"},
-                                          {"sample_id": "b", "label": "1.0"}])
-    r = match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True))
+        match(
+            read_label_file(judged, raters_allowed=False),
+            read_label_file(labelled, raters_allowed=True),
+        )
+    labelled = write(
+        tmp_path / "l.csv", [{"sample_id": "a", "label": "1"}, {"sample_id": "b", "label": "1.0"}]
+    )
+    r = match(
+        read_label_file(judged, raters_allowed=False),
+        read_label_file(labelled, raters_allowed=True),
+    )
     assert r.items == ("b",)
     assert (r.coverage.judge_blank, r.coverage.labelled_only) == (1, 1)
 
 
 def test_numbers_are_one_category_whatever_their_spelling(tmp_path: Path) -> None:
     """1, 1.0 and "1" are one label; JSON true is the word true."""
-    judged = write(tmp_path / "j.jsonl", [{"sample_id": "a", "label": 1},
-                                          {"sample_id": "b", "label": True}])
-    labelled = write(tmp_path / "l.csv", [{"sample_id": "a", "label": "1.0"},
-                                          {"sample_id": "b", "label": "true"}])
-    r = match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True))
+    judged = write(
+        tmp_path / "j.jsonl", [{"sample_id": "a", "label": 1}, {"sample_id": "b", "label": True}]
+    )
+    labelled = write(
+        tmp_path / "l.csv",
+        [{"sample_id": "a", "label": "1.0"}, {"sample_id": "b", "label": "true"}],
+    )
+    r = match(
+        read_label_file(judged, raters_allowed=False),
+        read_label_file(labelled, raters_allowed=True),
+    )
     assert r.categories == ("1", "true")
     assert r.judge == (0.0, 1.0) and r.humans == ((0.0,), (1.0,))
 
 
 def test_binary_scale_refuses_a_third_label(tmp_path: Path) -> None:
     """--scale binary with three labels names where the third first appears."""
-    judged = write(tmp_path / "j.jsonl", [{"sample_id": i, "label": v}
-                                          for i, v in zip("abc", ["y", "n", "y"], strict=True)])
-    labelled = write(tmp_path / "l.jsonl", [{"sample_id": i, "label": v}
-                                            for i, v in zip("abc", ["y", "n", "maybe"],
-                                                            strict=True)])
+    judged = write(
+        tmp_path / "j.jsonl",
+        [{"sample_id": i, "label": v} for i, v in zip("abc", ["y", "n", "y"], strict=True)],
+    )
+    labelled = write(
+        tmp_path / "l.jsonl",
+        [{"sample_id": i, "label": v} for i, v in zip("abc", ["y", "n", "maybe"], strict=True)],
+    )
     with pytest.raises(CalibrationError, match=r"l\.jsonl:3: label: .*'maybe' would be a third"):
-        match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True), Scale.BINARY)
+        match(
+            read_label_file(judged, raters_allowed=False),
+            read_label_file(labelled, raters_allowed=True),
+            Scale.BINARY,
+        )
 
 
 def test_ordinal_and_interval_labels_must_be_numbers(tmp_path: Path) -> None:
     """On a numeric scale a word is refused with its line; numbers order the categories."""
-    judged = write(tmp_path / "j.jsonl", [{"sample_id": "a", "label": 10},
-                                          {"sample_id": "b", "label": 2}])
-    labelled = write(tmp_path / "l.csv", [{"sample_id": "a", "label": "2"},
-                                          {"sample_id": "b", "label": "high"}])
+    judged = write(
+        tmp_path / "j.jsonl", [{"sample_id": "a", "label": 10}, {"sample_id": "b", "label": 2}]
+    )
+    labelled = write(
+        tmp_path / "l.csv", [{"sample_id": "a", "label": "2"}, {"sample_id": "b", "label": "high"}]
+    )
     for scale in (Scale.ORDINAL, Scale.INTERVAL):
         with pytest.raises(CalibrationError, match=r"l\.csv:3: label: expected a finite number"):
-            match(read_label_file(judged, raters_allowed=False),
-                  read_label_file(labelled, raters_allowed=True), scale)
-    labelled = write(tmp_path / "l.csv", [{"sample_id": "a", "label": "2"},
-                                          {"sample_id": "b", "label": "10"}])
-    r = match(read_label_file(judged, raters_allowed=False),
-              read_label_file(labelled, raters_allowed=True), Scale.ORDINAL)
+            match(
+                read_label_file(judged, raters_allowed=False),
+                read_label_file(labelled, raters_allowed=True),
+                scale,
+            )
+    labelled = write(
+        tmp_path / "l.csv", [{"sample_id": "a", "label": "2"}, {"sample_id": "b", "label": "10"}]
+    )
+    r = match(
+        read_label_file(judged, raters_allowed=False),
+        read_label_file(labelled, raters_allowed=True),
+        Scale.ORDINAL,
+    )
     assert r.categories == ("2", "10")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=hs.lists(
-    hs.tuples(hs.from_regex(r"[a-z0-9]{1,6}", fullmatch=True),
-              hs.sampled_from(["", "ann", "bo"]),
-              hs.one_of(hs.integers(-5, 5).map(str), hs.sampled_from(["pass", "fail", "x y"]))),
-    min_size=1, max_size=30, unique_by=lambda r: (r[0], r[1])))
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=hs.lists(
+        hs.tuples(
+            hs.from_regex(r"[a-z0-9]{1,6}", fullmatch=True),
+            hs.sampled_from(["", "ann", "bo"]),
+            hs.one_of(hs.integers(-5, 5).map(str), hs.sampled_from(["pass", "fail", "x y"])),
+        ),
+        min_size=1,
+        max_size=30,
+        unique_by=lambda r: (r[0], r[1]),
+    )
+)
 def test_csv_and_jsonl_read_the_same(tmp_path: Path, rows: list[tuple[str, str, str]]) -> None:
     """The same rows written as CSV and as JSONL read back identically, in file order."""
-    dicts: list[dict[str, object]] = [{"sample_id": s, "rater": r, "label": v}
-                                      for s, r, v in rows]
+    dicts: list[dict[str, object]] = [{"sample_id": s, "rater": r, "label": v} for s, r, v in rows]
     from_csv = read_label_file(write(tmp_path / "x.csv", dicts), raters_allowed=True)
     from_jsonl = read_label_file(write(tmp_path / "x.jsonl", dicts), raters_allowed=True)
     assert [(r.sample_id, r.rater, r.label) for r in from_csv.rows] == rows

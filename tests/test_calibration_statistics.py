@@ -50,8 +50,9 @@ def categorical(draw: hs.DrawFn, raters: int, k: int) -> tuple[np.ndarray, np.nd
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n)
     judge = np.where(rng.random(n) < 0.7, truth, rng.integers(0, k, n)).astype(float)
-    humans = np.where(rng.random((n, raters)) < 0.7, truth[:, None],
-                      rng.integers(0, k, (n, raters))).astype(float)
+    humans = np.where(
+        rng.random((n, raters)) < 0.7, truth[:, None], rng.integers(0, k, (n, raters))
+    ).astype(float)
     missing = rng.random((n, raters)) < draw(hs.sampled_from([0.0, 0.2]))
     missing[:, 0] = False
     return judge, np.where(missing, np.nan, humans)
@@ -80,15 +81,17 @@ def test_kappa_equals_scikit_learn(data: tuple[np.ndarray, np.ndarray], weighted
     scale = Scale.ORDINAL if weighted else Scale.NOMINAL
     statistic = Statistic.WEIGHTED_KAPPA if weighted else Statistic.KAPPA
     ours = point(ratings(scale, judge, humans, 4))[statistic]
-    theirs = cohen_kappa_score(judge, humans[:, 0], labels=[0, 1, 2, 3],
-                               weights="quadratic" if weighted else None)
+    theirs = cohen_kappa_score(
+        judge, humans[:, 0], labels=[0, 1, 2, 3], weights="quadratic" if weighted else None
+    )
     assert ours == pytest.approx(theirs, abs=TOLERANCE)
 
 
 @settings(max_examples=40, deadline=None)
 @given(data=categorical(raters=3, k=4), ordinal=hs.booleans())
-def test_alpha_equals_krippendorff_package(data: tuple[np.ndarray, np.ndarray],
-                                           ordinal: bool) -> None:
+def test_alpha_equals_krippendorff_package(
+    data: tuple[np.ndarray, np.ndarray], ordinal: bool
+) -> None:
     """Alpha over every rater, and over the humans alone, with missing labels, equals the
     krippendorff package's (nominal and ordinal)."""
     judge, humans = data
@@ -98,11 +101,17 @@ def test_alpha_equals_krippendorff_package(data: tuple[np.ndarray, np.ndarray],
     everyone = np.column_stack([judge, humans]).T
     domain = [0.0, 1.0, 2.0, 3.0]
     assert ours[Statistic.ALPHA] == pytest.approx(
-        krippendorff.alpha(reliability_data=everyone, level_of_measurement=level,
-                           value_domain=domain), abs=TOLERANCE)
+        krippendorff.alpha(
+            reliability_data=everyone, level_of_measurement=level, value_domain=domain
+        ),
+        abs=TOLERANCE,
+    )
     assert ours[Statistic.ALPHA_HUMANS] == pytest.approx(
-        krippendorff.alpha(reliability_data=humans.T, level_of_measurement=level,
-                           value_domain=domain), abs=TOLERANCE)
+        krippendorff.alpha(
+            reliability_data=humans.T, level_of_measurement=level, value_domain=domain
+        ),
+        abs=TOLERANCE,
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -115,10 +124,12 @@ def test_interval_alpha_and_spearman_equal_references(data: tuple[np.ndarray, np
     everyone = np.column_stack([judge, humans]).T
     assert ours[Statistic.ALPHA] == pytest.approx(
         krippendorff.alpha(reliability_data=everyone, level_of_measurement="interval"),
-        abs=TOLERANCE)
+        abs=TOLERANCE,
+    )
     assert ours[Statistic.ALPHA_HUMANS] == pytest.approx(
         krippendorff.alpha(reliability_data=humans.T, level_of_measurement="interval"),
-        abs=TOLERANCE)
+        abs=TOLERANCE,
+    )
     expected = spearmanr(judge, np.nanmean(humans, axis=1)).statistic
     assert ours[Statistic.SPEARMAN] == pytest.approx(expected, abs=TOLERANCE)
 
@@ -138,8 +149,10 @@ def icc_by_anova(x: np.ndarray) -> float:
 def test_icc_reproduces_shrout_fleiss_table_2() -> None:
     """Shrout & Fleiss (1979), "Intraclass correlations: uses in assessing rater reliability",
     Psychol Bull 86:420, Table 2 (6 targets, 4 judges) reports ICC(2,1) = .29."""
-    x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9],
-                  [6, 2, 4, 7]], dtype=float)
+    x = np.array(
+        [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]],
+        dtype=float,
+    )
     shares = tables._icc_shares(x)  # the same shares the calibration sums
     ours = st.icc_2_1(shares.sum(axis=0)[None, :], 4)[0]
     assert round(float(ours), 2) == 0.29
@@ -154,7 +167,8 @@ def test_icc_equals_the_anova_formula(data: tuple[np.ndarray, np.ndarray]) -> No
     judge, humans = data
     ours = point(ratings(Scale.INTERVAL, judge, humans))
     assert ours[Statistic.ICC] == pytest.approx(
-        icc_by_anova(np.column_stack([judge, np.nanmean(humans, axis=1)])), abs=TOLERANCE)
+        icc_by_anova(np.column_stack([judge, np.nanmean(humans, axis=1)])), abs=TOLERANCE
+    )
     pairs = []
     for r, s in itertools.combinations(range(3), 2):
         both = ~np.isnan(humans[:, r]) & ~np.isnan(humans[:, s])
@@ -165,7 +179,8 @@ def test_icc_equals_the_anova_formula(data: tuple[np.ndarray, np.ndarray]) -> No
 @settings(max_examples=30, deadline=None)
 @given(data=categorical(raters=3, k=3))
 def test_judge_kappa_uses_the_majority_and_humans_the_pairwise_mean(
-        data: tuple[np.ndarray, np.ndarray]) -> None:
+    data: tuple[np.ndarray, np.ndarray],
+) -> None:
     """kappa compares the judge with each item's strict human majority (ties left out);
     kappa_humans is the mean of sklearn's kappa over each pair of humans."""
     judge, humans = data
@@ -272,7 +287,8 @@ def test_kappa_interval_covers_the_population_value() -> None:
         drawn = rng.choice(4, size=n, p=cells)
         r = ratings(Scale.BINARY, (drawn // 2).astype(float), (drawn % 2).astype(float)[:, None], 2)
         kappa = bootstrap.run(tables.plan(r), resamples=500, seed=sample).statistics[
-            Statistic.KAPPA]
+            Statistic.KAPPA
+        ]
         assert kappa.low is not None and kappa.high is not None
         covered += kappa.low <= truth <= kappa.high
     assert 0.925 <= covered / samples <= 0.975

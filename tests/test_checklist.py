@@ -84,8 +84,9 @@ def test_the_checklist_is_empty_exactly_when_the_metric_can_gate(state: s.State)
     """No edit is suggested for a metric that can gate already, and some always is otherwise."""
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement, evaluated_on=s.TODAY)
-    can_gate = (resolve(s.METRIC, records, measurement, evaluated_on=s.TODAY).outcome
-                is Outcome.CAN_GATE)
+    can_gate = (
+        resolve(s.METRIC, records, measurement, evaluated_on=s.TODAY).outcome is Outcome.CAN_GATE
+    )
     assert (plan.edits == () and plan.outside == ()) is can_gate
 
 
@@ -109,10 +110,11 @@ def test_every_edited_record_would_load(state: s.State) -> None:
         fields = {
             f.name: getattr(record, f.name)
             for f in KINDS[kind].fields
-            if getattr(record, f.name) is not None and getattr(record, f.name) != f.default
+            if getattr(record, f.name) is not None
+            and getattr(record, f.name) != f.default
             or f.required
         }
-        assert cross_field_problem(kind, fields) is None, (kind, record_id, fields)
+        assert cross_field_problem(kind, fields, record_id) is None, (kind, record_id, fields)
     cross_file.check(edited)  # an approval names every part the other records require
 
 
@@ -141,13 +143,20 @@ def test_a_calibrating_judge_needs_one_edit() -> None:
     state = s.State(judge=Calibration.CALIBRATING)
     plan = checklist(s.METRIC, s.records(state), s.measurement(state), evaluated_on=s.TODAY)
     assert plan.edits == (
-        Edit(kind="judges", record=s.JUDGE, field="calibration", value=Calibration.CALIBRATED,
-             action=Action.EDIT,
-             asserts="you have checked this judge's grades against human labels, and they "
-                     "agree well enough to fail builds on"),
+        Edit(
+            kind="judges",
+            record=s.JUDGE,
+            field="calibration",
+            value=Calibration.CALIBRATED,
+            action=Action.EDIT,
+            asserts="you have checked this judge's grades against human labels, and they "
+            "agree well enough to fail builds on",
+        ),
     )
     assert (plan.edits[0].file, plan.edits[0].key, plan.edits[0].text) == (
-        "judges.yaml", "grader-v2.calibration", "calibrated"
+        "judges.yaml",
+        "grader-v2.calibration",
+        "calibrated",
     )
 
 
@@ -161,8 +170,11 @@ def test_a_missing_threshold_asks_for_a_chosen_bar_and_an_approval() -> None:
         (f"{s.METRIC}.approval", "approved", Action.ADD),
         (f"{s.METRIC}.approved_by", "<who approved it>", Action.ADD),
         (f"{s.METRIC}.approved_on", "<the date of approval, YYYY-MM-DD>", Action.ADD),
-        (f"{s.METRIC}.approved_for", "dataset_version: '2026-10', fingerprint: 'sha256:9f2c'",
-         Action.ADD),
+        (
+            f"{s.METRIC}.approved_for",
+            "dataset_version: '2026-10', fingerprint: 'sha256:9f2c'",
+            Action.ADD,
+        ),
     ]
 
 
@@ -176,16 +188,23 @@ def test_a_run_on_another_dataset_version_moves_the_baseline_with_it() -> None:
         ("baselines.yaml", f"{s.METRIC}.dataset_version", "'2026-11'"),
         ("thresholds.yaml", f"{s.METRIC}.approved_by", "<who approved it>"),
         ("thresholds.yaml", f"{s.METRIC}.approved_on", "<the date of approval, YYYY-MM-DD>"),
-        ("thresholds.yaml", f"{s.METRIC}.approved_for",
-         "dataset_version: '2026-11', fingerprint: 'sha256:9f2c'"),
+        (
+            "thresholds.yaml",
+            f"{s.METRIC}.approved_for",
+            "dataset_version: '2026-11', fingerprint: 'sha256:9f2c'",
+        ),
     ]
     assert [e.asserts for e in plan.edits[1:]] == [
         "the baseline was measured on dataset version '2026-11' (re-measure it if it was not)",
-        ("who approved the bar again, for what approved_for names now (an approval names a "
-        "person)"),
+        (
+            "who approved the bar again, for what approved_for names now (an approval names a "
+            "person)"
+        ),
         "when it was approved again",
-        ("the approver saw dataset version '2026-11' (fingerprint 'sha256:9f2c'): the approval "
-        "holds for these and blocks once any of them changes (approval_stale)"),
+        (
+            "the approver saw dataset version '2026-11' (fingerprint 'sha256:9f2c'): the approval "
+            "holds for these and blocks once any of them changes (approval_stale)"
+        ),
     ]
 
 
@@ -211,7 +230,9 @@ def test_a_judge_approved_on_another_snapshot_is_approved_again_for_the_judge() 
     plan = checklist(s.METRIC, s.records(state), s.measurement(state), evaluated_on=s.TODAY)
     (binding,) = [e for e in plan.edits if e.field == "approved_for"]
     assert dict(binding.value) == {  # type: ignore[call-overload]
-        "dataset_version": "2026-10", "fingerprint": s.FINGERPRINT, "judge_model": s.JUDGE_MODEL,
+        "dataset_version": "2026-10",
+        "fingerprint": s.FINGERPRINT,
+        "judge_model": s.JUDGE_MODEL,
     }
 
 
@@ -221,10 +242,14 @@ def test_a_judge_grading_its_own_model_is_outside_the_records() -> None:
     plan = checklist(s.METRIC, s.records(state), s.measurement(state), evaluated_on=s.TODAY)
     assert plan.edits == ()
     assert [(r.code, r.message) for r in plan.outside] == [
-        (C.JUDGE_NOT_INDEPENDENT,
-         ("judge 'grader-v2' grades with 'openai/gpt-4.1', the model under evaluation "
-          "'OpenAI/GPT-4.1': grade with an independent model (a calibrated judge of another "
-          "model, named in metrics.yaml)")),
+        (
+            C.JUDGE_NOT_INDEPENDENT,
+            (
+                "judge 'grader-v2' grades with 'openai/gpt-4.1', the model under evaluation "
+                "'OpenAI/GPT-4.1': grade with an independent model (a calibrated judge of another "
+                "model, named in metrics.yaml)"
+            ),
+        ),
     ]
 
 
@@ -233,7 +258,9 @@ def test_an_unrecorded_metric_takes_its_dataset_from_the_run() -> None:
     measurement = attrs.evolve(
         s.measurement(s.State()),
         id="new/metric",
-        run=Run(source="run.json", models=["m"], dataset=DatasetIdentity(name="fresh", version="v1")),
+        run=Run(
+            source="run.json", models=["m"], dataset=DatasetIdentity(name="fresh", version="v1")
+        ),
     )
     plan = checklist("new/metric", s.records(s.State()), measurement, evaluated_on=s.TODAY)
     assert [(e.file, e.key, e.text) for e in plan.edits] == [
@@ -256,7 +283,9 @@ def test_a_proposed_threshold_keeps_its_bar() -> None:
     records = s.records(s.State(threshold=Approval.PROPOSED, dataset=DatasetStatus.PROPOSED))
     plan = checklist(s.METRIC, records, None, evaluated_on=s.TODAY)
     assert [e.key for e in plan.edits if e.kind == "thresholds"] == [
-        f"{s.METRIC}.approval", f"{s.METRIC}.approved_by", f"{s.METRIC}.approved_on"
+        f"{s.METRIC}.approval",
+        f"{s.METRIC}.approved_by",
+        f"{s.METRIC}.approved_on",
     ]
     edited = apply(records, plan.edits).thresholds[s.METRIC]
     assert isinstance(edited, ThresholdRecord)
@@ -275,7 +304,12 @@ def test_yaml_text_reads_back_as_the_same_text(text: str) -> None:
 def test_yaml_text_quotes_what_yaml_would_misread() -> None:
     """op is quoted; versions, handles and YAML words are quoted; ids and dates are plain."""
     assert [yaml_text(v) for v in (Op.GE, "2026-10", "@alice", "yes", "qa-gold", True)] == [
-        "'>='", "'2026-10'", "'@alice'", "'yes'", "qa-gold", "yes"
+        "'>='",
+        "'2026-10'",
+        "'@alice'",
+        "'yes'",
+        "qa-gold",
+        "yes",
     ]
 
 
@@ -286,8 +320,12 @@ def test_evidence_short_of_its_bar_asks_for_recalibration() -> None:
     records, measurement = s.records(state), s.measurement(state)
     plan = checklist(s.METRIC, records, measurement, evaluated_on=s.TODAY)
     assert [(e.file, e.key, e.text, e.action) for e in plan.edits] == [
-        ("judges.yaml", "grader-v2.evidence",
-         "<the calibration evidence file, relative to the records folder>", Action.EDIT),
+        (
+            "judges.yaml",
+            "grader-v2.evidence",
+            "<the calibration evidence file, relative to the records folder>",
+            Action.EDIT,
+        ),
     ]
     assert plan.edits[0].asserts == (
         "you ran `evalglass calibrate --judge grader-v2` on human labels for 'openai/gpt-4.1', "
@@ -312,8 +350,10 @@ def test_a_judge_moved_to_the_runs_grader_is_recalibrated_for_it() -> None:
         ("grader-v2.evidence", "<the calibration evidence file, relative to the records folder>"),
         ("qa/match/accuracy.approved_by", "<who approved it>"),
         ("qa/match/accuracy.approved_on", "<the date of approval, YYYY-MM-DD>"),
-        ("qa/match/accuracy.approved_for",
-         "dataset_version: '2026-10', fingerprint: 'sha256:9f2c', judge_model: other/grader"),
+        (
+            "qa/match/accuracy.approved_for",
+            "dataset_version: '2026-10', fingerprint: 'sha256:9f2c', judge_model: other/grader",
+        ),
     ]
     assert "on human labels for 'other/grader'" in plan.edits[1].asserts
     after = resolve(s.METRIC, apply(records, plan.edits), measurement, evaluated_on=s.TODAY)

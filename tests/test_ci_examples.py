@@ -22,7 +22,9 @@ EXAMPLES = {
 def scripts(name: str) -> list[str]:
     doc = strictyaml.dirty_load(EXAMPLES[name].read_text(), allow_flow_style=True).data
     if name == "github":
-        return [step["run"] for job in doc["jobs"].values() for step in job["steps"] if "run" in step]
+        return [
+            step["run"] for job in doc["jobs"].values() for step in job["steps"] if "run" in step
+        ]
     return [line for job in doc.values() for line in job["script"]]
 
 

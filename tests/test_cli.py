@@ -19,7 +19,12 @@ EVALGLASS = Path(sys.executable).parent / "evalglass"
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
     return subprocess.run(
-        [str(EVALGLASS), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=60,
+        [str(EVALGLASS), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
         check=False,
     )
 
@@ -39,12 +44,14 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def test_example_passes_with_one_gate(work: Path) -> None:
-    """The bundled example: one gate enforced and passed, the rest informational, exit 0, under
-    the example's success policy, which the verdict line names."""
+    """The bundled example: one gate enforced and passed, the rest informational, its two gating
+    checks not run (score starts no process), exit 0, under the example's success policy, which
+    the verdict line names."""
     result = run("score", "run.json", cwd=work)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == (
-        "PASS — 1 gate enforced, all passed; 4 informational; success policy: success.yaml"
+        "PASS — 1 gate enforced, all passed; 4 informational; 2 gating checks not run; "
+        "success policy: success.yaml"
     )
     assert result.stdout.splitlines()[3] == (
         "success policy (success.yaml): every gate must pass, at least 1 gate, must pass: "
@@ -71,8 +78,11 @@ def test_failing_gate_exits_1(work: Path) -> None:
 
 def test_blocked_gate_exits_3(work: Path) -> None:
     """An authorized metric on a retired dataset is blocked: 'we cannot say' fails CI with 3."""
-    edit(work / "host_records/datasets.yaml", "status: validated\n    version: '2026-10'",
-         "status: retired\n    version: '2026-10'")
+    edit(
+        work / "host_records/datasets.yaml",
+        "status: validated\n    version: '2026-10'",
+        "status: retired\n    version: '2026-10'",
+    )
     result = run("score", "run.json", "--format", "json", cwd=work)
     assert result.returncode == 3
     doc = json.loads(result.stdout)
@@ -108,14 +118,22 @@ def test_the_success_policy_asks_for_gates_itself(work: Path) -> None:
     assert result.returncode == 5
     assert result.stdout.splitlines()[0] == (
         "TOO FEW GATES — 1 gate enforced, 1 passed; success.yaml asks for at least 2 gates; "
-        "4 informational"
+        "4 informational; 2 gating checks not run"
     )
     card = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
     assert (card["verdict"], card["exit_code"]) == ("informational", 5)
     assert card["policy"] == {
-        "source": "success.yaml", "mode": "all", "min_gates": 2, "min_pass_rate": None,
-        "must_pass": [], "decided_by": "min_gates", "enforced": 1, "passed": 1,
-        "pass_rate": 1.0, "tolerated": [], "unmet": [],
+        "source": "success.yaml",
+        "mode": "all",
+        "min_gates": 2,
+        "min_pass_rate": None,
+        "must_pass": [],
+        "decided_by": "min_gates",
+        "enforced": 1,
+        "passed": 1,
+        "pass_rate": 1.0,
+        "tolerated": [],
+        "unmet": [],
     }
 
 
@@ -123,9 +141,12 @@ def test_a_percentage_policy_lists_what_it_tolerated(work: Path) -> None:
     """In percentage mode a failing gate below the bar's share passes the run, and is named in
     the verdict line and the JSON, never hidden."""
     # Approved, the refusal-rate bar fails: its upper bound 0.0535 is above 0.05.
-    edit(work / "host_records/thresholds.yaml", "approval: proposed",
-         "approval: approved\n    approved_by: '@bob'\n    approved_on: 2026-11-02\n"
-         "    approved_for:\n      dataset_version: '2026-10'")
+    edit(
+        work / "host_records/thresholds.yaml",
+        "approval: proposed",
+        "approval: approved\n    approved_by: '@bob'\n    approved_on: 2026-11-02\n"
+        "    approved_for:\n      dataset_version: '2026-10'",
+    )
     (work / "host_records/success.yaml").write_text(
         "success:\n  mode: percentage\n  min_pass_rate: 0.5\n"
     )
@@ -133,7 +154,7 @@ def test_a_percentage_policy_lists_what_it_tolerated(work: Path) -> None:
     assert result.returncode == 0, result.stdout
     assert result.stdout.splitlines()[0] == (
         "PASS — 1 of 2 gates passed (50%, at least the 50% success.yaml asks for); tolerated: "
-        "qa/refusal_rate (fail); 3 informational"
+        "qa/refusal_rate (fail); 3 informational; 2 gating checks not run"
     )
     card = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
     assert card["policy"]["tolerated"] == [{"id": "qa/refusal_rate", "status": "fail"}]
@@ -188,9 +209,12 @@ def test_markdown_scorecard(work: Path) -> None:
     result = run("score", "run.json", "--format", "markdown", cwd=work)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "<!-- evalglass-scorecard -->"  # hidden: what a workflow finds its comment by
+    assert (
+        lines[0] == "<!-- evalglass-scorecard -->"
+    )  # hidden: what a workflow finds its comment by
     assert lines[1] == (
-        "**PASS — 1 gate enforced, all passed; 4 informational; success policy: success.yaml**"
+        "**PASS — 1 gate enforced, all passed; 4 informational; 2 gating checks not run; "
+        "success policy: success.yaml**"
     )
     assert any(line.startswith("| **PASS** | `qa/exact_match` |") for line in lines)
 
@@ -277,9 +301,18 @@ def test_record_errors_are_one_line_exit_4(work: Path, name: str, text: str, mes
     [
         ('{"metrics": {"a": 0.9', "evalglass: bad.json:1: not valid JSON: Expecting"),
         ("", "evalglass: bad.json: not a recognised eval output"),
-        ('{"metrics": {"a": "high"}}', "evalglass: bad.json: metrics.a: expected a number or an object"),
-        ('{"metrics": {"a": {"scores": [1, "x"]}}}', "evalglass: bad.json: metrics.a.scores: expected a list of numbers"),
-        ('{"metrics": {"a": {"value": 1, "n": -3}}}', "evalglass: bad.json: metrics.a.n: expected a whole number >= 0"),
+        (
+            '{"metrics": {"a": "high"}}',
+            "evalglass: bad.json: metrics.a: expected a number or an object",
+        ),
+        (
+            '{"metrics": {"a": {"scores": [1, "x"]}}}',
+            "evalglass: bad.json: metrics.a.scores: expected a list of numbers",
+        ),
+        (
+            '{"metrics": {"a": {"value": 1, "n": -3}}}',
+            "evalglass: bad.json: metrics.a.n: expected a whole number >= 0",
+        ),
         ('{"model": 3, "metrics": {}}', "evalglass: bad.json: model: expected a string"),
     ],
 )
@@ -328,7 +361,10 @@ def test_version_and_module_entry_point(work: Path) -> None:
 
     assert run("--version", cwd=work).stdout == f"evalglass {__version__}\n"
     module = subprocess.run(
-        [sys.executable, "-m", "evalglass", "--version"], capture_output=True, text=True, cwd=work,
+        [sys.executable, "-m", "evalglass", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=work,
         check=False,
     )
     assert module.stdout == f"evalglass {__version__}\n"
@@ -337,8 +373,17 @@ def test_version_and_module_entry_point(work: Path) -> None:
 def test_write_several_formats_while_the_terminal_shows_the_scorecard(work: Path) -> None:
     """--write writes each format atomically; stdout still has the scorecard; exit unchanged."""
     (work / "out").mkdir()
-    result = run("score", "run.json", "--write", "markdown=out/card.md", "--write",
-                 "json=card.json", "--write", "junit=card.xml", cwd=work)
+    result = run(
+        "score",
+        "run.json",
+        "--write",
+        "markdown=out/card.md",
+        "--write",
+        "json=card.json",
+        "--write",
+        "junit=card.xml",
+        cwd=work,
+    )
     assert result.returncode == 0
     assert result.stdout.startswith("PASS — 1 gate enforced")
     assert json.loads((work / "card.json").read_text())["verdict"] == "pass"
@@ -350,8 +395,9 @@ def test_write_several_formats_while_the_terminal_shows_the_scorecard(work: Path
 def test_bad_write_is_a_usage_error_before_any_work(work: Path) -> None:
     """A malformed --write, or two writes to one file, exit 2 and write nothing."""
     assert run("score", "run.json", "--write", "yaml=x.yaml", cwd=work).returncode == 2
-    result = run("score", "run.json", "--write", "json=a.json", "--write", "markdown=a.json",
-                 cwd=work)
+    result = run(
+        "score", "run.json", "--write", "json=a.json", "--write", "markdown=a.json", cwd=work
+    )
     assert result.returncode == 2
     assert not (work / "a.json").exists()
 
@@ -361,8 +407,15 @@ def test_github_format_appends_to_the_step_summary(work: Path) -> None:
     summary = work / "summary.md"
     summary.write_text("earlier step\n")
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_STEP_SUMMARY": str(summary)}
-    result = subprocess.run([str(EVALGLASS), "score", "run.json", "--format", "github"], cwd=work,
-                            capture_output=True, text=True, env=env, timeout=60, check=False)
+    result = subprocess.run(
+        [str(EVALGLASS), "score", "run.json", "--format", "github"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0
     assert result.stdout.startswith("::notice")
     text = summary.read_text()
@@ -371,14 +424,19 @@ def test_github_format_appends_to_the_step_summary(work: Path) -> None:
 
 def test_keep_samples_makes_a_paired_baseline(work: Path) -> None:
     """A scorecard saved with --keep-samples serves as a baseline, and the gate compares paired."""
-    result = run("score", "run.json", "--format", "json", "--keep-samples", "--output",
-                 "base.json", cwd=work)
+    result = run(
+        "score", "run.json", "--format", "json", "--keep-samples", "--output", "base.json", cwd=work
+    )
     assert result.returncode == 0
     shutil.move(work / "base.json", work / "host_records/base.json")
     (work / "host_records/baselines.yaml").write_text(
         "baselines:\n  qa/exact_match:\n    scorecard: base.json\n    dataset_version: '2026-10'\n"
     )
-    edit(work / "host_records/thresholds.yaml", "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n")
+    edit(
+        work / "host_records/thresholds.yaml",
+        "    value: 0.85\n",
+        "    value: 0.85\n    max_drop: 0.02\n",
+    )
     doc = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
     card = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
     assert card["gate"]["result"] == "pass"

@@ -41,7 +41,9 @@ def records(tmp_path: Path, metric: str, value: float, extra: str = "", **files:
     metrics, thresholds = text.split("thresholds:\n")
     (folder / "metrics.yaml").write_text(metrics)
     (folder / "thresholds.yaml").write_text("thresholds:\n" + thresholds)
-    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "datasets.yaml").write_text(
+        "datasets:\n  arith:\n    status: validated\n    version: '1'\n"
+    )
     (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
     for name, content in files.items():
         (folder / f"{name}.yaml").write_text(content)
@@ -52,10 +54,15 @@ def name_judge(folder: Path, judge: str, model: str) -> None:
     """The gate's metric names `judge`, and its approval the judge's `model`."""
     metrics = (folder / "metrics.yaml").read_text()
     (folder / "metrics.yaml").write_text(
-        metrics.replace("dataset: arith", f"dataset: arith\n    judge: {judge}"))
+        metrics.replace("dataset: arith", f"dataset: arith\n    judge: {judge}")
+    )
     thresholds = (folder / "thresholds.yaml").read_text()
-    (folder / "thresholds.yaml").write_text(thresholds.replace(
-        "      dataset_version: '1'\n", f"      dataset_version: '1'\n      judge_model: {model}\n"))
+    (folder / "thresholds.yaml").write_text(
+        thresholds.replace(
+            "      dataset_version: '1'\n",
+            f"      dataset_version: '1'\n      judge_model: {model}\n",
+        )
+    )
 
 
 def card(result, metric: str) -> dict:
@@ -74,8 +81,9 @@ def card(result, metric: str) -> dict:
         (DEEPEVAL, "Exact Match", 0.45, 20),
     ],
 )
-def test_each_framework_scores_end_to_end(tmp_path: Path, path: Path, metric: str, value: float,
-                                          n: int) -> None:
+def test_each_framework_scores_end_to_end(
+    tmp_path: Path, path: Path, metric: str, value: float, n: int
+) -> None:
     """Each framework's own file, detected and read by the CLI, with the numbers it stored."""
     folder = records(tmp_path, metric, 0.01)
     result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
@@ -90,8 +98,9 @@ def test_errored_samples_make_the_gate_unsound(tmp_path: Path) -> None:
     """Inspect leaves 5 errored samples out of its metric; evalglass counts them and blocks."""
     metric = "arith_errors/match/accuracy"
     folder = records(tmp_path, metric, 0.01)
-    result = run("score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json",
-                 cwd=tmp_path)
+    result = run(
+        "score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json", cwd=tmp_path
+    )
     got = card(result, metric)
     assert (got["n"], got["missing"]) == (15, 5)
     assert got["gate"]["result"] == "unsound"
@@ -103,8 +112,9 @@ def test_missing_samples_within_the_allowance_gate(tmp_path: Path) -> None:
     """With max_missing_fraction 0.25, 5 of 20 missing is allowed and the gate is compared."""
     metric = "arith_errors/match/accuracy"
     folder = records(tmp_path, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
-    result = run("score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json",
-                 cwd=tmp_path)
+    result = run(
+        "score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json", cwd=tmp_path
+    )
     assert card(result, metric)["gate"]["result"] == "pass"
     assert result.returncode == 0
 
@@ -121,7 +131,8 @@ def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
     assert got["authority"]["outcome"] == "blocked"
     # The log also says mockllm/judge graded it, which is not the judge the records name.
     assert [r["code"] for r in got["authority"]["reasons"]] == [
-        "judge_not_independent", "judge_model_mismatch"
+        "judge_not_independent",
+        "judge_model_mismatch",
     ]
     assert result.returncode == 3
 
@@ -140,8 +151,15 @@ def judged_records(tmp_path: Path, metric: str, judge: str | None = "grader") ->
 
 def test_a_model_graded_inspect_scorer_with_its_judge_gates(tmp_path: Path) -> None:
     """The log's grader is the calibrated judge the records name, not the model: it gates."""
-    result = run("score", str(INSPECT_JSON), "--records", str(judged_records(tmp_path, GRADED)),
-                 "--format", "json", cwd=tmp_path)
+    result = run(
+        "score",
+        str(INSPECT_JSON),
+        "--records",
+        str(judged_records(tmp_path, GRADED)),
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     assert card(result, GRADED)["authority"] == {"outcome": "can_gate", "reasons": [], "notes": []}
     assert result.returncode == 0, result.stderr
 
@@ -155,22 +173,33 @@ def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
         entry.get("options", {}).pop("model", None)
     log = tmp_path / "self-graded.json"
     log.write_text(json.dumps(doc))
-    result = run("score", str(log), "--records", str(judged_records(tmp_path, GRADED)),
-                 "--format", "json", cwd=tmp_path)
+    result = run(
+        "score",
+        str(log),
+        "--records",
+        str(judged_records(tmp_path, GRADED)),
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     got = card(result, GRADED)
     assert got["authority"]["outcome"] == "blocked"
     assert [r["code"] for r in got["authority"]["reasons"]] == [
-        "judge_not_independent", "judge_model_mismatch"
+        "judge_not_independent",
+        "judge_model_mismatch",
     ]
-    assert "'mockllm/model', the model under evaluation" in got["authority"]["reasons"][0]["message"]
+    assert (
+        "'mockllm/model', the model under evaluation" in got["authority"]["reasons"][0]["message"]
+    )
     assert result.returncode == 3
 
 
 def test_a_model_graded_metric_without_a_judge_is_blocked(tmp_path: Path) -> None:
     """The log says a model graded the metric and metrics.yaml names no judge: blocked."""
     folder = judged_records(tmp_path, GRADED, judge=None)
-    result = run("score", str(INSPECT_JSON), "--records", str(folder), "--format", "json",
-                 cwd=tmp_path)
+    result = run(
+        "score", str(INSPECT_JSON), "--records", str(folder), "--format", "json", cwd=tmp_path
+    )
     got = card(result, GRADED)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
     assert "must name its judge" in got["authority"]["reasons"][0]["message"]
@@ -210,22 +239,39 @@ def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form:
     folder = tmp_path / "host_records"
     folder.mkdir()
     ids = ("self_graded", "role_graded", "named_graded")
-    (folder / "metrics.yaml").write_text("metrics:\n" + "".join(
-        f"  {t}/model_graded_qa/accuracy:\n    status: gating\n    dataset: arith\n"
-        "    judge: grader\n    min_samples: 10\n" for t in ids))
-    (folder / "thresholds.yaml").write_text("thresholds:\n" + "".join(
-        f"  {t}/model_graded_qa/accuracy:\n    op: '>='\n    value: 0.01\n"
-        "    approval: approved\n    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
-        "    approved_for:\n      dataset_version: '1'\n      judge_model: mockllm/grader\n"
-        for t in ids))
-    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "metrics.yaml").write_text(
+        "metrics:\n"
+        + "".join(
+            f"  {t}/model_graded_qa/accuracy:\n    status: gating\n    dataset: arith\n"
+            "    judge: grader\n    min_samples: 10\n"
+            for t in ids
+        )
+    )
+    (folder / "thresholds.yaml").write_text(
+        "thresholds:\n"
+        + "".join(
+            f"  {t}/model_graded_qa/accuracy:\n    op: '>='\n    value: 0.01\n"
+            "    approval: approved\n    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+            "    approved_for:\n      dataset_version: '1'\n      judge_model: mockllm/grader\n"
+            for t in ids
+        )
+    )
+    (folder / "datasets.yaml").write_text(
+        "datasets:\n  arith:\n    status: validated\n    version: '1'\n"
+    )
     (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
     (folder / "judges.yaml").write_text(
-        "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n")
-    result = run("score", str(SELF_GRADED / form), "--records", str(folder), "--format", "json",
-                 cwd=tmp_path)
-    codes = {t: [r["code"] for r in card(result, f"{t}/model_graded_qa/accuracy")["authority"]["reasons"]]
-             for t in ids}
+        "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n"
+    )
+    result = run(
+        "score", str(SELF_GRADED / form), "--records", str(folder), "--format", "json", cwd=tmp_path
+    )
+    codes = {
+        t: [
+            r["code"] for r in card(result, f"{t}/model_graded_qa/accuracy")["authority"]["reasons"]
+        ]
+        for t in ids
+    }
     assert codes == {
         "self_graded": ["judge_not_independent", "judge_model_mismatch"],
         "role_graded": [],
@@ -240,22 +286,35 @@ def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path:
     folder = tmp_path / "host_records"
     folder.mkdir()
     ids = ("model-a/sum/rubric", "model-b/sum/rubric")
-    (folder / "metrics.yaml").write_text("metrics:\n" + "".join(
-        f"  {m}:\n    status: gating\n    dataset: arith\n    judge: x\n    min_samples: 5\n"
-        for m in ids))
-    (folder / "thresholds.yaml").write_text("thresholds:\n" + "".join(
-        f"  {m}:\n    op: '>='\n    value: 0.01\n    approval: approved\n"
-        "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
-        "      dataset_version: '1'\n      judge_model: file://grader_x.js\n" for m in ids))
-    (folder / "datasets.yaml").write_text("datasets:\n  arith:\n    status: validated\n    version: '1'\n")
+    (folder / "metrics.yaml").write_text(
+        "metrics:\n"
+        + "".join(
+            f"  {m}:\n    status: gating\n    dataset: arith\n    judge: x\n    min_samples: 5\n"
+            for m in ids
+        )
+    )
+    (folder / "thresholds.yaml").write_text(
+        "thresholds:\n"
+        + "".join(
+            f"  {m}:\n    op: '>='\n    value: 0.01\n    approval: approved\n"
+            "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
+            "      dataset_version: '1'\n      judge_model: file://grader_x.js\n"
+            for m in ids
+        )
+    )
+    (folder / "datasets.yaml").write_text(
+        "datasets:\n  arith:\n    status: validated\n    version: '1'\n"
+    )
     (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
     (folder / "judges.yaml").write_text(
-        "judges:\n  x:\n    model: file://grader_x.js\n    calibration: calibrated\n")
+        "judges:\n  x:\n    model: file://grader_x.js\n    calibration: calibrated\n"
+    )
     graders = FIXTURES / "promptfoo/graders/results/results.json"
     result = run("score", str(graders), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = {m: card(result, m)["authority"]["reasons"] for m in ids}
     assert [r["code"] for r in got["model-a/sum/rubric"]] == [
-        "judge_not_independent", "judge_model_mismatch"
+        "judge_not_independent",
+        "judge_model_mismatch",
     ]
     assert [r["code"] for r in got["model-b/sum/rubric"]] == ["judge_model_mismatch"]
     assert "'file://model_a.js'" in got["model-b/sum/rubric"][0]["message"]
@@ -294,9 +353,11 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
     assert "earlier run:" in terminal
 
 
-@pytest.mark.parametrize("fixture", [p for p in outputs() if "samples_" not in p.name
-                                     and p.suffix != ".csv"],
-                         ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize(
+    "fixture",
+    [p for p in outputs() if "samples_" not in p.name and p.suffix != ".csv"],
+    ids=lambda p: str(p.relative_to(FIXTURES)),
+)
 def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
     """`evalglass metrics` reads every real output file by itself, and refuses a framework's own
     file that holds no run (an index, a cache, a JUnit report) saying what it is."""
@@ -322,27 +383,43 @@ def test_an_eval_set_folder_scores_with_a_note_per_skipped_file(tmp_path: Path) 
     (host / "metrics.yaml").write_text(text)
     result = run("score", str(folder), "--records", str(host), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
-    assert (got["value"], got["n"]) == (score["metrics"]["accuracy"]["value"],
-                                        score["scored_samples"])
+    assert (got["value"], got["n"]) == (
+        score["metrics"]["accuracy"]["value"],
+        score["scored_samples"],
+    )
     notes = [line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")]
     assert len(notes) == 3 and all("Inspect's" in line for line in notes)
     skipped = json.loads(result.stdout)["skipped"]
-    assert sorted(Path(s["source"]).name for s in skipped) == [".eval-set-id", "eval-set.json",
-                                                               "logs.json"]
+    assert sorted(Path(s["source"]).name for s in skipped) == [
+        ".eval-set-id",
+        "eval-set.json",
+        "logs.json",
+    ]
     assert result.returncode == 0
 
 
 def test_unscored_samples_count_against_the_missing_allowance(tmp_path: Path) -> None:
     """checked: 14 scored of 18; the 4 unscored are missing, so the gate needs an allowance."""
     log = next((FIXTURES / "inspect/unscored/logs/json").glob("*.json"))
-    entry = next(e for e in json.loads(log.read_text())["results"]["scores"]
-                 if e["name"] == "checked")
+    entry = next(
+        e for e in json.loads(log.read_text())["results"]["scores"] if e["name"] == "checked"
+    )
     metric = "unscored/checked/accuracy"
-    strict = run("score", str(log), "--records", str(records(tmp_path, metric, 0.01)),
-                 "--format", "json", cwd=tmp_path)
+    strict = run(
+        "score",
+        str(log),
+        "--records",
+        str(records(tmp_path, metric, 0.01)),
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     got = card(strict, metric)
     assert (got["value"], got["n"], got["missing"]) == (
-        entry["metrics"]["accuracy"]["value"], entry["scored_samples"], entry["unscored_samples"])
+        entry["metrics"]["accuracy"]["value"],
+        entry["scored_samples"],
+        entry["unscored_samples"],
+    )
     assert [r["code"] for r in got["gate"]["reasons"]] == ["too_many_missing"]
     allowed = tmp_path / "allowed"
     allowed.mkdir()
@@ -356,8 +433,15 @@ def test_a_small_group_cannot_clear_min_samples(tmp_path: Path) -> None:
     """grouped(): `mul` holds 6 of the 18 samples, so min_samples 10 makes its gate unsound."""
     log = next((FIXTURES / "inspect/grouped/logs/json").glob("*.json"))
     metric = "grouped_ops/exact/mul"
-    result = run("score", str(log), "--records", str(records(tmp_path, metric, 0.01)),
-                 "--format", "json", cwd=tmp_path)
+    result = run(
+        "score",
+        str(log),
+        "--records",
+        str(records(tmp_path, metric, 0.01)),
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     got = card(result, metric)
     ops = [s["metadata"]["op"] for s in json.loads(log.read_text())["samples"]]
     assert got["n"] == ops.count("mul")
@@ -378,8 +462,10 @@ def test_repeats_cannot_clear_min_samples(tmp_path: Path) -> None:
     got = card(result, metric)
     assert got["n"] == len(doc["config"]["tests"])
     assert [r["code"] for r in got["gate"]["reasons"]] == ["too_few_samples"]
-    assert f"with {doc['runtimeOptions']['repeat']} scores each reduced by mean" in (
-        got["gate"]["evidence"])
+    assert (
+        f"with {doc['runtimeOptions']['repeat']} scores each reduced by mean"
+        in (got["gate"]["evidence"])
+    )
 
 
 def test_a_recognised_file_with_no_metric_is_an_input_error(tmp_path: Path) -> None:
@@ -414,7 +500,9 @@ def test_every_command_that_reads_outputs_notes_the_skipped_files(tmp_path: Path
     )
     for command in commands:
         result = run(*command, cwd=tmp_path)
-        notes = [line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")]
+        notes = [
+            line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")
+        ]
         assert len(notes) == 2, (command, result.stderr)
         assert any(".deepeval-cache.json: DeepEval's metric cache" in line for line in notes)
 
@@ -425,5 +513,8 @@ def test_the_metrics_json_lists_the_skipped_files(tmp_path: Path) -> None:
     result = run("metrics", str(folder), "--format", "json", cwd=tmp_path)
     doc = json.loads(result.stdout)
     assert sorted(Path(s["source"]).name for s in doc["skipped"]) == [
-        ".eval-set-id", "eval-set.json", "logs.json"]
+        ".eval-set-id",
+        "eval-set.json",
+        "logs.json",
+    ]
     assert result.returncode == 0

@@ -33,8 +33,12 @@ def run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], s
     listing = tmp_path / "modules.json"
     result = subprocess.run(
         [sys.executable, "-c", _DRIVER, str(listing), *args],
-        capture_output=True, text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"},
-        timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"},
+        timeout=60,
+        check=False,
     )
     return result, set(json.loads(listing.read_text()))
 
@@ -149,9 +153,11 @@ MCP = ("mcp", "mcp_types", "pydantic", "anyio", "starlette", "uvicorn", "evalgla
 def test_score_and_help_load_nothing_of_the_mcp_server(tmp_path: Path) -> None:
     """The MCP SDK is the `mcp` command's alone: `score` (terminal or JSON) and `--help` load
     neither it, its dependencies nor the server's own modules."""
-    for args in (("score", "examples/run.json", "--records", "host_records"),
-                 ("score", "examples/run.json", "--records", "host_records", "--format", "json"),
-                 ("--help",)):
+    for args in (
+        ("score", "examples/run.json", "--records", "host_records"),
+        ("score", "examples/run.json", "--records", "host_records", "--format", "json"),
+        ("--help",),
+    ):
         result, modules = run(tmp_path, *args)
         assert result.returncode == 0, result.stderr
         assert loaded(modules, MCP) == set(), args

@@ -25,10 +25,21 @@ from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 FORMATS = [f.value for f in Format]
 CALIBRATION = Path(__file__).resolve().parents[1] / "examples" / "calibration"
-TREND = tuple(str(p) for p in sorted(
-    (Path(__file__).resolve().parents[1] / "examples" / "trend" / "scorecards").glob("*.json")))
-_CALIBRATE = ("calibrate", str(CALIBRATION / "judgments.jsonl"), str(CALIBRATION / "labels.csv"),
-              "--judge", "grader-v2", "--resamples", "50")
+TREND = tuple(
+    str(p)
+    for p in sorted(
+        (Path(__file__).resolve().parents[1] / "examples" / "trend" / "scorecards").glob("*.json")
+    )
+)
+_CALIBRATE = (
+    "calibrate",
+    str(CALIBRATION / "judgments.jsonl"),
+    str(CALIBRATION / "labels.csv"),
+    "--judge",
+    "grader-v2",
+    "--resamples",
+    "50",
+)
 
 
 def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
@@ -38,12 +49,29 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         *[(("score", "run.json", "--format", f), {0}) for f in FORMATS],
         (("score", "run.json", *writes), {0}),
         (("score", "run.json", "--format", "markdown", "--output", "../out/card.md"), {0}),
-        (("score", "run.json", "--format", "json", "--keep-samples", "--output",
-          "../out/samples.json"), {0}),
+        (
+            (
+                "score",
+                "run.json",
+                "--format",
+                "json",
+                "--keep-samples",
+                "--output",
+                "../out/samples.json",
+            ),
+            {0},
+        ),
         (("score", "run.json", "--require-gate", "--records-ref", "HEAD"), {0}),
         (("score", "run.json", "--output", "host_records/card.md"), {2}),
         (("score", "run.json", "--write", "json=host_records/card.json"), {2}),
         (("score", "run.json", "--write", "html=host_records/sub/card.html"), {2}),
+        # The example's checks look for examples/run.json, which this copy keeps as run.json.
+        (
+            ("run", "run.json", "--write", "json=../out/run.json", "--cache-dir", "../out/cache"),
+            {1},
+        ),
+        (("run", "--tier", "fast", "--no-cache"), {1}),
+        (("run", "run.json", "--write", "json=host_records/card.json"), {2}),
         (("demo",), {0}),
         (("demo", "--format", "json"), {0}),
         (("metrics", "run.json"), {0}),
@@ -57,14 +85,15 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         (("validate",), {0}),
         (("schema",), {0}),
         (("schema", "thresholds"), {0}),
-        *[(("diff", "--base", "HEAD", "run.json", "--format", f), {0})
-          for f in ("terminal", "markdown", "json")],
+        *[
+            (("diff", "--base", "HEAD", "run.json", "--format", f), {0})
+            for f in ("terminal", "markdown", "json")
+        ],
         (("diff", "--base", "HEAD", "--head", "HEAD", "--fail-on-loosen"), {0}),
         (("--version",), {0}),
         (("score", "--help"), {0}),
         ((*_CALIBRATE, "--out", "../out/calibration.json"), {0}),
-        ((*_CALIBRATE, "--against", str(CALIBRATION / "grader-v2.json"), "--format", "json"),
-         {0}),
+        ((*_CALIBRATE, "--against", str(CALIBRATION / "grader-v2.json"), "--format", "json"), {0}),
         ((*_CALIBRATE, "--out", "host_records/calibration.json"), {2}),
         (("trend", *TREND), {0}),
         (("trend", *TREND, "--format", "html", "--output", "../out/trend.html"), {0}),
@@ -80,17 +109,31 @@ def snapshot(folder: Path) -> dict[str, tuple[object, ...]]:
         info = path.lstat()
         digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
         found[path.relative_to(folder).as_posix()] = (
-            stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), info.st_mtime_ns,
-            info.st_ctime_ns, digest,
+            stat.S_IFMT(info.st_mode),
+            stat.S_IMODE(info.st_mode),
+            info.st_mtime_ns,
+            info.st_ctime_ns,
+            digest,
         )
     return found
 
 
 def _run(args: tuple[str, ...], cwd: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_STEP_SUMMARY": str(out / "summary.md"),
-           "HOME": str(out)}
-    return subprocess.run([str(EVALGLASS), *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=120, check=False)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "NO_COLOR": "1",
+        "GITHUB_STEP_SUMMARY": str(out / "summary.md"),
+        "HOME": str(out),
+    }
+    return subprocess.run(
+        [str(EVALGLASS), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
 
 
 def _run_all(repo: Path, out: Path) -> None:
@@ -109,8 +152,15 @@ def repo(tmp_path: Path) -> Path:
     (repo / "host_records" / "sub").mkdir()
     (repo / "host_records" / "sub" / "notes.md").write_text("calibration notes\n")
     shutil.copy(EXAMPLE_OUTPUT, repo / "run.json")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com",
-           "-c", "commit.gpgsign=false"]
+    git = [
+        "git",
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "commit.gpgsign=false",
+    ]
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
     subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "records"], check=True)
@@ -140,13 +190,32 @@ def test_no_command_writes_under_the_records_folder(repo: Path) -> None:
 
 
 # Words that would set a record state, and every state word the records hold.
-_STEMS = ("promot", "approv", "grant", "calibrat", "status", "authori", "unblock", "enabl",
-          "permit", "validat", "retir", "drift", "write")
+_STEMS = (
+    "promot",
+    "approv",
+    "grant",
+    "calibrat",
+    "status",
+    "authori",
+    "unblock",
+    "enabl",
+    "permit",
+    "validat",
+    "retir",
+    "drift",
+    "write",
+)
 _STATES = {m.value for e in (MetricStatus, Approval, DatasetStatus, Calibration, Policy) for m in e}
-# Each allowed on purpose: `score --write` writes scorecards and refuses the records folder;
+# Each allowed on purpose: `score --write` and `run --write` write scorecards and refuse the
+# records folder;
 # `validate` checks the records against their schema and sets nothing; `calibrate` measures a
 # judge's agreement into an evidence file outside the records and sets no calibration.
-_ALLOWED = {("score", "--write"), ("validate", "validate"), ("calibrate", "calibrate")}
+_ALLOWED = {
+    ("score", "--write"),
+    ("run", "--write"),
+    ("validate", "validate"),
+    ("calibrate", "calibrate"),
+}
 
 
 def _names(command: Any, path: str) -> list[tuple[str, str]]:
@@ -174,8 +243,19 @@ def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
     """No command or option is named to promote, approve, calibrate, set a status or write."""
     names = _names(typer.main.get_command(app), "")
     commands = {name for path, name in names if path == name}
-    expected = {"score", "demo", "metrics", "diff", "explain", "doctor", "validate", "schema",
-                "calibrate", "mcp"}
+    expected = {
+        "score",
+        "run",
+        "demo",
+        "metrics",
+        "diff",
+        "explain",
+        "doctor",
+        "validate",
+        "schema",
+        "calibrate",
+        "mcp",
+    }
     assert expected <= commands
     assert _offending(names) == []
 
@@ -187,7 +267,8 @@ def test_no_mcp_tool_or_argument_sets_a_status_an_approval_or_a_calibration() ->
     assert {name for _, name in names} >= {"score", "explain", "doctor", "metrics", "diff"}
     assert _offending(names) == []
     assert _offending([("mcp", "set_status"), ("mcp", "promote")]) == [
-        ("mcp", "set_status"), ("mcp", "promote")
+        ("mcp", "set_status"),
+        ("mcp", "promote"),
     ]
 
 

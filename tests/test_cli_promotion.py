@@ -22,6 +22,7 @@ def work(tmp_path: Path) -> Path:
     shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
     return tmp_path
 
+
 APPROVED_NO_DATE = (
     "thresholds:\n  qa/exact_match:\n    op: '>='\n    value: 0.85\n    approval: approved\n"
     "    approved_by: '@alice'\n"
@@ -45,9 +46,7 @@ def test_explain_in_markdown(work: Path) -> None:
     """--format markdown: a bold headline and the ordered edit table."""
     result = run("explain", "qa/refusal_rate", "run.json", "--format", "markdown", cwd=work)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith(
-        "**`qa/refusal_rate`: informational: shown, never enforced**\n"
-    )
+    assert result.stdout.startswith("**`qa/refusal_rate`: informational: shown, never enforced**\n")
     assert "| 1 | `thresholds.yaml` | `qa/refusal_rate.approval` | `approved` |" in result.stdout
     assert "- gate: fail: upper bound 0.05352 is not &lt;= 0.05" in result.stdout
 
@@ -57,8 +56,10 @@ def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
     result = run("explain", "qa/exact-match", "run.json", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        ("evalglass: qa/exact-match: no such metric in metrics.yaml or the outputs given "
-         "(did you mean 'qa/exact_match'?)")
+        (
+            "evalglass: qa/exact-match: no such metric in metrics.yaml or the outputs given "
+            "(did you mean 'qa/exact_match'?)"
+        )
     ]
     assert result.stdout == ""
 
@@ -73,11 +74,12 @@ def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
 
 
 def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
-    """The example gates on a calibrating judge (an error); calibrated, only warnings remain."""
+    """The example gates on a calibrating judge (an error); calibrated, only warnings remain
+    (two of them: tasks of the output that no gating record covers)."""
     result = run("doctor", "run.json", cwd=work)
     assert result.returncode == 1
     assert result.stdout.splitlines()[-1] == (
-        "3 metrics configured to gate; 0 measured by nothing given; 1 error, 3 warnings"
+        "5 metrics configured to gate; 0 measured by nothing given; 1 error, 5 warnings"
     )
     assert (
         "host_records/metrics.yaml:9: error: metric 'qa/helpfulness' is configured to gate on "
@@ -88,7 +90,7 @@ def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
     result = run("doctor", "run.json", "--format", "json", cwd=work)
     assert result.returncode == 0
     doc = json.loads(result.stdout)
-    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 3, 0)
+    assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 5, 0)
 
 
 def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
@@ -97,8 +99,10 @@ def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
     result = run("doctor", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        ("evalglass: host_records/thresholds.yaml:2: threshold 'qa/exact_match' is approved but "
-         "is missing required field 'approved_on'")
+        (
+            "evalglass: host_records/thresholds.yaml:2: threshold 'qa/exact_match' is approved but "
+            "is missing required field 'approved_on'"
+        )
     ]
     assert result.stdout == ""
 
@@ -107,25 +111,30 @@ def test_validate_counts_the_records(work: Path) -> None:
     """validate: schema only, `ok: N records in DIR`, exit 0."""
     result = run("validate", cwd=work)
     assert (result.returncode, result.stdout, result.stderr) == (
-        0, "ok: 13 records in host_records\n", ""
+        0,
+        "ok: 17 records in host_records\n",
+        "",
     )
 
 
 def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
-    """validate: each check is a record, and so is the success policy when success.yaml has one."""
+    """validate: each check is a record, and so is the success policy when success.yaml has one
+    (the example's two check metrics and two checks, here replaced by two others)."""
     (work / "host_records/checks.yaml").write_text(
         "checks:\n  unit-tests:\n    run: pytest -q\n    timeout: 600\n"
         "  model-card:\n    file_exists: docs/model_card.md\n"
     )
     (work / "host_records/success.yaml").write_text("success:\n  min_gates: 1\n")
     result = run("validate", cwd=work)
-    assert (result.returncode, result.stdout) == (0, "ok: 15 records in host_records\n")
+    assert (result.returncode, result.stdout) == (0, "ok: 17 records in host_records\n")
     (work / "host_records/success.yaml").write_text("success:\n  mode: percentage\n")
     refused = run("validate", cwd=work)
     assert refused.returncode == 4
     assert refused.stderr.splitlines() == [
-        ("evalglass: host_records/success.yaml:1: the success policy is in percentage mode but is "
-        "missing required field 'min_pass_rate'")
+        (
+            "evalglass: host_records/success.yaml:1: the success policy is in percentage mode but is "
+            "missing required field 'min_pass_rate'"
+        )
     ]
 
 
@@ -135,8 +144,10 @@ def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
     result = run("validate", "--records", "host_records", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        ("evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
-         "validated, retired (did you mean 'validated'?)")
+        (
+            "evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
+            "validated, retired (did you mean 'validated'?)"
+        )
     ]
     assert result.stdout == ""
 
@@ -160,7 +171,9 @@ def test_pre_commit_hook_runs_validate_on_records_files() -> None:
     assert len(hooks) == 1
     hook = hooks[0]
     assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} == {
-        "id": "evalglass-validate", "entry": "evalglass validate", "language": "python",
+        "id": "evalglass-validate",
+        "entry": "evalglass validate",
+        "language": "python",
         "pass_filenames": "false",
     }
     files = re.compile(hook["files"])
@@ -180,13 +193,19 @@ def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -
     run_json.write_text(run_json.read_text().replace('"2026-10"', '"2026-11"'))
     blocked = run("score", "run.json", "--as-of", "2026-11-30", cwd=work)
     assert blocked.returncode == 3, blocked.stdout + blocked.stderr
-    assert ("      approval_stale: the approval by @alice on 2026-11-01: dataset version: "
-            "approved '2026-10', dataset 'qa-gold' is at '2026-11'") in blocked.stdout.splitlines()
-    patch = run("explain", "qa/exact_match", "run.json", "--patch", "--as-of", "2026-11-30",
-                cwd=work)
+    assert (
+        "      approval_stale: the approval by @alice on 2026-11-01: dataset version: "
+        "approved '2026-10', dataset 'qa-gold' is at '2026-11'"
+    ) in blocked.stdout.splitlines()
+    patch = run(
+        "explain", "qa/exact_match", "run.json", "--patch", "--as-of", "2026-11-30", cwd=work
+    )
     assert patch.returncode == 0, patch.stderr
-    assert [line for line in patch.stdout.splitlines()
-            if line[:1] in "+-" and not line.startswith(("+++", "---"))] == [
+    assert [
+        line
+        for line in patch.stdout.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ] == [
         "-    approved_by: '@alice'",
         "-    approved_on: 2026-11-01",
         "+    approved_by: <who approved it>",
@@ -194,11 +213,17 @@ def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -
         "-      dataset_version: '2026-10'",
         "+      dataset_version: 2026-11",
     ]
-    edit(work / "host_records" / "thresholds.yaml",
-         ("    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
-          "      dataset_version: '2026-10'\n\n  qa/helpfulness"),
-         ("    approved_by: '@bob'\n    approved_on: 2026-11-20\n    approved_for:\n"
-          "      dataset_version: '2026-11'\n\n  qa/helpfulness"))
+    edit(
+        work / "host_records" / "thresholds.yaml",
+        (
+            "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
+            "      dataset_version: '2026-10'\n\n  qa/helpfulness"
+        ),
+        (
+            "    approved_by: '@bob'\n    approved_on: 2026-11-20\n    approved_for:\n"
+            "      dataset_version: '2026-11'\n\n  qa/helpfulness"
+        ),
+    )
     cleared = run("score", "run.json", "--as-of", "2026-11-30", cwd=work)
     assert cleared.returncode == 0, cleared.stdout
     assert cleared.stdout.startswith("PASS — 1 gate enforced")
@@ -207,11 +232,15 @@ def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -
 def test_an_expired_approval_blocks_from_the_day_after_its_last(work: Path) -> None:
     """expires_on is the last day: on it the gate passes, the day after it is blocked
     (approval_expired, exit 3); the evaluation date comes from --as-of."""
-    edit(work / "host_records" / "thresholds.yaml",
-         "      dataset_version: '2026-10'\n\n  qa/helpfulness",
-         "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness")
+    edit(
+        work / "host_records" / "thresholds.yaml",
+        "      dataset_version: '2026-10'\n\n  qa/helpfulness",
+        "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness",
+    )
     assert run("score", "run.json", "--as-of", "2027-05-01", cwd=work).returncode == 0
     after = run("score", "run.json", "--as-of", "2027-05-02T00:30:00Z", cwd=work)
     assert after.returncode == 3
-    assert ("      approval_expired: the approval by @alice on 2026-11-01 held until 2027-05-01 "
-            "(expires_on); the evaluation date is 2027-05-02") in after.stdout.splitlines()
+    assert (
+        "      approval_expired: the approval by @alice on 2026-11-01 held until 2027-05-01 "
+        "(expires_on); the evaluation date is 2027-05-02"
+    ) in after.stdout.splitlines()

@@ -54,15 +54,19 @@ def test_patterns_match_as_github_reads_them(pattern: str, path: str, matches: b
 def test_the_last_matching_line_wins_and_comments_are_skipped() -> None:
     """Later lines override earlier ones; a line with no owners leaves the file unowned; the rule
     keeps its line number and text; `\\#` escapes a hash in a pattern."""
-    text = ("# owners\n*  @everyone\n\n/host_records/  @acme/eval-leads  # leads\n"
-            "/host_records/thresholds.yaml @acme/product-owners @alice\n"
-            "/host_records/policies.yaml\n\\#odd @x\n")
+    text = (
+        "# owners\n*  @everyone\n\n/host_records/  @acme/eval-leads  # leads\n"
+        "/host_records/thresholds.yaml @acme/product-owners @alice\n"
+        "/host_records/policies.yaml\n\\#odd @x\n"
+    )
     owners = parse(text, ".github/CODEOWNERS")
     rule = owners.rule_for("host_records/thresholds.yaml")
     assert rule is not None
     assert (rule.line, rule.owners, rule.text) == (
-        5, ("@acme/product-owners", "@alice"),
-        "/host_records/thresholds.yaml @acme/product-owners @alice")
+        5,
+        ("@acme/product-owners", "@alice"),
+        "/host_records/thresholds.yaml @acme/product-owners @alice",
+    )
     leads = owners.rule_for("host_records/metrics.yaml")
     assert leads is not None and (leads.line, leads.owners) == (4, ("@acme/eval-leads",))
     unowned = owners.rule_for("host_records/policies.yaml")
@@ -86,8 +90,11 @@ def _ownership(text: str) -> Ownership:
 def _approver_findings(text: str | None) -> list[str]:
     records = s.records(s.State())
     ownership = None if text is None else _ownership(text)
-    return [f.message for f in diagnose(records, None, s.TODAY, ownership).findings
-            if f.problem is Problem.APPROVER_NOT_OWNER]
+    return [
+        f.message
+        for f in diagnose(records, None, s.TODAY, ownership).findings
+        if f.problem is Problem.APPROVER_NOT_OWNER
+    ]
 
 
 def test_doctor_warns_of_an_approver_codeowners_does_not_name() -> None:
@@ -97,20 +104,26 @@ def test_doctor_warns_of_an_approver_codeowners_does_not_name() -> None:
     assert _approver_findings(None) == []
     assert _approver_findings("/host_records/thresholds.yaml @Alice\n") == []
     assert _approver_findings("*.md @docs\n/host_records/ @acme/product-owners\n") == [
-        ("threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
-        "thresholds.yaml in CODEOWNERS: .github/CODEOWNERS:2 ('/host_records/ "
-        "@acme/product-owners') names @acme/product-owners (a team's members cannot be checked "
-        "here: confirm @alice is one)")
+        (
+            "threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
+            "thresholds.yaml in CODEOWNERS: .github/CODEOWNERS:2 ('/host_records/ "
+            "@acme/product-owners') names @acme/product-owners (a team's members cannot be checked "
+            "here: confirm @alice is one)"
+        )
     ]
     assert _approver_findings("*.md @docs\n") == [
-        ("threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
-        "thresholds.yaml in CODEOWNERS: no line of .github/CODEOWNERS matches "
-        "host_records/thresholds.yaml")
+        (
+            "threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
+            "thresholds.yaml in CODEOWNERS: no line of .github/CODEOWNERS matches "
+            "host_records/thresholds.yaml"
+        )
     ]
     assert _approver_findings("/host_records/ @bob\n/host_records/thresholds.yaml\n") == [
-        ("threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
-        "thresholds.yaml in CODEOWNERS: .github/CODEOWNERS:2 ('/host_records/thresholds.yaml') "
-        "names no one: the line leaves it unowned")
+        (
+            "threshold 'qa/match/accuracy' is approved by '@alice', who is not named as an owner of "
+            "thresholds.yaml in CODEOWNERS: .github/CODEOWNERS:2 ('/host_records/thresholds.yaml') "
+            "names no one: the line leaves it unowned"
+        )
     ]
 
 

@@ -20,8 +20,8 @@ from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import assemble
 from evalglass.core.status import Status
 from evalglass.core.success import Rule, Source
-from evalglass.evidence.model import Evidence, Method
-from evalglass.records.model import Approval, Op, SuccessMode
+from evalglass.evidence.model import AttemptOutcome, Evidence, Method
+from evalglass.records.model import Approval, Op, SuccessMode, Tier
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
 from tests import states
@@ -39,7 +39,8 @@ def test_published_vocabularies_are_the_cores() -> None:
         (contract.ResultName, Result), (contract.OpName, Op), (contract.ApprovalName, Approval),
         (contract.MethodName, Method), (contract.StatusName, Status),
         (contract.ModeName, SuccessMode), (contract.PolicySourceName, Source),
-        (contract.RuleName, Rule),
+        (contract.RuleName, Rule), (contract.OutcomeOfAttempt, AttemptOutcome),
+        (contract.TierName, Tier),
     ]  # fmt: skip
     for literal, enum in pairs:
         assert list(get_args(literal)) == [member.value for member in enum]
@@ -94,17 +95,29 @@ HOSTILE = {
     "a string n": (("metrics", 0, "n"), "412", "metrics[0].n"),
     "a fractional n": (("metrics", 0, "n"), 4.5, "metrics[0].n"),
     "a negative n": (("metrics", 0, "n"), -1, "metrics[0]: n must not be negative"),
-    "samples not a list": (("metrics", 0, "samples"), {"id": "a"}, "metrics[0].samples: expected a list"),
+    "samples not a list": (
+        ("metrics", 0, "samples"),
+        {"id": "a"},
+        "metrics[0].samples: expected a list",
+    ),
     "level 0": (("metrics", 0, "level"), 0, "metrics[0]: level must lie strictly between 0 and 1"),
     "level 1": (("metrics", 0, "level"), 1, "metrics[0]: level must lie strictly between 0 and 1"),
-    "level 7.5": (("metrics", 0, "level"), 7.5, "metrics[0]: level must lie strictly between 0 and 1"),
+    "level 7.5": (
+        ("metrics", 0, "level"),
+        7.5,
+        "metrics[0]: level must lie strictly between 0 and 1",
+    ),
     "an unknown verdict": (("verdict",), "passed", "verdict"),
     "an interval of three": (("metrics", 0, "interval"), [0, 1, 2], "metrics[0].interval"),
     "metrics not a list": (("metrics",), {}, "metrics: expected a list"),
     "an unknown policy mode": (("policy", "mode"), "most", "policy.mode"),
     "a pass rate above 1": (("policy", "pass_rate"), 1.5, "policy: pass_rate must lie between"),
     "a negative min_gates": (("policy", "min_gates"), -1, "policy: min_gates must not be negative"),
-    "a time without a zone": (("evaluated_at",), "2026-11-30T12:00:00", "evaluated_at: expected a time"),
+    "a time without a zone": (
+        ("evaluated_at",),
+        "2026-11-30T12:00:00",
+        "evaluated_at: expected a time",
+    ),
     "a date for a time": (("evaluated_at",), "2026-11-30", "evaluated_at: expected a time"),
     "a number for a time": (("evaluated_at",), 1764504000, "evaluated_at: expected a time"),
     "an impossible time": (("evaluated_at",), "2026-02-30T12:00:00Z", "evaluated_at: "),
@@ -134,16 +147,51 @@ def test_a_malformed_scorecard_is_refused_naming_the_field(case: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ['{"metrics": [], "schema_version": 1, "value": NaN}', "[" * 100_000 + "]" * 100_000,
-     '{"schema_version": 1, "metrics": [{"n": 1' + "0" * 5000 + "}]}", '"\\ud800"', "", "null",
-     '{"schema_version": 2, "metrics": []}', '{"schema_version": 1}'],
-    ids=["nan", "deep", "huge integer", "lone surrogate", "empty", "null", "version 2", "no metrics"],
+    [
+        '{"metrics": [], "schema_version": 1, "value": NaN}',
+        "[" * 100_000 + "]" * 100_000,
+        '{"schema_version": 1, "metrics": [{"n": 1' + "0" * 5000 + "}]}",
+        '"\\ud800"',
+        "",
+        "null",
+        '{"schema_version": 2, "metrics": []}',
+        '{"schema_version": 1}',
+    ],
+    ids=[
+        "nan",
+        "deep",
+        "huge integer",
+        "lone surrogate",
+        "empty",
+        "null",
+        "version 2",
+        "no metrics",
+    ],
 )
 def test_text_that_is_not_a_scorecard_is_one_line(text: str) -> None:
     """Non-JSON, deep, huge or foreign documents are a ContractError, never a crash."""
     with pytest.raises(contract.ContractError) as error:
         contract.loads(text, "base.json")
     assert "\n" not in str(error.value)
+
+
+def test_a_run_with_checks_reads_back_with_its_attempts_and_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`evalglass run`'s JSON: attempts per check, counts.not_run and the tier survive the trip;
+    `score` writes no tier and no attempts, and counts the gating checks it did not run."""
+    monkeypatch.chdir(RECORDS.parent)
+    card = evalglass.run([EXAMPLE], RECORDS, tier="fast", use_cache=False)
+    text = render(card, Format.JSON)
+    doc = contract.loads(text, "card.json")
+    assert contract.dumps(doc) == text
+    assert (doc.tier, doc.counts.not_run) == ("fast", 1)
+    present = doc.metric("check/eval-output-present")
+    assert present is not None and present.attempts is not None
+    assert [a.outcome for a in present.attempts] == ["passed"]
+    plain = json.loads(render(evalglass.score([EXAMPLE], RECORDS), Format.JSON))
+    assert "tier" not in plain and plain["counts"]["not_run"] == 2
+    assert all("attempts" not in m for m in plain["metrics"])
 
 
 def test_a_scorecard_from_before_evaluated_at_still_loads() -> None:

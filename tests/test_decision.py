@@ -29,12 +29,18 @@ RUN = Run(source="run.json", models=["acme/x"])
 
 def threshold(op: Op, value: float) -> ThresholdRecord:
     return ThresholdRecord(
-        op=op, value=value, approval=Approval.APPROVED, approved_by="@a", approved_on=dt.date(2026, 1, 1)
+        op=op,
+        value=value,
+        approval=Approval.APPROVED,
+        approved_by="@a",
+        approved_on=dt.date(2026, 1, 1),
     )
 
 
 def metric(decision: Decision = Decision.BOUND, min_samples: int = 10) -> MetricRecord:
-    return MetricRecord(status=MetricStatus.GATING, dataset="d", decision=decision, min_samples=min_samples)
+    return MetricRecord(
+        status=MetricStatus.GATING, dataset="d", decision=decision, min_samples=min_samples
+    )
 
 
 def measured(value: float, low: float, high: float, n: int = 100) -> Measurement:

@@ -14,12 +14,14 @@ from evalglass.evidence.model import Evidence
 from evalglass.records.model import (
     Approval,
     Calibration,
+    CheckRecord,
     Decision,
     HostRecords,
     MetricRecord,
     MetricStatus,
     Op,
     ThresholdRecord,
+    Tier,
 )
 from evalglass.tools import records_diff
 from evalglass.tools.records_diff import Kind, RecordsDiff
@@ -27,20 +29,27 @@ from tests import states as s
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
 
 
-def diff(base: HostRecords, head: HostRecords, evidence: Evidence | None = None,
-         **names: str) -> RecordsDiff:
+def diff(
+    base: HostRecords, head: HostRecords, evidence: Evidence | None = None, **names: str
+) -> RecordsDiff:
     """The diff as of the states' evaluation date."""
     return records_diff.diff(base, head, evidence, evaluated_on=s.TODAY, **names)
 
 
 def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
-    return ThresholdRecord(op=op, value=value, approval=Approval.APPROVED, approved_by=by,
-                           approved_on=dt.date(2026, 11, 1),
-                           approved_for=s.approved_for(s.State(), names_judge=False))
+    return ThresholdRecord(
+        op=op,
+        value=value,
+        approval=Approval.APPROVED,
+        approved_by=by,
+        approved_on=dt.date(2026, 11, 1),
+        approved_for=s.approved_for(s.State(), names_judge=False),
+    )
 
 
 def loosens(old: tuple[Op, float], new: tuple[Op, float]) -> bool:
     """Independent statement: does `new` admit some value that `old` rejected?"""
+
     def admits(rule: tuple[Op, float], x: float) -> bool:
         return rule[0].holds(x, rule[1])
 
@@ -51,7 +60,9 @@ def loosens(old: tuple[Op, float], new: tuple[Op, float]) -> bool:
 RULES = [(op, v) for op in Op for v in (0.5, 0.6)]
 
 
-@pytest.mark.parametrize(("old", "new"), [p for p in itertools.product(RULES, RULES) if p[0] != p[1]])
+@pytest.mark.parametrize(
+    ("old", "new"), [p for p in itertools.product(RULES, RULES) if p[0] != p[1]]
+)
 def test_threshold_direction_table(old, new) -> None:
     """Every pair of rules: loosened exactly when the new rule admits a value the old rejected."""
     base = attrs.evolve(s.records(s.State()), thresholds={s.METRIC: threshold(*old)})
@@ -99,6 +110,7 @@ def test_no_change_no_rows() -> None:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A git repository whose main commit holds the example records."""
+
     def git(*args: str) -> None:
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
 
@@ -128,8 +140,12 @@ def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
     path = repo / "host_records/thresholds.yaml"
     original = path.read_text()
     path.write_text(original.replace("    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n"))
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "drop"],
-                   cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "drop"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
     path.write_text(original.replace("    value: 0.85\n", "    value: 0.9\n    max_drop: 0.2\n"))
     widened = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert widened.returncode == 1, widened.stdout + widened.stderr
@@ -168,9 +184,17 @@ def _bars(ops: tuple[Op, ...]) -> list[ThresholdRecord]:
     ):
         if value is None and drop is None and relative is None:
             continue
-        bars.append(ThresholdRecord(op=op, value=value, max_drop=drop, max_relative_drop=relative,
-                                    approval=Approval.APPROVED, approved_by="@alice",
-                                    approved_on=dt.date(2026, 11, 1)))
+        bars.append(
+            ThresholdRecord(
+                op=op,
+                value=value,
+                max_drop=drop,
+                max_relative_drop=relative,
+                approval=Approval.APPROVED,
+                approved_by="@alice",
+                approved_on=dt.date(2026, 11, 1),
+            )
+        )
     return bars
 
 
@@ -184,11 +208,13 @@ def admits(bar: ThresholdRecord, x: float, drop: float, relative: float) -> bool
     )
 
 
-_PROBES = list(itertools.product(
-    [v + d for v in (0.5, 0.55, 0.6) for d in (-1e-9, 0, 1e-9)],
-    [v + d for v in (0.0, 0.02, 0.035, 0.05, 0.09) for d in (-1e-9, 0, 1e-9)],
-    [v + d for v in (0.0, 0.1, 0.15, 0.2, 0.3) for d in (-1e-9, 0, 1e-9)],
-))
+_PROBES = list(
+    itertools.product(
+        [v + d for v in (0.5, 0.55, 0.6) for d in (-1e-9, 0, 1e-9)],
+        [v + d for v in (0.0, 0.02, 0.035, 0.05, 0.09) for d in (-1e-9, 0, 1e-9)],
+        [v + d for v in (0.0, 0.1, 0.15, 0.2, 0.3) for d in (-1e-9, 0, 1e-9)],
+    )
+)
 
 
 @pytest.mark.parametrize("ops", [(Op.GE, Op.GT), (Op.LE, Op.LT)], ids=["higher", "lower"])
@@ -202,14 +228,21 @@ def test_threshold_bar_table(ops: tuple[Op, ...]) -> None:
     for old, new in itertools.product(bars, bars):
         if old == new:
             continue
-        changes = diff(attrs.evolve(base, thresholds={s.METRIC: old}),
-                       attrs.evolve(base, thresholds={s.METRIC: new})).changes
+        changes = diff(
+            attrs.evolve(base, thresholds={s.METRIC: old}),
+            attrs.evolve(base, thresholds={s.METRIC: new}),
+        ).changes
         # What the edit does to authority (a regression bar needs a baseline) is tested above.
         kinds = [c.kind for c in changes if c.file == "thresholds.yaml"]
         looser = any(admits(new, *p) and not admits(old, *p) for p in _PROBES)
         tighter = any(admits(old, *p) and not admits(new, *p) for p in _PROBES)
-        want = (Kind.THRESHOLD_LOOSENED if looser else Kind.THRESHOLD_TIGHTENED if tighter
-                else Kind.RECORD_CHANGED)
+        want = (
+            Kind.THRESHOLD_LOOSENED
+            if looser
+            else Kind.THRESHOLD_TIGHTENED
+            if tighter
+            else Kind.RECORD_CHANGED
+        )
         assert kinds == [want], (old, new, kinds)
         verdicts[want] = verdicts.get(want, 0) + 1
     # The table reaches every outcome, so no branch of it is vacuous.
@@ -239,8 +272,15 @@ _METRIC_FIELDS = {
 }
 _Z = {0.8: 1.2816, 0.95: 1.96, 0.99: 2.5758}
 # (n, fraction of samples missing, a baseline exists, value, standard error), against a bar 0.8.
-_RUNS = list(itertools.product((1, 5, 10, 50, 100, 500), (0.0, 0.03, 0.1, 0.5), (False, True),
-                               (0.79, 0.85), (0.01, 0.02, 0.03, 0.05)))
+_RUNS = list(
+    itertools.product(
+        (1, 5, 10, 50, 100, 500),
+        (0.0, 0.03, 0.1, 0.5),
+        (False, True),
+        (0.79, 0.85),
+        (0.01, 0.02, 0.03, 0.05),
+    )
+)
 
 
 def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float]) -> bool:
@@ -248,7 +288,9 @@ def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float])
     baseline when one is required, and the compared number (the value for a point decision,
     the lower end of the interval at the record's level for a bound) clears 0.8."""
     n, missing, has_baseline, value, se = run
-    compared = value if record.decision is Decision.POINT else value - _Z[record.interval_level] * se
+    compared = (
+        value if record.decision is Decision.POINT else value - _Z[record.interval_level] * se
+    )
     return (
         n >= record.min_samples
         and missing <= record.max_missing_fraction
@@ -259,7 +301,9 @@ def admits_run(record: MetricRecord, run: tuple[int, float, bool, float, float])
 
 def _metric_records() -> list[MetricRecord]:
     return [
-        MetricRecord(status=MetricStatus.GATING, dataset=s.DATASET, **dict(zip(_METRIC_FIELDS, values)))
+        MetricRecord(
+            status=MetricStatus.GATING, dataset=s.DATASET, **dict(zip(_METRIC_FIELDS, values))
+        )
         for values in itertools.product(*_METRIC_FIELDS.values())
     ]
 
@@ -278,14 +322,18 @@ def test_metric_field_direction_table() -> None:
     for old, new in itertools.product(records, records):
         if old == new:
             continue
-        result = diff(attrs.evolve(base, metrics={s.METRIC: old}),
-                      attrs.evolve(base, metrics={s.METRIC: new}))
+        result = diff(
+            attrs.evolve(base, metrics={s.METRIC: old}), attrs.evolve(base, metrics={s.METRIC: new})
+        )
         rows = [c for c in result.changes if c.kind not in _AUTHORITY_KINDS]
         looser = any(admits_run(new, r) and not admits_run(old, r) for r in _RUNS)
         tighter = any(admits_run(old, r) and not admits_run(new, r) for r in _RUNS)
         want = [Kind.METRIC_LOOSENED] if looser else [Kind.METRIC_TIGHTENED] if tighter else []
         # Between two point rules the interval level compares nothing: a plain change.
-        if Decision.POINT is old.decision is new.decision and old.interval_level != new.interval_level:
+        if (
+            Decision.POINT is old.decision is new.decision
+            and old.interval_level != new.interval_level
+        ):
             want.append(Kind.RECORD_CHANGED)
         assert want, (old, new)
         assert [(c.kind, c.file) for c in rows] == [(k, "metrics.yaml") for k in want], (old, new)
@@ -314,8 +362,11 @@ def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind
     """One field moved: one row of its kind, saying which field moved from what to what; the
     same edit beside a status change still loosens, and the status change is shown apart."""
     record = MetricRecord(status=MetricStatus.GATING, dataset=s.DATASET)
-    base = attrs.evolve(s.records(s.State()), metrics={s.METRIC: attrs.evolve(record, **{field: old})})
+    base = attrs.evolve(
+        s.records(s.State()), metrics={s.METRIC: attrs.evolve(record, **{field: old})}
+    )
     moved = attrs.evolve(base.metrics[s.METRIC], **{field: new})
+
     def shown(value: object) -> str:
         return value.value if isinstance(value, Decision) else str(value)
 
@@ -343,8 +394,9 @@ def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind
         ("    min_samples: 100\n", "    min_samples: 100\n    interval_level: 0.99\n", False),
     ],
 )
-def test_diff_cli_flags_a_loosened_metric_record(repo: Path, old: str, new: str,
-                                                 loosens: bool) -> None:
+def test_diff_cli_flags_a_loosened_metric_record(
+    repo: Path, old: str, new: str, loosens: bool
+) -> None:
     """`diff --fail-on-loosen` in a real repository: a metrics.yaml edit that weakens a gate
     exits 1 and names the field; one that strengthens it exits 0 and says so."""
     path = repo / "host_records/metrics.yaml"
@@ -360,10 +412,17 @@ def test_diff_cli_flags_a_loosened_metric_record(repo: Path, old: str, new: str,
 def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
     """requires_baseline removed from a metric record is a loosening the diff refuses."""
     path = repo / "host_records/metrics.yaml"
-    path.write_text(path.read_text().replace("    min_samples: 100\n",
-                                             "    min_samples: 100\n    requires_baseline: yes\n", 1))
-    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "req"],
-                   cwd=repo, check=True, capture_output=True)
+    path.write_text(
+        path.read_text().replace(
+            "    min_samples: 100\n", "    min_samples: 100\n    requires_baseline: yes\n", 1
+        )
+    )
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "req"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
     path.write_text(path.read_text().replace("    requires_baseline: yes\n", "", 1))
     result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -371,6 +430,7 @@ def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
 
 
 # --- approvals: made stale, expiring, loosened --------------------------------------------------
+
 
 def _with_threshold(records: HostRecords, **fields: object) -> HostRecords:
     threshold = attrs.evolve(records.thresholds[s.METRIC], **fields)
@@ -382,31 +442,39 @@ def test_a_dataset_bump_lists_the_approval_it_makes_stale() -> None:
     listed as made stale, naming the dimension and both values; a change that leaves an already
     stale approval stale does not list it again."""
     base = s.records(s.State())
-    head = attrs.evolve(base, datasets={s.DATASET: attrs.evolve(base.datasets[s.DATASET],
-                                                                 version="2026-11")})
+    head = attrs.evolve(
+        base, datasets={s.DATASET: attrs.evolve(base.datasets[s.DATASET], version="2026-11")}
+    )
     stale = [c for c in diff(base, head).changes if c.kind is Kind.APPROVAL_STALE]
     assert [(c.file, c.id, c.detail) for c in stale] == [
-        ("thresholds.yaml", s.METRIC,
-         ("approved by @alice on 2026-11-01 no longer describes the records: dataset version: "
-         "approved '2026-10', dataset 'qa-gold' is at '2026-11'")),
+        (
+            "thresholds.yaml",
+            s.METRIC,
+            (
+                "approved by @alice on 2026-11-01 no longer describes the records: dataset version: "
+                "approved '2026-10', dataset 'qa-gold' is at '2026-11'"
+            ),
+        ),
     ]
     assert stale[0] not in diff(base, head).loosening
     again = attrs.evolve(head, policies={})
     assert [c for c in diff(head, again).changes if c.kind is Kind.APPROVAL_STALE] == []
 
 
-@pytest.mark.parametrize(("days", "listed"), [
-    (-3, "its approval expired: its last day was 2026-11-27, 3 days before 2026-11-30"),
-    (0, "its approval's last day is today, 2026-11-30"),
-    (1, "its approval's last day is 2026-12-01, in 1 day"),
-    (30, "its approval's last day is 2026-12-30, in 30 days"),
-    (31, None),
-])
+@pytest.mark.parametrize(
+    ("days", "listed"),
+    [
+        (-3, "its approval expired: its last day was 2026-11-27, 3 days before 2026-11-30"),
+        (0, "its approval's last day is today, 2026-11-30"),
+        (1, "its approval's last day is 2026-12-01, in 1 day"),
+        (30, "its approval's last day is 2026-12-30, in 30 days"),
+        (31, None),
+    ],
+)
 def test_approvals_expiring_within_30_days_are_listed(days: int, listed: str | None) -> None:
     """An approved threshold at head whose expires_on is within 30 days of the evaluation date
     (or past) is listed with its last day, whatever the change touched; beyond 30 days, not."""
-    records = _with_threshold(s.records(s.State()),
-                              expires_on=s.TODAY + dt.timedelta(days=days))
+    records = _with_threshold(s.records(s.State()), expires_on=s.TODAY + dt.timedelta(days=days))
     found = [c.detail for c in diff(records, records).changes if c.kind is Kind.APPROVAL_EXPIRING]
     want = [] if listed is None else [f"approved by @alice on 2026-11-01: {listed}"]
     assert found == want
@@ -423,42 +491,79 @@ def _loosened(old: ThresholdRecord, new: ThresholdRecord) -> list[str]:
 
 
 BOUND = s.approved_for(s.State(), names_judge=True)
-REMOVED = ("approved_for removed (was dataset_version '2026-10', fingerprint 'sha256:9f2c', "
-           "judge_model 'openai:gpt-4.1')")
+REMOVED = (
+    "approved_for removed (was dataset_version '2026-10', fingerprint 'sha256:9f2c', "
+    "judge_model 'openai:gpt-4.1')"
+)
 
 
-@pytest.mark.parametrize(("change", "new_approval", "loosens"), [
-    ({"approved_for": None}, False, REMOVED),
-    ({"approved_for": None}, True, REMOVED),
-    ({"approved_for": attrs.evolve(BOUND, fingerprint=None)}, True,
-     "approved_for.fingerprint: 'sha256:9f2c' → none (removed: it now vouches for any)"),
-    ({"approved_for": attrs.evolve(BOUND, judge_model=None)}, False,
-     "approved_for.judge_model: 'openai:gpt-4.1' → none (removed: it now vouches for any)"),
-    ({"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")}, False,
-     ("approved_for.dataset_version: '2026-10' → '2026-11' without a new approval (approved_by "
-     "and approved_on unchanged)")),
-    ({"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")}, True, None),
-    ({"expires_on": dt.date(2027, 6, 1)}, False,
-     ("expires_on: 2027-05-01 → 2027-06-01 without a new approval (approved_by and approved_on "
-     "unchanged)")),
-    ({"expires_on": None}, False,
-     ("expires_on: 2027-05-01 → none (never expires) without a new approval (approved_by and "
-     "approved_on unchanged)")),
-    ({"expires_on": dt.date(2027, 6, 1)}, True, None),
-    ({"expires_on": dt.date(2027, 4, 1)}, False, None),
-    ({"approved_for": attrs.evolve(BOUND, fingerprint="sha256:0000")}, False,
-     ("approved_for.fingerprint: 'sha256:9f2c' → 'sha256:0000' without a new approval "
-     "(approved_by and approved_on unchanged)")),
-])
+@pytest.mark.parametrize(
+    ("change", "new_approval", "loosens"),
+    [
+        ({"approved_for": None}, False, REMOVED),
+        ({"approved_for": None}, True, REMOVED),
+        (
+            {"approved_for": attrs.evolve(BOUND, fingerprint=None)},
+            True,
+            "approved_for.fingerprint: 'sha256:9f2c' → none (removed: it now vouches for any)",
+        ),
+        (
+            {"approved_for": attrs.evolve(BOUND, judge_model=None)},
+            False,
+            "approved_for.judge_model: 'openai:gpt-4.1' → none (removed: it now vouches for any)",
+        ),
+        (
+            {"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")},
+            False,
+            (
+                "approved_for.dataset_version: '2026-10' → '2026-11' without a new approval (approved_by "
+                "and approved_on unchanged)"
+            ),
+        ),
+        ({"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")}, True, None),
+        (
+            {"expires_on": dt.date(2027, 6, 1)},
+            False,
+            (
+                "expires_on: 2027-05-01 → 2027-06-01 without a new approval (approved_by and approved_on "
+                "unchanged)"
+            ),
+        ),
+        (
+            {"expires_on": None},
+            False,
+            (
+                "expires_on: 2027-05-01 → none (never expires) without a new approval (approved_by and "
+                "approved_on unchanged)"
+            ),
+        ),
+        ({"expires_on": dt.date(2027, 6, 1)}, True, None),
+        ({"expires_on": dt.date(2027, 4, 1)}, False, None),
+        (
+            {"approved_for": attrs.evolve(BOUND, fingerprint="sha256:0000")},
+            False,
+            (
+                "approved_for.fingerprint: 'sha256:9f2c' → 'sha256:0000' without a new approval "
+                "(approved_by and approved_on unchanged)"
+            ),
+        ),
+    ],
+)
 def test_removing_or_widening_an_approval_loosens(
     change: dict, new_approval: bool, loosens: str | None
 ) -> None:
     """--fail-on-loosen refuses approved_for removed or a part removed (with or without a new
     approval), and, without a new approval, approved_for moved or expires_on removed or moved
     later; a new approval may move them, and an earlier last day tightens."""
-    old = ThresholdRecord(op=Op.GE, value=0.8, approval=Approval.APPROVED, approved_by="@alice",
-                          approved_on=dt.date(2026, 11, 1), approved_for=BOUND,
-                          expires_on=dt.date(2027, 5, 1))
+    old = ThresholdRecord(
+        op=Op.GE,
+        value=0.8,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
+        approved_on=dt.date(2026, 11, 1),
+        approved_for=BOUND,
+        expires_on=dt.date(2027, 5, 1),
+    )
     new = attrs.evolve(old, **change)
     if new_approval:
         new = attrs.evolve(new, approved_by="@bob", approved_on=dt.date(2026, 11, 20))
@@ -468,8 +573,14 @@ def test_removing_or_widening_an_approval_loosens(
 def test_a_proposed_threshold_loosens_no_approval() -> None:
     """Taking approved_for off a threshold that is now only proposed grants nothing: the
     approval change is shown, no approval_loosened."""
-    old = ThresholdRecord(op=Op.GE, value=0.8, approval=Approval.APPROVED, approved_by="@alice",
-                          approved_on=dt.date(2026, 11, 1), approved_for=BOUND)
+    old = ThresholdRecord(
+        op=Op.GE,
+        value=0.8,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
+        approved_on=dt.date(2026, 11, 1),
+        approved_for=BOUND,
+    )
     assert _loosened(old, attrs.evolve(old, approval=Approval.PROPOSED, approved_for=None)) == []
 
 
@@ -477,18 +588,75 @@ def test_diff_cli_lists_expiring_approvals_as_of_a_date(repo: Path) -> None:
     """`diff --as-of`: the same records list an expiry within 30 days of that date, not of
     another; a re-binding without a new approval fails --fail-on-loosen."""
     path = repo / "host_records/thresholds.yaml"
-    path.write_text(path.read_text().replace(
-        "      dataset_version: '2026-10'\n\n  qa/helpfulness",
-        "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness"))
+    path.write_text(
+        path.read_text().replace(
+            "      dataset_version: '2026-10'\n\n  qa/helpfulness",
+            "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness",
+        )
+    )
     soon = run("diff", "--base", "main", "--as-of", "2027-04-15", cwd=repo)
     assert soon.returncode == 0, soon.stderr
     assert "approval_expiring" in soon.stdout
     assert "its approval's last day is 2027-05-01, in 16 days" in soon.stdout
     later = run("diff", "--base", "main", "--as-of", "2027-03-01", cwd=repo)
     assert "approval_expiring" not in later.stdout
-    path.write_text(path.read_text().replace(
-        "      dataset_version: '2026-10'\n    expires_on",
-        "      dataset_version: '2026-11'\n    expires_on"))
+    path.write_text(
+        path.read_text().replace(
+            "      dataset_version: '2026-10'\n    expires_on",
+            "      dataset_version: '2026-11'\n    expires_on",
+        )
+    )
     moved = run("diff", "--base", "main", "--fail-on-loosen", "--as-of", "2026-11-30", cwd=repo)
     assert moved.returncode == 1
     assert "approval_loosened" in moved.stdout
+
+
+def _checked(status: MetricStatus, check: CheckRecord | None) -> HostRecords:
+    return HostRecords(
+        metrics={"check/unit": MetricRecord(status=status)},
+        checks={} if check is None else {"unit": check},
+    )
+
+
+UNIT = CheckRecord(run="pytest -q", timeout=600)
+
+
+def test_promoting_a_check_is_its_own_approval() -> None:
+    """A check has no threshold to approve: its promotion to gating is not loosening."""
+    result = diff(_checked(MetricStatus.INFORMATIONAL, UNIT), _checked(MetricStatus.GATING, UNIT))
+    assert [(c.kind, c.unapproved) for c in result.changes] == [
+        (Kind.GAINS_AUTHORITY, False),
+        (Kind.RECORD_CHANGED, False),
+    ]
+    assert result.loosening == ()
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        attrs.evolve(UNIT, run="true"),
+        attrs.evolve(UNIT, expect_exit=1),
+        attrs.evolve(UNIT, timeout=60),
+        attrs.evolve(UNIT, tier=Tier.FAST),
+    ],
+)
+def test_editing_a_gating_checks_definition_is_loosening(edited: CheckRecord) -> None:
+    """Any edit to the definition of a check that gates may weaken it: `check_changed`, refused
+    by --fail-on-loosen; the same edit to an informational check is a plain change."""
+    gating = diff(_checked(MetricStatus.GATING, UNIT), _checked(MetricStatus.GATING, edited))
+    assert [c.kind for c in gating.changes] == [Kind.CHECK_CHANGED]
+    assert gating.loosening == gating.changes
+    info = diff(
+        _checked(MetricStatus.INFORMATIONAL, UNIT), _checked(MetricStatus.INFORMATIONAL, edited)
+    )
+    assert [c.kind for c in info.changes] == [Kind.RECORD_CHANGED]
+    assert info.loosening == ()
+
+
+def test_removing_a_gating_checks_definition_blocks_and_is_shown() -> None:
+    """Its metric turns blocked (dangling), and the removed record is listed."""
+    result = diff(_checked(MetricStatus.GATING, UNIT), _checked(MetricStatus.GATING, None))
+    assert [(c.kind, c.file) for c in result.changes] == [
+        (Kind.LOSES_AUTHORITY, "metrics.yaml"),
+        (Kind.RECORD_REMOVED, "checks.yaml"),
+    ]

@@ -14,12 +14,18 @@ from evalglass.shell import api
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE, RECORDS = ROOT / "examples" / "run.json", ROOT / "host_records"
-ZONES = st.sampled_from([dt.UTC, dt.timezone(dt.timedelta(hours=5, minutes=30)),
-                         dt.timezone(dt.timedelta(hours=-8))])
+ZONES = st.sampled_from(
+    [dt.UTC, dt.timezone(dt.timedelta(hours=5, minutes=30)), dt.timezone(dt.timedelta(hours=-8))]
+)
 
 
-@given(st.datetimes(min_value=dt.datetime(2, 1, 1), max_value=dt.datetime(9998, 1, 1),
-                    timezones=st.none() | ZONES))
+@given(
+    st.datetimes(
+        min_value=dt.datetime(2, 1, 1),
+        max_value=dt.datetime(9998, 1, 1),
+        timezones=st.none() | ZONES,
+    )
+)
 def test_any_time_becomes_the_same_instant_in_utc_to_the_second(moment: dt.datetime) -> None:
     """Aware times keep their instant, naive ones are read as UTC; microseconds are dropped."""
     when = evaluation_time(moment)
@@ -37,8 +43,14 @@ def test_a_date_is_its_midnight_utc(day: dt.date) -> None:
     assert when.date() == day
 
 
-@given(st.datetimes(min_value=dt.datetime(2, 1, 1), max_value=dt.datetime(9998, 1, 1),
-                    timezones=st.none() | ZONES) | st.dates())
+@given(
+    st.datetimes(
+        min_value=dt.datetime(2, 1, 1),
+        max_value=dt.datetime(9998, 1, 1),
+        timezones=st.none() | ZONES,
+    )
+    | st.dates()
+)
 def test_the_evaluation_date_is_the_utc_date_of_the_evaluation_time(as_of: dt.date) -> None:
     """Approvals are dated by one date: the UTC date of `evaluated_at`, wherever the time was
     given (a date given is that date)."""
@@ -59,8 +71,18 @@ ACCEPTED = {
         2026, 11, 30, 12, 0, 5, tzinfo=dt.timezone(dt.timedelta(hours=2))
     ),
 }
-REFUSED = ["", "yesterday", "20261130", "2026-W48-1", "2026-11-30T12", "30/11/2026",
-           "2026-13-01", "2026-02-30", "2026-11-30T25:00Z", " 2026-11-30"]
+REFUSED = [
+    "",
+    "yesterday",
+    "20261130",
+    "2026-W48-1",
+    "2026-11-30T12",
+    "30/11/2026",
+    "2026-13-01",
+    "2026-02-30",
+    "2026-11-30T25:00Z",
+    " 2026-11-30",
+]
 
 
 @pytest.mark.parametrize("text", sorted(ACCEPTED))

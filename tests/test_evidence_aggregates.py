@@ -43,7 +43,9 @@ def partial(folder: Path, name: str, part: list[dict[str, object]]) -> Path:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(_ROW, min_size=1, max_size=60), st.lists(st.integers(0, 3), min_size=60, max_size=60))
+@given(
+    st.lists(_ROW, min_size=1, max_size=60), st.lists(st.integers(0, 3), min_size=60, max_size=60)
+)
 def test_merged_partials_give_the_scorecard_of_the_whole(
     tmp_path_factory: pytest.TempPathFactory, table: list[dict[str, object]], parts: list[int]
 ) -> None:
@@ -58,8 +60,16 @@ def test_merged_partials_give_the_scorecard_of_the_whole(
     assert merged.keys() == whole.keys()
     for metric, m in whole.items():
         got = merged[metric]
-        assert (got.value, got.n, got.missing, got.interval) == (m.value, m.n, m.missing, m.interval) or (
-            m.value is not None and math.isnan(m.value) and got.value is not None and math.isnan(got.value)
+        assert (got.value, got.n, got.missing, got.interval) == (
+            m.value,
+            m.n,
+            m.missing,
+            m.interval,
+        ) or (
+            m.value is not None
+            and math.isnan(m.value)
+            and got.value is not None
+            and math.isnan(got.value)
         )
 
 
@@ -67,8 +77,10 @@ def test_the_document_round_trips(tmp_path: Path) -> None:
     """to_document then from_document gives back the same partial."""
     source = write_jsonl(tmp_path / "rows.jsonl", generated(count=200))
     agg = rows.aggregates(source, "rows.jsonl")
-    assert aggregates.from_document(json.loads(json.dumps(aggregates.to_document(agg))),
-                                    "rows.jsonl") == agg
+    assert (
+        aggregates.from_document(json.loads(json.dumps(aggregates.to_document(agg))), "rows.jsonl")
+        == agg
+    )
 
 
 def test_partials_naming_different_models_are_an_input_error(tmp_path: Path) -> None:
@@ -105,8 +117,9 @@ def test_the_student_t_interval_matches_scipy() -> None:
     stats_ = aggregate.MetricStats(moments=_moments(values))
     m = aggregate.measure("m", stats_, _run())
     assert m.interval is not None and m.interval.method is Method.STUDENT_T
-    want = scipy_stats.t.interval(0.95, len(values) - 1, loc=sum(values) / len(values),
-                                  scale=scipy_stats.sem(values))
+    want = scipy_stats.t.interval(
+        0.95, len(values) - 1, loc=sum(values) / len(values), scale=scipy_stats.sem(values)
+    )
     assert m.interval.low == pytest.approx(want[0], abs=1e-12)
     assert m.interval.high == pytest.approx(want[1], abs=1e-12)
 

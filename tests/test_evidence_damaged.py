@@ -85,12 +85,16 @@ READERS = {
     ),
 }  # fmt: skip
 
-DAMAGED = [(name, label) for name, r in READERS.items() for label, _ in damaged(r.good.read_bytes())]
+DAMAGED = [
+    (name, label) for name, r in READERS.items() for label, _ in damaged(r.good.read_bytes())
+]
 WRONG = [(name, i) for name, r in READERS.items() for i in range(len(r.wrong))]
 
 
 @pytest.mark.parametrize(("reader", "label"), DAMAGED)
-def test_a_damaged_output_is_refused_naming_the_file(tmp_path: Path, reader: str, label: str) -> None:
+def test_a_damaged_output_is_refused_naming_the_file(
+    tmp_path: Path, reader: str, label: str
+) -> None:
     """Empty, cut short, noise, not UTF-8: one OutputError line naming the file, for each reader."""
     r = READERS[reader]
     data = dict(damaged(r.good.read_bytes()))[label]
@@ -109,7 +113,9 @@ def test_json_of_the_wrong_shape_is_refused(tmp_path: Path, reader: str, index: 
 
 
 @settings(max_examples=100, deadline=None)
-@given(reader=st.sampled_from(sorted(READERS)), data=st.binary(max_size=2000), which=st.integers(0, 1))
+@given(
+    reader=st.sampled_from(sorted(READERS)), data=st.binary(max_size=2000), which=st.integers(0, 1)
+)
 def test_no_bytes_make_a_reader_raise_anything_but_output_error(
     tmp_path_factory: pytest.TempPathFactory, reader: str, data: bytes, which: int
 ) -> None:

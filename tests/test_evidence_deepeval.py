@@ -108,7 +108,9 @@ def test_every_evaluation_model_of_a_metric_is_named(tmp_path: Path) -> None:
 
     def edit(doc: dict[str, Any]) -> None:
         for i, case in enumerate(doc["testCases"]):
-            case["metricsData"][1]["evaluationModel"] = "gpt-4.1" if i % 2 else "fake-arith-model-v1"
+            case["metricsData"][1]["evaluationModel"] = (
+                "gpt-4.1" if i % 2 else "fake-arith-model-v1"
+            )
 
     m = read(edited(tmp_path, edit))
     assert m["Numeric Closeness"].run.graders == ("fake-arith-model-v1", "gpt-4.1")
@@ -170,5 +172,3 @@ def test_sniff_claims_test_run_files(path: Path) -> None:
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file, and none is taken for DeepEval's."""
     assert claims("deepeval", path) == (False, None)
-
-

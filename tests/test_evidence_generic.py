@@ -78,8 +78,12 @@ def test_nan_and_infinity_are_read(tmp_path: Path) -> None:
 def test_authority_fields_in_an_output_are_ignored(tmp_path: Path) -> None:
     """`authority`, `status` and the like inside an output are read as nothing at all."""
     plain = one(tmp_path, {"value": 0.9, "n": 10})
-    loud = one(tmp_path, {"value": 0.9, "n": 10, "authority": "can_gate", "status": "gating"},
-               authority={"m": "can_gate"}, thresholds={"m": 0.1})
+    loud = one(
+        tmp_path,
+        {"value": 0.9, "n": 10, "authority": "can_gate", "status": "gating"},
+        authority={"m": "can_gate"},
+        thresholds={"m": 0.1},
+    )
     assert plain == loud
 
 
@@ -156,11 +160,13 @@ def _timed(source: str, started: str | None, value: float) -> Measurement:
 
 def test_retries_keep_the_newest_run_and_show_the_others() -> None:
     """Several runs of one metric: the newest by its own start time decides; all are kept."""
-    found = merge([
-        _timed("b.eval", "2026-11-29T10:00:00+00:00", 0.4),
-        _timed("c.eval", "2026-11-29T12:00:00+00:00", 0.9),
-        _timed("a.eval", "2026-11-29T11:00:00+00:00", 0.3),
-    ])
+    found = merge(
+        [
+            _timed("b.eval", "2026-11-29T10:00:00+00:00", 0.4),
+            _timed("c.eval", "2026-11-29T12:00:00+00:00", 0.9),
+            _timed("a.eval", "2026-11-29T11:00:00+00:00", 0.3),
+        ]
+    )
     assert found["m"].run.source == "c.eval"
     assert [(a.source, a.value) for a in found["m"].earlier] == [("b.eval", 0.4), ("a.eval", 0.3)]
 

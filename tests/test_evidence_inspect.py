@@ -166,15 +166,25 @@ def test_a_model_graded_scorer_without_a_model_is_judged_by_the_model_itself(
 @pytest.mark.parametrize(
     ("roles", "scorer_model", "name", "graders"),
     [
-        ({"grader": {"model": "anthropic/claude"}}, None, "model_graded_fact", ("anthropic/claude",)),
+        (
+            {"grader": {"model": "anthropic/claude"}},
+            None,
+            "model_graded_fact",
+            ("anthropic/claude",),
+        ),
         ({}, None, "inspect_ai/model_graded_fact", ("mockllm/model",)),
-        ({}, ["openai/gpt-4.1", "anthropic/claude"], "model_graded_fact",
-         ("anthropic/claude", "openai/gpt-4.1")),
+        (
+            {},
+            ["openai/gpt-4.1", "anthropic/claude"],
+            "model_graded_fact",
+            ("anthropic/claude", "openai/gpt-4.1"),
+        ),
         ({}, None, "custom_scorer", ()),
     ],
 )
-def test_the_graders_a_log_names(tmp_path: Path, roles: dict[str, Any], scorer_model: Any,
-                                 name: str, graders: tuple[str, ...]) -> None:
+def test_the_graders_a_log_names(
+    tmp_path: Path, roles: dict[str, Any], scorer_model: Any, name: str, graders: tuple[str, ...]
+) -> None:
     """The grader role, the model under evaluation for a model-graded scorer that names none
     (its registry prefix aside), every model of a majority vote; a plain scorer has none."""
     doc = load(ARITH_JSON)
@@ -184,7 +194,11 @@ def test_the_graders_a_log_names(tmp_path: Path, roles: dict[str, Any], scorer_m
         entry["params"]["model"] = scorer_model
     entry["scorer"] = spec["name"] = name
     doc["eval"]["model_roles"] = roles
-    found = [m for m in read(write_json(tmp_path, doc)).values() if m.id.startswith("arith/model_graded_fact/")]
+    found = [
+        m
+        for m in read(write_json(tmp_path, doc)).values()
+        if m.id.startswith("arith/model_graded_fact/")
+    ]
     assert found and {m.run.graders for m in found} == {graders}
 
 

@@ -26,14 +26,18 @@ def log(folder: str, kind: str) -> Path:
 
 def header(path: Path) -> dict[str, Any]:
     """The log's own header: header.json of a .eval, the log object of a .json."""
-    doc = eval_member(path, "header.json") if path.suffix == ".eval" else json.loads(path.read_text())
+    doc = (
+        eval_member(path, "header.json") if path.suffix == ".eval" else json.loads(path.read_text())
+    )
     assert isinstance(doc, dict)
     return doc
 
 
 def samples(path: Path) -> list[dict[str, Any]]:
     """One entry per sample and epoch, with its metadata, as the log itself lists them."""
-    found = eval_member(path, "summaries.json") if path.suffix == ".eval" else header(path)["samples"]
+    found = (
+        eval_member(path, "summaries.json") if path.suffix == ".eval" else header(path)["samples"]
+    )
     assert isinstance(found, list)
     return found
 
@@ -56,13 +60,13 @@ def test_an_eval_set_folder_reads_each_log_once_and_skips_inspects_own_files(kin
                 if metric != "stderr":
                     metric_id = f"{head['eval']['task']}/{entry['name']}/{metric}"
                     expected[metric_id] = (body["value"], entry["scored_samples"], name)
-    got = {
-        m.id: (m.value, m.n, Path(m.run.source).name) for m in evidence.measurements.values()
-    }
+    got = {m.id: (m.value, m.n, Path(m.run.source).name) for m in evidence.measurements.values()}
     assert got == expected
     assert sorted(Path(s).name for s in evidence.sources) == sorted(index)
     assert [Path(s.source).name for s in evidence.skipped] == [
-        ".eval-set-id", "eval-set.json", "logs.json",
+        ".eval-set-id",
+        "eval-set.json",
+        "logs.json",
     ]
     assert all(s.reason.startswith("Inspect's") for s in evidence.skipped)
 
@@ -103,11 +107,16 @@ def test_a_grouped_metric_has_its_groups_own_n(kind: str) -> None:
                 continue
             key = body["params"]["group_key"]
             template = body["params"].get("name_template", "{group_name}")
-            sizes = {template.replace("{group_name}", g): n for g, n in group_sizes(path, key).items()}
+            sizes = {
+                template.replace("{group_name}", g): n for g, n in group_sizes(path, key).items()
+            }
             got = m[f"grouped_ops/{entry['name']}/{label}"]
             expected_n = entry["scored_samples"] if label == "all" else sizes[label]
             assert (got.value, got.n, got.missing, got.findings) == (
-                body["value"], expected_n, 0, (),
+                body["value"],
+                expected_n,
+                0,
+                (),
             )
             assert got.samples is not None and len(got.samples) == expected_n
     assert m["grouped_ops/exact/mul"].n == 6 and m["grouped_ops/exact/all"].n == 18

@@ -67,7 +67,8 @@ EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "a sample without an id": lambda doc: doc["samples"][3].pop("id"),
     "a sample that is no object": lambda doc: doc["samples"].__setitem__(2, 5),
     "a sample that is no object, no sample ids": lambda doc: (
-        _without_sample_ids(doc), doc["samples"].__setitem__(2, 5)
+        _without_sample_ids(doc),
+        doc["samples"].__setitem__(2, 5),
     ),
     "summaries that are no list": lambda doc: doc.update(samples={"x": 1}),
     "a reduction's samples that are no list": lambda doc: doc["reductions"][1].update(

@@ -128,7 +128,9 @@ def test_every_row_grader_is_named_not_the_first(tmp_path: Path) -> None:
                     if i % 3 == 1:
                         comp["assertion"]["provider"] = "echo"
                     elif i % 3 == 2:
-                        row["testCase"].setdefault("options", {})["provider"] = {"id": "anthropic:claude"}
+                        row["testCase"].setdefault("options", {})["provider"] = {
+                            "id": "anthropic:claude"
+                        }
 
     m = read(edited(tmp_path, edit))
     assert m["echo/terse/closeness"].run.graders == ("anthropic:claude", "echo", "openai:gpt-4.1")

@@ -68,7 +68,9 @@ def test_repeats_are_reduced_per_test_and_the_reducer_is_stated() -> None:
     plain = read(RUNS["plain"] / "results.json")["mock-calculator/sum/pass_rate"]
     assert repeated.reduction is not None
     assert (repeated.reduction.reducer, repeated.reduction.least, repeated.reduction.most) == (
-        "mean", 3, 3,
+        "mean",
+        3,
+        3,
     )
     assert plain.reduction is None
     assert repeated.samples is not None and plain.samples is not None
@@ -110,7 +112,9 @@ def test_a_folder_holding_one_run_written_every_way_reads_it_once() -> None:
     assert set(notes) == {"results.jsonl", "results.junit.xml", "results.xml", "results.yaml"}
     assert all(notes[n].startswith("the same run as") for n in WAYS)
     assert notes["results.junit.xml"].startswith("promptfoo's JUnit report")
-    assert {m.n for m in evidence.measurements.values()} == {len(export("repeat3")["config"]["tests"])}
+    assert {m.n for m in evidence.measurements.values()} == {
+        len(export("repeat3")["config"]["tests"])
+    }
 
 
 def test_rows_without_the_json_export_are_read_and_have_no_start_time() -> None:

@@ -13,7 +13,7 @@ from evalglass.core.decision import Result
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.evidence.read import read_outputs
-from evalglass.reasons import AuthorityCode, ValidityCode
+from evalglass.reasons import AuthorityCode, GateCode, ValidityCode
 from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
@@ -42,8 +42,8 @@ def evidence() -> Evidence:
 
 
 def test_every_reason_code_has_a_plain_explanation() -> None:
-    """Each authority and validity code has its own plain-language sentence."""
-    codes = [*AuthorityCode, *ValidityCode]
+    """Each authority, validity and gate code has its own plain-language sentence."""
+    codes = [*AuthorityCode, *ValidityCode, *GateCode]
     assert set(PLAIN) == set(codes)
     assert all(plain(code) != code.value and plain(code).endswith(".") for code in codes)
     assert len({plain(code) for code in codes}) == len(codes)
@@ -82,7 +82,9 @@ def test_hypothetical_gate_can_fail(records: HostRecords, evidence: Evidence) ->
     """Approving the proposed refusal-rate bar would make today's run fail it: explain says so."""
     x = explain("qa/refusal_rate", records, evidence)
     assert [e.key for e in x.checklist.edits] == [
-        "qa/refusal_rate.approval", "qa/refusal_rate.approved_by", "qa/refusal_rate.approved_on",
+        "qa/refusal_rate.approval",
+        "qa/refusal_rate.approved_by",
+        "qa/refusal_rate.approved_on",
         "qa/refusal_rate.approved_for",
     ]
     assert x.hypothetical is not None and x.hypothetical_gate_known
@@ -108,10 +110,10 @@ def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
     hypothetical under its own key with gate_known false, and the record's place."""
     x = explain("safety/toxicity", records, evidence)
     doc = json.loads(render(x, Format.JSON))
-    assert [(e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
-            for e in doc["edits"]] == [
-        (e.file, e.record, e.field, e.action.value, e.text, e.choose) for e in x.checklist.edits
-    ]
+    assert [
+        (e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
+        for e in doc["edits"]
+    ] == [(e.file, e.record, e.field, e.action.value, e.text, e.choose) for e in x.checklist.edits]
     chosen = [e for e in doc["edits"] if e["choose"] is not None]
     assert chosen and all(e["text"] == f"<{e['choose']}>" for e in chosen)
     assert doc["hypothetical"]["gate_known"] is False
@@ -136,8 +138,10 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
     text = render(explain("qa/helpfulness", records, evidence), Format.TERMINAL)
     assert text.splitlines() == [
         "qa/helpfulness: informational: shown, never enforced",
-        ("  record: status gating, dataset qa-gold, judge grader-v2, decision bound, "
-         "min_samples 100"),
+        (
+            "  record: status gating, dataset qa-gold, judge grader-v2, decision bound, "
+            "min_samples 100"
+        ),
         "",
         "Value",
         "  value 0.81  n 200  interval [0.7688, 0.8512] (95% normal)",
@@ -149,15 +153,19 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
         "      " + plain(AuthorityCode.JUDGE_UNCALIBRATED),
         "",
         "Success policy (success.yaml)",
-        ("  success.yaml asks that every gate pass. Once it gates, its failure fails the run, "
-         "and a block or an unsound number of it blocks the run. The run needs at least 1 "
-         "gate to pass."),
+        (
+            "  success.yaml asks that every gate pass. Once it gates, its failure fails the run, "
+            "and a block or an unsound number of it blocks the run. The run needs at least 1 "
+            "gate to pass."
+        ),
         "",
         "To make it gate",
         "  Edit by hand, in this order, in a reviewed change (evalglass never makes these edits):",
         "  1. judges.yaml: grader-v2.calibration: calibrated",
-        ("       asserts: you have checked this judge's grades against human labels, and they "
-         "agree well enough to fail builds on"),
+        (
+            "       asserts: you have checked this judge's grades against human labels, and they "
+            "agree well enough to fail builds on"
+        ),
         "",
         "Hypothetical: if every edit above were made (in memory only; nothing was written)",
         "  authority: can_gate",
@@ -169,8 +177,9 @@ def test_markdown_escapes_untrusted_text(records: HostRecords) -> None:
     """A metric id from an output cannot start a link, a table cell or a mention in Markdown."""
     metric_id = "x|[y](http://e.vil) @here"
     measurement = Measurement(id=metric_id, run=Run(source="o.json", models=["m"]), value=0.5, n=40)
-    x = explain(metric_id, records, Evidence(measurements={metric_id: measurement},
-                                             sources=("o.json",)))
+    x = explain(
+        metric_id, records, Evidence(measurements={metric_id: measurement}, sources=("o.json",))
+    )
     text = render(x, Format.MARKDOWN)
     assert "**`x\\|[y](http://e.vil) @here`: informational: shown, never enforced**" in text
     assert "| `x\\|[y](http://e.vil) @here.status` | `gating` |" in text
@@ -185,8 +194,10 @@ def test_markdown_labels_the_hypothetical(records: HostRecords, evidence: Eviden
         "| 1 | `judges.yaml` | `grader-v2.calibration` | `calibrated` | you have checked this "
         "judge's grades against human labels, and they agree well enough to fail builds on |"
     ) in text
-    assert "### Hypothetical: if every edit above were made\n\n_Computed in memory only; " \
-           "nothing was written._\n" in text
+    assert (
+        "### Hypothetical: if every edit above were made\n\n_Computed in memory only; "
+        "nothing was written._\n" in text
+    )
 
 
 def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> None:
@@ -194,22 +205,56 @@ def test_a_baseline_to_choose_hides_only_a_regression_gate(tmp_path: Path) -> No
     folder = tmp_path / "host_records"
     shutil.copytree(ROOT / "host_records", folder)
     metrics = folder / "metrics.yaml"
-    metrics.write_text(metrics.read_text().replace(
-        "    min_samples: 100\n\n  # Judged",
-        "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged",
-    ))
+    metrics.write_text(
+        metrics.read_text().replace(
+            "    min_samples: 100\n\n  # Judged",
+            "    min_samples: 100\n    requires_baseline: yes\n\n  # Judged",
+        )
+    )
     evidence = read_outputs([ROOT / "examples" / "run.json"])
     x = explain("qa/exact_match", load_records(folder), evidence)
     assert [e.key for e in x.checklist.edits if e.choose] == [
-        "qa/exact_match.value", "qa/exact_match.n"
+        "qa/exact_match.value",
+        "qa/exact_match.n",
     ]
     assert x.hypothetical_gate_known and x.hypothetical is not None
     assert x.hypothetical.gate.result is Result.PASS
     thresholds = folder / "thresholds.yaml"
-    thresholds.write_text(thresholds.read_text().replace(
-        "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
-    ))
+    thresholds.write_text(
+        thresholds.read_text().replace(
+            "    value: 0.85\n", "    value: 0.85\n    max_drop: 0.02\n", 1
+        )
+    )
     assert not explain("qa/exact_match", load_records(folder), evidence).hypothetical_gate_known
+
+
+def test_explain_knows_a_check(tmp_path: Path) -> None:
+    """A check's metric: its definition shown, no threshold or dataset asked for; a gating one
+    with no definition lists the check to write, and an informational one only its status."""
+    (tmp_path / "checks.yaml").write_text(
+        "checks:\n  unit:\n    run: pytest -q\n    timeout: 600\n    tier: fast\n"
+    )
+    (tmp_path / "metrics.yaml").write_text(
+        "metrics:\n  check/unit:\n    status: informational\n  check/docs:\n    status: gating\n"
+    )
+    records = load_records(tmp_path)
+    unit = explain("check/unit", records, Evidence())
+    assert [(e.file, e.key, e.text) for e in unit.checklist.edits] == [
+        ("metrics.yaml", "check/unit.status", "gating")
+    ]
+    text = render(unit, Format.TERMINAL)
+    assert "  check: run 'pytest -q', timeout 600 s, fast tier" in text.splitlines()
+    docs = explain("check/docs", records, Evidence())
+    assert docs.card.authority.outcome is Outcome.BLOCKED
+    assert [(e.file, e.key, e.text) for e in docs.checklist.edits] == [
+        ("checks.yaml", "docs.run", "<the command it runs>"),
+        ("checks.yaml", "docs.timeout", "<seconds>"),
+    ]
+    assert json.loads(render(docs, Format.JSON))["check"] is None
+    defined = explain("check/unit", load_records(tmp_path), Evidence())
+    assert json.loads(render(defined, Format.JSON))["check"] == (
+        "run 'pytest -q', timeout 600 s, fast tier"
+    )
 
 
 def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRecords) -> None:
@@ -224,8 +269,9 @@ def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRe
     assert named.text.endswith("The run needs at least 1 gate to pass.")
     other = policy_requirement("qa/helpfulness", records.success)
     assert not other.must_pass
-    assert other.text.startswith("success.yaml asks that every gate pass. Once it gates, its "
-                                 "failure fails the run")
+    assert other.text.startswith(
+        "success.yaml asks that every gate pass. Once it gates, its failure fails the run"
+    )
     share = policy_requirement(
         "qa/helpfulness", SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.9)
     )
@@ -239,8 +285,9 @@ def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRe
     )
 
 
-def test_explain_json_carries_the_policy_requirement(records: HostRecords,
-                                                     evidence: Evidence) -> None:
+def test_explain_json_carries_the_policy_requirement(
+    records: HostRecords, evidence: Evidence
+) -> None:
     """--format json: `policy` with its source, whether it names the metric, and the words."""
     doc = json.loads(render(explain("qa/exact_match", records, evidence), Format.JSON))
     assert doc["policy"]["source"] == "success.yaml"

@@ -74,7 +74,11 @@ def _outputs() -> dict[str, Callable[[], str]]:
     )
     for metric in ("qa/exact_match", "qa/helpfulness"):
         name = metric.replace("/", "_")
-        for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md"), (Format.JSON, "json")):
+        for fmt, suffix in (
+            (Format.TERMINAL, "txt"),
+            (Format.MARKDOWN, "md"),
+            (Format.JSON, "json"),
+        ):
             outputs[f"example/explain.{name}.{suffix}"] = lambda m=metric, f=fmt: (
                 render_explanation.render(
                     explain(

@@ -53,17 +53,26 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
     todo: list[tuple[Call, tuple[str, ...]]] = [
         (("score", {"outputs": ["run.json"], "as_of": AS_OF}), ("score", "run.json", *PINNED)),
         (("score", {"outputs": ["logs"], "as_of": AS_OF}), ("score", "logs", *PINNED)),
-        (("score", {"outputs": ["run.json"], "require_gate": True, "as_of": AS_OF}),
-         ("score", "run.json", "--require-gate", *PINNED)),
+        (
+            ("score", {"outputs": ["run.json"], "require_gate": True, "as_of": AS_OF}),
+            ("score", "run.json", "--require-gate", *PINNED),
+        ),
         (("score", {"as_of": AS_OF}), ("score", *PINNED)),
-        (("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
-         ("explain", "qa/helpfulness", "run.json")),
+        (
+            ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+            ("explain", "qa/helpfulness", "run.json"),
+        ),
         (("explain", {"metric": "qa/exact_match"}), ("explain", "qa/exact_match")),
         (("doctor", {"outputs": ["run.json"]}), ("doctor", "run.json")),
         (("doctor", {}), ("doctor",)),
-        (("metrics", {"outputs": ["logs"], "input_format": "generic"}),
-         ("metrics", "logs", "--input-format", "generic")),
-        (("diff", {"base": "HEAD", "outputs": ["run.json"]}), ("diff", "--base", "HEAD", "run.json")),
+        (
+            ("metrics", {"outputs": ["logs"], "input_format": "generic"}),
+            ("metrics", "logs", "--input-format", "generic"),
+        ),
+        (
+            ("diff", {"base": "HEAD", "outputs": ["run.json"]}),
+            ("diff", "--base", "HEAD", "run.json"),
+        ),
     ]
     answers = calls(repo, [], [call for call, _ in todo])
     for (call, command), got in zip(todo, answers, strict=True):
@@ -74,17 +83,27 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
 
 def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(repo: Path) -> None:
     """explain's card is the score tool's metric entry; its edits and hypothetical are separate."""
-    score, explained = calls(repo, [], [
-        ("score", {"outputs": ["run.json"]}),
-        ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
-    ])
+    score, explained = calls(
+        repo,
+        [],
+        [
+            ("score", {"outputs": ["run.json"]}),
+            ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+        ],
+    )
     card = next(m for m in json.loads(score.text)["metrics"] if m["id"] == "qa/helpfulness")
     doc = json.loads(explained.text)
     assert doc["card"] == card
     assert card["authority"]["outcome"] == "informational"
-    assert {"file": "judges.yaml", "record": "grader-v2", "field": "calibration",
-            "action": "edit", "text": "calibrated", "choose": None,
-            "asserts": doc["edits"][0]["asserts"]} == doc["edits"][0]
+    assert {
+        "file": "judges.yaml",
+        "record": "grader-v2",
+        "field": "calibration",
+        "action": "edit",
+        "text": "calibrated",
+        "choose": None,
+        "asserts": doc["edits"][0]["asserts"],
+    } == doc["edits"][0]
     assert doc["hypothetical"]["card"]["authority"]["outcome"] == "can_gate"
     assert set(doc["glossary"]) == {"judge_uncalibrated"}
 
@@ -96,8 +115,10 @@ def _outside(tmp_path: Path, repo: Path) -> Path:
     shutil.copy(repo / "run.json", outside / "run.json")
     (repo / "link.json").symlink_to(outside / "run.json")
     (repo / "outdir").symlink_to(outside, target_is_directory=True)
-    for folder, name, target in (("logs", "evil.json", outside / "run.json"),
-                                 ("logs2", "d", outside)):
+    for folder, name, target in (
+        ("logs", "evil.json", outside / "run.json"),
+        ("logs2", "d", outside),
+    ):
         (repo / folder).mkdir()
         shutil.copy(repo / "run.json", repo / folder / "ok.json")
         (repo / folder / name).symlink_to(target)
@@ -118,15 +139,20 @@ def test_outputs_outside_the_working_directory_are_refused(tmp_path: Path, repo:
         ("logs2", "logs2/d"),
         ("logs/../../outside", "logs/../../outside"),
     ]
-    args = {"score": {}, "explain": {"metric": "qa/exact_match"}, "doctor": {}, "metrics": {},
-            "diff": {"base": "HEAD"}}
+    args = {
+        "score": {},
+        "explain": {"metric": "qa/exact_match"},
+        "doctor": {},
+        "metrics": {},
+        "diff": {"base": "HEAD"},
+    }
     todo: list[Call] = [("score", {"outputs": ["run.json", path]}) for path, _ in refused]
     todo += [(name, {**extra, "outputs": ["../outside/run.json"]}) for name, extra in args.items()]
     todo.append(("score", {"outputs": ["run.json"]}))
     *answers, last = calls(repo, [], todo)
     for (path, named), got in zip(refused, answers, strict=False):
         _one_line_error(got, f"{named}: ", "outside the server's working directory")
-    for got in answers[len(refused):]:
+    for got in answers[len(refused) :]:
         _one_line_error(got, "../outside/run.json: lies outside the server's working directory")
     assert not last.is_error and json.loads(last.text)["verdict"] == "pass"
 
@@ -147,9 +173,10 @@ def test_the_records_are_the_servers_and_no_argument_names_others(repo: Path) ->
     a tool error from every tool; the answers still come from the server's records."""
     shutil.copytree(repo / "host_records", repo / "mine")
     edit(repo / "mine" / "metrics.yaml", "status: informational", "status: gating")
-    todo: list[Call] = [("score", {"outputs": ["run.json"], key: value})
-                        for key, value in (("records", "mine"), ("records_ref", "HEAD"),
-                                           ("cwd", "mine"))]
+    todo: list[Call] = [
+        ("score", {"outputs": ["run.json"], key: value})
+        for key, value in (("records", "mine"), ("records_ref", "HEAD"), ("cwd", "mine"))
+    ]
     todo += [(name, {"records": "mine"}) for name in NAMES]
     todo.append(("score", {"outputs": ["run.json"], "as_of": AS_OF}))
     *refused, score = calls(repo, [], todo)
@@ -176,8 +203,9 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
     """With --records-ref, neither the working tree nor a later commit on the ref changes an
     answer: the server reads the commit the ref named at start."""
     before = run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
-    started = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
-                             text=True, check=True).stdout.strip()
+    started = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     thresholds = repo / "host_records" / "thresholds.yaml"
 
     def between(i: int) -> None:
@@ -190,8 +218,9 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
     todo.append(("diff", {"base": "HEAD"}))
     *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between)
     assert [a.text for a in answers] == [before] * 3
-    moved = run("score", "run.json", "--records-ref", "HEAD", "--format", "json", *PINNED,
-                cwd=repo).stdout
+    moved = run(
+        "score", "run.json", "--records-ref", "HEAD", "--format", "json", *PINNED, cwd=repo
+    ).stdout
     assert moved != before
     # The base is the ref as it is now; the head is still the commit the server started on.
     doc = json.loads(diff.text)
@@ -203,19 +232,30 @@ def test_records_and_outputs_are_taken_from_cwd(tmp_path: Path, repo: Path) -> N
     """--cwd DIR: the records folder and the outputs are relative to DIR, and DIR bounds them."""
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    score, outside = calls(elsewhere, ["--cwd", str(repo)], [
-        ("score", {"outputs": ["run.json"], "as_of": AS_OF}),
-        ("score", {"outputs": [str(elsewhere)]}),
-    ])
+    score, outside = calls(
+        elsewhere,
+        ["--cwd", str(repo)],
+        [
+            ("score", {"outputs": ["run.json"], "as_of": AS_OF}),
+            ("score", {"outputs": [str(elsewhere)]}),
+        ],
+    )
     assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     _one_line_error(outside, "outside the server's working directory")
 
 
 def _start(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`evalglass mcp` with no client: stdin closed, so a good start just ends."""
-    return subprocess.run([str(EVALGLASS), "mcp", *args], cwd=cwd, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"}, timeout=60,
-                          check=False)
+    return subprocess.run(
+        [str(EVALGLASS), "mcp", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={"PATH": "/usr/bin:/bin"},
+        timeout=60,
+        check=False,
+    )
 
 
 def test_bad_records_stop_the_server_at_start_with_one_line(repo: Path) -> None:
@@ -223,9 +263,11 @@ def test_bad_records_stop_the_server_at_start_with_one_line(repo: Path) -> None:
     missing --cwd is a usage error."""
     (repo / "broken").mkdir()
     (repo / "broken" / "metrics.yaml").write_text("metrics:\n  a:\n    status: sometimes\n")
-    for args, where in ((("--records", "broken"), "broken/metrics.yaml:3"),
-                        (("--records", "nowhere"), "nowhere"),
-                        (("--records-ref", "no-such-ref"), "no-such-ref")):
+    for args, where in (
+        (("--records", "broken"), "broken/metrics.yaml:3"),
+        (("--records", "nowhere"), "nowhere"),
+        (("--records-ref", "no-such-ref"), "no-such-ref"),
+    ):
         result = _start(*args, cwd=repo)
         assert result.returncode == 4, result.stderr
         assert result.stdout == ""
@@ -240,13 +282,14 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(repo: Path) -> None:
     bad: list[tuple[Call, str]] = [
         (("promote", {}), "promote: no such tool"),
         (("explain", {}), "explain: argument 'metric' is required"),
-        (("explain", {"metric": "qa/exact-match", "outputs": ["run.json"]}),
-         "did you mean 'qa/exact_match'?"),
+        (
+            ("explain", {"metric": "qa/exact-match", "outputs": ["run.json"]}),
+            "did you mean 'qa/exact_match'?",
+        ),
         (("score", {"outputs": "run.json"}), "score.outputs: must be a list of strings"),
         (("score", {"outputs": [""]}), "score.outputs: '' is not a path"),
         (("score", {"require_gate": "yes"}), "score.require_gate: must be a boolean"),
-        (("score", {"outputs": ["run.json"], "input_format": "excel"}),
-         "unknown format 'excel'"),
+        (("score", {"outputs": ["run.json"], "input_format": "excel"}), "unknown format 'excel'"),
         (("score", {"outputs": ["missing.json"]}), "missing.json: no such file or folder"),
         (("score", {"outputs": ["host_records"]}), "no recognised eval output"),
         (("metrics", {"outputs": []}), "metrics.outputs: name at least one eval output"),
@@ -262,11 +305,20 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(repo: Path) -> None:
 
 def test_without_the_sdk_the_command_names_the_extra(tmp_path: Path) -> None:
     """Without the `mcp` extra, `evalglass mcp` exits 4 with one line naming the install."""
-    driver = ("import sys; sys.modules['mcp'] = sys.modules['mcp_types'] = None; "
-              "sys.argv = ['evalglass', 'mcp']; from evalglass.__main__ import main; main()")
-    result = subprocess.run([sys.executable, "-c", driver], cwd=tmp_path, capture_output=True,
-                            text=True, stdin=subprocess.DEVNULL, timeout=60, check=False,
-                            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    driver = (
+        "import sys; sys.modules['mcp'] = sys.modules['mcp_types'] = None; "
+        "sys.argv = ['evalglass', 'mcp']; from evalglass.__main__ import main; main()"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", driver],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+    )
     assert result.returncode == 4
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
@@ -275,7 +327,13 @@ def test_without_the_sdk_the_command_names_the_extra(tmp_path: Path) -> None:
 
 def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> None:
     """as_of is the scorecard's evaluated_at; one that is not a date is a one-line tool error."""
-    good, bad = calls(repo, [], [("score", {"outputs": ["run.json"], "as_of": "2026-11-30"}),
-                                 ("score", {"outputs": ["run.json"], "as_of": "yesterday"})])
+    good, bad = calls(
+        repo,
+        [],
+        [
+            ("score", {"outputs": ["run.json"], "as_of": "2026-11-30"}),
+            ("score", {"outputs": ["run.json"], "as_of": "yesterday"}),
+        ],
+    )
     assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
     _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")

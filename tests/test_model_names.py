@@ -10,27 +10,89 @@ from evalglass.core.model_names import grader_key, model_key, same_grader, same_
 
 # Real base names, and generated ones shaped like them (a family, a version, a variant).
 BASES = (
-    "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "gpt-4", "o1", "o3-mini",
-    "claude-3-5-sonnet", "claude-3-opus", "claude-3-haiku", "llama3", "llama-3.1-70b-instruct",
-    "mistral-large", "mistral-small", "gemini-1.5-pro", "gemini-1.5-flash", "qwen2.5-72b-instruct",
-    "deepseek-v3", "model-x", "phi-3",
+    "gpt-4.1",
+    "gpt-4.1-mini",
+    "gpt-4o",
+    "gpt-4o-mini",
+    "gpt-4",
+    "o1",
+    "o3-mini",
+    "claude-3-5-sonnet",
+    "claude-3-opus",
+    "claude-3-haiku",
+    "llama3",
+    "llama-3.1-70b-instruct",
+    "mistral-large",
+    "mistral-small",
+    "gemini-1.5-pro",
+    "gemini-1.5-flash",
+    "qwen2.5-72b-instruct",
+    "deepseek-v3",
+    "model-x",
+    "phi-3",
 )
 _family = st.text("abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
 _version = st.sampled_from(["", "-4", "-4.1", "2.5", "-3-5", "-1.5", "3"])
 _variant = st.sampled_from(["", "-mini", "-turbo", "-pro", "-flash", "-instruct", "-70b", "-o"])
 bases = st.sampled_from(BASES) | st.builds(lambda f, v, w: f + v + w, _family, _version, _variant)
 
-PREFIXES = ("", "openai/", "openai:", "openai:chat:", "azure/openai/", "bedrock:", "vertex:",
-            "openrouter:openai/", "ollama:chat:", "anthropic.", "us.anthropic.",
-            "bedrock:us.anthropic.", "hf/org/", "/")
-SNAPSHOTS = ("", "-2025-04-14", "-20241022", "@2025", "@20240620", ":latest", "-latest",
-             "-v1:0", "-v2:0", ":70b", ":8b-instruct-q4_K_M", "-0613", "-preview", "-001",
-             "-preview-05-06", "/", ":")
-FORMAT_CHARACTERS = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e",
-                     "\u202e", "\u2066")
+PREFIXES = (
+    "",
+    "openai/",
+    "openai:",
+    "openai:chat:",
+    "azure/openai/",
+    "bedrock:",
+    "vertex:",
+    "openrouter:openai/",
+    "ollama:chat:",
+    "anthropic.",
+    "us.anthropic.",
+    "bedrock:us.anthropic.",
+    "hf/org/",
+    "/",
+)
+SNAPSHOTS = (
+    "",
+    "-2025-04-14",
+    "-20241022",
+    "@2025",
+    "@20240620",
+    ":latest",
+    "-latest",
+    "-v1:0",
+    "-v2:0",
+    ":70b",
+    ":8b-instruct-q4_K_M",
+    "-0613",
+    "-preview",
+    "-001",
+    "-preview-05-06",
+    "/",
+    ":",
+)
+FORMAT_CHARACTERS = (
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u00ad",
+    "\u200e",
+    "\u202e",
+    "\u2066",
+)
 DASHES = ("\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212", "\ufe63", "\uff0d")
-LOOKALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441",
-              "x": "\u0445", "y": "\u0443", "i": "\u0456"}
+LOOKALIKES = {
+    "a": "\u0430",
+    "e": "\u0435",
+    "o": "\u043e",
+    "p": "\u0440",
+    "c": "\u0441",
+    "x": "\u0445",
+    "y": "\u0443",
+    "i": "\u0456",
+}
 SPACES = ("", " ", "\t", "\u00a0", "\u3000", " \n")
 
 
@@ -75,10 +137,19 @@ def test_spellings_of_different_models_stay_different(data: st.DataObject) -> No
 
 # Against judge openai/gpt-4.1, each of these was once taken for an independent model.
 SAME_AS_JUDGE = (
-    "openai:gpt-4.1", "openai:chat:gpt-4.1", "openai/gpt-4.1/", "gpt-4.1-2025-04-14",
-    "gpt-4.1@2025", "gpt-4.1:latest", "gpt\u200b-4.1", "gpt\u20114.1",
-    "\uff47\uff50\uff54\uff0d\uff14\uff0e\uff11", "OpenAI/GPT-4.1", "azure/gpt-4.1",
-    " gpt-4.1 ", "g\u0440t-4.1",
+    "openai:gpt-4.1",
+    "openai:chat:gpt-4.1",
+    "openai/gpt-4.1/",
+    "gpt-4.1-2025-04-14",
+    "gpt-4.1@2025",
+    "gpt-4.1:latest",
+    "gpt\u200b-4.1",
+    "gpt\u20114.1",
+    "\uff47\uff50\uff54\uff0d\uff14\uff0e\uff11",
+    "OpenAI/GPT-4.1",
+    "azure/gpt-4.1",
+    " gpt-4.1 ",
+    "g\u0440t-4.1",
 )
 
 
@@ -91,11 +162,18 @@ def test_the_reported_spellings_are_the_judge(name: str) -> None:
 @pytest.mark.parametrize(
     ("a", "b"),
     [
-        ("gpt-4.1", "gpt-4.1-mini"), ("gpt-4.1", "gpt-4o"), ("gpt-4.1-mini", "gpt-4o"),
-        ("gpt-4o", "gpt-4o-mini"), ("gpt-4", "gpt-4.1"), ("claude-3-5-sonnet", "claude-3-opus"),
-        ("claude-3-opus", "claude-3-haiku"), ("openai/gpt-4.1", "anthropic/claude-3-5-sonnet"),
-        ("acme/model-x", "openai/gpt-4.1"), ("llama3", "llama3.1"),
-        ("gemini-1.5-pro", "gemini-1.5-flash"), ("mistral-large", "mistral-small"),
+        ("gpt-4.1", "gpt-4.1-mini"),
+        ("gpt-4.1", "gpt-4o"),
+        ("gpt-4.1-mini", "gpt-4o"),
+        ("gpt-4o", "gpt-4o-mini"),
+        ("gpt-4", "gpt-4.1"),
+        ("claude-3-5-sonnet", "claude-3-opus"),
+        ("claude-3-opus", "claude-3-haiku"),
+        ("openai/gpt-4.1", "anthropic/claude-3-5-sonnet"),
+        ("acme/model-x", "openai/gpt-4.1"),
+        ("llama3", "llama3.1"),
+        ("gemini-1.5-pro", "gemini-1.5-flash"),
+        ("mistral-large", "mistral-small"),
         ("openai:gpt-4o-2024-08-06", "openai/gpt-4.1"),
         ("anthropic.claude-3-5-sonnet-20241022-v2:0", "claude-3-opus-20240229"),
     ],
@@ -123,8 +201,10 @@ def test_a_grader_in_any_spelling_is_the_judge(data: st.DataObject) -> None:
 @pytest.mark.parametrize(
     ("grader", "judge"),
     [
-        ("gpt-4.1-2025-04-14", "gpt-4.1"), ("gpt-4.1", "gpt-4.1-2025-04-14"),
-        ("gpt-4.1@2025", "gpt-4.1"), ("ollama:llama3:70b", "ollama:llama3:8b"),
+        ("gpt-4.1-2025-04-14", "gpt-4.1"),
+        ("gpt-4.1", "gpt-4.1-2025-04-14"),
+        ("gpt-4.1@2025", "gpt-4.1"),
+        ("ollama:llama3:70b", "ollama:llama3:8b"),
         ("gpt-4.1-mini-2025-04-14", "openai:gpt-4.1-mini"),
         ("claude-3-5-sonnet-latest", "claude-3-5-sonnet"),
     ],

@@ -109,7 +109,7 @@ def test_bar_line_says_share_bytes_rate_and_time_left() -> None:
     line = display.bar_line("logs/big.eval", 10**9, 2 * 10**9, 10.0, 120)
     assert line.startswith("reading logs/big.eval  [") and len(line) < 120
     assert line.endswith("]   50%  1.0 GB of 2.0 GB  100.0 MB/s  10 s left")
-    bar = line[line.index("[") + 1:line.index("]")]
+    bar = line[line.index("[") + 1 : line.index("]")]
     assert bar.count("█") * 2 == len(bar) and bar.strip("█ ") == ""
 
 
@@ -131,16 +131,23 @@ def test_bar_line_after_the_last_byte_says_it_is_still_working() -> None:
 def test_a_reader_that_counts_nothing_shows_time_only() -> None:
     """Files another library opens itself (Parquet through DuckDB) count no bytes: no rate is
     made up, only the time is shown."""
-    assert display.bar_line("2 parquet files", 0, 0, 3.0, 80) == "reading 2 parquet files  3 s so far"
+    assert (
+        display.bar_line("2 parquet files", 0, 0, 3.0, 80) == "reading 2 parquet files  3 s so far"
+    )
     assert display.done_line("a.parquet", 0, 61.0) == "evalglass: read a.parquet in 1 min 01 s"
 
 
 def test_sizes_and_the_finished_line() -> None:
     """Bytes in decimal units; a finished output in one line with its size, time and rate."""
     assert [display.size(n) for n in (999, 1000, 123_456_789, 5 * 10**12)] == [
-        "999 B", "1.0 kB", "123.5 MB", "5000.0 GB"]
+        "999 B",
+        "1.0 kB",
+        "123.5 MB",
+        "5000.0 GB",
+    ]
     assert display.done_line("a.jsonl", 80 * 10**6, 125.0) == (
-        "evalglass: read a.jsonl: 80.0 MB in 2 min 05 s (640.0 kB/s)")
+        "evalglass: read a.jsonl: 80.0 MB in 2 min 05 s (640.0 kB/s)"
+    )
 
 
 def test_ci_or_no_terminal_is_not_interactive(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,7 +178,9 @@ def test_off_a_terminal_one_line_per_slow_output_and_none_for_quick_ones(
     with display.shown(lines):
         read_outputs(OUTPUTS[:2])
     assert [line.split(":")[1] for line in lines.getvalue().splitlines()] == [
-        f" read {OUTPUTS[0]}", f" read {OUTPUTS[1]}"]
+        f" read {OUTPUTS[0]}",
+        f" read {OUTPUTS[1]}",
+    ]
 
 
 # --- the real command, with stderr on a pseudo-terminal -------------------------------------
@@ -199,18 +208,21 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def on_terminal(folder: Path, delay: float, *args: str, ci: bool = False,
-                tty: bool = True) -> tuple[int, str, str]:
+def on_terminal(
+    folder: Path, delay: float, *args: str, ci: bool = False, tty: bool = True
+) -> tuple[int, str, str]:
     """Exit code, stdout and what stderr (a pty, or a pipe) received."""
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", **({"CI": "true"} if ci else {})}
     command = [sys.executable, "-c", _DRIVER, str(delay), *args]
     if not tty:
-        done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True,
-                              timeout=120, check=False)
+        done = subprocess.run(
+            command, cwd=folder, env=env, capture_output=True, text=True, timeout=120, check=False
+        )
         return done.returncode, done.stdout, done.stderr
     leader, follower = pty.openpty()
-    with subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE,
-                          stderr=follower) as child:
+    with subprocess.Popen(
+        command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=follower
+    ) as child:
         os.close(follower)
         received = b""
         while True:
@@ -229,11 +241,14 @@ def on_terminal(folder: Path, delay: float, *args: str, ci: bool = False,
 
 def test_a_terminal_sees_a_bar_then_the_line_and_the_file_holds_none(big: Path) -> None:
     """On a pty: the bar redrawn in place, then one line; the written scorecard has no trace."""
-    code, stdout, stderr = on_terminal(big, 0.0, "score", "big.jsonl", "--format", "json",
-                                       "--output", "card.json")
+    code, stdout, stderr = on_terminal(
+        big, 0.0, "score", "big.jsonl", "--format", "json", "--output", "card.json"
+    )
     assert code == 0 and stdout == ""
     assert "\rreading big.jsonl  [" in stderr and "/s" in stderr and "\x1b[K" in stderr
-    bars = [part.removesuffix("\x1b[K") for part in stderr.split("\r") if part.startswith("reading")]
+    bars = [
+        part.removesuffix("\x1b[K") for part in stderr.split("\r") if part.startswith("reading")
+    ]
     assert bars and all(len(bar) < 80 for bar in bars)  # a bare pty counts as 80 wide
     final = stderr.rsplit("\r\x1b[K", 1)[1]
     assert final.startswith("evalglass: read big.jsonl: ") and final.endswith("\r\n")
@@ -251,8 +266,9 @@ def test_in_ci_a_terminal_gets_one_line_and_no_bar(big: Path) -> None:
 
 def test_stderr_not_a_terminal_gets_one_line_and_no_bar(big: Path) -> None:
     """A pipe (a log file) gets the one line, never the bar."""
-    code, stdout, stderr = on_terminal(big, 0.0, "score", "big.jsonl", "--format", "json",
-                                       tty=False)
+    code, stdout, stderr = on_terminal(
+        big, 0.0, "score", "big.jsonl", "--format", "json", tty=False
+    )
     assert code == 0 and json.loads(stdout)["sources"] == ["big.jsonl"]
     assert stderr.startswith("evalglass: read big.jsonl: ") and stderr.count("\n") == 1
     assert "\r" not in stderr

@@ -154,8 +154,12 @@ def test_the_same_folder_loads_from_a_git_ref(records_dir: Path) -> None:
     write(records_dir, {**FULL, **NEW})
 
     def git(*args: str) -> None:
-        subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
-                       cwd=records_dir.parent, check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+            cwd=records_dir.parent,
+            check=True,
+            capture_output=True,
+        )
 
     git("init", "-q", "-b", "main")
     git("add", ".")
@@ -194,7 +198,10 @@ def test_the_success_key_alone_is_the_policy_of_defaults() -> None:
     (policy,) = records_from_text("success", "success:   # defaults\n").values()
     assert policy == SuccessPolicy()
     assert (policy.min_gates, policy.mode, policy.min_pass_rate, policy.must_pass) == (
-        0, SuccessMode.ALL, None, ()
+        0,
+        SuccessMode.ALL,
+        None,
+        (),
     )
 
 
@@ -202,7 +209,11 @@ def test_checks_take_the_documented_defaults() -> None:
     """A run check with only run and timeout: exit 0 expected, full tier, cached."""
     (check,) = records_from_text("checks", "checks:\n  t:\n    run: x\n    timeout: 5\n").values()
     assert (check.expect_exit, check.tier, check.cache, check.cwd, check.non_empty) == (
-        0, Tier.FULL, True, None, False
+        0,
+        Tier.FULL,
+        True,
+        None,
+        False,
     )
 
 
@@ -225,8 +236,11 @@ def test_nested_mappings_may_sit_at_any_deeper_column_per_record() -> None:
     """Each record's nested mapping picks its own column, as strictyaml allows."""
     head = "  {id}:\n    model: m\n    calibration: calibrated\n    evidence: e\n"
     text = (
-        "judges:\n" + head.format(id="a") + "    min_agreement:\n     statistic: ac1\n     lower_bound: -1\n"
-        + head.format(id="b") + "    min_agreement:\n        lower_bound: 1\n"
+        "judges:\n"
+        + head.format(id="a")
+        + "    min_agreement:\n     statistic: ac1\n     lower_bound: -1\n"
+        + head.format(id="b")
+        + "    min_agreement:\n        lower_bound: 1\n"
         "        statistic: icc\n"
     )
     records = records_from_text("judges", text)

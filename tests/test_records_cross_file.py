@@ -18,21 +18,34 @@ from tests.test_records_gitref import git
 METRIC = "metrics:\n  qa/x:\n    status: {status}\n    dataset: qa-gold\n{judge}"
 DATASET = "datasets:\n  qa-gold:\n    status: validated\n    version: '2026-10'\n{fingerprint}"
 JUDGES = "judges:\n  grader:\n    model: openai/gpt-4.1\n    calibration: calibrated\n"
-HEAD = ("thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: {approval}\n"
-        "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
-        "      dataset_version: '2026-10'\n")
+HEAD = (
+    "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: {approval}\n"
+    "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
+    "      dataset_version: '2026-10'\n"
+)
 
 
-def write(folder: Path, *, approval: str = "approved", fingerprint: bool, judge: bool,
-          gives_fingerprint: bool, gives_judge: bool, judge_record: bool = True,
-          metric: bool = True, dataset: bool = True) -> None:
+def write(
+    folder: Path,
+    *,
+    approval: str = "approved",
+    fingerprint: bool,
+    judge: bool,
+    gives_fingerprint: bool,
+    gives_judge: bool,
+    judge_record: bool = True,
+    metric: bool = True,
+    dataset: bool = True,
+) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if metric:
-        (folder / "metrics.yaml").write_text(METRIC.format(
-            status="gating", judge="    judge: grader\n" if judge else ""))
+        (folder / "metrics.yaml").write_text(
+            METRIC.format(status="gating", judge="    judge: grader\n" if judge else "")
+        )
     if dataset:
-        (folder / "datasets.yaml").write_text(DATASET.format(
-            fingerprint="    fingerprint: sha256:aa\n" if fingerprint else ""))
+        (folder / "datasets.yaml").write_text(
+            DATASET.format(fingerprint="    fingerprint: sha256:aa\n" if fingerprint else "")
+        )
     if judge_record:
         (folder / "judges.yaml").write_text(JUDGES)
     text = HEAD.format(approval=approval)
@@ -66,10 +79,20 @@ def test_an_approval_names_every_part_the_other_records_require(
     metric names a judge; either given without being required still loads. The first part
     missing is named at approved_for's line, with what to add."""
     folder = tmp_path / "host_records"
-    write(folder, fingerprint=fingerprint, judge=judge, gives_fingerprint=gives_fingerprint,
-          gives_judge=gives_judge)
-    want = (FINGERPRINT_MISSING if fingerprint and not gives_fingerprint
-            else JUDGE_MISSING if judge and not gives_judge else None)
+    write(
+        folder,
+        fingerprint=fingerprint,
+        judge=judge,
+        gives_fingerprint=gives_fingerprint,
+        gives_judge=gives_judge,
+    )
+    want = (
+        FINGERPRINT_MISSING
+        if fingerprint and not gives_fingerprint
+        else JUDGE_MISSING
+        if judge and not gives_judge
+        else None
+    )
     with contextlib.chdir(tmp_path):
         if want is None:
             assert load_records("host_records").thresholds["qa/x"].approved_for is not None
@@ -100,8 +123,14 @@ def test_a_judge_without_a_record_still_needs_its_model_named(tmp_path: Path) ->
     """The judge model is required when the metric names a judge, even one judges.yaml lacks
     (the message says so instead of today's model)."""
     folder = tmp_path / "host_records"
-    write(folder, fingerprint=False, judge=True, gives_fingerprint=False, gives_judge=False,
-          judge_record=False)
+    write(
+        folder,
+        fingerprint=False,
+        judge=True,
+        gives_fingerprint=False,
+        gives_judge=False,
+        judge_record=False,
+    )
     with pytest.raises(RecordError, match="judges.yaml has no judge 'grader'"):
         load_records(folder)
 
@@ -111,9 +140,16 @@ def test_nothing_to_require_without_the_records_it_depends_on(tmp_path: Path, mi
     """No metric record (nothing to say which dataset or judge), no dataset record, or a proposed
     threshold: the parts are not required (other checks speak for those)."""
     folder = tmp_path / "host_records"
-    write(folder, fingerprint=True, judge=missing != "metric", gives_fingerprint=False,
-          gives_judge=missing == "dataset", metric=missing != "metric",
-          dataset=missing != "dataset", approval="proposed" if missing == "approval" else "approved")
+    write(
+        folder,
+        fingerprint=True,
+        judge=missing != "metric",
+        gives_fingerprint=False,
+        gives_judge=missing == "dataset",
+        metric=missing != "metric",
+        dataset=missing != "dataset",
+        approval="proposed" if missing == "approval" else "approved",
+    )
     if missing == "approval":
         (folder / "metrics.yaml").write_text(METRIC.format(status="gating", judge=""))
     assert "qa/x" in load_records(folder).thresholds

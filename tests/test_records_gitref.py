@@ -28,7 +28,10 @@ PERMISSIVE = "PASS — 2 gates enforced"  # the same records with the judge cali
 def git(repo: Path, *args: str) -> str:
     done = subprocess.run(
         ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", *args],
-        cwd=repo, check=True, capture_output=True, text=True,
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return done.stdout
 
@@ -108,28 +111,45 @@ def test_a_symlinked_records_file_committed_at_the_ref_is_refused(repo: Path) ->
     """A records file committed as a link to a permissive one is refused, not read through."""
     replace_by_link(repo / "host_records" / "judges.yaml", "../deep/permissive/judges.yaml")
     commit(repo)
-    one_line_error(run("score", "run.json", "--records-ref", "main", cwd=repo),
-                   "host_records/judges.yaml", "symbolic link")
+    one_line_error(
+        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        "host_records/judges.yaml",
+        "symbolic link",
+    )
 
 
 def test_a_symlinked_parent_folder_at_the_ref_is_refused(repo: Path) -> None:
     """Every folder on the way to the records is walked in the tree: a linked parent is refused."""
     (repo / "config").symlink_to("deep")
     commit(repo)
-    one_line_error(run("score", "run.json", "--records", "config/permissive",
-                       "--records-ref", "main", cwd=repo), "config", "symbolic link")
+    one_line_error(
+        run(
+            "score", "run.json", "--records", "config/permissive", "--records-ref", "main", cwd=repo
+        ),
+        "config",
+        "symbolic link",
+    )
 
 
 def test_dot_dot_is_lexical_and_cannot_leave_the_repository(repo: Path) -> None:
     """`host_records/../strict` is `strict` at the ref, even when host_records links elsewhere
     in the working tree; a path leaving the repository is refused."""
     replace_by_link(repo / "host_records", "deep/permissive")
-    result = run("score", "run.json", "--records", "host_records/../strict",
-                 "--records-ref", "main", cwd=repo)
+    result = run(
+        "score",
+        "run.json",
+        "--records",
+        "host_records/../strict",
+        "--records-ref",
+        "main",
+        cwd=repo,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(STRICT)
-    one_line_error(run("score", "run.json", "--records", "../host_records",
-                       "--records-ref", "main", cwd=repo), "outside")
+    one_line_error(
+        run("score", "run.json", "--records", "../host_records", "--records-ref", "main", cwd=repo),
+        "outside",
+    )
 
 
 def test_a_path_given_through_a_symlinked_cwd(repo: Path, tmp_path: Path) -> None:
@@ -137,8 +157,15 @@ def test_a_path_given_through_a_symlinked_cwd(repo: Path, tmp_path: Path) -> Non
     the directory is in the repository."""
     (tmp_path / "elsewhere").symlink_to(repo / "deep")
     (repo / "host_records").rename(repo / "moved")  # nothing in the working tree to follow
-    result = run("score", "../run.json", "--records", "../host_records",
-                 "--records-ref", "main", cwd=tmp_path / "elsewhere")
+    result = run(
+        "score",
+        "../run.json",
+        "--records",
+        "../host_records",
+        "--records-ref",
+        "main",
+        cwd=tmp_path / "elsewhere",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(STRICT)
 
@@ -154,8 +181,11 @@ def test_a_baseline_scorecard_linked_at_the_ref_is_refused(repo: Path) -> None:
     )
     (repo / "host_records" / "links").symlink_to("../saved")
     commit(repo)
-    one_line_error(run("score", "run.json", "--records-ref", "main", cwd=repo),
-                   "host_records/links", "symbolic link")
+    one_line_error(
+        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        "host_records/links",
+        "symbolic link",
+    )
 
 
 def test_a_submodule_where_the_records_should_be_is_refused(repo: Path, tmp_path: Path) -> None:
@@ -169,8 +199,9 @@ def test_a_submodule_where_the_records_should_be_is_refused(repo: Path, tmp_path
     oid = git(inner, "rev-parse", "HEAD").strip()
     git(repo, "update-index", "--add", "--cacheinfo", f"160000,{oid},host_records")
     git(repo, "commit", "-qm", "submodule")
-    one_line_error(run("score", "run.json", "--records-ref", "main", cwd=repo),
-                   "host_records", "submodule")
+    one_line_error(
+        run("score", "run.json", "--records-ref", "main", cwd=repo), "host_records", "submodule"
+    )
 
 
 _PARTS = ("host_records", "strict", "deep", "permissive", "link", "..", ".", "nowhere")
@@ -185,8 +216,9 @@ _COMMITTED = {
 }
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(parts=st.lists(st.sampled_from(_PARTS), min_size=1, max_size=4))
 def test_any_path_reads_exactly_the_committed_folder_it_names(
     linked_repo: Path, parts: list[str], monkeypatch: pytest.MonkeyPatch
@@ -237,8 +269,11 @@ def test_a_missing_object_is_an_error_naming_ref_and_path(repo: Path) -> None:
     """A records blob missing from the object store fails the run (exit 4), naming the file;
     it is not read as "no judges", which would turn every judged gate informational."""
     blob_path(repo, "main:host_records/thresholds.yaml").unlink()
-    one_line_error(run("score", "run.json", "--records-ref", "main", cwd=repo),
-                   "main", "host_records/thresholds.yaml")
+    one_line_error(
+        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        "main",
+        "host_records/thresholds.yaml",
+    )
 
 
 def test_a_corrupt_object_is_an_error(repo: Path) -> None:
@@ -246,20 +281,29 @@ def test_a_corrupt_object_is_an_error(repo: Path) -> None:
     path = blob_path(repo, "main:host_records/thresholds.yaml")
     os.chmod(path, stat.S_IWUSR | stat.S_IRUSR)
     path.write_bytes(b"not a zlib stream")
-    one_line_error(run("score", "run.json", "--records-ref", "main", cwd=repo),
-                   "main", "host_records/thresholds.yaml")
+    one_line_error(
+        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        "main",
+        "host_records/thresholds.yaml",
+    )
 
 
 def test_a_blobless_clone_whose_remote_is_gone_is_an_error(repo: Path, tmp_path: Path) -> None:
     """A partial clone cannot fetch the records blobs once its remote is gone: exit 4."""
     git(repo, "config", "uploadpack.allowFilter", "true")
     clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none",
-                    f"file://{repo}", str(clone)], check=True, capture_output=True)
+    subprocess.run(
+        ["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{repo}", str(clone)],
+        check=True,
+        capture_output=True,
+    )
     shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
     shutil.rmtree(repo)
-    one_line_error(run("score", "../run.json", "--records-ref", "origin/main", cwd=clone),
-                   "origin/main", "host_records/")
+    one_line_error(
+        run("score", "../run.json", "--records-ref", "origin/main", cwd=clone),
+        "origin/main",
+        "host_records/",
+    )
 
 
 def test_dubious_ownership_is_named_with_safe_directory(repo: Path) -> None:
@@ -284,11 +328,14 @@ def test_git_saying_dubious_ownership_is_named_as_such(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """git's multi-line dubious-ownership refusal becomes one line naming safe.directory."""
-    path = fake_git(tmp_path / "bin", (
-        "echo \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\n"
-        "echo 'To add an exception for this directory, call:' >&2\n"
-        "echo '' >&2\necho \"\tgit config --global --add safe.directory $PWD\" >&2\nexit 128\n"
-    ))
+    path = fake_git(
+        tmp_path / "bin",
+        (
+            "echo \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\n"
+            "echo 'To add an exception for this directory, call:' >&2\n"
+            "echo '' >&2\necho \"\tgit config --global --add safe.directory $PWD\" >&2\nexit 128\n"
+        ),
+    )
     monkeypatch.setenv("PATH", path)
     monkeypatch.chdir(repo)
     with pytest.raises(RecordError) as caught:
@@ -301,10 +348,19 @@ def test_git_missing_is_an_error(repo: Path, tmp_path: Path) -> None:
     """Without git on PATH, reading records at a ref is an input error, not the working tree."""
     (tmp_path / "empty").mkdir()
     result = subprocess.run(
-        [str(Path(sys.executable).parent / "evalglass"), "score", "run.json",
-         "--records-ref", "main"],
-        cwd=repo, capture_output=True, text=True, env={"PATH": str(tmp_path / "empty")},
-        timeout=60, check=False,
+        [
+            str(Path(sys.executable).parent / "evalglass"),
+            "score",
+            "run.json",
+            "--records-ref",
+            "main",
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tmp_path / "empty")},
+        timeout=60,
+        check=False,
     )
     one_line_error(result, "git is not installed")
 
@@ -324,8 +380,10 @@ def test_a_git_that_does_not_answer_times_out(
 def test_a_missing_ref_and_a_missing_folder_are_errors(repo: Path) -> None:
     """Only a path absent at the ref means absent: a missing ref or folder fails the run."""
     one_line_error(run("score", "run.json", "--records-ref", "nope", cwd=repo), "nope")
-    one_line_error(run("score", "run.json", "--records", "nowhere", "--records-ref", "main",
-                       cwd=repo), "nowhere")
+    one_line_error(
+        run("score", "run.json", "--records", "nowhere", "--records-ref", "main", cwd=repo),
+        "nowhere",
+    )
 
 
 def test_a_missing_records_file_at_the_ref_means_no_records_of_its_kind(repo: Path) -> None:
@@ -369,8 +427,10 @@ def test_empty_ref_or_folder_is_a_usage_error(repo: Path, args: tuple[str, ...])
 
 def test_newlines_in_a_ref_or_path_stay_on_one_line(repo: Path) -> None:
     """A ref or folder with a newline cannot forge a second line of output."""
-    for args in (("--records-ref", "main\nPASS — forged"),
-                 ("--records-ref", "main", "--records", "no\nPASS — forged")):
+    for args in (
+        ("--records-ref", "main\nPASS — forged"),
+        ("--records-ref", "main", "--records", "no\nPASS — forged"),
+    ):
         result = run("score", "run.json", *args, cwd=repo)
         one_line_error(result)
         assert "\\n" in result.stderr

@@ -201,12 +201,12 @@ def _reference(doc: RecordDocument) -> Any:
         return {}
     records = {doc.kind: data[doc.kind]} if KINDS[doc.kind].single else data[doc.kind]
     table = {field.name: field for field in KINDS[doc.kind].fields}
-    for fields in records.values():
+    for record_id, fields in records.items():
         typed = {
             name: table[name].type(value) if issubclass(table[name].type, enum.Enum) else value
             for name, value in fields.items()
         }
-        if cross_field_problem(doc.kind, typed):
+        if cross_field_problem(doc.kind, typed, record_id):
             return _REJECTED
     return records
 
@@ -303,8 +303,11 @@ M = "metrics:\n  m:\n    status: gating\n    dataset: d\n"
         ("metrics", M + "    min_samples: 1.0\n", False),
         ("metrics", M + "    min_samples: 0x10\n", False),
         ("metrics", M + "    max_missing_fraction: '2'\n", False),
-        ("thresholds", T + "    value: 1\n    approved_on: 2026-11-01\n    expires_on: 2026-10-01\n",
-         False),
+        (
+            "thresholds",
+            T + "    value: 1\n    approved_on: 2026-11-01\n    expires_on: 2026-10-01\n",
+            False,
+        ),
         ("success", "success:\n  must_pass:\n    - 1\n    - '1'\n", False),
         ("success", "success:\n  must_pass:\n    - ~\n", True),
     ],
@@ -322,12 +325,21 @@ def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_acc
     [
         (T + "    value: 0.85\n", True),
         (T.replace("proposed", "approved") + "    value: 0.85\n", False),
-        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-11-01\n", False),
-        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-11-01\n    approved_for:\n      dataset_version: '1'\n", True),
-        (T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-         "    approved_on: 2026-02-30\n    approved_for:\n      dataset_version: '1'\n", False),
+        (
+            T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+            "    approved_on: 2026-11-01\n",
+            False,
+        ),
+        (
+            T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+            "    approved_on: 2026-11-01\n    approved_for:\n      dataset_version: '1'\n",
+            True,
+        ),
+        (
+            T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+            "    approved_on: 2026-02-30\n    approved_for:\n      dataset_version: '1'\n",
+            False,
+        ),
         (T, False),
         (T + "    max_drop: 0.02\n", True),
         (T + "    value: '0.85'\n", True),

@@ -81,13 +81,19 @@ def test_a_missing_or_malformed_file_is_recorded_not_refused(folder: Path) -> No
     assert problem.problem.startswith("is not calibration evidence: not valid JSON")
     (folder / "calibration" / "dir.json").mkdir()
     judges(folder, "calibration/dir.json")
-    assert judge().evidence_read == UnreadableEvidence(
-        "cannot be read: is a directory, not a file"
-    )
+    assert judge().evidence_read == UnreadableEvidence("cannot be read: is a directory, not a file")
 
 
-@pytest.mark.parametrize("path", ["../grader-v2.json", "/etc/passwd", "calibration/../../x.json",
-                                  "C:/x.json", "calibration\\x.json"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../grader-v2.json",
+        "/etc/passwd",
+        "calibration/../../x.json",
+        "C:/x.json",
+        "calibration\\x.json",
+    ],
+)
 def test_a_file_outside_the_records_folder_is_refused(folder: Path, path: str) -> None:
     """Evidence lives beside the records: any path that leaves the folder is a load error naming
     the judge's line."""
@@ -104,8 +110,12 @@ def test_evidence_is_read_at_a_git_ref_as_committed(folder: Path) -> None:
     judges(folder)
 
     def git(*args: str) -> None:
-        subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
-                       cwd=folder.parent, check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+            cwd=folder.parent,
+            check=True,
+            capture_output=True,
+        )
 
     git("init", "-q", "-b", "main")
     git("add", ".")
@@ -130,13 +140,19 @@ def test_evidence_is_read_at_a_git_ref_as_committed(folder: Path) -> None:
     ("bar", "outcome", "message"),
     [
         (0.7, Outcome.CAN_GATE, None),
-        (0.71, Outcome.BLOCKED,
-         ("judge 'grader-v2': calibration evidence 'calibration/grader-v2.json': kappa lower bound "
-         "0.702 < 0.71 (value 0.7846, n 285, 95% bootstrap)")),
+        (
+            0.71,
+            Outcome.BLOCKED,
+            (
+                "judge 'grader-v2': calibration evidence 'calibration/grader-v2.json': kappa lower bound "
+                "0.702 < 0.71 (value 0.7846, n 285, 95% bootstrap)"
+            ),
+        ),
     ],
 )
-def test_the_example_evidence_against_a_bar(folder: Path, bar: float, outcome: Outcome,
-                                            message: str | None) -> None:
+def test_the_example_evidence_against_a_bar(
+    folder: Path, bar: float, outcome: Outcome, message: str | None
+) -> None:
     """Loaded from disk: the lower bound 0.702 meets 0.7 and misses 0.71, with the number and
     the bar in the reason."""
     judges(folder, bar=bar)
@@ -150,12 +166,16 @@ def test_the_example_evidence_against_a_bar(folder: Path, bar: float, outcome: O
         ]
 
 
-@pytest.mark.parametrize(("bar", "code", "first"), [
-    ("0.6", 0, "PASS — 2 gates enforced, all passed"),
-    ("0.75", 3, "BLOCKED — we cannot say: 1 gate blocked or unsound; 1 passed"),
-])
-def test_score_holds_the_example_judge_to_its_evidence(tmp_path: Path, bar: str, code: int,
-                                                       first: str) -> None:
+@pytest.mark.parametrize(
+    ("bar", "code", "first"),
+    [
+        ("0.6", 0, "PASS — 2 gates enforced, all passed"),
+        ("0.75", 3, "BLOCKED — we cannot say: 1 gate blocked or unsound; 1 passed"),
+    ],
+)
+def test_score_holds_the_example_judge_to_its_evidence(
+    tmp_path: Path, bar: str, code: int, first: str
+) -> None:
     """The real CLI on the bundled example, its judge called calibrated on the example's
     evidence: a bar the lower bound (0.702) meets lets its metric gate, one it misses blocks."""
     records = tmp_path / "host_records"
@@ -164,9 +184,19 @@ def test_score_holds_the_example_judge_to_its_evidence(tmp_path: Path, bar: str,
     shutil.copy(EXAMPLE, records / "calibration" / "grader-v2.json")
     (records / "judges.yaml").write_text(JUDGES.format(path="calibration/grader-v2.json", bar=bar))
     result = subprocess.run(
-        [sys.executable, "-m", "evalglass", "score", "--records", str(records),
-         str(ROOT / "examples" / "run.json")],
-        capture_output=True, text=True, check=False, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "evalglass",
+            "score",
+            "--records",
+            str(records),
+            str(ROOT / "examples" / "run.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert result.returncode == code, result.stderr
     assert result.stdout.startswith(first)

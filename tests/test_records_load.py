@@ -160,8 +160,11 @@ def test_every_kind_loads_with_every_field(records_dir: Path) -> None:
                 approval=Approval.APPROVED,
                 approved_by="@alice",
                 approved_on=dt.date(2026, 11, 1),
-                approved_for=ApprovedFor(dataset_version="2026-10", fingerprint="sha256:9f2c",
-                                         judge_model="openai/gpt-4.1"),
+                approved_for=ApprovedFor(
+                    dataset_version="2026-10",
+                    fingerprint="sha256:9f2c",
+                    judge_model="openai/gpt-4.1",
+                ),
                 expires_on=dt.date(2027, 5, 1),
             )
         },
@@ -172,8 +175,10 @@ def test_every_kind_loads_with_every_field(records_dir: Path) -> None:
         },
         judges={
             "grader-v2": JudgeRecord(
-                model="openai/gpt-4.1", calibration=Calibration.CALIBRATED, evidence="docs/calib.md",
-                evidence_read=UnreadableEvidence("is not there: no such file next to the records")
+                model="openai/gpt-4.1",
+                calibration=Calibration.CALIBRATED,
+                evidence="docs/calib.md",
+                evidence_read=UnreadableEvidence("is not there: no such file next to the records"),
             )
         },
         policies={"qa-gold": PolicyRecord(policy=Policy.PERMITTED)},
@@ -577,7 +582,10 @@ def test_duplicates_name_the_first_line(error: Errors, text: str, expected: str)
         ("- metrics\n", ("1: lists are not allowed here: the top level holds 'key: value' lines")),
         # Not a records file at all: nothing of it is shown back (it may hold anything).
         ("just text\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
-        ("TOKEN=s3cret\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
+        (
+            "TOKEN=s3cret\n",
+            "1: expected 'metrics:' as the first key; this is not a host-records file",
+        ),
         ("%PDF-1.7\n", "1: expected 'metrics:' as the first key; this is not a host-records file"),
         (
             "metrics:x\n",
@@ -858,9 +866,11 @@ def test_an_approved_threshold_names_who_approved_it_and_when(error: Errors, mis
     """`approval: approved` requires both approved_by and approved_on."""
     fields = {"approved_by": "'@alice'", "approved_on": "2026-11-01"}
     del fields[missing]
-    text = "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n" + "".join(
-        f"    {name}: {value}\n" for name, value in fields.items()
-    ) + "    approved_for:\n      dataset_version: v1\n"
+    text = (
+        "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n"
+        + "".join(f"    {name}: {value}\n" for name, value in fields.items())
+        + "    approved_for:\n      dataset_version: v1\n"
+    )
     assert error(T, text) == (
         f"host_records/thresholds.yaml:2: threshold 'qa/x' is approved but is missing required "
         f"field '{missing}'"

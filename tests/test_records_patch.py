@@ -54,8 +54,11 @@ def write_records(folder: Path, records: HostRecords) -> None:
                     continue
                 if field.nested:
                     lines.append(f"    {field.name}:")
-                    lines += [f"      {sub.name}: {spelling(_text(getattr(value, sub.name)))}"
-                              for sub in field.fields if getattr(value, sub.name) is not None]
+                    lines += [
+                        f"      {sub.name}: {spelling(_text(getattr(value, sub.name)))}"
+                        for sub in field.fields
+                        if getattr(value, sub.name) is not None
+                    ]
                     continue
                 lines.append(f"    {field.name}: {spelling(_text(value))}")
             lines.append("")
@@ -115,7 +118,9 @@ def fill(folder: Path) -> None:
         path.write_text(text)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(state=s.states())
 @example(state=s.State(judge=Calibration.CALIBRATED, evidence="below_bar"))
 @example(state=s.State(judge=Calibration.CALIBRATED, evidence="missing"))
@@ -145,8 +150,9 @@ def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
         with pytest.raises(RecordError, match="placeholder"):
             load_records(repo / "host_records")
     fill(repo / "host_records")
-    after = resolve(s.METRIC, load_records(repo / "host_records"), measurement,
-                    evaluated_on=s.TODAY)
+    after = resolve(
+        s.METRIC, load_records(repo / "host_records"), measurement, evaluated_on=s.TODAY
+    )
     if explanation.checklist.outside:
         assert after.outcome is not Outcome.INFORMATIONAL
     else:
@@ -162,7 +168,9 @@ def test_comments_and_layout_outside_the_edits_survive(tmp_path: Path) -> None:
     with contextlib.chdir(repo):
         explanation = explain(s.METRIC, load_records(folder), Evidence(), evaluated_at=WHEN)
         diff = api.explain_patch(explanation, "host_records")
-    removed = [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+    removed = [
+        line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")
+    ]
     assert removed == []  # only additions: nothing the host wrote is rewritten
     (tmp_path / "p.patch").write_text(diff)
     assert git(repo, "apply", str(tmp_path / "p.patch")).returncode == 0
@@ -175,24 +183,33 @@ def test_cli_prints_the_patch_and_writes_nothing(tmp_path: Path) -> None:
     unfilled, `validate` refuses it with exit 4 naming the placeholder's line."""
     repo = tmp_path / "repo"
     repo.mkdir()
-    subprocess.run(["cp", "-r", str(ROOT / "host_records"), str(ROOT / "examples"), str(repo)],
-                   check=True)
+    subprocess.run(
+        ["cp", "-r", str(ROOT / "host_records"), str(ROOT / "examples"), str(repo)], check=True
+    )
     git(repo, "init", "-q")
     before = {p: p.read_bytes() for p in (repo / "host_records").iterdir()}
     run = [sys.executable, "-m", "evalglass"]
-    result = subprocess.run([*run, "explain", "qa/refusal_rate", "examples/run.json", "--patch"],
-                            cwd=repo, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [*run, "explain", "qa/refusal_rate", "examples/run.json", "--patch"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("diff --git a/host_records/thresholds.yaml")
     assert {p: p.read_bytes() for p in (repo / "host_records").iterdir()} == before
     (tmp_path / "p.patch").write_text(result.stdout)
     assert git(repo, "apply", str(tmp_path / "p.patch")).returncode == 0
-    refused = subprocess.run([*run, "validate"], cwd=repo, capture_output=True, text=True,
-                             check=False)
+    refused = subprocess.run(
+        [*run, "validate"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert refused.returncode == 4
-    assert re.fullmatch(r"evalglass: host_records/thresholds.yaml:\d+: approved_by: <who "
-                        r"approved it> is a placeholder: write the value in its place\n",
-                        refused.stderr)
+    assert re.fullmatch(
+        r"evalglass: host_records/thresholds.yaml:\d+: approved_by: <who "
+        r"approved it> is a placeholder: write the value in its place\n",
+        refused.stderr,
+    )
     fill(repo / "host_records")
     card = api.score([repo / "examples" / "run.json"], repo / "host_records")
     gate = next(m for m in card.metrics if m.id == "qa/refusal_rate")
@@ -203,8 +220,10 @@ def test_quoting_a_placeholder_does_not_fill_it(tmp_path: Path) -> None:
     """A placeholder put in quotes is still refused: only a real value passes."""
     folder = tmp_path / "host_records"
     folder.mkdir()
-    text = ("thresholds:\n  m:\n    op: '>='\n    value: 0.5\n    approval: approved\n"
-            "    approved_by: '<who approved it>'\n    approved_on: 2026-11-01\n")
+    text = (
+        "thresholds:\n  m:\n    op: '>='\n    value: 0.5\n    approval: approved\n"
+        "    approved_by: '<who approved it>'\n    approved_on: 2026-11-01\n"
+    )
     (folder / "thresholds.yaml").write_text(text)
     with pytest.raises(RecordError, match="placeholder"):
         load_records(folder)
@@ -215,8 +234,10 @@ def test_a_record_the_file_lacks_is_added_after_the_last(tmp_path: Path) -> None
     state = attrs.evolve(s.State(), threshold=None)
     repo = repo_with(tmp_path, s.records(state))
     folder = repo / "host_records"
-    (folder / "thresholds.yaml").write_text("# bars\nthresholds:\n    other:\n        op: '>='\n"
-                                            "        value: 0.1\n        approval: proposed\n")
+    (folder / "thresholds.yaml").write_text(
+        "# bars\nthresholds:\n    other:\n        op: '>='\n"
+        "        value: 0.1\n        approval: proposed\n"
+    )
     with contextlib.chdir(repo):
         explanation = explain(s.METRIC, load_records(folder), Evidence(), evaluated_at=WHEN)
         diff = api.explain_patch(explanation, "host_records")

@@ -68,8 +68,11 @@ def test_expiry_and_approved_for_on_every_kind_of_threshold(
 def test_approved_for_takes_a_version_and_optionally_fingerprint_and_judge() -> None:
     """dataset_version is required under approved_for; fingerprint and judge_model are not."""
     head = "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: proposed\n"
-    for fields in itertools.product((None, "dataset_version: v1"), (None, "fingerprint: sha:1"),
-                                    (None, "judge_model: openai/gpt-4.1")):
+    for fields in itertools.product(
+        (None, "dataset_version: v1"),
+        (None, "fingerprint: sha:1"),
+        (None, "judge_model: openai/gpt-4.1"),
+    ):
         given = [f for f in fields if f]
         if not given:
             continue
@@ -87,18 +90,34 @@ def test_approved_for_takes_a_version_and_optionally_fingerprint_and_judge() -> 
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        ("      dataset_version: v1\n      judge: openai/gpt-4.1\n",
-         ("thresholds.yaml:8: unknown field 'judge' in approved_for of threshold 'qa/x' (did you "
-         "mean 'judge_model'?); allowed fields: dataset_version, fingerprint, judge_model")),
-        ("      dataset_version: v1\n      expires_on: 2027-01-01\n",
-         ("thresholds.yaml:8: unknown field 'expires_on' in approved_for of threshold 'qa/x'; "
-         "allowed fields: dataset_version, fingerprint, judge_model")),
-        ("      dataset_version: ''\n",
-         ("thresholds.yaml:7: approved_for.dataset_version: must not be empty (leave the field out "
-         "instead)")),
-        ("      dataset_version: v1\n      fingerprint: <the fingerprint>\n",
-         ("thresholds.yaml:8: approved_for.fingerprint: <the fingerprint> is a placeholder: "
-         "write the value in its place")),
+        (
+            "      dataset_version: v1\n      judge: openai/gpt-4.1\n",
+            (
+                "thresholds.yaml:8: unknown field 'judge' in approved_for of threshold 'qa/x' (did you "
+                "mean 'judge_model'?); allowed fields: dataset_version, fingerprint, judge_model"
+            ),
+        ),
+        (
+            "      dataset_version: v1\n      expires_on: 2027-01-01\n",
+            (
+                "thresholds.yaml:8: unknown field 'expires_on' in approved_for of threshold 'qa/x'; "
+                "allowed fields: dataset_version, fingerprint, judge_model"
+            ),
+        ),
+        (
+            "      dataset_version: ''\n",
+            (
+                "thresholds.yaml:7: approved_for.dataset_version: must not be empty (leave the field out "
+                "instead)"
+            ),
+        ),
+        (
+            "      dataset_version: v1\n      fingerprint: <the fingerprint>\n",
+            (
+                "thresholds.yaml:8: approved_for.fingerprint: <the fingerprint> is a placeholder: "
+                "write the value in its place"
+            ),
+        ),
     ],
 )
 def test_approved_for_refuses_what_it_does_not_know(lines: str, message: str) -> None:
@@ -109,19 +128,24 @@ def test_approved_for_refuses_what_it_does_not_know(lines: str, message: str) ->
 
 
 @pytest.mark.parametrize("field", ["approved_on", "expires_on"])
-@pytest.mark.parametrize("text", ["2026-13-01", "2026-11-1", "November 1", "2026/11/01", "''",
-                                  "20261101"])
+@pytest.mark.parametrize(
+    "text", ["2026-13-01", "2026-11-1", "November 1", "2026/11/01", "''", "20261101"]
+)
 def test_a_date_that_is_not_a_date_is_refused(field: str, text: str) -> None:
     """approved_on and expires_on must be real dates written YYYY-MM-DD, each refused at its
     line otherwise."""
-    head = ("thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n"
-            "    approved_by: '@alice'\n    approved_for:\n      dataset_version: v1\n")
+    head = (
+        "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n"
+        "    approved_by: '@alice'\n    approved_for:\n      dataset_version: v1\n"
+    )
     other = "expires_on: 2027-01-01" if field == "approved_on" else "approved_on: 2026-11-01"
     message = error("thresholds", head + f"    {other}\n    {field}: {text}\n")
     shown = text.strip("'")
-    assert message == (f"thresholds.yaml:10: {field}: '{shown}' is not a date (write YYYY-MM-DD)"
-                       if shown else
-                       f"thresholds.yaml:10: {field}: '' is not a date (write YYYY-MM-DD)")
+    assert message == (
+        f"thresholds.yaml:10: {field}: '{shown}' is not a date (write YYYY-MM-DD)"
+        if shown
+        else f"thresholds.yaml:10: {field}: '' is not a date (write YYYY-MM-DD)"
+    )
 
 
 # --- judges: min_agreement needs evidence ---------------------------------------------------
@@ -131,8 +155,13 @@ JUDGE = "judges:\n  g:\n    model: openai/gpt-4.1\n    calibration: calibrated\n
 
 @pytest.mark.parametrize(
     ("evidence", "statistic", "bound"),
-    list(itertools.product((False, True), [None, *(s.value for s in Statistic)],
-                           ("-1", "0.6", "1", "-1.01", "1.01"))),
+    list(
+        itertools.product(
+            (False, True),
+            [None, *(s.value for s in Statistic)],
+            ("-1", "0.6", "1", "-1.01", "1.01"),
+        )
+    ),
 )
 def test_min_agreement_needs_evidence_and_a_bound_in_range(
     evidence: bool, statistic: str | None, bound: str
@@ -246,15 +275,20 @@ def test_each_broken_check_rule_says_which_at_the_checks_line(
         ("expect_exit: -1", "4: expect_exit: '-1' must be at least 0"),
         ("tier: quick", "4: tier: 'quick' is not one of fast, full"),
         ("cache: sometimes", "4: cache: 'sometimes' is not a boolean (write yes or no)"),
-        ("retries: 2",
-         ("4: unknown field 'retries' in check 'c'; allowed fields: run, shell, file_exists, regex, "
-         "in_file, non_empty, timeout, cwd, expect_exit, tier, cache")),
+        (
+            "retries: 2",
+            (
+                "4: unknown field 'retries' in check 'c'; allowed fields: run, shell, file_exists, regex, "
+                "in_file, non_empty, timeout, cwd, expect_exit, tier, cache"
+            ),
+        ),
     ],
 )
 def test_check_field_values_are_checked(field: str, expected: str) -> None:
     """Out-of-range numbers, unknown tiers and unknown keys name the field and its line."""
-    text = f"checks:\n  c:\n    run: x\n    {field}\n" + ("" if "timeout" in field else
-                                                         "    timeout: 5\n")
+    text = f"checks:\n  c:\n    run: x\n    {field}\n" + (
+        "" if "timeout" in field else "    timeout: 5\n"
+    )
     assert error("checks", text) == "checks.yaml:" + expected
 
 
@@ -300,8 +334,9 @@ MUST = (None, ("qa/x",), ("qa/x", "check/t"), ("qa/x", "qa/x"))
 GATES = (None, "0", "2", "-1")
 
 
-def success_is_valid(mode: str | None, rate: str | None, must: tuple[str, ...] | None,
-                     gates: str | None) -> bool:
+def success_is_valid(
+    mode: str | None, rate: str | None, must: tuple[str, ...] | None, gates: str | None
+) -> bool:
     """docs/host-records.md, success.yaml, restated: mode all (default) or percentage;
     min_pass_rate in (0, 1], given iff mode is percentage; must_pass ids without repeats;
     min_gates an integer >= 0."""
@@ -352,3 +387,44 @@ def test_every_success_policy_loads_iff_the_rules_allow(mode: str | None, rate: 
 def test_each_broken_success_rule_names_its_line(text: str, expected: str) -> None:
     """The policy's rules are refused at the policy's line, its fields' ranges at their own."""
     assert error("success", text) == "success.yaml:" + expected
+
+
+# --- metrics: a check's metric gives status only; every other metric names its dataset -------
+
+METRIC_FIELDS = {
+    "dataset": "d",
+    "judge": "g",
+    "requires_baseline": "yes",
+    "min_samples": "5",
+    "decision": "point",
+    "max_missing_fraction": "0.1",
+    "interval_level": "0.9",
+}
+
+
+@pytest.mark.parametrize("check", [True, False])
+@pytest.mark.parametrize("extra", [None, *METRIC_FIELDS])
+def test_a_check_metric_takes_status_alone_and_others_need_a_dataset(
+    check: bool, extra: str | None
+) -> None:
+    """`check/NAME` loads with status and nothing else; any other metric loads iff it names its
+    dataset, whatever else it gives."""
+    metric_id = "check/unit-tests" if check else "qa/exact_match"
+    fields = "    status: gating\n" + (f"    {extra}: {METRIC_FIELDS[extra]}\n" if extra else "")
+    text = f"metrics:\n  {metric_id}:\n{fields}"
+    assert loads("metrics", text) is ((extra is None) if check else (extra == "dataset"))
+
+
+def test_each_broken_metric_rule_names_the_record_and_its_line() -> None:
+    """The messages: a check's metric giving a dataset; another metric without one."""
+    assert error(
+        "metrics",
+        "metrics:\n  x:\n    status: gating\n    dataset: d\n  check/t:\n"
+        "    status: gating\n    dataset: d\n",
+    ) == (
+        "metrics.yaml:5: metric 'check/t' gives dataset, which a check's metric does not take "
+        "(its definition in checks.yaml is its bar: give status only)"
+    )
+    assert error("metrics", "metrics:\n  qa/x:\n    status: gating\n") == (
+        "metrics.yaml:2: metric 'qa/x' is missing required field 'dataset'"
+    )

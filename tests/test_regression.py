@@ -57,14 +57,25 @@ def samples(scores) -> tuple[Sample, ...]:
 
 def measured(scores, level: float = 0.95) -> Measurement:
     values = [float(x) for x in scores]
-    return Measurement(id="m", run=RUN, value=float(np.mean(values)), n=len(values),
-                       interval=stats.interval_for_scores(values, level), samples=samples(values))
+    return Measurement(
+        id="m",
+        run=RUN,
+        value=float(np.mean(values)),
+        n=len(values),
+        interval=stats.interval_for_scores(values, level),
+        samples=samples(values),
+    )
 
 
 def baseline_of(scores, **extra) -> BaselineRecord:
     values = [float(x) for x in scores]
-    return BaselineRecord(value=float(np.mean(values)), n=len(values), dataset_version="1",
-                          sample_scores={str(i): x for i, x in enumerate(values)}, **extra)
+    return BaselineRecord(
+        value=float(np.mean(values)),
+        n=len(values),
+        dataset_version="1",
+        sample_scores={str(i): x for i, x in enumerate(values)},
+        **extra,
+    )
 
 
 RUNS = 2000
@@ -107,8 +118,9 @@ def test_paired_continuous_uses_paired_t() -> None:
 
 def regression_gate(op: Op = Op.GE, decision: Decision = Decision.BOUND, **bar) -> tuple:
     metric = MetricRecord(status=MetricStatus.GATING, dataset="d", decision=decision)
-    threshold = ThresholdRecord(op=op, approval=Approval.APPROVED, approved_by="@a",
-                                approved_on=dt.date(2026, 1, 1), **bar)
+    threshold = ThresholdRecord(
+        op=op, approval=Approval.APPROVED, approved_by="@a", approved_on=dt.date(2026, 1, 1), **bar
+    )
     return metric, threshold
 
 
@@ -205,8 +217,12 @@ def test_baseline_comparability_names_every_dimension() -> None:
     baseline = attrs.evolve(records.baselines[s.METRIC], fingerprint="sha:old")
     bound = attrs.evolve(records.thresholds[s.METRIC].approved_for, fingerprint="sha:new")
     threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=bound)
-    records = attrs.evolve(records, datasets={s.DATASET: dataset},
-                           baselines={s.METRIC: baseline}, thresholds={s.METRIC: threshold})
+    records = attrs.evolve(
+        records,
+        datasets={s.DATASET: dataset},
+        baselines={s.METRIC: baseline},
+        thresholds={s.METRIC: threshold},
+    )
     got = resolve(s.METRIC, records, s.measurement(s.State()), evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.BASELINE_NOT_COMPARABLE]
     assert "dataset version" in got.reasons[0].message

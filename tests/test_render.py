@@ -53,8 +53,12 @@ def hostile_scorecard():
         if i % 2:
             metrics[metric_id] = MetricRecord(status=MetricStatus.GATING, dataset=dataset)
             thresholds[metric_id] = ThresholdRecord(
-                op=Op.GE, value=0.1, approval=Approval.APPROVED, approved_by="@x",
-                approved_on=dt.date(2026, 1, 1), approved_for=ApprovedFor(dataset_version="1"),
+                op=Op.GE,
+                value=0.1,
+                approval=Approval.APPROVED,
+                approved_by="@x",
+                approved_on=dt.date(2026, 1, 1),
+                approved_for=ApprovedFor(dataset_version="1"),
             )
     records = HostRecords(
         metrics=metrics,
@@ -115,16 +119,45 @@ def test_json_is_the_contract_shape() -> None:
     """The JSON keys are exactly the documented contract, at both levels."""
     doc = json.loads(render(hostile_scorecard(), Format.JSON))
     assert list(doc) == [
-        "schema_version", "verdict", "exit_code", "evaluated_at", "model", "sources", "counts",
-        "policy", "metrics",
+        "schema_version",
+        "verdict",
+        "exit_code",
+        "evaluated_at",
+        "model",
+        "sources",
+        "counts",
+        "policy",
+        "metrics",
     ]
     assert list(doc["policy"]) == [
-        "source", "mode", "min_gates", "min_pass_rate", "must_pass", "decided_by", "enforced",
-        "passed", "pass_rate", "tolerated", "unmet",
+        "source",
+        "mode",
+        "min_gates",
+        "min_pass_rate",
+        "must_pass",
+        "decided_by",
+        "enforced",
+        "passed",
+        "pass_rate",
+        "tolerated",
+        "unmet",
     ]
     assert list(doc["metrics"][0]) == [
-        "id", "value", "n", "interval", "level", "method", "clusters", "missing", "model", "source",
-        "earlier_runs", "validity", "authority", "threshold", "gate",
+        "id",
+        "value",
+        "n",
+        "interval",
+        "level",
+        "method",
+        "clusters",
+        "missing",
+        "model",
+        "source",
+        "earlier_runs",
+        "validity",
+        "authority",
+        "threshold",
+        "gate",
     ]
     assert [m["id"] for m in doc["metrics"]] == sorted(m["id"] for m in doc["metrics"])
 

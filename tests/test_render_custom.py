@@ -21,14 +21,20 @@ EXAMPLE = ROOT / "examples" / "templates" / "comment.md.j2"
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "evalglass", *args], cwd=cwd, capture_output=True, text=True,
-        timeout=60, check=False,
+        [sys.executable, "-m", "evalglass", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
 def test_the_example_template_renders_the_bundled_example() -> None:
     """The committed example template shows the verdict and each gate with its numbers."""
-    result = run("score", "examples/run.json", "--records", "host_records", "--template", str(EXAMPLE))
+    result = run(
+        "score", "examples/run.json", "--records", "host_records", "--template", str(EXAMPLE)
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("<!-- evalglass-scorecard -->\n### evalglass: PASS\n")
     assert "- **PASS** `qa/exact_match`: 0.93 (n 200), threshold &gt;= 0.85" in result.stdout
@@ -37,16 +43,19 @@ def test_the_example_template_renders_the_bundled_example() -> None:
 def test_the_exit_code_still_follows_the_verdict(tmp_path: Path) -> None:
     """A template changes the look only: the exit code is the verdict's, as with --format."""
     plain = run("score", "examples/run.json", "--records", "host_records")
-    custom = run("score", "examples/run.json", "--records", "host_records", "--template",
-                 str(EXAMPLE))
+    custom = run(
+        "score", "examples/run.json", "--records", "host_records", "--template", str(EXAMPLE)
+    )
     assert custom.returncode == plain.returncode
 
 
 def test_html_templates_escape_what_outputs_wrote(tmp_path: Path) -> None:
     """In an .html template every string from an output is escaped: no tag survives."""
     page = tmp_path / "page.html.j2"
-    page.write_text("<ul>{% for m in scorecard.gates + scorecard.others %}<li>{{ m.id }}"
-                    " {{ m.why }}</li>{% endfor %}</ul><p>{{ scorecard.model }}</p>\n")
+    page.write_text(
+        "<ul>{% for m in scorecard.gates + scorecard.others %}<li>{{ m.id }}"
+        " {{ m.why }}</li>{% endfor %}</ul><p>{{ scorecard.model }}</p>\n"
+    )
     text = render(hostile_scorecard(), page)
     assert re.findall(r"<(\w+)", text) == ["ul"] + ["li"] * len(re.findall("<li>", text)) + ["p"]
     assert "<script" not in text and "&lt;script" in text
@@ -85,8 +94,16 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
     path = tmp_path / "broken.md.j2"
     path.write_text("line one\n{% for m in scorecard.gates %}\n")
     written = tmp_path / "card.json"
-    result = run("score", "examples/run.json", "--records", "host_records", "--template",
-                 str(path), "--write", f"json={written}")
+    result = run(
+        "score",
+        "examples/run.json",
+        "--records",
+        "host_records",
+        "--template",
+        str(path),
+        "--write",
+        f"json={written}",
+    )
     assert result.returncode == 4
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and f"{path}:2: template syntax" in result.stderr
@@ -95,16 +112,32 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
 
 def test_template_and_format_together_is_a_usage_error() -> None:
     """--template replaces --format: giving both is exit 2."""
-    result = run("score", "examples/run.json", "--records", "host_records", "--format", "json",
-                 "--template", str(EXAMPLE))
+    result = run(
+        "score",
+        "examples/run.json",
+        "--records",
+        "host_records",
+        "--format",
+        "json",
+        "--template",
+        str(EXAMPLE),
+    )
     assert result.returncode == 2
 
 
 def test_template_output_goes_to_the_output_file(tmp_path: Path) -> None:
     """--output takes the template's text, written atomically; stdout stays empty."""
     out = tmp_path / "comment.md"
-    result = run("score", "examples/run.json", "--records", "host_records", "--template",
-                 str(EXAMPLE), "--output", str(out))
+    result = run(
+        "score",
+        "examples/run.json",
+        "--records",
+        "host_records",
+        "--template",
+        str(EXAMPLE),
+        "--output",
+        str(out),
+    )
     assert result.returncode == 0 and result.stdout == ""
     assert out.read_text().startswith("<!-- evalglass-scorecard -->")
 
@@ -112,8 +145,16 @@ def test_template_output_goes_to_the_output_file(tmp_path: Path) -> None:
 def test_docs_describe_every_field_of_the_view_model() -> None:
     """docs/templates.md names each field of each view-model class, so the contract is written."""
     doc = (ROOT / "docs" / "templates.md").read_text()
-    for cls in (view.ScorecardView, view.MetricView, view.CountsView, view.ReasonView,
-                view.EarlierRunView, view.PolicyView, view.UnmetView):
+    for cls in (
+        view.ScorecardView,
+        view.MetricView,
+        view.CountsView,
+        view.ReasonView,
+        view.EarlierRunView,
+        view.AttemptView,
+        view.PolicyView,
+        view.UnmetView,
+    ):
         for field in attrs.fields(cls):
             assert f"`{field.name}`" in doc, f"{cls.__name__}.{field.name} is not documented"
 

@@ -31,9 +31,33 @@ HOSTILE_IDS = {
 VOID = {"meta", "br", "hr", "img", "input", "link", "wbr"}
 # Elements the template writes; anything else in the output came from somewhere it should not.
 ALLOWED = {
-    "html", "head", "meta", "title", "style", "body", "main", "header", "h1", "h2", "h3", "p",
-    "code", "ul", "li", "article", "span", "div", "dl", "dt", "dd",
-    "svg", "line", "text", "rect", "polygon", "circle",
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "main",
+    "header",
+    "h1",
+    "h2",
+    "h3",
+    "p",
+    "code",
+    "ul",
+    "li",
+    "article",
+    "span",
+    "div",
+    "dl",
+    "dt",
+    "dd",
+    "svg",
+    "line",
+    "text",
+    "rect",
+    "polygon",
+    "circle",
 }
 
 
@@ -78,7 +102,7 @@ def structure(page: str) -> Structure:
 def test_page_is_well_formed() -> None:
     """Every element opened is closed in order, and only the template's elements appear."""
     page = render(scorecard(), Format.HTML)
-    assert page.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
+    assert page.startswith('<!DOCTYPE html>\n<html lang="en">')
     parsed = structure(page)
     assert parsed.problems == [] and parsed.stack == []
     assert set(parsed.tags) <= ALLOWED
@@ -123,12 +147,14 @@ def test_headline_leads_and_informational_never_looks_like_a_pass() -> None:
 def test_decided_gates_come_first_failed_and_blocked_leading() -> None:
     """Gates that decided are listed failed, unsound, blocked, passed; then the rest with notes."""
     page = render(scorecard(), Format.HTML)
-    order = [page.index(f"<code>qa/{kind}</code>") for kind in
-             ("fail", "unsound", "blocked", "pass", "informational", "noted")]
+    order = [
+        page.index(f"<code>qa/{kind}</code>")
+        for kind in ("fail", "unsound", "blocked", "pass", "informational", "noted")
+    ]
     assert order == sorted(order)
     assert page.index("Gates that decided (4)") < order[0]
     assert order[3] < page.index("Not affecting the verdict (2)") < order[4]
-    noted = page[order[5]:]
+    noted = page[order[5] :]
     assert "Would block once promoted:" in noted
     assert "<code>policy_not_permitted</code> no data policy for dataset &#39;qa-new&#39;" in noted
 
@@ -136,7 +162,7 @@ def test_decided_gates_come_first_failed_and_blocked_leading() -> None:
 def test_gate_shows_value_interval_n_threshold_and_evidence() -> None:
     """A compared gate shows its numbers and the evidence string that decided it."""
     page = render(scorecard(), Format.HTML)
-    card = page[page.index("<code>qa/fail</code>"):page.index("<code>qa/unsound</code>")]
+    card = page[page.index("<code>qa/fail</code>") : page.index("<code>qa/unsound</code>")]
     assert "<dt>value</dt><dd>0.9</dd>" in card
     assert "<dt>interval</dt><dd>[0.87, 0.93] (95% Wilson)</dd>" in card
     assert "<dt>n</dt><dd>500</dd>" in card
@@ -260,8 +286,14 @@ def test_chart_geometry_stays_inside_and_keeps_order(
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--hide-scrollbars",
 )
 
@@ -277,7 +309,10 @@ def run_browser(binary: str, tmp_path: Path, *args: str) -> subprocess.Completed
     profile = tmp_path / "profile"
     return subprocess.run(
         [binary, *FLAGS, f"--user-data-dir={profile}", *args],
-        capture_output=True, text=True, timeout=180, check=False,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
     )
 
 
@@ -291,8 +326,8 @@ def png_pixels(data: bytes) -> tuple[int, int, list[tuple[int, ...]]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, header = 8, b"", b""
     while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             header = body
@@ -306,7 +341,7 @@ def png_pixels(data: bytes) -> tuple[int, int, list[tuple[int, ...]]]:
     previous = bytearray(stride)
     for y in range(height):
         start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b = previous[i]
@@ -323,7 +358,7 @@ def png_pixels(data: bytes) -> tuple[int, int, list[tuple[int, ...]]]:
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
         rows.append(line)
         previous = line
-    pixels = [tuple(row[x * bpp:x * bpp + 3]) for row in rows for x in range(width)]
+    pixels = [tuple(row[x * bpp : x * bpp + 3]) for row in rows for x in range(width)]
     return width, height, pixels
 
 
@@ -333,8 +368,9 @@ def test_browser_renders_the_page_visibly(tmp_path: Path) -> None:
     page = tmp_path / "scorecard.html"
     page.write_text(render(scorecard(), Format.HTML), encoding="utf-8")
     shot = tmp_path / "scorecard.png"
-    done = run_browser(binary, tmp_path, f"--screenshot={shot}", "--window-size=1200,900",
-                       page.as_uri())
+    done = run_browser(
+        binary, tmp_path, f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()
+    )
     assert shot.exists(), done.stderr[-2000:]
     width, height, pixels = png_pixels(shot.read_bytes())
     assert (width, height) == (1200, 900)
@@ -349,8 +385,9 @@ def test_browser_reports_no_console_errors(tmp_path: Path) -> None:
     binary = browser()
     page = tmp_path / "scorecard.html"
     page.write_text(render(scorecard(HOSTILE_IDS), Format.HTML), encoding="utf-8")
-    done = run_browser(binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom",
-                       page.as_uri())
+    done = run_browser(
+        binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri()
+    )
     assert "FAIL — 1 of 2 enforced gates failed" in done.stdout, done.stderr[-2000:]
     assert console_lines(done.stderr) == []
 
@@ -365,8 +402,9 @@ def test_console_check_sees_a_blocked_load(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    done = run_browser(binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom",
-                       page.as_uri())
+    done = run_browser(
+        binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri()
+    )
     assert any("Content Security Policy" in line for line in console_lines(done.stderr))
 
 

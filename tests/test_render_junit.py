@@ -20,7 +20,7 @@ HOSTILE_IDS = {
     "pass": "bell\x07 and nul\x00 and esc\x1b[31m",
     "fail": "cdata ]]> end",
     "blocked": "<testcase name='x'/> & &amp;",
-    "unsound": 'quote " and \'single\' and tab\there',
+    "unsound": "quote \" and 'single' and tab\there",
     "informational": "surrogate \ud800 and \ufffe and \x0b\x0c",
     "noted": "two\nlines\r\nand \x85 next-line",
 }
@@ -68,10 +68,16 @@ def test_suite_counts_agree_with_testcases_and_scorecard(tmp_path: Path) -> None
     found = list(kinds(suite).values())
     counts = card.counts
     assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (
-        len(found), found.count("Failure"), found.count("Error"), found.count("Skipped")
+        len(found),
+        found.count("Failure"),
+        found.count("Error"),
+        found.count("Skipped"),
     )
     assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (
-        len(card.metrics), counts.failed, counts.blocked, counts.informational
+        len(card.metrics),
+        counts.failed,
+        counts.blocked,
+        counts.informational,
     )
 
 

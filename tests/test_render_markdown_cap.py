@@ -68,7 +68,9 @@ def test_ten_thousand_metrics_fit_and_keep_every_failed_and_blocked_gate() -> No
     must = {m.id for m in card.metrics if "/fail/" in m.id or "/blocked/" in m.id}
     assert must <= listed_ids(text)
     assert "Shortened to fit GitHub's limit of 65,536 characters" in text
-    assert "The JSON and HTML scorecards (`--format json`, `--format html`) have every metric" in text
+    assert (
+        "The JSON and HTML scorecards (`--format json`, `--format html`) have every metric" in text
+    )
     assert "| informational | `metric_not_gating` | 1500 |" in text
     assert "| informational | `no_record` | 1500 |" in text
     listed = listed_ids(text)

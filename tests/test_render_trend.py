@@ -33,6 +33,17 @@ def example() -> Trend:
     return api.trend(EXAMPLE)
 
 
+def example_metric_ids(*, measured: bool = False) -> set[str]:
+    """Every metric id any week's scorecard names (with a value, if `measured`), read from the
+    files, not from evalglass."""
+    import json
+
+    return {
+        m["id"] for path in EXAMPLE for m in json.loads(path.read_text())["metrics"]
+        if not measured or m["value"] is not None
+    }  # fmt: skip
+
+
 def hostile() -> Trend:
     """Two runs of the hostile scorecard: ids, model, sources, and now reason codes, hostile."""
     doc = to_contract(hostile_scorecard())
@@ -49,7 +60,7 @@ def test_every_format_shows_the_example_series_story() -> None:
     trend = example()
     for fmt in (Format.TERMINAL, Format.MARKDOWN, Format.HTML):
         text = render(trend, fmt)
-        assert "6 runs of 5 metrics, 2026-11-02 to 2026-12-07" in text
+        assert f"6 runs of {len(example_metric_ids())} metrics, 2026-11-02 to 2026-12-07" in text
         assert "run 5: can_gate → blocked" in text
         assert "run 3: informational → can_gate" in text
         assert "judge_drifted" in text
@@ -130,8 +141,10 @@ def test_sparkline_shows_the_latest_runs_and_says_so() -> None:
 def test_text_formats_list_the_latest_changes_and_count_the_rest() -> None:
     """A metric that flips every run lists the latest changes and counts the earlier ones."""
     runs = view.CHANGES_SHOWN + 4
-    flips = [metric("a", outcome="blocked", reasons=("judge_drifted",)) if i % 2 else metric("a")
-             for i in range(runs)]
+    flips = [
+        metric("a", outcome="blocked", reasons=("judge_drifted",)) if i % 2 else metric("a")
+        for i in range(runs)
+    ]
     trend = build([(f"{i}.json", card(week(i), m)) for i, m in enumerate(flips)])
     text = render(trend, Format.TERMINAL)
     assert "(3 earlier changes)" in text
@@ -158,8 +171,12 @@ def test_chart_draws_band_line_steps_and_markers_on_one_scale() -> None:
 
 def test_chart_of_a_metric_with_gaps_breaks_its_line() -> None:
     """A run without the metric splits the value line; the first run alone has no band width."""
-    given = [("1.json", card(week(1), metric("a", 0.8))), ("2.json", card(week(2))),
-             ("3.json", card(week(3), metric("a", 0.9))), ("4.json", card(week(4), metric("a", 0.85)))]
+    given = [
+        ("1.json", card(week(1), metric("a", 0.8))),
+        ("2.json", card(week(2))),
+        ("3.json", card(week(3), metric("a", 0.9))),
+        ("4.json", card(week(4), metric("a", 0.85))),
+    ]
     c = trend_chart(build(given).series[0], ("a", "b", "c", "d"))
     assert c is not None and [len(line) for line in c.lines] == [1, 2]
     assert len(c.bands) == 2
@@ -171,7 +188,9 @@ def test_many_runs_draw_a_line_without_dots() -> None:
     trend = build([(f"{i}.json", card(week(i), metric("a", 0.5 + i / 1000))) for i in range(runs)])
     c = trend_chart(trend.series[0], tuple(view.when(r) for r in trend.runs))
     assert c is not None and c.dots == () and len(c.lines[0]) == runs
-    assert len(c.x_labels) == 7 and c.x_labels[0][1] == "run 1" and c.x_labels[-1][1] == f"run {runs}"
+    assert (
+        len(c.x_labels) == 7 and c.x_labels[0][1] == "run 1" and c.x_labels[-1][1] == f"run {runs}"
+    )
 
 
 def test_no_chart_when_no_number_can_be_drawn() -> None:
@@ -182,13 +201,24 @@ def test_no_chart_when_no_number_can_be_drawn() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.one_of(st.none(), st.floats(-1e6, 1e6)), min_size=1, max_size=30),
-       st.one_of(st.none(), st.floats(-1e6, 1e6)))
-def test_chart_geometry_stays_inside_the_frame(values: list[float | None], bar: float | None) -> None:
+@given(
+    st.lists(st.one_of(st.none(), st.floats(-1e6, 1e6)), min_size=1, max_size=30),
+    st.one_of(st.none(), st.floats(-1e6, 1e6)),
+)
+def test_chart_geometry_stays_inside_the_frame(
+    values: list[float | None], bar: float | None
+) -> None:
     """Every dot, band corner and step lies inside the plot, whatever the numbers."""
     rule = None if bar is None else threshold(bar)
-    given_ = [(f"{i}.json", card(week(i), metric("a", v, interval=None if v is None else (v - 1, v + 1),
-                                                 rule=rule))) for i, v in enumerate(values)]
+    given_ = [
+        (
+            f"{i}.json",
+            card(
+                week(i), metric("a", v, interval=None if v is None else (v - 1, v + 1), rule=rule)
+            ),
+        )
+        for i, v in enumerate(values)
+    ]
     c = trend_chart(build(given_).series[0], tuple("w" for _ in values))
     if c is None:
         assert all(v is None for v in values) and bar is None
@@ -206,16 +236,21 @@ def test_browser_renders_the_trend_page_visibly(tmp_path: Path) -> None:
     page = tmp_path / "trend.html"
     page.write_text(render(example(), Format.HTML), encoding="utf-8")
     shot = tmp_path / "trend.png"
-    done = run_browser(binary, tmp_path, f"--screenshot={shot}", "--window-size=1200,900",
-                       page.as_uri())
+    done = run_browser(
+        binary, tmp_path, f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()
+    )
     assert shot.exists(), done.stderr[-2000:]
     width, height, pixels = png_pixels(shot.read_bytes())
     assert (width, height) == (1200, 900)
     assert len(set(pixels)) > 50  # text, badges and charts, not a blank sheet
     green = (0x06, 0x76, 0x47)  # --pass in the page's CSS: badges, dots and markers
-    assert sum(1 for p in pixels if all(abs(v - w) <= 3 for v, w in zip(p, green, strict=True))) > 500
+    assert (
+        sum(1 for p in pixels if all(abs(v - w) <= 3 for v, w in zip(p, green, strict=True))) > 500
+    )
     band = (0xD4, 0xD8, 0xDF)  # the interval band (#98a2b3 at 45% on white)
-    assert sum(1 for p in pixels if all(abs(v - w) <= 6 for v, w in zip(p, band, strict=True))) > 5000
+    assert (
+        sum(1 for p in pixels if all(abs(v - w) <= 6 for v, w in zip(p, band, strict=True))) > 5000
+    )
 
 
 def test_browser_reports_no_console_errors_on_hostile_text(tmp_path: Path) -> None:
@@ -223,8 +258,9 @@ def test_browser_reports_no_console_errors_on_hostile_text(tmp_path: Path) -> No
     binary = browser()
     page = tmp_path / "trend.html"
     page.write_text(render(hostile(), Format.HTML), encoding="utf-8")
-    done = run_browser(binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom",
-                       page.as_uri())
+    done = run_browser(
+        binary, tmp_path, "--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri()
+    )
     assert f"evalglass trend: 2 runs of {len(HOSTILE)} metrics" in done.stdout, done.stderr[-2000:]
     assert console_lines(done.stderr) == []
 
@@ -234,6 +270,8 @@ def test_every_untrusted_string_in_the_example_page_comes_from_the_files() -> No
     page = render(example(), Format.HTML)
     for path in EXAMPLE:
         assert f"<code>{path}</code>" in page
-    assert page.count('<article class="metric') == 5
-    assert page.count('<svg class="trend"') == 5
+    assert page.count('<article class="metric') == len(example_metric_ids())
+    # A metric with no value in any run (a check `score` does not run) has nothing to chart.
+    assert page.count('<svg class="trend"') == len(example_metric_ids(measured=True))
+    assert len(example_metric_ids(measured=True)) < len(example_metric_ids())
     assert dt.date(2026, 12, 7).isoformat() in page

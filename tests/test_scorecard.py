@@ -83,8 +83,12 @@ def test_a_run_with_nothing_enforced_is_never_pass() -> None:
 
 @pytest.mark.parametrize(
     ("named", "shown"),
-    [((("acme/x",), ("acme/x",)), "acme/x"), ((("acme/x", "acme/y"),), None),
-     ((("acme/x",), ("acme/y",)), None), (((),), None)],
+    [
+        ((("acme/x",), ("acme/x",)), "acme/x"),
+        ((("acme/x", "acme/y"),), None),
+        ((("acme/x",), ("acme/y",)), None),
+        (((),), None),
+    ],
 )
 def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> None:
     """One model across every output is named; several in one output, or across outputs, or
@@ -93,8 +97,10 @@ def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> Non
     from evalglass.evidence.model import Evidence, Measurement, Run
     from evalglass.records.model import HostRecords
 
-    measurements = {f"m{i}": Measurement(id=f"m{i}", run=Run(source="o.json", models=models),
-                                         value=0.5, n=10) for i, models in enumerate(named)}
+    measurements = {
+        f"m{i}": Measurement(id=f"m{i}", run=Run(source="o.json", models=models), value=0.5, n=10)
+        for i, models in enumerate(named)
+    }
     card = assemble(HostRecords(), Evidence(measurements=measurements), evaluated_at=WHEN)
     assert card.model == shown
     assert card.metrics[0].measurement.run.model == (", ".join(named[0]) or None)

@@ -50,10 +50,26 @@ def test_a_four_partition_dataframe_gives_the_jsonl_scorecard(spark: Any, tmp_pa
     assert aggregates.from_document(doc, "scores.jsonl") == rows.aggregates(source, "scores.jsonl")
     (tmp_path / "aggregates.json").write_text(json.dumps(doc))
     pinned = ("--as-of", "2026-11-30")  # one evaluation time, so the bytes compare
-    card = run("score", "aggregates.json", "--records", str(EXAMPLE_RECORDS), "--format", "json",
-               *pinned, cwd=tmp_path)
-    want = run("score", "scores.jsonl", "--records", str(EXAMPLE_RECORDS), "--format", "json",
-               *pinned, cwd=tmp_path)
+    card = run(
+        "score",
+        "aggregates.json",
+        "--records",
+        str(EXAMPLE_RECORDS),
+        "--format",
+        "json",
+        *pinned,
+        cwd=tmp_path,
+    )
+    want = run(
+        "score",
+        "scores.jsonl",
+        "--records",
+        str(EXAMPLE_RECORDS),
+        "--format",
+        "json",
+        *pinned,
+        cwd=tmp_path,
+    )
     assert card.stdout.replace("aggregates.json", "scores.jsonl") == want.stdout
 
 
@@ -61,7 +77,9 @@ def test_a_duplicate_sample_id_is_refused_in_spark(spark: Any) -> None:
     """A sample id twice for one metric is the rows reader's input error."""
     from evalglass.spark import aggregate
 
-    df = spark.createDataFrame([("m", 1.0, "s1"), ("m", 0.0, "s1")], ["metric", "score", "sample_id"])
+    df = spark.createDataFrame(
+        [("m", 1.0, "s1"), ("m", 0.0, "s1")], ["metric", "score", "sample_id"]
+    )
     with pytest.raises(OutputError, match="sample_id 's1' appears twice for metric 'm'"):
         aggregate(df)
 
@@ -76,12 +94,29 @@ def test_epochs_are_reduced_per_sample_as_in_the_rows_reader(spark: Any, tmp_pat
     table: list[dict[str, object]] = []
     for i in range(60):
         for epoch in range(1, 2 + i % 4):
-            score = None if (i, epoch) == (5, 1) else math.nan if (i, epoch) == (7, 2) else (
-                ((i * 7 + epoch * 13) % 17) / 3 - 2.5)
-            table.append({"metric": f"m{i % 2}", "score": score, "sample_id": f"s{i}",
-                          "epoch": epoch, "cluster": f"c{i % 5}" if i % 3 else None})
-    types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR", "epoch": "INTEGER",
-             "cluster": "VARCHAR"}
+            score = (
+                None
+                if (i, epoch) == (5, 1)
+                else math.nan
+                if (i, epoch) == (7, 2)
+                else (((i * 7 + epoch * 13) % 17) / 3 - 2.5)
+            )
+            table.append(
+                {
+                    "metric": f"m{i % 2}",
+                    "score": score,
+                    "sample_id": f"s{i}",
+                    "epoch": epoch,
+                    "cluster": f"c{i % 5}" if i % 3 else None,
+                }
+            )
+    types = {
+        "metric": "VARCHAR",
+        "score": "DOUBLE",
+        "sample_id": "VARCHAR",
+        "epoch": "INTEGER",
+        "cluster": "VARCHAR",
+    }
     jsonl, target = write(tmp_path, table, types)
     df = spark.read.parquet(str(target)).repartition(4)
     got = aggregates.from_document(aggregate(df, source="rows"), "rows")

@@ -43,7 +43,8 @@ def test_every_status_is_coloured_on_a_colour_terminal() -> None:
     t = attrs.evolve(render_cases.threshold(Op.GE, 0.8), warn_value=0.95)
     m = render_cases.single("w", 0.9).metrics[0]
     warned = render_cases.assembled(
-        {"w": MetricRecord(status=MetricStatus.GATING, dataset=render_cases.GOOD)}, {"w": t},
+        {"w": MetricRecord(status=MetricStatus.GATING, dataset=render_cases.GOOD)},
+        {"w": t},
         {"w": m.measurement},
     )
     assert warned.metrics[0].status is Status.WARN

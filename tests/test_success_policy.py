@@ -30,7 +30,10 @@ EXIT = {"pass": 0, "fail": 1, "blocked": 3}
 
 
 def reference(
-    results: dict[str, str], rate: str | None, must_pass: tuple[str, ...], min_gates: int,
+    results: dict[str, str],
+    rate: str | None,
+    must_pass: tuple[str, ...],
+    min_gates: int,
     require_gate: bool,
 ) -> tuple[str, int]:
     """(verdict, exit code), read off the statement of the policy:
@@ -106,7 +109,9 @@ def test_whole_success_policy_table() -> None:
                     have = (got.verdict.value, exit_code(got.verdict, require_gate, got.required))
                     want = reference(results, rate, must_pass, min_gates, require_gate)
                     if have != want:
-                        wrong.append((results, rate, must_pass, min_gates, require_gate, have, want))
+                        wrong.append(
+                            (results, rate, must_pass, min_gates, require_gate, have, want)
+                        )
                     walked += 1
     assert walked > 100_000
     assert not wrong, f"{len(wrong)} cases disagree, first: {wrong[0]}"
@@ -127,12 +132,22 @@ def test_without_a_policy_the_verdict_is_the_precedence_table() -> None:
 def test_the_numbers_count_every_gate_and_list_what_a_pass_tolerated() -> None:
     """enforced counts blocked and unsound gates, passed counts warnings, and a percentage pass
     lists every gate it let through, by id and status."""
-    statuses = {"a": Status.PASS, "b": Status.WARN, "c": Status.FAIL, "d": Status.BLOCKED,
-                "e": Status.UNSOUND, "f": Status.INFORMATIONAL}
+    statuses = {
+        "a": Status.PASS,
+        "b": Status.WARN,
+        "c": Status.FAIL,
+        "d": Status.BLOCKED,
+        "e": Status.UNSOUND,
+        "f": Status.INFORMATIONAL,
+    }
     policy = SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.4)
     got = decide_run(statuses, policy)
     assert (got.verdict, got.rule, got.enforced, got.passed, got.pass_rate) == (
-        Verdict.PASS, Rule.PASS_RATE, 5, 2, 0.4
+        Verdict.PASS,
+        Rule.PASS_RATE,
+        5,
+        2,
+        0.4,
     )
     assert got.tolerated == (("c", Status.FAIL), ("d", Status.BLOCKED), ("e", Status.UNSOUND))
     below = decide_run(statuses, SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.5))
@@ -148,9 +163,14 @@ def test_a_must_pass_id_not_met_is_named_with_why() -> None:
     )
     assert (got.verdict, got.rule) == (Verdict.BLOCKED, Rule.MUST_PASS)
     assert [(u.id, u.status, u.message) for u in got.unmet] == [
-        ("b", Status.INFORMATIONAL,
-         ("must-pass gate 'b' is informational: the records do not let it gate "
-         "(threshold_proposed)")),
+        (
+            "b",
+            Status.INFORMATIONAL,
+            (
+                "must-pass gate 'b' is informational: the records do not let it gate "
+                "(threshold_proposed)"
+            ),
+        ),
         ("c", None, "must-pass gate 'c' is not in this run: no record and no output names it"),
     ]
 
@@ -177,32 +197,44 @@ def test_too_few_gates_never_hides_a_failure() -> None:
     assert decide_run({"a": Status.BLOCKED}, policy).verdict is Verdict.BLOCKED
     too_few = decide_run({"a": Status.PASS, "b": Status.PASS}, policy)
     assert (too_few.verdict, too_few.rule, too_few.required) == (
-        Verdict.INFORMATIONAL, Rule.MIN_GATES, 3
+        Verdict.INFORMATIONAL,
+        Rule.MIN_GATES,
+        3,
     )
 
 
 def test_zero_gates_never_satisfy_a_percentage() -> None:
     """Nothing enforced, whatever the rate: informational, and it asks for a gate (exit 5)."""
-    got = decide_run({"a": Status.INFORMATIONAL},
-                     SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.01))
+    got = decide_run(
+        {"a": Status.INFORMATIONAL}, SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.01)
+    )
     assert (got.verdict, got.rule, got.pass_rate, got.required) == (
-        Verdict.INFORMATIONAL, Rule.MIN_GATES, None, 1
+        Verdict.INFORMATIONAL,
+        Rule.MIN_GATES,
+        None,
+        1,
     )
     assert exit_code(got.verdict, False, got.required) == 5
 
 
-_WORDS = {"pass": ("PASS",), "fail": ("FAIL",), "blocked": ("BLOCKED",),
-          "informational": ("NO ACTIVE GATE", "TOO FEW GATES")}
+_WORDS = {
+    "pass": ("PASS",),
+    "fail": ("FAIL",),
+    "blocked": ("BLOCKED",),
+    "informational": ("NO ACTIVE GATE", "TOO FEW GATES"),
+}
 
 
 @given(
     st.lists(st.tuples(s.states(), st.floats(min_value=0, max_value=1)), max_size=5),
-    st.none() | st.builds(
+    st.none()
+    | st.builds(
         SuccessPolicy,
         min_gates=st.integers(0, 3),
         mode=st.just(SuccessMode.ALL),
         must_pass=st.lists(st.sampled_from(["m0", "m1", "m2", "gone"]), unique=True).map(tuple),
-    ) | st.builds(
+    )
+    | st.builds(
         SuccessPolicy,
         min_gates=st.integers(0, 3),
         mode=st.just(SuccessMode.PERCENTAGE),
@@ -219,12 +251,16 @@ def test_assembled_scorecards_agree_with_their_policy_in_every_format(
     say the same."""
     parts = [s.records(state, f"m{i}") for i, (state, _) in enumerate(metrics)]
     records = HostRecords(
-        **{kind: {k: v for r in parts for k, v in getattr(r, kind).items()}
-           for kind in ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")},
+        **{
+            kind: {k: v for r in parts for k, v in getattr(r, kind).items()}
+            for kind in ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")
+        },
         success=policy,
     )
-    measurements = {f"m{i}": s.measurement(state, value, 500, f"m{i}")
-                    for i, (state, value) in enumerate(metrics)}
+    measurements = {
+        f"m{i}": s.measurement(state, value, 500, f"m{i}")
+        for i, (state, value) in enumerate(metrics)
+    }
     card = assemble(records, Evidence(measurements=measurements), require_gate, evaluated_at=WHEN)
     expected = decide_run({c.id: c.status for c in card.metrics}, policy)
     assert (card.verdict, card.policy.rule) == (expected.verdict, expected.rule)
@@ -233,7 +269,8 @@ def test_assembled_scorecards_agree_with_their_policy_in_every_format(
     assert (doc["verdict"], doc["exit_code"]) == (card.verdict.value, card.exit_code)
     assert doc["policy"]["source"] == ("default" if policy is None else "success.yaml")
     assert (doc["policy"]["enforced"], doc["policy"]["passed"]) == (
-        expected.enforced, expected.passed
+        expected.enforced,
+        expected.passed,
     )
     for fmt in (Format.TERMINAL, Format.MARKDOWN):
         first = render(card, fmt).splitlines()[0 if fmt is Format.TERMINAL else 1].strip("*")

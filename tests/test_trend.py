@@ -15,10 +15,18 @@ from evalglass.tools.trend import Order, Rule, UnknownMetric, build
 DAY = dt.datetime(2026, 11, 2, tzinfo=dt.UTC)
 
 
-def threshold(value: float = 0.85, approval: str = "approved", op: str = ">=") -> contract.Threshold:
+def threshold(
+    value: float = 0.85, approval: str = "approved", op: str = ">="
+) -> contract.Threshold:
     return contract.Threshold(
-        op=op, value=value, max_drop=None, max_relative_drop=None, warn_value=None,  # type: ignore[arg-type]
-        approval=approval, approved_by=None, approved_on=None,  # type: ignore[arg-type]
+        op=op,
+        value=value,
+        max_drop=None,
+        max_relative_drop=None,
+        warn_value=None,  # type: ignore[arg-type]
+        approval=approval,
+        approved_by=None,
+        approved_on=None,  # type: ignore[arg-type]
     )
 
 
@@ -97,8 +105,10 @@ def test_equal_times_keep_the_order_given() -> None:
 @given(st.lists(st.one_of(st.none(), st.integers(0, 5)), min_size=1, max_size=8))
 def test_order_is_untimed_as_given_then_timed_stably_by_time(weeks: list[int | None]) -> None:
     """The whole ordering rule, on any mix of timed and untimed files."""
-    given = [(f"{i}.json", card(None if w is None else week(w), metric("a")))
-             for i, w in enumerate(weeks)]
+    given = [
+        (f"{i}.json", card(None if w is None else week(w), metric("a")))
+        for i, w in enumerate(weeks)
+    ]
     order = [r.source for r in build(given).runs]
     untimed = [f"{i}.json" for i, w in enumerate(weeks) if w is None]
     timed = sorted(((w, i) for i, w in enumerate(weeks) if w is not None))
@@ -142,8 +152,14 @@ def test_threshold_changes_name_the_run_and_both_bars() -> None:
         ("5.json", card(week(5), metric("a", rule=None))),
     ]
     changes = build(given).series[0].threshold_changes
-    bars = [(c.position, None if c.before is None else (c.before.value, c.before.approval),
-             None if c.after is None else (c.after.value, c.after.approval)) for c in changes]
+    bars = [
+        (
+            c.position,
+            None if c.before is None else (c.before.value, c.before.approval),
+            None if c.after is None else (c.after.value, c.after.approval),
+        )
+        for c in changes
+    ]
     assert bars == [
         (2, (0.85, "proposed"), (0.85, "approved")),
         (4, (0.85, "approved"), (0.88, "approved")),
@@ -191,9 +207,27 @@ def test_points_keep_only_drawable_numbers() -> None:
 
 def test_the_rule_compares_every_field_of_the_bar() -> None:
     """Two runs have the same bar only when op, value, drops, warn bound and approval agree."""
-    one = Rule(op=">=", value=0.85, max_drop=None, max_relative_drop=None, warn_value=None,
-               approval="approved")
-    assert one == Rule(op=">=", value=0.85, max_drop=None, max_relative_drop=None,
-                       warn_value=None, approval="approved")
-    assert one != Rule(op=">=", value=0.85, max_drop=None, max_relative_drop=None,
-                       warn_value=0.9, approval="approved")
+    one = Rule(
+        op=">=",
+        value=0.85,
+        max_drop=None,
+        max_relative_drop=None,
+        warn_value=None,
+        approval="approved",
+    )
+    assert one == Rule(
+        op=">=",
+        value=0.85,
+        max_drop=None,
+        max_relative_drop=None,
+        warn_value=None,
+        approval="approved",
+    )
+    assert one != Rule(
+        op=">=",
+        value=0.85,
+        max_drop=None,
+        max_relative_drop=None,
+        warn_value=0.9,
+        approval="approved",
+    )

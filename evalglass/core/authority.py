@@ -2,7 +2,9 @@
 
 Only host records authorize. The evidence is consulted for one thing, the identity of what was
 measured (models, graders, dataset), and only to block: nothing in an eval output can grant
-authority. The evaluation date is given, never read from a clock.
+authority. The evaluation date is given, never read from a clock. A check's metric (`check/NAME`)
+is authorized by its status alone and needs its definition in checks.yaml: the definition is its
+bar, so it has no threshold, dataset or judge.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from evalglass.records.model import (
     Policy,
     ThresholdRecord,
     UnreadableEvidence,
+    check_name,
 )
 
 
@@ -66,8 +69,12 @@ def resolve(
             Outcome.INFORMATIONAL,
             (Reason(C.NO_RECORD, f"no record for '{metric_id}' in metrics.yaml"),),
         )
-    unauthorized = _stage1(metric_id, metric, records)
-    unsound = _stage2(metric_id, metric, records, measurement, evaluated_on)
+    check = check_name(metric_id)
+    if check is not None:
+        unauthorized, unsound = _check_stages(check, metric, records)
+    else:
+        unauthorized = _stage1(metric_id, metric, records)
+        unsound = _stage2(metric_id, metric, records, measurement, evaluated_on)
     if unauthorized:
         return Authority(Outcome.INFORMATIONAL, unauthorized, notes=unsound)
     if unsound:
@@ -75,21 +82,39 @@ def resolve(
     return Authority(Outcome.CAN_GATE)
 
 
+def _check_stages(
+    name: str, metric: MetricRecord, records: HostRecords
+) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
+    """A check's metric: authorized by its status (stage 1), sound when checks.yaml defines it
+    (stage 2). What the check found is the decision's to judge, not authority's."""
+    unsound: tuple[Reason, ...] = ()
+    if name not in records.checks:
+        unsound = (Reason(C.DANGLING_REFERENCE, f"no check '{name}' in checks.yaml"),)
+    return _not_gating(metric), unsound
+
+
+def _not_gating(metric: MetricRecord) -> tuple[Reason, ...]:
+    if metric.status is MetricStatus.GATING:
+        return ()
+    return (Reason(C.METRIC_NOT_GATING, f"metric status is {metric.status.value}"),)
+
+
 def _stage1(metric_id: str, metric: MetricRecord, records: HostRecords) -> tuple[Reason, ...]:
     """Is the metric authorized to gate? Every failed condition, in table order."""
-    reasons = []
-    if metric.status is not MetricStatus.GATING:
-        reasons.append(Reason(C.METRIC_NOT_GATING, f"metric status is {metric.status.value}"))
+    reasons = list(_not_gating(metric))
     threshold = records.thresholds.get(metric_id)
     if threshold is None:
         reasons.append(Reason(C.THRESHOLD_MISSING, "no threshold in thresholds.yaml"))
     elif threshold.approval is not Approval.APPROVED:
         reasons.append(Reason(C.THRESHOLD_PROPOSED, "threshold is proposed, not approved"))
-    dataset = records.datasets.get(metric.dataset)
+    dataset = records.datasets.get(metric.dataset) if metric.dataset is not None else None
     if dataset is not None and dataset.status is DatasetStatus.PROPOSED:
         reasons.append(Reason(C.DATASET_PROPOSED, f"dataset '{metric.dataset}' is proposed"))
     judge = records.judges.get(metric.judge) if metric.judge is not None else None
-    if judge is not None and judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING):
+    if judge is not None and judge.calibration in (
+        Calibration.UNCALIBRATED,
+        Calibration.CALIBRATING,
+    ):
         reasons.append(
             Reason(C.JUDGE_UNCALIBRATED, f"judge '{metric.judge}' is {judge.calibration.value}")
         )
@@ -105,22 +130,24 @@ def _stage2(
 ) -> tuple[Reason, ...]:
     """Is the evidence sound enough to let an authorized metric decide? Every failed condition."""
     reasons = []
-    dataset = records.datasets.get(metric.dataset)
+    # Only a record built in code can name no dataset (the loader refuses it): nothing to find.
+    dataset_id = metric.dataset or ""
+    dataset = records.datasets.get(dataset_id)
     judge = records.judges.get(metric.judge) if metric.judge is not None else None
-    dangling = [f"dataset '{metric.dataset}'"] if dataset is None else []
+    dangling = [f"dataset '{dataset_id}'"] if dataset is None else []
     if metric.judge is not None and judge is None:
         dangling.append(f"judge '{metric.judge}'")
     if dangling:
         reasons.append(Reason(C.DANGLING_REFERENCE, f"no record for {' or '.join(dangling)}"))
     # Looked up by the id the metric names, record or not: a typo rarely has a policy either.
-    policy = records.policies.get(metric.dataset)
+    policy = records.policies.get(dataset_id)
     if policy is None or policy.policy not in _PERMITTED:
         said = "no data policy" if policy is None else f"data policy is {policy.policy.value}"
         reasons.append(Reason(C.POLICY_NOT_PERMITTED, f"{said} for dataset '{metric.dataset}'"))
     if dataset is not None and dataset.status is DatasetStatus.RETIRED:
         reasons.append(Reason(C.DATASET_RETIRED, f"dataset '{metric.dataset}' is retired"))
     if dataset is not None and measurement is not None:
-        mismatch = _dataset_mismatch(metric.dataset, dataset.version, dataset.fingerprint, measurement)
+        mismatch = _dataset_mismatch(dataset_id, dataset.version, dataset.fingerprint, measurement)
         if mismatch:
             reasons.append(Reason(C.DATASET_MISMATCH, mismatch))
     reasons.extend(_judge_reasons(metric, judge, measurement.run if measurement else None))
@@ -145,9 +172,15 @@ def _approval_reasons(
     if stale and (approved or threshold.approved_for is not None):
         reasons.append(Reason(C.APPROVAL_STALE, f"{_approval_said(threshold)}: {stale}"))
     if threshold.expires_on is not None and evaluated_on > threshold.expires_on:
-        reasons.append(Reason(C.APPROVAL_EXPIRED, (
-            f"{_approval_said(threshold)} held until {threshold.expires_on.isoformat()} "
-            f"(expires_on); the evaluation date is {evaluated_on.isoformat()}")))
+        reasons.append(
+            Reason(
+                C.APPROVAL_EXPIRED,
+                (
+                    f"{_approval_said(threshold)} held until {threshold.expires_on.isoformat()} "
+                    f"(expires_on); the evaluation date is {evaluated_on.isoformat()}"
+                ),
+            )
+        )
     return reasons
 
 
@@ -161,24 +194,31 @@ def approval_differences(
     if approved is None:
         return "it names nothing it was approved for (approved_for)"
     differs = []
-    dataset = records.datasets.get(metric.dataset)
+    dataset = records.datasets.get(metric.dataset) if metric.dataset is not None else None
     if dataset is not None:
         if approved.dataset_version != dataset.version:
-            differs.append(f"dataset version: approved '{approved.dataset_version}', dataset "
-                           f"'{metric.dataset}' is at '{dataset.version}'")
+            differs.append(
+                f"dataset version: approved '{approved.dataset_version}', dataset "
+                f"'{metric.dataset}' is at '{dataset.version}'"
+            )
         if approved.fingerprint != dataset.fingerprint:
-            differs.append(f"dataset fingerprint: approved {_named(approved.fingerprint)}, "
-                           f"dataset '{metric.dataset}' has {_named(dataset.fingerprint)}")
+            differs.append(
+                f"dataset fingerprint: approved {_named(approved.fingerprint)}, "
+                f"dataset '{metric.dataset}' has {_named(dataset.fingerprint)}"
+            )
     judge = records.judges.get(metric.judge) if metric.judge is not None else None
     if metric.judge is None and approved.judge_model is not None:
-        differs.append(f"judge model: approved '{approved.judge_model}', metrics.yaml names no "
-                       "judge")
+        differs.append(
+            f"judge model: approved '{approved.judge_model}', metrics.yaml names no judge"
+        )
     elif judge is not None and (
         approved.judge_model is None or not same_grader(approved.judge_model, judge.model)
     ):
         # Strict: a judge approved on one snapshot does not vouch for another.
-        differs.append(f"judge model: approved {_named(approved.judge_model)}, judge "
-                       f"'{metric.judge}' grades with '{judge.model}'")
+        differs.append(
+            f"judge model: approved {_named(approved.judge_model)}, judge "
+            f"'{metric.judge}' grades with '{judge.model}'"
+        )
     return "; ".join(differs)
 
 
@@ -194,7 +234,9 @@ def _named(value: str | None) -> str:
     return "none" if value is None else f"'{value}'"
 
 
-def _judge_reasons(metric: MetricRecord, judge: JudgeRecord | None, run: Run | None) -> list[Reason]:
+def _judge_reasons(
+    metric: MetricRecord, judge: JudgeRecord | None, run: Run | None
+) -> list[Reason]:
     """The judge's state, and who graded the run: independent of the model under evaluation,
     and the judge the records name."""
     reasons = []
@@ -211,15 +253,19 @@ def _judge_reasons(metric: MetricRecord, judge: JudgeRecord | None, run: Run | N
         reasons.append(Reason(C.JUDGE_NOT_INDEPENDENT, dependent))
     graders = run.graders if run is not None else ()
     if graders and metric.judge is None:
-        said = (f"the output says {_listed(graders)} graded it, and metrics.yaml names no judge: "
-                "a model-graded metric must name its judge")
+        said = (
+            f"the output says {_listed(graders)} graded it, and metrics.yaml names no judge: "
+            "a model-graded metric must name its judge"
+        )
         reasons.append(Reason(C.JUDGE_MODEL_MISMATCH, said))
     elif graders and judge is not None:
         # Stricter than independence: another snapshot or size of the judge is another grader.
         others = tuple(g for g in graders if not same_grader(g, judge.model))
         if others:
-            said = (f"the output says {_listed(others)} graded it, not judge '{metric.judge}' "
-                    f"('{judge.model}')")
+            said = (
+                f"the output says {_listed(others)} graded it, not judge '{metric.judge}' "
+                f"('{judge.model}')"
+            )
             reasons.append(Reason(C.JUDGE_MODEL_MISMATCH, said))
     return reasons
 
@@ -238,10 +284,17 @@ def _dependence(judge: JudgeRecord | None, run: Run | None) -> str:
         return f"the eval output names no model, so the {who} cannot be shown independent"
     said = []
     if judge is not None:
-        said += [f"judge model '{judge.model}' is the model under evaluation '{m}'"
-                 for m in models if same_model(judge.model, m)][:1]
-    said += [f"the output says '{g}', the model under evaluation '{m}', graded it"
-             for g in graders for m in models if same_model(g, m)][:1]
+        said += [
+            f"judge model '{judge.model}' is the model under evaluation '{m}'"
+            for m in models
+            if same_model(judge.model, m)
+        ][:1]
+    said += [
+        f"the output says '{g}', the model under evaluation '{m}', graded it"
+        for g in graders
+        for m in models
+        if same_model(g, m)
+    ][:1]
     return "; ".join(said)
 
 
@@ -274,7 +327,7 @@ def _baseline_reasons(
     baseline = records.baselines.get(metric_id)
     if baseline is None:
         return (Reason(C.BASELINE_MISSING, "a baseline is required and baselines.yaml has none"),)
-    dataset = records.datasets.get(metric.dataset)
+    dataset = records.datasets.get(metric.dataset or "")
     differs = []
     if dataset is None:
         differs.append(f"dataset version: baseline '{baseline.dataset_version}', no dataset record")
@@ -314,8 +367,10 @@ def evidence_shortfall(judge_id: str, judge: JudgeRecord) -> str:
     once it is), and a drifted or retired one is blocked for this as well."""
     if judge.evidence is None:
         # The loader refuses this; a record built in memory must not slip through.
-        return "" if judge.min_agreement is None else (
-            f"judge '{judge_id}' has a min_agreement but names no calibration evidence"
+        return (
+            ""
+            if judge.min_agreement is None
+            else (f"judge '{judge_id}' has a min_agreement but names no calibration evidence")
         )
     where = f"judge '{judge_id}': calibration evidence '{judge.evidence}'"
     found = judge.evidence_read
@@ -336,8 +391,10 @@ def _evidence_mismatch(
     # Strict, as for the grader: evidence for another snapshot or size of the model is not
     # evidence for the judge that grades now.
     if not same_grader(found.judge_model, judge.model):
-        return (f"{where} is for model '{found.judge_model}'; judge '{judge_id}' grades with "
-                f"'{judge.model}'")
+        return (
+            f"{where} is for model '{found.judge_model}'; judge '{judge_id}' grades with "
+            f"'{judge.model}'"
+        )
     bar = judge.min_agreement
     if bar is None:
         return ""

@@ -3,6 +3,7 @@
 Metrics that are not can_gate are never compared: their result is `not_enforced`, whatever the
 number says. A threshold may hold an absolute bar (`value`), a largest allowed regression from
 the approved baseline (`max_drop`, `max_relative_drop`), or both; every one given must hold.
+A host check has no threshold and no interval: its attempts are its result (`_check_gate`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import attrs
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
 from evalglass.core.regression import Difference, difference
+from evalglass.core.scope import CheckScope
 from evalglass.core.validity import Validity
-from evalglass.evidence.model import Interval, Measurement
+from evalglass.evidence.model import Attempt, AttemptOutcome, Interval, Measurement
+from evalglass.reasons import GateCode as G
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, ThresholdRecord
@@ -51,8 +54,13 @@ def decide(
     threshold: ThresholdRecord | None,
     metric: MetricRecord | None,
     baseline: BaselineRecord | None = None,
+    *,
+    check: CheckScope | None = None,
 ) -> GateResult:
-    """The gate result for one metric; compares only when authority is can_gate."""
+    """The gate result for one metric; compares only when authority is can_gate. `check` is
+    given for a host check's metric, which its attempts decide instead of a threshold."""
+    if check is not None:
+        return _check_gate(measurement, validity, authority, check)
     if authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
         return GateResult(Result.NOT_ENFORCED, evidence=f"{_measured(measurement)}; not enforced")
     if not validity.valid:
@@ -68,24 +76,81 @@ def decide(
     change = None
     if threshold.regression:
         change = difference(measurement, baseline, metric.interval_level) if baseline else None
-        check = _regression(change, threshold, baseline, metric.decision)
-        if check is None:
+        regression = _regression(change, threshold, baseline, metric.decision)
+        if regression is None:
             reason = Reason(
                 V.INTERVAL_UNAVAILABLE,
                 "no interval for the change from the baseline (it needs n and a standard error, "
                 "or per-sample scores, on both sides)",
             )
-            return GateResult(Result.UNSOUND, (reason,), f"cannot compare with {rule_text(threshold)}",
-                              change)
-        checks.append(check)
+            return GateResult(
+                Result.UNSOUND, (reason,), f"cannot compare with {rule_text(threshold)}", change
+            )
+        checks.append(regression)
     evidence = "; ".join(c.text for c in checks)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, evidence=evidence, change=change)
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
-            return GateResult(Result.WARN, evidence=f"{evidence}; warning: {warn.text}", change=change)
+            return GateResult(
+                Result.WARN, evidence=f"{evidence}; warning: {warn.text}", change=change
+            )
     return GateResult(Result.PASS, evidence=evidence, change=change)
+
+
+def _check_gate(
+    measurement: Measurement | None, validity: Validity, authority: Authority, check: CheckScope
+) -> GateResult:
+    """A check passes iff its process exited as expected in time (or its file holds); a gating
+    check that failed was run once more, and passing only then is a warning."""
+    attempts = () if measurement is None else measurement.attempts
+    if not check.started:
+        said = f"not run: {check.not_started}" if check.not_started else "not run"
+        reasons = (Reason(G.NOT_RUN, check.not_started),) if check.not_started else ()
+        return GateResult(Result.NOT_ENFORCED, reasons, f"{said}; not enforced")
+    evidence = attempts_text(attempts)
+    if authority.outcome is not Outcome.CAN_GATE:
+        return GateResult(Result.NOT_ENFORCED, evidence=f"{evidence}; not enforced")
+    if not attempts:
+        # Started and no result is no pass: fail closed.
+        reason = Reason(V.VALUE_MISSING, "the check was in this run's scope and has no result")
+        return GateResult(Result.UNSOUND, (reason,), "no result")
+    if not validity.valid:
+        return GateResult(Result.UNSOUND, validity.reasons, evidence)
+    if attempts[-1].outcome is not AttemptOutcome.PASSED:
+        return GateResult(Result.FAIL, evidence=evidence)
+    if len(attempts) > 1:
+        reason = Reason(
+            G.PASSED_ON_RETRY,
+            "failed its first attempt and passed when run once more: a flaky gate",
+        )
+        return GateResult(Result.WARN, (reason,), evidence)
+    return GateResult(Result.PASS, evidence=evidence)
+
+
+def attempts_text(attempts: tuple[Attempt, ...]) -> str:
+    """A check's attempts in one line: `passed: exit 0 (expected 0), 0.41 s`, with the retry."""
+    if not attempts:
+        return "no result"
+    texts = [attempt_text(a) for a in attempts]
+    if len(texts) == 1:
+        return texts[0]
+    return "; ".join(f"attempt {i}: {text}" for i, text in enumerate(texts, start=1))
+
+
+def attempt_text(attempt: Attempt) -> str:
+    words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
+             AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
+    text = f"{words[attempt.outcome]}: {attempt.found}"
+    if attempt.cached is not None:
+        text += (
+            f" (cached: recorded {attempt.cached.recorded} at commit {attempt.cached.commit[:12]})"
+        )
+    last = attempt.last_stderr_line
+    if last and attempt.outcome is not AttemptOutcome.PASSED:
+        text += f"; stderr: {last[:200]}"
+    return text
 
 
 def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
@@ -99,7 +164,9 @@ def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Chec
         context = f"value {fmt(m.value)}, {n_text(m)}, {interval_label(m.interval)}"
     holds = op.holds(compared, limit)
     verb = op.value if holds else f"is not {op.value}"
-    return _Check(holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})")
+    return _Check(
+        holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})"
+    )
 
 
 def _conservative(interval: Interval, op: Op) -> tuple[float, str]:

@@ -36,6 +36,8 @@ def exit_code(verdict: Verdict, require_gate: bool = False, min_gates: int = 0) 
     if verdict is Verdict.INFORMATIONAL and (require_gate or min_gates > 0):
         return NO_GATE_REQUIRED_EXIT
     return VERDICT_EXIT[verdict]
+
+
 DIFF_LOOSENED_EXIT = 1  # `diff --fail-on-loosen`: a change makes gating easier without approval
 DOCTOR_ERRORS_EXIT = 1  # `doctor`: some problem is an error (it blocks or misleads a gate)
 DOCTOR_CLEAN_EXIT = 0  # `doctor`: no errors (warnings alone do not fail)

@@ -14,8 +14,11 @@ import unicodedata
 
 # Dashes and hyphens that look like '-' (NFKC already folds the fullwidth and small forms).
 _DASHES = dict.fromkeys(
-    map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u207b\u208b\u2e3a\u2e3b"
-             "\ufe58\ufe63\uff0d\u30fc\u2796"),
+    map(
+        ord,
+        "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u207b\u208b\u2e3a\u2e3b"
+        "\ufe58\ufe63\uff0d\u30fc\u2796",
+    ),
     "-",
 )
 # Cyrillic and Greek letters drawn like Latin ones, after casefolding.

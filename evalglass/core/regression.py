@@ -80,8 +80,9 @@ def _paired(pairs: list[tuple[float, float]], level: float) -> Interval | None:
     sd = math.sqrt(stats.squares(d - mean for d in diffs) / (n - 1))
     se = sd / math.sqrt(n)
     half = stats.t_quantile(0.5 + level / 2, n - 1) * se
-    return Interval(mean - half, mean + half, level, Method.PAIRED_T,
-                    basis=StandardError(mean, se, df=n - 1))
+    return Interval(
+        mean - half, mean + half, level, Method.PAIRED_T, basis=StandardError(mean, se, df=n - 1)
+    )
 
 
 def newcombe_paired(pairs: list[tuple[float, float]], level: float) -> Interval:
@@ -120,15 +121,17 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
         se_then = saved_stderr(baseline.saved)
     if isinstance(basis, Proportion) and se_then is None and baseline.n:
         # A proportion against a baseline given only as value and n: both sides are proportions.
-        return newcombe_unpaired(basis.successes, basis.n, baseline.value * baseline.n,
-                                 baseline.n, level)
+        return newcombe_unpaired(
+            basis.successes, basis.n, baseline.value * baseline.n, baseline.n, level
+        )
     se_now = stats.standard_error(interval) if interval is not None else None
     if se_then is None and baseline.sample_scores:
         scores = list(baseline.sample_scores.values())
         if len(scores) >= 2:
             mean = stats.mean(scores)
-            se_then = math.sqrt(stats.squares(s - mean for s in scores) / (len(scores) - 1)
-                                / len(scores))
+            se_then = math.sqrt(
+                stats.squares(s - mean for s in scores) / (len(scores) - 1) / len(scores)
+            )
     if se_now is None or se_then is None:
         return None
     point = current.value - baseline.value

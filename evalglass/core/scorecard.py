@@ -15,13 +15,14 @@ from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, decide_run
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import Evidence, Measurement, Skipped
+from evalglass.evidence.model import CHECK_PREFIX, Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
-from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord
+from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord, check_name
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -63,6 +64,8 @@ class Counts:
     failed: int
     blocked: int  # blocked by authority, or enforced on an unsound number
     informational: int
+    # Checks that could gate and that this run did not start (another tier, or `score`).
+    not_run: int = 0
 
     @property
     def enforced(self) -> int:
@@ -82,6 +85,8 @@ class Scorecard:
     skipped: tuple[Skipped, ...] = ()
     # When it was evaluated (`--as-of`, or the clock): the one input that is not a file.
     evaluated_at: dt.datetime = attrs.field(converter=evaluation_time)
+    # Which host checks the run started: none (`evalglass score`), or a tier's.
+    scope: Scope = NO_CHECKS
 
     @functools.cached_property
     def counts(self) -> Counts:
@@ -96,6 +101,7 @@ class Scorecard:
             failed=results.count(Result.FAIL),
             blocked=blocked,
             informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
+            not_run=sum(not_started(m) for m in self.metrics),
         )
 
 
@@ -105,15 +111,19 @@ def assemble(
     require_gate: bool = False,
     *,
     evaluated_at: dt.date | dt.datetime,
+    scope: Scope = NO_CHECKS,
 ) -> Scorecard:
-    """The scorecard for the union of recorded and measured metrics, sorted by id, its verdict
-    under the records' success policy, evaluated at `evaluated_at` (the caller's clock or
-    `--as-of`: a pure function reads no clock)."""
+    """The scorecard for the union of recorded and measured metrics and defined checks, sorted
+    by id, its verdict under the records' success policy, evaluated at `evaluated_at` (the
+    caller's clock or `--as-of`: a pure function reads no clock). `scope` says which checks the
+    run started (none, by default)."""
     moment = evaluation_time(evaluated_at)
     evaluated_on = evaluation_date(moment)
+    ids = set(records.metrics) | set(evidence.measurements)
+    ids.update(f"{CHECK_PREFIX}{name}" for name in records.checks)
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id), evaluated_on)
-        for metric_id in sorted(set(records.metrics) | set(evidence.measurements))
+        _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on)
+        for metric_id in sorted(ids)
     )
     policy = policy_outcome(cards, records.success)
     return Scorecard(
@@ -125,11 +135,16 @@ def assemble(
         policy=policy,
         skipped=evidence.skipped,
         evaluated_at=moment,
+        scope=scope,
     )
 
 
 def _card(
-    metric_id: str, records: HostRecords, measurement: Measurement | None, evaluated_on: dt.date
+    metric_id: str,
+    records: HostRecords,
+    measurement: Measurement | None,
+    scope: Scope,
+    evaluated_on: dt.date,
 ) -> MetricCard:
     metric = records.metrics.get(metric_id)
     threshold = records.thresholds.get(metric_id)
@@ -138,13 +153,15 @@ def _card(
         measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
     validity = assess(measurement, metric)
     baseline = records.baselines.get(metric_id)
+    name = check_name(metric_id)
+    check = None if name is None else scope.of(records.checks.get(name))
     return MetricCard(
         id=metric_id,
         measurement=measurement,
         validity=validity,
         authority=authority,
         threshold=threshold,
-        gate=decide(measurement, validity, authority, threshold, metric, baseline),
+        gate=decide(measurement, validity, authority, threshold, metric, baseline, check=check),
     )
 
 
@@ -168,19 +185,28 @@ def policy_outcome(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None) 
     if policy is None or not policy.must_pass:
         return decide_run(statuses, policy)
     named = {card.id: card for card in cards if card.id in policy.must_pass}
-    return decide_run(statuses, policy, {i: _why_not(card) for i, card in named.items()})
+    not_run = {i for i, card in named.items() if not_started(card)}
+    return decide_run(statuses, policy, {i: _why_not(card) for i, card in named.items()}, not_run)
+
+
+def not_started(card: MetricCard) -> bool:
+    """A host check that could gate and that this run did not start (another tier, `score`)."""
+    return card.authority.outcome is Outcome.CAN_GATE and card.gate.result is Result.NOT_ENFORCED
 
 
 def _why_not(card: MetricCard) -> str:
     """Why a metric did not pass, in a few words: the gate's numbers, or the reason codes."""
     if card.gate.result is Result.FAIL:
         return card.gate.evidence
+    if not_started(card):
+        return "; ".join(r.message for r in card.gate.reasons)
     reasons = card.gate.reasons if card.gate.result is Result.UNSOUND else card.authority.reasons
     return ", ".join(r.code.value for r in reasons)
 
 
 def _model(evidence: Evidence) -> str | None:
-    """The model under evaluation when every output agrees on one; None when none or several."""
-    models = {m.run.models for m in evidence.measurements.values()}
+    """The model under evaluation when every output agrees on one; None when none or several.
+    A host check evaluates no model."""
+    models = {m.run.models for m in evidence.measurements.values() if not m.attempts}
     named = models.pop() if len(models) == 1 else ()
     return named[0] if len(named) == 1 else None

@@ -29,13 +29,14 @@ class Status(enum.Enum):
     junit: str | None  # the child element of a testcase; None for a passed gate, which has none
     github: str
 
-    def __new__(
-        cls, word: str, severity: int, colour: str, junit: str | None, github: str
-    ) -> Self:
+    def __new__(cls, word: str, severity: int, colour: str, junit: str | None, github: str) -> Self:
         member = object.__new__(cls)
         member._value_ = word
         member.severity, member.colour, member.junit, member.github = (
-            severity, colour, junit, github
+            severity,
+            colour,
+            junit,
+            github,
         )
         return member
 

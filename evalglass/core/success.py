@@ -8,7 +8,7 @@ active gate that says "we cannot say", and an unsound number is a gate that coul
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import attrs
 
@@ -77,12 +77,16 @@ def required_gates(policy: SuccessPolicy) -> int:
 
 
 def decide_run(
-    statuses: Mapping[str, Status], policy: SuccessPolicy | None,
+    statuses: Mapping[str, Status],
+    policy: SuccessPolicy | None,
     why: Mapping[str, str] | None = None,
+    not_run: Collection[str] = (),
 ) -> PolicyOutcome:
     """The verdict for metrics of these statuses (id -> status) under `policy` (None: the
     defaults, every enforced gate must pass and zero gates is allowed). `why` gives, by id, the
-    words that say why a metric did not pass, for the must_pass messages.
+    words that say why a metric did not pass, for the must_pass messages; `not_run` are host
+    checks that could gate and that this run did not start. A must_pass check not run is unmet
+    like any gate that did not pass: a check not run cannot show that it passed.
 
     fail > blocked > the policy's minimum > pass, in either mode; percentage mode tolerates
     gates that do not pass, except those the policy names in must_pass.
@@ -91,8 +95,11 @@ def decide_run(
     policy = DEFAULT_POLICY if policy is None else policy
     gates = {i: s for i, s in statuses.items() if s.decided}
     passed = sum(s in _PASSED for s in gates.values())
-    unmet = tuple(_unmet(i, statuses.get(i), (why or {}).get(i, "")) for i in policy.must_pass
-                  if statuses.get(i) not in _PASSED)
+    unmet = tuple(
+        _unmet(i, statuses.get(i), (why or {}).get(i, ""), i in not_run)
+        for i in policy.must_pass
+        if statuses.get(i) not in _PASSED
+    )
     outcome = _Outcome(policy, source, len(gates), passed, unmet)
     if policy.mode is SuccessMode.ALL:
         if Status.FAIL in gates.values():
@@ -127,11 +134,19 @@ class _Outcome:
     passed: int
     unmet: tuple[Unmet, ...]
 
-    def __call__(self, verdict: Verdict, rule: Rule,
-                 tolerated: tuple[tuple[str, Status], ...] = ()) -> PolicyOutcome:
-        return PolicyOutcome(policy=self.policy, source=self.source, verdict=verdict, rule=rule,
-                             enforced=self.enforced, passed=self.passed, tolerated=tolerated,
-                             unmet=self.unmet)
+    def __call__(
+        self, verdict: Verdict, rule: Rule, tolerated: tuple[tuple[str, Status], ...] = ()
+    ) -> PolicyOutcome:
+        return PolicyOutcome(
+            policy=self.policy,
+            source=self.source,
+            verdict=verdict,
+            rule=rule,
+            enforced=self.enforced,
+            passed=self.passed,
+            tolerated=tolerated,
+            unmet=self.unmet,
+        )
 
 
 def _rate(policy: SuccessPolicy) -> float:
@@ -148,9 +163,11 @@ _UNMET = {
 }
 
 
-def _unmet(metric_id: str, status: Status | None, why: str) -> Unmet:
+def _unmet(metric_id: str, status: Status | None, why: str, not_run: bool) -> Unmet:
     if status is None:
         said = "is not in this run: no record and no output names it"
+    elif not_run:
+        said = "was not run, so it cannot show that it passed" + (f": {why}" if why else "")
     else:
         said = _UNMET[status] + (f" ({why})" if why else "")
     return Unmet(metric_id, status, f"must-pass gate '{metric_id}' {said}")

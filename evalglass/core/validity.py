@@ -1,7 +1,8 @@
 """Is a measured number sound enough to compare with a threshold? Pure; knows nothing of authority.
 
 Validity is judged against the metric's own record (min_samples, decision rule, missing samples)
-where one exists, and against the record defaults where none does.
+where one exists, and against the record defaults where none does. A host check's result is
+sound when it ran: it has no samples and no interval to judge.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import cast
 
 import attrs
 
-from evalglass.evidence.model import Measurement
+from evalglass.evidence.model import AttemptOutcome, Measurement
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import Decision, MetricRecord
@@ -34,9 +35,15 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
     min_samples = metric.min_samples if metric else _MIN_SAMPLES
     decision = metric.decision if metric else _DECISION
     max_missing = metric.max_missing_fraction if metric else _MAX_MISSING
+    if measurement is not None and measurement.attempts:
+        return _check(measurement)
     if measurement is None or measurement.value is None:
         # An adapter that knows why nothing was measured (a run that ended in error) says so.
-        said = tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING) if measurement else ()
+        said = (
+            tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING)
+            if measurement
+            else ()
+        )
         return Validity(False, said or (Reason(V.VALUE_MISSING, "no value was measured"),))
     reasons = []
     if not math.isfinite(measurement.value):
@@ -50,9 +57,7 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
     if decision is Decision.BOUND and (
         interval is None or not (math.isfinite(interval.low) and math.isfinite(interval.high))
     ):
-        reasons.append(
-            Reason(V.INTERVAL_UNAVAILABLE, "no interval, and the gate compares a bound")
-        )
+        reasons.append(Reason(V.INTERVAL_UNAVAILABLE, "no interval, and the gate compares a bound"))
     if measurement.missing:
         total = (n or 0) + measurement.missing
         fraction = measurement.missing / total
@@ -66,3 +71,13 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
             )
     reasons.extend(measurement.findings)
     return Validity(not reasons, tuple(reasons))
+
+
+def _check(measurement: Measurement) -> Validity:
+    """A check's result is sound when every attempt ran, whatever it found."""
+    unrun = tuple(
+        Reason(V.CHECK_COULD_NOT_RUN, f"could not run: {a.found}")
+        for a in measurement.attempts
+        if a.outcome is AttemptOutcome.COULD_NOT_RUN
+    )
+    return Validity(not unrun, unrun)

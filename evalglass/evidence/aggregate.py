@@ -172,8 +172,11 @@ def _shown(value: object) -> str:
 
 def measurements(aggregates: Aggregates, sources: tuple[str, ...] = ()) -> tuple[Measurement, ...]:
     """Every metric's measurement; `sources` names the files behind a merged dataset."""
-    run = Run(source=_joined(sources) or aggregates.source, models=[aggregates.model],
-              dataset=aggregates.dataset)
+    run = Run(
+        source=_joined(sources) or aggregates.source,
+        models=[aggregates.model],
+        dataset=aggregates.dataset,
+    )
     return tuple(
         measure(metric, entry, run) for metric, entry in sorted(aggregates.metrics.items())
     )
@@ -212,7 +215,11 @@ def measure(metric: str, entry: MetricStats, run: Run) -> Measurement:
         assert m.low is not None and m.high is not None
         # Identical scores have no spread, whatever is left below the summing grid.
         spread = n > 1 and m.low != m.high
-        sd = math.sqrt((n * m.squares - m.total**2) / (n * (n - 1) * SCALE * SCALE)) if spread else 0.0
+        sd = (
+            math.sqrt((n * m.squares - m.total**2) / (n * (n - 1) * SCALE * SCALE))
+            if spread
+            else 0.0
+        )
         bounded = m.low >= 0.0 and m.high <= 1.0
         interval = stats.student_t_from(mean, sd, n, bounded=bounded)
     return Measurement(id=metric, run=run, value=mean, n=n, interval=interval, missing=m.missing)

@@ -15,6 +15,9 @@ import attrs
 
 from evalglass.reasons import Reason
 
+# The metric ids evalglass's own checks yield (`check/NAME`); no eval output may report one.
+CHECK_PREFIX = "check/"
+
 
 class Method(enum.Enum):
     """How an interval was computed; named in every gate's evidence."""
@@ -136,6 +139,47 @@ class EarlierAttempt:
     n: int | None
 
 
+class AttemptOutcome(enum.Enum):
+    """How one attempt at a host check ended. Could not run is no outcome at all: never a pass,
+    never a plain fail."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    COULD_NOT_RUN = "could_not_run"
+
+
+@attrs.frozen(kw_only=True)
+class CachedPass:
+    """Where a pass read from the cache was recorded: at which commit, and when (ISO 8601, UTC)."""
+
+    commit: str
+    recorded: str
+
+
+# How much of what a check's process wrote to stderr is kept: the end, where the error usually is.
+STDERR_KEPT = 4096
+
+
+@attrs.frozen(kw_only=True)
+class Attempt:
+    """One attempt at a host check: a process run (or its pass read from the cache), or a file
+    looked at. What a process printed is kept only to be shown."""
+
+    outcome: AttemptOutcome
+    command: str  # as run: the command line, `/bin/sh -c '...'`, or what a detector looked at
+    found: str  # what happened, in words: `exit 1 (expected 0)`, `present, 1,234 bytes`
+    exit_code: int | None = None  # -N when signal N ended it; None when no process ran
+    duration: float | None = None  # seconds
+    timed_out: bool = False
+    stderr: str = ""  # the last STDERR_KEPT bytes it wrote to stderr
+    cached: CachedPass | None = None
+
+    @property
+    def last_stderr_line(self) -> str:
+        lines = self.stderr.rstrip().splitlines()
+        return lines[-1].strip() if lines else ""
+
+
 @attrs.frozen(kw_only=True)
 class Measurement:
     id: str
@@ -150,6 +194,8 @@ class Measurement:
     earlier: tuple[EarlierAttempt, ...] = ()
     # Set when cases were scored more than once: n counts cases, not their repeats.
     reduction: Reduction | None = None
+    # A host check's attempts, in order (a retry second); empty for what an eval output measured.
+    attempts: tuple[Attempt, ...] = ()
 
 
 def _frozen_map(value: Mapping[str, Measurement]) -> Mapping[str, Measurement]:

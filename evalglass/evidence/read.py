@@ -5,7 +5,8 @@ framework writes beside its runs (an index, a cache) and a second copy of a run 
 skipped, each with the reason, never counted. When two runs measure the same metric, the newest
 by the run's own start time decides and the others are kept as earlier attempts, so a retry can
 never hide a failure; runs with no start time cannot be ordered, and measuring one metric twice
-is then an input error.
+is then an input error. An output that reports a `check/` metric is refused: only `evalglass
+run` says whether a host check passed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import progress
 from evalglass.evidence._unclaimed import declined
-from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
+from evalglass.evidence.model import CHECK_PREFIX, EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
 
 
@@ -89,8 +90,9 @@ def read_outputs(
     )
 
 
-def _nested(shown: str, read: Callable[..., tuple[Measurement, ...]], *args: Any
-            ) -> tuple[Measurement, ...]:
+def _nested(
+    shown: str, read: Callable[..., tuple[Measurement, ...]], *args: Any
+) -> tuple[Measurement, ...]:
     """What an adapter read; JSON nested nearly as deep as the parser allows leaves no room for
     walking it, and that is the file's doing."""
     try:
@@ -105,6 +107,13 @@ def merge(measurements: Iterable[Measurement]) -> dict[str, Measurement]:
     without a start time measured the same metric."""
     merged: dict[str, _Merged] = {}
     for measurement in measurements:
+        if measurement.id.startswith(CHECK_PREFIX):
+            raise OutputError(
+                measurement.run.source,
+                f"reports metric '{measurement.id}': ids starting with '{CHECK_PREFIX}' are the "
+                "host's own checks, which only `evalglass run` runs; an eval output cannot "
+                "report one",
+            )
         found = merged.get(measurement.id)
         if found is None:
             merged[measurement.id] = _Merged(measurement)
@@ -126,9 +135,7 @@ def _first(pair: tuple[int, Skipped]) -> int:
     return pair[0]
 
 
-def _distinct_runs(
-    readings: list[_Reading], skipped: list[tuple[int, Skipped]]
-) -> list[_Reading]:
+def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]]) -> list[_Reading]:
     """One reading per run: a run written to several files (promptfoo's -o a.json b.yaml,
     DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time."""
     kept: list[_Reading] = []

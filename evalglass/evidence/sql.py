@@ -253,7 +253,9 @@ def two_clusters(sample_id: object, metric: str) -> str:
             "a sample's epochs share its cluster")  # fmt: skip
 
 
-def groups_to_aggregates(groups: Iterable[Mapping[str, object]], source: str) -> aggregate.Aggregates:
+def groups_to_aggregates(
+    groups: Iterable[Mapping[str, object]], source: str
+) -> aggregate.Aggregates:
     """The query's result rows (from any engine, any export) as `Aggregates`."""
     totals: dict[str, aggregate.Moments] = {}
     named: dict[str, dict[str, aggregate.ClusterSums]] = {}

@@ -187,7 +187,9 @@ def plain_start_problem(
             how = f"write '{key}:' then one indented 'key: value' line per entry"
         else:
             how = f"write '{key}:' then one indented '- item' line per item"
-        return f"{prefix}flow style is not allowed: {how} (and quote text that starts with '{first}')"
+        return (
+            f"{prefix}flow style is not allowed: {how} (and quote text that starts with '{first}')"
+        )
     if first == "-" and spaced:
         return f"{prefix}lists are not allowed here: {holds}"
     if first == "?" and spaced:

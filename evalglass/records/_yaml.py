@@ -175,7 +175,9 @@ class _Reader:
                     if indent > block.indent:
                         self.too_deep(block, indent)
                     if indent > field_indent:
-                        self.fail(f"wrong indentation: expected {block.indent} spaces, found {indent}")
+                        self.fail(
+                            f"wrong indentation: expected {block.indent} spaces, found {indent}"
+                        )
                 open_field = None
             if indent == field_indent and fields is not None:
                 key, rest = self.entry(body, _FIELDS)
@@ -250,9 +252,7 @@ class _Reader:
             self.fail(f"wrong indentation: expected {field_indent} spaces, found {indent}{hint}")
         return RawFile(records, self.blocks)
 
-    def open_block(
-        self, fields: dict[str, RawValue], field: str, indent: int, body: str
-    ) -> _Block:
+    def open_block(self, fields: dict[str, RawValue], field: str, indent: int, body: str) -> _Block:
         """Start the block of `field`, whose first line (without its indent) is `body`."""
         items: RawBlock = [] if _is_item(body) else {}
         fields[field] = (items, fields[field][1])
@@ -329,7 +329,9 @@ class _Reader:
         expected = f"this file must start with '{self.kind}:'"
         if key in self.kinds:
             self.fail(f"top-level key {excerpt(key)} belongs in {key}.yaml; {expected}")
-        self.fail(f"unknown top-level key {excerpt(key)}{did_you_mean(key, [self.kind])}; {expected}")
+        self.fail(
+            f"unknown top-level key {excerpt(key)}{did_you_mean(key, [self.kind])}; {expected}"
+        )
 
     def where(self, level: int) -> str:
         """The mapping a line at `level` belongs to, as messages name it."""

@@ -56,7 +56,9 @@ def _filled(
     path, line = b.origin.path, b.origin.line
 
     def fail(message: str) -> RecordError:
-        return RecordError(path, f"baseline '{metric_id}': scorecard '{b.scorecard}' {message}", line)
+        return RecordError(
+            path, f"baseline '{metric_id}': scorecard '{b.scorecard}' {message}", line
+        )
 
     name = inside_records(b.scorecard)
     if name is None:
@@ -91,7 +93,10 @@ def _scores(
         key = (sample.id, sample.epoch)
         if key in seen:
             # Collapsing duplicates would silently change the paired comparison.
-            raise fail(f"repeats sample id '{sample.id}'" + (f" epoch {sample.epoch}" if sample.epoch else ""))
+            raise fail(
+                f"repeats sample id '{sample.id}'"
+                + (f" epoch {sample.epoch}" if sample.epoch else "")
+            )
         seen.add(key)
         if sample.score is None:
             raise fail("has a non-finite sample score")

@@ -49,7 +49,9 @@ def _to_pattern(text: str) -> str:
     try:
         re.compile(text)
     except re.error as exc:
-        raise _InvalidInRecord(f"{excerpt(text)} is not a valid regular expression ({exc})") from None
+        raise _InvalidInRecord(
+            f"{excerpt(text)} is not a valid regular expression ({exc})"
+        ) from None
     return text
 
 
@@ -150,9 +152,7 @@ class _Table:
     @classmethod
     def of(cls, fields: tuple[Field, ...]) -> _Table:
         return cls(
-            converters={
-                f.name: _converter(f) for f in fields if not (f.nested or f.many)
-            },
+            converters={f.name: _converter(f) for f in fields if not (f.nested or f.many)},
             blocks={f.name: f for f in fields if f.nested or f.many},
             required=tuple(f.name for f in fields if f.required),
             allowed=", ".join(f.name for f in fields),
@@ -201,7 +201,7 @@ def build_records(
             )
         values = _typed(kind, table, fields, path, line, raw.blocks, record_id)
         if ruled:
-            problem = cross_field_problem(kind, values)
+            problem = cross_field_problem(kind, values, record_id)
             if problem:
                 raise RecordError(path, f"{_owner(kind, record_id)} {problem}", line)
         records[record_id] = spec.record(**values, origin=Origin(path, line))
@@ -294,7 +294,8 @@ def _block(
         return _items(field, raw, path)
     if not isinstance(raw, dict):
         raise RecordError(
-            path, f"{field.name}: must be a mapping ('key: value' lines), not a list",
+            path,
+            f"{field.name}: must be a mapping ('key: value' lines), not a list",
             _first_line(raw),
         )
     values = _typed(
@@ -308,14 +309,17 @@ def _items(field: Field, raw: list[tuple[str, int]], path: str) -> tuple[Any, ..
     seen: dict[object, int] = {}
     for text, line in raw:
         if text == "":
-            raise RecordError(path, f"{field.name}: an empty item; write its value or remove it", line)
+            raise RecordError(
+                path, f"{field.name}: an empty item; write its value or remove it", line
+            )
         try:
             item = convert(text)
         except _Invalid as exc:
             raise RecordError(path, f"{field.name}: {exc}", line) from None
         if item in seen:
             raise RecordError(
-                path, f"{field.name}: {quote(text)} is listed twice (first on line {seen[item]})",
+                path,
+                f"{field.name}: {quote(text)} is listed twice (first on line {seen[item]})",
                 line,
             )
         seen[item] = line

@@ -28,17 +28,26 @@ def _missing_part(metric_id: str, threshold: ThresholdRecord, records: HostRecor
     if threshold.approval is not Approval.APPROVED or approved is None or metric is None:
         return None
     owner = f"approved_for of threshold {quote(metric_id)} is missing required field"
-    dataset = records.datasets.get(metric.dataset)
+    # A check's metric names no dataset: its definition, not data, is what was approved.
+    dataset_id = metric.dataset
+    dataset = records.datasets.get(dataset_id) if dataset_id is not None else None
     if approved.fingerprint is None and dataset is not None and dataset.fingerprint is not None:
-        return (f"{owner} 'fingerprint': dataset {quote(metric.dataset)} has one in "
-                "datasets.yaml, so the approval must name the fingerprint it was given for; add "
-                f"fingerprint: below approved_for (the dataset's today is "
-                f"{excerpt(dataset.fingerprint)})")
+        return (
+            f"{owner} 'fingerprint': dataset {quote(dataset_id or '')} has one in "
+            "datasets.yaml, so the approval must name the fingerprint it was given for; add "
+            f"fingerprint: below approved_for (the dataset's today is "
+            f"{excerpt(dataset.fingerprint)})"
+        )
     if approved.judge_model is None and metric.judge is not None:
         judge = records.judges.get(metric.judge)
-        today = (f"judge {quote(metric.judge)} grades with {excerpt(judge.model)} today"
-                 if judge is not None else f"judges.yaml has no judge {quote(metric.judge)}")
-        return (f"{owner} 'judge_model': metric {quote(metric_id)} names judge "
-                f"{quote(metric.judge)}, so the approval must name the judge model it was given "
-                f"for; add judge_model: below approved_for ({today})")
+        today = (
+            f"judge {quote(metric.judge)} grades with {excerpt(judge.model)} today"
+            if judge is not None
+            else f"judges.yaml has no judge {quote(metric.judge)}"
+        )
+        return (
+            f"{owner} 'judge_model': metric {quote(metric_id)} names judge "
+            f"{quote(metric.judge)}, so the approval must name the judge model it was given "
+            f"for; add judge_model: below approved_for ({today})"
+        )
     return None

@@ -59,15 +59,19 @@ def revisions(folder: str | os.PathLike[str], since: str | None = None) -> list[
     _check_repository(given)
     inside = repository_path(given)
     if "\n" in inside:
-        raise RecordError(given, "a records folder whose path holds a line break cannot be read "
-                                 "from git")
+        raise RecordError(
+            given, "a records folder whose path holds a line break cannot be read from git"
+        )
     commits = _log(given, inside, since)
     with paused(), _Objects(given) as objects:
         loader = _Loader(objects, inside, oid_bytes=len(commits[0].id) // 2 if commits else 20)
         loader.prefetch([c.id for c in commits] + [c.parents[0] for c in commits if c.parents])
         return [
-            Revision(commit, loader.at(commit.parents[0]) if commit.parents else HostRecords(),
-                     loader.at(commit.id))
+            Revision(
+                commit,
+                loader.at(commit.parents[0]) if commit.parents else HostRecords(),
+                loader.at(commit.id),
+            )
             for commit in commits
         ]
 
@@ -75,8 +79,9 @@ def revisions(folder: str | os.PathLike[str], since: str | None = None) -> list[
 def _git(where: str, *args: str) -> str:
     env = {**os.environ, **_ENV}
     try:
-        done = subprocess.run(["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS,
-                              check=False, env=env)
+        done = subprocess.run(
+            ["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS, check=False, env=env
+        )
     except FileNotFoundError as exc:
         raise RecordError(where, "git is not installed") from exc
     except subprocess.TimeoutExpired:
@@ -93,8 +98,10 @@ def _check_repository(given: str) -> None:
         _git(given, "rev-parse", "--git-dir")
     except RecordError as exc:
         if "not a git repository" in exc.message:
-            raise RecordError(given, "the history of the records is read from git, and this is "
-                                     "not a git repository") from None
+            raise RecordError(
+                given,
+                "the history of the records is read from git, and this is not a git repository",
+            ) from None
         raise
 
 
@@ -108,7 +115,9 @@ def _log(given: str, inside: str, since: str | None) -> list[Commit]:
         if not since or since.startswith("-"):
             raise RecordError(given, f"--since {since!r} names no commit")
         try:
-            _git(given, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{since}^{{commit}}")
+            _git(
+                given, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{since}^{{commit}}"
+            )
         except RecordError:
             raise RecordError(given, f"--since: git ref '{since}' is not in this clone") from None
         span = f"{since}..HEAD"
@@ -116,13 +125,29 @@ def _log(given: str, inside: str, since: str | None) -> list[Commit]:
         paths = [f":(top,literal){spec.filename}" for spec in KINDS.values()]
     else:
         paths = [f":(top,literal){inside}"]
-    out = _git(given, "log", "--reverse", "--format=%x1e" + "%x1f".join(_FIELDS), "--end-of-options",
-               span, "--", *paths)
+    out = _git(
+        given,
+        "log",
+        "--reverse",
+        "--format=%x1e" + "%x1f".join(_FIELDS),
+        "--end-of-options",
+        span,
+        "--",
+        *paths,
+    )
     commits = []
     for block in out.split("\x1e")[1:]:
         sha, parents, author, email, date, subject = block.rstrip("\n").split("\x1f", 5)
-        commits.append(Commit(id=sha, parents=tuple(parents.split()), author=author, email=email,
-                              date=date, subject=subject))
+        commits.append(
+            Commit(
+                id=sha,
+                parents=tuple(parents.split()),
+                author=author,
+                email=email,
+                date=date,
+                subject=subject,
+            )
+        )
     return commits
 
 
@@ -137,9 +162,14 @@ def _batch(where: str, specs: list[str]) -> Iterator[tuple[str, tuple[str, str, 
         chunk = specs[start : start + _BATCH]
         request = "".join(f"{spec}\n" for spec in chunk).encode("utf-8", "surrogateescape")
         try:
-            done = subprocess.run(["git", "cat-file", "--batch"], input=request,
-                                  capture_output=True, timeout=TIMEOUT_SECONDS, check=False,
-                                  env=env)
+            done = subprocess.run(
+                ["git", "cat-file", "--batch"],
+                input=request,
+                capture_output=True,
+                timeout=TIMEOUT_SECONDS,
+                check=False,
+                env=env,
+            )
         except FileNotFoundError as exc:
             raise RecordError(where, "git is not installed") from exc
         except subprocess.TimeoutExpired:
@@ -176,8 +206,12 @@ class _Objects:
             env = {**os.environ, **_ENV}
             try:
                 self._process = subprocess.Popen(
-                    ["git", "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL, env=env)
+                    ["git", "cat-file", "--batch"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                )
             except FileNotFoundError as exc:
                 raise RecordError(self._where, "git is not installed") from exc
         return self._process
@@ -274,8 +308,11 @@ class _Loader:
             return HostRecords()  # no records folder at that commit: no records
         oid, kind, data = found
         if kind != "tree":
-            return RecordError(self._inside, f"is a {_noun(kind)}, not a folder; records are read "
-                                             "as committed, never through links")
+            return RecordError(
+                self._inside,
+                f"is a {_noun(kind)}, not a folder; records are read "
+                "as committed, never through links",
+            )
         if oid not in self._by_folder:
             self._trees.setdefault(oid, self._parse_tree(data))
             self._by_folder[oid] = self._load(oid)
@@ -300,13 +337,17 @@ class _Loader:
 
     def _records(self, kind: str, entry: _Entry, path: str) -> Mapping[str, Record] | RecordError:
         if not entry.mode.startswith("100"):
-            return RecordError(path, f"is {_what(entry.mode)}, not a file; records are read as "
-                                     "committed, never through links or other repositories")
+            return RecordError(
+                path,
+                f"is {_what(entry.mode)}, not a file; records are read as "
+                "committed, never through links or other repositories",
+            )
         key = (kind, entry.oid)
         if key not in self._by_blob:
             try:
-                self._by_blob[key] = records_from_text(kind, self._text(entry.oid, path), path,
-                                                       self._memo)
+                self._by_blob[key] = records_from_text(
+                    kind, self._text(entry.oid, path), path, self._memo
+                )
             except RecordError as exc:
                 self._by_blob[key] = exc
         return self._by_blob[key]
@@ -377,4 +418,3 @@ def _what(mode: str) -> str:
 
 def _noun(kind: str) -> str:
     return "file or symbolic link" if kind == "blob" else kind
-

@@ -121,8 +121,15 @@ class _Repo:
 
     def commit(self) -> str:
         # --quiet: a ref that names no commit fails without a word, anything else with one.
-        found = self._git("", "rev-parse", "--verify", "--quiet", "--end-of-options",
-                          f"{self.ref}^{{commit}}", silent_failure=b"")
+        found = self._git(
+            "",
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            f"{self.ref}^{{commit}}",
+            silent_failure=b"",
+        )
         if not found.strip():
             raise self.error(
                 "",
@@ -195,8 +202,9 @@ class _Repo:
         a failure git gives no reason for, which returns `silent_failure` when that is set."""
         env = {**os.environ, **_ENV}
         try:
-            done = subprocess.run(["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS,
-                                  check=False, env=env)
+            done = subprocess.run(
+                ["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS, check=False, env=env
+            )
         except FileNotFoundError as exc:
             raise self.error(path, "git is not installed") from exc
         except subprocess.TimeoutExpired:
@@ -205,9 +213,12 @@ class _Repo:
             return done.stdout
         said = done.stderr.decode("utf-8", "replace")
         if "dubious ownership" in said:
-            raise self.error(path, "git refuses this repository for its dubious ownership (owned "
-                                   "by another user); if it is yours, add it to git's "
-                                   "safe.directory")
+            raise self.error(
+                path,
+                "git refuses this repository for its dubious ownership (owned "
+                "by another user); if it is yours, add it to git's "
+                "safe.directory",
+            )
         if "not a git repository" in said:
             raise self.error(path, "reading records from a git ref needs a git repository here")
         first = next((line.strip() for line in said.splitlines() if line.strip()), "")

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from evalglass.records.rules import (
     RULES,
     AnyOf,
+    ByPrefix,
     EitherOr,
     ExactlyOne,
     NotBefore,
@@ -37,9 +39,11 @@ _NOTES: Mapping[str, str] = {
     "approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
     "min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
     "decision": "bound compares the conservative end of the interval; point the value itself.",
-    "approved_for": ("What the approval was given for: the dataset_version (and fingerprint, when "
-                     "the dataset record has one; judge_model, when the metric names a judge); "
-                     "required when approved."),
+    "approved_for": (
+        "What the approval was given for: the dataset_version (and fingerprint, when "
+        "the dataset record has one; judge_model, when the metric names a judge); "
+        "required when approved."
+    ),
     "expires_on": "The last day the approval holds, as YYYY-MM-DD; not before approved_on.",
     "min_agreement": "The bar the judge's calibration evidence must clear; needs evidence.",
     "timeout": "Seconds; required for run and shell checks.",
@@ -47,6 +51,7 @@ _NOTES: Mapping[str, str] = {
     "min_pass_rate": "Of enforced gates, in (0, 1]; required iff mode is percentage.",
     "must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
 }
+
 
 def _rule(rule: Rule) -> dict[str, Any] | None:
     """One rule of schema.RULES as JSON Schema; None for a rule it cannot state."""
@@ -77,8 +82,10 @@ def _rule(rule: Rule) -> dict[str, Any] | None:
             "if": {"required": [rule.field]},
             "then": {"properties": {rule.other: {"const": rule.value}}, "required": [rule.other]},
         }
-    assert isinstance(rule, NotBefore)
-    return None  # comparing two values is beyond JSON Schema: the loader alone checks it
+    # A rule on ids shapes the file's mapping of records (see json_schema), not one record;
+    # comparing two values is beyond JSON Schema: the loader alone checks it.
+    assert isinstance(rule, NotBefore | ByPrefix)
+    return None
 
 
 def _record(fields: tuple[Field, ...], rules: tuple[Rule, ...] = ()) -> dict[str, Any]:
@@ -97,7 +104,15 @@ def _record(fields: tuple[Field, ...], rules: tuple[Rule, ...] = ()) -> dict[str
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of `{kind}.yaml` ("metrics", "thresholds", ...)."""
     spec = KINDS[kind]
-    record = _record(spec.fields, RULES.get(kind, ()))
+    rules = RULES.get(kind, ())
+    record = _record(spec.fields, rules)
+    defs = {_def(spec.noun): record}
+    by_prefix = [rule for rule in rules if isinstance(rule, ByPrefix)]
+    for rule in by_prefix:
+        # The fields every other record must give, and the only ones a prefixed record takes.
+        record["required"] = [*record["required"], *rule.required]
+        shaped = _record(tuple(f for f in spec.fields if f.name in rule.only))
+        defs[_prefixed_def(rule, spec.noun)] = shaped
     if spec.single:
         # `success:` with nothing under it is the policy with every default.
         record["type"] = ["object", "null"]
@@ -112,6 +127,11 @@ def json_schema(kind: str) -> dict[str, Any]:
             "propertyNames": names,
             "additionalProperties": {"$ref": f"#/$defs/{_def(spec.noun)}"},
         }
+        if by_prefix:
+            held["patternProperties"] = {
+                f"^{re.escape(rule.prefix)}": {"$ref": f"#/$defs/{_prefixed_def(rule, spec.noun)}"}
+                for rule in by_prefix
+            }
         description = f"Each {spec.noun} record, keyed by id, under the top-level key {kind}."
     return {
         "$schema": DRAFT,
@@ -122,12 +142,17 @@ def json_schema(kind: str) -> dict[str, Any]:
         "additionalProperties": False,
         "required": [kind],
         "properties": {kind: held},
-        "$defs": {_def(spec.noun): record},
+        "$defs": defs,
     }
 
 
 def _def(noun: str) -> str:
     return noun.replace(" ", "_")
+
+
+def _prefixed_def(rule: ByPrefix, noun: str) -> str:
+    """`check_metric`: the definition of the records a ByPrefix rule shapes."""
+    return _def(f"{rule.prefix.strip('/')} {noun}")
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
@@ -163,17 +188,25 @@ def _typed(field: Field) -> dict[str, Any]:
         return {"enum": [member.value for member in field.type]}
     if field.type is bool:
         words = sorted(TRUE_WORDS | FALSE_WORDS)
-        spelled = "|".join("".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in w)
-                           for w in words)
+        spelled = "|".join(
+            "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in w) for w in words
+        )
         # true/false are booleans to YAML 1.2, 1/0 numbers, yes/no text: the loader takes all.
-        return {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]},
-                          {"type": "string", "pattern": f"^({spelled})$"}]}
+        return {
+            "anyOf": [
+                {"type": "boolean"},
+                {"enum": [0, 1]},
+                {"type": "string", "pattern": f"^({spelled})$"},
+            ]
+        }
     if field.type is dt.date:
         return {"type": "string", "pattern": _DATE_TEXT, "format": "date"}
     if field.type in (int, float):
-        number = {"type": "integer" if field.type is int else "number",
-                  "minimum": -_FINITE if field.min is None else field.min,
-                  "maximum": _FINITE if field.max is None else field.max}
+        number = {
+            "type": "integer" if field.type is int else "number",
+            "minimum": -_FINITE if field.min is None else field.min,
+            "maximum": _FINITE if field.max is None else field.max,
+        }
         if field.min_exclusive:
             number["exclusiveMinimum"] = number.pop("minimum")
         form = _INT_TEXT if field.type is int else _FLOAT_TEXT
@@ -184,4 +217,3 @@ def _typed(field: Field) -> dict[str, Any]:
     if field.type is Pattern:
         text["format"] = "regex"
     return text
-

@@ -148,10 +148,13 @@ def _reference() -> tuple[Any, Any]:
 
         @staticmethod
         def fields(fields: tuple[Field, ...]) -> Any:
-            return sy.Map({
-                (field.name if field.required else sy.Optional(field.name)): Validators.value(field)
-                for field in fields
-            })
+            return sy.Map(
+                {
+                    (field.name if field.required else sy.Optional(field.name)): Validators.value(
+                        field
+                    )
+                    for field in fields
+                }
+            )
 
     return sy, Validators
-

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from evalglass.records._scalars import quote
-from evalglass.records.model import Approval, SuccessMode
+from evalglass.records.model import CHECK_PREFIX, Approval, SuccessMode
 
 
 @attrs.frozen
@@ -88,7 +88,22 @@ class NotBefore:
     why: str
 
 
-Rule = RequiredWhen | Requires | AnyOf | ExactlyOne | EitherOr | OnlyWith | OnlyWhen | NotBefore
+@attrs.frozen
+class ByPrefix:
+    """Records whose id starts with `prefix` are `who` and take only the fields in `only`; every
+    other record must give the fields in `required`."""
+
+    prefix: str
+    only: tuple[str, ...]
+    required: tuple[str, ...]
+    who: str
+    why: str  # why such a record takes no more, for the message
+
+
+Rule = (
+    RequiredWhen | Requires | AnyOf | ExactlyOne | EitherOr | OnlyWith | OnlyWhen | NotBefore
+    | ByPrefix
+)  # fmt: skip
 
 _CHECK_KINDS = ("run", "shell", "file_exists", "regex")
 _PROCESSES = ("run", "shell")
@@ -97,6 +112,10 @@ _PROCESSES = ("run", "shell")
 # loader and the JSON Schema (json_schema.py) derive from the same place; the first broken rule
 # is reported, so each kind lists the rule that says what the record is first.
 RULES: Mapping[str, tuple[Rule, ...]] = {
+    "metrics": (
+        ByPrefix(CHECK_PREFIX, ("status",), ("dataset",), "a check's metric",
+                 "its definition in checks.yaml is its bar: give status only"),
+    ),
     "thresholds": (
         # Authority needs a name and a date to point at, and what was approved: an anonymous
         # approval, or one that names no data, grants nothing.
@@ -136,16 +155,17 @@ def _plain(value: object) -> object:
     return value.value if isinstance(value, enum.Enum) else value
 
 
-def cross_field_problem(kind: str, values: Mapping[str, Any]) -> str | None:
-    """The first rule between fields that typed `values` break, in words; None when all hold."""
+def cross_field_problem(kind: str, values: Mapping[str, Any], record_id: str = "") -> str | None:
+    """The first rule between fields that typed `values` (of the record `record_id`) break, in
+    words; None when all hold."""
     for broken in _checks(kind):
-        problem = broken(values)
+        problem = broken(values, record_id)
         if problem:
             return problem
     return None
 
 
-Check = Callable[[Mapping[str, Any]], "str | None"]
+Check = Callable[[Mapping[str, Any], str], "str | None"]
 
 
 @functools.cache
@@ -155,58 +175,74 @@ def _checks(kind: str) -> tuple[Check, ...]:
 
 
 def _check(rule: Rule) -> Check:
+    if isinstance(rule, ByPrefix):
+        return _by_prefix(rule)
     if isinstance(rule, RequiredWhen):
-        def required_when(values: Mapping[str, Any]) -> str | None:
+
+        def required_when(values: Mapping[str, Any], _: str) -> str | None:
             if _plain(values.get(rule.field)) == rule.value:
                 return _missing(rule.required, values, rule.why)
             return None
+
         return required_when
     if isinstance(rule, Requires):
-        def requires(values: Mapping[str, Any]) -> str | None:
+
+        def requires(values: Mapping[str, Any], _: str) -> str | None:
             return _missing(rule.required, values, rule.why) if rule.field in values else None
+
         return requires
     if isinstance(rule, AnyOf):
         fields = set(rule.fields)
-        return lambda values: None if fields & values.keys() else rule.message
+        return lambda values, _: None if fields & values.keys() else rule.message
     if isinstance(rule, ExactlyOne):
-        def exactly_one(values: Mapping[str, Any]) -> str | None:
+
+        def exactly_one(values: Mapping[str, Any], _: str) -> str | None:
             given = [name for name in rule.fields if name in values]
             if not given:
                 return f"needs one of {', '.join(rule.fields)} {rule.what}"
             if len(given) > 1:
-                return (f"gives both {' and '.join(given)}: give exactly one of "
-                        f"{', '.join(rule.fields)}")
+                return (
+                    f"gives both {' and '.join(given)}: give exactly one of "
+                    f"{', '.join(rule.fields)}"
+                )
             return None
+
         return exactly_one
     if isinstance(rule, EitherOr):
-        def either_or(values: Mapping[str, Any]) -> str | None:
+
+        def either_or(values: Mapping[str, Any], _: str) -> str | None:
             group = set(rule.group) & values.keys()
             if rule.single in values and group:
                 return f"gives both {rule.single} and {' and '.join(rule.group)}: give one"
             if rule.single not in values and group != set(rule.group):
                 return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
             return None
+
         return either_or
     if isinstance(rule, OnlyWith):
         others = set(rule.others)
 
-        def only_with(values: Mapping[str, Any]) -> str | None:
+        def only_with(values: Mapping[str, Any], _: str) -> str | None:
             if rule.field in values and not others & values.keys():
                 return f"gives {rule.field}, which only {rule.who} takes"
             return None
+
         return only_with
     if isinstance(rule, OnlyWhen):
-        def only_when(values: Mapping[str, Any]) -> str | None:
+
+        def only_when(values: Mapping[str, Any], _: str) -> str | None:
             if rule.field in values and _plain(values.get(rule.other)) != rule.value:
                 return f"gives {rule.field}, which only {rule.other}: {rule.value} takes"
             return None
+
         return only_when
 
-    def not_before(values: Mapping[str, Any]) -> str | None:
+    def not_before(values: Mapping[str, Any], _: str) -> str | None:
         later, earlier = values.get(rule.field), values.get(rule.earlier)
         if later is not None and earlier is not None and later < earlier:
             return f"has {rule.field} {later} before {rule.earlier} {earlier}: {rule.why}"
         return None
+
     return not_before
 
 
@@ -220,9 +256,24 @@ _TO_ADD: Mapping[str, str] = {
 }
 
 
+def _by_prefix(rule: ByPrefix) -> Check:
+    only = set(rule.only)
+
+    def by_prefix(values: Mapping[str, Any], record_id: str) -> str | None:
+        if not record_id.startswith(rule.prefix):
+            return _missing(rule.required, values, "")
+        extra = [name for name in values if name not in only]
+        if extra:
+            return f"gives {extra[0]}, which {rule.who} does not take ({rule.why})"
+        return None
+
+    return by_prefix
+
+
 def _missing(required: tuple[str, ...], values: Mapping[str, Any], why: str) -> str | None:
     for name in required:
         if name not in values:
             add = f": {_TO_ADD[name]}" if name in _TO_ADD else ""
-            return f"{why} but is missing required field {quote(name)}{add}"
+            said = f"is missing required field {quote(name)}{add}"
+            return f"{why} but {said}" if why else said
     return None

@@ -11,7 +11,7 @@ from evalglass.core import numbers
 from evalglass.core.decision import Result, rule_text
 from evalglass.core.exits import Verdict
 from evalglass.core.numbers import fmt, plural
-from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source
 from evalglass.reasons import Reason
@@ -26,55 +26,77 @@ _WORDS = {
 
 
 def headline(scorecard: Scorecard) -> str:
-    """The first line of every scorecard; informational never reads as a pass. A policy from
-    success.yaml is named in it, with what it asked for and what it tolerated."""
+    """The first line of every scorecard; informational never reads as a pass. It names the
+    scope of a run that ran checks (`fast tier: ...`) and the gating checks not run, and a
+    policy from success.yaml, with what it asked for and what it tolerated."""
+    word, said = _verdict_line(scorecard)
+    scope = scorecard.scope.label
+    return f"{word} — {f'{scope}: ' if scope else ''}{said}"
+
+
+def _verdict_line(scorecard: Scorecard) -> tuple[str, str]:
+    """The verdict's word and what follows the dash (without the scope)."""
+    word = _WORDS[scorecard.verdict]
     policy = scorecard.policy
     if policy.source is Source.DEFAULT:
-        return _gates_line(scorecard)
-    c = scorecard.counts
-    rest = f"{c.informational} informational"
+        return word, _gates_line(scorecard)
+    rest = _rest(scorecard)
     asked = f"{policy.source.value} asks for at least {plural(policy.required, 'gate')}"
     if policy.rule is Rule.MIN_GATES:
         if policy.enforced == 0:
-            return f"{_gates_line(scorecard)}; {asked}"
-        return (f"TOO FEW GATES — {plural(policy.enforced, 'gate')} enforced, "
-                f"{policy.passed} passed; {asked}; {rest}")
+            return word, f"{_gates_line(scorecard)}; {asked}"
+        return "TOO FEW GATES", (
+            f"{plural(policy.enforced, 'gate')} enforced, {policy.passed} passed; {asked}; {rest}"
+        )
     if policy.rule is Rule.MUST_PASS:
-        word = _WORDS[scorecard.verdict]
         lead = "" if scorecard.verdict is Verdict.FAIL else "we cannot say: "
-        unmet = ", ".join(_unmet_text(policy))
-        return f"{word} — {lead}{unmet} ({policy.source.value}); {_share(policy)}; {rest}"
+        unmet = ", ".join(_unmet_text(scorecard))
+        return word, f"{lead}{unmet} ({policy.source.value}); {_share(policy)}; {rest}"
     if policy.rule is Rule.PASS_RATE:
-        word = _WORDS[scorecard.verdict]
         bar = f"{_percent(_min_rate(policy))} {policy.source.value} asks for"
         if scorecard.verdict is Verdict.FAIL:
-            return (f"{word} — {_share(policy)} ({_percent(_rate(policy))}), below the "
-                    f"{bar}; {rest}")
+            return word, (f"{_share(policy)} ({_percent(_rate(policy))}), below the {bar}; {rest}")
         tolerated = ""
         if policy.tolerated:
             tolerated = f"; tolerated: {', '.join(_listed(policy.tolerated))}"
-        return (f"{word} — {_share(policy)} ({_percent(_rate(policy))}, at least the {bar})"
-                f"{tolerated}; {rest}")
-    return f"{_gates_line(scorecard)}; success policy: {policy.source.value}"
+        return word, (
+            f"{_share(policy)} ({_percent(_rate(policy))}, at least the {bar}){tolerated}; {rest}"
+        )
+    return word, f"{_gates_line(scorecard)}; success policy: {policy.source.value}"
+
+
+def _rest(scorecard: Scorecard) -> str:
+    """The metrics that did not gate: informational ones, and gating checks the run left out."""
+    c = scorecard.counts
+    return f"{c.informational} informational{_not_run(scorecard)}"
+
+
+def _not_run(scorecard: Scorecard) -> str:
+    c = scorecard.counts
+    return f"; {plural(c.not_run, 'gating check')} not run" if c.not_run else ""
 
 
 def _gates_line(scorecard: Scorecard) -> str:
-    """The verdict line when every gate must pass: the counts behind the precedence."""
+    """The verdict line when every gate must pass: the counts behind the precedence, then the
+    gating checks the run left out."""
+    return _counts_line(scorecard) + _not_run(scorecard)
+
+
+def _counts_line(scorecard: Scorecard) -> str:
     c = scorecard.counts
-    word = _WORDS[scorecard.verdict]
     rest = f"{c.informational} informational"
     if scorecard.verdict is Verdict.INFORMATIONAL:
-        return f"{word} — nothing was enforced ({plural(c.informational, 'metric')} informational)"
+        return f"nothing was enforced ({plural(c.informational, 'metric')} informational)"
     warned = f" ({c.warned} with a warning)" if c.warned else ""
     if scorecard.verdict is Verdict.PASS:
-        return f"{word} — {plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
+        return f"{plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
     if scorecard.verdict is Verdict.FAIL:
         return (
-            f"{word} — {c.failed} of {plural(c.enforced, 'enforced gate')} failed; "
+            f"{c.failed} of {plural(c.enforced, 'enforced gate')} failed; "
             f"{c.blocked} blocked; {rest}{warned}"
         )
     return (
-        f"{word} — we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
+        f"we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "
         f"{c.passed + c.warned} passed{warned}; {rest}"
     )
 
@@ -89,11 +111,15 @@ def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
     return named
 
 
-def _unmet_text(policy: PolicyOutcome) -> list[str]:
-    def state(status: object) -> str:
-        return "not in this run" if status is None else str(status)
+def _unmet_text(scorecard: Scorecard) -> list[str]:
+    left_out = {card.id for card in scorecard.metrics if not_started(card)}
 
-    return [f"must-pass {u.id} {state(u.status)}" for u in policy.unmet]
+    def state(metric_id: str, status: object) -> str:
+        if status is None:
+            return "not in this run"
+        return "not run" if metric_id in left_out else str(status)
+
+    return [f"must-pass {u.id} {state(u.id, u.status)}" for u in scorecard.policy.unmet]
 
 
 def _share(policy: PolicyOutcome) -> str:
@@ -155,15 +181,18 @@ def reasons_text(reasons: Iterable[object]) -> str:
 def why(card: MetricCard) -> str:
     """The numbers for a compared gate, the reasons for anything else."""
     if card.gate.result in (Result.PASS, Result.WARN, Result.FAIL):
-        return card.gate.evidence
+        said = card.gate.reasons  # a check that passed only on its retry says so
+        return f"{card.gate.evidence}; {reasons_text(said)}" if said else card.gate.evidence
     return reasons_text(why_reasons(card))
 
 
 def why_reasons(card: MetricCard) -> tuple[Reason, ...]:
-    """Why a metric was not compared: the number's reasons when unsound, else authority's
-    (empty for a compared gate, whose evidence says why)."""
+    """Why a metric was not compared: the number's reasons when unsound, else authority's, and
+    for a check not run, that (empty for a compared gate, whose evidence says why)."""
     if card.gate.result is Result.UNSOUND:
         return card.gate.reasons
+    if card.gate.result is Result.NOT_ENFORCED:
+        return card.authority.reasons + card.gate.reasons
     return card.authority.reasons
 
 

@@ -36,7 +36,9 @@ def render(evidence: CalibrationEvidence, fmt: Format, drift: Drift | None = Non
     if fmt is Format.MARKDOWN:
         return markdown(evidence, drift)
     if fmt is Format.JSON:
-        return to_json(evidence, None if drift is None else {"drift": drift_report.to_document(drift)})
+        return to_json(
+            evidence, None if drift is None else {"drift": drift_report.to_document(drift)}
+        )
     raise ValueError(f"calibration has no {fmt.value} format")
 
 
@@ -69,8 +71,11 @@ def _heading(ev: CalibrationEvidence) -> str:
 
 def _items(ev: CalibrationEvidence) -> str:
     i = ev.items
-    parts = [f"{i.matched} matched", f"{i.judged_only} judged only",
-             f"{i.labelled_only} labelled only"]
+    parts = [
+        f"{i.matched} matched",
+        f"{i.judged_only} judged only",
+        f"{i.labelled_only} labelled only",
+    ]
     if i.judge_blank or i.human_blank:
         parts.append(f"{i.judge_blank} blank judge labels, {i.human_blank} blank human labels")
     if ev.scale.categorical and len(ev.raters) > 1:
@@ -79,8 +84,10 @@ def _items(ev: CalibrationEvidence) -> str:
 
 
 def _method(ev: CalibrationEvidence) -> str:
-    return (f"{ev.level * 100:g}% percentile bootstrap intervals, {ev.resamples} resamples of "
-            f"items, seed {ev.seed}")
+    return (
+        f"{ev.level * 100:g}% percentile bootstrap intervals, {ev.resamples} resamples of "
+        f"items, seed {ev.seed}"
+    )
 
 
 def terminal(ev: CalibrationEvidence, drift: Drift | None = None) -> str:
@@ -93,15 +100,18 @@ def _terminal_lines(ev: CalibrationEvidence, drift: Drift | None) -> Iterator[st
     width = max([len(name) for name in ev.statistics] + [len("statistic")])
     yield ""
     yield f"  {'statistic':<{width}}  {'value':>9}  {'95% interval':<20}  {'n':>6}  compares"
-    for title, ceiling in (("judge vs humans", False),
-                           ("humans among themselves (the ceiling)", True)):
+    for title, ceiling in (
+        ("judge vs humans", False),
+        ("humans among themselves (the ceiling)", True),
+    ):
         names = [name for name in ev.statistics if _ceiling(name) is ceiling]
         if names:
             yield title
         for name in names:
             e = ev.statistics[name]
-            yield (f"  {name:<{width}}  {_value(e):>9}  {_interval(e):<20}  {e.n:>6}  "
-                   f"{_meaning(name)}")
+            yield (
+                f"  {name:<{width}}  {_value(e):>9}  {_interval(e):<20}  {e.n:>6}  {_meaning(name)}"
+            )
     if ev.confusion is not None:
         yield ""
         yield "confusion: rows the judge, columns the human consensus"
@@ -125,16 +135,20 @@ def _drift_lines(drift: Drift) -> Iterator[str]:
     for c in drift.changes:
         difference = "undefined" if c.difference is None else f"{c.difference:+.4g}"
         span = "" if c.low is None or c.high is None else f" [{c.low:+.4g}, {c.high:+.4g}]"
-        yield (f"  {c.statistic:<{width}}  recorded {_value(c.recorded)} {_interval(c.recorded)}"
-               f", now {_value(c.current)} {_interval(c.current)}, "
-               f"difference {difference}{span}: {c.finding.value}")
+        yield (
+            f"  {c.statistic:<{width}}  recorded {_value(c.recorded)} {_interval(c.recorded)}"
+            f", now {_value(c.current)} {_interval(c.current)}, "
+            f"difference {difference}{span}: {c.finding.value}"
+        )
     yield _drift_verdict(drift)
 
 
 def _drift_verdict(drift: Drift) -> str:
     if drift.suspected:
-        return (f"suspected drift in {', '.join(drift.suspected)}: if you agree, set "
-                f"`calibration: drifted` for this judge in judges.yaml (evalglass never does)")
+        return (
+            f"suspected drift in {', '.join(drift.suspected)}: if you agree, set "
+            f"`calibration: drifted` for this judge in judges.yaml (evalglass never does)"
+        )
     return "no suspected drift"
 
 
@@ -150,8 +164,10 @@ def _markdown_lines(ev: CalibrationEvidence, drift: Drift | None) -> Iterator[st
     yield "| statistic | value | 95% interval | n | compares |"
     yield "|---|---:|---|---:|---|"
     for name, e in ev.statistics.items():
-        yield (f"| {markdown_code(name)} | {_value(e)} | {_interval(e)} | {e.n} | "
-               f"{markdown_escape(_meaning(name))} |")
+        yield (
+            f"| {markdown_code(name)} | {_value(e)} | {_interval(e)} | {e.n} | "
+            f"{markdown_escape(_meaning(name))} |"
+        )
     if ev.confusion is not None:
         yield ""
         yield "Confusion: rows the judge, columns the human consensus."
@@ -165,8 +181,10 @@ def _markdown_lines(ev: CalibrationEvidence, drift: Drift | None) -> Iterator[st
     if drift is not None:
         yield ""
         model = drift.recorded_model or "model unknown"
-        yield (f"#### Drift against {markdown_code(drift.against)} "
-               f"(recorded {markdown_escape(drift.recorded_date)}, {markdown_escape(model)})")
+        yield (
+            f"#### Drift against {markdown_code(drift.against)} "
+            f"(recorded {markdown_escape(drift.recorded_date)}, {markdown_escape(model)})"
+        )
         yield ""
         for note in drift.notes:
             yield f"- note: {markdown_escape(note)}"
@@ -178,8 +196,10 @@ def _markdown_lines(ev: CalibrationEvidence, drift: Drift | None) -> Iterator[st
             difference = "undefined" if c.difference is None else f"{c.difference:+.4g}"
             if c.low is not None and c.high is not None:
                 difference += f" [{c.low:+.4g}, {c.high:+.4g}]"
-            yield (f"| {markdown_code(c.statistic)} | {_value(c.recorded)} "
-                   f"{_interval(c.recorded)} | {_value(c.current)} {_interval(c.current)} | "
-                   f"{difference} | {c.finding.value} |")
+            yield (
+                f"| {markdown_code(c.statistic)} | {_value(c.recorded)} "
+                f"{_interval(c.recorded)} | {_value(c.current)} {_interval(c.current)} | "
+                f"{difference} | {c.finding.value} |"
+            )
         yield ""
         yield _drift_verdict(drift)

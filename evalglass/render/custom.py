@@ -56,7 +56,9 @@ def render(scorecard: Scorecard, path: str | os.PathLike[str]) -> str:
         with open(where, encoding="utf-8") as stream:
             source = stream.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateError(where, f"cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise TemplateError(
+            where, f"cannot be read: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     try:
         template = env.from_string(source)
         text: str = template.render(scorecard=scorecard_view(scorecard))

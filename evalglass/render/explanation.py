@@ -12,7 +12,7 @@ from evalglass.core.decision import Result
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard
 from evalglass.reasons import Reason
-from evalglass.records.model import MetricRecord
+from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
 from evalglass.tools.edits import Edit
@@ -29,7 +29,21 @@ _OUTCOMES = {
 
 
 def outcome_text(card: MetricCard) -> str:
+    if card.id.startswith("check/") and card.authority.outcome is Outcome.CAN_GATE:
+        return "can_gate: its attempts under evalglass run decide its gate"
     return _OUTCOMES[card.authority.outcome]
+
+
+def check_text(check: CheckRecord | None) -> str:
+    """A check's definition in one line: `run 'pytest -q', timeout 600 s, fast tier`."""
+    if check is None:
+        return "none in checks.yaml"
+    text = f"{check.kind.value} '{check.target}'"
+    if check.in_file is not None:
+        text += f" in {check.in_file}"
+    if check.timeout is not None:
+        text += f", timeout {check.timeout} s"
+    return f"{text}, {check.tier.value} tier"
 
 
 def gate_text(card: MetricCard) -> str:
@@ -61,6 +75,7 @@ def render(explanation: Explanation, fmt: Format) -> str:
         outcome_text=outcome_text,
         gate_text=gate_text,
         method_text=method_text,
+        check_text=check_text,
     )
 
 
@@ -77,7 +92,7 @@ def to_json(x: Explanation) -> dict[str, Any]:
     if x.hypothetical is not None:
         hypothetical = {"card": card(x.hypothetical), "gate_known": x.hypothetical_gate_known}
     plan = x.checklist
-    return {
+    doc = {
         "schema_version": 1,
         "metric": x.card.id,
         "outputs_given": x.outputs_given,
@@ -86,10 +101,17 @@ def to_json(x: Explanation) -> dict[str, Any]:
         "edits": [_edit(edit) for edit in plan.edits],
         "outside": [_reason(r) for r in plan.outside],
         "hypothetical": hypothetical,
-        "policy": {"source": x.policy.source, "must_pass": x.policy.must_pass,
-                   "requires": x.policy.text},
+        "policy": {
+            "source": x.policy.source,
+            "must_pass": x.policy.must_pass,
+            "requires": x.policy.text,
+        },
         "glossary": _glossary(x),
     }
+    if x.is_check:
+        # Only a check's metric has a definition to show; other explanations keep their shape.
+        doc["check"] = None if x.check is None else check_text(x.check)
+    return doc
 
 
 def _record(r: MetricRecord) -> dict[str, Any]:
@@ -120,5 +142,7 @@ def _glossary(x: Explanation) -> dict[str, str]:
     reasons = [*x.checklist.outside]
     for c in cards:
         reasons += [*c.validity.reasons, *c.authority.reasons, *c.authority.notes]
-    return {code.value: plain(code) for code in sorted({r.code for r in reasons},
-                                                       key=lambda code: code.value)}
+    return {
+        code.value: plain(code)
+        for code in sorted({r.code for r in reasons}, key=lambda code: code.value)
+    }

@@ -40,8 +40,13 @@ def to_json(history: History) -> dict[str, Any]:
                 "subject": e.commit.subject,
                 "error": e.error,
                 "changes": [
-                    {"file": c.file, "record": c.record, "field": c.field, "old": c.old,
-                     "new": c.new}
+                    {
+                        "file": c.file,
+                        "record": c.record,
+                        "field": c.field,
+                        "old": c.old,
+                        "new": c.new,
+                    }
                     for c in e.changes
                 ],
             }

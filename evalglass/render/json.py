@@ -12,7 +12,7 @@ from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
 from evalglass.core.validity import Validity
-from evalglass.evidence.model import EarlierAttempt, Interval, Measurement
+from evalglass.evidence.model import Attempt, EarlierAttempt, Interval, Measurement
 from evalglass.reasons import Reason
 from evalglass.records.model import ThresholdRecord
 
@@ -38,10 +38,12 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
             failed=counts.failed,
             blocked=counts.blocked,
             informational=counts.informational,
+            not_run=counts.not_run,
         ),
         policy=_policy(scorecard.policy),
         metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
         skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
+        tier=None if scorecard.scope.tier is None else scorecard.scope.tier.value,
     )
 
 
@@ -59,8 +61,7 @@ def _policy(outcome: PolicyOutcome) -> c.Policy:
         pass_rate=outcome.pass_rate,
         tolerated=tuple(c.Tolerated(id=i, status=s.value) for i, s in outcome.tolerated),
         unmet=tuple(
-            c.Unmet(id=u.id, status=None if u.status is None else u.status.value,
-                    message=u.message)
+            c.Unmet(id=u.id, status=None if u.status is None else u.status.value, message=u.message)
             for u in outcome.unmet
         ),
     )
@@ -126,6 +127,22 @@ def _attempt(a: EarlierAttempt) -> c.EarlierRun:
     return c.EarlierRun(source=a.source, started=a.started, value=_finite(a.value), n=a.n)
 
 
+def _check_attempt(a: Attempt) -> c.Attempt:
+    cached = a.cached
+    return c.Attempt(
+        outcome=a.outcome.value,
+        command=a.command,
+        found=a.found,
+        exit_code=a.exit_code,
+        duration=None if a.duration is None else _finite(a.duration),
+        timed_out=a.timed_out,
+        cached=None
+        if cached is None
+        else c.CachedPass(commit=cached.commit, recorded=cached.recorded),
+        stderr=a.stderr,
+    )
+
+
 def _samples(m: Measurement | None) -> tuple[c.Sample, ...]:
     if m is None or not m.samples:
         return ()
@@ -153,4 +170,5 @@ def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
         threshold=None if card.threshold is None else _threshold(card.threshold),
         gate=_gate(card.gate),
         samples=_samples(m) if keep_samples else None,
+        attempts=tuple(_check_attempt(a) for a in m.attempts) if m and m.attempts else None,
     )

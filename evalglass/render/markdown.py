@@ -88,8 +88,13 @@ def render(scorecard: Scorecard) -> str:
     def shortened(listed: int) -> str:
         unlisted = _by_status(gates[listed:])
         return text(
-            Shortened(gates=tuple(gates[:listed]), unlisted=unlisted, reasons=reasons, notes=notes,
-                      others=len(rest))
+            Shortened(
+                gates=tuple(gates[:listed]),
+                unlisted=unlisted,
+                reasons=reasons,
+                notes=notes,
+                others=len(rest),
+            )
         )
 
     # Every gate that could fit, listed once, gives each row's length; the most that fit follow,

@@ -18,8 +18,13 @@ def render(result: RecordsDiff, fmt: Format) -> str:
             "head": result.head,
             "loosening": len(result.loosening),
             "changes": [
-                {"kind": c.kind.value, "file": c.file, "id": c.id, "detail": c.detail,
-                 "unapproved": c.unapproved}
+                {
+                    "kind": c.kind.value,
+                    "file": c.file,
+                    "id": c.id,
+                    "detail": c.detail,
+                    "unapproved": c.unapproved,
+                }
                 for c in result.changes
             ],
         }

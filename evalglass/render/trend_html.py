@@ -80,7 +80,9 @@ def chart_svg(series: Series, whens: tuple[str, ...], runs: int) -> Markup:
             )
     parts += [f'  <polyline class="value" points="{_points(line)}"/>\n' for line in c.lines]
     for dot in c.dots:
-        title = f"run {dot.position}, {whens[dot.position - 1]}: {_point_text(series, dot.position)}"
+        title = (
+            f"run {dot.position}, {whens[dot.position - 1]}: {_point_text(series, dot.position)}"
+        )
         parts.append(
             f'  <circle class="dot s-{escape(dot.status)}" cx="{dot.x}" cy="{dot.y}" r="4">'
             f"<title>{escape(title)}</title></circle>\n"
@@ -98,7 +100,9 @@ def _frame(c: TrendChart) -> str:
             f'  <text x="{LEFT - 6}" y="{y + 4}" text-anchor="end">{label}</text>\n'
         )
     base = HEIGHT - BOTTOM
-    parts.append(f'  <line class="axis" x1="{LEFT}" y1="{base}" x2="{WIDTH - RIGHT}" y2="{base}"/>\n')
+    parts.append(
+        f'  <line class="axis" x1="{LEFT}" y1="{base}" x2="{WIDTH - RIGHT}" y2="{base}"/>\n'
+    )
     for x, run, when in c.x_labels:
         anchor = _anchor(x)
         parts.append(

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import attrs
 
+from evalglass.core.decision import attempts_text
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
+from evalglass.evidence.model import Attempt
 from evalglass.reasons import Reason
+from evalglass.records.model import check_name
 from evalglass.render import _view
 
 
@@ -28,6 +31,26 @@ class EarlierRunView:
     started: str | None
     value: float | None
     n: int | None
+
+
+@attrs.frozen(kw_only=True)
+class AttemptView:
+    """One attempt at a host check."""
+
+    # passed, failed or could_not_run
+    outcome: str
+    # The command as run, or what a file check looked at.
+    command: str
+    # What happened, in words: `exit 1 (expected 0), 0.42 s`.
+    found: str
+    exit_code: int | None
+    duration: float | None
+    timed_out: bool
+    # Read from the cache: the commit and time the pass was recorded at ("" when live).
+    cached_commit: str
+    cached_on: str
+    # The last line it wrote to stderr.
+    stderr_line: str
 
 
 @attrs.frozen(kw_only=True)
@@ -62,6 +85,12 @@ class MetricView:
     # What stage 2 would raise once an informational metric is promoted.
     notes: tuple[ReasonView, ...]
     earlier_runs: tuple[EarlierRunView, ...]
+    # Whether it is a host check's metric (`check/NAME`).
+    check: bool = False
+    # A check's attempts, a retry second; empty when it was not run (and for other metrics).
+    attempts: tuple[AttemptView, ...] = ()
+    # A check's attempts in one line ("not run" when it was not), "" for other metrics.
+    found: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -72,6 +101,8 @@ class CountsView:
     blocked: int
     informational: int
     enforced: int
+    # Checks that could gate and were not run.
+    not_run: int = 0
 
 
 @attrs.frozen(kw_only=True)
@@ -128,8 +159,20 @@ def _reasons(reasons: tuple[Reason, ...]) -> tuple[ReasonView, ...]:
     return tuple(ReasonView(r.code.value, r.message) for r in reasons)
 
 
+def _attempt(a: Attempt) -> AttemptView:
+    cached = a.cached
+    return AttemptView(
+        outcome=a.outcome.value, command=a.command, found=a.found, exit_code=a.exit_code,
+        duration=a.duration, timed_out=a.timed_out,
+        cached_commit="" if cached is None else cached.commit,
+        cached_on="" if cached is None else cached.recorded, stderr_line=a.last_stderr_line,
+    )  # fmt: skip
+
+
 def metric_view(card: MetricCard) -> MetricView:
     m = card.measurement
+    attempts = () if m is None else m.attempts
+    check = check_name(card.id) is not None
     return MetricView(
         id=card.id,
         status=card.status.value,
@@ -154,6 +197,9 @@ def metric_view(card: MetricCard) -> MetricView:
             EarlierRunView(source=a.source, started=a.started, value=a.value, n=a.n)
             for a in m.earlier
         ),
+        check=check,
+        attempts=tuple(_attempt(a) for a in attempts),
+        found=(attempts_text(attempts) if attempts else "not run") if check else "",
     )
 
 
@@ -173,8 +219,9 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
         details=tuple(_view.policy_details(outcome)),
         tolerated=tuple((i, s.value) for i, s in outcome.tolerated),
         unmet=tuple(
-            UnmetView(id=u.id, status=None if u.status is None else u.status.value,
-                      message=u.message)
+            UnmetView(
+                id=u.id, status=None if u.status is None else u.status.value, message=u.message
+            )
             for u in outcome.unmet
         ),
     )
@@ -189,8 +236,13 @@ def scorecard_view(scorecard: Scorecard) -> ScorecardView:
         model=scorecard.model,
         sources=scorecard.sources,
         counts=CountsView(
-            passed=c.passed, warned=c.warned, failed=c.failed, blocked=c.blocked,
-            informational=c.informational, enforced=c.enforced,
+            passed=c.passed,
+            warned=c.warned,
+            failed=c.failed,
+            blocked=c.blocked,
+            informational=c.informational,
+            enforced=c.enforced,
+            not_run=c.not_run,
         ),
         policy=policy_view(scorecard.policy),
         gates=tuple(metric_view(card) for card in _view.deciding(scorecard)),

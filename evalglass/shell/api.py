@@ -17,6 +17,7 @@ from evalglass.records.load import load_records
 if TYPE_CHECKING:
     from evalglass.evidence.model import Evidence, Skipped
     from evalglass.records.model import HostRecords
+    from evalglass.tools.checks.session import Progress
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.history import History
@@ -24,8 +25,17 @@ if TYPE_CHECKING:
     from evalglass.tools.trend import Trend
 
 __all__ = [
-    "Scorecard", "diff_records", "doctor", "example_paths", "explain", "explain_patch", "history",
-    "score", "trend", "validate",
+    "Scorecard",
+    "diff_records",
+    "doctor",
+    "example_paths",
+    "explain",
+    "explain_patch",
+    "history",
+    "run",
+    "score",
+    "trend",
+    "validate",
 ]
 
 
@@ -56,6 +66,50 @@ def score(
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
     """`as_of`, or the clock: the only place the library reads it."""
     return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
+
+
+def run(
+    outputs: Sequence[str | os.PathLike[str]] = (),
+    records: str | os.PathLike[str] = "host_records",
+    *,
+    tier: str = "full",
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    input_format: str | None = None,
+    require_gate: bool = False,
+    records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
+) -> Scorecard:
+    """Run the host checks of `tier` ("fast" or "full") from checks.yaml, then score them with
+    the eval outputs: one scorecard. Checks run in the current directory (their cwd and files
+    are relative to it); passes of run and shell checks are cached under `cache_dir` (default
+    `$XDG_CACHE_HOME/evalglass`) unless `use_cache` is false. Outputs are read before any check
+    starts, so bad input fails at once. `as_of` is the evaluation time as for `score` (default:
+    the clock when the run starts). Raises EvalglassError for input it cannot use."""
+    import attrs
+
+    from evalglass.core.scope import Scope
+    from evalglass.records.model import Tier
+    from evalglass.tools.checks.cache import Store, default_folder
+    from evalglass.tools.checks.session import Settings, run_checks
+
+    evaluated_at = _evaluation_time(as_of)
+    scope = Scope(Tier(tier))
+    host = _host(records, records_ref)
+    with paused():
+        evidence = read_outputs(outputs, input_format)
+    store = None
+    if use_cache:
+        store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
+    settings = Settings(scope=scope, evaluated_on=evaluation_date(evaluated_at), store=store)
+    checked = run_checks(host, settings, progress)
+    # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
+    both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
+    with paused():
+        return assemble(
+            host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
+        )
 
 
 def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
@@ -98,8 +152,14 @@ def diff_records(
     head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
-    return diff(base, head, evidence, base_name=base_ref, head_name=head_name,
-                evaluated_on=evaluation_date(_evaluation_time(as_of)))
+    return diff(
+        base,
+        head,
+        evidence,
+        base_name=base_ref,
+        head_name=head_name,
+        evaluated_on=evaluation_date(_evaluation_time(as_of)),
+    )
 
 
 def explain(
@@ -124,7 +184,9 @@ def explain(
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
-def explain_patch(explanation: Explanation, records: str | os.PathLike[str] = "host_records") -> str:
+def explain_patch(
+    explanation: Explanation, records: str | os.PathLike[str] = "host_records"
+) -> str:
     """The explanation's edits as a unified diff of the records folder, for a person to review,
     fill in and `git apply`. Reads the records files; writes nothing. Empty when no edit is left."""
     from evalglass.records.load import read_text
@@ -150,16 +212,19 @@ def doctor(
 ) -> Diagnosis:
     """Every problem in the records (and, given outputs, between them and the run), as of the
     evaluation time `as_of` (default: now), with approvers checked against the CODEOWNERS file
-    of the repository around the records folder, where there is one. Reads only. With
-    `records_ref`, the records are read as committed at that git ref (CODEOWNERS still from the
-    working tree)."""
+    of the repository around the records folder, where there is one, and the programs run checks
+    name that are not found from here. Reads only. With `records_ref`, the records are read as
+    committed at that git ref (CODEOWNERS still from the working tree)."""
     from evalglass.shell.ownership import ownership
+    from evalglass.tools.checks.attempts import unfound_executables
     from evalglass.tools.diagnosis import diagnose
 
     evaluated_on = evaluation_date(_evaluation_time(as_of))
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
-    return diagnose(host, evidence, evaluated_on, ownership(records))
+    # Looked for here, where evalglass run would start them: doctor itself touches nothing.
+    unfound = unfound_executables(host, Path("."))
+    return diagnose(host, evidence, evaluated_on, ownership(records), unfound)
 
 
 def history(
@@ -192,14 +257,19 @@ def _read(
 def validate(records: str | os.PathLike[str] = "host_records") -> int:
     """Load the records folder against its schema and nothing else; the number of records."""
     host = load_records(records)
-    kinds = (host.metrics, host.thresholds, host.datasets, host.judges, host.policies,
-             host.baselines, host.checks)
+    kinds = (
+        host.metrics,
+        host.thresholds,
+        host.datasets,
+        host.judges,
+        host.policies,
+        host.baselines,
+        host.checks,
+    )
     return sum(len(kind) for kind in kinds) + (host.success is not None)
 
 
-def trend(
-    scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] = ()
-) -> Trend:
+def trend(scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] = ()) -> Trend:
     """Each metric over the runs these scorecard JSON files record, in order of evaluation time
     (files without one first, in the order given); `metrics` limits it to those ids. Reads no
     records and changes no verdict. Raises ContractError (an EvalglassError) for a file that is

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import enum
 import functools
 import os
 import sys
@@ -126,8 +127,9 @@ def _known_format(value: str | None) -> str | None:
 
 InputFormat = Annotated[
     str | None,
-    typer.Option("--input-format", help="Read every output as this format.",
-                 callback=_known_format),
+    typer.Option(
+        "--input-format", help="Read every output as this format.", callback=_known_format
+    ),
 ]
 
 
@@ -150,9 +152,12 @@ def _as_of(text: str | None) -> dt.date | dt.datetime | None:
 
 AsOf = Annotated[
     str | None,
-    typer.Option("--as-of", metavar="DATE",
-                 help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
-                      "(YYYY-MM-DDTHH:MM:SSZ); default: now."),
+    typer.Option(
+        "--as-of",
+        metavar="DATE",
+        help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
+        "(YYYY-MM-DDTHH:MM:SSZ); default: now.",
+    ),
 ]
 
 
@@ -180,8 +185,9 @@ def _targets(
             sep = ""
         if not sep or not path:
             known = ", ".join(f.value for f in Format)
-            raise typer.BadParameter(f"{spec!r}: expected FORMAT=PATH, FORMAT one of {known}",
-                                     param_hint="--write")
+            raise typer.BadParameter(
+                f"{spec!r}: expected FORMAT=PATH, FORMAT one of {known}", param_hint="--write"
+            )
     paths = [target.resolve() for _, target in targets]
     if len(set(paths)) != len(paths):
         raise typer.BadParameter("two outputs name the same file", param_hint="--write")
@@ -192,8 +198,9 @@ def _targets(
     return targets
 
 
-def _summary(fmt: Format, targets: list[tuple[Format, Path]], records: Path,
-             inputs: list[Path]) -> Path | None:
+def _summary(
+    fmt: Format, targets: list[tuple[Format, Path]], records: Path, inputs: list[Path]
+) -> Path | None:
     """GitHub's job summary file, when the Markdown scorecard is to be appended to it; refused
     as an --output would be (exit 2)."""
     summary = os.environ.get(SUMMARY_VARIABLE)
@@ -218,15 +225,23 @@ def _note_skipped(skipped: tuple[Skipped, ...]) -> None:
         _note(item)
 
 
-def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
-          targets: list[tuple[Format, Path]], keep_samples: bool = False,
-          summary: Path | None = None, extra: list[tuple[Path, str]] | None = None,
-          shown: str | None = None) -> None:
+def _emit(
+    scorecard: Scorecard,
+    fmt: Format,
+    to_stdout: bool,
+    targets: list[tuple[Format, Path]],
+    keep_samples: bool = False,
+    summary: Path | None = None,
+    extra: list[tuple[Path, str]] | None = None,
+    shown: str | None = None,
+) -> None:
     """Everything is rendered before anything is written; files are written before stdout, so
     a failure to write one leaves stdout empty. `extra` are files already rendered, `shown` is
     stdout already rendered."""
-    files = [(target, render(scorecard, target_fmt, keep_samples=keep_samples))
-             for target_fmt, target in targets] + (extra or [])
+    files = [
+        (target, render(scorecard, target_fmt, keep_samples=keep_samples))
+        for target_fmt, target in targets
+    ] + (extra or [])
     colour = fmt is Format.TERMINAL and _colour()
     if to_stdout:
         shown = render(scorecard, fmt, colour=colour, keep_samples=keep_samples)
@@ -239,55 +254,163 @@ def _emit(scorecard: Scorecard, fmt: Format, to_stdout: bool,
         typer.echo(shown, nl=False)
 
 
+# The options `score` and `run` share: `run` is `score` with the host checks run first.
+ScorecardFormat = Annotated[Format, typer.Option("--format", help="How to show the scorecard.")]
+Output = Annotated[
+    Path | None,
+    typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
+]
+Write = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--write",
+        metavar="FORMAT=PATH",
+        help="Also write this format to this file (atomically); repeatable.",
+    ),
+]
+RequireGate = Annotated[
+    bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
+]
+RecordsRef = Annotated[
+    str | None,
+    typer.Option(
+        "--records-ref",
+        metavar="REF",
+        parser=_ref,
+        help="Read the records folder as committed at this git ref (e.g. origin/main).",
+    ),
+]
+KeepSamples = Annotated[
+    bool,
+    typer.Option(
+        "--keep-samples", help="Keep per-sample scores in JSON, for use as a paired baseline later."
+    ),
+]
+Template = Annotated[
+    Path | None,
+    typer.Option(
+        "--template",
+        metavar="PATH",
+        help="Show the scorecard through your own jinja2 template (sandboxed; see "
+        "docs/templates.md) instead of --format.",
+    ),
+]
+
+
+class TierName(enum.Enum):
+    """`--tier`: the records' Tier, named here so `--help` loads no records machinery."""
+
+    FAST = "fast"
+    FULL = "full"
+
+
 @app.command()
 @_input_errors_exit
 def score(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
-    output: Annotated[
-        Path | None,
-        typer.Option("--output", help="Write the --format scorecard here instead of stdout."),
-    ] = None,
-    write: Annotated[
-        list[str] | None,
-        typer.Option("--write", metavar="FORMAT=PATH",
-                     help="Also write this format to this file (atomically); repeatable."),
-    ] = None,
-    require_gate: Annotated[
-        bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
-    ] = False,
+    fmt: ScorecardFormat = Format.TERMINAL,
+    output: Output = None,
+    write: Write = None,
+    require_gate: RequireGate = False,
     input_format: InputFormat = None,
-    records_ref: Annotated[
-        str | None,
-        typer.Option("--records-ref", metavar="REF", parser=_ref,
-                     help="Read the records folder as committed at this git ref (e.g. origin/main)."),
-    ] = None,
-    keep_samples: Annotated[
-        bool,
-        typer.Option("--keep-samples",
-                     help="Keep per-sample scores in JSON, for use as a paired baseline later."),
-    ] = False,
-    template: Annotated[
-        Path | None,
-        typer.Option("--template", metavar="PATH",
-                     help="Show the scorecard through your own jinja2 template (sandboxed; see "
-                          "docs/templates.md) instead of --format."),
-    ] = None,
+    records_ref: RecordsRef = None,
+    keep_samples: KeepSamples = False,
+    template: Template = None,
     as_of: AsOf = None,
 ) -> None:
-    """Score eval outputs against the host records; the exit code follows the verdict."""
+    """Score eval outputs against the host records; the exit code follows the verdict. Starts no
+    process: host checks are listed as not run (`evalglass run` runs them)."""
     from evalglass.shell import api
 
     given = outputs or []
+    targets, summary = _checked_targets(template, write, fmt, output, records, given)
+    when = _as_of(as_of)
+    with _reading():
+        scorecard = api.score(
+            given,
+            records,
+            input_format=input_format,
+            require_gate=require_gate,
+            records_ref=records_ref,
+            as_of=when,
+        )
+    _show(scorecard, fmt, output, targets, summary, template, keep_samples)
+
+
+@app.command("run")
+@_input_errors_exit
+def run_command(
+    outputs: Outputs = None,
+    records: Records = Path("host_records"),
+    tier: Annotated[
+        TierName,
+        typer.Option("--tier", help="fast: only the fast checks; full: every check."),
+    ] = TierName.FULL,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Run every check live; read and record no pass.")
+    ] = False,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache-dir",
+            metavar="DIR",
+            help="Where passes are cached (default: $XDG_CACHE_HOME/evalglass).",
+        ),
+    ] = None,
+    fmt: ScorecardFormat = Format.TERMINAL,
+    output: Output = None,
+    write: Write = None,
+    require_gate: RequireGate = False,
+    input_format: InputFormat = None,
+    records_ref: RecordsRef = None,
+    keep_samples: KeepSamples = False,
+    template: Template = None,
+    as_of: AsOf = None,
+) -> None:
+    """Run the host checks of a tier (checks.yaml), then score them with the eval outputs: one
+    scorecard, one exit code."""
+    from evalglass.shell import api
+    from evalglass.shell.check_progress import terminal_progress
+    from evalglass.shell.progress import interactive
+
+    given = outputs or []
+    targets, summary = _checked_targets(template, write, fmt, output, records, given)
+    when = _as_of(as_of)
+    # Checks shown live only to a person watching a terminal (not in CI, not into a pipe).
+    progress = terminal_progress(sys.stderr) if interactive(sys.stderr) else None
+    with _reading():
+        scorecard = api.run(
+            given,
+            records,
+            tier=tier.value,
+            use_cache=not no_cache,
+            cache_dir=cache_dir,
+            progress=progress,
+            input_format=input_format,
+            require_gate=require_gate,
+            records_ref=records_ref,
+            as_of=when,
+        )
+    _show(scorecard, fmt, output, targets, summary, template, keep_samples)
+
+
+def _checked_targets(
+    template: Path | None, write: list[str] | None, fmt: Format, output: Path | None,
+    records: Path, given: list[Path],
+) -> tuple[list[tuple[Format, Path]], Path | None]:  # fmt: skip
+    """Every file to write and the job summary, checked before any work (exit 2 when bad)."""
     if template is not None and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --template or --format, not both", param_hint="--template")
-    when = _as_of(as_of)
     targets = _targets(write or [], fmt, output, records, given)
-    summary = _summary(fmt, targets, records, given)
-    with _reading():
-        scorecard = api.score(given, records, input_format=input_format,
-                              require_gate=require_gate, records_ref=records_ref, as_of=when)
+    return targets, _summary(fmt, targets, records, given)
+
+
+def _show(
+    scorecard: Scorecard, fmt: Format, output: Path | None, targets: list[tuple[Format, Path]],
+    summary: Path | None, template: Path | None, keep_samples: bool,
+) -> None:  # fmt: skip
+    """Write and print the scorecard as asked, then exit with its code."""
     _note_skipped(scorecard.skipped)
     if template is not None:
         from evalglass.render import custom
@@ -295,9 +418,16 @@ def score(
         # Rendered before anything is written: a broken template leaves every file as it was.
         text = custom.render(scorecard, template)
         rest = [(f, path) for f, path in targets if output is None or path != output]
-        _emit(scorecard, fmt, False, rest, keep_samples, summary,
-              extra=[] if output is None else [(output, text)],
-              shown=text if output is None else None)
+        _emit(
+            scorecard,
+            fmt,
+            False,
+            rest,
+            keep_samples,
+            summary,
+            extra=[] if output is None else [(output, text)],
+            shown=text if output is None else None,
+        )
         raise typer.Exit(scorecard.exit_code)
     _emit(scorecard, fmt, output is None, targets, keep_samples, summary)
     raise typer.Exit(scorecard.exit_code)
@@ -306,7 +436,9 @@ def score(
 @app.command()
 @_input_errors_exit
 def demo(
-    fmt: Annotated[Format, typer.Option("--format", help="How to show the scorecard.")] = Format.TERMINAL,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="How to show the scorecard.")
+    ] = Format.TERMINAL,
 ) -> None:
     """Score the bundled example output against the bundled example records."""
     from evalglass.shell import api
@@ -353,16 +485,21 @@ def diff(
     ] = ...,  # type: ignore[assignment]
     head: Annotated[
         str | None,
-        typer.Option("--head", metavar="REF", parser=_ref,
-                     help="The records after (default: working tree)."),
+        typer.Option(
+            "--head", metavar="REF", parser=_ref, help="The records after (default: working tree)."
+        ),
     ] = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[Format, typer.Option("--format", help="terminal, markdown or json.")] = Format.TERMINAL,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or json.")
+    ] = Format.TERMINAL,
     fail_on_loosen: Annotated[
         bool,
-        typer.Option("--fail-on-loosen",
-                     help="Exit 1 when a threshold, metric record or approval loosens, or a "
-                          "metric gains authority without a new approval."),
+        typer.Option(
+            "--fail-on-loosen",
+            help="Exit 1 when a threshold, metric record or approval loosens, a gating check's "
+            "definition changes, or a metric gains authority without a new approval.",
+        ),
     ] = False,
     input_format: InputFormat = None,
     as_of: AsOf = None,
@@ -373,11 +510,20 @@ def diff(
     from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter("diff renders as terminal, markdown or json", param_hint="--format")
+        raise typer.BadParameter(
+            "diff renders as terminal, markdown or json", param_hint="--format"
+        )
     when = _as_of(as_of)
     with _reading():
-        result = api.diff_records(base, records, outputs or [], head_ref=head,
-                                  input_format=input_format, on_skipped=_note, as_of=when)
+        result = api.diff_records(
+            base,
+            records,
+            outputs or [],
+            head_ref=head,
+            input_format=input_format,
+            on_skipped=_note,
+            as_of=when,
+        )
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -397,9 +543,11 @@ def explain(
     input_format: InputFormat = None,
     as_patch: Annotated[
         bool,
-        typer.Option("--patch",
-                     help="Print the edits as a unified diff of the records to review, fill in "
-                          "(every <placeholder>) and `git apply`; nothing is written."),
+        typer.Option(
+            "--patch",
+            help="Print the edits as a unified diff of the records to review, fill in "
+            "(every <placeholder>) and `git apply`; nothing is written.",
+        ),
     ] = False,
     as_of: AsOf = None,
 ) -> None:
@@ -408,12 +556,14 @@ def explain(
     from evalglass.shell import api
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter("explain renders as terminal, markdown or json",
-                                 param_hint="--format")
+        raise typer.BadParameter(
+            "explain renders as terminal, markdown or json", param_hint="--format"
+        )
     when = _as_of(as_of)
     with _reading():
-        result = api.explain(metric, outputs or [], records, input_format=input_format,
-                             on_skipped=_note, as_of=when)
+        result = api.explain(
+            metric, outputs or [], records, input_format=input_format, on_skipped=_note, as_of=when
+        )
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
         return
@@ -427,8 +577,12 @@ def history(
     records: Records = Path("host_records"),
     since: Annotated[
         str | None,
-        typer.Option("--since", metavar="REF", parser=_ref,
-                     help="Only commits after this git ref (default: the whole history)."),
+        typer.Option(
+            "--since",
+            metavar="REF",
+            parser=_ref,
+            help="Only commits after this git ref (default: the whole history).",
+        ),
     ] = None,
     fmt: Annotated[
         Format, typer.Option("--format", help="terminal, markdown or json.")
@@ -440,8 +594,9 @@ def history(
     from evalglass.shell import api
 
     if fmt not in render_history.FORMATS:
-        raise typer.BadParameter("history renders as terminal, markdown or json",
-                                 param_hint="--format")
+        raise typer.BadParameter(
+            "history renders as terminal, markdown or json", param_hint="--format"
+        )
     typer.echo(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
 
 
@@ -462,8 +617,9 @@ def doctor(
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
     when = _as_of(as_of)
     with _reading():
-        diagnosis = api.doctor(outputs or [], records, input_format=input_format,
-                               on_skipped=_note, as_of=when)
+        diagnosis = api.doctor(
+            outputs or [], records, input_format=input_format, on_skipped=_note, as_of=when
+        )
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
@@ -473,8 +629,9 @@ def doctor(
 def trend(
     scorecards: Annotated[
         list[Path],
-        typer.Argument(help="Scorecard JSON files from earlier runs (score --format json).",
-                       show_default=False),
+        typer.Argument(
+            help="Scorecard JSON files from earlier runs (score --format json).", show_default=False
+        ),
     ],
     metric: Annotated[
         list[str] | None,
@@ -494,12 +651,15 @@ def trend(
     from evalglass.tools.trend import UnknownMetric
 
     if fmt not in render_trend.FORMATS:
-        raise typer.BadParameter("trend renders as terminal, markdown or html", param_hint="--format")
+        raise typer.BadParameter(
+            "trend renders as terminal, markdown or html", param_hint="--format"
+        )
     if output is not None:
         reason = writing.check(output, Path("host_records"), scorecards)
         if reason is not None:
-            raise typer.BadParameter(reason.replace("eval output", "scorecard"),
-                                     param_hint="--output")
+            raise typer.BadParameter(
+                reason.replace("eval output", "scorecard"), param_hint="--output"
+            )
     try:
         result = api.trend(scorecards, metric or ())
     except UnknownMetric as exc:
@@ -525,19 +685,30 @@ def validate(records: Records = Path("host_records")) -> None:
 @_input_errors_exit
 def mcp_command(
     records: Annotated[
-        Path, typer.Option("--records", help="The host-records folder (relative to --cwd).",
-                           parser=_folder)
+        Path,
+        typer.Option(
+            "--records", help="The host-records folder (relative to --cwd).", parser=_folder
+        ),
     ] = Path("host_records"),
     records_ref: Annotated[
         str | None,
-        typer.Option("--records-ref", metavar="REF", parser=_ref,
-                     help="Read the records as committed at this git ref, fixed to the commit it "
-                          "names at start."),
+        typer.Option(
+            "--records-ref",
+            metavar="REF",
+            parser=_ref,
+            help="Read the records as committed at this git ref, fixed to the commit it "
+            "names at start.",
+        ),
     ] = None,
     cwd: Annotated[
         Path | None,
-        typer.Option("--cwd", metavar="DIR", exists=True, file_okay=False,
-                     help="The working directory: outputs must lie under it (default: here)."),
+        typer.Option(
+            "--cwd",
+            metavar="DIR",
+            exists=True,
+            file_okay=False,
+            help="The working directory: outputs must lie under it (default: here).",
+        ),
     ] = None,
 ) -> None:
     """Serve the read-only tools to an AI agent over MCP (stdio); the records are fixed at start."""
@@ -566,8 +737,10 @@ def mcp_command(
 def schema(
     kind: Annotated[
         str | None,
-        typer.Argument(help="metrics, thresholds, datasets, judges, policies, baselines, "
-                            "checks or success (default: all eight, keyed by file name)."),
+        typer.Argument(
+            help="metrics, thresholds, datasets, judges, policies, baselines, "
+            "checks or success (default: all eight, keyed by file name)."
+        ),
     ] = None,
 ) -> None:
     """Print the JSON Schema of the host-records files, for an editor's YAML language server."""
@@ -591,31 +764,43 @@ def calibrate(
     ],
     labels: Annotated[
         Path,
-        typer.Argument(help="The human labels: JSONL or CSV with sample_id, label and, for "
-                            "several people per item, rater."),
+        typer.Argument(
+            help="The human labels: JSONL or CSV with sample_id, label and, for "
+            "several people per item, rater."
+        ),
     ],
     judge: Annotated[
         str, typer.Option("--judge", metavar="ID", help="The judge's id, as judges.yaml names it.")
     ] = ...,  # type: ignore[assignment]
     judge_model: Annotated[
         str | None,
-        typer.Option("--judge-model", metavar="MODEL",
-                     help="The judge's model (default: its record in judges.yaml, read only)."),
+        typer.Option(
+            "--judge-model",
+            metavar="MODEL",
+            help="The judge's model (default: its record in judges.yaml, read only).",
+        ),
     ] = None,
     scale: Annotated[
         Scale | None,
-        typer.Option("--scale", help="How labels relate (default: binary for two labels, "
-                                     "nominal otherwise)."),
+        typer.Option(
+            "--scale", help="How labels relate (default: binary for two labels, nominal otherwise)."
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE",
-                     help="Write the evidence JSON here, atomically (never into the records)."),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the evidence JSON here, atomically (never into the records).",
+        ),
     ] = None,
     against: Annotated[
         Path | None,
-        typer.Option("--against", metavar="EVIDENCE",
-                     help="Evidence recorded earlier: report the change and suspected drift."),
+        typer.Option(
+            "--against",
+            metavar="EVIDENCE",
+            help="Evidence recorded earlier: report the change and suspected drift.",
+        ),
     ] = None,
     fmt: Annotated[
         Format, typer.Option("--format", help="terminal, markdown or json.")
@@ -636,8 +821,9 @@ def calibrate(
     from evalglass.tools.calibration.drift import compare
 
     if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter("calibrate renders as terminal, markdown or json",
-                                 param_hint="--format")
+        raise typer.BadParameter(
+            "calibrate renders as terminal, markdown or json", param_hint="--format"
+        )
     if out is not None:
         given = [judgments, labels, *([] if against is None else [against])]
         reason = writing.check(out, records, given)
@@ -645,7 +831,12 @@ def calibrate(
             raise typer.BadParameter(escape(reason), param_hint="--out")
     recorded = None if against is None else read_evidence(str(against))
     evidence = calibration.calibrate(
-        judgments, labels, judge=judge, judge_model=judge_model, scale=scale, records=records,
+        judgments,
+        labels,
+        judge=judge,
+        judge_model=judge_model,
+        scale=scale,
+        records=records,
         **({} if seed is None else {"seed": seed}),
         **({} if resamples is None else {"resamples": resamples}),
     )
@@ -665,10 +856,13 @@ def sql(
     table: Annotated[str, typer.Option("--table", help="The table of generic rows.")] = "scores",
     columns: Annotated[
         str,
-        typer.Option("--optional-columns", metavar="NAMES",
-                     help="The optional columns the table has: cluster, model, sample_id, epoch "
-                          "(comma-separated; '' for none). With epoch, each sample's epochs are "
-                          "reduced to their mean first."),
+        typer.Option(
+            "--optional-columns",
+            metavar="NAMES",
+            help="The optional columns the table has: cluster, model, sample_id, epoch "
+            "(comma-separated; '' for none). With epoch, each sample's epochs are "
+            "reduced to their mean first.",
+        ),
     ] = "cluster,model",
 ) -> None:
     """Print the SQL that reduces a table of generic rows to evalglass aggregates (docs/scale.md)."""
@@ -676,16 +870,20 @@ def sql(
 
     known = {d.value: d for d in queries.Dialect}
     if dialect not in known:
-        raise typer.BadParameter(f"{dialect!r}: expected one of {', '.join(known)}",
-                                 param_hint="--dialect")
+        raise typer.BadParameter(
+            f"{dialect!r}: expected one of {', '.join(known)}", param_hint="--dialect"
+        )
     present = [c.strip() for c in columns.split(",") if c.strip()]
     unknown = [c for c in present if c not in queries.OPTIONAL]
     if unknown:
-        raise typer.BadParameter(f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
-                                 param_hint="--optional-columns")
+        raise typer.BadParameter(
+            f"{', '.join(unknown)}: expected among {', '.join(queries.OPTIONAL)}",
+            param_hint="--optional-columns",
+        )
     if "epoch" in present and "sample_id" not in present:
-        raise typer.BadParameter("epoch needs sample_id: epochs are of a sample",
-                                 param_hint="--optional-columns")
+        raise typer.BadParameter(
+            "epoch needs sample_id: epochs are of a sample", param_hint="--optional-columns"
+        )
     typer.echo(queries.query(known[dialect], table, present), nl=False)
 
 

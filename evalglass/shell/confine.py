@@ -22,8 +22,11 @@ def confine(paths: Sequence[str], root: str | os.PathLike[str]) -> None:
     top = os.path.realpath(root)
     for given in paths:
         if not _inside(os.path.realpath(given), top):
-            raise OutputError(given, f"lies outside the server's working directory {top}; "
-                                     "an MCP client may name only eval outputs under it")
+            raise OutputError(
+                given,
+                f"lies outside the server's working directory {top}; "
+                "an MCP client may name only eval outputs under it",
+            )
         path = Path(given)
         if not path.is_dir():
             continue
@@ -32,8 +35,11 @@ def confine(paths: Sequence[str], root: str | os.PathLike[str]) -> None:
             escapes = not _inside(os.path.realpath(child), top)
             if escapes and (child.is_symlink() or child.is_file()):
                 shown = os.path.join(given, os.path.relpath(child, path))
-                raise OutputError(shown, "is a symbolic link to outside the server's working "
-                                         f"directory {top}, so the folder {given} is refused")
+                raise OutputError(
+                    shown,
+                    "is a symbolic link to outside the server's working "
+                    f"directory {top}, so the folder {given} is refused",
+                )
 
 
 def _inside(real: str, top: str) -> bool:

@@ -36,11 +36,17 @@ def server(bounds: Bounds) -> Server[Any]:
     async def list_tools(
         _: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[
-            types.Tool(name=tool.name, description=tool.description,
-                       input_schema=dict(tool.schema), annotations=_READ_ONLY)
-            for tool in TOOLS
-        ])
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=tool.name,
+                    description=tool.description,
+                    input_schema=dict(tool.schema),
+                    annotations=_READ_ONLY,
+                )
+                for tool in TOOLS
+            ]
+        )
 
     async def call_tool(
         _: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -52,8 +58,13 @@ def server(bounds: Bounds) -> Server[Any]:
             return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
         return types.CallToolResult(content=[types.TextContent(text=text)])
 
-    return Server("evalglass", version=__version__, instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        "evalglass",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
 
 
 def serve(bounds: Bounds) -> None:

@@ -75,8 +75,12 @@ _INPUT_FORMAT = {"type": "string", "description": "Read every output as this for
 
 
 def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(required),
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
 
 
 def _paths(bounds: Bounds, args: Arguments) -> list[str]:
@@ -89,9 +93,14 @@ def _score(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import render
     from evalglass.shell import api
 
-    scorecard = api.score(_paths(bounds, args), bounds.folder, input_format=args.get("input_format"),
-                          require_gate=args.get("require_gate", False), records_ref=bounds.commit,
-                          as_of=_as_of(args))
+    scorecard = api.score(
+        _paths(bounds, args),
+        bounds.folder,
+        input_format=args.get("input_format"),
+        require_gate=args.get("require_gate", False),
+        records_ref=bounds.commit,
+        as_of=_as_of(args),
+    )
     return render(scorecard, Format.JSON)
 
 
@@ -110,8 +119,13 @@ def _explain(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import explanation
     from evalglass.shell import api
 
-    result = api.explain(args["metric"], _paths(bounds, args), bounds.folder,
-                         input_format=args.get("input_format"), records_ref=bounds.commit)
+    result = api.explain(
+        args["metric"],
+        _paths(bounds, args),
+        bounds.folder,
+        input_format=args.get("input_format"),
+        records_ref=bounds.commit,
+    )
     return explanation.render(result, Format.JSON)
 
 
@@ -119,8 +133,12 @@ def _doctor(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import diagnosis
     from evalglass.shell import api
 
-    result = api.doctor(_paths(bounds, args), bounds.folder, input_format=args.get("input_format"),
-                        records_ref=bounds.commit)
+    result = api.doctor(
+        _paths(bounds, args),
+        bounds.folder,
+        input_format=args.get("input_format"),
+        records_ref=bounds.commit,
+    )
     return diagnosis.render(result, Format.JSON)
 
 
@@ -138,8 +156,13 @@ def _diff(bounds: Bounds, args: Arguments) -> str:
     base = args["base"]
     if base.startswith("-"):
         raise EvalglassError(base, "a git ref does not start with '-'")
-    result = api.diff_records(base, bounds.folder, _paths(bounds, args), head_ref=bounds.commit,
-                              input_format=args.get("input_format"))
+    result = api.diff_records(
+        base,
+        bounds.folder,
+        _paths(bounds, args),
+        head_ref=bounds.commit,
+        input_format=args.get("input_format"),
+    )
     return records_diff.render(result, Format.JSON)
 
 
@@ -149,20 +172,35 @@ TOOLS: tuple[Tool, ...] = (
         "Score eval outputs against the host records: the JSON scorecard `evalglass score "
         "--format json` writes (verdict, exit_code, and per metric its value, validity, authority "
         "and gate). Only the host records, fixed when the server started, grant authority.",
-        _schema({"outputs": _outputs(False), "input_format": _INPUT_FORMAT,
-                 "require_gate": {"type": "boolean",
-                                  "description": "exit_code 5 when no metric could gate."},
-                 "as_of": {"type": "string",
-                           "description": "The evaluation time, YYYY-MM-DD (UTC) or "
-                                          "YYYY-MM-DDTHH:MM:SSZ; default: now."}}),
+        _schema(
+            {
+                "outputs": _outputs(False),
+                "input_format": _INPUT_FORMAT,
+                "require_gate": {
+                    "type": "boolean",
+                    "description": "exit_code 5 when no metric could gate.",
+                },
+                "as_of": {
+                    "type": "string",
+                    "description": "The evaluation time, YYYY-MM-DD (UTC) or "
+                    "YYYY-MM-DDTHH:MM:SSZ; default: now.",
+                },
+            }
+        ),
         _score,
     ),
     Tool(
         "explain",
         "Why one metric does or does not gate, and the host-records edits a person would make "
         "(never made by this server), with the hypothetical gate result when outputs are given.",
-        _schema({"metric": {"type": "string", "description": "The metric id."},
-                 "outputs": _outputs(False), "input_format": _INPUT_FORMAT}, "metric"),
+        _schema(
+            {
+                "metric": {"type": "string", "description": "The metric id."},
+                "outputs": _outputs(False),
+                "input_format": _INPUT_FORMAT,
+            },
+            "metric",
+        ),
         _explain,
     ),
     Tool(
@@ -182,8 +220,14 @@ TOOLS: tuple[Tool, ...] = (
         "diff",
         "What the host records as they stand now change, against a git ref, in who may gate: the "
         "JSON `evalglass diff --base REF --format json` writes.",
-        _schema({"base": {"type": "string", "description": "The git ref of the records before."},
-                 "outputs": _outputs(False), "input_format": _INPUT_FORMAT}, "base"),
+        _schema(
+            {
+                "base": {"type": "string", "description": "The git ref of the records before."},
+                "outputs": _outputs(False),
+                "input_format": _INPUT_FORMAT,
+            },
+            "base",
+        ),
         _diff,
     ),
 )
@@ -212,8 +256,9 @@ def _check(tool: Tool, args: Arguments) -> None:
     properties: Mapping[str, Any] = tool.schema["properties"]
     for key in args:
         if key not in properties:
-            raise EvalglassError(tool.name, f"no argument {key!r}; it takes "
-                                            f"{', '.join(properties)}")
+            raise EvalglassError(
+                tool.name, f"no argument {key!r}; it takes {', '.join(properties)}"
+            )
     for key in tool.schema["required"]:
         if key not in args:
             raise EvalglassError(tool.name, f"argument {key!r} is required")
@@ -228,9 +273,10 @@ def _check(tool: Tool, args: Arguments) -> None:
         from evalglass.evidence.registry import names
 
         if args["input_format"] not in names():
-            raise EvalglassError(f"{tool.name}.input_format",
-                                 f"unknown format {args['input_format']!r}; known: "
-                                 f"{', '.join(names())}")
+            raise EvalglassError(
+                f"{tool.name}.input_format",
+                f"unknown format {args['input_format']!r}; known: {', '.join(names())}",
+            )
 
 
 def _check_paths(where: str, paths: Sequence[str], least: int) -> None:

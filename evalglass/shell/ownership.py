@@ -51,5 +51,7 @@ def _read(path: str, shown: str) -> str | None:
     except FileNotFoundError:
         return None
     except (OSError, _inputs.TooLarge) as exc:
-        raise EvalglassError(shown, f"cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise EvalglassError(
+            shown, f"cannot be read: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     return data.decode("utf-8", "replace")

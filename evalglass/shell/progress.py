@@ -93,8 +93,9 @@ class _Bar(_Lines):
         if self._thread is None:
             import threading
 
-            self._thread = threading.Thread(target=self._run, name="evalglass-progress",
-                                            daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, name="evalglass-progress", daemon=True
+            )
             self._thread.start()
 
     def finished(self) -> None:
@@ -117,8 +118,14 @@ class _Bar(_Lines):
             with self._lock:
                 elapsed = time.monotonic() - self.start
                 if self.shown and elapsed >= DELAY:
-                    line = bar_line(self.shown, self.done, self.total, elapsed, _width(self.stream),
-                                    _fill(self.stream))
+                    line = bar_line(
+                        self.shown,
+                        self.done,
+                        self.total,
+                        elapsed,
+                        _width(self.stream),
+                        _fill(self.stream),
+                    )
                     self.stream.write("\r" + line + "\x1b[K")
                     self.stream.flush()
                     self._drawn = True
@@ -145,7 +152,7 @@ def bar_line(shown: str, done: int, total: int, elapsed: float, width: int, fill
     name = shown
     if len(name) + _BAR_CELLS[0] > room:
         keep = max(room - _BAR_CELLS[0], 12)
-        name = "…" + shown[-(keep - 1):] if len(shown) > keep else shown
+        name = "…" + shown[-(keep - 1) :] if len(shown) > keep else shown
     cells = max(_BAR_CELLS[0], min(_BAR_CELLS[1], room - len(name)))
     bar = "[" + (fill * round(share * cells)).ljust(cells) + "]"
     # A line wider than the terminal would wrap, and every redraw would leave a line behind.

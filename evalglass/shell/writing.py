@@ -86,7 +86,11 @@ def _kind(target: Path) -> Kind:
         return Kind.REPLACE
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return Kind.THROUGH
-    what = "a directory" if stat.S_ISDIR(mode) else "neither a regular file, a FIFO nor a character device"
+    what = (
+        "a directory"
+        if stat.S_ISDIR(mode)
+        else "neither a regular file, a FIFO nor a character device"
+    )
     raise _Refused(f"{target} is {what}; evalglass writes only files")
 
 

@@ -76,9 +76,7 @@ def _refuse_duplicates(df: Any, epochs: bool, source: str) -> None:
     from pyspark.sql import functions as F
 
     epoch = (
-        F.coalesce(F.expr("NULLIF(CAST(epoch AS STRING), '0')"), F.lit(""))
-        if epochs
-        else F.lit("")
+        F.coalesce(F.expr("NULLIF(CAST(epoch AS STRING), '0')"), F.lit("")) if epochs else F.lit("")
     )
     keyed = df.select(
         F.col("metric"), F.expr("CAST(sample_id AS STRING)").alias("id"), epoch.alias("epoch")

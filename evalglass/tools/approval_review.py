@@ -25,8 +25,11 @@ def approval_text(threshold: ThresholdRecord) -> str:
 
 def binding_text(approved: ApprovedFor) -> str:
     """`dataset_version '2026-10', judge_model 'openai/gpt-4.1'`: the parts given."""
-    return ", ".join(f"{part} {_quoted(getattr(approved, part))}" for part in PARTS
-                     if getattr(approved, part) is not None)
+    return ", ".join(
+        f"{part} {_quoted(getattr(approved, part))}"
+        for part in PARTS
+        if getattr(approved, part) is not None
+    )
 
 
 def loosened(old: ThresholdRecord, new: ThresholdRecord) -> str:
@@ -41,24 +44,32 @@ def loosened(old: ThresholdRecord, new: ThresholdRecord) -> str:
     if was is not None and now is None:
         moves.append(f"approved_for removed (was {binding_text(was)})")
     elif was is not None and now is not None:
-        moves += [f"approved_for.{part}: {_quoted(getattr(was, part))} → none (removed: it now "
-                  "vouches for any)"
-                  for part in PARTS if getattr(was, part) is not None and getattr(now, part) is None]
+        moves += [
+            f"approved_for.{part}: {_quoted(getattr(was, part))} → none (removed: it now "
+            "vouches for any)"
+            for part in PARTS
+            if getattr(was, part) is not None and getattr(now, part) is None
+        ]
     reapproved = (old.approval, old.approved_by, old.approved_on) != (
-        new.approval, new.approved_by, new.approved_on)
+        new.approval,
+        new.approved_by,
+        new.approved_on,
+    )
     if reapproved:
         return "; ".join(moves)
     moved = []
     if was is not None and now is not None:
-        moved += [f"approved_for.{part}: {_quoted(getattr(was, part))} → "
-                  f"{_quoted(getattr(now, part))}"
-                  for part in PARTS
-                  if getattr(now, part) is not None and getattr(was, part) != getattr(now, part)]
+        moved += [
+            f"approved_for.{part}: {_quoted(getattr(was, part))} → {_quoted(getattr(now, part))}"
+            for part in PARTS
+            if getattr(now, part) is not None and getattr(was, part) != getattr(now, part)
+        ]
     if old.expires_on is not None and (new.expires_on is None or new.expires_on > old.expires_on):
         moved.append(f"expires_on: {old.expires_on} → {new.expires_on or 'none (never expires)'}")
     if moved:
-        moves.append("; ".join(moved) + " without a new approval (approved_by and approved_on "
-                                        "unchanged)")
+        moves.append(
+            "; ".join(moved) + " without a new approval (approved_by and approved_on unchanged)"
+        )
     return "; ".join(moves)
 
 
@@ -74,8 +85,12 @@ def made_stale(base: HostRecords, head: HostRecords) -> Iterator[tuple[str, str]
         if not now:
             continue
         before, was = base.thresholds.get(metric_id), base.metrics.get(metric_id)
-        if (before is not None and was is not None and before.approval is Approval.APPROVED
-                and approval_differences(before, was, base)):
+        if (
+            before is not None
+            and was is not None
+            and before.approval is Approval.APPROVED
+            and approval_differences(before, was, base)
+        ):
             continue  # stale already: not this change's doing
         yield metric_id, f"{approval_text(threshold)} no longer describes the records: {now}"
 

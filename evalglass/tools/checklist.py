@@ -30,6 +30,7 @@ from evalglass.records.model import (
     Op,
     Policy,
     ThresholdRecord,
+    check_name,
 )
 from evalglass.tools.edits import ORDER, Action, Checklist, Edit, yaml_text
 
@@ -49,8 +50,11 @@ def checklist(
     the evaluation date."""
     plan = _Plan(records)
     metric = records.metrics.get(metric_id)
+    name = check_name(metric_id)
+    if name is not None:
+        return _check(plan, metric_id, name)
     seen = measurement.run.dataset if measurement is not None else None
-    if metric is not None:
+    if metric is not None and metric.dataset is not None:
         dataset_id = metric.dataset
     elif seen is not None and seen.name:
         dataset_id = seen.name
@@ -59,8 +63,13 @@ def checklist(
     version, fingerprint = plan.dataset(dataset_id, measurement)
     policy = records.policies.get(dataset_id)
     if policy is None or policy.policy not in _PERMITTED:
-        plan.put("policies", dataset_id, "policy", Policy.PERMITTED,
-                 "data governance allows results on this data to decide a release")
+        plan.put(
+            "policies",
+            dataset_id,
+            "policy",
+            Policy.PERMITTED,
+            "data governance allows results on this data to decide a release",
+        )
     outside, judge_model = plan.judge(metric_id, measurement)
     threshold = records.thresholds.get(metric_id)
     requires = metric is not None and metric.requires_baseline
@@ -69,16 +78,57 @@ def checklist(
     plan.threshold(metric_id)
     plan.approval(metric_id, _Binding(version, fingerprint, judge_model), evaluated_on)
     if metric is None:
-        plan.put("metrics", metric_id, "dataset", dataset_id,
-                 "this metric is measured on this dataset",
-                 choose="the dataset id it is measured on" if dataset_id.startswith("<") else None)
+        plan.put(
+            "metrics",
+            metric_id,
+            "dataset",
+            dataset_id,
+            "this metric is measured on this dataset",
+            choose="the dataset id it is measured on" if dataset_id.startswith("<") else None,
+        )
     if metric is None or metric.status is not MetricStatus.GATING:
-        plan.put("metrics", metric_id, "status", MetricStatus.GATING,
-                 "the eval leads want this metric to fail builds (the last switch, once the rest "
-                 "holds)")
+        plan.put(
+            "metrics",
+            metric_id,
+            "status",
+            MetricStatus.GATING,
+            "the eval leads want this metric to fail builds (the last switch, once the rest holds)",
+        )
     # Stable: within one file, edits keep the order they were made in.
     edits = sorted(plan.edits, key=lambda e: ORDER.index(e.kind))
     return Checklist(tuple(edits), outside)
+
+
+def _check(plan: _Plan, metric_id: str, name: str) -> Checklist:
+    """A check's metric: its definition (its bar) and its status; no threshold, no dataset."""
+    if name not in plan.records.checks:
+        plan.put(
+            "checks",
+            name,
+            "run",
+            "<command>",
+            "this command exits 0 exactly when what it checks holds (or write shell, "
+            "file_exists or regex instead of run)",
+            choose="the command it runs",
+        )
+        plan.put(
+            "checks",
+            name,
+            "timeout",
+            600,
+            "how many seconds it may run before it is killed",
+            choose="seconds",
+        )
+    metric = plan.records.metrics.get(metric_id)
+    if metric is None or metric.status is not MetricStatus.GATING:
+        plan.put(
+            "metrics",
+            metric_id,
+            "status",
+            MetricStatus.GATING,
+            "the eval leads want this check to fail builds (the last switch, once it is defined)",
+        )
+    return Checklist(tuple(sorted(plan.edits, key=lambda e: ORDER.index(e.kind))))
 
 
 @attrs.define
@@ -88,12 +138,30 @@ class _Plan:
     records: HostRecords
     edits: list[Edit] = attrs.Factory(list)
 
-    def put(self, kind: str, record: str, field: str, value: object, asserts: str,
-            choose: str | None = None, assumes: tuple[tuple[str, object], ...] = ()) -> None:
+    def put(
+        self,
+        kind: str,
+        record: str,
+        field: str,
+        value: object,
+        asserts: str,
+        choose: str | None = None,
+        assumes: tuple[tuple[str, object], ...] = (),
+    ) -> None:
         exists = record in getattr(self.records, kind)
         action = Action.EDIT if exists else Action.ADD
-        self.edits.append(Edit(kind=kind, record=record, field=field, value=value, action=action,
-                               asserts=asserts, choose=choose, assumes=assumes))
+        self.edits.append(
+            Edit(
+                kind=kind,
+                record=record,
+                field=field,
+                value=value,
+                action=action,
+                asserts=asserts,
+                choose=choose,
+                assumes=assumes,
+            )
+        )
 
     def dataset(self, dataset_id: str, measurement: Measurement | None) -> tuple[str, str | None]:
         """The dataset edits; returns the version and fingerprint the dataset record will hold."""
@@ -107,26 +175,51 @@ class _Plan:
         if dataset is None:
             self.put("datasets", dataset_id, "status", DatasetStatus.VALIDATED, checked)
             if seen_version is not None:
-                self.put("datasets", dataset_id, "version", seen_version,
-                         "the version you checked is the one this run was measured on")
+                self.put(
+                    "datasets",
+                    dataset_id,
+                    "version",
+                    seen_version,
+                    "the version you checked is the one this run was measured on",
+                )
                 return seen_version, None
-            self.put("datasets", dataset_id, "version", "<the version you checked>",
-                     "this is the version you checked", choose="the version you checked")
-            return "<the version you checked>", None
+            self.put(
+                "datasets",
+                dataset_id,
+                "version",
+                "<version>",
+                "this is the version you checked",
+                choose="the version you checked",
+            )
+            return "<version>", None
         if dataset.status is not DatasetStatus.VALIDATED:
             again = " (again: it was retired)" if dataset.status is DatasetStatus.RETIRED else ""
             self.put("datasets", dataset_id, "status", DatasetStatus.VALIDATED, checked + again)
         version = dataset.version
         if seen_version is not None and seen_version != dataset.version:
-            self.put("datasets", dataset_id, "version", seen_version,
-                     f"you have checked version {yaml_text(seen_version)}, the one this run was "
-                     "measured on")
+            self.put(
+                "datasets",
+                dataset_id,
+                "version",
+                seen_version,
+                f"you have checked version {yaml_text(seen_version)}, the one this run was "
+                "measured on",
+            )
             version = seen_version
         fingerprint = dataset.fingerprint
-        if (seen is not None and seen.fingerprint is not None
-                and dataset.fingerprint is not None and seen.fingerprint != dataset.fingerprint):
-            self.put("datasets", dataset_id, "fingerprint", seen.fingerprint,
-                     "the data you checked has this content hash, the one this run used")
+        if (
+            seen is not None
+            and seen.fingerprint is not None
+            and dataset.fingerprint is not None
+            and seen.fingerprint != dataset.fingerprint
+        ):
+            self.put(
+                "datasets",
+                dataset_id,
+                "fingerprint",
+                seen.fingerprint,
+                "the data you checked has this content hash, the one this run used",
+            )
             fingerprint = seen.fingerprint
         return version, fingerprint
 
@@ -143,9 +236,15 @@ class _Plan:
         outside = []
         if len(graders) > 1:
             named = "the one metrics.yaml names" if judge_id else "then name it in metrics.yaml"
-            outside.append(Reason(C.JUDGE_MODEL_MISMATCH, (
-                f"the run was graded by several models ({', '.join(graders)}): re-run the grading "
-                f"with one judge, {named}")))
+            outside.append(
+                Reason(
+                    C.JUDGE_MODEL_MISMATCH,
+                    (
+                        f"the run was graded by several models ({', '.join(graders)}): re-run the grading "
+                        f"with one judge, {named}"
+                    ),
+                )
+            )
         grader = graders[0] if len(graders) == 1 else None
         if judge_id is None and grader is None:
             # Which of the graders is to be the judge is for the re-run to settle.
@@ -154,30 +253,51 @@ class _Plan:
         if judge_id is None:
             assert grader is not None
             judge_id = self._judge_id(grader)
-            self.put("metrics", metric_id, "judge", judge_id,
-                     f"this metric is model-graded, by judge '{judge_id}' (an id you may rename)")
+            self.put(
+                "metrics",
+                metric_id,
+                "judge",
+                judge_id,
+                f"this metric is model-graded, by judge '{judge_id}' (an id you may rename)",
+            )
         judge = self.records.judges.get(judge_id)
         if judge is None:
-            model = grader or "<the grading model>"
-            self.put("judges", judge_id, "model", model,
-                     "this is the grading model, and it is not the model under evaluation",
-                     choose=None if grader else "the grading model")
+            model = grader or "<judge model>"
+            self.put(
+                "judges",
+                judge_id,
+                "model",
+                model,
+                "this is the grading model, and it is not the model under evaluation",
+                choose=None if grader else "the grading model",
+            )
         elif grader is not None and not same_grader(grader, judge.model):
             model = grader
-            self.put("judges", judge_id, "model", grader,
-                     f"judge '{judge_id}' grades with {yaml_text(grader)}, the model that graded "
-                     "this run, and its calibration was measured with that model (if not, re-run "
-                     f"the grading with {yaml_text(judge.model)} instead)")
+            self.put(
+                "judges",
+                judge_id,
+                "model",
+                grader,
+                f"judge '{judge_id}' grades with {yaml_text(grader)}, the model that graded "
+                "this run, and its calibration was measured with that model (if not, re-run "
+                f"the grading with {yaml_text(judge.model)} instead)",
+            )
         else:
             model = judge.model
         if judge is None or judge.calibration is not Calibration.CALIBRATED:
-            self.put("judges", judge_id, "calibration", Calibration.CALIBRATED,
-                     "you have checked this judge's grades against human labels, and they agree "
-                     "well enough to fail builds on")
+            self.put(
+                "judges",
+                judge_id,
+                "calibration",
+                Calibration.CALIBRATED,
+                "you have checked this judge's grades against human labels, and they agree "
+                "well enough to fail builds on",
+            )
         if judge is not None:
             # Held to the model it will grade with once the edits above are made.
-            self.evidence(judge_id, attrs.evolve(judge, calibration=Calibration.CALIBRATED,
-                                                 model=model))
+            self.evidence(
+                judge_id, attrs.evolve(judge, calibration=Calibration.CALIBRATED, model=model)
+            )
         independent = _independence(judge_id, model, run)
         # In the resolver's order: independence first.
         return ((independent,) if independent else ()) + tuple(outside), model
@@ -197,52 +317,107 @@ class _Plan:
         if not evidence_shortfall(judge_id, judge):
             return
         bar = judge.min_agreement
-        shows = (f"its {bar.statistic.value} lower bound is at least {fmt(bar.lower_bound)}"
-                 if bar is not None else "it is for this judge and model")
-        self.put("judges", judge_id, "evidence", judge.evidence or f"calibration/{judge_id}.json",
-                 f"you ran `evalglass calibrate --judge {judge_id}` on human labels for "
-                 f"'{judge.model}', committed the evidence file it wrote beside the records, and "
-                 f"{shows}",
-                 choose="the calibration evidence file, relative to the records folder",
-                 assumes=(("evidence_read", _assumed_evidence(judge_id, judge)),))
+        shows = (
+            f"its {bar.statistic.value} lower bound is at least {fmt(bar.lower_bound)}"
+            if bar is not None
+            else "it is for this judge and model"
+        )
+        self.put(
+            "judges",
+            judge_id,
+            "evidence",
+            judge.evidence or f"calibration/{judge_id}.json",
+            f"you ran `evalglass calibrate --judge {judge_id}` on human labels for "
+            f"'{judge.model}', committed the evidence file it wrote beside the records, and "
+            f"{shows}",
+            choose="the calibration evidence file, relative to the records folder",
+            assumes=(("evidence_read", _assumed_evidence(judge_id, judge)),),
+        )
 
-    def baseline(self, metric_id: str, dataset_id: str, version: str,
-                 judge_model: str | None) -> None:
+    def baseline(
+        self, metric_id: str, dataset_id: str, version: str, judge_model: str | None
+    ) -> None:
         baseline = self.records.baselines.get(metric_id)
         dataset = self.records.datasets.get(dataset_id)
         fingerprint = dataset.fingerprint if dataset is not None else None
         on_version = f"the baseline was measured on dataset version {yaml_text(version)}"
         if baseline is None:
-            self.put("baselines", metric_id, "value", 0.0,
-                     "the approved earlier measurement this metric is compared with",
-                     choose="the baseline's value")
-            self.put("baselines", metric_id, "n", 1, "the baseline's sample count",
-                     choose="the baseline's sample count")
-            self.put("baselines", metric_id, "dataset_version", version, on_version,
-                     choose="the version in datasets.yaml" if version.startswith("<") else None)
+            self.put(
+                "baselines",
+                metric_id,
+                "value",
+                0.0,
+                "the approved earlier measurement this metric is compared with",
+                choose="the baseline's value",
+            )
+            self.put(
+                "baselines",
+                metric_id,
+                "n",
+                1,
+                "the baseline's sample count",
+                choose="the baseline's sample count",
+            )
+            self.put(
+                "baselines",
+                metric_id,
+                "dataset_version",
+                version,
+                on_version,
+                choose="the version in datasets.yaml" if version.startswith("<") else None,
+            )
         elif baseline.dataset_version != version:
-            self.put("baselines", metric_id, "dataset_version", version,
-                     on_version + " (re-measure it if it was not)")
-        if (baseline is not None and baseline.fingerprint is not None
-                and fingerprint is not None and baseline.fingerprint != fingerprint):
-            self.put("baselines", metric_id, "fingerprint", fingerprint,
-                     "the baseline was measured on the data with this content hash (re-measure "
-                     "it if not)")
+            self.put(
+                "baselines",
+                metric_id,
+                "dataset_version",
+                version,
+                on_version + " (re-measure it if it was not)",
+            )
+        if (
+            baseline is not None
+            and baseline.fingerprint is not None
+            and fingerprint is not None
+            and baseline.fingerprint != fingerprint
+        ):
+            self.put(
+                "baselines",
+                metric_id,
+                "fingerprint",
+                fingerprint,
+                "the baseline was measured on the data with this content hash (re-measure "
+                "it if not)",
+            )
         if judge_model is not None and (baseline is None or baseline.judge != judge_model):
-            self.put("baselines", metric_id, "judge", judge_model,
-                     f"the baseline was graded by judge model {yaml_text(judge_model)} (re-grade "
-                     "it if not)",
-                     choose="the grading model" if judge_model.startswith("<") else None)
+            self.put(
+                "baselines",
+                metric_id,
+                "judge",
+                judge_model,
+                f"the baseline was graded by judge model {yaml_text(judge_model)} (re-grade "
+                "it if not)",
+                choose="the grading model" if judge_model.startswith("<") else None,
+            )
 
     def threshold(self, metric_id: str) -> None:
         threshold = self.records.thresholds.get(metric_id)
         if threshold is None:
-            self.put("thresholds", metric_id, "op", Op.GE,
-                     "which direction is better: '>=' or '>' when higher is, '<=' or '<' when "
-                     "lower is",
-                     choose="the direction, quoted: '>=' or '<='")
-            self.put("thresholds", metric_id, "value", 0.0, "the bar the metric must clear",
-                     choose="the bar")
+            self.put(
+                "thresholds",
+                metric_id,
+                "op",
+                Op.GE,
+                "which direction is better: '>=' or '>' when higher is, '<=' or '<' when lower is",
+                choose="the direction, quoted: '>=' or '<='",
+            )
+            self.put(
+                "thresholds",
+                metric_id,
+                "value",
+                0.0,
+                "the bar the metric must clear",
+                choose="the bar",
+            )
 
     def approval(self, metric_id: str, binding: _Binding, evaluated_on: dt.date) -> None:
         """The approval edits: approved, by whom and when, for the data and judge the records
@@ -256,33 +431,71 @@ class _Plan:
             return
         again = approved  # approved once, for other data or until a day now past
         if not approved:
-            self.put("thresholds", metric_id, "approval", Approval.APPROVED,
-                     "the threshold's owner agrees this bar may fail builds")
+            self.put(
+                "thresholds",
+                metric_id,
+                "approval",
+                Approval.APPROVED,
+                "the threshold's owner agrees this bar may fail builds",
+            )
         if again:
             # The earlier approver vouched for other data, or until a day now past: their name
             # and date must not carry over to what they never saw.
-            self.put("thresholds", metric_id, "approved_by", "<approver>",
-                     "who approved the bar again, for what approved_for names now (an approval "
-                     "names a person)", choose="who approved it")
-            self.put("thresholds", metric_id, "approved_on", dt.date(1970, 1, 1),
-                     "when it was approved again", choose="the date of approval, YYYY-MM-DD")
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_by",
+                "<approver>",
+                "who approved the bar again, for what approved_for names now (an approval "
+                "names a person)",
+                choose="who approved it",
+            )
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_on",
+                dt.date(1970, 1, 1),
+                "when it was approved again",
+                choose="the date of approval, YYYY-MM-DD",
+            )
         if threshold is None or (threshold.approved_by is None and not again):
-            self.put("thresholds", metric_id, "approved_by", "<approver>",
-                     "who approved the bar (an approval names a person)",
-                     choose="who approved it")
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_by",
+                "<approver>",
+                "who approved the bar (an approval names a person)",
+                choose="who approved it",
+            )
         if threshold is None or (threshold.approved_on is None and not again):
-            self.put("thresholds", metric_id, "approved_on", dt.date(1970, 1, 1),
-                     "when it was approved", choose="the date of approval, YYYY-MM-DD")
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_on",
+                dt.date(1970, 1, 1),
+                "when it was approved",
+                choose="the date of approval, YYYY-MM-DD",
+            )
         if not bound:
-            self.put("thresholds", metric_id, "approved_for", binding.mapping(),
-                     f"the approver saw {binding.said()}: the approval holds for these and "
-                     "blocks once any of them changes (approval_stale)")
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_for",
+                binding.mapping(),
+                f"the approver saw {binding.said()}: the approval holds for these and "
+                "blocks once any of them changes (approval_stale)",
+            )
         if expired:
             assert threshold is not None and threshold.expires_on is not None
-            self.put("thresholds", metric_id, "expires_on", _OPEN_END,
-                     f"the approval's new last day (the last one was {threshold.expires_on}); "
-                     "or remove the line for one that does not expire",
-                     choose="the new last day, YYYY-MM-DD")
+            self.put(
+                "thresholds",
+                metric_id,
+                "expires_on",
+                _OPEN_END,
+                f"the approval's new last day (the last one was {threshold.expires_on}); "
+                "or remove the line for one that does not expire",
+                choose="the new last day, YYYY-MM-DD",
+            )
 
 
 @attrs.frozen
@@ -305,8 +518,11 @@ class _Binding:
         return same_grader(approved.judge_model, self.judge_model)
 
     def mapping(self) -> Mapping[str, str]:
-        parts = {"dataset_version": self.version, "fingerprint": self.fingerprint,
-                 "judge_model": self.judge_model}
+        parts = {
+            "dataset_version": self.version,
+            "fingerprint": self.fingerprint,
+            "judge_model": self.judge_model,
+        }
         return types.MappingProxyType({k: v for k, v in parts.items() if v is not None})
 
     def said(self) -> str:
@@ -326,17 +542,30 @@ def _assumed_evidence(judge_id: str, judge: JudgeRecord) -> CalibrationEvidence:
     """Evidence that just meets the judge's bar: what the edit asserts the new file shows, for
     the in-memory copy only. It is never written and never read from anywhere."""
     bar = judge.min_agreement
-    statistics = {} if bar is None else {
-        bar.statistic.value: Estimate(bar.lower_bound, bar.lower_bound, bar.lower_bound, 0)
-    }
+    statistics = (
+        {}
+        if bar is None
+        else {bar.statistic.value: Estimate(bar.lower_bound, bar.lower_bound, bar.lower_bound, 0)}
+    )
     nothing = InputFile(path="<assumed>", sha256="<assumed>")
     return CalibrationEvidence(
-        judge=judge_id, judge_model=judge.model, scale=Scale.BINARY, categories=(), raters=(),
-        statistics=statistics, confusion=None,
-        items=Items(matched=0, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0,
-                    no_consensus=0),
-        level=0.95, resamples=0, seed=0, judgments=nothing, labels=nothing,
-        evalglass_version="<assumed>", date="<assumed>",
+        judge=judge_id,
+        judge_model=judge.model,
+        scale=Scale.BINARY,
+        categories=(),
+        raters=(),
+        statistics=statistics,
+        confusion=None,
+        items=Items(
+            matched=0, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0, no_consensus=0
+        ),
+        level=0.95,
+        resamples=0,
+        seed=0,
+        judgments=nothing,
+        labels=nothing,
+        evalglass_version="<assumed>",
+        date="<assumed>",
     )
 
 
@@ -354,19 +583,31 @@ def _independence(judge_id: str | None, model: str | None, run: Run | None) -> R
     models = run.models if run is not None else ()
     if not models:
         who = f"judge '{judge_id}'" if judge_id else "its grader"
-        return Reason(C.JUDGE_NOT_INDEPENDENT, (
-            f"an eval output must name the model under evaluation, so {who} can be shown not "
-            "to be it"))
+        return Reason(
+            C.JUDGE_NOT_INDEPENDENT,
+            (
+                f"an eval output must name the model under evaluation, so {who} can be shown not "
+                "to be it"
+            ),
+        )
     for evaluated in models:
         if model is not None and same_model(model, evaluated):
-            return Reason(C.JUDGE_NOT_INDEPENDENT, (
-                f"judge '{judge_id}' grades with '{model}', the model under evaluation "
-                f"'{evaluated}': grade with an independent model (a calibrated judge of another "
-                "model, named in metrics.yaml)"))
+            return Reason(
+                C.JUDGE_NOT_INDEPENDENT,
+                (
+                    f"judge '{judge_id}' grades with '{model}', the model under evaluation "
+                    f"'{evaluated}': grade with an independent model (a calibrated judge of another "
+                    "model, named in metrics.yaml)"
+                ),
+            )
     for grader in run.graders if run is not None else ():
         for evaluated in models:
             if same_model(grader, evaluated):
-                return Reason(C.JUDGE_NOT_INDEPENDENT, (
-                    f"the run was graded by '{grader}', the model under evaluation "
-                    f"'{evaluated}': re-run the grading with an independent judge"))
+                return Reason(
+                    C.JUDGE_NOT_INDEPENDENT,
+                    (
+                        f"the run was graded by '{grader}', the model under evaluation "
+                        f"'{evaluated}': re-run the grading with an independent judge"
+                    ),
+                )
     return None

@@ -121,6 +121,12 @@ def _rule(pattern: str, owners: tuple[str, ...], line: int, text: str) -> Rule:
         else:
             regex += re.escape(body[i])
             i += 1
-    return Rule(pattern=pattern, owners=owners, line=line, text=text,
-                regex=re.compile(regex or ".*"), directories_only=directories_only,
-                files_only=pattern.endswith("/*"))
+    return Rule(
+        pattern=pattern,
+        owners=owners,
+        line=line,
+        text=text,
+        regex=re.compile(regex or ".*"),
+        directories_only=directories_only,
+        files_only=pattern.endswith("/*"),
+    )

@@ -5,8 +5,6 @@ or a warning at a file and line. Pure: doctor reads loaded values; it never writ
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import enum
 import math
 from collections.abc import Iterator, Mapping
 
@@ -28,57 +26,17 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Origin,
+    check_name,
 )
 from evalglass.tools import approval_review
+from evalglass.tools.check_findings import check_findings
 from evalglass.tools.codeowners import Ownership, is_owner
+from evalglass.tools.findings import ORDER as _ORDER
+from evalglass.tools.findings import Finding, Problem, Severity
+from evalglass.tools.findings import at as _at
+from evalglass.tools.findings import hint as _hint
 
-
-class Severity(enum.Enum):
-    ERROR = "error"  # the records, as they stand, block or mislead a gate: doctor exits 1
-    WARNING = "warning"  # worth a look; doctor exits 0
-
-
-class Problem(enum.Enum):
-    DANGLING_REFERENCE = "dangling_reference"
-    UNMEASURED_GATE = "unmeasured_gate"
-    FUTURE_APPROVAL = "future_approval"
-    NO_POLICY = "no_policy"
-    UNCALIBRATED_JUDGE = "uncalibrated_judge"
-    BLOCKED_GATE = "blocked_gate"
-    UNRECORDED_METRIC = "unrecorded_metric"
-    UNUSED_RECORD = "unused_record"
-    WOULD_BLOCK = "would_block"
-    POINT_DECISION = "point_decision"
-    MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
-    UNMEETABLE_POLICY = "unmeetable_policy"
-    JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
-    APPROVAL_EXPIRING = "approval_expiring"
-    APPROVER_NOT_OWNER = "approver_not_owner"
-
-
-_WARNINGS = frozenset({
-    Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
-    Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW, Problem.APPROVAL_EXPIRING,
-    Problem.APPROVER_NOT_OWNER,
-})  # fmt: skip
-_ORDER = list(Problem)
-
-
-@attrs.frozen(kw_only=True)
-class Finding:
-    problem: Problem
-    path: str
-    line: int | None  # None: a whole file (an eval output)
-    subject: str  # the id of the record or metric it is about
-    message: str
-
-    @property
-    def severity(self) -> Severity:
-        return Severity.WARNING if self.problem in _WARNINGS else Severity.ERROR
-
-    @property
-    def where(self) -> str:
-        return self.path if self.line is None else f"{self.path}:{self.line}"
+__all__ = ["Diagnosis", "Finding", "Problem", "Severity", "diagnose", "min_n_to_clear"]
 
 
 @attrs.frozen(kw_only=True)
@@ -102,8 +60,10 @@ class Diagnosis:
     @property
     def summary(self) -> str:
         """`3 metrics configured to gate; 1 measured by nothing given; 1 error, 2 warnings`."""
-        given = " (no outputs given)" if self.unmeasured is None else (
-            f"; {self.unmeasured} measured by nothing given"
+        given = (
+            " (no outputs given)"
+            if self.unmeasured is None
+            else (f"; {self.unmeasured} measured by nothing given")
         )
         counts = f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}"
         return f"{plural(self.gating, 'metric')} configured to gate{given}; {counts}"
@@ -114,9 +74,12 @@ def diagnose(
     evidence: Evidence | None,
     evaluated_on: dt.date,
     ownership: Ownership | None = None,
+    unfound: Mapping[str, str] | None = None,
 ) -> Diagnosis:
     """Every problem as of the evaluation date, sorted by file and line; `evidence` is None when
-    no outputs were given, `ownership` when no CODEOWNERS file was found."""
+    no outputs were given, `ownership` when no CODEOWNERS file was found. `unfound` names, by
+    check, the executable a run check names that was not found (the caller looked: doctor itself
+    touches nothing)."""
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
@@ -128,33 +91,48 @@ def diagnose(
         *_would_block(records, measured, evaluated_on),
         *_unrecorded(records, measured),
         *_success(records, evaluated_on),
+        *check_findings(records, measured, unfound or {}),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
     gating = [i for i, m in records.metrics.items() if m.status is MetricStatus.GATING]
-    unmeasured = None if measured is None else sum(i not in measured for i in gating)
+    # No output measures a check: `evalglass run` does.
+    unmeasured = (
+        None
+        if measured is None
+        else sum(i not in measured and check_name(i) is None for i in gating)
+    )
     return Diagnosis(findings=tuple(findings), gating=len(gating), unmeasured=unmeasured)
-
-
-def _at(origin: Origin, problem: Problem, subject: str, message: str) -> Finding:
-    return Finding(problem=problem, path=origin.path, line=origin.line, subject=subject,
-                   message=message)
-
-
-def _hint(name: str, known: Mapping[str, object]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _references(records: HostRecords) -> Iterator[Finding]:
     for metric_id, metric in records.metrics.items():
-        if metric.dataset not in records.datasets:
-            yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
-                      f"metric '{metric_id}' names dataset '{metric.dataset}', which has no record "
-                      f"in datasets.yaml{_hint(metric.dataset, records.datasets)}")
+        name = check_name(metric_id)
+        if name is not None:
+            if metric.status is MetricStatus.GATING and name not in records.checks:
+                yield _at(
+                    metric.origin,
+                    Problem.DANGLING_REFERENCE,
+                    metric_id,
+                    f"metric '{metric_id}' is configured to gate, and checks.yaml has no "
+                    f"check '{name}'{_hint(name, records.checks)}: it blocks every run",
+                )
+            continue
+        if metric.dataset is not None and metric.dataset not in records.datasets:
+            yield _at(
+                metric.origin,
+                Problem.DANGLING_REFERENCE,
+                metric_id,
+                f"metric '{metric_id}' names dataset '{metric.dataset}', which has no record "
+                f"in datasets.yaml{_hint(metric.dataset, records.datasets)}",
+            )
         if metric.judge is not None and metric.judge not in records.judges:
-            yield _at(metric.origin, Problem.DANGLING_REFERENCE, metric_id,
-                      f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
-                      f"judges.yaml{_hint(metric.judge, records.judges)}")
+            yield _at(
+                metric.origin,
+                Problem.DANGLING_REFERENCE,
+                metric_id,
+                f"metric '{metric_id}' names judge '{metric.judge}', which has no record in "
+                f"judges.yaml{_hint(metric.judge, records.judges)}",
+            )
 
 
 def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
@@ -171,10 +149,14 @@ def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
         names = ", ".join(f"'{u}'" for u in users[judge_id])
         pending = judge.calibration in (Calibration.UNCALIBRATED, Calibration.CALIBRATING)
         effect = "would block once calibrated" if pending else "blocks"
-        yield _at(judge.origin, Problem.JUDGE_EVIDENCE_INSUFFICIENT, judge_id,
-                  f"{shortfall}: {plural(len(users[judge_id]), 'metric')} using it ({names}) "
-                  f"{effect} (judge_evidence_insufficient) until the judge is re-calibrated or "
-                  "`evidence` points at the right file")
+        yield _at(
+            judge.origin,
+            Problem.JUDGE_EVIDENCE_INSUFFICIENT,
+            judge_id,
+            f"{shortfall}: {plural(len(users[judge_id]), 'metric')} using it ({names}) "
+            f"{effect} (judge_evidence_insufficient) until the judge is re-calibrated or "
+            "`evidence` points at the right file",
+        )
 
 
 def _gates(
@@ -187,21 +169,39 @@ def _gates(
             continue
         measurement = None if measured is None else measured.get(metric_id)
         authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
+        if check_name(metric_id) is not None:
+            # No output measures a check, and its definition is its bar: blocked is all to say.
+            if authority.outcome is Outcome.BLOCKED:
+                yield from _blocked(metric_id, metric, authority.reasons, records)
+            continue
         if measured is not None and measurement is None:
-            effect = ("once it can gate, it blocks" if authority.outcome is Outcome.INFORMATIONAL
-                      else "it blocks this run")
-            yield _at(metric.origin, Problem.UNMEASURED_GATE, metric_id,
-                      f"metric '{metric_id}' is configured to gate and no output given measures "
-                      f"it: {effect} (value_missing)")
-        if metric.dataset not in records.policies:
+            effect = (
+                "once it can gate, it blocks"
+                if authority.outcome is Outcome.INFORMATIONAL
+                else "it blocks this run"
+            )
+            yield _at(
+                metric.origin,
+                Problem.UNMEASURED_GATE,
+                metric_id,
+                f"metric '{metric_id}' is configured to gate and no output given measures "
+                f"it: {effect} (value_missing)",
+            )
+        if metric.dataset is not None and metric.dataset not in records.policies:
             unpolicied.setdefault(metric.dataset, []).append(metric_id)
         judge = records.judges.get(metric.judge) if metric.judge is not None else None
-        if judge is not None and judge.calibration in (Calibration.UNCALIBRATED,
-                                                       Calibration.CALIBRATING):
-            yield _at(metric.origin, Problem.UNCALIBRATED_JUDGE, metric_id,
-                      f"metric '{metric_id}' is configured to gate on judge '{metric.judge}', "
-                      f"which is {judge.calibration.value}: it stays informational until the "
-                      "judge is calibrated")
+        if judge is not None and judge.calibration in (
+            Calibration.UNCALIBRATED,
+            Calibration.CALIBRATING,
+        ):
+            yield _at(
+                metric.origin,
+                Problem.UNCALIBRATED_JUDGE,
+                metric_id,
+                f"metric '{metric_id}' is configured to gate on judge '{metric.judge}', "
+                f"which is {judge.calibration.value}: it stays informational until the "
+                "judge is calibrated",
+            )
         if authority.outcome is Outcome.BLOCKED:
             yield from _blocked(metric_id, metric, authority.reasons, records)
         yield from _assurance(metric_id, metric, records)
@@ -209,16 +209,23 @@ def _gates(
         dataset = records.datasets.get(dataset_id)
         origin = dataset.origin if dataset is not None else records.metrics[users[0]].origin
         names = ", ".join(f"'{u}'" for u in users)
-        who = f"metric {names} uses it: it blocks" if len(users) == 1 else (
-            f"metrics {names} use it: they block"
+        who = (
+            f"metric {names} uses it: it blocks"
+            if len(users) == 1
+            else (f"metrics {names} use it: they block")
         )
-        yield _at(origin, Problem.NO_POLICY, dataset_id,
-                  f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
-                  "(policy_not_permitted) until data governance sets one")
+        yield _at(
+            origin,
+            Problem.NO_POLICY,
+            dataset_id,
+            f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
+            "(policy_not_permitted) until data governance sets one",
+        )
 
 
-def _blocked(metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...],
-             records: HostRecords) -> Iterator[Finding]:
+def _blocked(
+    metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...], records: HostRecords
+) -> Iterator[Finding]:
     """An authorized metric that blocks, for reasons no other finding already names."""
     named = {C.DANGLING_REFERENCE, C.JUDGE_EVIDENCE_INSUFFICIENT}  # the judge's own finding
     if metric.dataset not in records.policies:
@@ -226,16 +233,24 @@ def _blocked(metric_id: str, metric: MetricRecord, reasons: tuple[Reason, ...],
     rest = [r for r in reasons if r.code not in named]
     if rest:
         why = "; ".join(f"{r.code.value}: {r.message}" for r in rest)
-        yield _at(metric.origin, Problem.BLOCKED_GATE, metric_id,
-                  f"metric '{metric_id}' is authorized to gate and blocked: {why}")
+        yield _at(
+            metric.origin,
+            Problem.BLOCKED_GATE,
+            metric_id,
+            f"metric '{metric_id}' is authorized to gate and blocked: {why}",
+        )
 
 
 def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> Iterator[Finding]:
     """Gates that cannot tell much: a point rule, or too few samples for the bound to clear."""
     if metric.decision is Decision.POINT:
-        yield _at(metric.origin, Problem.POINT_DECISION, metric_id,
-                  f"metric '{metric_id}' gates with decision: point, a low-assurance rule: it "
-                  "compares the value itself, so sampling noise alone can pass or fail it")
+        yield _at(
+            metric.origin,
+            Problem.POINT_DECISION,
+            metric_id,
+            f"metric '{metric_id}' gates with decision: point, a low-assurance rule: it "
+            "compares the value itself, so sampling noise alone can pass or fail it",
+        )
         return
     threshold = records.thresholds.get(metric_id)
     bar = None if threshold is None else threshold.value
@@ -243,17 +258,27 @@ def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> It
         return  # only a bar inside [0, 1] can be a proportion's
     level = metric.interval_level
     needed = min_n_to_clear(threshold.op, bar, level)
-    rule = (f"even a perfect score's {level * 100:g}% Wilson "
-            f"{'lower' if threshold.op.higher_is_better else 'upper'} bound")
+    rule = (
+        f"even a perfect score's {level * 100:g}% Wilson "
+        f"{'lower' if threshold.op.higher_is_better else 'upper'} bound"
+    )
     if needed is None:
-        yield _at(metric.origin, Problem.MIN_SAMPLES_TOO_LOW, metric_id,
-                  f"metric '{metric_id}': no n is enough: {rule} never clears "
-                  f"{threshold.op.value} {bar:g}, so a proportion can only fail this gate")
+        yield _at(
+            metric.origin,
+            Problem.MIN_SAMPLES_TOO_LOW,
+            metric_id,
+            f"metric '{metric_id}': no n is enough: {rule} never clears "
+            f"{threshold.op.value} {bar:g}, so a proportion can only fail this gate",
+        )
     elif metric.min_samples < needed:
-        yield _at(metric.origin, Problem.MIN_SAMPLES_TOO_LOW, metric_id,
-                  f"metric '{metric_id}': min_samples {metric.min_samples} is below {needed}, "
-                  f"the smallest n at which {rule} clears {threshold.op.value} {bar:g}: a "
-                  "proportion measured on fewer samples can only fail")
+        yield _at(
+            metric.origin,
+            Problem.MIN_SAMPLES_TOO_LOW,
+            metric_id,
+            f"metric '{metric_id}': min_samples {metric.min_samples} is below {needed}, "
+            f"the smallest n at which {rule} clears {threshold.op.value} {bar:g}: a "
+            "proportion measured on fewer samples can only fail",
+        )
 
 
 def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> int | None:
@@ -288,17 +313,25 @@ def _thresholds(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding
     for metric_id, threshold in records.thresholds.items():
         approved_on = threshold.approved_on
         if threshold.approval is Approval.APPROVED and approved_on and approved_on > evaluated_on:
-            yield _at(threshold.origin, Problem.FUTURE_APPROVAL, metric_id,
-                      f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
-                      f"the evaluation date ({evaluated_on.isoformat()}): an approval cannot "
-                      "come from the future")
+            yield _at(
+                threshold.origin,
+                Problem.FUTURE_APPROVAL,
+                metric_id,
+                f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
+                f"the evaluation date ({evaluated_on.isoformat()}): an approval cannot "
+                "come from the future",
+            )
     # An expired one is already a reason (approval_expired) wherever it decides anything.
     for metric_id, when, days in approval_review.expiring(records, evaluated_on):
         if days >= 0:
             threshold = records.thresholds[metric_id]
-            yield _at(threshold.origin, Problem.APPROVAL_EXPIRING, metric_id,
-                      f"threshold '{metric_id}' ({approval_review.approval_text(threshold)}): "
-                      f"{when}: approve it again by then, or it stops gating (approval_expired)")
+            yield _at(
+                threshold.origin,
+                Problem.APPROVAL_EXPIRING,
+                metric_id,
+                f"threshold '{metric_id}' ({approval_review.approval_text(threshold)}): "
+                f"{when}: approve it again by then, or it stops gating (approval_expired)",
+            )
 
 
 def _approvers(records: HostRecords, ownership: Ownership | None) -> Iterator[Finding]:
@@ -316,33 +349,48 @@ def _approvers(records: HostRecords, ownership: Ownership | None) -> Iterator[Fi
             continue
         else:
             owners = ", ".join(rule.owners) or "no one: the line leaves it unowned"
-            teams = (f" (a team's members cannot be checked here: confirm {who} is one)"
-                     if any("/" in o for o in rule.owners) else "")
+            teams = (
+                f" (a team's members cannot be checked here: confirm {who} is one)"
+                if any("/" in o for o in rule.owners)
+                else ""
+            )
             said = f"{ownership.codeowners}:{rule.line} ('{rule.text}') names {owners}{teams}"
-        yield _at(threshold.origin, Problem.APPROVER_NOT_OWNER, metric_id,
-                  f"threshold '{metric_id}' is approved by '{who}', who is not named as an owner "
-                  f"of thresholds.yaml in CODEOWNERS: {said}")
+        yield _at(
+            threshold.origin,
+            Problem.APPROVER_NOT_OWNER,
+            metric_id,
+            f"threshold '{metric_id}' is approved by '{who}', who is not named as an owner "
+            f"of thresholds.yaml in CODEOWNERS: {said}",
+        )
 
 
 def _unused(records: HostRecords) -> Iterator[Finding]:
     """Records no metric reaches: usually a renamed metric or a typo on one side."""
-    datasets = {m.dataset for m in records.metrics.values()}
+    datasets = {m.dataset for m in records.metrics.values() if m.dataset is not None}
     judges = {m.judge for m in records.metrics.values() if m.judge is not None}
-    kinds: list[tuple[str, Mapping[str, object], set[str] | Mapping[str, object], str]] = [
+    # A check's definition is its bar: nothing reads a threshold or a baseline for its metric.
+    compared = {i for i in records.metrics if check_name(i) is None}
+    kinds: list[tuple[str, Mapping[str, object], set[str], str]] = [
         ("dataset", records.datasets, datasets, "no metric names it"),
         ("judge", records.judges, judges, "no metric names it"),
         ("policy", records.policies, datasets, "no metric names its dataset"),
-        ("baseline", records.baselines, records.metrics, "metrics.yaml has no such metric"),
-        ("threshold", records.thresholds, records.metrics, "metrics.yaml has no such metric"),
+        ("baseline", records.baselines, compared, "metrics.yaml has no such metric"),
+        ("threshold", records.thresholds, compared, "metrics.yaml has no such metric"),
     ]
     for noun, found, used, why in kinds:
         for record_id, record in found.items():
             if record_id not in used:
                 origin: Origin = record.origin  # type: ignore[attr-defined]
                 by_metric = noun in ("baseline", "threshold")
-                hint = _hint(record_id, records.metrics) if by_metric else ""
-                yield _at(origin, Problem.UNUSED_RECORD, record_id,
-                          f"{noun} '{record_id}' is used by nothing: {why}{hint}")
+                said = why + (_hint(record_id, records.metrics) if by_metric else "")
+                if by_metric and check_name(record_id) is not None:
+                    said = "a check's definition in checks.yaml is its bar"
+                yield _at(
+                    origin,
+                    Problem.UNUSED_RECORD,
+                    record_id,
+                    f"{noun} '{record_id}' is used by nothing: {said}",
+                )
 
 
 def _would_block(
@@ -359,9 +407,12 @@ def _would_block(
             notes = tuple(n for n in notes if n.code is not C.JUDGE_NOT_INDEPENDENT)
         if notes:
             why = "; ".join(f"{n.code.value}: {n.message}" for n in notes)
-            yield _at(metric.origin, Problem.WOULD_BLOCK, metric_id,
-                      f"metric '{metric_id}' is informational and would block once promoted: "
-                      f"{why}")
+            yield _at(
+                metric.origin,
+                Problem.WOULD_BLOCK,
+                metric_id,
+                f"metric '{metric_id}' is informational and would block once promoted: {why}",
+            )
 
 
 def _success(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
@@ -374,8 +425,10 @@ def _success(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
     for metric_id in policy.must_pass:
         metric = records.metrics.get(metric_id)
         if metric is None:
-            why = (f"which has no record in metrics.yaml{_hint(metric_id, records.metrics)}: "
-                   "every run blocks")
+            why = (
+                f"which has no record in metrics.yaml{_hint(metric_id, records.metrics)}: "
+                "every run blocks"
+            )
         elif metric.status is not MetricStatus.GATING:
             why = f"whose status is {metric.status.value}: it never gates, so every run blocks"
         else:
@@ -384,14 +437,22 @@ def _success(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
                 continue
             codes = ", ".join(r.code.value for r in authority.reasons)
             why = f"which cannot gate ({codes}): {every_run}"
-        yield _at(policy.origin, Problem.UNMEETABLE_POLICY, metric_id,
-                  f"the success policy must pass '{metric_id}', {why}")
+        yield _at(
+            policy.origin,
+            Problem.UNMEETABLE_POLICY,
+            metric_id,
+            f"the success policy must pass '{metric_id}', {why}",
+        )
     gating = sum(m.status is MetricStatus.GATING for m in records.metrics.values())
     if policy.min_gates > gating:
-        yield _at(policy.origin, Problem.UNMEETABLE_POLICY, "min_gates",
-                  f"the success policy asks for at least {plural(policy.min_gates, 'gate')}, and "
-                  f"{plural(gating, 'metric')} {'is' if gating == 1 else 'are'} configured to "
-                  "gate: no run can pass")
+        yield _at(
+            policy.origin,
+            Problem.UNMEETABLE_POLICY,
+            "min_gates",
+            f"the success policy asks for at least {plural(policy.min_gates, 'gate')}, and "
+            f"{plural(gating, 'metric')} {'is' if gating == 1 else 'are'} configured to "
+            "gate: no run can pass",
+        )
 
 
 def _unrecorded(
@@ -399,8 +460,12 @@ def _unrecorded(
 ) -> Iterator[Finding]:
     for metric_id, measurement in (measured or {}).items():
         if metric_id not in records.metrics:
-            yield Finding(problem=Problem.UNRECORDED_METRIC, path=measurement.run.source,
-                          line=None, subject=metric_id,
-                          message=f"metric '{metric_id}' is measured and has no record in "
-                          "metrics.yaml, so it is informational (`evalglass metrics --skeleton` "
-                          "drafts one)")
+            yield Finding(
+                problem=Problem.UNRECORDED_METRIC,
+                path=measurement.run.source,
+                line=None,
+                subject=metric_id,
+                message=f"metric '{metric_id}' is measured and has no record in "
+                "metrics.yaml, so it is informational (`evalglass metrics --skeleton` "
+                "drafts one)",
+            )

@@ -20,7 +20,7 @@ from evalglass.records.model import HostRecords, Op
 from evalglass.records.schema import KINDS
 
 # Foundations first, each file to its own owners; the metric's own status is the last switch.
-ORDER = ("datasets", "policies", "judges", "baselines", "thresholds", "metrics")
+ORDER = ("datasets", "policies", "judges", "baselines", "thresholds", "checks", "metrics")
 _PLAIN_TEXT = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "null"})
 # A value still to be chosen (`<version>`), shown as the placeholder it is.
@@ -88,7 +88,9 @@ def yaml_text(value: object) -> str:
     if isinstance(value, int | float):
         return fmt(value)
     text = str(value)
-    if _STAND_IN.fullmatch(text) or (_PLAIN_TEXT.fullmatch(text) and text.lower() not in _YAML_WORDS):
+    if _STAND_IN.fullmatch(text) or (
+        _PLAIN_TEXT.fullmatch(text) and text.lower() not in _YAML_WORDS
+    ):
         return text
     return "'" + text.replace("'", "''") + "'"
 

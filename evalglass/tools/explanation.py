@@ -15,7 +15,14 @@ from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.core.success import required_gates
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence
-from evalglass.records.model import HostRecords, MetricRecord, SuccessMode, SuccessPolicy
+from evalglass.records.model import (
+    CheckRecord,
+    HostRecords,
+    MetricRecord,
+    SuccessMode,
+    SuccessPolicy,
+    check_name,
+)
 from evalglass.tools.checklist import checklist
 from evalglass.tools.edits import Checklist, apply
 
@@ -45,6 +52,9 @@ class Explanation:
     outputs_given: bool
     policy: PolicyRequirement
     hypothetical: MetricCard | None = None
+    # A host check's metric: whether it is one, and its definition in checks.yaml (None: none).
+    is_check: bool = False
+    check: CheckRecord | None = None
 
     @property
     def hypothetical_gate_known(self) -> bool:
@@ -66,20 +76,26 @@ def explain(
 ) -> Explanation:
     """Explain `metric_id` as evaluated at `evaluated_at`; raises EvalglassError when neither
     records nor outputs know it."""
-    known = sorted(set(records.metrics) | set(evidence.measurements))
+    known = sorted(
+        set(records.metrics)
+        | set(evidence.measurements)
+        | {f"check/{name}" for name in records.checks}
+    )
     if metric_id not in known:
         close = difflib.get_close_matches(metric_id, known, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         where = "metrics.yaml or the outputs given" if evidence.sources else "metrics.yaml"
         raise EvalglassError(metric_id, f"no such metric in {where}{hint}")
     evaluated_on = evaluation_date(evaluated_at)
-    plan = checklist(metric_id, records, evidence.measurements.get(metric_id),
-                     evaluated_on=evaluated_on)
+    plan = checklist(
+        metric_id, records, evidence.measurements.get(metric_id), evaluated_on=evaluated_on
+    )
     hypothetical = None
     if evidence.sources:
         hypothetical = _card(
             assemble(apply(records, plan.edits), evidence, evaluated_at=evaluated_at), metric_id
         )
+    name = check_name(metric_id)
     return Explanation(
         card=_card(assemble(records, evidence, evaluated_at=evaluated_at), metric_id),
         record=records.metrics.get(metric_id),
@@ -87,6 +103,8 @@ def explain(
         outputs_given=bool(evidence.sources),
         policy=policy_requirement(metric_id, records.success),
         hypothetical=hypothetical,
+        is_check=name is not None,
+        check=None if name is None else records.checks.get(name),
     )
 
 
@@ -96,19 +114,34 @@ def policy_requirement(metric_id: str, policy: SuccessPolicy | None) -> PolicyRe
     policy = SuccessPolicy() if policy is None else policy
     named = metric_id in policy.must_pass
     if named:
-        text = ("success.yaml names it in must_pass: every run must gate on it and it must pass. "
-                "If it fails, the run fails; if it cannot gate (informational, blocked, unsound, "
-                "or not in the run), the run is blocked.")
+        text = (
+            "success.yaml names it in must_pass: every run must gate on it and it must pass. "
+            "If it fails, the run fails; if it cannot gate (informational, blocked, unsound, "
+            "or not in the run), the run is blocked."
+        )
+        if check_name(metric_id) is not None:
+            text += (
+                " A check is run only by `evalglass run` of its tier: under `evalglass "
+                "score`, or a run of a tier that leaves it out, it is not run, so it cannot "
+                "show that it passed and the run is blocked."
+            )
     elif policy.mode is SuccessMode.PERCENTAGE:
         rate = policy.min_pass_rate if policy.min_pass_rate is not None else 1.0
-        text = (f"success.yaml asks that at least {rate * 100:g}% of the gates pass. Once it "
-                "gates, it counts among them: it may fail, block or be unsound while that share "
-                "holds (the run names it as tolerated), and a run below the share fails.")
+        text = (
+            f"success.yaml asks that at least {rate * 100:g}% of the gates pass. Once it "
+            "gates, it counts among them: it may fail, block or be unsound while that share "
+            "holds (the run names it as tolerated), and a run below the share fails."
+        )
     else:
-        where = ("success.yaml asks" if source == "success.yaml"
-                 else "There is no success.yaml: the default policy asks")
-        text = (f"{where} that every gate pass. Once it gates, its failure fails the run, and a "
-                "block or an unsound number of it blocks the run.")
+        where = (
+            "success.yaml asks"
+            if source == "success.yaml"
+            else "There is no success.yaml: the default policy asks"
+        )
+        text = (
+            f"{where} that every gate pass. Once it gates, its failure fails the run, and a "
+            "block or an unsound number of it blocks the run."
+        )
     needed = required_gates(policy)
     if needed:
         text += f" The run needs at least {needed} gate{'s' if needed > 1 else ''} to pass."

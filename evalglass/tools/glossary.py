@@ -9,9 +9,10 @@ import types
 from collections.abc import Mapping
 
 from evalglass.reasons import AuthorityCode as C
+from evalglass.reasons import GateCode as G
 from evalglass.reasons import ValidityCode as V
 
-PLAIN: Mapping[C | V, str] = types.MappingProxyType(
+PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
     {
         C.NO_RECORD: (
             "metrics.yaml does not mention this metric, so nobody has decided what it is for. "
@@ -37,8 +38,9 @@ PLAIN: Mapping[C | V, str] = types.MappingProxyType(
             "human labels. An unchecked grader cannot fail a build."
         ),
         C.DANGLING_REFERENCE: (
-            "The metric names a dataset or judge that has no record, usually a typo in an id. "
-            "A missing record is not 'proposed': an authorized metric blocks on it."
+            "The metric names a dataset or judge that has no record (or, for a check's metric, "
+            "checks.yaml has no check of its name), usually a typo in an id. A missing record is "
+            "not 'proposed': an authorized metric blocks on it."
         ),
         C.POLICY_NOT_PERMITTED: (
             "Data governance has not permitted results on this dataset to decide a release "
@@ -112,10 +114,24 @@ PLAIN: Mapping[C | V, str] = types.MappingProxyType(
             "The output's own summary value disagrees with its per-sample scores, so it is not "
             "clear which number to trust."
         ),
+        V.CHECK_COULD_NOT_RUN: (
+            "The check could not run at all (its executable was not found, its cwd does not "
+            "exist, or its file could not be read). That is no result: never a pass, never a "
+            "plain fail, and a gating check blocks the run until it can run."
+        ),
+        G.PASSED_ON_RETRY: (
+            "The check failed, then passed when evalglass ran it once more. A gate that passes "
+            "only sometimes is flaky: the run passes with this warning, never a plain pass."
+        ),
+        G.NOT_RUN: (
+            "This run did not start the check: `evalglass score` starts no process, and a "
+            "full-tier check is not run in the fast tier. It decides nothing here; "
+            "`evalglass run` (--tier full) runs it."
+        ),
     }
 )
 
 
-def plain(code: C | V) -> str:
+def plain(code: C | V | G) -> str:
     """The plain-language explanation of `code` (its bare name for a code not yet explained)."""
     return PLAIN.get(code, code.value)

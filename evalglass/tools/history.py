@@ -76,10 +76,18 @@ def build(
         close = difflib.get_close_matches(metric_id, sorted(known), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         span = f"since {since}" if since else "in the history of HEAD"
-        raise UnknownMetric(metric_id, f"no record of this metric in {folder} in any commit "
-                                       f"{span} ({len(revisions)} read){hint}")
-    return History(metric=metric_id, folder=folder, since=since, commits_read=len(revisions),
-                   entries=tuple(entries))
+        raise UnknownMetric(
+            metric_id,
+            f"no record of this metric in {folder} in any commit "
+            f"{span} ({len(revisions)} read){hint}",
+        )
+    return History(
+        metric=metric_id,
+        folder=folder,
+        since=since,
+        commits_read=len(revisions),
+        entries=tuple(entries),
+    )
 
 
 def changed(metric_id: str, before: HostRecords, after: HostRecords) -> Iterator[FieldChange]:
@@ -91,13 +99,24 @@ def changed(metric_id: str, before: HostRecords, after: HostRecords) -> Iterator
         (old_id, was), (new_id, now) = old.get(role, (None, None)), new.get(role, (None, None))
         if was == now and old_id == new_id:
             continue
-        label = new_id if old_id in (None, new_id) else (
-            old_id if new_id is None else f"{old_id} → {new_id}")
+        label = (
+            new_id
+            if old_id in (None, new_id)
+            else (old_id if new_id is None else f"{old_id} → {new_id}")
+        )
         yield from _fields(role, label or "", was, now)
 
 
-_ROLES = ("metrics", "thresholds", "datasets", "policies", "judges", "baselines", "checks",
-          "success")
+_ROLES = (
+    "metrics",
+    "thresholds",
+    "datasets",
+    "policies",
+    "judges",
+    "baselines",
+    "checks",
+    "success",
+)
 
 
 def _behind(metric_id: str, records: HostRecords) -> dict[str, tuple[str, object]]:
@@ -109,13 +128,16 @@ def _behind(metric_id: str, records: HostRecords) -> dict[str, tuple[str, object
         if record is not None:
             found[kind] = (metric_id, record)
     if metric is not None:
-        for kind, record_id in (("datasets", metric.dataset), ("policies", metric.dataset),
-                                ("judges", metric.judge)):
+        for kind, record_id in (
+            ("datasets", metric.dataset),
+            ("policies", metric.dataset),
+            ("judges", metric.judge),
+        ):
             record = getattr(records, kind).get(record_id) if record_id is not None else None
             if record is not None and record_id is not None:
                 found[kind] = (record_id, record)
-    if metric_id.startswith(_CHECK) and metric_id[len(_CHECK):] in records.checks:
-        name = metric_id[len(_CHECK):]
+    if metric_id.startswith(_CHECK) and metric_id[len(_CHECK) :] in records.checks:
+        name = metric_id[len(_CHECK) :]
         found["checks"] = (name, records.checks[name])
     success = records.success
     if success is not None and metric_id in success.must_pass:
@@ -135,18 +157,27 @@ def _fields(kind: str, record: str, was: object, now: object) -> Iterator[FieldC
         if field.nested:
             old_block, new_block = _get(was, field.name), _get(now, field.name)
             for sub in field.fields:
-                yield from _one(file, record, f"{field.name}.{sub.name}", sub,
-                                _get(old_block, sub.name), _get(new_block, sub.name))
+                yield from _one(
+                    file,
+                    record,
+                    f"{field.name}.{sub.name}",
+                    sub,
+                    _get(old_block, sub.name),
+                    _get(new_block, sub.name),
+                )
         else:
-            yield from _one(file, record, field.name, field, _get(was, field.name),
-                            _get(now, field.name))
+            yield from _one(
+                file, record, field.name, field, _get(was, field.name), _get(now, field.name)
+            )
 
 
-def _one(file: str, record: str, name: str, field: Field, old: object,
-         new: object) -> Iterator[FieldChange]:
+def _one(
+    file: str, record: str, name: str, field: Field, old: object, new: object
+) -> Iterator[FieldChange]:
     if old != new:
-        yield FieldChange(file=file, record=record, field=name, old=_text(old, field),
-                          new=_text(new, field))
+        yield FieldChange(
+            file=file, record=record, field=name, old=_text(old, field), new=_text(new, field)
+        )
 
 
 def _get(record: object, name: str) -> object:
@@ -165,4 +196,3 @@ def _ids(records: HostRecords) -> set[str]:
     """Every metric id some record of these names."""
     ids = {*records.metrics, *records.thresholds, *records.baselines}
     return ids | {_CHECK + name for name in records.checks}
-

@@ -17,13 +17,16 @@ from evalglass.core.authority import Outcome, resolve
 from evalglass.core.decision import rule_text
 from evalglass.evidence.model import Evidence
 from evalglass.records.model import (
+    CHECK_PREFIX,
     Approval,
     ApprovedFor,
     Decision,
     HostRecords,
     MetricRecord,
+    MetricStatus,
     Op,
     ThresholdRecord,
+    check_name,
 )
 from evalglass.tools import approval_review
 
@@ -45,6 +48,8 @@ class Kind(enum.Enum):
     RECORD_ADDED = "record_added"
     RECORD_REMOVED = "record_removed"
     RECORD_CHANGED = "record_changed"
+    # A gating check's definition edited: no one can tell a stricter command from a weaker one.
+    CHECK_CHANGED = "check_changed"
 
 
 @attrs.frozen(kw_only=True)
@@ -69,7 +74,13 @@ class RecordsDiff:
         return tuple(
             c
             for c in self.changes
-            if c.kind in (Kind.THRESHOLD_LOOSENED, Kind.METRIC_LOOSENED, Kind.APPROVAL_LOOSENED)
+            if c.kind
+            in (
+                Kind.THRESHOLD_LOOSENED,
+                Kind.METRIC_LOOSENED,
+                Kind.APPROVAL_LOOSENED,
+                Kind.CHECK_CHANGED,
+            )
             or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
         )
 
@@ -96,12 +107,20 @@ def diff(
     for kind in _FILES:
         if kind not in ("thresholds", "metrics"):
             changes += _records(kind, getattr(base, kind), getattr(head, kind))
-    changes += [Change(kind=Kind.APPROVAL_STALE, file="thresholds.yaml", id=metric_id,
-                       detail=detail)
-                for metric_id, detail in approval_review.made_stale(base, head)]
-    changes += [Change(kind=Kind.APPROVAL_EXPIRING, file="thresholds.yaml", id=metric_id,
-                       detail=f"{_approval(head.thresholds[metric_id])}: {when}")
-                for metric_id, when, _ in approval_review.expiring(head, evaluated_on)]
+    changes += _checks(base, head)
+    changes += [
+        Change(kind=Kind.APPROVAL_STALE, file="thresholds.yaml", id=metric_id, detail=detail)
+        for metric_id, detail in approval_review.made_stale(base, head)
+    ]
+    changes += [
+        Change(
+            kind=Kind.APPROVAL_EXPIRING,
+            file="thresholds.yaml",
+            id=metric_id,
+            detail=f"{_approval(head.thresholds[metric_id])}: {when}",
+        )
+        for metric_id, when, _ in approval_review.expiring(head, evaluated_on)
+    ]
     return RecordsDiff(base=base_name, head=head_name, changes=tuple(changes))
 
 
@@ -121,11 +140,22 @@ def _authority(
             why = "cleared: " + ", ".join(r.code.value for r in before.reasons)
         detail = f"{before.outcome.value} → {after.outcome.value} ({why})"
         if _RANK[after.outcome] > _RANK[before.outcome]:
-            unapproved = not _newly_approved(base.thresholds.get(metric_id), head.thresholds.get(metric_id))
-            yield Change(kind=Kind.GAINS_AUTHORITY, file="metrics.yaml", id=metric_id,
-                         detail=detail, unapproved=unapproved)
+            # A check has no threshold to approve: the metrics.yaml edit is its promotion, and a
+            # new check gate only adds a way to fail.
+            unapproved = check_name(metric_id) is None and not _newly_approved(
+                base.thresholds.get(metric_id), head.thresholds.get(metric_id)
+            )
+            yield Change(
+                kind=Kind.GAINS_AUTHORITY,
+                file="metrics.yaml",
+                id=metric_id,
+                detail=detail,
+                unapproved=unapproved,
+            )
         else:
-            yield Change(kind=Kind.LOSES_AUTHORITY, file="metrics.yaml", id=metric_id, detail=detail)
+            yield Change(
+                kind=Kind.LOSES_AUTHORITY, file="metrics.yaml", id=metric_id, detail=detail
+            )
 
 
 def _newly_approved(before: ThresholdRecord | None, after: ThresholdRecord | None) -> bool:
@@ -152,16 +182,25 @@ def _thresholds(
             continue
         direction = _direction(old, new)
         if direction is not None:
-            yield Change(kind=direction, file="thresholds.yaml", id=metric_id,
-                         detail=f"{_rule(old)} → {_rule(new)}")
+            yield Change(
+                kind=direction,
+                file="thresholds.yaml",
+                id=metric_id,
+                detail=f"{_rule(old)} → {_rule(new)}",
+            )
         approval = (old.approval, old.approved_by, old.approved_on)
         if approval != (new.approval, new.approved_by, new.approved_on):
-            yield Change(kind=Kind.APPROVAL_CHANGED, file="thresholds.yaml", id=metric_id,
-                         detail=f"{_approval(old)} → {_approval(new)}")
+            yield Change(
+                kind=Kind.APPROVAL_CHANGED,
+                file="thresholds.yaml",
+                id=metric_id,
+                detail=f"{_approval(old)} → {_approval(new)}",
+            )
         loosened = approval_review.loosened(old, new)
         if loosened:
-            yield Change(kind=Kind.APPROVAL_LOOSENED, file="thresholds.yaml", id=metric_id,
-                         detail=loosened)
+            yield Change(
+                kind=Kind.APPROVAL_LOOSENED, file="thresholds.yaml", id=metric_id, detail=loosened
+            )
         # Whatever else changed (the warn bound; a rule rewritten without changing what passes;
         # what an approval is for, moved with a new approval) is still shown: a reviewer sees
         # every edit.
@@ -174,13 +213,19 @@ def _thresholds(
             if name not in covered and getattr(old, name) != getattr(new, name)
         ]
         if rest:
-            yield Change(kind=Kind.RECORD_CHANGED, file="thresholds.yaml", id=metric_id,
-                         detail="; ".join(rest))
+            yield Change(
+                kind=Kind.RECORD_CHANGED,
+                file="thresholds.yaml",
+                id=metric_id,
+                detail="; ".join(rest),
+            )
 
 
 _APPROVAL_FIELDS = frozenset({"approval", "approved_by", "approved_on"})
 _BAR_FIELDS = frozenset({"op", "value", "max_drop", "max_relative_drop"})
 _BINDING_FIELDS = frozenset({"approved_for", "expires_on"})
+
+
 def _direction(old: ThresholdRecord, new: ThresholdRecord) -> Kind | None:
     """Loosened when the new bar lets through anything the old one stopped, on any of its parts
     (the absolute value, the allowed drop, the allowed relative drop), whatever the others do;
@@ -234,7 +279,9 @@ _METRIC_LOOSER: Mapping[str, Callable[[Any], float]] = {
 }
 
 
-def _metrics(base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord]) -> Iterator[Change]:
+def _metrics(
+    base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord]
+) -> Iterator[Change]:
     """A metric record edited: the fields that make its gate let through more (loosened) or less
     (tightened), in one row whose kind the loosest move decides; any other field apart."""
     for metric_id in sorted(set(base) | set(head)):
@@ -243,8 +290,12 @@ def _metrics(base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord])
             continue
         if old is None or new is None:
             # Whether the metric may gate at all is the authority rows' to say.
-            yield Change(kind=Kind.RECORD_ADDED if old is None else Kind.RECORD_REMOVED,
-                         file="metrics.yaml", id=metric_id, detail=_fields(new or old))
+            yield Change(
+                kind=Kind.RECORD_ADDED if old is None else Kind.RECORD_REMOVED,
+                file="metrics.yaml",
+                id=metric_id,
+                detail=_fields(new or old),
+            )
             continue
         changed = {name for name in _names(old) if getattr(old, name) != getattr(new, name)}
         directed = changed & _METRIC_LOOSER.keys()
@@ -256,11 +307,17 @@ def _metrics(base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord])
             if "decision" not in changed:
                 directed.discard("interval_level")
         if directed:
-            looser = any(_METRIC_LOOSER[name](getattr(new, name))
-                         > _METRIC_LOOSER[name](getattr(old, name)) for name in weighed)
+            looser = any(
+                _METRIC_LOOSER[name](getattr(new, name)) > _METRIC_LOOSER[name](getattr(old, name))
+                for name in weighed
+            )
             kind = Kind.METRIC_LOOSENED if looser else Kind.METRIC_TIGHTENED
-            yield Change(kind=kind, file="metrics.yaml", id=metric_id,
-                         detail=_changed(old, new, directed.__contains__))
+            yield Change(
+                kind=kind,
+                file="metrics.yaml",
+                id=metric_id,
+                detail=_changed(old, new, directed.__contains__),
+            )
         rest = _changed(old, new, (changed - directed).__contains__)
         if rest:
             yield Change(kind=Kind.RECORD_CHANGED, file="metrics.yaml", id=metric_id, detail=rest)
@@ -294,8 +351,22 @@ def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) 
         elif new is None:
             yield Change(kind=Kind.RECORD_REMOVED, file=file, id=record_id, detail=_fields(old))
         else:
-            yield Change(kind=Kind.RECORD_CHANGED, file=file, id=record_id,
-                         detail=_changed(old, new, lambda name: True))
+            yield Change(
+                kind=Kind.RECORD_CHANGED,
+                file=file,
+                id=record_id,
+                detail=_changed(old, new, lambda name: True),
+            )
+
+
+def _checks(base: HostRecords, head: HostRecords) -> Iterator[Change]:
+    """checks.yaml record by record; an edit to a check that gated before is `check_changed`."""
+    for change in _records("checks", base.checks, head.checks):
+        metric = base.metrics.get(CHECK_PREFIX + change.id)
+        gated = metric is not None and metric.status is MetricStatus.GATING
+        if change.kind is Kind.RECORD_CHANGED and gated:
+            change = attrs.evolve(change, kind=Kind.CHECK_CHANGED)
+        yield change
 
 
 def _names(record: object) -> list[str]:
@@ -303,8 +374,11 @@ def _names(record: object) -> list[str]:
 
 
 def _fields(record: object) -> str:
-    return ", ".join(f"{name}: {_text(getattr(record, name))}" for name in _names(record)
-                     if getattr(record, name) is not None)
+    return ", ".join(
+        f"{name}: {_text(getattr(record, name))}"
+        for name in _names(record)
+        if getattr(record, name) is not None
+    )
 
 
 def _text(value: object) -> str:

@@ -181,7 +181,6 @@ def _diff(name: str, before: str | None, after: str) -> str:
         old, new, fromfile="/dev/null" if before is None else f"a/{name}", tofile=f"b/{name}"
     )
     body = "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-        for line in lines
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
     return header + body if body else ""

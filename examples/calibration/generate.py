@@ -14,8 +14,9 @@ HERE = Path(__file__).resolve().parent
 RATERS = ("ana", "ben", "chloe")
 
 
-def sample(rng: random.Random, first: int, items: int, judge_accuracy: float,
-           judged: Path, labelled: Path) -> None:
+def sample(
+    rng: random.Random, first: int, items: int, judge_accuracy: float, judged: Path, labelled: Path
+) -> None:
     """Each answer truly passes with probability 0.7; each person labels it right 90% of the
     time and skips 10% of answers (never all three); the judge is right `judge_accuracy`."""
     judgments, labels = [], []

@@ -18,15 +18,46 @@ def zip_archive(path: Path, members: dict[str, tuple[bytes, int, int, int]]) -> 
     local, central, offset = bytearray(), bytearray(), 0
     for name, (data, method, size, crc) in members.items():
         encoded = name.encode()
-        header = struct.pack("<4sHHHHHIIIHH", b"PK\x03\x04", 20, 0, method, 0, 0, crc,
-                             len(data), size, len(encoded), 0)
-        central += struct.pack("<4sHHHHHHIIIHHHHHII", b"PK\x01\x02", 20, 20, 0, method, 0, 0,
-                               crc, len(data), size, len(encoded), 0, 0, 0, 0, 0, offset)
+        header = struct.pack(
+            "<4sHHHHHIIIHH",
+            b"PK\x03\x04",
+            20,
+            0,
+            method,
+            0,
+            0,
+            crc,
+            len(data),
+            size,
+            len(encoded),
+            0,
+        )
+        central += struct.pack(
+            "<4sHHHHHHIIIHHHHHII",
+            b"PK\x01\x02",
+            20,
+            20,
+            0,
+            method,
+            0,
+            0,
+            crc,
+            len(data),
+            size,
+            len(encoded),
+            0,
+            0,
+            0,
+            0,
+            0,
+            offset,
+        )
         central += encoded
         local += header + encoded + data
         offset += len(header) + len(encoded) + len(data)
-    end = struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(members), len(members),
-                      len(central), len(local), 0)
+    end = struct.pack(
+        "<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(local), 0
+    )
     path.write_bytes(bytes(local) + bytes(central) + end)
     return path
 
@@ -49,11 +80,17 @@ def deflate_member(text: bytes) -> tuple[bytes, int, int, int]:
 
 
 HEADER = {
-    "version": 2, "status": "success",
-    "eval": {"task": "bomb", "model": "m", "dataset": {"name": "d"},
-             "scorers": [{"name": "match", "metrics": [{"name": "accuracy"}]}]},
-    "results": {"scores": [{"name": "match", "scorer": "match",
-                            "metrics": {"accuracy": {"value": 1.0}}}]},
+    "version": 2,
+    "status": "success",
+    "eval": {
+        "task": "bomb",
+        "model": "m",
+        "dataset": {"name": "d"},
+        "scorers": [{"name": "match", "metrics": [{"name": "accuracy"}]}],
+    },
+    "results": {
+        "scores": [{"name": "match", "scorer": "match", "metrics": {"accuracy": {"value": 1.0}}}]
+    },
 }
 
 
@@ -75,20 +112,26 @@ def many_summaries(path: Path, count: int) -> Path:
     """An .eval whose summaries.json lists `count` tiny summaries (a scored sample each)."""
     one = b'{"id":1,"epoch":1,"scores":{"match":{"value":1}}},'
     text = b"[" + one * (count - 1) + one[:-1] + b"]"
-    return zip_archive(path, {
-        "header.json": deflate_member(json.dumps(HEADER).encode()),
-        "summaries.json": zstd_member(text),
-    })
+    return zip_archive(
+        path,
+        {
+            "header.json": deflate_member(json.dumps(HEADER).encode()),
+            "summaries.json": zstd_member(text),
+        },
+    )
 
 
 def many_reductions(path: Path, count: int) -> Path:
     """An .eval whose reductions.json reduces `count` tiny samples for its scorer."""
     one = b'{"value":1},'
     text = b'[{"scorer":"match","samples":[' + one * (count - 1) + one[:-1] + b"]}]"
-    return zip_archive(path, {
-        "header.json": deflate_member(json.dumps(HEADER).encode()),
-        "reductions.json": zstd_member(text),
-    })
+    return zip_archive(
+        path,
+        {
+            "header.json": deflate_member(json.dumps(HEADER).encode()),
+            "reductions.json": zstd_member(text),
+        },
+    )
 
 
 def sparse_json(path: Path, size: int) -> Path:
@@ -110,8 +153,13 @@ def dense_json(path: Path, values: int) -> Path:
 def retries(path: Path, count: int) -> Path:
     """One Inspect JSON log listing the same metric `count` times (each a retry to merge)."""
     entry = {"name": "match", "scorer": "match", "metrics": {"accuracy": {"value": 1.0}}}
-    doc = {"eval_id": "e", "task_id": "t", **HEADER, "results": {"scores": [entry] * count},
-           "stats": {"started_at": "2026-01-01T00:00:00+00:00"}}
+    doc = {
+        "eval_id": "e",
+        "task_id": "t",
+        **HEADER,
+        "results": {"scores": [entry] * count},
+        "stats": {"started_at": "2026-01-01T00:00:00+00:00"},
+    }
     path.write_text(json.dumps(doc))
     return path
 

@@ -79,8 +79,14 @@ def run(
         full_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return subprocess.run(
         [sys.executable, "-c", _LIMITED if limited else _PLAIN, *args],
-        cwd=cwd, env=full_env, capture_output=True, timeout=timeout, check=False,
-        stdin=stdin, text=True, errors="backslashreplace",
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+        stdin=stdin,
+        text=True,
+        errors="backslashreplace",
     )
 
 
@@ -124,8 +130,16 @@ def run_batch(runs: dict[str, tuple[list[str], dict[str, str]]], cwd: Path) -> d
     if "PYTHONPATH" in os.environ:
         full_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     payload = json.dumps([[name, args, env] for name, (args, env) in runs.items()])
-    done = subprocess.run([sys.executable, "-c", _BATCH], cwd=cwd, env=full_env, input=payload,
-                          capture_output=True, text=True, timeout=GUARD_SECONDS * 3, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", _BATCH],
+        cwd=cwd,
+        env=full_env,
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=GUARD_SECONDS * 3,
+        check=False,
+    )
     try:
         found = json.loads(done.stdout)
     except json.JSONDecodeError:

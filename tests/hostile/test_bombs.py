@@ -44,10 +44,15 @@ def scored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Result]:
         "reductions": (bombs.many_reductions(folder / "reductions.eval", 200_000), small),
         "sparse": (bombs.sparse_json(folder / "sparse.json", 2 << 30), {}),
         "dense": (bombs.dense_json(folder / "dense.json", 4_000_000), {}),
-        "bad cap": (bombs.dense_json(folder / "fine.json", 2), {"EVALGLASS_MAX_PARSE_BYTES": "lots"}),
+        "bad cap": (
+            bombs.dense_json(folder / "fine.json", 2),
+            {"EVALGLASS_MAX_PARSE_BYTES": "lots"},
+        ),
     }
-    batch = {name: (["score", str(path), "--records", RECORDS, "--format", "json"], env)
-             for name, (path, env) in runs.items()}
+    batch = {
+        name: (["score", str(path), "--records", RECORDS, "--format", "json"], env)
+        for name, (path, env) in runs.items()
+    }
     batch["records"] = (["validate", "--records", str(_records_bomb(folder))], {})
     return run_batch(batch, folder)
 
@@ -109,8 +114,17 @@ def test_retries_of_one_metric_merge_in_one_pass(tmp_path: Path) -> None:
     guard time (a few seconds; merging them pairwise, each merge sorting all before it, takes
     many minutes)."""
     log = bombs.retries(tmp_path / "retries.json", 50_000)
-    result = run("score", str(log), "--records", RECORDS, "--format", "json", cwd=tmp_path,
-                 limited=True, timeout=30)
+    result = run(
+        "score",
+        str(log),
+        "--records",
+        RECORDS,
+        "--format",
+        "json",
+        cwd=tmp_path,
+        limited=True,
+        timeout=30,
+    )
     assert result.returncode == 3, result.stderr
     assert result.stdout.count('"started": "2026-01-01T00:00:00+00:00"') == 49_999
 

@@ -34,15 +34,17 @@ OUTPUTS = {
     "deep JSON row": ("rows.jsonl", '{"metric": "a", "score": 1, "x": ' + DEEP + "}\n"),
     "an integer past 4,300 digits": ("run.json", '{"metrics": {"a": ' + HUGE_INTEGER + "}}"),
     "an integer score past 4,300 digits": (
-        "rows.jsonl", '{"metric": "a", "score": ' + HUGE_INTEGER + "}\n"
+        "rows.jsonl",
+        '{"metric": "a", "score": ' + HUGE_INTEGER + "}\n",
     ),
     "a cluster that is a list": ("rows.jsonl", '{"metric": "a", "score": 1, "cluster": [1]}\n'),
     "a cluster that is an object": (
-        "rows.jsonl", '{"metric": "a", "score": 1, "cluster": {"k": 1}}\n'
+        "rows.jsonl",
+        '{"metric": "a", "score": 1, "cluster": {"k": 1}}\n',
     ),
     "a deep lm-eval results file": (
-        "results_2026-01-01T00-00-00.json", '{"results": {"t": {"alias": "t", "acc,none": '
-        + DEEP + "}}}"
+        "results_2026-01-01T00-00-00.json",
+        '{"results": {"t": {"alias": "t", "acc,none": ' + DEEP + "}}}",
     ),
 }
 

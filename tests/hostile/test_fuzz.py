@@ -37,7 +37,8 @@ from tests.hostile.harness import FUZZ
 ROOT = Path(__file__).resolve().parents[2]
 # Inspect's JSON logs that hold samples and reductions (not an eval-set's index files).
 INSPECT_JSON = sorted(
-    p for p in (FIXTURES / "inspect").rglob("*.json")
+    p
+    for p in (FIXTURES / "inspect").rglob("*.json")
     if {"samples", "reductions"} <= set(json.loads(p.read_text()))
 )
 INSPECT_EVAL = sorted((FIXTURES / "inspect").rglob("*.eval"))
@@ -49,14 +50,41 @@ GENERIC = ROOT / "examples" / "run.json"
 # Values that break a reader that trusts a shape: every JSON type, numbers at the edges of a
 # float and of Python's int parsing, lone surrogates, nesting.
 ODD = st.sampled_from(
-    [None, True, False, 0, -1, 1.5, -0.0, 2**64, 10**400, -(10**400), 1e308, -1e308,
-     math.nan, math.inf, -math.inf, "", "x", "N/A", "\ud800", "1e400", "C", [], {}, [[[]]],
-     {"value": {}}, [None], [1e308, -1e308]]
+    [
+        None,
+        True,
+        False,
+        0,
+        -1,
+        1.5,
+        -0.0,
+        2**64,
+        10**400,
+        -(10**400),
+        1e308,
+        -1e308,
+        math.nan,
+        math.inf,
+        -math.inf,
+        "",
+        "x",
+        "N/A",
+        "\ud800",
+        "1e400",
+        "C",
+        [],
+        {},
+        [[[]]],
+        {"value": {}},
+        [None],
+        [1e308, -1e308],
+    ]
 )
 JSON = st.recursive(
     ODD | st.text(max_size=8) | st.integers() | st.floats(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                 max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -67,8 +95,13 @@ def _paths(doc: Any) -> list[tuple[Any, ...]]:
     pending: list[tuple[tuple[Any, ...], Any]] = [((), doc)]
     while pending:
         path, node = pending.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node) \
-            if isinstance(node, list) else ()
+        items = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
         for key, child in items:
             found.append((*path, key))
             pending.append(((*path, key), child))
@@ -129,7 +162,9 @@ def _json_fuzz(adapter: Any, fixture: Path, name: str | None = None) -> Any:
 
     @FUZZ
     @given(data=st.data(), cut=st.none() | st.integers(0, 400))
-    def fuzz(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, cut: int | None) -> None:
+    def fuzz(
+        tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, cut: int | None
+    ) -> None:
         folder = tmp_path_factory.mktemp("fuzz")
         for sibling in fixture.parent.iterdir():  # lm-eval's samples files sit beside it
             if sibling != fixture and sibling.suffix == ".jsonl":
@@ -155,13 +190,21 @@ def _eval_members() -> dict[str, Any]:
     """A real Inspect log's parts as its .eval archive holds them."""
     doc = json.loads(INSPECT_JSON[0].read_text())
     header = {k: v for k, v in doc.items() if k not in ("samples", "reductions")}
-    return {"header.json": header, "summaries.json": doc["samples"],
-            "reductions.json": doc["reductions"], "_journal/start.json": {"eval": doc["eval"]}}
+    return {
+        "header.json": header,
+        "summaries.json": doc["samples"],
+        "reductions.json": doc["reductions"],
+        "_journal/start.json": {"eval": doc["eval"]},
+    }
 
 
 @FUZZ
-@given(data=st.data(), member=st.sampled_from(["header.json", "summaries.json", "reductions.json",
-                                               "_journal/start.json"]))
+@given(
+    data=st.data(),
+    member=st.sampled_from(
+        ["header.json", "summaries.json", "reductions.json", "_journal/start.json"]
+    ),
+)
 def test_inspect_eval_survives_mutation(
     tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, member: str
 ) -> None:
@@ -176,7 +219,9 @@ def test_inspect_eval_survives_mutation(
 
 
 @FUZZ
-@given(cut=st.integers(0, 1000), flip=st.none() | st.tuples(st.integers(0, 10**9), st.integers(1, 255)))
+@given(
+    cut=st.integers(0, 1000), flip=st.none() | st.tuples(st.integers(0, 10**9), st.integers(1, 255))
+)
 def test_inspect_eval_survives_damage(
     tmp_path_factory: pytest.TempPathFactory, cut: int, flip: tuple[int, int] | None
 ) -> None:
@@ -207,8 +252,12 @@ def test_rows_survive_generated_rows(
         out = io.StringIO()
         out.write("metric,score,sample_id,cluster\n")
         for row in lines:
-            out.write(",".join(json.dumps(row.get(k)) for k in ("metric", "score", "sample_id",
-                                                                  "cluster")) + "\n")
+            out.write(
+                ",".join(
+                    json.dumps(row.get(k)) for k in ("metric", "score", "sample_id", "cluster")
+                )
+                + "\n"
+            )
         path = folder / "rows.csv"
         path.write_text(out.getvalue(), errors="surrogatepass")
     else:
@@ -218,8 +267,12 @@ def test_rows_survive_generated_rows(
 
 
 @FUZZ
-@given(doc=st.fixed_dictionaries({"metrics": st.dictionaries(st.text(max_size=5), JSON)},
-                                 optional={"model": JSON, "dataset": JSON}))
+@given(
+    doc=st.fixed_dictionaries(
+        {"metrics": st.dictionaries(st.text(max_size=5), JSON)},
+        optional={"model": JSON, "dataset": JSON},
+    )
+)
 def test_generic_survives_generated_documents(
     tmp_path_factory: pytest.TempPathFactory, doc: dict[str, Any]
 ) -> None:
@@ -230,9 +283,23 @@ def test_generic_survives_generated_documents(
 
 
 RECORD_LINES = st.lists(
-    st.sampled_from(["metrics:", "  m:", "    status: gating", "    dataset: d",
-                     "    min_samples: " + "9" * 30, "    value: 1e999", "  - x", "    judge: \"\\ud800\"",
-                     "\t", "---", "    a: {b: c}", "    op: >=", "    approved_on: 2026-13-45"])
+    st.sampled_from(
+        [
+            "metrics:",
+            "  m:",
+            "    status: gating",
+            "    dataset: d",
+            "    min_samples: " + "9" * 30,
+            "    value: 1e999",
+            "  - x",
+            '    judge: "\\ud800"',
+            "\t",
+            "---",
+            "    a: {b: c}",
+            "    op: >=",
+            "    approved_on: 2026-13-45",
+        ]
+    )
     | st.text(max_size=30),
     max_size=10,
 ).map("\n".join)
@@ -271,11 +338,24 @@ def _saved_scorecard() -> str:
 
 
 AGGREGATES = {
-    "evalglass_aggregates": 1, "model": "m", "dataset": {"name": "d", "version": "1"},
-    "metrics": {"a": {"n": 4, "missing": 1, "nonfinite": 0, "out_of_range": 0, "nonbinary": 0,
-                      "low": 0.0, "high": 1.0, "sum": 3 << 20, "sum_squares": 3 << 40,
-                      "clustered_sum_squares": 3 << 40,
-                      "clusters": {"c1": [2, 1 << 20], "c2": [2, 2 << 20]}}},
+    "evalglass_aggregates": 1,
+    "model": "m",
+    "dataset": {"name": "d", "version": "1"},
+    "metrics": {
+        "a": {
+            "n": 4,
+            "missing": 1,
+            "nonfinite": 0,
+            "out_of_range": 0,
+            "nonbinary": 0,
+            "low": 0.0,
+            "high": 1.0,
+            "sum": 3 << 20,
+            "sum_squares": 3 << 40,
+            "clustered_sum_squares": 3 << 40,
+            "clusters": {"c1": [2, 1 << 20], "c2": [2, 2 << 20]},
+        }
+    },
 }
 
 

@@ -28,8 +28,30 @@ from tests.render_cases import WHEN, scorecard
 # What an attacker reaches for: line ends, ANSI sequences, bidi overrides, C1 controls,
 # surrogates; mixed with ordinary text.
 HOSTILE_CHARS = st.sampled_from(
-    ["\n", "\r", "\x1b[1;32m", "\x1b[2K", "\x07", "\x00", "\x85", "\x9b", "\u2028", "\u2029",
-     "\u202e", "\u2066", "\u200f", "\ud800", "\x7f", "\t", "PASS", " ", "a", "|", "<", "%0A"]
+    [
+        "\n",
+        "\r",
+        "\x1b[1;32m",
+        "\x1b[2K",
+        "\x07",
+        "\x00",
+        "\x85",
+        "\x9b",
+        "\u2028",
+        "\u2029",
+        "\u202e",
+        "\u2066",
+        "\u200f",
+        "\ud800",
+        "\x7f",
+        "\t",
+        "PASS",
+        " ",
+        "a",
+        "|",
+        "<",
+        "%0A",
+    ]
 )
 HOSTILE = st.lists(HOSTILE_CHARS, min_size=1, max_size=8).map("".join) | st.text(max_size=20)
 _SGR = re.compile(r"\x1b\[(?:1;)?[0-9]+m")
@@ -75,12 +97,21 @@ def test_explain_doctor_diff_and_metrics_text_are_safe(text: str) -> None:
     import datetime as dt
 
     views = [
-        render_explain.render(explain(metric_id, records, evidence, evaluated_at=WHEN),
-                              Format.TERMINAL),
+        render_explain.render(
+            explain(metric_id, records, evidence, evaluated_at=WHEN), Format.TERMINAL
+        ),
         render_doctor.render(diagnose(records, evidence, dt.date(2026, 1, 1)), Format.TERMINAL),
-        render_diff.render(diff(records, records, evidence, base_name=f"b{text}",
-                                head_name="head", evaluated_on=dt.date(2026, 1, 1)),
-                           Format.TERMINAL),
+        render_diff.render(
+            diff(
+                records,
+                records,
+                evidence,
+                base_name=f"b{text}",
+                head_name="head",
+                evaluated_on=dt.date(2026, 1, 1),
+            ),
+            Format.TERMINAL,
+        ),
         table(evidence, escape),
     ]
     for view in views:
@@ -117,8 +148,9 @@ def test_a_metrics_skeleton_cannot_be_injected_into(text: str) -> None:
 
     metric_id = f"m{text}\n    status: gating"
     run = Run(source="out.json")
-    evidence = Evidence(measurements={metric_id: Measurement(id=metric_id, run=run, value=1.0,
-                                                             n=1)})
+    evidence = Evidence(
+        measurements={metric_id: Measurement(id=metric_id, run=run, value=1.0, n=1)}
+    )
     try:
         loaded = records_from_text("metrics", skeleton(evidence).replace("TODO", "d"), "m.yaml")
     except RecordError:

@@ -84,8 +84,17 @@ def test_stdout_as_a_file_name_is_written_through(work: Path) -> None:
     evalglass's stdout already is, and the link stays a link."""
     link = work / "stdout"
     link.symlink_to("/proc/self/fd/1")
-    result = run("score", "run.json", "--format", "json", "--output", "card.json",
-                 "--write", f"markdown={link}", cwd=work)
+    result = run(
+        "score",
+        "run.json",
+        "--format",
+        "json",
+        "--output",
+        "card.json",
+        "--write",
+        f"markdown={link}",
+        cwd=work,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("<!-- evalglass-scorecard -->")
     assert (work / "card.json").is_file()
@@ -182,8 +191,9 @@ def test_a_failed_write_leaves_every_target_as_it_was(work: Path) -> None:
     empty."""
     (work / "card.json").write_text("old\n")
     full = _device(work, "full")
-    result = run("score", "run.json", "--write", "json=card.json", "--write",
-                 f"markdown={full}", cwd=work)
+    result = run(
+        "score", "run.json", "--write", "json=card.json", "--write", f"markdown={full}", cwd=work
+    )
     one_line_error(result)
     assert (work / "card.json").read_text() == "old\n"
 

@@ -145,7 +145,9 @@ class _Parts:
         if not isinstance(samples, list):
             raise self.fail(f"{where}: samples", f"expected a list, got {c.kind(samples)}")
         values = self.reduced_values(where)
-        return Reduction(reduction.get("scorer"), reduction.get("reducer"), [values(s) for s in samples])
+        return Reduction(
+            reduction.get("scorer"), reduction.get("reducer"), [values(s) for s in samples]
+        )
 
     def reduced_values(self, where: str) -> Callable[[object], tuple[object, object]]:
         count = 0
@@ -154,7 +156,9 @@ class _Parts:
             nonlocal count
             count += 1
             if not isinstance(item, dict):
-                raise self.fail(f"{where}: sample {count}", f"expected an object, got {c.kind(item)}")
+                raise self.fail(
+                    f"{where}: sample {count}", f"expected an object, got {c.kind(item)}"
+                )
             self.kept.add(c.Cost.REDUCED)
             return item.get("sample_id"), item.get("value")
 
@@ -245,10 +249,12 @@ def _load_json(raw: IO[bytes], shown: str) -> Log:
         reductions = doc.pop("reductions", None)
         return Log(
             doc,
-            None if samples is None else [
-                parts.summaries("samples")(s) for s in c.sequence(samples, shown, "samples")
-            ],
-            None if reductions is None else [
+            None
+            if samples is None
+            else [parts.summaries("samples")(s) for s in c.sequence(samples, shown, "samples")],
+            None
+            if reductions is None
+            else [
                 parts.reduction(r, i)
                 for i, r in enumerate(c.sequence(reductions, shown, _REDUCTIONS), 1)
             ],
@@ -263,13 +269,19 @@ def _load_json(raw: IO[bytes], shown: str) -> Log:
                 summaries = stream.values(parts.summaries("samples"))
             else:
                 raw_samples = stream.value()
-                summaries = None if raw_samples is None else [
-                    parts.summaries("samples")(s)
-                    for s in c.sequence(raw_samples, shown, "samples")
-                ]
+                summaries = (
+                    None
+                    if raw_samples is None
+                    else [
+                        parts.summaries("samples")(s)
+                        for s in c.sequence(raw_samples, shown, "samples")
+                    ]
+                )
         elif key == _REDUCTIONS:
-            reduced = None if stream.peek() == "n" and stream.value() is None else (
-                _read_reductions(stream, parts)
+            reduced = (
+                None
+                if stream.peek() == "n" and stream.value() is None
+                else (_read_reductions(stream, parts))
             )
         else:
             header[key] = stream.value()

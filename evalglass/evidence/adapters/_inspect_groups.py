@@ -40,8 +40,10 @@ def group_of(label: str, body: dict[str, Any]) -> Group | None:
     key = c.text(params.get("group_key"))
     inner = c.text(c.section(params, "metric").get("name"))
     every = params.get("all", "samples")
-    whole = key is not None and every is not False and label == (
-        c.text(params.get("all_label")) or _DEFAULT_ALL_LABEL
+    whole = (
+        key is not None
+        and every is not False
+        and label == (c.text(params.get("all_label")) or _DEFAULT_ALL_LABEL)
     )
     return Group(
         key=key,

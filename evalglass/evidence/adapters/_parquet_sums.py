@@ -68,7 +68,11 @@ class Columns:
     def sample(self) -> str:
         """The sample id as grouped: an integer as itself, anything else as its text, as the
         rows reader compares them ('' and null name none)."""
-        return "sample_id" if self.types["sample_id"] in _INTEGERS else self._as("sample_id", "VARCHAR")
+        return (
+            "sample_id"
+            if self.types["sample_id"] in _INTEGERS
+            else self._as("sample_id", "VARCHAR")
+        )
 
     @property
     def epoch(self) -> str:
@@ -223,7 +227,9 @@ GROUP BY metric, cluster"""
 
 
 def assemble(
-    moments: Sequence[tuple[Any, ...]], clusters: Sequence[tuple[Any, ...]], model: str | None,
+    moments: Sequence[tuple[Any, ...]],
+    clusters: Sequence[tuple[Any, ...]],
+    model: str | None,
     source: str,
 ) -> aggregate.Aggregates:
     """`Aggregates` from the results of `moments_query` and `clusters_query`."""

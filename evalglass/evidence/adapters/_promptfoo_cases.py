@@ -122,8 +122,10 @@ def columns_of_rows(
         names = c.section(row, "provider")
         index = c.integer(row.get("promptIdx"))
         # As text: a prompt id or provider from the file may be a list or an object.
-        key = index if index is not None else json.dumps(
-            [row.get("promptId"), provider], sort_keys=True, default=str
+        key = (
+            index
+            if index is not None
+            else json.dumps([row.get("promptId"), provider], sort_keys=True, default=str)
         )
         if key not in seen:
             label = c.text(c.section(row, "prompt").get("label"))

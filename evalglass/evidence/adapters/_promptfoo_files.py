@@ -162,7 +162,9 @@ def _xml(path: Path, shown: str) -> dict[str, Any]:
         line = exc.position[0] if exc.position else None
         raise OutputError(shown, f"not valid XML: {c.one_line(exc)}", line) from exc
     if root.tag != "promptfoo":
-        raise OutputError(shown, f"expected promptfoo's XML export, found <{c.one_line(root.tag, 40)}>")
+        raise OutputError(
+            shown, f"expected promptfoo's XML export, found <{c.one_line(root.tag, 40)}>"
+        )
     doc = _element(root)
     doc = doc if isinstance(doc, dict) else {}
     for outer, inner in _LISTS:
@@ -194,7 +196,9 @@ def _element(element: Any) -> object:
             held.append(value)
         else:
             found[child.tag] = _Repeated([held, value])
-    return {key: list(value) if isinstance(value, _Repeated) else value for key, value in found.items()}
+    return {
+        key: list(value) if isinstance(value, _Repeated) else value for key, value in found.items()
+    }
 
 
 _ABSENT = object()

@@ -186,10 +186,14 @@ class RowSums:
         if self.repeats():
             raise Duplicate
         if len(self.models) > 1:
-            raise OutputError(self.shown, f"rows name several models: {', '.join(sorted(self.models))}")
+            raise OutputError(
+                self.shown, f"rows name several models: {', '.join(sorted(self.models))}"
+            )
         names = {number: str(name) for name, number in self.cluster_number.items() if number}
         metrics = set(self.missing) | self.scores.keys()
-        stats = {m: _stats(self.scores[m], self.clusters[m], self.missing[m], names) for m in metrics}
+        stats = {
+            m: _stats(self.scores[m], self.clusters[m], self.missing[m], names) for m in metrics
+        }
         if self.epochs is not None:
             for m in self.epochs.samples:
                 reduced = self.epochs.stats(m)

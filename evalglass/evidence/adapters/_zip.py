@@ -83,8 +83,9 @@ class JsonArchive:
         info = self._archive.getinfo(name)
         if info.compress_type not in _METHODS:
             raise OutputError(
-                self._shown, f"{name}: compression method {info.compress_type} is not one "
-                "evalglass reads (stored, deflate or zstd)"
+                self._shown,
+                f"{name}: compression method {info.compress_type} is not one "
+                "evalglass reads (stored, deflate or zstd)",
             )
         self._expanded += info.file_size
         try:

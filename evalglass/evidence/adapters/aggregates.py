@@ -110,7 +110,7 @@ def _lines(stream: Any, shown: str) -> Iterator[Mapping[str, object]]:
 def from_document(doc: object, shown: str) -> aggregate.Aggregates:
     """The JSON document's partial; every malformed field is one error naming it."""
     if not isinstance(doc, dict) or doc.get(MARKER) != sql.FORMAT_VERSION:
-        raise OutputError(shown, f"expected a JSON object with \"{MARKER}\": 1")
+        raise OutputError(shown, f'expected a JSON object with "{MARKER}": 1')
     metrics = doc.get("metrics")
     if not isinstance(metrics, dict):
         raise OutputError(shown, "metrics: expected an object")

@@ -159,9 +159,7 @@ def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int
             named = c.text(case.get("name"))
             case_id = named or f"#{position if order is None else order}"
             # A case is its name (less a repeat suffix) and what it asked, never its position.
-            identity = _digest(
-                [kind, named and _base_name(named), *(case.get(k) for k in _INPUTS)]
-            )
+            identity = _digest([kind, named and _base_name(named), *(case.get(k) for k in _INPUTS)])
             identities.add(identity)
             listed = c.optional_list(case, "metricsData", shown, f"{key}.metricsData")
             kept.add(c.Cost.SCORE, len(listed) or 1)

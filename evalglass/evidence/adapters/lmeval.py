@@ -196,9 +196,7 @@ def _samples_beside(
 _ELSEWHERE = re.compile(r"[/\\\x00]")
 
 
-def _read_samples(
-    stream: Any, shown: str, kept: c.SampleBudget
-) -> dict[tuple[str, str], _PerDoc]:
+def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[str, str], _PerDoc]:
     found: dict[tuple[str, str], _PerDoc] = {}
     for number, line in enumerate(stream, 1):
         if not line.strip():

@@ -46,14 +46,17 @@ def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
         raise OutputError(first, f"reading Parquet needs DuckDB: {INSTALL}") from None
     try:
         # Spills go to a folder of our own, never beside the user's files.
-        with tempfile.TemporaryDirectory(prefix="evalglass-duckdb-") as spill, duckdb.connect(
-            config={
-                "memory_limit": MEMORY_LIMIT,
-                "temp_directory": spill,
-                # Nothing here depends on the order of rows: DuckDB may keep less in memory.
-                "preserve_insertion_order": False,
-            }
-        ) as con:
+        with (
+            tempfile.TemporaryDirectory(prefix="evalglass-duckdb-") as spill,
+            duckdb.connect(
+                config={
+                    "memory_limit": MEMORY_LIMIT,
+                    "temp_directory": spill,
+                    # Nothing here depends on the order of rows: DuckDB may keep less in memory.
+                    "preserve_insertion_order": False,
+                }
+            ) as con,
+        ):
             return _aggregate(con, [os.fspath(p) for p, _ in files], first)
     except duckdb.Error as exc:
         raise OutputError(first, f"cannot read as Parquet rows: {one_line(exc)}") from exc
@@ -96,7 +99,9 @@ def _with_epochs(con: Any, c: q.Columns, model: str | None, shown: str) -> aggre
     present = ["sample_id", "epoch", *(name for name in ("cluster",) if c.has(name))]
     cursor = con.execute(sql.query(sql.Dialect.DUCKDB, "scores", present))
     names = [d[0] for d in cursor.description]
-    found = sql.groups_to_aggregates((dict(zip(names, row, strict=True)) for row in cursor.fetchall()), shown)
+    found = sql.groups_to_aggregates(
+        (dict(zip(names, row, strict=True)) for row in cursor.fetchall()), shown
+    )
     return attrs.evolve(found, model=model)
 
 

@@ -174,7 +174,9 @@ def _pass_rate(
     shown: str,
 ) -> Measurement:
     graded = [row for row in rows if not _is_error(row)]
-    scored = score_cases([(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases)
+    scored = score_cases(
+        [(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases
+    )
     row_scores = [s.score for s in scored.samples]
     counted_pass = sum(score == 1.0 for score in row_scores)
     passed = c.count(metrics.get("testPassCount"))
@@ -184,7 +186,9 @@ def _pass_rate(
         passed, failed = counted_pass, len(row_scores) - counted_pass
     reported = passed / (passed + failed) if passed + failed else None
     findings = (
-        c.mismatch(reported, c.mean(row_scores), f"the pass rate of its {len(row_scores)} graded rows")
+        c.mismatch(
+            reported, c.mean(row_scores), f"the pass rate of its {len(row_scores)} graded rows"
+        )
         + c.count_mismatch(passed, counted_pass, "passing rows")
         + c.count_mismatch(errors, len(rows) - len(graded), "error rows")
     )
@@ -272,9 +276,7 @@ def _named(
         interval=c.interval(value, means, None),
         samples=scored.samples,
         missing=len({cases.of[id(row)] for row in rows if _is_error(row)} - set(scored.per_case)),
-        findings=c.mismatch(
-            reported, recomputed, f"the mean over its {len(graded)} graded rows"
-        )
+        findings=c.mismatch(reported, recomputed, f"the mean over its {len(graded)} graded rows")
         + c.count_mismatch(count, assertions, "scored assertions"),
         reduction=scored.reduction,
     )

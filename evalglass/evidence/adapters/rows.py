@@ -106,7 +106,9 @@ def _parsed(lines: list[bytes]) -> list[Any] | None:
         return None
 
 
-def _json_rows(lines: list[bytes], first: int, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
+def _json_rows(
+    lines: list[bytes], first: int, shown: str
+) -> Iterator[tuple[int, dict[str, object]]]:
     for number, line in enumerate(lines, start=first):
         try:
             row = _fast(line)

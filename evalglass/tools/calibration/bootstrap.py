@@ -38,8 +38,13 @@ class Result:
     point_sums: Array  # the column sums of the data as given (e.g. the confusion table)
 
 
-def run(plan: Plan, *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-        level: float = LEVEL) -> Result:
+def run(
+    plan: Plan,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    level: float = LEVEL,
+) -> Result:
     n = plan.features.shape[0]
     rows, inverse = np.unique(plan.features, axis=0, return_inverse=True)
     inverse = inverse.ravel()

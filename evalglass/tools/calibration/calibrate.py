@@ -48,9 +48,14 @@ def calibrate(
         raters=ratings.raters,
         statistics=statistics,
         confusion=confusion,
-        items=Items(matched=coverage.matched, judged_only=coverage.judged_only,
-                    labelled_only=coverage.labelled_only, judge_blank=coverage.judge_blank,
-                    human_blank=coverage.human_blank, no_consensus=no_consensus),
+        items=Items(
+            matched=coverage.matched,
+            judged_only=coverage.judged_only,
+            labelled_only=coverage.labelled_only,
+            judge_blank=coverage.judge_blank,
+            human_blank=coverage.human_blank,
+            no_consensus=no_consensus,
+        ),
         level=LEVEL,
         resamples=resamples,
         seed=seed,
@@ -71,8 +76,9 @@ def _measurer() -> Callable[[Ratings, int, int], Measured]:
     except ModuleNotFoundError as exc:
         if exc.name != "numpy":
             raise
-        raise CalibrationError("numpy", f"not installed; evalglass calibrate needs it: "
-                                        f"{INSTALL_HINT}") from None
+        raise CalibrationError(
+            "numpy", f"not installed; evalglass calibrate needs it: {INSTALL_HINT}"
+        ) from None
 
     def measure(ratings: Ratings, resamples: int, seed: int) -> Measured:
         plan = tables.plan(ratings)
@@ -86,7 +92,7 @@ def _measurer() -> Callable[[Ratings, int, int], Measured]:
         if plan.confusion is not None:
             k = len(ratings.categories)
             cells = [round(c) for c in result.point_sums[plan.confusion]]
-            confusion = tuple(tuple(cells[r * k:(r + 1) * k]) for r in range(k))
+            confusion = tuple(tuple(cells[r * k : (r + 1) * k]) for r in range(k))
         return statistics, confusion, plan.no_consensus
 
     return measure
@@ -112,6 +118,9 @@ def model_on_record(records: Path, judge: str) -> str | None:
 def _today() -> str:
     """Today's UTC date, or SOURCE_DATE_EPOCH's for reproducible output."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch
-              else datetime.datetime.now(datetime.UTC))
+    moment = (
+        datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
+        if epoch
+        else datetime.datetime.now(datetime.UTC)
+    )
     return moment.date().isoformat()

@@ -55,17 +55,22 @@ def compare(current: CalibrationEvidence, recorded: CalibrationEvidence, against
     left out). Raises CalibrationError when the two are on different scales or levels."""
     if current.scale is not recorded.scale:
         raise CalibrationError(
-            against, f"recorded on the {recorded.scale.value} scale, this sample on "
-                     f"{current.scale.value}: their statistics are not comparable")
+            against,
+            f"recorded on the {recorded.scale.value} scale, this sample on "
+            f"{current.scale.value}: their statistics are not comparable",
+        )
     if current.level != recorded.level:
         raise CalibrationError(
-            against, f"recorded at level {recorded.level:g}, this sample at {current.level:g}")
+            against, f"recorded at level {recorded.level:g}, this sample at {current.level:g}"
+        )
     notes = []
     if recorded.judge != current.judge:
         notes.append(f"recorded for judge {recorded.judge}, this sample is judge {current.judge}")
     if recorded.judge_model != current.judge_model:
-        notes.append(f"recorded with judge model {recorded.judge_model or 'unknown'}, this "
-                     f"sample with {current.judge_model or 'unknown'}")
+        notes.append(
+            f"recorded with judge model {recorded.judge_model or 'unknown'}, this "
+            f"sample with {current.judge_model or 'unknown'}"
+        )
     if recorded.categories != current.categories and current.scale.categorical:
         notes.append("the two samples use different label sets")
     changes = tuple(
@@ -73,8 +78,13 @@ def compare(current: CalibrationEvidence, recorded: CalibrationEvidence, against
         for name, estimate in current.statistics.items()
         if name in recorded.statistics and not _is_ceiling(name)
     )
-    return Drift(against=against, recorded_date=recorded.date,
-                 recorded_model=recorded.judge_model, changes=changes, notes=tuple(notes))
+    return Drift(
+        against=against,
+        recorded_date=recorded.date,
+        recorded_model=recorded.judge_model,
+        changes=changes,
+        notes=tuple(notes),
+    )
 
 
 def _is_ceiling(name: str) -> bool:
@@ -86,12 +96,26 @@ def _is_ceiling(name: str) -> bool:
 
 def _change(name: str, recorded: Estimate, current: Estimate) -> Change:
     before, after = recorded, current
-    if (before.value is None or before.low is None or before.high is None
-            or after.value is None or after.low is None or after.high is None):
-        difference = None if before.value is None or after.value is None \
-            else after.value - before.value
-        return Change(statistic=name, recorded=recorded, current=current, difference=difference,
-                      low=None, high=None, finding=Finding.UNKNOWN)
+    if (
+        before.value is None
+        or before.low is None
+        or before.high is None
+        or after.value is None
+        or after.low is None
+        or after.high is None
+    ):
+        difference = (
+            None if before.value is None or after.value is None else after.value - before.value
+        )
+        return Change(
+            statistic=name,
+            recorded=recorded,
+            current=current,
+            difference=difference,
+            low=None,
+            high=None,
+            finding=Finding.UNKNOWN,
+        )
     difference = after.value - before.value
     # MOVER: each side's distance to its own bound, combined in quadrature, on the side it
     # pushes the difference.
@@ -103,8 +127,15 @@ def _change(name: str, recorded: Estimate, current: Estimate) -> Change:
         finding = Finding.IMPROVED
     else:
         finding = Finding.NONE
-    return Change(statistic=name, recorded=recorded, current=current, difference=difference,
-                  low=low, high=high, finding=finding)
+    return Change(
+        statistic=name,
+        recorded=recorded,
+        current=current,
+        difference=difference,
+        low=low,
+        high=high,
+        finding=finding,
+    )
 
 
 def to_document(drift: Drift) -> dict[str, object]:

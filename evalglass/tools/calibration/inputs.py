@@ -85,8 +85,9 @@ def _jsonl_rows(text: str, shown: str) -> Iterator[tuple[int, dict[str, object]]
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CalibrationError(shown, f"not valid JSON: {exc.msg} (column {exc.colno})",
-                                   number) from None
+            raise CalibrationError(
+                shown, f"not valid JSON: {exc.msg} (column {exc.colno})", number
+            ) from None
         if not isinstance(row, dict):
             raise CalibrationError(shown, "expected a JSON object on each line", number)
         yield number, row
@@ -98,8 +99,9 @@ def _csv_rows(text: str, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
     for required in ("sample_id", "label"):
         if required not in header:
             found = ", ".join(header) or "nothing"
-            raise CalibrationError(shown, f"CSV header has no '{required}' column (found {found})",
-                                   1)
+            raise CalibrationError(
+                shown, f"CSV header has no '{required}' column (found {found})", 1
+            )
     reader.fieldnames = header
     try:
         for row in reader:
@@ -126,8 +128,9 @@ def _label(value: object, shown: str, line: int) -> RawLabel:
         return value.strip() or None
     if value is None or isinstance(value, (bool, int, float)):
         return value
-    raise CalibrationError(shown, f"label: expected a string, a number or true/false, got "
-                                  f"{type(value).__name__}", line)
+    raise CalibrationError(
+        shown, f"label: expected a string, a number or true/false, got {type(value).__name__}", line
+    )
 
 
 def _refuse_duplicates(rows: list[Row], shown: str, has_rater: bool) -> None:

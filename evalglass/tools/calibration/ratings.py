@@ -118,8 +118,11 @@ def _categories(
         third = list(seen)[2]  # in reading order: the judge's file, then the labels
         path, row = seen[third]
         raise CalibrationError(
-            path, f"label: the binary scale has two labels, and {third!r} would be a third "
-                  f"(labels found: {', '.join(repr(k) for k in ordered)})", row.line)
+            path,
+            f"label: the binary scale has two labels, and {third!r} would be a third "
+            f"(labels found: {', '.join(repr(k) for k in ordered)})",
+            row.line,
+        )
     return scale, tuple(ordered), {key: index for index, key in enumerate(ordered)}
 
 
@@ -152,7 +155,8 @@ def _number(row: Row, path: str) -> float:
             value = None
     if value is None or not math.isfinite(value):
         raise CalibrationError(
-            path, f"label: expected a finite number on this scale, got {label!r}", row.line)
+            path, f"label: expected a finite number on this scale, got {label!r}", row.line
+        )
     return value
 
 

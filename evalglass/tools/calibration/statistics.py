@@ -97,8 +97,9 @@ def icc_2_1(sums: Array, k: int) -> Array:
     ms_rows = _ratio(ss_rows, n - 1)
     ms_cols = ss_cols / (k - 1)
     ms_error = _ratio(ss_error, (n - 1) * (k - 1))
-    return _ratio(ms_rows - ms_error,
-                  ms_rows + (k - 1) * ms_error + k * _ratio(ms_cols - ms_error, n))
+    return _ratio(
+        ms_rows - ms_error, ms_rows + (k - 1) * ms_error + k * _ratio(ms_cols - ms_error, n)
+    )
 
 
 class Spearman:

@@ -149,8 +149,12 @@ def _categorical(scale: Scale, k: int, judge: Array, humans: Array) -> Plan:
             Statistic.WEIGHTED_KAPPA_HUMANS: pairwise,
         }
         estimators += [Estimator(s, several, human_stats[s]) for s in HUMAN_STATISTICS[scale]]
-    return Plan(features=cols.matrix(), estimators=tuple(estimators), confusion=confusion,
-                no_consensus=n - paired)
+    return Plan(
+        features=cols.matrix(),
+        estimators=tuple(estimators),
+        confusion=confusion,
+        no_consensus=n - paired,
+    )
 
 
 def _majority(humans: Array, k: int) -> Array:
@@ -224,16 +228,19 @@ def _interval(judge: Array, humans: Array) -> Plan:
 
         def pairwise(b: Batch) -> Array:
             return st.mean_defined(
-                np.column_stack([st.icc_2_1(b.sums[:, block], 2) for block in pair_blocks]))
+                np.column_stack([st.icc_2_1(b.sums[:, block], 2) for block in pair_blocks])
+            )
 
         human_stats = {
             Statistic.ALPHA_HUMANS: lambda b: st.alpha_interval(b.sums[:, human_sums]),
             Statistic.ICC_HUMANS: pairwise,
         }
-        estimators += [Estimator(s, several, human_stats[s])
-                       for s in HUMAN_STATISTICS[Scale.INTERVAL]]
-    return Plan(features=cols.matrix(), estimators=tuple(estimators), confusion=None,
-                no_consensus=0)
+        estimators += [
+            Estimator(s, several, human_stats[s]) for s in HUMAN_STATISTICS[Scale.INTERVAL]
+        ]
+    return Plan(
+        features=cols.matrix(), estimators=tuple(estimators), confusion=None, no_consensus=0
+    )
 
 
 def _alpha_shares(values: Array) -> Array:

@@ -1,0 +1,54 @@
+"""Which host checks a run starts: those of its tier under `evalglass run`, none under `evalglass
+score`. Pure: the runner asks it what to start, the decision what a check not started means.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from evalglass.records.model import CheckRecord, Tier
+
+
+@attrs.frozen
+class CheckScope:
+    """One check's metric as a run saw it: its definition (None when checks.yaml has none), and
+    why the run did not start it ("" when it did)."""
+
+    definition: CheckRecord | None
+    not_started: str = ""
+
+    @property
+    def started(self) -> bool:
+        return self.definition is not None and not self.not_started
+
+
+@attrs.frozen
+class Scope:
+    """The run's tier; None for a run that starts no check (`evalglass score`)."""
+
+    tier: Tier | None = None
+
+    def includes(self, check: CheckRecord) -> bool:
+        """Whether this run starts the check: a fast check runs in both tiers, a full one only in
+        the full tier."""
+        return self.tier is Tier.FULL or (self.tier is Tier.FAST and check.tier is Tier.FAST)
+
+    def of(self, check: CheckRecord | None) -> CheckScope:
+        if check is None or self.includes(check):
+            return CheckScope(check)
+        if self.tier is None:
+            return CheckScope(
+                check, "evalglass score starts no process (evalglass run runs checks)"
+            )
+        return CheckScope(
+            check, f"a {check.tier.value}-tier check, and this run is the {self.tier.value} tier"
+        )
+
+    @property
+    def label(self) -> str:
+        """`fast tier`, `full tier`, or "" for a run that starts no check."""
+        return "" if self.tier is None else f"{self.tier.value} tier"
+
+
+# What `evalglass score` (and every reader of saved outputs) runs: no check.
+NO_CHECKS = Scope()
