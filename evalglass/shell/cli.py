@@ -497,13 +497,15 @@ def diff(
         bool,
         typer.Option(
             "--fail-on-loosen",
-            help="Exit 1 when a threshold or metric record loosens, or a metric "
-            "gains authority without a new approval.",
+            help="Exit 1 when a threshold, metric record or approval loosens, a gating check's "
+            "definition changes, or a metric gains authority without a new approval.",
         ),
     ] = False,
     input_format: InputFormat = None,
+    as_of: AsOf = None,
 ) -> None:
-    """Show what a change to the host records does to who may gate."""
+    """Show what a change to the host records does to who may gate, and the approvals it makes
+    stale or that expire within 30 days."""
     from evalglass.render import records_diff as render_diff
     from evalglass.shell import api
 
@@ -511,9 +513,16 @@ def diff(
         raise typer.BadParameter(
             "diff renders as terminal, markdown or json", param_hint="--format"
         )
+    when = _as_of(as_of)
     with _reading():
         result = api.diff_records(
-            base, records, outputs or [], head_ref=head, input_format=input_format, on_skipped=_note
+            base,
+            records,
+            outputs or [],
+            head_ref=head,
+            input_format=input_format,
+            on_skipped=_note,
+            as_of=when,
         )
     typer.echo(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
@@ -540,6 +549,7 @@ def explain(
             "(every <placeholder>) and `git apply`; nothing is written.",
         ),
     ] = False,
+    as_of: AsOf = None,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
@@ -549,9 +559,10 @@ def explain(
         raise typer.BadParameter(
             "explain renders as terminal, markdown or json", param_hint="--format"
         )
+    when = _as_of(as_of)
     with _reading():
         result = api.explain(
-            metric, outputs or [], records, input_format=input_format, on_skipped=_note
+            metric, outputs or [], records, input_format=input_format, on_skipped=_note, as_of=when
         )
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
@@ -561,11 +572,42 @@ def explain(
 
 @app.command()
 @_input_errors_exit
+def history(
+    metric: Annotated[str, typer.Argument(help="The metric id, as the records name it.")],
+    records: Records = Path("host_records"),
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            metavar="REF",
+            parser=_ref,
+            help="Only commits after this git ref (default: the whole history).",
+        ),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="terminal, markdown or json.")
+    ] = Format.TERMINAL,
+) -> None:
+    """Every commit that changed a record behind a metric, oldest first: who, when, and each
+    field's old and new value. Who made this a gate, who approved this bar, on what data."""
+    from evalglass.render import history as render_history
+    from evalglass.shell import api
+
+    if fmt not in render_history.FORMATS:
+        raise typer.BadParameter(
+            "history renders as terminal, markdown or json", param_hint="--format"
+        )
+    typer.echo(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
+
+
+@app.command()
+@_input_errors_exit
 def doctor(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
     fmt: Annotated[Format, typer.Option("--format", help="terminal or json.")] = Format.TERMINAL,
     input_format: InputFormat = None,
+    as_of: AsOf = None,
 ) -> None:
     """Name every problem in the host records (and against the outputs): exit 1 on an error."""
     from evalglass.render import diagnosis as render_doctor
@@ -573,8 +615,11 @@ def doctor(
 
     if fmt not in (Format.TERMINAL, Format.JSON):
         raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
+    when = _as_of(as_of)
     with _reading():
-        diagnosis = api.doctor(outputs or [], records, input_format=input_format, on_skipped=_note)
+        diagnosis = api.doctor(
+            outputs or [], records, input_format=input_format, on_skipped=_note, as_of=when
+        )
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
