@@ -41,20 +41,24 @@ __all__ = ["Diagnosis", "Finding", "Problem", "Severity", "diagnose", "min_n_to_
 
 @attrs.frozen(kw_only=True)
 class Diagnosis:
+    """Doctor's answer: every finding, and how many metrics gate and are measured."""
     findings: tuple[Finding, ...]
     gating: int  # metrics whose status is gating
     unmeasured: int | None  # of those, measured by no output given; None when none was given
 
     @property
     def errors(self) -> int:
+        """How many findings are errors."""
         return sum(f.severity is Severity.ERROR for f in self.findings)
 
     @property
     def warnings(self) -> int:
+        """How many findings are warnings."""
         return len(self.findings) - self.errors
 
     @property
     def exit_code(self) -> int:
+        """1 when any finding is an error, else 0."""
         return DOCTOR_ERRORS_EXIT if self.errors else DOCTOR_CLEAN_EXIT
 
     @property

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 def folder(value: str | Path) -> Path:
+    """A folder option's value; an empty one is refused rather than read as `.`."""
     # Path("") is Path("."): an empty value would quietly read the current directory.
     if not str(value):
         raise typer.BadParameter("an empty path names no folder (write `.` for this one)")
@@ -27,6 +28,7 @@ def folder(value: str | Path) -> Path:
 
 
 def ref(value: str) -> str:
+    """A git ref option's value; an empty one is refused rather than read as the working tree."""
     # An empty ref would quietly mean "the working tree", the records a pull request controls.
     if not value:
         raise typer.BadParameter("an empty git ref names no commit")
@@ -75,6 +77,7 @@ def usage_error(message: str) -> typer.Exit:
 
 
 def as_of_value(text: str | None) -> dt.date | dt.datetime | None:
+    """`--as-of` as a date or time, None when not given; a usage error (exit 2) when unreadable."""
     from evalglass.core.evaluation_time import parse_as_of
 
     if text is None:
@@ -109,5 +112,6 @@ def note(item: Skipped) -> None:
 
 
 def note_skipped(skipped: tuple[Skipped, ...]) -> None:
+    """One line on stderr for each file passed over."""
     for item in skipped:
         note(item)
