@@ -15,6 +15,8 @@ from evalglass.shell import writing
 from evalglass.shell.commands.app import input_errors_exit
 from evalglass.shell.commands.options import (
     Records,
+    TextFormat,
+    renders_as,
     usage_error,
 )
 
@@ -47,10 +49,7 @@ def trend(
     from evalglass.shell import api
     from evalglass.tools.trend import UnknownMetric
 
-    if fmt not in render_trend.FORMATS:
-        raise typer.BadParameter(
-            "trend renders as terminal, markdown or html", param_hint="--format"
-        )
+    renders_as("trend", fmt, *render_trend.FORMATS)
     if output is not None:
         reason = writing.check(output, Path("host_records"), scorecards)
         if reason is not None:
@@ -113,12 +112,7 @@ def calibrate(
             help="Evidence recorded earlier: report the change and suspected drift.",
         ),
     ] = None,
-    fmt: Annotated[
-        Format,
-        typer.Option(
-            "--format", metavar="[terminal|markdown|json]", help="terminal, markdown or json."
-        ),
-    ] = Format.TERMINAL,
+    fmt: TextFormat = Format.TERMINAL,
     seed: Annotated[
         int | None, typer.Option("--seed", min=0, help="The bootstrap's seed (default: fixed).")
     ] = None,
@@ -134,10 +128,7 @@ def calibrate(
     from evalglass.tools.calibration import calibrate as calibration
     from evalglass.tools.calibration.drift import compare
 
-    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter(
-            "calibrate renders as terminal, markdown or json", param_hint="--format"
-        )
+    renders_as("calibrate", fmt, Format.TERMINAL, Format.MARKDOWN, Format.JSON)
     if out is not None:
         given = [judgments, labels, *([] if against is None else [against])]
         reason = writing.check(out, records, given)

@@ -13,6 +13,7 @@ import typer
 from evalglass.core.exits import (
     USAGE_EXIT,
 )
+from evalglass.render import Format
 from evalglass.render.safe_text import escape
 
 if TYPE_CHECKING:
@@ -115,3 +116,23 @@ def note_skipped(skipped: tuple[Skipped, ...]) -> None:
     """One line on stderr for each file passed over."""
     for item in skipped:
         note(item)
+
+
+# `--format` for the commands that render text or JSON (each checks its own with `renders_as`).
+TextFormat = Annotated[
+    Format,
+    typer.Option(
+        "--format", metavar="[terminal|markdown|json]", help="terminal, markdown or json."
+    ),
+]
+TerminalOrJson = Annotated[
+    Format, typer.Option("--format", metavar="[terminal|json]", help="terminal or json.")
+]
+
+
+def renders_as(command: str, fmt: Format, *allowed: Format) -> None:
+    """Refuse a `--format` the command has no renderer for: a usage error (exit 2)."""
+    if fmt not in allowed:
+        names = [f.value for f in allowed]
+        said = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        raise typer.BadParameter(f"{command} renders as {said}", param_hint="--format")

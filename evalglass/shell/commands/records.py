@@ -18,11 +18,14 @@ from evalglass.shell.commands.options import (
     InputFormat,
     Outputs,
     Records,
+    TerminalOrJson,
+    TextFormat,
     as_of_value,
     note,
     note_skipped,
     reading,
     ref,
+    renders_as,
 )
 
 
@@ -32,9 +35,7 @@ def metrics(
     skeleton: Annotated[
         bool, typer.Option("--skeleton", help="Print a draft metrics.yaml instead of a table.")
     ] = False,
-    fmt: Annotated[
-        Format, typer.Option("--format", metavar="[terminal|json]", help="terminal or json.")
-    ] = Format.TERMINAL,
+    fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
@@ -42,8 +43,7 @@ def metrics(
     from evalglass.render import listing as render_listing
     from evalglass.tools import listing
 
-    if fmt not in (Format.TERMINAL, Format.JSON):
-        raise typer.BadParameter("metrics renders as terminal or json", param_hint="--format")
+    renders_as("metrics", fmt, Format.TERMINAL, Format.JSON)
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     with reading():
@@ -66,12 +66,7 @@ def diff(
         ),
     ] = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[
-        Format,
-        typer.Option(
-            "--format", metavar="[terminal|markdown|json]", help="terminal, markdown or json."
-        ),
-    ] = Format.TERMINAL,
+    fmt: TextFormat = Format.TERMINAL,
     fail_on_loosen: Annotated[
         bool,
         typer.Option(
@@ -88,10 +83,7 @@ def diff(
     from evalglass.render import records_diff as render_diff
     from evalglass.shell import api
 
-    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter(
-            "diff renders as terminal, markdown or json", param_hint="--format"
-        )
+    renders_as("diff", fmt, Format.TERMINAL, Format.MARKDOWN, Format.JSON)
     when = as_of_value(as_of)
     with reading():
         result = api.diff_records(
@@ -115,12 +107,7 @@ def explain(
     ],
     outputs: Outputs = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[
-        Format,
-        typer.Option(
-            "--format", metavar="[terminal|markdown|json]", help="terminal, markdown or json."
-        ),
-    ] = Format.TERMINAL,
+    fmt: TextFormat = Format.TERMINAL,
     input_format: InputFormat = None,
     as_patch: Annotated[
         bool,
@@ -136,10 +123,7 @@ def explain(
     from evalglass.render import explanation as render_explain
     from evalglass.shell import api
 
-    if fmt not in (Format.TERMINAL, Format.MARKDOWN, Format.JSON):
-        raise typer.BadParameter(
-            "explain renders as terminal, markdown or json", param_hint="--format"
-        )
+    renders_as("explain", fmt, Format.TERMINAL, Format.MARKDOWN, Format.JSON)
     when = as_of_value(as_of)
     with reading():
         result = api.explain(
@@ -164,22 +148,14 @@ def history(
             help="Only commits after this git ref (default: the whole history).",
         ),
     ] = None,
-    fmt: Annotated[
-        Format,
-        typer.Option(
-            "--format", metavar="[terminal|markdown|json]", help="terminal, markdown or json."
-        ),
-    ] = Format.TERMINAL,
+    fmt: TextFormat = Format.TERMINAL,
 ) -> None:
     """Every commit that changed a record behind a metric, oldest first: who, when, and each
     field's old and new value. Who made this a gate, who approved this bar, on what data."""
     from evalglass.render import history as render_history
     from evalglass.shell import api
 
-    if fmt not in render_history.FORMATS:
-        raise typer.BadParameter(
-            "history renders as terminal, markdown or json", param_hint="--format"
-        )
+    renders_as("history", fmt, *render_history.FORMATS)
     typer.echo(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
 
 
@@ -187,9 +163,7 @@ def history(
 def doctor(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
-    fmt: Annotated[
-        Format, typer.Option("--format", metavar="[terminal|json]", help="terminal or json.")
-    ] = Format.TERMINAL,
+    fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
     as_of: AsOf = None,
 ) -> None:
@@ -197,8 +171,7 @@ def doctor(
     from evalglass.render import diagnosis as render_doctor
     from evalglass.shell import api
 
-    if fmt not in (Format.TERMINAL, Format.JSON):
-        raise typer.BadParameter("doctor renders as terminal or json", param_hint="--format")
+    renders_as("doctor", fmt, Format.TERMINAL, Format.JSON)
     when = as_of_value(as_of)
     with reading():
         diagnosis = api.doctor(
