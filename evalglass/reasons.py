@@ -34,6 +34,8 @@ class AuthorityCode(enum.Enum):
     JUDGE_MODEL_MISMATCH = "judge_model_mismatch"
     BASELINE_MISSING = "baseline_missing"
     BASELINE_NOT_COMPARABLE = "baseline_not_comparable"
+    APPROVAL_STALE = "approval_stale"
+    APPROVAL_EXPIRED = "approval_expired"
 
 
 class ValidityCode(enum.Enum):

@@ -151,8 +151,8 @@ def _names(
         names = [selector, *required, *(name for name in optional if draw(keep))]
     else:
         names = [field.name for field in fields if field.required or draw(keep)]
-        if kind == "thresholds" and careful:  # who and when, so an approved one can load
-            names = [*{*names, "approved_by", "approved_on"}]
+        if kind == "thresholds" and careful:  # who, when and for what: an approved one loads
+            names = [*{*names, "approved_by", "approved_on", "approved_for"}]
     names = list(draw(st.permutations(sorted(names))))
     if draw(slip) and names:
         names = names[1:]  # a required field may be missing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections.abc import Iterator
 
@@ -9,10 +10,12 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Outcome, resolve
-from evalglass.evidence.model import Measurement, Run
+from evalglass.core.scorecard import assemble
+from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     Calibration,
     CheckRecord,
     DatasetStatus,
@@ -43,6 +46,8 @@ STAGE2_ORDER = [
     C.JUDGE_MODEL_MISMATCH,
     C.BASELINE_MISSING,
     C.BASELINE_NOT_COMPARABLE,
+    C.APPROVAL_STALE,
+    C.APPROVAL_EXPIRED,
 ]
 
 
@@ -72,6 +77,15 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
     baseline_comparable = (st.baseline == "comparable" and st.judge != "dangling") or (
         st.baseline == "other_judge" and st.judge == "none"
     )
+    # An approval (or a proposal: what approving it as written would raise) is compared with
+    # the dataset record, when there is one, and with the judge: the judge record's model when
+    # there is one (a dated snapshot is another judge), or no judge when the metric names none.
+    # A missing record is dangling, not different.
+    bound = st.threshold is not None
+    stale = bound and (
+        (st.dataset is not None and st.approval in ("other_version", "other_fingerprint"))
+        or (st.approval == "judge_snapshot" and st.judge != "dangling")
+    )
     stage2 = {
         C.DANGLING_REFERENCE: st.dataset is None or st.judge == "dangling",
         C.POLICY_NOT_PERMITTED: st.policy not in (Policy.PERMITTED, Policy.REDACTED),
@@ -92,6 +106,9 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
         and (st.dataset is None or not baseline_comparable),
+        # The last day the approval holds is its expires_on: the day after, it has expired.
+        C.APPROVAL_STALE: stale,
+        C.APPROVAL_EXPIRED: bound and st.approval == "expired",
     }
     failed1 = [c for c in STAGE1_ORDER if stage1[c]]
     failed2 = [c for c in STAGE2_ORDER if stage2[c]]
@@ -122,13 +139,18 @@ _RECORD_DIMS = (
 )
 # The resolver reads a policy one of three ways: missing, permitted (or redacted), or not. The
 # first walk crosses all six states with every record and output state; the second crosses one
-# of each way with every grader the output can name.
+# of each way with every grader the output can name. The third crosses every record state (the
+# judge with its evidence included) with every approval that is not current: the approval is
+# compared with records only, so two runs (one sound, one not) show it keeps to itself.
 _POLICY_WAYS = (None, Policy.PERMITTED, Policy.FORBIDDEN)
+_APPROVAL_MOVES = tuple(a for a in s.APPROVAL_STATES if a != "current")
+_APPROVAL_RUNS = [("other", "matches", "none"), ("unnamed", "other_version", "none")]
 
 
 def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
     """The table, as (record states, the output states crossed with them) pairs: the whole
-    product with no grader named, then the whole product with each grader named."""
+    product with no grader named, then the whole product with each grader named, then every
+    record state with each approval that is not current."""
     plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
     graded = list(
         itertools.product(
@@ -136,15 +158,26 @@ def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
         )
     )
     for combo in itertools.product(*_RECORD_DIMS):
-        yield combo, plain
+        yield (*combo, "current"), plain
     for combo in itertools.product(*_RECORD_DIMS[:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
-        yield combo, graded
+        yield (*combo, "current"), graded
+    for combo in itertools.product(*_RECORD_DIMS, _APPROVAL_MOVES):
+        yield combo, _APPROVAL_RUNS
 
 
 def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State:
-    """The State for a walk's record states (the judge paired with its evidence) and output
-    states."""
-    metric, requires_baseline, threshold, dataset, (judge, evidence), policy, baseline = on_records
+    """The State for a walk's record states (the judge paired with its evidence, the approval
+    last) and output states."""
+    (
+        metric,
+        requires_baseline,
+        threshold,
+        dataset,
+        (judge, evidence),
+        policy,
+        baseline,
+        approval,
+    ) = on_records
     return s.State(
         metric,
         requires_baseline,
@@ -155,6 +188,7 @@ def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State
         baseline,
         *on_run,
         evidence=evidence,
+        approval=approval,
     )
 
 
@@ -169,13 +203,13 @@ def test_whole_authority_table() -> None:
             st = state(on_records, on_run)
             if on_run not in runs:
                 runs[on_run] = s.measurement(st)
-            got = resolve(s.METRIC, records, runs[on_run])
+            got = resolve(s.METRIC, records, runs[on_run], evaluated_on=s.TODAY)
             want = expected(st)
             have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
             if have != want:
                 wrong.append((st, have, want))
             walked += 1
-    assert walked > 1_000_000
+    assert walked > 1_800_000
     assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
 
 
@@ -193,7 +227,7 @@ def test_every_outcome_and_code_is_reached() -> None:
 
 def test_no_record_is_the_only_reason() -> None:
     """A metric without a record is informational with exactly one reason, and no notes."""
-    got = resolve("unknown/metric", HostRecords(), None)
+    got = resolve("unknown/metric", HostRecords(), None, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.INFORMATIONAL
     assert [r.code for r in got.reasons] == [C.NO_RECORD]
     assert got.notes == ()
@@ -202,7 +236,7 @@ def test_no_record_is_the_only_reason() -> None:
 def test_unmeasured_judged_metric_cannot_show_independence() -> None:
     """With no output at all, a judged metric cannot show its judge is independent."""
     st = s.State(judge=Calibration.CALIBRATED)
-    got = resolve(s.METRIC, s.records(st), None)
+    got = resolve(s.METRIC, s.records(st), None, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
 
@@ -210,7 +244,7 @@ def test_unmeasured_judged_metric_cannot_show_independence() -> None:
 def test_fully_authorized_metric_can_gate() -> None:
     """All records in order: can_gate, with no reasons and no notes."""
     st = s.State(judge=Calibration.CALIBRATED, requires_baseline=True, baseline="comparable")
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert (got.outcome, got.reasons, got.notes) == (Outcome.CAN_GATE, (), ())
 
 
@@ -221,12 +255,12 @@ def test_a_judge_spelled_another_way_is_not_independent(spelled: str) -> None:
     st = s.State(judge=Calibration.CALIBRATED)
     records, measurement = s.records(st), s.measurement(st)
     as_model = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled]))
-    got = resolve(s.METRIC, records, as_model)
+    got = resolve(s.METRIC, records, as_model, evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
     as_grader = attrs.evolve(
         measurement, run=attrs.evolve(measurement.run, models=[spelled], graders=[s.JUDGE_MODEL])
     )
-    got = resolve(s.METRIC, records, as_grader)
+    got = resolve(s.METRIC, records, as_grader, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert C.JUDGE_NOT_INDEPENDENT in [r.code for r in got.reasons]
 
@@ -236,7 +270,7 @@ def test_several_models_under_evaluation_are_each_compared() -> None:
     st = s.State(judge=Calibration.CALIBRATED)
     measurement = s.measurement(st)
     run = attrs.evolve(measurement.run, models=["echo", "openai:gpt-4.1"])
-    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
+    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run), evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
     assert "'openai:gpt-4.1'" in got.reasons[0].message
 
@@ -246,7 +280,7 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
     st = s.State(judge=Calibration.CALIBRATED)
     measurement = s.measurement(st)
     run = attrs.evolve(measurement.run, graders=["openai/gpt-4.1-2025-04-14"])
-    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
+    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run), evaluated_on=s.TODAY)
     assert [(r.code, r.message) for r in got.reasons] == [
         (
             C.JUDGE_MODEL_MISMATCH,
@@ -261,9 +295,122 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
 def test_an_informational_metric_notes_its_grader_problems() -> None:
     """Not yet gating: a self-graded run with no judge named is noted, not blocked."""
     st = s.State(metric=MetricStatus.INFORMATIONAL, grader="self")
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.INFORMATIONAL
     assert [r.code for r in got.notes] == [C.JUDGE_NOT_INDEPENDENT, C.JUDGE_MODEL_MISMATCH]
+
+
+def test_a_stale_approval_names_every_differing_dimension_with_both_values() -> None:
+    """Version, fingerprint and judge model all moved: one approval_stale reason naming each,
+    the approved value beside today's."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    records = s.records(st)
+    threshold = attrs.evolve(
+        records.thresholds[s.METRIC],
+        approved_for=ApprovedFor(
+            dataset_version="2026-09", fingerprint="sha256:0000", judge_model="openai/gpt-4.1-mini"
+        ),
+    )
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert [(r.code, r.message) for r in got.reasons] == [
+        (
+            C.APPROVAL_STALE,
+            (
+                "the approval by @alice on 2026-11-01: dataset version: approved '2026-09', dataset "
+                "'qa-gold' is at '2026-10'; dataset fingerprint: approved 'sha256:0000', dataset "
+                "'qa-gold' has 'sha256:9f2c'; judge model: approved 'openai/gpt-4.1-mini', judge "
+                "'grader-v2' grades with 'openai/gpt-4.1'"
+            ),
+        ),
+    ]
+
+
+def test_an_approval_that_names_nothing_is_stale() -> None:
+    """An approved threshold without approved_for (the loader refuses one; an in-memory record
+    can lack it) cannot show what it was approved for: blocked, never granted."""
+    st = s.State()
+    records = s.records(st)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=None)
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert [(r.code, r.message) for r in got.reasons] == [
+        (
+            C.APPROVAL_STALE,
+            (
+                "the approval by @alice on 2026-11-01: it names nothing it was "
+                "approved for (approved_for)"
+            ),
+        ),
+    ]
+    proposed = attrs.evolve(threshold, approval=Approval.PROPOSED)
+    records = attrs.evolve(records, thresholds={s.METRIC: proposed})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert ([r.code for r in got.reasons], got.notes) == ([C.THRESHOLD_PROPOSED], ())
+
+
+@pytest.mark.parametrize(("days", "expired"), [(-400, True), (-1, True), (0, False), (1, False)])
+def test_an_approval_holds_through_its_last_day(days: int, expired: bool) -> None:
+    """expires_on is the last day the approval holds: expired from the day after, never on it."""
+    st = s.State()
+    records = s.records(st)
+    last = s.TODAY + dt.timedelta(days=days)
+    threshold = attrs.evolve(
+        records.thresholds[s.METRIC], expires_on=last, approved_on=min(last, dt.date(2026, 11, 1))
+    )
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    if expired:
+        assert [(r.code, r.message) for r in got.reasons] == [
+            (
+                C.APPROVAL_EXPIRED,
+                (
+                    f"the approval by @alice on {threshold.approved_on} held until {last} (expires_on); "
+                    "the evaluation date is 2026-11-30"
+                ),
+            ),
+        ]
+    else:
+        assert got.outcome is Outcome.CAN_GATE
+
+
+def test_the_evaluation_date_is_the_utc_date_of_the_evaluation_time() -> None:
+    """Evaluated late on the last day in New York, it is already the next day in UTC: the
+    scorecard's approval has expired."""
+    st = s.State()
+    records = s.records(st)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], expires_on=dt.date(2026, 11, 30))
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    evidence = Evidence(measurements={s.METRIC: s.measurement(st)})
+    new_york = dt.timezone(dt.timedelta(hours=-5))
+    late = dt.datetime(2026, 11, 30, 20, 0, tzinfo=new_york)  # 01:00 UTC on 1 December
+    (card,) = assemble(records, evidence, evaluated_at=late).metrics
+    assert [r.code for r in card.authority.reasons] == [C.APPROVAL_EXPIRED]
+    (card,) = assemble(records, evidence, evaluated_at=dt.date(2026, 11, 30)).metrics
+    assert card.authority.outcome is Outcome.CAN_GATE
+
+
+@pytest.mark.parametrize(
+    ("approved", "stale"),
+    [
+        ("openai/gpt-4.1", False),
+        ("openai:gpt-4.1", False),
+        ("OpenAI/GPT-4.1", False),
+        ("openai/gpt-4.1-2025-04-14", True),
+        ("gpt-4.1@2025", True),
+        ("openai/gpt-4.1-mini", True),
+    ],
+)
+def test_an_approved_judge_model_is_matched_strictly(approved: str, stale: bool) -> None:
+    """The approved judge model is compared by the grader rule: another spelling of the judge's
+    model is the same judge, another snapshot or size is another."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    records = s.records(st)
+    bound = attrs.evolve(records.thresholds[s.METRIC].approved_for, judge_model=approved)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=bound)
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert [r.code for r in got.reasons] == ([C.APPROVAL_STALE] if stale else [])
 
 
 # A check's metric: authorized by its status alone, sound when checks.yaml defines it. Whatever
@@ -311,7 +458,7 @@ def test_whole_authority_table_for_check_metrics() -> None:
     wrong = []
     for status, defined, threshold, value in CHECK_STATES:
         records, measurement = _check_world(status, defined, threshold, value)
-        got = resolve(CHECK_METRIC, records, measurement)
+        got = resolve(CHECK_METRIC, records, measurement, evaluated_on=s.TODAY)
         have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
         want = expected_for_check(status, defined)
         if have != want:
@@ -323,7 +470,7 @@ def test_whole_authority_table_for_check_metrics() -> None:
 def test_a_gating_check_without_a_definition_names_what_is_missing() -> None:
     """Blocked `dangling_reference`, naming the check checks.yaml lacks."""
     records, _ = _check_world(MetricStatus.GATING, False, None, None)
-    got = resolve(CHECK_METRIC, records, None)
+    got = resolve(CHECK_METRIC, records, None, evaluated_on=s.TODAY)
     assert got.reasons[0].message == "no check 'unit-tests' in checks.yaml"
 
 
@@ -352,7 +499,7 @@ def test_a_judge_is_held_to_its_calibration_evidence(evidence: str, message: str
     """Each way evidence falls short blocks, naming the file and, for a bar, the number and the
     bar."""
     st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, message)]
 
@@ -361,14 +508,15 @@ def test_evidence_that_holds_up_lets_the_judge_gate() -> None:
     """Evidence for this judge and model, above its bar or held to none: can_gate."""
     for evidence in ("met", "no_bar"):
         st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
-        assert resolve(s.METRIC, s.records(st), s.measurement(st)).outcome is Outcome.CAN_GATE
+        got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
+        assert got.outcome is Outcome.CAN_GATE
 
 
 def test_a_judge_not_yet_calibrated_shows_its_evidence_as_a_note() -> None:
     """Calibrating, with evidence short of its bar: informational, and the note says it would
     block once the judge is called calibrated."""
     st = s.State(judge=Calibration.CALIBRATING, evidence="below_bar")
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.INFORMATIONAL
     assert [r.code for r in got.notes] == [C.JUDGE_EVIDENCE_INSUFFICIENT]
 
@@ -390,7 +538,12 @@ def test_evidence_never_read_or_never_named_fails_closed() -> None:
         ),
     ):
         edited = attrs.evolve(records, judges={s.JUDGE: changed})
-        got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
+        got = resolve(
+            s.METRIC,
+            edited,
+            s.measurement(s.State(judge=Calibration.CALIBRATED)),
+            evaluated_on=s.TODAY,
+        )
         assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, said)]
 
 
@@ -412,5 +565,7 @@ def test_evidence_is_held_to_the_judge_model_by_the_grader_rule(model: str, hold
     records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
     judge = attrs.evolve(records.judges[s.JUDGE], evidence_read=s.evidence_document(model=model))
     edited = attrs.evolve(records, judges={s.JUDGE: judge})
-    got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
+    got = resolve(
+        s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)), evaluated_on=s.TODAY
+    )
     assert [r.code for r in got.reasons] == ([] if holds else [C.JUDGE_EVIDENCE_INSUFFICIENT])

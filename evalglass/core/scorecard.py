@@ -13,7 +13,7 @@ import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
-from evalglass.core.evaluation_time import evaluation_time
+from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
@@ -132,10 +132,12 @@ def assemble(
     by id, its verdict under the records' success policy, evaluated at `evaluated_at` (the
     caller's clock or `--as-of`: a pure function reads no clock). `scope` says which checks the
     run started (none, by default)."""
+    moment = evaluation_time(evaluated_at)
+    evaluated_on = evaluation_date(moment)
     ids = set(records.metrics) | set(evidence.measurements)
     ids.update(f"{CHECK_PREFIX}{name}" for name in records.checks)
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id), scope)
+        _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on)
         for metric_id in sorted(ids)
     )
     policy = policy_outcome(cards, records.success)
@@ -147,17 +149,21 @@ def assemble(
         sources=evidence.sources,
         policy=policy,
         skipped=evidence.skipped,
-        evaluated_at=evaluated_at,
+        evaluated_at=moment,
         scope=scope,
     )
 
 
 def _card(
-    metric_id: str, records: HostRecords, measurement: Measurement | None, scope: Scope
+    metric_id: str,
+    records: HostRecords,
+    measurement: Measurement | None,
+    scope: Scope,
+    evaluated_on: dt.date,
 ) -> MetricCard:
     metric = records.metrics.get(metric_id)
     threshold = records.thresholds.get(metric_id)
-    authority = resolve(metric_id, records, measurement)
+    authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
     if measurement is not None:
         measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
     validity = assess(measurement, metric)

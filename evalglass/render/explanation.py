@@ -15,7 +15,7 @@ from evalglass.reasons import Reason
 from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
-from evalglass.tools.checklist import Edit
+from evalglass.tools.edits import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain
 

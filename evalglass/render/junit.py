@@ -31,8 +31,7 @@ def render(scorecard: Scorecard) -> str:
     """A JUnit XML report: one testcase per metric (a failure, an error, skipped or passed, by
     its status), the verdict and the policy as properties, the headline as system-out."""
     # Written as text, not built with ElementTree: the same bytes on every Python version, and a
-    # large report much faster (bench/bench_scorecard.py). Every value passes through _attribute
-    # or _text.
+    # large report in a fraction of the time. Every value passes through _attribute or _text.
     properties = [("verdict", scorecard.verdict.value), ("exit_code", str(scorecard.exit_code)),
                   ("model", scorecard.model or "")]  # fmt: skip
     properties += [("source", source) for source in scorecard.sources]

@@ -38,6 +38,8 @@ class Problem(enum.Enum):
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
     UNMEETABLE_POLICY = "unmeetable_policy"
     JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
+    APPROVAL_EXPIRING = "approval_expiring"
+    APPROVER_NOT_OWNER = "approver_not_owner"
     EXECUTABLE_NOT_FOUND = "executable_not_found"
     UNRECORDED_CHECK = "unrecorded_check"
     EMPTY_TIER = "empty_tier"
@@ -49,6 +51,7 @@ _WARNINGS = frozenset({
     Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
     Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW, Problem.UNRECORDED_CHECK,
     Problem.EMPTY_TIER, Problem.CONFIRMS_ON_NOTHING, Problem.MUST_PASS_CHECK,
+    Problem.APPROVAL_EXPIRING, Problem.APPROVER_NOT_OWNER,
 })  # fmt: skip
 # Findings at one line are listed in this order.
 ORDER = list(Problem)
