@@ -109,6 +109,7 @@ def post(repository: str, number: int, body: str) -> str:
 
 
 def main() -> int:
+    """The comment step: post or update the one sticky pull-request comment; its exit code."""
     try:
         wanted = runner.flag("INPUT_COMMENT")
     except runner.InputError as error:

@@ -19,6 +19,7 @@ MEANING = {
 
 
 def main() -> int:
+    """The gate step: exit with evalglass's own code, failing closed when scoring settled on none."""
     code = runner.env("EXIT_CODE")
     scored, diffed = runner.env("SCORE_EXIT_CODE"), runner.env("DIFF_EXIT_CODE")
     if not code.isdigit():

@@ -14,10 +14,12 @@ import _runner as runner
 
 
 def venv_python(folder: Path) -> Path:
+    """The Python interpreter inside a virtual environment folder, on any runner OS."""
     return folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
 def main() -> int:
+    """The install step: evalglass from the action's own checkout into a fresh venv; its exit code."""
     source = runner.env("GITHUB_ACTION_PATH")
     if not source:
         runner.command("error", "GITHUB_ACTION_PATH is not set: run this as the action's step")

@@ -36,6 +36,7 @@ WRITES = {  # every format in one score run; the terminal one is --format github
 
 @dataclass(frozen=True)
 class Inputs:
+    """The action's inputs, read once from the step's environment and checked."""
     outputs: tuple[str, ...]
     records: str
     records_ref: str | None
@@ -54,6 +55,7 @@ class Run:
 
 
 def read_inputs() -> Inputs:
+    """The inputs from INPUT_* variables; InputError, naming the input, when one is unusable."""
     outputs = expand(runner.env("INPUT_OUTPUTS"))
     if not outputs:
         raise runner.InputError("outputs: give at least one eval output path or glob")
@@ -148,6 +150,7 @@ def input_format(args: tuple[str, ...]) -> list[str]:
 
 
 def diff(inputs: Inputs, ref: str, target: Path) -> Run:
+    """Run `evalglass diff` of the records against `ref`, writing its Markdown to `target`."""
     command = [
         *EVALGLASS,
         "diff",
@@ -173,6 +176,7 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
 
 
 def score(inputs: Inputs, folder: Path) -> Run:
+    """Run `evalglass score` with every artifact format written into `folder`."""
     command = [*EVALGLASS, "score", "--records", inputs.records, "--format", "github"]
     for fmt, name in WRITES.items():
         command += ["--write", f"{fmt}={folder / name}"]
@@ -205,6 +209,8 @@ def failure(what: str, done: Run) -> str:
 
 
 def diff_section(diffed: Run, text: str) -> str:
+    """The comment's records-change section: the diff's text, and why it fails the check if it
+    does."""
     parts = [text] if text.strip() else []
     if diffed.code == DIFF_LOOSENED_EXIT:
         parts.append(
@@ -233,6 +239,7 @@ def comment(scorecard: str | None, scored: Run, extra: str) -> str:
 
 
 def main() -> int:
+    """The score step: diff, score, comment body, job outputs; its exit code."""
     folder = Path(tempfile.mkdtemp(prefix="evalglass-", dir=runner.env("RUNNER_TEMP") or None))
     body = folder / "comment.md"
     try:

@@ -11,6 +11,7 @@ from evalglass._version import __version__
 
 
 def main() -> None:
+    """`python -m evalglass`: the command line, with a `--version` that loads nothing else."""
     if sys.argv[1:] == ["--version"]:
         # The same line the CLI's own --version option prints.
         sys.stdout.write(f"evalglass {__version__}\n")

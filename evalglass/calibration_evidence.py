@@ -30,6 +30,7 @@ class Scale(enum.Enum):
 
     @property
     def categorical(self) -> bool:
+        """Whether labels are categories (agreement by cell counts) rather than numbers on a scale."""
         return self is not Scale.INTERVAL
 
 
@@ -86,12 +87,15 @@ class Items:
 
 @attrs.frozen
 class InputFile:
+    """An input file of a calibration, named with the sha256 of its bytes so the evidence is
+    checkable."""
     path: str
     sha256: str
 
 
 @attrs.frozen(kw_only=True)
 class CalibrationEvidence:
+    """What `evalglass calibrate` measured: a judge's agreement with human labels, with its inputs."""
     judge: str
     judge_model: str | None
     scale: Scale
@@ -145,6 +149,7 @@ def to_document(evidence: CalibrationEvidence) -> dict[str, Any]:
 
 
 def to_json(evidence: CalibrationEvidence, extra: Mapping[str, Any] | None = None) -> str:
+    """The evidence as the JSON file `calibrate --out` writes (`extra` adds top-level fields)."""
     document = to_document(evidence)
     document.update(extra or {})
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

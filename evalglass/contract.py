@@ -71,18 +71,21 @@ def _pair(_: object, attribute: attrs.Attribute[Any], value: tuple[Any, ...] | N
 
 @attrs.frozen
 class Reason:
+    """A reason code with its message, as the JSON scorecard carries it."""
     code: str
     message: str
 
 
 @attrs.frozen(kw_only=True)
 class Validity:
+    """Whether a metric's number is sound, and every reason it is not."""
     valid: bool
     reasons: tuple[Reason, ...]
 
 
 @attrs.frozen(kw_only=True)
 class Authority:
+    """A metric's authority: its outcome, the reasons that decided it, and notes for later stages."""
     outcome: OutcomeName
     reasons: tuple[Reason, ...]
     notes: tuple[Reason, ...]
@@ -101,6 +104,8 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class Gate:
+    """A metric's gate: its result, the reasons, the evidence text, and the change for a
+    regression."""
     result: ResultName
     reasons: tuple[Reason, ...]
     evidence: str
@@ -109,6 +114,7 @@ class Gate:
 
 @attrs.frozen(kw_only=True)
 class Threshold:
+    """The approved bar a gate compares with, as the records state it."""
     op: OpName
     value: float | None
     max_drop: float | None
@@ -126,6 +132,7 @@ class Threshold:
 
 @attrs.frozen(kw_only=True)
 class EarlierRun:
+    """One earlier run of the metric (a baseline), as shown beside the current value."""
     source: str
     started: str | None
     value: float | None
@@ -165,6 +172,7 @@ class Attempt:
 
 @attrs.frozen(kw_only=True)
 class Metric:
+    """One metric of the JSON scorecard: value, validity, authority, threshold and gate."""
     id: str
     value: float | None
     n: int | None = attrs.field(validator=_not_negative)
@@ -188,12 +196,14 @@ class Metric:
 
 @attrs.frozen(kw_only=True)
 class Skipped:
+    """A file passed over while reading outputs, with why."""
     source: str
     reason: str
 
 
 @attrs.frozen(kw_only=True)
 class Counts:
+    """The scorecard's counts of metrics by how they ended."""
     passed: int = attrs.field(validator=_not_negative)
     warned: int = attrs.field(validator=_not_negative)
     failed: int = attrs.field(validator=_not_negative)
@@ -245,6 +255,7 @@ class Policy:
 
 @attrs.frozen(kw_only=True)
 class Scorecard:
+    """The JSON scorecard (schema_version 1): what `--format json` writes and baselines read back."""
     schema_version: Literal[1]
     verdict: VerdictName
     exit_code: int

@@ -11,6 +11,8 @@ import attrs
 
 
 class AuthorityCode(enum.Enum):
+    """Why a metric may not gate: stage 1 (informational) and stage 2 (blocked) codes, in table
+    order."""
     # Stage 1: is the metric authorized to gate? Failing any of these makes it informational.
     NO_RECORD = "no_record"
     METRIC_NOT_GATING = "metric_not_gating"
@@ -59,5 +61,6 @@ class GateCode(enum.Enum):
 
 @attrs.frozen
 class Reason:
+    """A code with a message naming the record, value or file it is about."""
     code: AuthorityCode | ValidityCode | GateCode
     message: str

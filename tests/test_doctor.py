@@ -473,7 +473,9 @@ def test_a_judge_whose_evidence_falls_short_is_an_error_at_its_line(rec: Path) -
     blocked = [
         f.message for f in findings if f.problem is Problem.BLOCKED_GATE and f.subject == "b/judged"
     ]
-    assert blocked and not any("judge_evidence_insufficient" in m for m in blocked)
+    # Nothing else blocks it without a run (independence is the run's to show), so it has no
+    # blocked_gate finding of its own at all.
+    assert blocked == []
 
 
 def test_a_check_the_success_policy_must_pass_is_a_warning(
@@ -520,3 +522,29 @@ def test_a_check_the_success_policy_must_pass_is_a_warning(
             ),
         ),
     ]
+
+
+def test_a_calibrated_judge_without_outputs_is_no_error(tmp_path: Path) -> None:
+    """The bundled records with their judge calibrated: with no outputs, independence is the
+    run's to show, not a records problem (doctor exits clean, as a pre-commit hook needs); an
+    output graded by the model under test still blocks, at the metric's line."""
+    folder = tmp_path / "rec"
+    shutil.copytree(Path(__file__).parents[1] / "host_records", folder)
+    judges = folder / "judges.yaml"
+    judges.write_text(
+        judges.read_text().replace("calibration: calibrating", "calibration: calibrated")
+    )
+    records = load_records(folder)
+    alone = diagnose(records, None, TODAY)
+    assert [f.problem for f in alone.findings if f.severity is Severity.ERROR] == []
+    assert alone.exit_code == DOCTOR_CLEAN_EXIT
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({
+        "model": "openai/gpt-4.1",
+        "metrics": {"qa/helpfulness": {"value": 0.8, "n": 200, "stderr": 0.02}},
+    }))  # fmt: skip
+    graded = diagnose(records, read_outputs([run]), TODAY)
+    blocked = [f for f in graded.findings if f.problem is Problem.BLOCKED_GATE]
+    assert [f.subject for f in blocked] == ["qa/helpfulness"]
+    assert "judge_not_independent" in blocked[0].message
+    assert graded.exit_code == DOCTOR_ERRORS_EXIT

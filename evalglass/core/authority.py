@@ -36,6 +36,7 @@ from evalglass.records.model import (
 
 
 class Outcome(enum.Enum):
+    """What the records allow a metric: to gate, to be shown only, or neither (blocked)."""
     INFORMATIONAL = "informational"
     BLOCKED = "blocked"
     CAN_GATE = "can_gate"

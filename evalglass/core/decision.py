@@ -25,6 +25,7 @@ from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, 
 
 
 class Result(enum.Enum):
+    """How a metric's gate ended."""
     PASS = "pass"
     WARN = "warn"
     FAIL = "fail"
@@ -34,6 +35,7 @@ class Result(enum.Enum):
 
 @attrs.frozen
 class GateResult:
+    """A gate's result with its reasons and the evidence a reader can re-check it by."""
     result: Result
     reasons: tuple[Reason, ...] = ()
     evidence: str = ""
@@ -140,6 +142,7 @@ def attempts_text(attempts: tuple[Attempt, ...]) -> str:
 
 
 def attempt_text(attempt: Attempt) -> str:
+    """One attempt of a host check in words: its outcome, what it found, and where it was cached."""
     words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
              AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
     text = f"{words[attempt.outcome]}: {attempt.found}"

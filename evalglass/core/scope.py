@@ -19,6 +19,7 @@ class CheckScope:
 
     @property
     def started(self) -> bool:
+        """Whether the run started this check (it is defined and in the run's scope)."""
         return self.definition is not None and not self.not_started
 
 
@@ -34,6 +35,7 @@ class Scope:
         return self.tier is Tier.FULL or (self.tier is Tier.FAST and check.tier is Tier.FAST)
 
     def of(self, check: CheckRecord | None) -> CheckScope:
+        """This scope's view of one check: started, or not started and why."""
         if check is None or self.includes(check):
             return CheckScope(check)
         if self.tier is None:

@@ -34,6 +34,7 @@ _RESULT_STATUS = {
 
 @attrs.frozen(kw_only=True)
 class MetricCard:
+    """One metric's card: what was measured, whether it is sound, may it gate, and its gate."""
     id: str
     measurement: Measurement | None
     validity: Validity
@@ -59,6 +60,7 @@ class MetricCard:
 
 @attrs.frozen(kw_only=True)
 class Counts:
+    """How many metrics ended each way, and the gating checks the run did not start."""
     passed: int
     warned: int  # passed the gate, not the warn bound
     failed: int
@@ -69,11 +71,13 @@ class Counts:
 
     @property
     def enforced(self) -> int:
+        """Gates compared with their bar: passed, warned or failed."""
         return self.passed + self.warned + self.failed
 
 
 @attrs.frozen(kw_only=True)
 class Scorecard:
+    """Every metric's card, the verdict under the success policy, and the exit code."""
     verdict: Verdict
     exit_code: int
     metrics: tuple[MetricCard, ...]
@@ -90,6 +94,7 @@ class Scorecard:
 
     @functools.cached_property
     def counts(self) -> Counts:
+        """The counts behind the verdict line, computed once."""
         results = [m.gate.result for m in self.metrics]
         blocked = sum(
             m.authority.outcome is Outcome.BLOCKED or m.gate.result is Result.UNSOUND

@@ -30,6 +30,7 @@ class Status(enum.Enum):
     github: str
 
     def __new__(cls, word: str, severity: int, colour: str, junit: str | None, github: str) -> Self:
+        """A status with its severity and how each format shows it."""
         member = object.__new__(cls)
         member._value_ = word
         member.severity, member.colour, member.junit, member.github = (

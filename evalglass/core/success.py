@@ -73,6 +73,7 @@ class PolicyOutcome:
 
 
 def required_gates(policy: SuccessPolicy) -> int:
+    """The fewest gates a run needs: min_gates, and at least one in percentage mode."""
     return max(policy.min_gates, 1 if policy.mode is SuccessMode.PERCENTAGE else 0)
 
 

@@ -26,6 +26,7 @@ _MAX_MISSING = cast(float, _DEFAULTS.max_missing_fraction.default)
 
 @attrs.frozen
 class Validity:
+    """Whether a metric's number is sound enough to compare, and every reason it is not."""
     valid: bool
     reasons: tuple[Reason, ...] = ()
 

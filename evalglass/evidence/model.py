@@ -63,6 +63,7 @@ Basis = Proportion | MeanSd | StandardError
 
 @attrs.frozen
 class Interval:
+    """A confidence interval for a metric's value, with its level and method."""
     low: float
     high: float
     level: float
@@ -75,6 +76,7 @@ class Interval:
 
 @attrs.frozen(kw_only=True)
 class Sample:
+    """One sample's score (a paired baseline compares them), with its epoch and cluster."""
     id: str
     score: float
     epoch: int | None = None
@@ -83,6 +85,7 @@ class Sample:
 
 @attrs.frozen(kw_only=True)
 class DatasetIdentity:
+    """What an output says of the dataset it was measured on; None where it does not say."""
     name: str | None = None
     version: str | None = None
     location: str | None = None
@@ -176,12 +179,14 @@ class Attempt:
 
     @property
     def last_stderr_line(self) -> str:
+        """The last non-empty line the check wrote to stderr, for a one-line summary."""
         lines = self.stderr.rstrip().splitlines()
         return lines[-1].strip() if lines else ""
 
 
 @attrs.frozen(kw_only=True)
 class Measurement:
+    """One metric as an output measured it: value, n, interval, samples and the run it came from."""
     id: str
     run: Run
     value: float | None

@@ -63,10 +63,12 @@ def adapters() -> tuple[Adapter, ...]:
 
 
 def names() -> tuple[str, ...]:
+    """Every format's name, in the order formats are tried."""
     return tuple(a.name for a in adapters())
 
 
 def by_name(name: str) -> Adapter | None:
+    """The adapter of that name, or None."""
     return next((a for a in adapters() if a.name == name), None)
 
 

@@ -35,6 +35,7 @@ _TWO32 = 4294967296
 
 
 class Dialect(enum.Enum):
+    """The SQL engines `evalglass sql` writes a query for."""
     DUCKDB = "duckdb"
     SPARK = "spark"
     BIGQUERY = "bigquery"

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 class MetricStatus(enum.Enum):
+    """How far a metric is along the path to gating; only `gating` may gate."""
     DRAFT = "draft"
     INFORMATIONAL = "informational"
     CALIBRATING = "calibrating"
@@ -35,6 +36,7 @@ class Decision(enum.Enum):
 
 
 class Op(enum.Enum):
+    """A threshold's comparison; its direction says which way is better."""
     GE = ">="
     GT = ">"
     LE = "<="
@@ -42,9 +44,11 @@ class Op(enum.Enum):
 
     @property
     def higher_is_better(self) -> bool:
+        """Whether a higher value is the better one."""
         return self in (Op.GE, Op.GT)
 
     def holds(self, left: float, right: float) -> bool:
+        """Whether `left op right` holds."""
         return _OPS[self](left, right)
 
 
@@ -57,17 +61,20 @@ _OPS: Mapping[Op, Callable[[float, float], bool]] = {
 
 
 class Approval(enum.Enum):
+    """Whether the threshold's owner has approved the bar."""
     PROPOSED = "proposed"
     APPROVED = "approved"
 
 
 class DatasetStatus(enum.Enum):
+    """Where a dataset is in its life: only a validated one may back a gate."""
     PROPOSED = "proposed"
     VALIDATED = "validated"
     RETIRED = "retired"
 
 
 class Calibration(enum.Enum):
+    """Whether a judge's agreement with humans has been measured, and still holds."""
     UNCALIBRATED = "uncalibrated"
     CALIBRATING = "calibrating"
     CALIBRATED = "calibrated"
@@ -104,11 +111,13 @@ class CheckKind(enum.Enum):
 
 
 class SuccessMode(enum.Enum):
+    """How the success policy counts gates: every one must pass, or a share of them."""
     ALL = "all"
     PERCENTAGE = "percentage"
 
 
 class Policy(enum.Enum):
+    """What data governance allows results on a dataset to do."""
     PERMITTED = "permitted"
     REDACTED = "redacted"
     RESTRICTED = "restricted"
@@ -193,11 +202,13 @@ class ThresholdRecord:
 
     @property
     def regression(self) -> bool:
+        """Whether the threshold bounds the change from a baseline rather than the value itself."""
         return self.max_drop is not None or self.max_relative_drop is not None
 
 
 @attrs.frozen(kw_only=True)
 class DatasetRecord:
+    """A dataset record (datasets.yaml): its status, version and content fingerprint."""
     status: DatasetStatus
     version: str
     fingerprint: str | None = None
@@ -224,6 +235,7 @@ class UnreadableEvidence:
 
 @attrs.frozen(kw_only=True)
 class JudgeRecord:
+    """A judge record (judges.yaml): its model, calibration state and evidence."""
     model: str
     calibration: Calibration
     # A calibration evidence file, relative to the records folder; min_agreement needs one.
@@ -239,6 +251,7 @@ class JudgeRecord:
 
 @attrs.frozen(kw_only=True)
 class PolicyRecord:
+    """A dataset's data policy record (policies.yaml)."""
     policy: Policy
     origin: Origin = _origin()
 
@@ -282,6 +295,7 @@ class CheckRecord:
 
     @property
     def kind(self) -> CheckKind:
+        """Which of run, shell, file_exists or regex the check is."""
         for kind in CheckKind:
             if getattr(self, kind.value) is not None:
                 return kind

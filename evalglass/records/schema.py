@@ -73,6 +73,7 @@ class Field:
 
     @property
     def nested(self) -> bool:
+        """Whether the field is a nested mapping of its own fields."""
         return bool(self.fields)
 
 
@@ -101,6 +102,7 @@ class Kind:
 
     @property
     def filename(self) -> str:
+        """The file this kind of record lives in."""
         return f"{self.kind}.yaml"
 
 

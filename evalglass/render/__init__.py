@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 
 class Format(enum.Enum):
+    """The scorecard's output formats."""
     TERMINAL = "terminal"
     MARKDOWN = "markdown"
     JSON = "json"

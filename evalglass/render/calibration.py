@@ -91,6 +91,7 @@ def _method(ev: CalibrationEvidence) -> str:
 
 
 def terminal(ev: CalibrationEvidence, drift: Drift | None = None) -> str:
+    """The calibration evidence as terminal text, with the drift report when given."""
     return "".join(line + "\n" for line in _terminal_lines(ev, drift))
 
 
@@ -153,6 +154,7 @@ def _drift_verdict(drift: Drift) -> str:
 
 
 def markdown(ev: CalibrationEvidence, drift: Drift | None = None) -> str:
+    """The calibration evidence as Markdown, with the drift report when given."""
     return "".join(line + "\n" for line in _markdown_lines(ev, drift))
 
 

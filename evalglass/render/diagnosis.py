@@ -9,6 +9,7 @@ from evalglass.tools.diagnosis import Diagnosis
 
 
 def render(diagnosis: Diagnosis, fmt: Format) -> str:
+    """Doctor's findings as terminal text or JSON."""
     if fmt is Format.JSON:
         doc = {
             "schema_version": 1,

@@ -22,6 +22,7 @@ def escape_property(text: object) -> str:
 
 
 def command(level: str, title: str, message: str) -> str:
+    """One GitHub Actions workflow command, its title and message escaped."""
     return f"::{level} title={escape_property(title)}::{escape_data(message)}"
 
 
@@ -35,6 +36,7 @@ def level(card: MetricCard) -> str:
 
 
 def render(scorecard: Scorecard) -> str:
+    """The scorecard as workflow commands: the verdict first, then a line per metric."""
     stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
     lines = [command("error" if stops else "notice", "evalglass", _view.headline(scorecard))]
     for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:

@@ -15,6 +15,7 @@ _TEMPLATES = {Format.TERMINAL: "history.txt.j2", Format.MARKDOWN: "history.md.j2
 
 
 def render(history: History, fmt: Format) -> str:
+    """The metric's history as terminal text, Markdown or JSON."""
     if fmt is Format.JSON:
         return json_text(to_json(history)) + "\n"
     name = _TEMPLATES.get(fmt)
@@ -24,6 +25,7 @@ def render(history: History, fmt: Format) -> str:
 
 
 def to_json(history: History) -> dict[str, Any]:
+    """The history as the JSON document `history --format json` prints."""
     return {
         "schema_version": 1,
         "metric": history.metric,

@@ -23,5 +23,6 @@ def _environment() -> jinja2.Environment:
 
 
 def render(scorecard: Scorecard) -> str:
+    """The scorecard as one self-contained HTML page."""
     template = _environment().get_template("scorecard.html.j2")
     return template.render(scorecard=scorecard, metric_cards=_html_card.cards)

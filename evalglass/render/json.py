@@ -18,6 +18,7 @@ from evalglass.records.model import ThresholdRecord
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
+    """The scorecard as the JSON contract (per-sample scores only with `keep_samples`)."""
     return c.dumps(to_contract(scorecard, keep_samples))
 
 

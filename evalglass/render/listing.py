@@ -13,6 +13,7 @@ from evalglass.tools import listing
 
 
 def render(evidence: Evidence, fmt: Format) -> str:
+    """What `evalglass metrics` shows: a table, or JSON."""
     if fmt is Format.TERMINAL:
         return listing.table(evidence, escape)
     if fmt is not Format.JSON:

@@ -44,6 +44,7 @@ class Shortened:
 
     @property
     def unlisted_total(self) -> int:
+        """How many rows are counted rather than listed."""
         return sum(count for _, count in self.unlisted)
 
     @property
@@ -66,6 +67,7 @@ class Shortened:
 
 
 def render(scorecard: Scorecard) -> str:
+    """The scorecard as Markdown for a pull-request comment, within the comment's size cap."""
     view = scorecard_view(scorecard)
     gates, rest = view.gates, view.others
     rows = _rows()

@@ -11,6 +11,7 @@ _TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
 
 
 def render(result: RecordsDiff, fmt: Format) -> str:
+    """A records diff as terminal text, Markdown or JSON."""
     if fmt is Format.JSON:
         doc = {
             "schema_version": 1,

@@ -29,6 +29,7 @@ Up = Callable[[float], float]  # a value to its y
 
 @attrs.frozen(kw_only=True)
 class Dot:
+    """A run's value on the trend chart, coloured by the metric's status in that run."""
     x: float
     y: float
     status: str  # the metric's status in that run (pass, fail, blocked, ...)
@@ -56,6 +57,7 @@ class Marker:
 
 @attrs.frozen(kw_only=True)
 class TrendChart:
+    """A metric's trend chart: axes, value lines, interval bands and dots."""
     y_ticks: tuple[tuple[float, str], ...]  # (y, label)
     x_labels: tuple[tuple[float, str, str], ...]  # (x, run number, date)
     lines: tuple[tuple[tuple[float, float], ...], ...]  # the value, one polyline per unbroken run

@@ -21,12 +21,14 @@ from evalglass.render import _view
 
 @attrs.frozen
 class ReasonView:
+    """A reason as a template sees it."""
     code: str
     message: str
 
 
 @attrs.frozen(kw_only=True)
 class EarlierRunView:
+    """An earlier run as a template sees it."""
     source: str
     started: str | None
     value: float | None
@@ -95,6 +97,7 @@ class MetricView:
 
 @attrs.frozen(kw_only=True)
 class CountsView:
+    """The scorecard's counts as a template sees them."""
     passed: int
     warned: int
     failed: int
@@ -107,6 +110,7 @@ class CountsView:
 
 @attrs.frozen(kw_only=True)
 class UnmetView:
+    """A success-policy requirement the run did not meet, as a template sees it."""
     id: str
     # fail, unsound, blocked or informational; none when the run has no such metric.
     status: str | None
@@ -170,6 +174,7 @@ def _attempt(a: Attempt) -> AttemptView:
 
 
 def metric_view(card: MetricCard) -> MetricView:
+    """What a template may show of one metric card."""
     m = card.measurement
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
@@ -204,6 +209,7 @@ def metric_view(card: MetricCard) -> MetricView:
 
 
 def policy_view(outcome: PolicyOutcome) -> PolicyView:
+    """What a template may show of the success policy and how the run fared under it."""
     p = outcome.policy
     return PolicyView(
         source=outcome.source.value,
@@ -228,6 +234,7 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
 
 
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:
+    """The documented view model a template renders (docs/templates.md)."""
     c = scorecard.counts
     return ScorecardView(
         verdict=scorecard.verdict.value,

@@ -43,6 +43,7 @@ class Bounds:
         return bounds
 
     def load(self) -> HostRecords:
+        """The records the server was started on, read afresh (at the pinned commit, for a ref)."""
         from evalglass.records.gitref import load_records_at
         from evalglass.records.load import load_records
 

@@ -15,6 +15,7 @@ from evalglass.spark import aggregate
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m evalglass.spark PATH --out FILE`: aggregates computed by Spark; its exit code."""
     parser = argparse.ArgumentParser(prog="python -m evalglass.spark", description=__doc__)
     parser.add_argument("path", help="a Parquet file or folder (or .csv / .jsonl) of generic rows")
     parser.add_argument("--out", required=True, type=Path, help="where to write the aggregates")

@@ -41,20 +41,24 @@ __all__ = ["Diagnosis", "Finding", "Problem", "Severity", "diagnose", "min_n_to_
 
 @attrs.frozen(kw_only=True)
 class Diagnosis:
+    """Doctor's answer: every finding, and how many metrics gate and are measured."""
     findings: tuple[Finding, ...]
     gating: int  # metrics whose status is gating
     unmeasured: int | None  # of those, measured by no output given; None when none was given
 
     @property
     def errors(self) -> int:
+        """How many findings are errors."""
         return sum(f.severity is Severity.ERROR for f in self.findings)
 
     @property
     def warnings(self) -> int:
+        """How many findings are warnings."""
         return len(self.findings) - self.errors
 
     @property
     def exit_code(self) -> int:
+        """1 when any finding is an error, else 0."""
         return DOCTOR_ERRORS_EXIT if self.errors else DOCTOR_CLEAN_EXIT
 
     @property
@@ -203,7 +207,10 @@ def _gates(
                 "judge is calibrated",
             )
         if authority.outcome is Outcome.BLOCKED:
-            yield from _blocked(metric_id, metric, authority.reasons, records)
+            reasons = (
+                authority.reasons if measurement is not None else _of_records(authority.reasons)
+            )
+            yield from _blocked(metric_id, metric, reasons, records)
         yield from _assurance(metric_id, metric, records)
     for dataset_id, users in unpolicied.items():
         dataset = records.datasets.get(dataset_id)
@@ -221,6 +228,12 @@ def _gates(
             f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
             "(policy_not_permitted) until data governance sets one",
         )
+
+
+def _of_records(reasons: tuple[Reason, ...]) -> tuple[Reason, ...]:
+    """The reasons that are the records' doing. Without a run, any judged metric "cannot be
+    shown independent": that is for the run to show, not a problem in the records."""
+    return tuple(r for r in reasons if r.code is not C.JUDGE_NOT_INDEPENDENT)
 
 
 def _blocked(
@@ -402,9 +415,7 @@ def _would_block(
         measurement = None if measured is None else measured.get(metric_id)
         notes = resolve(metric_id, records, measurement, evaluated_on=evaluated_on).notes
         if measurement is None:
-            # Without a run, any judged metric "cannot be shown independent": that is for the
-            # run to show, not a problem in the records.
-            notes = tuple(n for n in notes if n.code is not C.JUDGE_NOT_INDEPENDENT)
+            notes = _of_records(notes)
         if notes:
             why = "; ".join(f"{n.code.value}: {n.message}" for n in notes)
             yield _at(

@@ -28,6 +28,7 @@ _STAND_IN = re.compile(r"<[^<>]+>")
 
 
 class Action(enum.Enum):
+    """Whether an edit changes a field of an existing record or adds to a new one."""
     EDIT = "edit"  # a field of a record that exists
     ADD = "add"  # a field of a record that does not exist yet
 
@@ -50,10 +51,12 @@ class Edit:
 
     @property
     def file(self) -> str:
+        """The records file the edit goes in."""
         return KINDS[self.kind].filename
 
     @property
     def key(self) -> str:
+        """`record.field`, the edit's name in the checklist."""
         return f"{self.record}.{self.field}"
 
     @property

@@ -15,11 +15,13 @@ from evalglass.records.model import Origin
 
 
 class Severity(enum.Enum):
+    """Whether a finding fails doctor (error) or is shown only (warning)."""
     ERROR = "error"  # the records, as they stand, block or mislead a gate: doctor exits 1
     WARNING = "warning"  # worth a look; doctor exits 0
 
 
 class Problem(enum.Enum):
+    """Every kind of problem doctor reports, in the order findings at one line are listed."""
     DANGLING_REFERENCE = "dangling_reference"
     UNMEASURED_GATE = "unmeasured_gate"
     FUTURE_APPROVAL = "future_approval"
@@ -54,6 +56,7 @@ ORDER = list(Problem)
 
 @attrs.frozen(kw_only=True)
 class Finding:
+    """One problem at a file and line, about one record or metric."""
     problem: Problem
     path: str
     line: int | None  # None: a whole file (an eval output, or a records file as a whole)
@@ -62,10 +65,12 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
+        """Error or warning, by the kind of problem."""
         return Severity.WARNING if self.problem in _WARNINGS else Severity.ERROR
 
     @property
     def where(self) -> str:
+        """`path:line`, or the path for a whole file."""
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
 

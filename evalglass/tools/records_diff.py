@@ -54,6 +54,7 @@ class Kind(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Change:
+    """One change a records edit makes, in the file it is in."""
     kind: Kind
     file: str
     id: str
@@ -64,6 +65,7 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class RecordsDiff:
+    """Every change between two versions of the records, and which of them loosen a gate."""
     base: str
     head: str
     changes: tuple[Change, ...]

@@ -28,6 +28,7 @@ class Order(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Run:
+    """One scorecard of the trend: where it came from, when, and its verdict."""
     position: int  # 1-based, in the trend's order
     source: str  # the scorecard file, as given
     evaluated_at: dt.datetime | None
@@ -72,6 +73,7 @@ class AuthorityChange:
 
 @attrs.frozen(kw_only=True)
 class ThresholdChange:
+    """A run where the metric's threshold changed, with the bar before and after."""
     position: int
     before: Rule | None
     after: Rule | None
@@ -79,6 +81,7 @@ class ThresholdChange:
 
 @attrs.frozen(kw_only=True)
 class Series:
+    """One metric across the runs: its points, and where its authority and threshold changed."""
     id: str
     points: tuple[Point | None, ...]  # one per run, None where the run has no such metric
     authority_changes: tuple[AuthorityChange, ...]
@@ -97,6 +100,7 @@ class Series:
 
 @attrs.frozen(kw_only=True)
 class Trend:
+    """Each metric over earlier runs' scorecards, in evaluation order."""
     runs: tuple[Run, ...]
     order: Order
     series: tuple[Series, ...]  # sorted by metric id

@@ -26,10 +26,12 @@ _CLUSTERED = "clustered_sum_squares"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The measurements in one aggregates document."""
     return read_together([(path, shown)])
 
 
 def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
+    """Partial aggregates merged by addition, then measured: equal to scoring the whole."""
     merged = aggregate.merge(load(path, shown) for path, shown in files)
     shown = files[0][1] if len(files) == 1 else f"{files[0][1]} (+{len(files) - 1} more)"
     for metric, stats in merged.metrics.items():
@@ -221,6 +223,7 @@ def _dataset(raw: object, shown: str) -> DatasetIdentity | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like an evalglass aggregates document (JSON or CSV)."""
     suffix = path.suffix.lower()
     if suffix == ".json":
         return head.lstrip().startswith(b"{") and f'"{MARKER}"'.encode() in head

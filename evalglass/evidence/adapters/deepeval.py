@@ -36,6 +36,7 @@ _RUN_KEYS = ("testFile", "runDuration", *_CASE_LISTS)
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The metrics of a DeepEval test run file; OutputError for anything else."""
     doc = c.mapping(c.load_json_file(path, shown), shown, "test run")
     if _WRAPPED in doc:
         doc = c.mapping(doc[_WRAPPED], shown, _WRAPPED)
@@ -221,6 +222,7 @@ def _file_time(path: Path) -> str | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like a DeepEval test run."""
     body = head.lstrip(c.BOM_AND_SPACE)
     return (
         body.startswith(b"{")

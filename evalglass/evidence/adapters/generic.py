@@ -19,6 +19,7 @@ from evalglass.reasons import Reason, ValidityCode
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The metrics of a generic evalglass JSON output; OutputError for anything else."""
     doc = c.load_json_file(path, shown)
     if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):
         raise OutputError(shown, "expected a JSON object with a 'metrics' object")
@@ -132,6 +133,7 @@ def _count(entry: Mapping[str, object], key: str, where: str, shown: str) -> int
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like a generic JSON output (an object with `metrics`)."""
     text = head.lstrip()
     return path.suffix.lower() == ".json" and text.startswith(b"{") and b'"metrics"' in head
 

@@ -15,6 +15,7 @@ from evalglass.evidence.registry import Adapter
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like an Inspect AI log, `.eval` archive or JSON."""
     if head.startswith(ZIP_MAGIC):
         return path.suffix.lower() == ".eval" or b"_journal/" in head or b"header.json" in head
     body = head.lstrip(BOM_AND_SPACE)
@@ -48,6 +49,7 @@ def not_a_run(path: Path, head: bytes) -> str | None:
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The metrics of an Inspect AI log; OutputError for anything else."""
     from evalglass.evidence.adapters import _inspect_log
 
     return _inspect_log.read(path, shown)

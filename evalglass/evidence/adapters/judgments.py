@@ -37,6 +37,7 @@ class _Standard:
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """A judge's per-sample verdicts as pass-rate and score metrics per standard, graders named."""
     standards: dict[str, _Standard] = {}
     for line, row in _rows(path, shown):
         standard = _text(row, "standard", shown, line)
@@ -138,6 +139,7 @@ def _sample_id(row: dict[str, Any], shown: str, line: int) -> str:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like judgments JSONL (a row with standard and judge_model)."""
     first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     return (
         path.suffix.lower() == ".jsonl"

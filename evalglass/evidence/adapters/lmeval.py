@@ -27,6 +27,7 @@ _PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The metrics of an lm-eval results file; OutputError for anything else."""
     doc = c.mapping(c.load_json_file(path, shown), shown, "results file")
     return tuple(_measurements(doc, path, shown))
 
@@ -225,6 +226,7 @@ _METRIC_KEY = re.compile(rb'"[^",]+,[^",]+"\s*:')
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like an lm-eval results file."""
     body = head.lstrip(c.BOM_AND_SPACE)
     return bool(_RESULTS_FIRST.match(body)) and (
         b'"alias"' in head or _METRIC_KEY.search(head) is not None

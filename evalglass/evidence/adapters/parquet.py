@@ -30,10 +30,12 @@ MEMORY_LIMIT = os.environ.get("EVALGLASS_DUCKDB_MEMORY", "600MB")
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The measurements of one Parquet file (or folder, or glob) of generic rows."""
     return read_together([(path, shown)])
 
 
 def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
+    """Several Parquet inputs reduced together in DuckDB, as one set of rows."""
     return aggregate.measurements(aggregates(files), tuple(shown for _, shown in files))
 
 
@@ -117,6 +119,7 @@ def _model(con: Any, c: q.Columns, shown: str) -> str | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts with Parquet's magic bytes."""
     return head.startswith(MAGIC)
 
 

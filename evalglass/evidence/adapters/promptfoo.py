@@ -49,6 +49,7 @@ _MODEL_GRADED = frozenset(
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The metrics of a promptfoo output (JSON, JSONL, YAML or XML); OutputError for anything else."""
     from evalglass.evidence.adapters import _promptfoo_files as files
 
     doc = files.load(path, shown)
@@ -386,6 +387,7 @@ _YAML_KEYS = (re.compile(rb"^evalId:", re.MULTILINE), re.compile(rb"^results:", 
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file starts like a promptfoo output."""
     body = head.lstrip(c.BOM_AND_SPACE)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":

@@ -36,6 +36,7 @@ _BLOCK_BYTES = 1 << 18
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The measurements of a JSONL or CSV file of generic rows, read block by block."""
     return aggregate.measurements(aggregates(path, shown))
 
 
@@ -148,6 +149,7 @@ def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """Whether the file's first line is a generic row (JSONL) or header (CSV)."""
     first = head.split(b"\n", 1)[0].strip()
     if path.suffix.lower() == ".jsonl":
         return first.startswith(b"{") and b'"metric"' in first and b'"score"' in first

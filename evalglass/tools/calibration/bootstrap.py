@@ -26,6 +26,7 @@ MAX_UNDEFINED_SHARE = 0.01
 
 @attrs.frozen
 class Bootstrapped:
+    """A statistic's value with its bootstrap interval (None where undefined)."""
     value: float | None
     low: float | None
     high: float | None
@@ -34,6 +35,7 @@ class Bootstrapped:
 
 @attrs.frozen(eq=False)
 class Result:
+    """Every statistic bootstrapped, and the sums of the data as given."""
     statistics: dict[Statistic, Bootstrapped]
     point_sums: Array  # the column sums of the data as given (e.g. the confusion table)
 
@@ -45,6 +47,7 @@ def run(
     seed: int = DEFAULT_SEED,
     level: float = LEVEL,
 ) -> Result:
+    """Every statistic of the plan with a seeded percentile bootstrap interval over items."""
     n = plan.features.shape[0]
     rows, inverse = np.unique(plan.features, axis=0, return_inverse=True)
     inverse = inverse.ravel()

@@ -20,6 +20,7 @@ from evalglass.tools.calibration.names import Statistic
 
 
 class Finding(enum.Enum):
+    """What the change of a statistic from recorded evidence suggests."""
     SUSPECTED = "suspected drift"  # the whole interval of new − recorded is below zero
     IMPROVED = "improved"  # the whole interval is above zero
     NONE = "no evidence of drift"
@@ -28,6 +29,7 @@ class Finding(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Change:
+    """One statistic, recorded and now, with the interval of their difference."""
     statistic: str
     recorded: Estimate
     current: Estimate
@@ -39,6 +41,7 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class Drift:
+    """New calibration evidence compared with evidence recorded earlier."""
     against: str
     recorded_date: str
     recorded_model: str | None
@@ -47,6 +50,7 @@ class Drift:
 
     @property
     def suspected(self) -> tuple[str, ...]:
+        """The statistics whose whole interval of change lies below zero."""
         return tuple(c.statistic for c in self.changes if c.finding is Finding.SUSPECTED)
 
 

@@ -22,6 +22,7 @@ RawLabel = str | int | float | bool | None
 
 @attrs.frozen
 class Row:
+    """One label from a judgments or labels file, with the line it came from."""
     sample_id: str
     rater: str
     label: RawLabel

@@ -115,6 +115,7 @@ class Spearman:
         self._y_to_x = self._y.position[self._x.order]
 
     def __call__(self, counts: Array) -> Array:
+        """The statistic of each batch of count tables, computed together."""
         # Rows on the first axis: cumulative sums and row gathers run across the whole batch
         # at once, several times faster than along a C-ordered row.
         by_row = np.ascontiguousarray(counts.T)

@@ -50,6 +50,7 @@ class Estimator:
     bind: Callable[[Array], Value] | None = None
 
     def bound(self, rows: Array) -> Value:
+        """The value this part takes for the given rows."""
         if self.bind is not None:
             return self.bind(rows)
         assert self.value is not None
@@ -86,6 +87,7 @@ class _Columns:
 
 
 def plan(ratings: Ratings) -> Plan:
+    """How the ratings become count tables the statistics and the bootstrap work on."""
     judge = np.asarray(ratings.judge, dtype=np.float64)
     humans = np.array(
         [[np.nan if v is None else v for v in row] for row in ratings.humans], dtype=np.float64

@@ -31,6 +31,7 @@ class Progress:
 
 @attrs.frozen(kw_only=True)
 class Settings:
+    """How a checks session runs: its scope and date, where checks run, and the cache."""
     scope: Scope
     # The run's evaluation date, for the authority that decides whether a failure is retried.
     evaluated_on: dt.date
