@@ -321,7 +321,6 @@ def test_a_folder_can_be_a_path_object(records_dir: Path) -> None:
     )
 
 
-@pytest.mark.skipif(not (REPO / "host_records").is_dir(), reason="no bundled host_records/ yet")
 def test_the_bundled_example_folder_loads() -> None:
     """The example host_records/ that ships with evalglass loads without error."""
     records = load_records(REPO / "host_records")
