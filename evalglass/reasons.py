@@ -11,8 +11,10 @@ import attrs
 
 
 class AuthorityCode(enum.Enum):
-    """Why a metric may not gate: stage 1 (informational) and stage 2 (blocked) codes, in table
-    order."""
+    """Why a metric is not can_gate. Stage 1 codes keep it informational (not authorized); stage
+    2 codes block an authorized metric (its evidence is not sound). The values are the codes
+    every format prints."""
+
     # Stage 1: is the metric authorized to gate? Failing any of these makes it informational.
     NO_RECORD = "no_record"
     METRIC_NOT_GATING = "metric_not_gating"
@@ -61,6 +63,7 @@ class GateCode(enum.Enum):
 
 @attrs.frozen
 class Reason:
-    """A code with a message naming the record, value or file it is about."""
+    """A reason code and its message: the code is for machines and tests, the message for people."""
+
     code: AuthorityCode | ValidityCode | GateCode
     message: str

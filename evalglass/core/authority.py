@@ -36,7 +36,9 @@ from evalglass.records.model import (
 
 
 class Outcome(enum.Enum):
-    """What the records allow a metric: to gate, to be shown only, or neither (blocked)."""
+    """Whether a metric may gate: informational (not authorized), blocked (authorized, but its
+    evidence is unsound: the run cannot pass), or can_gate."""
+
     INFORMATIONAL = "informational"
     BLOCKED = "blocked"
     CAN_GATE = "can_gate"

@@ -43,7 +43,7 @@ def interval_label(interval: Interval) -> str:
 
 
 def interval_text(interval: Interval) -> str:
-    """An interval as `[low, high]`, each bound in the scorecard's number format."""
+    """`[low, high]`, each end written as `fmt` writes numbers."""
     return f"[{fmt(interval.low)}, {fmt(interval.high)}]"
 
 

@@ -34,7 +34,10 @@ _RESULT_STATUS = {
 
 @attrs.frozen(kw_only=True)
 class MetricCard:
-    """One metric's card: what was measured, whether it is sound, may it gate, and its gate."""
+    """One metric as the scorecard holds it: the measurement (None when no output measured it),
+    validity, authority, the threshold and the gate result. Renderers read it and recompute none
+    of it."""
+
     id: str
     measurement: Measurement | None
     validity: Validity
@@ -60,7 +63,9 @@ class MetricCard:
 
 @attrs.frozen(kw_only=True)
 class Counts:
-    """How many metrics ended each way, and the gating checks the run did not start."""
+    """How many metrics ended each way. `blocked` includes gates whose number was unsound;
+    `not_run` (checks that could gate and were not started) are in no other count."""
+
     passed: int
     warned: int  # passed the gate, not the warn bound
     failed: int
@@ -71,13 +76,17 @@ class Counts:
 
     @property
     def enforced(self) -> int:
-        """Gates compared with their bar: passed, warned or failed."""
+        """Gates compared with their threshold: passed, warned and failed (an unsound gate is
+        counted as blocked)."""
         return self.passed + self.warned + self.failed
 
 
 @attrs.frozen(kw_only=True)
 class Scorecard:
-    """Every metric's card, the verdict under the success policy, and the exit code."""
+    """One run's result: the verdict and exit code, every metric card sorted by id, and what
+    decided the verdict and what was read. Made by `assemble`; renderers and the exit code read
+    it and decide nothing more."""
+
     verdict: Verdict
     exit_code: int
     metrics: tuple[MetricCard, ...]
@@ -94,7 +103,8 @@ class Scorecard:
 
     @functools.cached_property
     def counts(self) -> Counts:
-        """The counts behind the verdict line, computed once."""
+        """The tallies every headline and the JSON `counts` show, taken from the cards themselves
+        so that they cannot disagree with them."""
         results = [m.gate.result for m in self.metrics]
         blocked = sum(
             m.authority.outcome is Outcome.BLOCKED or m.gate.result is Result.UNSOUND

@@ -72,7 +72,7 @@ def records_from_text(
     if spec is None:
         raise ValueError(f"unknown host-record kind {kind!r}; expected one of {', '.join(KINDS)}")
     # A big file becomes hundreds of thousands of small acyclic objects: the cyclic collector
-    # rescans them over and over (a third of the load time at 10,000 records) and frees none.
+    # rescans them over and over, a large share of the load time, and frees none.
     with paused():
         raw = parse_records(
             text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys(), single=spec.single

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 
 
 class MetricStatus(enum.Enum):
-    """How far a metric is along the path to gating; only `gating` may gate."""
+    """Where a metric is in its life: only `gating` lets it gate; every other status keeps it
+    informational."""
+
     DRAFT = "draft"
     INFORMATIONAL = "informational"
     CALIBRATING = "calibrating"
@@ -36,7 +38,8 @@ class Decision(enum.Enum):
 
 
 class Op(enum.Enum):
-    """A threshold's comparison; its direction says which way is better."""
+    """A threshold's direction: `>=` and `>` when higher is better, `<=` and `<` when lower is."""
+
     GE = ">="
     GT = ">"
     LE = "<="
@@ -44,11 +47,12 @@ class Op(enum.Enum):
 
     @property
     def higher_is_better(self) -> bool:
-        """Whether a higher value is the better one."""
+        """Whether a larger value is better: it says which end of an interval is the conservative
+        one, and which way a regression goes."""
         return self in (Op.GE, Op.GT)
 
     def holds(self, left: float, right: float) -> bool:
-        """Whether `left op right` holds."""
+        """Whether `left OP right` is true, e.g. an interval's bound against the threshold."""
         return _OPS[self](left, right)
 
 
@@ -61,20 +65,25 @@ _OPS: Mapping[Op, Callable[[float, float], bool]] = {
 
 
 class Approval(enum.Enum):
-    """Whether the threshold's owner has approved the bar."""
+    """Whether a person has approved a threshold; only an approved one authorizes a gate."""
+
     PROPOSED = "proposed"
     APPROVED = "approved"
 
 
 class DatasetStatus(enum.Enum):
-    """Where a dataset is in its life: only a validated one may back a gate."""
+    """A dataset's life: proposed keeps its metrics informational and retired blocks them, so
+    only validated data can decide a build."""
+
     PROPOSED = "proposed"
     VALIDATED = "validated"
     RETIRED = "retired"
 
 
 class Calibration(enum.Enum):
-    """Whether a judge's agreement with humans has been measured, and still holds."""
+    """How far a judge is trusted: uncalibrated and calibrating keep its metrics informational,
+    drifted and retired block them, calibrated lets them gate."""
+
     UNCALIBRATED = "uncalibrated"
     CALIBRATING = "calibrating"
     CALIBRATED = "calibrated"
@@ -111,13 +120,17 @@ class CheckKind(enum.Enum):
 
 
 class SuccessMode(enum.Enum):
-    """How the success policy counts gates: every one must pass, or a share of them."""
+    """How a run's gates decide its verdict: every one must pass, or a share of them
+    (`min_pass_rate`)."""
+
     ALL = "all"
     PERCENTAGE = "percentage"
 
 
 class Policy(enum.Enum):
-    """What data governance allows results on a dataset to do."""
+    """A dataset's data policy: only permitted or redacted data may decide a build; any other
+    policy, or none, blocks."""
+
     PERMITTED = "permitted"
     REDACTED = "redacted"
     RESTRICTED = "restricted"
@@ -133,6 +146,7 @@ class Origin:
     line: int
 
     def __str__(self) -> str:
+        """`path:line`, as messages name a place."""
         return f"{self.path}:{self.line}"
 
 
@@ -202,13 +216,16 @@ class ThresholdRecord:
 
     @property
     def regression(self) -> bool:
-        """Whether the threshold bounds the change from a baseline rather than the value itself."""
+        """Whether it bounds the drop from the approved baseline (max_drop or max_relative_drop),
+        as well as or instead of an absolute value."""
         return self.max_drop is not None or self.max_relative_drop is not None
 
 
 @attrs.frozen(kw_only=True)
 class DatasetRecord:
-    """A dataset record (datasets.yaml): its status, version and content fingerprint."""
+    """A dataset the host has reviewed: its status, and the version (and fingerprint) an output
+    must have been measured on for its metrics to gate."""
+
     status: DatasetStatus
     version: str
     fingerprint: str | None = None
@@ -235,7 +252,9 @@ class UnreadableEvidence:
 
 @attrs.frozen(kw_only=True)
 class JudgeRecord:
-    """A judge record (judges.yaml): its model, calibration state and evidence."""
+    """A model grader the host tracks: its model, how far its calibration is trusted, and
+    optionally the evidence file and the agreement that evidence must show."""
+
     model: str
     calibration: Calibration
     # A calibration evidence file, relative to the records folder; min_agreement needs one.
@@ -251,7 +270,8 @@ class JudgeRecord:
 
 @attrs.frozen(kw_only=True)
 class PolicyRecord:
-    """A dataset's data policy record (policies.yaml)."""
+    """The data policy of one dataset id, looked up whether or not a dataset record exists."""
+
     policy: Policy
     origin: Origin = _origin()
 
@@ -295,7 +315,8 @@ class CheckRecord:
 
     @property
     def kind(self) -> CheckKind:
-        """Which of run, shell, file_exists or regex the check is."""
+        """Which of run, shell, file_exists and regex this check is. ValueError for a record with
+        none, which the loader never builds."""
         for kind in CheckKind:
             if getattr(self, kind.value) is not None:
                 return kind

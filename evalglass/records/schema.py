@@ -73,7 +73,7 @@ class Field:
 
     @property
     def nested(self) -> bool:
-        """Whether the field is a nested mapping of its own fields."""
+        """Whether the field is written as a block mapping of sub-fields."""
         return bool(self.fields)
 
 
@@ -102,7 +102,7 @@ class Kind:
 
     @property
     def filename(self) -> str:
-        """The file this kind of record lives in."""
+        """The file in the records folder that holds this kind."""
         return f"{self.kind}.yaml"
 
 

@@ -29,7 +29,8 @@ _OUTCOMES = {
 
 
 def outcome_text(card: MetricCard) -> str:
-    """What the metric's authority outcome means, in words."""
+    """The metric's authority outcome in words; for a host check that can gate, that its attempts
+    decide."""
     if card.id.startswith("check/") and card.authority.outcome is Outcome.CAN_GATE:
         return "can_gate: its attempts under evalglass run decide its gate"
     return _OUTCOMES[card.authority.outcome]
@@ -59,13 +60,14 @@ def gate_text(card: MetricCard) -> str:
 
 
 def method_text(card: MetricCard) -> str:
-    """How the interval was computed, in parentheses, or "" without one."""
+    """`(95% Wilson)`: how the interval was made, or "" without one."""
     m = card.measurement
     return "" if m is None or m.interval is None else f"({interval_label(m.interval)})"
 
 
 def render(explanation: Explanation, fmt: Format) -> str:
-    """The explanation as terminal text, Markdown or JSON."""
+    """explain's answer from the template for `fmt`, or as JSON. ValueError for a format explain
+    does not have."""
     if fmt is Format.JSON:
         return json.dumps(to_json(explanation), indent=2, ensure_ascii=False) + "\n"
     name = _TEMPLATES.get(fmt)

@@ -21,14 +21,16 @@ from evalglass.render import _view
 
 @attrs.frozen
 class ReasonView:
-    """A reason as a template sees it."""
+    """A reason code and its message, raw: templates escape them for their medium."""
+
     code: str
     message: str
 
 
 @attrs.frozen(kw_only=True)
 class EarlierRunView:
-    """An earlier run as a template sees it."""
+    """A superseded run of the metric, shown so that a retry cannot hide a failure."""
+
     source: str
     started: str | None
     value: float | None
@@ -97,7 +99,9 @@ class MetricView:
 
 @attrs.frozen(kw_only=True)
 class CountsView:
-    """The scorecard's counts as a template sees them."""
+    """How many metrics ended each way; `enforced` is passed + warned + failed, and `blocked`
+    includes unsound gates."""
+
     passed: int
     warned: int
     failed: int
@@ -110,7 +114,8 @@ class CountsView:
 
 @attrs.frozen(kw_only=True)
 class UnmetView:
-    """A success-policy requirement the run did not meet, as a template sees it."""
+    """A must_pass id the run did not satisfy, and why."""
+
     id: str
     # fail, unsound, blocked or informational; none when the run has no such metric.
     status: str | None
@@ -174,7 +179,7 @@ def _attempt(a: Attempt) -> AttemptView:
 
 
 def metric_view(card: MetricCard) -> MetricView:
-    """What a template may show of one metric card."""
+    """One metric card as templates read it, every field already decided and formatted."""
     m = card.measurement
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
@@ -209,7 +214,7 @@ def metric_view(card: MetricCard) -> MetricView:
 
 
 def policy_view(outcome: PolicyOutcome) -> PolicyView:
-    """What a template may show of the success policy and how the run fared under it."""
+    """The success policy and its numbers, as templates show them."""
     p = outcome.policy
     return PolicyView(
         source=outcome.source.value,
@@ -234,7 +239,8 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
 
 
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:
-    """The documented view model a template renders (docs/templates.md)."""
+    """The whole scorecard as the view model (docs/templates.md): what our templates and a host's
+    own `--template` render."""
     c = scorecard.counts
     return ScorecardView(
         verdict=scorecard.verdict.value,

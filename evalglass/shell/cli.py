@@ -33,5 +33,5 @@ app.command()(analysis.sql)
 
 
 def main() -> None:
-    """The `evalglass` console script."""
+    """Run the command line as `evalglass`; exits with the command's own code."""
     app(prog_name="evalglass")

@@ -41,24 +41,27 @@ __all__ = ["Diagnosis", "Finding", "Problem", "Severity", "diagnose", "min_n_to_
 
 @attrs.frozen(kw_only=True)
 class Diagnosis:
-    """Doctor's answer: every finding, and how many metrics gate and are measured."""
+    """What doctor found: every finding, and the counts its summary line and exit code are made
+    from."""
+
     findings: tuple[Finding, ...]
     gating: int  # metrics whose status is gating
     unmeasured: int | None  # of those, measured by no output given; None when none was given
 
     @property
     def errors(self) -> int:
-        """How many findings are errors."""
+        """Findings that block or mislead a gate as the records stand; any one makes doctor exit
+        1."""
         return sum(f.severity is Severity.ERROR for f in self.findings)
 
     @property
     def warnings(self) -> int:
-        """How many findings are warnings."""
+        """Findings worth a look that leave doctor's exit code at 0."""
         return len(self.findings) - self.errors
 
     @property
     def exit_code(self) -> int:
-        """1 when any finding is an error, else 0."""
+        """1 when there is any error, else 0: warnings alone never fail doctor."""
         return DOCTOR_ERRORS_EXIT if self.errors else DOCTOR_CLEAN_EXIT
 
     @property

@@ -15,13 +15,16 @@ from evalglass.records.model import Origin
 
 
 class Severity(enum.Enum):
-    """Whether a finding fails doctor (error) or is shown only (warning)."""
+    """How much a finding matters: an error makes doctor exit 1, a warning does not."""
+
     ERROR = "error"  # the records, as they stand, block or mislead a gate: doctor exits 1
     WARNING = "warning"  # worth a look; doctor exits 0
 
 
 class Problem(enum.Enum):
-    """Every kind of problem doctor reports, in the order findings at one line are listed."""
+    """What doctor can find, as a closed vocabulary; the values are the codes its JSON prints.
+    Which problems are only warnings is fixed here."""
+
     DANGLING_REFERENCE = "dangling_reference"
     UNMEASURED_GATE = "unmeasured_gate"
     FUTURE_APPROVAL = "future_approval"
@@ -56,7 +59,9 @@ ORDER = list(Problem)
 
 @attrs.frozen(kw_only=True)
 class Finding:
-    """One problem at a file and line, about one record or metric."""
+    """One problem at a place in the records (or an output), about one record or metric, with the
+    message a person reads."""
+
     problem: Problem
     path: str
     line: int | None  # None: a whole file (an eval output, or a records file as a whole)
@@ -65,12 +70,12 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
-        """Error or warning, by the kind of problem."""
+        """Error or warning, by the problem alone."""
         return Severity.WARNING if self.problem in _WARNINGS else Severity.ERROR
 
     @property
     def where(self) -> str:
-        """`path:line`, or the path for a whole file."""
+        """`path:line`, or the path alone when the finding is about a whole file."""
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
 

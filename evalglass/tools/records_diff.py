@@ -54,7 +54,9 @@ class Kind(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Change:
-    """One change a records edit makes, in the file it is in."""
+    """One change a reviewer must see: what sort it is, the records file and id it is in, and
+    what changed, in words."""
+
     kind: Kind
     file: str
     id: str
@@ -65,7 +67,9 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class RecordsDiff:
-    """Every change between two versions of the records, and which of them loosen a gate."""
+    """Every change from the base records to the head's, authority per metric first; `base` and
+    `head` name the two sides as they are shown."""
+
     base: str
     head: str
     changes: tuple[Change, ...]

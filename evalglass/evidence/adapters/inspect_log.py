@@ -15,7 +15,8 @@ from evalglass.evidence.registry import Adapter
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    """Whether the file starts like an Inspect AI log, `.eval` archive or JSON."""
+    """An Inspect log: a zip archive (a .eval file, or one with Inspect's member names), or a
+    JSON log whose head has status, eval_id and task_id."""
     if head.startswith(ZIP_MAGIC):
         return path.suffix.lower() == ".eval" or b"_journal/" in head or b"header.json" in head
     body = head.lstrip(BOM_AND_SPACE)
@@ -49,7 +50,8 @@ def not_a_run(path: Path, head: bytes) -> str | None:
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
-    """The metrics of an Inspect AI log; OutputError for anything else."""
+    """The log's measurements, read by _inspect_log, which is imported only here so that
+    recognising a file never loads zipfile, the JSON streamer or zstandard."""
     from evalglass.evidence.adapters import _inspect_log
 
     return _inspect_log.read(path, shown)

@@ -58,7 +58,7 @@ def mcp_command(
         raise EvalglassError("mcp", missing.format(""))
     if cwd is not None:
         os.chdir(cwd)
-    # Checked before the SDK loads (about a second): bad records fail at once.
+    # Checked before the SDK loads, which is slow: bad records fail at once.
     bounds = Bounds.open(records, records_ref)
     try:
         from evalglass.shell import mcp_server

@@ -20,7 +20,9 @@ from evalglass.tools.calibration.names import Statistic
 
 
 class Finding(enum.Enum):
-    """What the change of a statistic from recorded evidence suggests."""
+    """What the interval of new − recorded shows: only an interval wholly on one side of zero is
+    evidence either way."""
+
     SUSPECTED = "suspected drift"  # the whole interval of new − recorded is below zero
     IMPROVED = "improved"  # the whole interval is above zero
     NONE = "no evidence of drift"
@@ -29,7 +31,9 @@ class Finding(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Change:
-    """One statistic, recorded and now, with the interval of their difference."""
+    """One statistic compared: both estimates, new − recorded with its interval (None where
+    either side lacks one), and what that shows."""
+
     statistic: str
     recorded: Estimate
     current: Estimate
@@ -41,7 +45,9 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class Drift:
-    """New calibration evidence compared with evidence recorded earlier."""
+    """A new sample against the recorded evidence: a change for each statistic the two share, and
+    notes on what else differs (judge, judge model, label set)."""
+
     against: str
     recorded_date: str
     recorded_model: str | None
@@ -50,7 +56,8 @@ class Drift:
 
     @property
     def suspected(self) -> tuple[str, ...]:
-        """The statistics whose whole interval of change lies below zero."""
+        """The statistics whose agreement fell: the whole interval of the difference is below
+        zero."""
         return tuple(c.statistic for c in self.changes if c.finding is Finding.SUSPECTED)
 
 

@@ -31,7 +31,10 @@ class Progress:
 
 @attrs.frozen(kw_only=True)
 class Settings:
-    """How a checks session runs: its scope and date, where checks run, and the cache."""
+    """How checks are run: the scope (which tier), the evaluation date, the folder their paths are
+    relative to, the cache (None: none is read or written), and the evalglass version a cached
+    pass is keyed by."""
+
     scope: Scope
     # The run's evaluation date, for the authority that decides whether a failure is retried.
     evaluated_on: dt.date
