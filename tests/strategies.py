@@ -155,8 +155,14 @@ def _names(
     elif kind == "baselines" and careful:
         # The numbers come from exactly one place: a saved scorecard, a rows file, or the record.
         source = draw(st.sampled_from([("scorecard",), ("rows",), ("value", "n")]))
-        names = [*source, *(f.name for f in fields
-                            if f.required or (f.name not in _BASELINE_SOURCES and draw(keep)))]
+        names = [
+            *source,
+            *(
+                f.name
+                for f in fields
+                if f.required or (f.name not in _BASELINE_SOURCES and draw(keep))
+            ),
+        ]
     else:
         names = [field.name for field in fields if field.required or draw(keep)]
         if kind == "thresholds" and careful:  # who, when and for what: an approved one loads

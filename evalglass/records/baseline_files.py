@@ -48,8 +48,9 @@ def check_rows(baselines: Mapping[str, BaselineRecord], present: Present | None)
         name = inside_records(b.rows)
         if name is None:
             raise rows_error(
-                b, metric_id, "is outside the records folder; a baseline file lives beside the "
-                "records"
+                b,
+                metric_id,
+                "is outside the records folder; a baseline file lives beside the records",
             )
         if present is not None and not present(name):
             raise rows_error(b, metric_id, "not found next to the records")
