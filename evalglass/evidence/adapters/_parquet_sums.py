@@ -24,7 +24,7 @@ _OK = f"isfinite(score) AND abs(score) < {_LIMIT}"
 _INTEGERS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
                        "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})  # fmt: skip
 # Σq² is the sum of seven limb products, C_k at 2^(26k) (docs/scale.md).
-_SQUARES = (
+SQUARES = (
     "l0 * l0", "2 * l0 * l1", "2 * l0 * l2 + l1 * l1", "2 * (l0 * l3 + l1 * l2)",
     "2 * l1 * l3 + l2 * l2", "2 * l2 * l3", "l3 * l3",
 )  # fmt: skip
@@ -188,7 +188,7 @@ def moments_query(c: Columns, few: bool = False) -> str:
             return f"count_if({condition})"
 
         everything = "count(*)"
-    squares = ",\n  ".join(f"{total(e)} AS c{k}" for k, e in enumerate(_SQUARES))
+    squares = ",\n  ".join(f"{total(e)} AS c{k}" for k, e in enumerate(SQUARES))
     return f"""SELECT metric, loose,
   {tally("score IS NOT NULL")} AS n, {everything} - {tally("score IS NOT NULL")} AS missing,
   {tally("score IS NOT NULL AND NOT isfinite(score)")} AS nonfinite,
