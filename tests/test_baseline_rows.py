@@ -285,3 +285,49 @@ def test_records_ref_reads_the_committed_rows_file(tmp_path: Path) -> None:
     for m in METRICS:
         assert at_ref[m]["gate"] == committed[m]["gate"] != working[m]["gate"]
     assert list(temporary.iterdir()) == []
+
+
+def test_the_duckdb_join_sums_exactly_what_the_core_sums(tmp_path: Path) -> None:
+    """Without epochs, DuckDB's paired sums equal the core's sums of the same pairs exactly,
+    for 0/1, graded, negative and large scores, ids as integers on one side and text on the
+    other, and rows without an id or a score left unpaired."""
+    from evalglass.core.regression import paired_sums
+    from evalglass.evidence.adapters import parquet
+
+    rng = random.Random(5)
+    makers = {
+        "m/binary": lambda: float(rng.random() < 0.7),
+        "m/graded": lambda: rng.randrange(1001) / 1000,
+        "m/wide": lambda: rng.uniform(-3e6, 3e6) * rng.choice([1e-9, 1.0, 1e5]),
+    }
+    now: dict[str, dict[int, float]] = {m: {} for m in makers}
+    then: dict[str, dict[int, float]] = {m: {} for m in makers}
+    now_rows: list[Row] = []
+    then_rows: list[Row] = []
+    for metric, make in makers.items():
+        for i in range(300):
+            score = None if i % 17 == 0 else make()
+            now_rows.append({"metric": metric, "score": score, "sample_id": str(i)})
+            if score is not None:
+                now[metric][i] = score
+        for i in range(150, 420):
+            score = make()
+            then_rows.append({"metric": metric, "score": score, "sample_id": i})
+            then[metric][i] = score
+        now_rows.append({"metric": metric, "score": make(), "sample_id": None})
+    write_parquet(tmp_path / "now.parquet", now_rows)
+    source = tmp_path / "then.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in then_rows))
+    duckdb.connect().execute(
+        f"COPY (SELECT * FROM read_json('{source}', columns={{'metric': 'VARCHAR', "
+        f"'score': 'DOUBLE', 'sample_id': 'BIGINT'}})) TO '{tmp_path / 'then.parquet'}' "
+        "(FORMAT parquet)"
+    )
+    _, sums = parquet.with_baseline(
+        (tmp_path / "then.parquet", "then"), [(tmp_path / "now.parquet", "now")], list(makers)
+    )
+    for metric in makers:
+        shared = sorted(now[metric].keys() & then[metric].keys())
+        want = paired_sums([(now[metric][i], then[metric][i]) for i in shared])
+        assert sums[metric] == want
+    assert sums["m/binary"].binary and not sums["m/wide"].bounded and sums["m/graded"].bounded

@@ -101,13 +101,15 @@ def paired_from_sums(sums: PairedSums, level: float) -> Interval | None:
     n, scale = sums.n, aggregate.SCALE
     # Integer division of Python ints is correctly rounded: the mean, rounded once.
     mean = sums.total / (n * scale)
-    if sums.low == sums.high:
+    # n·Σd² − (Σd)² = Σ_{i<j} (d_i − d_j)², exactly: zero iff every difference is the same.
+    spread = n * sums.squares - sums.total**2
+    if spread == 0:
         if sums.bounded:
             half = 2 * math.sqrt(math.log(2 / (1 - level)) / (2 * n))
             return Interval(mean - half, mean + half, level, Method.HOEFFDING)
         return None
     # Σ(d − mean)² / (n − 1), from the exact sums: (nΣd² − (Σd)²) / (n(n − 1)).
-    sd = math.sqrt((n * sums.squares - sums.total**2) / (n * (n - 1) * scale * scale))
+    sd = math.sqrt(spread / (n * (n - 1) * scale * scale))
     se = sd / math.sqrt(n)
     half = stats.t_quantile(0.5 + level / 2, n - 1) * se
     return Interval(
@@ -130,8 +132,6 @@ def paired_sums(pairs: Sequence[tuple[float, float]]) -> PairedSums:
         neither=sum(1 for a, b in pairs if a == 0 and b == 0) if binary else 0,
         total=sum(d),
         squares=sum(x * x for x in d),
-        low=min(d, default=0),
-        high=max(d, default=0),
         bounded=all(0 <= a <= aggregate.SCALE and 0 <= b <= aggregate.SCALE for a, b in q),
     )
 

@@ -198,8 +198,9 @@ class PairedSums:
 
     `binary`: every paired score is 0 or 1 on both sides, and the four counts are the pairs
     scoring (1, 1), (1, 0), (0, 1) and (0, 0). Otherwise the differences d = current − baseline
-    on the summing grid of 2^-64 (aggregate.SCALE): their exact sum, sum of squares (grid
-    2^-128), least and greatest; `bounded` when every paired score lies in [0, 1]."""
+    on the summing grid of 2^-64 (aggregate.SCALE): their exact sum and sum of squares (grid
+    2^-128), which also say exactly whether every d is the same (n·Σd² = (Σd)²); `bounded`
+    when every paired score lies in [0, 1]."""
 
     n: int
     binary: bool
@@ -209,8 +210,6 @@ class PairedSums:
     neither: int = 0
     total: int = 0
     squares: int = 0
-    low: int = 0
-    high: int = 0
     bounded: bool = False
 
 
