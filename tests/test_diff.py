@@ -24,7 +24,8 @@ from evalglass.records.model import (
 )
 from evalglass.tools.records_diff import Kind, diff
 from tests import states as s
-from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
+from tests.cli_runner import cli
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 
 def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
@@ -118,10 +119,10 @@ def test_diff_cli_flags_a_loosened_threshold(repo: Path) -> None:
     """`diff --fail-on-loosen` exits 1 for a lowered >= bound and says which."""
     path = repo / "host_records/thresholds.yaml"
     path.write_text(path.read_text().replace("value: 0.85", "value: 0.8"))
-    result = run("diff", "--base", "main", "run.json", cwd=repo)
+    result = cli("diff", "--base", "main", "run.json", cwd=repo)
     assert result.returncode == 0
     assert "threshold_loosened" in result.stdout and "qa/exact_match" in result.stdout
-    assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+    assert cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
 
 
 def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
@@ -137,29 +138,29 @@ def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
         capture_output=True,
     )
     path.write_text(original.replace("    value: 0.85\n", "    value: 0.9\n    max_drop: 0.2\n"))
-    widened = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    widened = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert widened.returncode == 1, widened.stdout + widened.stderr
     assert "threshold_loosened" in widened.stdout
     assert ">= 0.85 and max drop 0.02 (approved) → >= 0.9 and max drop 0.2 (approved)" in (
         widened.stdout
     )
     path.write_text(original)  # the allowance removed
-    assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+    assert cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
 
 
 def test_records_ref_ignores_working_tree_edits(repo: Path) -> None:
     """A pull request's own edits cannot grant authority when records come from the base ref."""
     path = repo / "host_records/judges.yaml"
     path.write_text(path.read_text().replace("calibrating", "calibrated"))
-    trusted = run("score", "run.json", "--records-ref", "main", cwd=repo)
-    edited = run("score", "run.json", cwd=repo)
+    trusted = cli("score", "run.json", "--records-ref", "main", cwd=repo)
+    edited = cli("score", "run.json", cwd=repo)
     assert trusted.stdout.startswith("PASS — 1 gate enforced")
     assert edited.stdout.startswith("PASS — 2 gates enforced")
 
 
 def test_missing_ref_says_how_to_fetch(repo: Path) -> None:
     """A ref the clone lacks is an input error (exit 4) that says how to fetch it."""
-    result = run("score", "run.json", "--records-ref", "origin/main", cwd=repo)
+    result = cli("score", "run.json", "--records-ref", "origin/main", cwd=repo)
     assert result.returncode == 4
     assert "git fetch --depth=1 origin main" in result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -393,7 +394,7 @@ def test_diff_cli_flags_a_loosened_metric_record(
     text = path.read_text()
     assert text.count(old) >= 1
     path.write_text(text.replace(old, new, 1))
-    result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    result = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == (1 if loosens else 0), result.stdout + result.stderr
     assert ("metric_loosened" if loosens else "metric_tightened") in result.stdout
     assert "qa/exact_match" in result.stdout
@@ -414,7 +415,7 @@ def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
         capture_output=True,
     )
     path.write_text(path.read_text().replace("    requires_baseline: yes\n", "", 1))
-    result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    result = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "requires_baseline: True → False" in result.stdout
 

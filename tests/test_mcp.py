@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from evalglass.shell.mcp_tools import TOOLS
+from tests.cli_runner import cli
 from tests.mcp_client import Answer, Call, calls, commit, example_repo, tools
-from tests.test_cli import EVALGLASS, edit, run
+from tests.test_cli import EVALGLASS, edit
 
 NAMES = ["score", "explain", "doctor", "metrics", "diff"]
 # Scorecards compared byte for byte are evaluated as of one fixed time.
@@ -76,9 +77,9 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
     ]
     answers = calls(repo, [], [call for call, _ in todo])
     for (call, command), got in zip(todo, answers, strict=True):
-        cli = run(*command, "--format", "json", cwd=repo)
+        printed = cli(*command, "--format", "json", cwd=repo)
         assert not got.is_error, (call, got.text)
-        assert cli.stdout and got.text == cli.stdout, call
+        assert printed.stdout and got.text == printed.stdout, call
 
 
 def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(repo: Path) -> None:
@@ -182,7 +183,7 @@ def test_the_records_are_the_servers_and_no_argument_names_others(repo: Path) ->
     *refused, score = calls(repo, [], todo)
     for got in refused:
         _one_line_error(got, "no argument")
-    assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
+    assert score.text == cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
 
 
 def test_records_are_read_again_on_every_call(repo: Path) -> None:
@@ -202,7 +203,7 @@ def test_records_are_read_again_on_every_call(repo: Path) -> None:
 def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None:
     """With --records-ref, neither the working tree nor a later commit on the ref changes an
     answer: the server reads the commit the ref named at start."""
-    before = run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
+    before = cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     started = subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -218,7 +219,7 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
     todo.append(("diff", {"base": "HEAD"}))
     *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between)
     assert [a.text for a in answers] == [before] * 3
-    moved = run(
+    moved = cli(
         "score", "run.json", "--records-ref", "HEAD", "--format", "json", *PINNED, cwd=repo
     ).stdout
     assert moved != before
@@ -240,7 +241,7 @@ def test_records_and_outputs_are_taken_from_cwd(tmp_path: Path, repo: Path) -> N
             ("score", {"outputs": [str(elsewhere)]}),
         ],
     )
-    assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
+    assert score.text == cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     _one_line_error(outside, "outside the server's working directory")
 
 
