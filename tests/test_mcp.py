@@ -1,4 +1,6 @@
-"""End to end: `evalglass mcp` driven over stdio by the MCP SDK's own client, on real files."""
+"""End to end: `evalglass mcp` driven by the MCP SDK's own client, on real files: over stdio from
+a subprocess for the session itself (start, listing, every tool, --cwd, bad calls), and in this
+process over in-memory streams where a test is about what the tools answer (tests/mcp_client)."""
 
 from __future__ import annotations
 
@@ -91,6 +93,7 @@ def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(re
             ("score", {"outputs": ["run.json"]}),
             ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
         ],
+        stdio=False,
     )
     card = next(m for m in json.loads(score.text)["metrics"] if m["id"] == "qa/helpfulness")
     doc = json.loads(explained.text)
@@ -150,7 +153,7 @@ def test_outputs_outside_the_working_directory_are_refused(tmp_path: Path, repo:
     todo: list[Call] = [("score", {"outputs": ["run.json", path]}) for path, _ in refused]
     todo += [(name, {**extra, "outputs": ["../outside/run.json"]}) for name, extra in args.items()]
     todo.append(("score", {"outputs": ["run.json"]}))
-    *answers, last = calls(repo, [], todo)
+    *answers, last = calls(repo, [], todo, stdio=False)
     for (path, named), got in zip(refused, answers, strict=False):
         _one_line_error(got, f"{named}: ", "outside the server's working directory")
     for got in answers[len(refused) :]:
@@ -163,7 +166,7 @@ def test_paths_that_stay_inside_are_read(repo: Path) -> None:
     (repo / "sub").mkdir()
     (repo / "inside.json").symlink_to(repo / "run.json")
     paths = [str(repo / "run.json"), "sub/../run.json", "inside.json"]
-    answers = calls(repo, [], [("metrics", {"outputs": [path]}) for path in paths])
+    answers = calls(repo, [], [("metrics", {"outputs": [path]}) for path in paths], stdio=False)
     for path, got in zip(paths, answers, strict=True):
         assert not got.is_error, got.text
         assert json.loads(got.text)["metrics"][0]["source"] == path
@@ -180,7 +183,7 @@ def test_the_records_are_the_servers_and_no_argument_names_others(repo: Path) ->
     ]
     todo += [(name, {"records": "mine"}) for name in NAMES]
     todo.append(("score", {"outputs": ["run.json"], "as_of": AS_OF}))
-    *refused, score = calls(repo, [], todo)
+    *refused, score = calls(repo, [], todo, stdio=False)
     for got in refused:
         _one_line_error(got, "no argument")
     assert score.text == cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
@@ -193,7 +196,9 @@ def test_records_are_read_again_on_every_call(repo: Path) -> None:
         if i == 1:
             (repo / "host_records" / "thresholds.yaml").unlink()
 
-    first, second = calls(repo, [], [("score", {"outputs": ["run.json"]})] * 2, between)
+    first, second = calls(
+        repo, [], [("score", {"outputs": ["run.json"]})] * 2, between, stdio=False
+    )
     assert json.loads(first.text)["verdict"] == "pass"
     card = next(m for m in json.loads(second.text)["metrics"] if m["id"] == "qa/exact_match")
     assert card["authority"]["outcome"] == "informational"
@@ -217,7 +222,7 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
 
     todo: list[Call] = [("score", {"outputs": ["run.json"], "as_of": AS_OF})] * 3
     todo.append(("diff", {"base": "HEAD"}))
-    *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between)
+    *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between, stdio=False)
     assert [a.text for a in answers] == [before] * 3
     moved = cli(
         "score", "run.json", "--records-ref", "HEAD", "--format", "json", *PINNED, cwd=repo
@@ -335,6 +340,7 @@ def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> No
             ("score", {"outputs": ["run.json"], "as_of": "2026-11-30"}),
             ("score", {"outputs": ["run.json"], "as_of": "yesterday"}),
         ],
+        stdio=False,
     )
     assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
     _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")
