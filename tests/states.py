@@ -6,6 +6,7 @@ Shared by the exhaustive authority table and the property tests, so both walk th
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 import attrs
 from hypothesis import strategies as st
@@ -156,6 +157,7 @@ def evidence_document(
     )
 
 
+@functools.cache  # the exhaustive table builds each of these thousands of times
 def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecord:
     """The judge's record, naming calibration evidence in the given state (loaded, as the
     records loader fills it in)."""

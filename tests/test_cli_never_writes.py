@@ -280,27 +280,28 @@ def _mcp_calls() -> list[Call]:
     ]
 
 
-def _serve_all(repo: Path) -> None:
+def _serve_all(repo: Path, *, stdio: bool) -> None:
     for args in ([], ["--records-ref", "HEAD"]):
-        answers = calls(repo, args, _mcp_calls())
+        answers = calls(repo, args, _mcp_calls(), stdio=stdio)
         assert [a.is_error for a in answers] == [False] * 10 + [True] * 4
 
 
 def test_no_mcp_tool_writes_anything(repo: Path) -> None:
     """Every MCP tool, answered or refused, from a folder and a records-ref server, on a writable
     then a read-only tree: the working directory (records, outputs, .git) and the server's HOME
-    are left as they were."""
+    are left as they were. The real server process on the writable tree; on the read-only one,
+    the same command and tools in this process (tests/mcp_client.py)."""
     home = repo.parent / "mcp-home"
     home.mkdir()
     before = snapshot(repo), snapshot(home)
-    _serve_all(repo)
+    _serve_all(repo, stdio=True)
     assert (snapshot(repo), snapshot(home)) == before
     paths = [repo, *repo.rglob("*")]
     for path in paths:
         os.chmod(path, stat.S_IMODE(path.lstat().st_mode) & ~0o222)
     try:
         locked = snapshot(repo), snapshot(home)
-        _serve_all(repo)
+        _serve_all(repo, stdio=False)
         assert (snapshot(repo), snapshot(home)) == locked
     finally:
         for path in paths:
