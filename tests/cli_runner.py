@@ -5,8 +5,11 @@ own code does (tests/test_cli.py keeps the real-process end-to-end runs)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -23,21 +26,43 @@ class Result:
     stderr: str
 
 
+@functools.cache
+def _command() -> Any:
+    # What `evalglass` runs: typer builds it from the commands' signatures, which costs more
+    # than most runs, so it is built once (typer's CliRunner.invoke builds it on every call).
+    import typer.main
+
+    from evalglass.shell.cli import app
+
+    return typer.main.get_command(app)
+
+
 def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
     """`evalglass ARGS` in `cwd`, with CLEAN_ENV and `env` as the whole environment. An exception
     the command did not turn into an exit code is raised here, where a subprocess would have
     printed its traceback."""
     from typer.testing import CliRunner
 
-    from evalglass.shell.cli import app
-
     wanted = {**CLEAN_ENV, **(env or {})}
-    # CliRunner restores every variable afterwards; None removes one for the run.
+    # The runner restores every variable afterwards; None removes one for the run.
     cleared: dict[str, str | None] = {name: None for name in os.environ if name not in wanted}
-    with contextlib.chdir(cwd):
-        result = CliRunner().invoke(
-            app, list(args), env={**cleared, **wanted}, prog_name="evalglass"
-        )
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return Result(result.exit_code, result.stdout, result.stderr)
+    code = 0
+    with (
+        contextlib.chdir(cwd),
+        CliRunner().isolation(env={**cleared, **wanted}) as (stdout, stderr, _),
+    ):
+        try:
+            _command().main(args=list(args), prog_name="evalglass")
+        except SystemExit as exc:
+            assert exc.code is None or isinstance(exc.code, int), exc.code
+            code = exc.code or 0
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        # Read before the runner closes the streams.
+        return Result(code, _text(stdout.getvalue()), _text(stderr.getvalue()))
+
+
+def _text(written: bytes) -> str:
+    # As typer's CliRunner reads what was written.
+    return written.decode("utf-8", "replace").replace("\r\n", "\n")
