@@ -109,6 +109,9 @@ def post(repository: str, number: int, body: str) -> str:
 
 
 def main() -> int:
+    """Post or update the sticky comment when the `comment` input is true and the run is a pull
+    request. Exits 0 whatever becomes of the comment (a failure is a warning, never a gate); 2
+    only when `comment` is neither true nor false."""
     try:
         wanted = runner.flag("INPUT_COMMENT")
     except runner.InputError as error:

@@ -19,6 +19,8 @@ MEANING = {
 
 
 def main() -> int:
+    """End the job with the code the scoring step settled on, after saying in the log what the
+    score's and the diff's codes mean. A missing or non-numeric code exits 4: never a pass."""
     code = runner.env("EXIT_CODE")
     scored, diffed = runner.env("SCORE_EXIT_CODE"), runner.env("DIFF_EXIT_CODE")
     if not code.isdigit():

@@ -14,10 +14,14 @@ import _runner as runner
 
 
 def venv_python(folder: Path) -> Path:
+    """The interpreter of the virtual environment at `folder`, on Windows runners too."""
     return folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
 def main() -> int:
+    """Install evalglass from GITHUB_ACTION_PATH into a fresh virtual environment and set the
+    step's `python` output to its interpreter. Exits 2 outside an action step; a failed install
+    raises, so the step fails."""
     source = runner.env("GITHUB_ACTION_PATH")
     if not source:
         runner.command("error", "GITHUB_ACTION_PATH is not set: run this as the action's step")

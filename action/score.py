@@ -36,6 +36,10 @@ WRITES = {  # every format in one score run; the terminal one is --format github
 
 @dataclass(frozen=True)
 class Inputs:
+    """The action's inputs, read and checked once: the outputs (globs expanded), the records
+    folder and the ref to read them at, the two flags, and the extra score arguments, already
+    split."""
+
     outputs: tuple[str, ...]
     records: str
     records_ref: str | None
@@ -54,6 +58,8 @@ class Run:
 
 
 def read_inputs() -> Inputs:
+    """The inputs from the step's environment. Raises runner.InputError (the step then exits 2)
+    when no output is given, `args` cannot be split, or a flag is not true or false."""
     outputs = expand(runner.env("INPUT_OUTPUTS"))
     if not outputs:
         raise runner.InputError("outputs: give at least one eval output path or glob")
@@ -148,6 +154,8 @@ def input_format(args: tuple[str, ...]) -> list[str]:
 
 
 def diff(inputs: Inputs, ref: str, target: Path) -> Run:
+    """`evalglass diff` of the records at `ref` against the working tree's, its Markdown written
+    to `target`. A loosening refused by `fail-on-loosen` is also an error annotation."""
     command = [
         *EVALGLASS,
         "diff",
@@ -173,6 +181,9 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
 
 
 def score(inputs: Inputs, folder: Path) -> Run:
+    """`evalglass score` with the GitHub format on stdout (annotations and the job summary) and
+    every format of WRITES written into `folder`; the user's `args` follow the action's own
+    options."""
     command = [*EVALGLASS, "score", "--records", inputs.records, "--format", "github"]
     for fmt, name in WRITES.items():
         command += ["--write", f"{fmt}={folder / name}"]
@@ -205,6 +216,8 @@ def failure(what: str, done: Run) -> str:
 
 
 def diff_section(diffed: Run, text: str) -> str:
+    """The diff's part of the comment: its Markdown, then a line saying that the diff fails the
+    check (a loosening), or why it could not compare."""
     parts = [text] if text.strip() else []
     if diffed.code == DIFF_LOOSENED_EXIT:
         parts.append(
@@ -233,6 +246,9 @@ def comment(scorecard: str | None, scored: Run, extra: str) -> str:
 
 
 def main() -> int:
+    """Run the diff and the score, write the comment body and the job summary, and publish every
+    step output. Exits 0 even on a bad input: the gate step ends with the code published here, so
+    the comment and the outputs exist whatever the verdict."""
     folder = Path(tempfile.mkdtemp(prefix="evalglass-", dir=runner.env("RUNNER_TEMP") or None))
     body = folder / "comment.md"
     try:

@@ -66,6 +66,8 @@ def write_inputs(folder: Path, n: int) -> Path:
             f"    approval: {'proposed' if kind == 'proposed' else 'approved'}",
             "    approved_by: '@alice'",
             "    approved_on: 2026-11-01",
+            "    approved_for:",
+            f"      dataset_version: '{'2025-01' if kind == 'blocked' else '2026-10'}'",
         ]
     for j in range(50):
         files["datasets"] += [f"  data-{j}:", "    status: validated", "    version: '2026-10'"]

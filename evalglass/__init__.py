@@ -22,7 +22,16 @@ if TYPE_CHECKING:
     from evalglass.evidence.read import read_outputs
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
-    from evalglass.shell.api import diff_records, doctor, explain, run, score, trend, validate
+    from evalglass.shell.api import (
+        diff_records,
+        doctor,
+        explain,
+        history,
+        run,
+        score,
+        trend,
+        validate,
+    )
 
 _HOMES = {
     "Authority": "evalglass.core.authority",
@@ -43,6 +52,7 @@ _HOMES = {
     "diff_records": "evalglass.shell.api",
     "doctor": "evalglass.shell.api",
     "explain": "evalglass.shell.api",
+    "history": "evalglass.shell.api",
     "load_records": "evalglass.records.load",
     "load_scorecard": "evalglass.contract",
     "read_outputs": "evalglass.evidence.read",
@@ -74,6 +84,7 @@ __all__ = [
     "diff_records",
     "doctor",
     "explain",
+    "history",
     "load_records",
     "load_scorecard",
     "read_outputs",

@@ -11,6 +11,8 @@ from evalglass._version import __version__
 
 
 def main() -> None:
+    """Print the version without loading the CLI, or hand the command line to the CLI, which
+    exits with the command's own code."""
     if sys.argv[1:] == ["--version"]:
         # The same line the CLI's own --version option prints.
         sys.stdout.write(f"evalglass {__version__}\n")

@@ -30,6 +30,8 @@ class Scale(enum.Enum):
 
     @property
     def categorical(self) -> bool:
+        """Whether labels are categories (binary, nominal, ordinal), counted in a confusion
+        table; False for interval labels, which are numbers."""
         return self is not Scale.INTERVAL
 
 
@@ -86,12 +88,19 @@ class Items:
 
 @attrs.frozen
 class InputFile:
+    """A file the evidence was computed from, as given, and the sha256 of its bytes: what lets a
+    reviewer tell which judgments and labels the evidence describes."""
+
     path: str
     sha256: str
 
 
 @attrs.frozen(kw_only=True)
 class CalibrationEvidence:
+    """What one `evalglass calibrate` run measured for a judge: the agreement statistics with
+    their intervals, how the items matched, and what reproduces it (the inputs' hashes, level,
+    resamples, seed, version and date)."""
+
     judge: str
     judge_model: str | None
     scale: Scale
@@ -145,6 +154,8 @@ def to_document(evidence: CalibrationEvidence) -> dict[str, Any]:
 
 
 def to_json(evidence: CalibrationEvidence, extra: Mapping[str, Any] | None = None) -> str:
+    """The document as indented JSON text, `extra` keys (a report's `drift`) added last. A number
+    that is not finite raises ValueError rather than writing JSON that no reader accepts."""
     document = to_document(evidence)
     document.update(extra or {})
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

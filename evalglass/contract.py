@@ -71,18 +71,27 @@ def _pair(_: object, attribute: attrs.Attribute[Any], value: tuple[Any, ...] | N
 
 @attrs.frozen
 class Reason:
+    """A reason code and its message. The code is an open string: a file from a newer evalglass
+    may carry codes this one does not know, and still loads."""
+
     code: str
     message: str
 
 
 @attrs.frozen(kw_only=True)
 class Validity:
+    """Whether the metric's number is sound enough to compare, and the validity codes when it is
+    not."""
+
     valid: bool
     reasons: tuple[Reason, ...]
 
 
 @attrs.frozen(kw_only=True)
 class Authority:
+    """The metric's authority outcome and the reasons of the stage that decided it; `notes` are
+    what stage 2 would raise once an informational metric is authorized."""
+
     outcome: OutcomeName
     reasons: tuple[Reason, ...]
     notes: tuple[Reason, ...]
@@ -101,6 +110,9 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class Gate:
+    """The gate result, its reason codes and the evidence string with the numbers compared;
+    `change` is set for a regression gate."""
+
     result: ResultName
     reasons: tuple[Reason, ...]
     evidence: str
@@ -109,6 +121,8 @@ class Gate:
 
 @attrs.frozen(kw_only=True)
 class Threshold:
+    """The threshold the records held for the metric, as the run applied it."""
+
     op: OpName
     value: float | None
     max_drop: float | None
@@ -126,6 +140,8 @@ class Threshold:
 
 @attrs.frozen(kw_only=True)
 class EarlierRun:
+    """A superseded run of the metric, kept so that a retry can never hide a failure."""
+
     source: str
     started: str | None
     value: float | None
@@ -165,6 +181,9 @@ class Attempt:
 
 @attrs.frozen(kw_only=True)
 class Metric:
+    """One metric's entry: what was measured, whether the number is sound, whether it may gate,
+    the threshold and the gate result: everything a reader needs to re-check the decision."""
+
     id: str
     value: float | None
     n: int | None = attrs.field(validator=_not_negative)
@@ -188,12 +207,16 @@ class Metric:
 
 @attrs.frozen(kw_only=True)
 class Skipped:
+    """A file given or found that held no run to read, and why it was passed over."""
+
     source: str
     reason: str
 
 
 @attrs.frozen(kw_only=True)
 class Counts:
+    """How many metrics ended each way; `blocked` counts unsound gates too, as the verdict does."""
+
     passed: int = attrs.field(validator=_not_negative)
     warned: int = attrs.field(validator=_not_negative)
     failed: int = attrs.field(validator=_not_negative)
@@ -245,6 +268,10 @@ class Policy:
 
 @attrs.frozen(kw_only=True)
 class Scorecard:
+    """A whole scorecard JSON: the verdict and exit code, the metrics sorted by id, and what the
+    run read. Fields added after schema_version 1 was published have defaults, so files written
+    before them still load."""
+
     schema_version: Literal[1]
     verdict: VerdictName
     exit_code: int

@@ -16,12 +16,15 @@ class EvalglassError(Exception):
     """An input evalglass cannot use; `str()` is the one line a user sees."""
 
     def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        """`path` names the file (or input) at fault, `line` the line to blame when there is one,
+        and `message` what is wrong, without repeating the place."""
         self.path = path
         self.line = line
         self.message = message
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
+        """`path:line: message`, or `path: message` when no line is to blame."""
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.message}"
 

@@ -11,6 +11,10 @@ import attrs
 
 
 class AuthorityCode(enum.Enum):
+    """Why a metric is not can_gate. Stage 1 codes keep it informational (not authorized); stage
+    2 codes block an authorized metric (its evidence is not sound). The values are the codes
+    every format prints."""
+
     # Stage 1: is the metric authorized to gate? Failing any of these makes it informational.
     NO_RECORD = "no_record"
     METRIC_NOT_GATING = "metric_not_gating"
@@ -30,6 +34,8 @@ class AuthorityCode(enum.Enum):
     JUDGE_MODEL_MISMATCH = "judge_model_mismatch"
     BASELINE_MISSING = "baseline_missing"
     BASELINE_NOT_COMPARABLE = "baseline_not_comparable"
+    APPROVAL_STALE = "approval_stale"
+    APPROVAL_EXPIRED = "approval_expired"
 
 
 class ValidityCode(enum.Enum):
@@ -57,5 +63,7 @@ class GateCode(enum.Enum):
 
 @attrs.frozen
 class Reason:
+    """A reason code and its message: the code is for machines and tests, the message for people."""
+
     code: AuthorityCode | ValidityCode | GateCode
     message: str

@@ -9,6 +9,7 @@ from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.model import Evidence, Interval, Measurement, Method, Run
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     DatasetRecord,
     DatasetStatus,
     HostRecords,
@@ -64,12 +65,14 @@ def assembled(
 
 
 def threshold(op: Op, value: float) -> ThresholdRecord:
+    # Every dataset above is at version "1", with no fingerprint and no judge.
     return ThresholdRecord(
         op=op,
         value=value,
         approval=Approval.APPROVED,
         approved_by="@alice",
         approved_on=dt.date(2026, 1, 1),
+        approved_for=ApprovedFor(dataset_version="1"),
     )
 
 

@@ -21,6 +21,7 @@ from evalglass.calibration_evidence import (
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     BaselineRecord,
     Calibration,
     DatasetRecord,
@@ -42,6 +43,9 @@ METRIC = "qa/match/accuracy"
 DATASET = "qa-gold"
 JUDGE = "grader-v2"
 JUDGE_MODEL = "openai/gpt-4.1"
+FINGERPRINT = "sha256:9f2c"
+# The evaluation date every state is resolved on (the date of render_cases.WHEN).
+TODAY = dt.date(2026, 11, 30)
 
 METRIC_STATES = (None, *MetricStatus)
 THRESHOLD_STATES = (None, *Approval)
@@ -60,6 +64,17 @@ BAR = 0.6
 # Who the output says graded the metric: nobody (not model-graded, or not recorded), the judge
 # (spelled as promptfoo does), another model, both, or the model under evaluation itself.
 GRADER_STATES = ("none", "judge", "other", "judge_and_other", "self")
+# What the threshold's approved_for and expires_on say: the dataset and judge the records name
+# (the judge spelled another way), another dataset version or fingerprint, another snapshot of
+# the judge model, or an approval whose last day is today or was yesterday.
+APPROVAL_STATES = (
+    "current",
+    "other_version",
+    "other_fingerprint",
+    "judge_snapshot",
+    "expires_today",
+    "expired",
+)
 
 
 @attrs.frozen
@@ -75,6 +90,7 @@ class State:
     output_dataset: str = "matches"
     grader: str = "none"
     evidence: str = "none"
+    approval: str = "current"
 
 
 def records(state: State, metric_id: str = METRIC) -> HostRecords:
@@ -96,10 +112,18 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
             approval=state.threshold,
             approved_by="@alice" if approved else None,
             approved_on=dt.date(2026, 11, 1) if approved else None,
+            # A proposed threshold says what it is for too: its notes show what approving it
+            # as written would raise.
+            approved_for=approved_for(state, names_judge),
+            expires_on={"expires_today": TODAY, "expired": TODAY - dt.timedelta(days=1)}.get(
+                state.approval
+            ),
         )
     datasets = {}
     if state.dataset is not None:
-        datasets[DATASET] = DatasetRecord(status=state.dataset, version="2026-10")
+        datasets[DATASET] = DatasetRecord(
+            status=state.dataset, version="2026-10", fingerprint=FINGERPRINT
+        )
     judges = {}
     if isinstance(state.judge, Calibration):
         judges[JUDGE] = judge_record(state.judge, state.evidence)
@@ -123,6 +147,18 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
         judges=judges,
         policies=policies,
         baselines=baselines,
+    )
+
+
+def approved_for(state: State, names_judge: bool) -> ApprovedFor:
+    """The approved_for the approval state stands for."""
+    judge_model = "openai:gpt-4.1" if names_judge else None  # the judge, spelled as promptfoo does
+    if state.approval == "judge_snapshot":
+        judge_model = "openai/gpt-4.1-2025-04-14"
+    return ApprovedFor(
+        dataset_version="2025-09" if state.approval == "other_version" else "2026-10",
+        fingerprint="sha256:0000" if state.approval == "other_fingerprint" else FINGERPRINT,
+        judge_model=judge_model,
     )
 
 
@@ -224,6 +260,7 @@ def states() -> st.SearchStrategy[State]:
         output_dataset=st.sampled_from(OUTPUT_DATASET_STATES),
         grader=st.sampled_from(GRADER_STATES),
         evidence=st.sampled_from(EVIDENCE_STATES),
+        approval=st.sampled_from(APPROVAL_STATES),
     )
 
 
@@ -283,4 +320,8 @@ WORSE = {
         "met": ["missing", "other_judge", "other_model", "below_bar"],
         "no_bar": ["missing", "other_judge", "other_model", "below_bar"],
     }.get(st.evidence, []),
+    "approval": lambda st: {
+        "current": [a for a in APPROVAL_STATES if a != "current"],
+        "expires_today": ["expired"],
+    }.get(st.approval, []),
 }

@@ -50,7 +50,8 @@ class RecordDocument:
 
     kind: str
     text: str
-    # A plain scalar starts with `<`: YAML reads it, the fast loader refuses it on purpose.
+    # A plain scalar starts with `<`, or opens a quote it does not close on its line (YAML reads
+    # on into the next lines): YAML reads it, the fast loader refuses it on purpose.
     needs_quoting: bool
 
 
@@ -102,7 +103,24 @@ def _scalar(draw: st.DrawFn, text: str, quoted: bool = False) -> tuple[str, bool
             else:
                 escaped.append(char)
         return '"' + "".join(escaped) + '"', False
-    return text, text.lstrip(" ").startswith("<")
+    return text, text.lstrip(" ").startswith("<") or _left_open(text.lstrip(" "))
+
+
+def _left_open(text: str) -> bool:
+    """Does `text`, written plain, open a quoted value that it does not close?"""
+    if text[:1] not in ("'", '"'):
+        return False
+    at = 1
+    while at < len(text):
+        if text[0] == '"' and text[at] == "\\":
+            at += 2
+        elif text[at] == text[0] and text[0] == "'" and text[at + 1 : at + 2] == "'":
+            at += 2  # '' is a quote inside single quotes
+        elif text[at] == text[0]:
+            return False
+        else:
+            at += 1
+    return True
 
 
 @functools.cache
@@ -162,8 +180,8 @@ def _names(
         names = [selector, *required, *(name for name in optional if draw(keep))]
     else:
         names = [field.name for field in fields if field.required or draw(keep)]
-        if kind == "thresholds" and careful:  # who and when, so an approved one can load
-            names = [*{*names, "approved_by", "approved_on"}]
+        if kind == "thresholds" and careful:  # who, when and for what: an approved one loads
+            names = [*{*names, "approved_by", "approved_on", "approved_for"}]
     names = list(draw(st.permutations(sorted(names))))
     if draw(slip) and names:
         names = names[1:]  # a required field may be missing

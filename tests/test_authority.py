@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections.abc import Callable, Iterator
 
@@ -9,10 +10,12 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Outcome, resolve
-from evalglass.evidence.model import Measurement, Run
+from evalglass.core.scorecard import assemble
+from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     Calibration,
     CheckRecord,
     DatasetStatus,
@@ -35,7 +38,12 @@ STAGE1_ORDER = [
 # output takes part in (its dataset version, its models and graders).
 BY_RECORDS_FIRST = [C.DANGLING_REFERENCE, C.POLICY_NOT_PERMITTED, C.DATASET_RETIRED]
 BY_RECORDS_THEN = [C.JUDGE_DRIFTED, C.JUDGE_RETIRED, C.JUDGE_EVIDENCE_INSUFFICIENT]
-BY_RECORDS_LAST = [C.BASELINE_MISSING, C.BASELINE_NOT_COMPARABLE]
+BY_RECORDS_LAST = [
+    C.BASELINE_MISSING,
+    C.BASELINE_NOT_COMPARABLE,
+    C.APPROVAL_STALE,
+    C.APPROVAL_EXPIRED,
+]
 STAGE2_ORDER = [
     *BY_RECORDS_FIRST,
     C.DATASET_MISMATCH,
@@ -69,6 +77,15 @@ def expectation(st: s.State) -> Callable[[str, str, str], Expected]:
     baseline_comparable = (st.baseline == "comparable" and st.judge != "dangling") or (
         st.baseline == "other_judge" and st.judge == "none"
     )
+    # An approval (or a proposal: what approving it as written would raise) is compared with
+    # the dataset record, when there is one, and with the judge: the judge record's model when
+    # there is one (a dated snapshot is another judge), or no judge when the metric names none.
+    # A missing record is dangling, not different.
+    bound = st.threshold is not None
+    stale = bound and (
+        (st.dataset is not None and st.approval in ("other_version", "other_fingerprint"))
+        or (st.approval == "judge_snapshot" and st.judge != "dangling")
+    )
     by_records = {
         C.DANGLING_REFERENCE: st.dataset is None or st.judge == "dangling",
         C.POLICY_NOT_PERMITTED: st.policy not in (Policy.PERMITTED, Policy.REDACTED),
@@ -84,6 +101,9 @@ def expectation(st: s.State) -> Callable[[str, str, str], Expected]:
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
         and (st.dataset is None or not baseline_comparable),
+        # The last day the approval holds is its expires_on: the day after, it has expired.
+        C.APPROVAL_STALE: stale,
+        C.APPROVAL_EXPIRED: bound and st.approval == "expired",
     }
     failed1 = [c for c in STAGE1_ORDER if stage1[c]]
     before = [c for c in BY_RECORDS_FIRST if by_records[c]]
@@ -139,8 +159,12 @@ _RECORD_DIMS = (
 )
 # The resolver reads a policy one of three ways: missing, permitted (or redacted), or not. The
 # first walk crosses all six states with every record and output state; the second crosses one
-# of each way with every grader the output can name.
+# of each way with every grader the output can name. The third crosses every record state (the
+# judge with its evidence included) with every approval that is not current: the approval is
+# compared with records only, so two runs (one sound, one not) show it keeps to itself.
 _POLICY_WAYS = (None, Policy.PERMITTED, Policy.FORBIDDEN)
+_APPROVAL_MOVES = tuple(a for a in s.APPROVAL_STATES if a != "current")
+_APPROVAL_RUNS = [("other", "matches", "none"), ("unnamed", "other_version", "none")]
 
 
 def walks(
@@ -148,17 +172,21 @@ def walks(
 ) -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
     """The table for one metric state, as (record states, the output states crossed with them)
     pairs: the whole product with no grader named, then the whole product with each grader
-    named. Over every metric state, the whole table."""
+    named, then every record state with each approval that is not current. Over every metric
+    state, the whole table."""
     plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
     graded = list(
         itertools.product(
             s.MODEL_STATES, s.OUTPUT_DATASET_STATES, [g for g in s.GRADER_STATES if g != "none"]
         )
     )
-    for combo in itertools.product((metric,), *_RECORD_DIMS[1:]):
-        yield combo, plain
-    for combo in itertools.product((metric,), *_RECORD_DIMS[1:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
-        yield combo, graded
+    rest = _RECORD_DIMS[1:]
+    for combo in itertools.product((metric,), *rest):
+        yield (*combo, "current"), plain
+    for combo in itertools.product((metric,), *rest[:4], _POLICY_WAYS, *rest[5:]):
+        yield (*combo, "current"), graded
+    for combo in itertools.product((metric,), *rest, _APPROVAL_MOVES):
+        yield combo, _APPROVAL_RUNS
 
 
 def every_walk() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
@@ -167,9 +195,18 @@ def every_walk() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]
 
 
 def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State:
-    """The State for a walk's record states (the judge paired with its evidence) and output
-    states."""
-    metric, requires_baseline, threshold, dataset, (judge, evidence), policy, baseline = on_records
+    """The State for a walk's record states (the judge paired with its evidence, the approval
+    last) and output states."""
+    (
+        metric,
+        requires_baseline,
+        threshold,
+        dataset,
+        (judge, evidence),
+        policy,
+        baseline,
+        approval,
+    ) = on_records
     return s.State(
         metric,
         requires_baseline,
@@ -180,21 +217,27 @@ def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State
         baseline,
         *on_run,
         evidence=evidence,
+        approval=approval,
     )
 
 
 def test_the_walk_is_the_whole_table() -> None:
     """The walks, over every metric state, cover each record state crossed with each output
-    state with no grader, and each way of reading a policy crossed with each grader."""
+    state with no grader, each way of reading a policy crossed with each grader, and each
+    record state with each approval that is not current, crossed with two runs."""
     records = 1
     for dim in _RECORD_DIMS:
         records *= len(dim)
     runs = len(s.MODEL_STATES) * len(s.OUTPUT_DATASET_STATES)
     graders = len(s.GRADER_STATES) - 1
-    want = records * runs + records // len(s.POLICY_STATES) * len(_POLICY_WAYS) * runs * graders
+    want = (
+        records * runs
+        + records // len(s.POLICY_STATES) * len(_POLICY_WAYS) * runs * graders
+        + records * len(_APPROVAL_MOVES) * len(_APPROVAL_RUNS)
+    )
     walked = [(on_records, tuple(on_runs)) for on_records, on_runs in every_walk()]
     assert len(set(walked)) == len(walked)
-    assert sum(len(on_runs) for _, on_runs in walked) == want > 1_000_000
+    assert sum(len(on_runs) for _, on_runs in walked) == want > 1_800_000
 
 
 @pytest.mark.parametrize("metric", s.METRIC_STATES, ids=str)
@@ -209,7 +252,7 @@ def test_whole_authority_table(metric: MetricStatus | None) -> None:
         for on_run in on_runs:
             if on_run not in runs:
                 runs[on_run] = s.measurement(state(on_records, on_run))
-            got = resolve(s.METRIC, records, runs[on_run])
+            got = resolve(s.METRIC, records, runs[on_run], evaluated_on=s.TODAY)
             want = want_for(*on_run)
             if (
                 got.outcome is not want[0]
@@ -236,7 +279,7 @@ def test_every_outcome_and_code_is_reached() -> None:
 
 def test_no_record_is_the_only_reason() -> None:
     """A metric without a record is informational with exactly one reason, and no notes."""
-    got = resolve("unknown/metric", HostRecords(), None)
+    got = resolve("unknown/metric", HostRecords(), None, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.INFORMATIONAL
     assert [r.code for r in got.reasons] == [C.NO_RECORD]
     assert got.notes == ()
@@ -245,7 +288,7 @@ def test_no_record_is_the_only_reason() -> None:
 def test_unmeasured_judged_metric_cannot_show_independence() -> None:
     """With no output at all, a judged metric cannot show its judge is independent."""
     st = s.State(judge=Calibration.CALIBRATED)
-    got = resolve(s.METRIC, s.records(st), None)
+    got = resolve(s.METRIC, s.records(st), None, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
 
@@ -253,7 +296,7 @@ def test_unmeasured_judged_metric_cannot_show_independence() -> None:
 def test_fully_authorized_metric_can_gate() -> None:
     """All records in order: can_gate, with no reasons and no notes."""
     st = s.State(judge=Calibration.CALIBRATED, requires_baseline=True, baseline="comparable")
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert (got.outcome, got.reasons, got.notes) == (Outcome.CAN_GATE, (), ())
 
 
@@ -264,12 +307,12 @@ def test_a_judge_spelled_another_way_is_not_independent(spelled: str) -> None:
     st = s.State(judge=Calibration.CALIBRATED)
     records, measurement = s.records(st), s.measurement(st)
     as_model = attrs.evolve(measurement, run=attrs.evolve(measurement.run, models=[spelled]))
-    got = resolve(s.METRIC, records, as_model)
+    got = resolve(s.METRIC, records, as_model, evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
     as_grader = attrs.evolve(
         measurement, run=attrs.evolve(measurement.run, models=[spelled], graders=[s.JUDGE_MODEL])
     )
-    got = resolve(s.METRIC, records, as_grader)
+    got = resolve(s.METRIC, records, as_grader, evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert C.JUDGE_NOT_INDEPENDENT in [r.code for r in got.reasons]
 
@@ -279,7 +322,7 @@ def test_several_models_under_evaluation_are_each_compared() -> None:
     st = s.State(judge=Calibration.CALIBRATED)
     measurement = s.measurement(st)
     run = attrs.evolve(measurement.run, models=["echo", "openai:gpt-4.1"])
-    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
+    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run), evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.JUDGE_NOT_INDEPENDENT]
     assert "'openai:gpt-4.1'" in got.reasons[0].message
 
@@ -289,7 +332,7 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
     st = s.State(judge=Calibration.CALIBRATED)
     measurement = s.measurement(st)
     run = attrs.evolve(measurement.run, graders=["openai/gpt-4.1-2025-04-14"])
-    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run))
+    got = resolve(s.METRIC, s.records(st), attrs.evolve(measurement, run=run), evaluated_on=s.TODAY)
     assert [(r.code, r.message) for r in got.reasons] == [
         (
             C.JUDGE_MODEL_MISMATCH,
@@ -304,9 +347,122 @@ def test_a_grader_that_is_another_snapshot_of_the_judge_is_a_mismatch() -> None:
 def test_an_informational_metric_notes_its_grader_problems() -> None:
     """Not yet gating: a self-graded run with no judge named is noted, not blocked."""
     st = s.State(metric=MetricStatus.INFORMATIONAL, grader="self")
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.INFORMATIONAL
     assert [r.code for r in got.notes] == [C.JUDGE_NOT_INDEPENDENT, C.JUDGE_MODEL_MISMATCH]
+
+
+def test_a_stale_approval_names_every_differing_dimension_with_both_values() -> None:
+    """Version, fingerprint and judge model all moved: one approval_stale reason naming each,
+    the approved value beside today's."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    records = s.records(st)
+    threshold = attrs.evolve(
+        records.thresholds[s.METRIC],
+        approved_for=ApprovedFor(
+            dataset_version="2026-09", fingerprint="sha256:0000", judge_model="openai/gpt-4.1-mini"
+        ),
+    )
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert [(r.code, r.message) for r in got.reasons] == [
+        (
+            C.APPROVAL_STALE,
+            (
+                "the approval by @alice on 2026-11-01: dataset version: approved '2026-09', dataset "
+                "'qa-gold' is at '2026-10'; dataset fingerprint: approved 'sha256:0000', dataset "
+                "'qa-gold' has 'sha256:9f2c'; judge model: approved 'openai/gpt-4.1-mini', judge "
+                "'grader-v2' grades with 'openai/gpt-4.1'"
+            ),
+        ),
+    ]
+
+
+def test_an_approval_that_names_nothing_is_stale() -> None:
+    """An approved threshold without approved_for (the loader refuses one; an in-memory record
+    can lack it) cannot show what it was approved for: blocked, never granted."""
+    st = s.State()
+    records = s.records(st)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=None)
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert [(r.code, r.message) for r in got.reasons] == [
+        (
+            C.APPROVAL_STALE,
+            (
+                "the approval by @alice on 2026-11-01: it names nothing it was "
+                "approved for (approved_for)"
+            ),
+        ),
+    ]
+    proposed = attrs.evolve(threshold, approval=Approval.PROPOSED)
+    records = attrs.evolve(records, thresholds={s.METRIC: proposed})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert ([r.code for r in got.reasons], got.notes) == ([C.THRESHOLD_PROPOSED], ())
+
+
+@pytest.mark.parametrize(("days", "expired"), [(-400, True), (-1, True), (0, False), (1, False)])
+def test_an_approval_holds_through_its_last_day(days: int, expired: bool) -> None:
+    """expires_on is the last day the approval holds: expired from the day after, never on it."""
+    st = s.State()
+    records = s.records(st)
+    last = s.TODAY + dt.timedelta(days=days)
+    threshold = attrs.evolve(
+        records.thresholds[s.METRIC], expires_on=last, approved_on=min(last, dt.date(2026, 11, 1))
+    )
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    if expired:
+        assert [(r.code, r.message) for r in got.reasons] == [
+            (
+                C.APPROVAL_EXPIRED,
+                (
+                    f"the approval by @alice on {threshold.approved_on} held until {last} (expires_on); "
+                    "the evaluation date is 2026-11-30"
+                ),
+            ),
+        ]
+    else:
+        assert got.outcome is Outcome.CAN_GATE
+
+
+def test_the_evaluation_date_is_the_utc_date_of_the_evaluation_time() -> None:
+    """Evaluated late on the last day in New York, it is already the next day in UTC: the
+    scorecard's approval has expired."""
+    st = s.State()
+    records = s.records(st)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], expires_on=dt.date(2026, 11, 30))
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    evidence = Evidence(measurements={s.METRIC: s.measurement(st)})
+    new_york = dt.timezone(dt.timedelta(hours=-5))
+    late = dt.datetime(2026, 11, 30, 20, 0, tzinfo=new_york)  # 01:00 UTC on 1 December
+    (card,) = assemble(records, evidence, evaluated_at=late).metrics
+    assert [r.code for r in card.authority.reasons] == [C.APPROVAL_EXPIRED]
+    (card,) = assemble(records, evidence, evaluated_at=dt.date(2026, 11, 30)).metrics
+    assert card.authority.outcome is Outcome.CAN_GATE
+
+
+@pytest.mark.parametrize(
+    ("approved", "stale"),
+    [
+        ("openai/gpt-4.1", False),
+        ("openai:gpt-4.1", False),
+        ("OpenAI/GPT-4.1", False),
+        ("openai/gpt-4.1-2025-04-14", True),
+        ("gpt-4.1@2025", True),
+        ("openai/gpt-4.1-mini", True),
+    ],
+)
+def test_an_approved_judge_model_is_matched_strictly(approved: str, stale: bool) -> None:
+    """The approved judge model is compared by the grader rule: another spelling of the judge's
+    model is the same judge, another snapshot or size is another."""
+    st = s.State(judge=Calibration.CALIBRATED)
+    records = s.records(st)
+    bound = attrs.evolve(records.thresholds[s.METRIC].approved_for, judge_model=approved)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=bound)
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    got = resolve(s.METRIC, records, s.measurement(st), evaluated_on=s.TODAY)
+    assert [r.code for r in got.reasons] == ([C.APPROVAL_STALE] if stale else [])
 
 
 # A check's metric: authorized by its status alone, sound when checks.yaml defines it. Whatever
@@ -354,7 +510,7 @@ def test_whole_authority_table_for_check_metrics() -> None:
     wrong = []
     for status, defined, threshold, value in CHECK_STATES:
         records, measurement = _check_world(status, defined, threshold, value)
-        got = resolve(CHECK_METRIC, records, measurement)
+        got = resolve(CHECK_METRIC, records, measurement, evaluated_on=s.TODAY)
         have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
         want = expected_for_check(status, defined)
         if have != want:
@@ -366,7 +522,7 @@ def test_whole_authority_table_for_check_metrics() -> None:
 def test_a_gating_check_without_a_definition_names_what_is_missing() -> None:
     """Blocked `dangling_reference`, naming the check checks.yaml lacks."""
     records, _ = _check_world(MetricStatus.GATING, False, None, None)
-    got = resolve(CHECK_METRIC, records, None)
+    got = resolve(CHECK_METRIC, records, None, evaluated_on=s.TODAY)
     assert got.reasons[0].message == "no check 'unit-tests' in checks.yaml"
 
 
@@ -395,7 +551,7 @@ def test_a_judge_is_held_to_its_calibration_evidence(evidence: str, message: str
     """Each way evidence falls short blocks, naming the file and, for a bar, the number and the
     bar."""
     st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, message)]
 
@@ -404,14 +560,15 @@ def test_evidence_that_holds_up_lets_the_judge_gate() -> None:
     """Evidence for this judge and model, above its bar or held to none: can_gate."""
     for evidence in ("met", "no_bar"):
         st = s.State(judge=Calibration.CALIBRATED, evidence=evidence)
-        assert resolve(s.METRIC, s.records(st), s.measurement(st)).outcome is Outcome.CAN_GATE
+        got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
+        assert got.outcome is Outcome.CAN_GATE
 
 
 def test_a_judge_not_yet_calibrated_shows_its_evidence_as_a_note() -> None:
     """Calibrating, with evidence short of its bar: informational, and the note says it would
     block once the judge is called calibrated."""
     st = s.State(judge=Calibration.CALIBRATING, evidence="below_bar")
-    got = resolve(s.METRIC, s.records(st), s.measurement(st))
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.INFORMATIONAL
     assert [r.code for r in got.notes] == [C.JUDGE_EVIDENCE_INSUFFICIENT]
 
@@ -433,7 +590,12 @@ def test_evidence_never_read_or_never_named_fails_closed() -> None:
         ),
     ):
         edited = attrs.evolve(records, judges={s.JUDGE: changed})
-        got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
+        got = resolve(
+            s.METRIC,
+            edited,
+            s.measurement(s.State(judge=Calibration.CALIBRATED)),
+            evaluated_on=s.TODAY,
+        )
         assert [(r.code, r.message) for r in got.reasons] == [(C.JUDGE_EVIDENCE_INSUFFICIENT, said)]
 
 
@@ -455,5 +617,7 @@ def test_evidence_is_held_to_the_judge_model_by_the_grader_rule(model: str, hold
     records = s.records(s.State(judge=Calibration.CALIBRATED, evidence="met"))
     judge = attrs.evolve(records.judges[s.JUDGE], evidence_read=s.evidence_document(model=model))
     edited = attrs.evolve(records, judges={s.JUDGE: judge})
-    got = resolve(s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)))
+    got = resolve(
+        s.METRIC, edited, s.measurement(s.State(judge=Calibration.CALIBRATED)), evaluated_on=s.TODAY
+    )
     assert [r.code for r in got.reasons] == ([] if holds else [C.JUDGE_EVIDENCE_INSUFFICIENT])

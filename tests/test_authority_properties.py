@@ -31,8 +31,8 @@ def test_worse_records_never_improve_authority(state: s.State, data: st.DataObje
     if not options:
         return
     worse = attrs.evolve(state, **{field: data.draw(st.sampled_from(options))})
-    before = resolve(s.METRIC, s.records(state), s.measurement(state))
-    after = resolve(s.METRIC, s.records(worse), s.measurement(worse))
+    before = resolve(s.METRIC, s.records(state), s.measurement(state), evaluated_on=s.TODAY)
+    after = resolve(s.METRIC, s.records(worse), s.measurement(worse), evaluated_on=s.TODAY)
     if after.outcome is Outcome.CAN_GATE:
         assert before.outcome is Outcome.CAN_GATE
     # Deleting a record replaces a specific complaint (proposed, retired) with "missing", so the
@@ -70,7 +70,8 @@ def test_nothing_but_records_and_run_identity_changes_authority(
         run=attrs.evolve(base.run, source=source),
     )
     records = s.records(state)
-    assert resolve(s.METRIC, records, base) == resolve(s.METRIC, records, changed)
+    before = resolve(s.METRIC, records, base, evaluated_on=s.TODAY)
+    assert resolve(s.METRIC, records, changed, evaluated_on=s.TODAY) == before
 
 
 @given(

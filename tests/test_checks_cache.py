@@ -3,6 +3,7 @@ with --no-cache or cache: no nothing is cached; a corrupt entry is a miss, not a
 
 from __future__ import annotations
 
+import datetime as dt
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -112,7 +113,9 @@ def test_outside_a_git_repository_nothing_is_cached(tmp_path: Path) -> None:
     for _ in range(2):
         evidence = run_checks(
             HostRecords(checks={"c": CHECK}),
-            Settings(scope=Scope(Tier.FULL), base=work, store=store),
+            Settings(
+                scope=Scope(Tier.FULL), evaluated_on=dt.date(2026, 12, 1), base=work, store=store
+            ),
         )
         assert evidence.measurements["check/c"].attempts[0].cached is None
     assert not (tmp_path / "cache").exists()
@@ -120,7 +123,8 @@ def test_outside_a_git_repository_nothing_is_cached(tmp_path: Path) -> None:
 
 def _run(root: Path, store: cache.Store | None, check: CheckRecord = CHECK) -> Attempt:
     evidence = run_checks(
-        HostRecords(checks={"c": check}), Settings(scope=Scope(Tier.FULL), base=root, store=store)
+        HostRecords(checks={"c": check}),
+        Settings(scope=Scope(Tier.FULL), evaluated_on=dt.date(2026, 12, 1), base=root, store=store),
     )
     return evidence.measurements["check/c"].attempts[0]
 
@@ -165,7 +169,8 @@ def test_failures_are_never_cached(repo: Path, tmp_path: Path) -> None:
     store = cache.Store(tmp_path / "cache")
     failing = CheckRecord(run="false", timeout=60)
     evidence = run_checks(
-        HostRecords(checks={"c": failing}), Settings(scope=Scope(Tier.FULL), base=repo, store=store)
+        HostRecords(checks={"c": failing}),
+        Settings(scope=Scope(Tier.FULL), evaluated_on=dt.date(2026, 12, 1), base=repo, store=store),
     )
     assert evidence.measurements["check/c"].attempts[0].outcome is AttemptOutcome.FAILED
     assert not (tmp_path / "cache").exists()

@@ -3,6 +3,7 @@ and passing only on the retry is a warning, never a plain pass."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 from pathlib import Path
@@ -134,11 +135,15 @@ def test_the_retry_never_reads_the_cache_and_its_pass_is_not_cached(
         subprocess.run(["git", *args], cwd=tmp_path, check=True)
     store = _Watched(tmp_path / "cache")
     host = load_records(records)
-    evidence = run_checks(host, Settings(scope=Scope(Tier.FULL), store=store))
+    evidence = run_checks(
+        host, Settings(scope=Scope(Tier.FULL), evaluated_on=dt.date(2026, 12, 1), store=store)
+    )
     attempts = evidence.measurements["check/c"].attempts
     assert [a.outcome for a in attempts] == [AttemptOutcome.FAILED, AttemptOutcome.PASSED]
     assert len(store.asked) == 1  # the first attempt only
     assert not list((tmp_path / "cache").rglob("*.json"))
     (tmp_path / "seen").unlink()
-    again = run_checks(host, Settings(scope=Scope(Tier.FULL), store=store))
+    again = run_checks(
+        host, Settings(scope=Scope(Tier.FULL), evaluated_on=dt.date(2026, 12, 1), store=store)
+    )
     assert [a.cached for a in again.measurements["check/c"].attempts] == [None, None]

@@ -148,7 +148,8 @@ def test_a_percentage_policy_lists_what_it_tolerated(work: Path) -> None:
     edit(
         work / "host_records/thresholds.yaml",
         "approval: proposed",
-        "approval: approved\n    approved_by: '@bob'\n    approved_on: 2026-11-02",
+        "approval: approved\n    approved_by: '@bob'\n    approved_on: 2026-11-02\n"
+        "    approved_for:\n      dataset_version: '2026-10'",
     )
     (work / "host_records/success.yaml").write_text(
         "success:\n  mode: percentage\n  min_pass_rate: 0.5\n"

@@ -30,6 +30,8 @@ metrics:
     approval: approved
     approved_by: '@alice'
     approved_on: 2026-11-01
+    approved_for:
+      dataset_version: '1'
 """
 
 
@@ -47,6 +49,21 @@ def records(tmp_path: Path, metric: str, value: float, extra: str = "", **files:
     for name, content in files.items():
         (folder / f"{name}.yaml").write_text(content)
     return folder
+
+
+def name_judge(folder: Path, judge: str, model: str) -> None:
+    """The gate's metric names `judge`, and its approval the judge's `model`."""
+    metrics = (folder / "metrics.yaml").read_text()
+    (folder / "metrics.yaml").write_text(
+        metrics.replace("dataset: arith", f"dataset: arith\n    judge: {judge}")
+    )
+    thresholds = (folder / "thresholds.yaml").read_text()
+    (folder / "thresholds.yaml").write_text(
+        thresholds.replace(
+            "      dataset_version: '1'\n",
+            f"      dataset_version: '1'\n      judge_model: {model}\n",
+        )
+    )
 
 
 def card(result, metric: str) -> dict:
@@ -108,12 +125,7 @@ def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
     metric = "arith/model_graded_fact/accuracy"
     judges = "judges:\n  self:\n    model: mockllm/model\n    calibration: calibrated\n"
     folder = records(tmp_path, metric, 0.01, judges=judges)
-    metrics = (
-        (folder / "metrics.yaml")
-        .read_text()
-        .replace("dataset: arith", "dataset: arith\n    judge: self")
-    )
-    (folder / "metrics.yaml").write_text(metrics)
+    name_judge(folder, "self", "mockllm/model")
     path = FIXTURES / "inspect/logs/eval"
     result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
@@ -134,10 +146,7 @@ JUDGE = "judges:\n  grader:\n    model: mockllm/judge\n    calibration: calibrat
 def judged_records(tmp_path: Path, metric: str, judge: str | None = "grader") -> Path:
     folder = records(tmp_path, metric, 0.01, judges=JUDGE)
     if judge is not None:
-        text = (folder / "metrics.yaml").read_text()
-        (folder / "metrics.yaml").write_text(
-            text.replace("dataset: arith", f"dataset: arith\n    judge: {judge}")
-        )
+        name_judge(folder, judge, "mockllm/judge")
     return folder
 
 
@@ -212,10 +221,7 @@ def test_a_promptfoo_column_graded_by_two_models_is_blocked(tmp_path: Path) -> N
     path.write_text(json.dumps(doc))
     metric = "echo/terse/closeness"
     folder = records(tmp_path, metric, 0.01, judges=JUDGE)
-    text = (folder / "metrics.yaml").read_text()
-    (folder / "metrics.yaml").write_text(
-        text.replace("dataset: arith", "dataset: arith\n    judge: grader")
-    )
+    name_judge(folder, "grader", "mockllm/judge")
     result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
@@ -247,6 +253,7 @@ def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form:
         + "".join(
             f"  {t}/model_graded_qa/accuracy:\n    op: '>='\n    value: 0.01\n"
             "    approval: approved\n    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+            "    approved_for:\n      dataset_version: '1'\n      judge_model: mockllm/grader\n"
             for t in ids
         )
     )
@@ -291,7 +298,8 @@ def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path:
         "thresholds:\n"
         + "".join(
             f"  {m}:\n    op: '>='\n    value: 0.01\n    approval: approved\n"
-            "    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+            "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
+            "      dataset_version: '1'\n      judge_model: file://grader_x.js\n"
             for m in ids
         )
     )
@@ -321,6 +329,8 @@ def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
     (folder / "datasets.yaml").write_text(
         "datasets:\n  arith:\n    status: validated\n    version: '1'\n    fingerprint: sha256-other\n"
     )
+    thresholds = (folder / "thresholds.yaml").read_text()
+    (folder / "thresholds.yaml").write_text(thresholds + "      fingerprint: sha256-other\n")
     result = cli("score", str(LMEVAL), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["dataset_mismatch"]

@@ -161,3 +161,11 @@ def test_score_and_help_load_nothing_of_the_mcp_server(tmp_path: Path) -> None:
         result, modules = run(tmp_path, *args)
         assert result.returncode == 0, result.stderr
         assert loaded(modules, MCP) == set(), args
+
+
+def test_help_names_every_input_format_the_registry_reads() -> None:
+    """`--input-format`'s help lists the formats without importing the registry: the same list."""
+    from evalglass.evidence.registry import names
+    from evalglass.shell.commands.options import INPUT_FORMATS
+
+    assert INPUT_FORMATS == names()

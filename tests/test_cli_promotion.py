@@ -182,3 +182,66 @@ def test_pre_commit_hook_runs_validate_on_records_files() -> None:
     assert files.search("service/host_records/thresholds.yaml")
     assert not files.search("docs/host-records.md")
     assert not files.search("host_records/baselines/run.json")
+
+
+def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -> None:
+    """The data team bumps qa-gold: the exact-match gate is blocked (approval_stale, exit 3)
+    naming the version approved and the one recorded; explain's patch, filled in with who
+    approved it again and when, clears it (PASS, exit 0)."""
+    data = work / "host_records" / "datasets.yaml"
+    data.write_text(data.read_text().replace("version: '2026-10'", "version: '2026-11'", 1))
+    run_json = work / "run.json"
+    run_json.write_text(run_json.read_text().replace('"2026-10"', '"2026-11"'))
+    blocked = cli("score", "run.json", "--as-of", "2026-11-30", cwd=work)
+    assert blocked.returncode == 3, blocked.stdout + blocked.stderr
+    assert (
+        "      approval_stale: the approval by @alice on 2026-11-01: dataset version: "
+        "approved '2026-10', dataset 'qa-gold' is at '2026-11'"
+    ) in blocked.stdout.splitlines()
+    patch = cli(
+        "explain", "qa/exact_match", "run.json", "--patch", "--as-of", "2026-11-30", cwd=work
+    )
+    assert patch.returncode == 0, patch.stderr
+    assert [
+        line
+        for line in patch.stdout.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ] == [
+        "-    approved_by: '@alice'",
+        "-    approved_on: 2026-11-01",
+        "+    approved_by: <who approved it>",
+        "+    approved_on: <the date of approval, YYYY-MM-DD>",
+        "-      dataset_version: '2026-10'",
+        "+      dataset_version: 2026-11",
+    ]
+    edit(
+        work / "host_records" / "thresholds.yaml",
+        (
+            "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
+            "      dataset_version: '2026-10'\n\n  qa/helpfulness"
+        ),
+        (
+            "    approved_by: '@bob'\n    approved_on: 2026-11-20\n    approved_for:\n"
+            "      dataset_version: '2026-11'\n\n  qa/helpfulness"
+        ),
+    )
+    cleared = cli("score", "run.json", "--as-of", "2026-11-30", cwd=work)
+    assert cleared.returncode == 0, cleared.stdout
+    assert cleared.stdout.startswith("PASS — 1 gate enforced")
+
+
+def test_an_expired_approval_blocks_from_the_day_after_its_last(work: Path) -> None:
+    """expires_on is the last day: on it the gate passes, the day after it is blocked
+    (approval_expired, exit 3); the evaluation date comes from --as-of."""
+    edit(
+        work / "host_records" / "thresholds.yaml",
+        "      dataset_version: '2026-10'\n\n  qa/helpfulness",
+        "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness",
+    )
+    assert cli("score", "run.json", "--as-of", "2027-05-01", cwd=work).returncode == 0
+    after = cli("score", "run.json", "--as-of", "2027-05-02T00:30:00Z", cwd=work)
+    assert after.returncode == 3
+    assert (
+        "      approval_expired: the approval by @alice on 2026-11-01 held until 2027-05-01 "
+        "(expires_on); the evaluation date is 2027-05-02"
+    ) in after.stdout.splitlines()

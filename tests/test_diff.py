@@ -10,6 +10,7 @@ from pathlib import Path
 import attrs
 import pytest
 
+from evalglass.evidence.model import Evidence
 from evalglass.records.model import (
     Approval,
     Calibration,
@@ -22,10 +23,18 @@ from evalglass.records.model import (
     ThresholdRecord,
     Tier,
 )
-from evalglass.tools.records_diff import Kind, diff
+from evalglass.tools import records_diff
+from evalglass.tools.records_diff import Kind, RecordsDiff
 from tests import states as s
 from tests.cli_runner import cli
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
+
+
+def diff(
+    base: HostRecords, head: HostRecords, evidence: Evidence | None = None, **names: str
+) -> RecordsDiff:
+    """The diff as of the states' evaluation date."""
+    return records_diff.diff(base, head, evidence, evaluated_on=s.TODAY, **names)
 
 
 def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
@@ -35,6 +44,7 @@ def threshold(op: Op, value: float, by: str = "@alice") -> ThresholdRecord:
         approval=Approval.APPROVED,
         approved_by=by,
         approved_on=dt.date(2026, 11, 1),
+        approved_for=s.approved_for(s.State(), names_judge=False),
     )
 
 
@@ -426,6 +436,188 @@ def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
     result = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "requires_baseline: True → False" in result.stdout
+
+
+# --- approvals: made stale, expiring, loosened --------------------------------------------------
+
+
+def _with_threshold(records: HostRecords, **fields: object) -> HostRecords:
+    threshold = attrs.evolve(records.thresholds[s.METRIC], **fields)
+    return attrs.evolve(records, thresholds={s.METRIC: threshold})
+
+
+def test_a_dataset_bump_lists_the_approval_it_makes_stale() -> None:
+    """A new dataset version in datasets.yaml, with the threshold untouched: the approval is
+    listed as made stale, naming the dimension and both values; a change that leaves an already
+    stale approval stale does not list it again."""
+    base = s.records(s.State())
+    head = attrs.evolve(
+        base, datasets={s.DATASET: attrs.evolve(base.datasets[s.DATASET], version="2026-11")}
+    )
+    stale = [c for c in diff(base, head).changes if c.kind is Kind.APPROVAL_STALE]
+    assert [(c.file, c.id, c.detail) for c in stale] == [
+        (
+            "thresholds.yaml",
+            s.METRIC,
+            (
+                "approved by @alice on 2026-11-01 no longer describes the records: dataset version: "
+                "approved '2026-10', dataset 'qa-gold' is at '2026-11'"
+            ),
+        ),
+    ]
+    assert stale[0] not in diff(base, head).loosening
+    again = attrs.evolve(head, policies={})
+    assert [c for c in diff(head, again).changes if c.kind is Kind.APPROVAL_STALE] == []
+
+
+@pytest.mark.parametrize(
+    ("days", "listed"),
+    [
+        (-3, "its approval expired: its last day was 2026-11-27, 3 days before 2026-11-30"),
+        (0, "its approval's last day is today, 2026-11-30"),
+        (1, "its approval's last day is 2026-12-01, in 1 day"),
+        (30, "its approval's last day is 2026-12-30, in 30 days"),
+        (31, None),
+    ],
+)
+def test_approvals_expiring_within_30_days_are_listed(days: int, listed: str | None) -> None:
+    """An approved threshold at head whose expires_on is within 30 days of the evaluation date
+    (or past) is listed with its last day, whatever the change touched; beyond 30 days, not."""
+    records = _with_threshold(s.records(s.State()), expires_on=s.TODAY + dt.timedelta(days=days))
+    found = [c.detail for c in diff(records, records).changes if c.kind is Kind.APPROVAL_EXPIRING]
+    want = [] if listed is None else [f"approved by @alice on 2026-11-01: {listed}"]
+    assert found == want
+
+
+def _loosened(old: ThresholdRecord, new: ThresholdRecord) -> list[str]:
+    base = _with_threshold(s.records(s.State()))
+    before = attrs.evolve(base, thresholds={s.METRIC: old})
+    after = attrs.evolve(base, thresholds={s.METRIC: new})
+    result = diff(before, after)
+    found = [c for c in result.changes if c.kind is Kind.APPROVAL_LOOSENED]
+    assert all(c in result.loosening for c in found)
+    return [c.detail for c in found]
+
+
+BOUND = s.approved_for(s.State(), names_judge=True)
+REMOVED = (
+    "approved_for removed (was dataset_version '2026-10', fingerprint 'sha256:9f2c', "
+    "judge_model 'openai:gpt-4.1')"
+)
+
+
+@pytest.mark.parametrize(
+    ("change", "new_approval", "loosens"),
+    [
+        ({"approved_for": None}, False, REMOVED),
+        ({"approved_for": None}, True, REMOVED),
+        (
+            {"approved_for": attrs.evolve(BOUND, fingerprint=None)},
+            True,
+            "approved_for.fingerprint: 'sha256:9f2c' → none (removed: it now vouches for any)",
+        ),
+        (
+            {"approved_for": attrs.evolve(BOUND, judge_model=None)},
+            False,
+            "approved_for.judge_model: 'openai:gpt-4.1' → none (removed: it now vouches for any)",
+        ),
+        (
+            {"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")},
+            False,
+            (
+                "approved_for.dataset_version: '2026-10' → '2026-11' without a new approval (approved_by "
+                "and approved_on unchanged)"
+            ),
+        ),
+        ({"approved_for": attrs.evolve(BOUND, dataset_version="2026-11")}, True, None),
+        (
+            {"expires_on": dt.date(2027, 6, 1)},
+            False,
+            (
+                "expires_on: 2027-05-01 → 2027-06-01 without a new approval (approved_by and approved_on "
+                "unchanged)"
+            ),
+        ),
+        (
+            {"expires_on": None},
+            False,
+            (
+                "expires_on: 2027-05-01 → none (never expires) without a new approval (approved_by and "
+                "approved_on unchanged)"
+            ),
+        ),
+        ({"expires_on": dt.date(2027, 6, 1)}, True, None),
+        ({"expires_on": dt.date(2027, 4, 1)}, False, None),
+        (
+            {"approved_for": attrs.evolve(BOUND, fingerprint="sha256:0000")},
+            False,
+            (
+                "approved_for.fingerprint: 'sha256:9f2c' → 'sha256:0000' without a new approval "
+                "(approved_by and approved_on unchanged)"
+            ),
+        ),
+    ],
+)
+def test_removing_or_widening_an_approval_loosens(
+    change: dict, new_approval: bool, loosens: str | None
+) -> None:
+    """--fail-on-loosen refuses approved_for removed or a part removed (with or without a new
+    approval), and, without a new approval, approved_for moved or expires_on removed or moved
+    later; a new approval may move them, and an earlier last day tightens."""
+    old = ThresholdRecord(
+        op=Op.GE,
+        value=0.8,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
+        approved_on=dt.date(2026, 11, 1),
+        approved_for=BOUND,
+        expires_on=dt.date(2027, 5, 1),
+    )
+    new = attrs.evolve(old, **change)
+    if new_approval:
+        new = attrs.evolve(new, approved_by="@bob", approved_on=dt.date(2026, 11, 20))
+    assert _loosened(old, new) == ([] if loosens is None else [loosens])
+
+
+def test_a_proposed_threshold_loosens_no_approval() -> None:
+    """Taking approved_for off a threshold that is now only proposed grants nothing: the
+    approval change is shown, no approval_loosened."""
+    old = ThresholdRecord(
+        op=Op.GE,
+        value=0.8,
+        approval=Approval.APPROVED,
+        approved_by="@alice",
+        approved_on=dt.date(2026, 11, 1),
+        approved_for=BOUND,
+    )
+    assert _loosened(old, attrs.evolve(old, approval=Approval.PROPOSED, approved_for=None)) == []
+
+
+def test_diff_cli_lists_expiring_approvals_as_of_a_date(repo: Path) -> None:
+    """`diff --as-of`: the same records list an expiry within 30 days of that date, not of
+    another; a re-binding without a new approval fails --fail-on-loosen."""
+    path = repo / "host_records/thresholds.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "      dataset_version: '2026-10'\n\n  qa/helpfulness",
+            "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness",
+        )
+    )
+    soon = cli("diff", "--base", "main", "--as-of", "2027-04-15", cwd=repo)
+    assert soon.returncode == 0, soon.stderr
+    assert "approval_expiring" in soon.stdout
+    assert "its approval's last day is 2027-05-01, in 16 days" in soon.stdout
+    later = cli("diff", "--base", "main", "--as-of", "2027-03-01", cwd=repo)
+    assert "approval_expiring" not in later.stdout
+    path.write_text(
+        path.read_text().replace(
+            "      dataset_version: '2026-10'\n    expires_on",
+            "      dataset_version: '2026-11'\n    expires_on",
+        )
+    )
+    moved = cli("diff", "--base", "main", "--fail-on-loosen", "--as-of", "2026-11-30", cwd=repo)
+    assert moved.returncode == 1
+    assert "approval_loosened" in moved.stdout
 
 
 def _checked(status: MetricStatus, check: CheckRecord | None) -> HostRecords:

@@ -81,11 +81,16 @@ RECORDS_ONLY = [
         "dataset [unused_record]"
     ),
     (
-        "rec/thresholds.yaml:2: error: threshold 'a/gate' is approved on 2999-01-01, after today "
-        "(2026-11-30): an approval cannot come from the future [future_approval]"
+        "rec/thresholds.yaml:2: error: threshold 'a/gate' is approved on 2999-01-01, after the "
+        "evaluation date (2026-11-30): an approval cannot come from the future [future_approval]"
     ),
     (
-        "rec/thresholds.yaml:26: warning: threshold 'orphan' is used by nothing: metrics.yaml has no "
+        "rec/thresholds.yaml:19: warning: threshold 'c/point' (approved by @alice on 2026-01-01): "
+        "its approval's last day is 2026-12-15, in 15 days: approve it again by then, or it stops "
+        "gating (approval_expired) [approval_expiring]"
+    ),
+    (
+        "rec/thresholds.yaml:36: warning: threshold 'orphan' is used by nothing: metrics.yaml has no "
         "such metric [unused_record]"
     ),
 ]
@@ -109,7 +114,7 @@ def test_every_problem_in_the_records_in_file_and_line_order(rec: Path) -> None:
     diagnosis = _diagnose(rec)
     assert render(diagnosis, Format.TERMINAL).splitlines() == [
         *RECORDS_ONLY,
-        "4 metrics configured to gate (no outputs given); 5 errors, 8 warnings",
+        "4 metrics configured to gate (no outputs given); 5 errors, 9 warnings",
     ]
     assert diagnosis.exit_code == DOCTOR_ERRORS_EXIT
 
@@ -157,7 +162,7 @@ def test_outputs_add_unmeasured_gates_and_unrecorded_metrics(rec: Path) -> None:
         ),
     ]
     assert diagnosis.summary == (
-        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 10 warnings"
+        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 11 warnings"
     )
 
 
@@ -202,7 +207,8 @@ def test_clean_records_are_clean(tmp_path: Path) -> None:
     (tmp_path / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
     (tmp_path / "thresholds.yaml").write_text(
         "thresholds:\n  m:\n    op: '>='\n    value: 0.9\n    approval: approved\n"
-        "    approved_by: '@a'\n    approved_on: 2026-01-01\n"
+        "    approved_by: '@a'\n    approved_on: 2026-01-01\n    approved_for:\n"
+        "      dataset_version: '1'\n"
     )
     diagnosis = diagnose(load_records(tmp_path), None, TODAY)
     assert diagnosis.findings == ()
@@ -214,7 +220,7 @@ def test_clean_records_are_clean(tmp_path: Path) -> None:
 def test_json_carries_every_finding(rec: Path) -> None:
     """--format json: severity, code, file, line, subject and message per finding, and counts."""
     doc = json.loads(render(_diagnose(rec), Format.JSON))
-    assert (doc["schema_version"], doc["exit_code"], doc["errors"], doc["warnings"]) == (1, 1, 5, 8)
+    assert (doc["schema_version"], doc["exit_code"], doc["errors"], doc["warnings"]) == (1, 1, 5, 9)
     assert doc["findings"][3] == {
         "severity": "error",
         "code": "dangling_reference",
@@ -268,6 +274,40 @@ def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -
         assert not op.holds(bound(n - 1), bar)
 
 
+@pytest.mark.parametrize(("days", "warned"), [(-1, False), (0, True), (30, True), (31, False)])
+def test_an_approval_expiring_within_30_days_is_a_warning(days: int, warned: bool) -> None:
+    """From its last day back to 30 days before it, an approval's expiry is a warning at the
+    threshold's line; once expired it is no warning but the gate's own reason."""
+    from tests import states as s
+
+    records = s.records(s.State())
+    last = TODAY + dt.timedelta(days=days)
+    threshold = attrs.evolve(records.thresholds[s.METRIC], expires_on=last)
+    records = attrs.evolve(records, thresholds={s.METRIC: threshold})
+    findings = diagnose(records, None, TODAY).findings
+    expiring = [f for f in findings if f.problem is Problem.APPROVAL_EXPIRING]
+    assert [f.severity for f in expiring] == ([Severity.WARNING] if warned else [])
+    blocked = [f.message for f in findings if f.problem is Problem.BLOCKED_GATE]
+    assert bool(blocked) is (days < 0)
+    if days < 0:
+        assert (
+            "approval_expired: the approval by @alice on 2026-11-01 held until 2026-11-29"
+            in (blocked[0])
+        )
+
+
+def test_doctor_dates_everything_by_as_of(rec: Path) -> None:
+    """`doctor --as-of`: an approval dated 2999-01-01 is from the future on 2026-11-30 and not
+    on 2999-01-02, when c/point's approval has long expired (no longer 'expiring')."""
+    from tests.cli_runner import cli
+
+    now = cli("doctor", "--records", "rec", "--as-of", "2026-11-30", cwd=Path.cwd()).stdout
+    later = cli("doctor", "--records", "rec", "--as-of", "2999-01-02", cwd=Path.cwd()).stdout
+    assert "[future_approval]" in now and "[approval_expiring]" in now
+    assert "[future_approval]" not in later and "[approval_expiring]" not in later
+    assert "approval_expired: the approval by @alice on 2026-01-01 held until 2026-12-15" in later
+
+
 def test_doctor_knows_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A gating check metric with no definition (error), a check no metric record names and an
     empty fast tier (warnings), a run check whose program is not found (error)."""
@@ -286,7 +326,7 @@ def test_doctor_knows_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     (records / "thresholds.yaml").write_text(
         "thresholds:\n  check/lint:\n    op: '>='\n    value: 1\n    approval: proposed\n"
     )
-    lines = render(api.doctor([], "rec", today=TODAY), Format.TERMINAL).splitlines()
+    lines = render(api.doctor([], "rec", as_of=TODAY), Format.TERMINAL).splitlines()
     assert lines == [
         (
             "rec/checks.yaml: warning: no check is in the fast tier: `evalglass run --tier fast` runs "
@@ -433,7 +473,9 @@ def test_a_judge_whose_evidence_falls_short_is_an_error_at_its_line(rec: Path) -
     blocked = [
         f.message for f in findings if f.problem is Problem.BLOCKED_GATE and f.subject == "b/judged"
     ]
-    assert blocked and not any("judge_evidence_insufficient" in m for m in blocked)
+    # Nothing else blocks it without a run (independence is the run's to show), so it has no
+    # blocked_gate finding of its own at all.
+    assert blocked == []
 
 
 def test_a_check_the_success_policy_must_pass_is_a_warning(
@@ -458,7 +500,7 @@ def test_a_check_the_success_policy_must_pass_is_a_warning(
     )
     found = [
         (f.where, f.severity, f.message)
-        for f in api.doctor([], "rec", today=TODAY).findings
+        for f in api.doctor([], "rec", as_of=TODAY).findings
         if f.problem is Problem.MUST_PASS_CHECK
     ]
     assert found == [
@@ -480,3 +522,29 @@ def test_a_check_the_success_policy_must_pass_is_a_warning(
             ),
         ),
     ]
+
+
+def test_a_calibrated_judge_without_outputs_is_no_error(tmp_path: Path) -> None:
+    """The bundled records with their judge calibrated: with no outputs, independence is the
+    run's to show, not a records problem (doctor exits clean, as a pre-commit hook needs); an
+    output graded by the model under test still blocks, at the metric's line."""
+    folder = tmp_path / "rec"
+    shutil.copytree(Path(__file__).parents[1] / "host_records", folder)
+    judges = folder / "judges.yaml"
+    judges.write_text(
+        judges.read_text().replace("calibration: calibrating", "calibration: calibrated")
+    )
+    records = load_records(folder)
+    alone = diagnose(records, None, TODAY)
+    assert [f.problem for f in alone.findings if f.severity is Severity.ERROR] == []
+    assert alone.exit_code == DOCTOR_CLEAN_EXIT
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({
+        "model": "openai/gpt-4.1",
+        "metrics": {"qa/helpfulness": {"value": 0.8, "n": 200, "stderr": 0.02}},
+    }))  # fmt: skip
+    graded = diagnose(records, read_outputs([run]), TODAY)
+    blocked = [f for f in graded.findings if f.problem is Problem.BLOCKED_GATE]
+    assert [f.subject for f in blocked] == ["qa/helpfulness"]
+    assert "judge_not_independent" in blocked[0].message
+    assert graded.exit_code == DOCTOR_ERRORS_EXIT

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass.core.evaluation_time import evaluation_time, parse_as_of
+from evalglass.core.evaluation_time import evaluation_date, evaluation_time, parse_as_of
 from evalglass.shell import api
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +41,26 @@ def test_a_date_is_its_midnight_utc(day: dt.date) -> None:
     when = evaluation_time(day)
     assert when == dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
     assert when.date() == day
+
+
+@given(
+    st.datetimes(
+        min_value=dt.datetime(2, 1, 1),
+        max_value=dt.datetime(9998, 1, 1),
+        timezones=st.none() | ZONES,
+    )
+    | st.dates()
+)
+def test_the_evaluation_date_is_the_utc_date_of_the_evaluation_time(as_of: dt.date) -> None:
+    """Approvals are dated by one date: the UTC date of `evaluated_at`, wherever the time was
+    given (a date given is that date)."""
+    day = evaluation_date(as_of)
+    assert day == evaluation_time(as_of).date()
+    if isinstance(as_of, dt.datetime):
+        aware = as_of if as_of.tzinfo else as_of.replace(tzinfo=dt.UTC)
+        assert day == aware.astimezone(dt.UTC).date()
+    else:
+        assert day == as_of
 
 
 ACCEPTED = {

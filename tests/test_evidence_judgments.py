@@ -106,7 +106,8 @@ def _records(folder: Path) -> Path:
                         "    dataset: qa-gold\n    judge: grader\n",
         "thresholds.yaml": "thresholds:\n  judge/helpfulness/pass_rate:\n    op: '>='\n"
                            "    value: 0.5\n    approval: approved\n    approved_by: '@a'\n"
-                           "    approved_on: 2026-01-01\n",
+                           "    approved_on: 2026-01-01\n    approved_for:\n"
+                           "      dataset_version: '1'\n      judge_model: openai/gpt-4.1\n",
         "datasets.yaml": "datasets:\n  qa-gold:\n    status: validated\n    version: '1'\n",
         "policies.yaml": "policies:\n  qa-gold:\n    policy: permitted\n",
         "judges.yaml": "judges:\n  grader:\n    model: openai/gpt-4.1\n    calibration: calibrated\n",

@@ -120,6 +120,34 @@ def test_the_printed_duckdb_query_gives_the_python_aggregates(tmp_path: Path) ->
     assert from_csv.replace("agg.csv", "scores.jsonl") == scorecard(Path("scores.jsonl"), tmp_path)
 
 
+def test_the_scale_docs_duckdb_recipe_runs_on_files_of_metric_and_score(tmp_path: Path) -> None:
+    """docs/scale.md's DuckDB lines, on Parquet files with only `metric` and `score`: the query
+    (`--optional-columns ''`) runs inside COPY as printed, and its CSV scores like the rows."""
+    rows = [{"metric": r["metric"], "score": r["score"]} for r in generated(seed=3, count=300)]
+    source = write_jsonl(tmp_path / "scores.jsonl", rows)
+    (tmp_path / "scores").mkdir()
+    con = duckdb.connect()
+    table = f"read_json('{source}', columns={{'metric': 'VARCHAR', 'score': 'DOUBLE'}})"
+    for k in range(2):
+        part = tmp_path / "scores" / f"part-{k}.parquet"
+        con.execute(
+            f"COPY (SELECT * FROM {table} WHERE hash(metric, score) % 2 = {k}) TO '{part}' "
+            "(FORMAT parquet)"
+        )
+    printed = cli(
+        "sql", "--dialect", "duckdb", "--table", "'scores/*.parquet'", "--optional-columns", "",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert printed.returncode == 0, printed.stderr
+    at_root = duckdb.connect()
+    at_root.execute(f"SET file_search_path = '{tmp_path}'")
+    at_root.execute(f"COPY ({printed.stdout}) TO '{tmp_path / 'aggregates.csv'}' (HEADER)")
+    from_csv = scorecard(Path("aggregates.csv"), tmp_path)
+    assert from_csv.replace("aggregates.csv", "scores.jsonl") == scorecard(
+        Path("scores.jsonl"), tmp_path
+    )
+
+
 @pytest.mark.parametrize("dialect", [d.value for d in sql.Dialect])
 def test_every_dialect_prints_the_same_columns(dialect: str, tmp_path: Path) -> None:
     """Each dialect's query selects the documented result columns, over the table named."""

@@ -85,6 +85,7 @@ def test_hypothetical_gate_can_fail(records: HostRecords, evidence: Evidence) ->
         "qa/refusal_rate.approval",
         "qa/refusal_rate.approved_by",
         "qa/refusal_rate.approved_on",
+        "qa/refusal_rate.approved_for",
     ]
     assert x.hypothetical is not None and x.hypothetical_gate_known
     assert x.hypothetical.gate.result is Result.FAIL

@@ -31,6 +31,7 @@ def test_all_is_pinned_and_importable() -> None:
         "diff_records",
         "doctor",
         "explain",
+        "history",
         "load_records",
         "load_scorecard",
         "read_outputs",
@@ -68,6 +69,8 @@ def test_vocabularies_are_pinned() -> None:
         "judge_model_mismatch",
         "baseline_missing",
         "baseline_not_comparable",
+        "approval_stale",
+        "approval_expired",
     ]
     assert [c.value for c in ValidityCode] == [
         "value_missing",
@@ -95,7 +98,7 @@ for _ in range(2):
     evidence = e.read_outputs([output])
     assert e.assemble(host, evidence, evaluated_at=card.evaluated_at).verdict is card.verdict
     m = evidence.measurements["qa/exact_match"]
-    authority = e.resolve("qa/exact_match", host, m)
+    authority = e.resolve("qa/exact_match", host, m, evaluated_on=card.evaluated_at.date())
     assert isinstance(authority, e.Authority)
     assert e.diff_records("HEAD", records).base == "HEAD"
     path = sys.argv[1]

@@ -328,11 +328,16 @@ def test_deliberate_differences_from_the_loader(kind: str, text: str, loader_acc
         (
             T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
             "    approved_on: 2026-11-01\n",
+            False,
+        ),
+        (
+            T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
+            "    approved_on: 2026-11-01\n    approved_for:\n      dataset_version: '1'\n",
             True,
         ),
         (
             T.replace("proposed", "approved") + "    value: 0.85\n    approved_by: '@a'\n"
-            "    approved_on: 2026-02-30\n",
+            "    approved_on: 2026-02-30\n    approved_for:\n      dataset_version: '1'\n",
             False,
         ),
         (T, False),

@@ -18,6 +18,7 @@ from evalglass.records import load as load_module
 from evalglass.records.load import load_records, records_from_text
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     BaselineRecord,
     Calibration,
     DatasetRecord,
@@ -59,6 +60,11 @@ thresholds:
     approval: approved
     approved_by: '@alice'
     approved_on: 2026-11-01
+    approved_for:
+      dataset_version: '2026-10'
+      fingerprint: sha256:9f2c
+      judge_model: openai/gpt-4.1
+    expires_on: 2027-05-01
 """,
     "datasets.yaml": """\
 datasets:
@@ -154,6 +160,12 @@ def test_every_kind_loads_with_every_field(records_dir: Path) -> None:
                 approval=Approval.APPROVED,
                 approved_by="@alice",
                 approved_on=dt.date(2026, 11, 1),
+                approved_for=ApprovedFor(
+                    dataset_version="2026-10",
+                    fingerprint="sha256:9f2c",
+                    judge_model="openai/gpt-4.1",
+                ),
+                expires_on=dt.date(2027, 5, 1),
             )
         },
         datasets={
@@ -309,7 +321,6 @@ def test_a_folder_can_be_a_path_object(records_dir: Path) -> None:
     )
 
 
-@pytest.mark.skipif(not (REPO / "host_records").is_dir(), reason="no bundled host_records/ yet")
 def test_the_bundled_example_folder_loads() -> None:
     """The example host_records/ that ships with evalglass loads without error."""
     records = load_records(REPO / "host_records")
@@ -854,8 +865,10 @@ def test_an_approved_threshold_names_who_approved_it_and_when(error: Errors, mis
     """`approval: approved` requires both approved_by and approved_on."""
     fields = {"approved_by": "'@alice'", "approved_on": "2026-11-01"}
     del fields[missing]
-    text = "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n" + "".join(
-        f"    {name}: {value}\n" for name, value in fields.items()
+    text = (
+        "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n"
+        + "".join(f"    {name}: {value}\n" for name, value in fields.items())
+        + "    approved_for:\n      dataset_version: v1\n"
     )
     assert error(T, text) == (
         f"host_records/thresholds.yaml:2: threshold 'qa/x' is approved but is missing required "

@@ -34,6 +34,7 @@ FILLED = {
     "approved_by": "'@alice'", "approved_on": "2026-11-01", "op": "'>='", "value": "0.5",
     "n": "100", "version": "'2026-10'", "dataset_version": "'2026-10'", "model": "judge/model-z",
     "judge": "judge/model-z", "dataset": "qa-gold", "evidence": "calibration/again.json",
+    "judge_model": "judge/model-z", "expires_on": "2099-12-31",
 }  # fmt: skip
 
 
@@ -54,8 +55,9 @@ def write_records(folder: Path, records: HostRecords) -> None:
                 if field.nested:
                     lines.append(f"    {field.name}:")
                     lines += [
-                        f"      {f.name}: {spelling(_text(getattr(value, f.name)))}"
-                        for f in field.fields
+                        f"      {sub.name}: {spelling(_text(getattr(value, sub.name)))}"
+                        for sub in field.fields
+                        if getattr(value, sub.name) is not None
                     ]
                     continue
                 lines.append(f"    {field.name}: {spelling(_text(value))}")
@@ -148,7 +150,9 @@ def test_the_patch_applied_and_filled_in_lets_the_metric_gate(
         with pytest.raises(RecordError, match="placeholder"):
             load_records(repo / "host_records")
     fill(repo / "host_records")
-    after = resolve(s.METRIC, load_records(repo / "host_records"), measurement)
+    after = resolve(
+        s.METRIC, load_records(repo / "host_records"), measurement, evaluated_on=s.TODAY
+    )
     if explanation.checklist.outside:
         assert after.outcome is not Outcome.INFORMATIONAL
     else:

@@ -30,7 +30,10 @@ def _breaks_a_rule(kind: str, record_id: str, fields: dict[str, Any]) -> bool:
             set(given) != {"status"} if record_id.startswith("check/") else "dataset" not in given
         )
     if kind == "thresholds":
-        if fields.get("approval") == "approved" and not {"approved_by", "approved_on"} <= given:
+        if (
+            fields.get("approval") == "approved"
+            and not {"approved_by", "approved_on", "approved_for"} <= given
+        ):
             return True
         if not {"value", "max_drop", "max_relative_drop"} & given:
             return True

@@ -39,17 +39,26 @@ DATES = {"before": "2026-10-31", "same": "2026-11-01", "after": "2027-05-01"}
 def test_expiry_and_approved_for_on_every_kind_of_threshold(
     approval: str, approved_on: bool, expires: str | None, approved_for: bool
 ) -> None:
-    """expires_on before approved_on is refused; same day or later, or either absent, loads;
-    approved_for is allowed on a proposed threshold too (it says what is being proposed for)."""
+    """An approved threshold needs approved_on and approved_for; expires_on before approved_on
+    is refused; same day or later, or either absent, loads; approved_for is allowed on a
+    proposed threshold too (it says what is being proposed for)."""
     text = f"thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: {approval}\n"
     text += "    approved_by: '@alice'\n"
     text += "    approved_on: 2026-11-01\n" if approved_on else ""
     text += f"    expires_on: {DATES[expires]}\n" if expires else ""
     text += "    approved_for:\n      dataset_version: '2026-10'\n" if approved_for else ""
     needs_date = approval == "approved" and not approved_on
+    needs_binding = approval == "approved" and not approved_for
     expires_early = approved_on and expires == "before"
-    assert loads("thresholds", text) is not (needs_date or expires_early)
-    if expires_early and not needs_date:
+    assert loads("thresholds", text) is not (needs_date or needs_binding or expires_early)
+    if needs_binding and not needs_date:
+        assert error("thresholds", text) == (
+            "thresholds.yaml:2: threshold 'qa/x' is approved but is missing required field "
+            "'approved_for': add approved_for: with, on indented lines below it, the "
+            "dataset_version approved (and the fingerprint, when the dataset record has one; the "
+            "judge_model, when the metric names a judge)"
+        )
+    if expires_early and not (needs_date or needs_binding):
         assert error("thresholds", text) == (
             "thresholds.yaml:2: threshold 'qa/x' has expires_on 2026-10-31 before approved_on "
             "2026-11-01: an approval cannot expire before it is given"
@@ -75,6 +84,67 @@ def test_approved_for_takes_a_version_and_optionally_fingerprint_and_judge() -> 
     )
     assert error("thresholds", head + "    expires_on: 2027-02-30\n") == (
         "thresholds.yaml:6: expires_on: '2027-02-30' is not a date (write YYYY-MM-DD)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (
+            "      dataset_version: v1\n      judge: openai/gpt-4.1\n",
+            (
+                "thresholds.yaml:8: unknown field 'judge' in approved_for of threshold 'qa/x' (did you "
+                "mean 'judge_model'?); allowed fields: dataset_version, fingerprint, judge_model"
+            ),
+        ),
+        (
+            "      dataset_version: v1\n      expires_on: 2027-01-01\n",
+            (
+                "thresholds.yaml:8: unknown field 'expires_on' in approved_for of threshold 'qa/x'; "
+                "allowed fields: dataset_version, fingerprint, judge_model"
+            ),
+        ),
+        (
+            "      dataset_version: ''\n",
+            (
+                "thresholds.yaml:7: approved_for.dataset_version: must not be empty (leave the field out "
+                "instead)"
+            ),
+        ),
+        (
+            "      dataset_version: v1\n      fingerprint: <the fingerprint>\n",
+            (
+                "thresholds.yaml:8: approved_for.fingerprint: <the fingerprint> is a placeholder: "
+                "write the value in its place"
+            ),
+        ),
+    ],
+)
+def test_approved_for_refuses_what_it_does_not_know(lines: str, message: str) -> None:
+    """Under approved_for, an unknown key, an empty value or a placeholder is refused at its
+    line, naming the threshold or the sub-field."""
+    head = "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: proposed\n"
+    assert error("thresholds", head + "    approved_for:\n" + lines) == message
+
+
+@pytest.mark.parametrize("field", ["approved_on", "expires_on"])
+@pytest.mark.parametrize(
+    "text", ["2026-13-01", "2026-11-1", "November 1", "2026/11/01", "''", "20261101"]
+)
+def test_a_date_that_is_not_a_date_is_refused(field: str, text: str) -> None:
+    """approved_on and expires_on must be real dates written YYYY-MM-DD, each refused at its
+    line otherwise."""
+    head = (
+        "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: approved\n"
+        "    approved_by: '@alice'\n    approved_for:\n      dataset_version: v1\n"
+    )
+    other = "expires_on: 2027-01-01" if field == "approved_on" else "approved_on: 2026-11-01"
+    message = error("thresholds", head + f"    {other}\n    {field}: {text}\n")
+    shown = text.strip("'")
+    assert message == (
+        f"thresholds.yaml:10: {field}: '{shown}' is not a date (write YYYY-MM-DD)"
+        if shown
+        else f"thresholds.yaml:10: {field}: '' is not a date (write YYYY-MM-DD)"
     )
 
 

@@ -203,7 +203,7 @@ def test_regression_threshold_requires_a_baseline() -> None:
     records = s.records(s.State())
     t = attrs.evolve(records.thresholds[s.METRIC], max_drop=0.02)
     records = attrs.evolve(records, thresholds={s.METRIC: t})
-    got = resolve(s.METRIC, records, s.measurement(s.State()))
+    got = resolve(s.METRIC, records, s.measurement(s.State()), evaluated_on=s.TODAY)
     assert got.outcome is Outcome.BLOCKED
     assert [r.code for r in got.reasons] == [C.BASELINE_MISSING]
 
@@ -215,8 +215,15 @@ def test_baseline_comparability_names_every_dimension() -> None:
     records = s.records(s.State(requires_baseline=True, baseline="other_version"))
     dataset = attrs.evolve(records.datasets[s.DATASET], fingerprint="sha:new")
     baseline = attrs.evolve(records.baselines[s.METRIC], fingerprint="sha:old")
-    records = attrs.evolve(records, datasets={s.DATASET: dataset}, baselines={s.METRIC: baseline})
-    got = resolve(s.METRIC, records, s.measurement(s.State()))
+    bound = attrs.evolve(records.thresholds[s.METRIC].approved_for, fingerprint="sha:new")
+    threshold = attrs.evolve(records.thresholds[s.METRIC], approved_for=bound)
+    records = attrs.evolve(
+        records,
+        datasets={s.DATASET: dataset},
+        baselines={s.METRIC: baseline},
+        thresholds={s.METRIC: threshold},
+    )
+    got = resolve(s.METRIC, records, s.measurement(s.State()), evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.BASELINE_NOT_COMPARABLE]
     assert "dataset version" in got.reasons[0].message
     assert "dataset fingerprint" in got.reasons[0].message

@@ -10,6 +10,7 @@ from evalglass.core.scorecard import assemble
 from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     DatasetRecord,
     DatasetStatus,
     HostRecords,
@@ -57,6 +58,7 @@ def hostile_scorecard():
                 approval=Approval.APPROVED,
                 approved_by="@x",
                 approved_on=dt.date(2026, 1, 1),
+                approved_for=ApprovedFor(dataset_version="1"),
             )
     records = HostRecords(
         metrics=metrics,

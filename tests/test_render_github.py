@@ -97,3 +97,30 @@ def test_hostile_ids_stay_inside_one_command_each() -> None:
 def test_output_is_deterministic() -> None:
     """The same scorecard gives the same commands."""
     assert render(scorecard(), Format.GITHUB) == render(scorecard(), Format.GITHUB)
+
+
+def test_a_failing_run_counts_its_warned_gates_among_those_that_passed() -> None:
+    """FAIL with a gate that passed its bar but not its warn bound: the warning is said of the
+    gates that passed, never tacked onto the informational count."""
+    import attrs
+
+    from evalglass.evidence.model import Interval, Measurement, Method
+    from evalglass.records.model import MetricRecord, MetricStatus, Op
+    from tests.render_cases import GOOD, RUN, assembled, threshold
+
+    def measured(metric_id: str, value: float) -> Measurement:
+        interval = Interval(value - 0.02, value + 0.02, 0.95, Method.WILSON)
+        return Measurement(id=metric_id, run=RUN, value=value, n=500, interval=interval)
+
+    gating = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)
+    card = assembled(
+        {"a/fails": gating, "b/warns": gating},
+        {"a/fails": threshold(Op.GE, 0.9), "b/warns": attrs.evolve(
+            threshold(Op.GE, 0.5), warn_value=0.95)},
+        {"a/fails": measured("a/fails", 0.6), "b/warns": measured("b/warns", 0.8)},
+    )  # fmt: skip
+    headline = render(card, Format.GITHUB).splitlines()[0]
+    assert headline == (
+        "::error title=evalglass::FAIL — 1 of 2 enforced gates failed, 1 passed with a warning; "
+        "0 blocked; 0 informational"
+    )

@@ -2,12 +2,14 @@
 
 Only host records authorize. The evidence is consulted for one thing, the identity of what was
 measured (models, graders, dataset), and only to block: nothing in an eval output can grant
-authority. A check's metric (`check/NAME`) is authorized by its status alone and needs its
-definition in checks.yaml: the definition is its bar, so it has no threshold, dataset or judge.
+authority. The evaluation date is given, never read from a clock. A check's metric (`check/NAME`)
+is authorized by its status alone and needs its definition in checks.yaml: the definition is its
+bar, so it has no threshold, dataset or judge.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 
 import attrs
@@ -27,12 +29,16 @@ from evalglass.records.model import (
     MetricRecord,
     MetricStatus,
     Policy,
+    ThresholdRecord,
     UnreadableEvidence,
     check_name,
 )
 
 
 class Outcome(enum.Enum):
+    """Whether a metric may gate: informational (not authorized), blocked (authorized, but its
+    evidence is unsound: the run cannot pass), or can_gate."""
+
     INFORMATIONAL = "informational"
     BLOCKED = "blocked"
     CAN_GATE = "can_gate"
@@ -51,8 +57,15 @@ class Authority:
 _PERMITTED = frozenset({Policy.PERMITTED, Policy.REDACTED})
 
 
-def resolve(metric_id: str, records: HostRecords, measurement: Measurement | None) -> Authority:
-    """Resolve one metric's authority from the records; the measurement only identifies the run."""
+def resolve(
+    metric_id: str,
+    records: HostRecords,
+    measurement: Measurement | None,
+    *,
+    evaluated_on: dt.date,
+) -> Authority:
+    """Resolve one metric's authority from the records, as of the evaluation date (an approval's
+    expiry is compared with it); the measurement only identifies the run."""
     metric = records.metrics.get(metric_id)
     if metric is None:
         return Authority(
@@ -64,7 +77,7 @@ def resolve(metric_id: str, records: HostRecords, measurement: Measurement | Non
         unauthorized, unsound = _check_stages(check, metric, records)
     else:
         unauthorized = _stage1(metric_id, metric, records)
-        unsound = _stage2(metric_id, metric, records, measurement)
+        unsound = _stage2(metric_id, metric, records, measurement, evaluated_on)
     if unauthorized:
         return Authority(Outcome.INFORMATIONAL, unauthorized, notes=unsound)
     if unsound:
@@ -112,7 +125,11 @@ def _stage1(metric_id: str, metric: MetricRecord, records: HostRecords) -> tuple
 
 
 def _stage2(
-    metric_id: str, metric: MetricRecord, records: HostRecords, measurement: Measurement | None
+    metric_id: str,
+    metric: MetricRecord,
+    records: HostRecords,
+    measurement: Measurement | None,
+    evaluated_on: dt.date,
 ) -> tuple[Reason, ...]:
     """Is the evidence sound enough to let an authorized metric decide? Every failed condition."""
     reasons = []
@@ -141,7 +158,83 @@ def _stage2(
     # A regression gate compares with the baseline, so it needs one as much as a record that asks.
     if metric.requires_baseline or (threshold is not None and threshold.regression):
         reasons.extend(_baseline_reasons(metric_id, metric, records))
+    if threshold is not None:
+        reasons.extend(_approval_reasons(threshold, metric, records, evaluated_on))
     return tuple(reasons)
+
+
+def _approval_reasons(
+    threshold: ThresholdRecord, metric: MetricRecord, records: HostRecords, evaluated_on: dt.date
+) -> list[Reason]:
+    """Whether the approval still describes what is measured, and still holds on the evaluation
+    date. A proposed threshold is held to what it says it is for, so that its notes show what
+    approving it as written would raise."""
+    approved = threshold.approval is Approval.APPROVED
+    reasons = []
+    stale = approval_differences(threshold, metric, records)
+    if stale and (approved or threshold.approved_for is not None):
+        reasons.append(Reason(C.APPROVAL_STALE, f"{_approval_said(threshold)}: {stale}"))
+    if threshold.expires_on is not None and evaluated_on > threshold.expires_on:
+        reasons.append(
+            Reason(
+                C.APPROVAL_EXPIRED,
+                (
+                    f"{_approval_said(threshold)} held until {threshold.expires_on.isoformat()} "
+                    f"(expires_on); the evaluation date is {evaluated_on.isoformat()}"
+                ),
+            )
+        )
+    return reasons
+
+
+def approval_differences(
+    threshold: ThresholdRecord, metric: MetricRecord, records: HostRecords
+) -> str:
+    """Every dimension on which the threshold's approved_for differs from today's dataset and
+    judge records, each with both values; "" when none does. A missing record a metric names is
+    dangling, not different: there is nothing to compare with."""
+    approved = threshold.approved_for
+    if approved is None:
+        return "it names nothing it was approved for (approved_for)"
+    differs = []
+    dataset = records.datasets.get(metric.dataset) if metric.dataset is not None else None
+    if dataset is not None:
+        if approved.dataset_version != dataset.version:
+            differs.append(
+                f"dataset version: approved '{approved.dataset_version}', dataset "
+                f"'{metric.dataset}' is at '{dataset.version}'"
+            )
+        if approved.fingerprint != dataset.fingerprint:
+            differs.append(
+                f"dataset fingerprint: approved {_named(approved.fingerprint)}, "
+                f"dataset '{metric.dataset}' has {_named(dataset.fingerprint)}"
+            )
+    judge = records.judges.get(metric.judge) if metric.judge is not None else None
+    if metric.judge is None and approved.judge_model is not None:
+        differs.append(
+            f"judge model: approved '{approved.judge_model}', metrics.yaml names no judge"
+        )
+    elif judge is not None and (
+        approved.judge_model is None or not same_grader(approved.judge_model, judge.model)
+    ):
+        # Strict: a judge approved on one snapshot does not vouch for another.
+        differs.append(
+            f"judge model: approved {_named(approved.judge_model)}, judge "
+            f"'{metric.judge}' grades with '{judge.model}'"
+        )
+    return "; ".join(differs)
+
+
+def _approval_said(threshold: ThresholdRecord) -> str:
+    if threshold.approval is not Approval.APPROVED:
+        return "the proposed approval"
+    by = f" by {threshold.approved_by}" if threshold.approved_by else ""
+    on = f" on {threshold.approved_on.isoformat()}" if threshold.approved_on else ""
+    return f"the approval{by}{on}"
+
+
+def _named(value: str | None) -> str:
+    return "none" if value is None else f"'{value}'"
 
 
 def _judge_reasons(

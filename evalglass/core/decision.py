@@ -25,6 +25,9 @@ from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, 
 
 
 class Result(enum.Enum):
+    """A gate's result. Only a can_gate metric is ever pass, warn, fail or unsound; every other
+    metric is not_enforced, whatever its number."""
+
     PASS = "pass"
     WARN = "warn"
     FAIL = "fail"
@@ -34,6 +37,9 @@ class Result(enum.Enum):
 
 @attrs.frozen
 class GateResult:
+    """The gate result with its reason codes and the evidence string (the numbers compared), so
+    every format shows why without recomputing it. Made only by `decide`."""
+
     result: Result
     reasons: tuple[Reason, ...] = ()
     evidence: str = ""
@@ -140,6 +146,8 @@ def attempts_text(attempts: tuple[Attempt, ...]) -> str:
 
 
 def attempt_text(attempt: Attempt) -> str:
+    """One attempt in words: how it ended and what was found, where a cached pass was recorded,
+    and, for an attempt that did not pass, the start of its last stderr line."""
     words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
              AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
     text = f"{words[attempt.outcome]}: {attempt.found}"

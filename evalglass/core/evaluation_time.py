@@ -1,7 +1,7 @@
 """The evaluation time: the moment a scorecard is evaluated at, from `--as-of` or the clock.
 
-One aware UTC datetime to the second, the same wherever a date is compared (the scorecard's
-`evaluated_at`, approvals' dates). Pure: the shell reads the clock and passes the time in.
+One aware UTC datetime to the second, the same wherever it is used (the scorecard's
+`evaluated_at`; approvals' dates, by its UTC date). Pure: the shell reads the clock.
 """
 
 from __future__ import annotations
@@ -24,6 +24,12 @@ def evaluation_time(as_of: dt.date | dt.datetime) -> dt.datetime:
         return dt.datetime(as_of.year, as_of.month, as_of.day, tzinfo=dt.UTC)
     moment = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=dt.UTC)
     return moment.astimezone(dt.UTC).replace(microsecond=0)
+
+
+def evaluation_date(as_of: dt.date | dt.datetime) -> dt.date:
+    """The evaluation date: the UTC date of the evaluation time, which dated records (an
+    approval's `approved_on` and `expires_on`) are compared with."""
+    return evaluation_time(as_of).date()
 
 
 def parse_as_of(text: str) -> dt.date | dt.datetime:

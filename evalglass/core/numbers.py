@@ -43,6 +43,7 @@ def interval_label(interval: Interval) -> str:
 
 
 def interval_text(interval: Interval) -> str:
+    """`[low, high]`, each end written as `fmt` writes numbers."""
     return f"[{fmt(interval.low)}, {fmt(interval.high)}]"
 
 

@@ -19,6 +19,8 @@ class CheckScope:
 
     @property
     def started(self) -> bool:
+        """Whether the run started the check: checks.yaml defines it and the run's tier includes
+        it."""
         return self.definition is not None and not self.not_started
 
 
@@ -34,6 +36,8 @@ class Scope:
         return self.tier is Tier.FULL or (self.tier is Tier.FAST and check.tier is Tier.FAST)
 
     def of(self, check: CheckRecord | None) -> CheckScope:
+        """How this run sees `check`: started when the tier includes it, else with the reason it
+        was not, which the scorecard shows."""
         if check is None or self.includes(check):
             return CheckScope(check)
         if self.tier is None:

@@ -13,7 +13,7 @@ import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateResult, Result, decide
-from evalglass.core.evaluation_time import evaluation_time
+from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
@@ -34,6 +34,10 @@ _RESULT_STATUS = {
 
 @attrs.frozen(kw_only=True)
 class MetricCard:
+    """One metric as the scorecard holds it: the measurement (None when no output measured it),
+    validity, authority, the threshold and the gate result. Renderers read it and recompute none
+    of it."""
+
     id: str
     measurement: Measurement | None
     validity: Validity
@@ -59,6 +63,9 @@ class MetricCard:
 
 @attrs.frozen(kw_only=True)
 class Counts:
+    """How many metrics ended each way. `blocked` includes gates whose number was unsound;
+    `not_run` (checks that could gate and were not started) are in no other count."""
+
     passed: int
     warned: int  # passed the gate, not the warn bound
     failed: int
@@ -69,11 +76,17 @@ class Counts:
 
     @property
     def enforced(self) -> int:
+        """Gates compared with their threshold: passed, warned and failed (an unsound gate is
+        counted as blocked)."""
         return self.passed + self.warned + self.failed
 
 
 @attrs.frozen(kw_only=True)
 class Scorecard:
+    """One run's result: the verdict and exit code, every metric card sorted by id, and what
+    decided the verdict and what was read. Made by `assemble`; renderers and the exit code read
+    it and decide nothing more."""
+
     verdict: Verdict
     exit_code: int
     metrics: tuple[MetricCard, ...]
@@ -90,6 +103,8 @@ class Scorecard:
 
     @functools.cached_property
     def counts(self) -> Counts:
+        """The tallies every headline and the JSON `counts` show, taken from the cards themselves
+        so that they cannot disagree with them."""
         results = [m.gate.result for m in self.metrics]
         blocked = sum(
             m.authority.outcome is Outcome.BLOCKED or m.gate.result is Result.UNSOUND
@@ -117,10 +132,12 @@ def assemble(
     by id, its verdict under the records' success policy, evaluated at `evaluated_at` (the
     caller's clock or `--as-of`: a pure function reads no clock). `scope` says which checks the
     run started (none, by default)."""
+    moment = evaluation_time(evaluated_at)
+    evaluated_on = evaluation_date(moment)
     ids = set(records.metrics) | set(evidence.measurements)
     ids.update(f"{CHECK_PREFIX}{name}" for name in records.checks)
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id), scope)
+        _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on)
         for metric_id in sorted(ids)
     )
     policy = policy_outcome(cards, records.success)
@@ -132,17 +149,21 @@ def assemble(
         sources=evidence.sources,
         policy=policy,
         skipped=evidence.skipped,
-        evaluated_at=evaluated_at,
+        evaluated_at=moment,
         scope=scope,
     )
 
 
 def _card(
-    metric_id: str, records: HostRecords, measurement: Measurement | None, scope: Scope
+    metric_id: str,
+    records: HostRecords,
+    measurement: Measurement | None,
+    scope: Scope,
+    evaluated_on: dt.date,
 ) -> MetricCard:
     metric = records.metrics.get(metric_id)
     threshold = records.thresholds.get(metric_id)
-    authority = resolve(metric_id, records, measurement)
+    authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
     if measurement is not None:
         measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
     validity = assess(measurement, metric)

@@ -30,6 +30,7 @@ class Status(enum.Enum):
     github: str
 
     def __new__(cls, word: str, severity: int, colour: str, junit: str | None, github: str) -> Self:
+        """A member from its row: the word is its value, the rest become its attributes."""
         member = object.__new__(cls)
         member._value_ = word
         member.severity, member.colour, member.junit, member.github = (
@@ -46,4 +47,5 @@ class Status(enum.Enum):
         return self is not Status.INFORMATIONAL
 
     def __str__(self) -> str:
+        """The status word, as every format prints it."""
         return str(self.value)

@@ -73,6 +73,8 @@ class PolicyOutcome:
 
 
 def required_gates(policy: SuccessPolicy) -> int:
+    """The fewest gates a run needs to pass under `policy`: its min_gates, and at least one in
+    percentage mode, where zero gates never satisfy a rate."""
     return max(policy.min_gates, 1 if policy.mode is SuccessMode.PERCENTAGE else 0)
 
 

@@ -26,6 +26,9 @@ _MAX_MISSING = cast(float, _DEFAULTS.max_missing_fraction.default)
 
 @attrs.frozen
 class Validity:
+    """Whether a measured number may be compared with a threshold; when not, every reason why,
+    not just the first."""
+
     valid: bool
     reasons: tuple[Reason, ...] = ()
 

@@ -49,6 +49,8 @@ class Moments:
     squares: int = 0
 
     def __add__(self, other: Moments) -> Moments:
+        """Both parts' moments together. Exact, so partials merge to the same numbers in any
+        order and grouping."""
         return Moments(
             n=self.n + other.n,
             missing=self.missing + other.missing,
@@ -85,6 +87,8 @@ class MetricStats:
     clustered_squares: int = 0
 
     def __add__(self, other: MetricStats) -> MetricStats:
+        """Both parts together, clusters of one name added. Exact, so partials merge to the same
+        numbers in any order and grouping."""
         clusters = dict(self.clusters)
         _add_clusters(clusters, other.clusters)
         return MetricStats(

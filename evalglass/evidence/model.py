@@ -63,6 +63,9 @@ Basis = Proportion | MeanSd | StandardError
 
 @attrs.frozen
 class Interval:
+    """A confidence interval for a value at `level`, naming its method; `basis` lets the
+    scorecard recompute it at the metric's own interval_level."""
+
     low: float
     high: float
     level: float
@@ -75,6 +78,9 @@ class Interval:
 
 @attrs.frozen(kw_only=True)
 class Sample:
+    """One sample's score, with its epoch when the case was scored more than once and its cluster
+    when samples are not independent."""
+
     id: str
     score: float
     epoch: int | None = None
@@ -83,6 +89,9 @@ class Sample:
 
 @attrs.frozen(kw_only=True)
 class DatasetIdentity:
+    """What an output says about the data it measured. Compared with the dataset record it can
+    block a gate (`dataset_mismatch`), never grant one."""
+
     name: str | None = None
     version: str | None = None
     location: str | None = None
@@ -176,12 +185,18 @@ class Attempt:
 
     @property
     def last_stderr_line(self) -> str:
+        """The last line the process wrote to stderr, where an error usually is; "" when it wrote
+        nothing."""
         lines = self.stderr.rstrip().splitlines()
         return lines[-1].strip() if lines else ""
 
 
 @attrs.frozen(kw_only=True)
 class Measurement:
+    """One metric as one output measured it: value, sample count, interval, per-sample scores
+    where the file has them, and the problems found in the file itself. It can make a number
+    unsound or block a gate; it can never authorize one."""
+
     id: str
     run: Run
     value: float | None

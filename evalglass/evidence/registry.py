@@ -63,10 +63,13 @@ def adapters() -> tuple[Adapter, ...]:
 
 
 def names() -> tuple[str, ...]:
+    """Every format's name, in the order files are offered to them: the choices of
+    `--input-format`."""
     return tuple(a.name for a in adapters())
 
 
 def by_name(name: str) -> Adapter | None:
+    """The adapter `--input-format NAME` selects, or None when no format has that name."""
     return next((a for a in adapters() if a.name == name), None)
 
 

@@ -35,6 +35,9 @@ _TWO32 = 4294967296
 
 
 class Dialect(enum.Enum):
+    """The engines the aggregates query is written for, each with its own exact integer and text
+    types, so that every engine sums to the same numbers."""
+
     DUCKDB = "duckdb"
     SPARK = "spark"
     BIGQUERY = "bigquery"

@@ -221,6 +221,8 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def t_cdf(t: float, df: int) -> float:
+    """P(T <= t) for Student's t with `df` degrees of freedom, through the regularized incomplete
+    beta function."""
     x = df / (df + t * t)
     tail = 0.5 * _betainc(df / 2, 0.5, x)
     return 1 - tail if t >= 0 else tail

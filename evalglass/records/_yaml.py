@@ -26,7 +26,7 @@ from evalglass.records._scalars import (
 )
 
 # (text, line): a field's text as YAML reads it (quotes removed, escapes resolved). Plain tuples,
-# not NamedTuples: a big file has hundreds of thousands of them, and building those costs 2x.
+# not NamedTuples: a big file has hundreds of thousands of them, and those are slower to build.
 RawScalar = tuple[str, int]
 # A field written as a block: sub-fields by name, or list items in order.
 RawBlock = dict[str, RawScalar] | list[RawScalar]

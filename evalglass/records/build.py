@@ -170,10 +170,14 @@ def _sub_table(kind: str, name: str) -> _Table:
     return _Table.of(field.fields)
 
 
-def build_records(kind: str, raw: RawFile, path: str) -> dict[str, Record]:
+def build_records(
+    kind: str, raw: RawFile, path: str, memo: dict[object, Record] | None = None
+) -> dict[str, Record]:
     """Type each raw record of `kind` into its model record; RecordError names the first problem.
 
-    A file of a single-record kind gives at most one record, keyed by the kind.
+    A file of a single-record kind gives at most one record, keyed by the kind. `memo`, kept by
+    a caller typing many versions of one file (history), reuses a record typed before from the
+    same text at the same lines of the same path: the same record, origin included.
     """
     spec = KINDS[kind]
     table = _table(kind)
@@ -181,6 +185,13 @@ def build_records(kind: str, raw: RawFile, path: str) -> dict[str, Record]:
     ids = spec.ids
     records: dict[str, Record] = {}
     for record_id, (line, fields) in raw.records.items():
+        key = None
+        if memo is not None:
+            key = (path, record_id, line, raw.blocks, repr(fields))
+            known = memo.get(key)
+            if known is not None:
+                records[record_id] = known
+                continue
         if ids is not None and ids.pattern.fullmatch(record_id) is None:
             raise RecordError(
                 path,
@@ -194,6 +205,8 @@ def build_records(kind: str, raw: RawFile, path: str) -> dict[str, Record]:
             if problem:
                 raise RecordError(path, f"{_owner(kind, record_id)} {problem}", line)
         records[record_id] = spec.record(**values, origin=Origin(path, line))
+        if key is not None and memo is not None:
+            memo[key] = records[record_id]
     return records
 
 

@@ -65,6 +65,16 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         return host_records(loaded, read_beside)
 
 
+def repository_path(folder: str | os.PathLike[str]) -> str:
+    """The records folder as a path from the top of the repository around the current directory
+    (`.` for the top), taken lexically as load_records_at takes it; RecordError outside a git
+    repository or for a folder outside it."""
+    given = os.fspath(folder)
+    if not given:
+        raise RecordError("", "an empty records folder names no folder")
+    return _Repo("HEAD", given).place(given)
+
+
 def commit_of(ref: str) -> str:
     """The commit `ref` names now, in the repository around the current directory: a caller that
     must keep reading the same records even if the ref later moves reads this commit instead."""

@@ -39,7 +39,11 @@ _NOTES: Mapping[str, str] = {
     "approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
     "min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
     "decision": "bound compares the conservative end of the interval; point the value itself.",
-    "approved_for": "The dataset (and judge) the approval was given for.",
+    "approved_for": (
+        "What the approval was given for: the dataset_version (and fingerprint, when "
+        "the dataset record has one; judge_model, when the metric names a judge); "
+        "required when approved."
+    ),
     "expires_on": "The last day the approval holds, as YYYY-MM-DD; not before approved_on.",
     "min_agreement": "The bar the judge's calibration evidence must clear; needs evidence.",
     "timeout": "Seconds; required for run and shell checks.",

@@ -14,6 +14,7 @@ from evalglass import _inputs
 from evalglass._collector import paused
 from evalglass._inputs import NotARegularFile
 from evalglass.errors import RecordError
+from evalglass.records import cross_file
 from evalglass.records._yaml import parse_records
 from evalglass.records.baseline_files import Reader, attach_scorecards
 from evalglass.records.build import build_records
@@ -46,32 +47,37 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
 def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:
     """HostRecords from each kind's records (a single-record kind's under its own name, or
     none), with baselines that name a scorecard, and judges that name calibration evidence,
-    filled in through `read`."""
+    filled in through `read`. Raises RecordError for a rule between records of different files
+    (`cross_file`), once all have loaded."""
     kinds: dict[str, Any] = {}
     for kind, records in loaded.items():
         kinds[kind] = next(iter(records.values()), None) if KINDS[kind].single else records
     kinds["baselines"] = attach_scorecards(kinds["baselines"], read)
     kinds["judges"] = attach_evidence(kinds["judges"], read)
-    return HostRecords(**kinds)
+    host = HostRecords(**kinds)
+    cross_file.check(host)
+    return host
 
 
-def records_from_text(kind: str, text: str, path: str = "<text>") -> dict[str, Record]:
+def records_from_text(
+    kind: str, text: str, path: str = "<text>", memo: dict[object, Record] | None = None
+) -> dict[str, Record]:
     """Parse and type the text of one host-records file of `kind` ("metrics", "thresholds", ...).
 
     A single-record kind ("success") gives its record keyed by the kind, or nothing for a file
     with no top-level key. `path` is only shown in messages. Raises RecordError for anything the
-    schema refuses.
+    schema refuses. `memo` is build_records'.
     """
     spec = KINDS.get(kind)
     if spec is None:
         raise ValueError(f"unknown host-record kind {kind!r}; expected one of {', '.join(KINDS)}")
     # A big file becomes hundreds of thousands of small acyclic objects: the cyclic collector
-    # rescans them over and over (a third of the load time at 10,000 records) and frees none.
+    # rescans them over and over, a large share of the load time, and frees none.
     with paused():
         raw = parse_records(
             text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys(), single=spec.single
         )
-        return build_records(kind, raw, path)
+        return build_records(kind, raw, path, memo)
 
 
 def read_text(path: str) -> str | None:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 
 class MetricStatus(enum.Enum):
+    """Where a metric is in its life: only `gating` lets it gate; every other status keeps it
+    informational."""
+
     DRAFT = "draft"
     INFORMATIONAL = "informational"
     CALIBRATING = "calibrating"
@@ -35,6 +38,8 @@ class Decision(enum.Enum):
 
 
 class Op(enum.Enum):
+    """A threshold's direction: `>=` and `>` when higher is better, `<=` and `<` when lower is."""
+
     GE = ">="
     GT = ">"
     LE = "<="
@@ -42,9 +47,12 @@ class Op(enum.Enum):
 
     @property
     def higher_is_better(self) -> bool:
+        """Whether a larger value is better: it says which end of an interval is the conservative
+        one, and which way a regression goes."""
         return self in (Op.GE, Op.GT)
 
     def holds(self, left: float, right: float) -> bool:
+        """Whether `left OP right` is true, e.g. an interval's bound against the threshold."""
         return _OPS[self](left, right)
 
 
@@ -57,17 +65,25 @@ _OPS: Mapping[Op, Callable[[float, float], bool]] = {
 
 
 class Approval(enum.Enum):
+    """Whether a person has approved a threshold; only an approved one authorizes a gate."""
+
     PROPOSED = "proposed"
     APPROVED = "approved"
 
 
 class DatasetStatus(enum.Enum):
+    """A dataset's life: proposed keeps its metrics informational and retired blocks them, so
+    only validated data can decide a build."""
+
     PROPOSED = "proposed"
     VALIDATED = "validated"
     RETIRED = "retired"
 
 
 class Calibration(enum.Enum):
+    """How far a judge is trusted: uncalibrated and calibrating keep its metrics informational,
+    drifted and retired block them, calibrated lets them gate."""
+
     UNCALIBRATED = "uncalibrated"
     CALIBRATING = "calibrating"
     CALIBRATED = "calibrated"
@@ -104,11 +120,17 @@ class CheckKind(enum.Enum):
 
 
 class SuccessMode(enum.Enum):
+    """How a run's gates decide its verdict: every one must pass, or a share of them
+    (`min_pass_rate`)."""
+
     ALL = "all"
     PERCENTAGE = "percentage"
 
 
 class Policy(enum.Enum):
+    """A dataset's data policy: only permitted or redacted data may decide a build; any other
+    policy, or none, blocks."""
+
     PERMITTED = "permitted"
     REDACTED = "redacted"
     RESTRICTED = "restricted"
@@ -124,6 +146,7 @@ class Origin:
     line: int
 
     def __str__(self) -> str:
+        """`path:line`, as messages name a place."""
         return f"{self.path}:{self.line}"
 
 
@@ -193,11 +216,16 @@ class ThresholdRecord:
 
     @property
     def regression(self) -> bool:
+        """Whether it bounds the drop from the approved baseline (max_drop or max_relative_drop),
+        as well as or instead of an absolute value."""
         return self.max_drop is not None or self.max_relative_drop is not None
 
 
 @attrs.frozen(kw_only=True)
 class DatasetRecord:
+    """A dataset the host has reviewed: its status, and the version (and fingerprint) an output
+    must have been measured on for its metrics to gate."""
+
     status: DatasetStatus
     version: str
     fingerprint: str | None = None
@@ -224,6 +252,9 @@ class UnreadableEvidence:
 
 @attrs.frozen(kw_only=True)
 class JudgeRecord:
+    """A model grader the host tracks: its model, how far its calibration is trusted, and
+    optionally the evidence file and the agreement that evidence must show."""
+
     model: str
     calibration: Calibration
     # A calibration evidence file, relative to the records folder; min_agreement needs one.
@@ -239,6 +270,8 @@ class JudgeRecord:
 
 @attrs.frozen(kw_only=True)
 class PolicyRecord:
+    """The data policy of one dataset id, looked up whether or not a dataset record exists."""
+
     policy: Policy
     origin: Origin = _origin()
 
@@ -282,6 +315,8 @@ class CheckRecord:
 
     @property
     def kind(self) -> CheckKind:
+        """Which of run, shell, file_exists and regex this check is. ValueError for a record with
+        none, which the loader never builds."""
         for kind in CheckKind:
             if getattr(self, kind.value) is not None:
                 return kind

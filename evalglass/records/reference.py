@@ -34,7 +34,7 @@ def strictyaml_schema(kind: str) -> strictyaml.Validator:
 
 @functools.cache
 def _reference() -> tuple[Any, Any]:
-    # strictyaml costs ~0.1 s to import; only the reference and its tests pay for it.
+    # strictyaml is slow to import (bench/bench_records.py): only the reference and its tests pay.
     import strictyaml as sy
     from strictyaml import utils
 

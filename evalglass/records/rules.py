@@ -117,9 +117,10 @@ RULES: Mapping[str, tuple[Rule, ...]] = {
                  "its definition in checks.yaml is its bar: give status only"),
     ),
     "thresholds": (
-        # Authority needs a name and a date to point at; an anonymous approval grants nothing.
-        RequiredWhen("approval", Approval.APPROVED.value, ("approved_by", "approved_on"),
-                     "is approved"),
+        # Authority needs a name and a date to point at, and what was approved: an anonymous
+        # approval, or one that names no data, grants nothing.
+        RequiredWhen("approval", Approval.APPROVED.value,
+                     ("approved_by", "approved_on", "approved_for"), "is approved"),
         AnyOf(("value", "max_drop", "max_relative_drop"),
               "has no bar: give value, max_drop or max_relative_drop"),
         NotBefore("expires_on", "approved_on", "an approval cannot expire before it is given"),
@@ -245,6 +246,16 @@ def _check(rule: Rule) -> Check:
     return not_before
 
 
+# What to write for a required field whose name alone does not say it.
+_TO_ADD: Mapping[str, str] = {
+    "approved_for": (
+        "add approved_for: with, on indented lines below it, the dataset_version approved (and "
+        "the fingerprint, when the dataset record has one; the judge_model, when the metric "
+        "names a judge)"
+    ),
+}
+
+
 def _by_prefix(rule: ByPrefix) -> Check:
     only = set(rule.only)
 
@@ -262,6 +273,7 @@ def _by_prefix(rule: ByPrefix) -> Check:
 def _missing(required: tuple[str, ...], values: Mapping[str, Any], why: str) -> str | None:
     for name in required:
         if name not in values:
-            said = f"is missing required field {quote(name)}"
+            add = f": {_TO_ADD[name]}" if name in _TO_ADD else ""
+            said = f"is missing required field {quote(name)}{add}"
             return f"{why} but {said}" if why else said
     return None

@@ -73,6 +73,7 @@ class Field:
 
     @property
     def nested(self) -> bool:
+        """Whether the field is written as a block mapping of sub-fields."""
         return bool(self.fields)
 
 
@@ -101,6 +102,7 @@ class Kind:
 
     @property
     def filename(self) -> str:
+        """The file in the records folder that holds this kind."""
         return f"{self.kind}.yaml"
 
 

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 
 
 class Format(enum.Enum):
+    """The output formats; the values are what `--format` accepts. Not every command has every
+    format: a renderer raises ValueError for one it lacks."""
+
     TERMINAL = "terminal"
     MARKDOWN = "markdown"
     JSON = "json"

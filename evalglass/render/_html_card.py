@@ -1,9 +1,9 @@
 """The markup of one metric on the HTML scorecard: its card and its chart.
 
-Written here rather than in the page template because a 10,000-metric page spent most of its
-time in jinja2's per-call machinery. The rule the template kept holds here too: every value
-but numbers' text and the status word goes through `escape` on its way into the markup, and
-only literals written in this file are markup.
+Written here rather than in the page template because, on a large scorecard, jinja2's per-call
+machinery took most of the page's time (bench/bench_scorecard.py times it). The rule the template
+kept holds here too: every value but numbers' text and the status word goes through `escape` on
+its way into the markup, and only literals written in this file are markup.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_f
 
 
 def escape(text: object) -> str:
-    """Text as HTML, escaped as markupsafe (jinja2's autoescape) does it, in a third of the time
-    (a 10,000-metric page calls this 130,000 times), after control and bidirectional characters
-    are shown as escapes (safe_text)."""
+    """Text as HTML, escaped as markupsafe (jinja2's autoescape) does it but cheaper per call (a
+    page calls it for every value it shows), after control and bidirectional characters are shown
+    as escapes (safe_text)."""
     return (
         safe_text.escape(text)
         .replace("&", "&amp;")

@@ -91,9 +91,11 @@ def _counts_line(scorecard: Scorecard) -> str:
     if scorecard.verdict is Verdict.PASS:
         return f"{plural(c.enforced, 'gate')} enforced, all passed{warned}; {rest}"
     if scorecard.verdict is Verdict.FAIL:
+        # The warning belongs to the gates that passed, not to the informational count.
+        passed_warned = f", {c.warned} passed with a warning" if c.warned else ""
         return (
-            f"{c.failed} of {plural(c.enforced, 'enforced gate')} failed; "
-            f"{c.blocked} blocked; {rest}{warned}"
+            f"{c.failed} of {plural(c.enforced, 'enforced gate')} failed{passed_warned}; "
+            f"{c.blocked} blocked; {rest}"
         )
     return (
         f"we cannot say: {plural(c.blocked, 'gate')} blocked or unsound; "

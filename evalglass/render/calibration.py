@@ -91,6 +91,7 @@ def _method(ev: CalibrationEvidence) -> str:
 
 
 def terminal(ev: CalibrationEvidence, drift: Drift | None = None) -> str:
+    """The evidence, and the drift when compared, as a plain-text summary for a terminal."""
     return "".join(line + "\n" for line in _terminal_lines(ev, drift))
 
 
@@ -153,6 +154,8 @@ def _drift_verdict(drift: Drift) -> str:
 
 
 def markdown(ev: CalibrationEvidence, drift: Drift | None = None) -> str:
+    """The evidence, and the drift when compared, as Markdown for a pull request; text from the
+    input files is escaped."""
     return "".join(line + "\n" for line in _markdown_lines(ev, drift))
 
 

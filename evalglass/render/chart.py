@@ -30,6 +30,8 @@ _ARROW = 16  # length of the arrow pointing to the side of the rule that passes
 # Ticks and axes are cache keys (see _axis): their hash is computed once.
 @attrs.frozen(kw_only=True, cache_hash=True)
 class Tick:
+    """A labelled mark on an axis: its x in SVG units and its text."""
+
     x: float
     label: str
 
@@ -185,6 +187,8 @@ def _finite(x: float | None) -> float | None:
 
 
 def chart_for(card: MetricCard) -> Chart | None:
+    """Where to draw this metric's value, interval and threshold; None when nothing is finite or
+    a number is too large to draw."""
     m, t = card.measurement, card.threshold
     return chart(
         None if m is None else m.value,

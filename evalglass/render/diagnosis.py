@@ -9,6 +9,8 @@ from evalglass.tools.diagnosis import Diagnosis
 
 
 def render(diagnosis: Diagnosis, fmt: Format) -> str:
+    """doctor's findings as the terminal report or a JSON document (schema_version 1). ValueError
+    for any other format."""
     if fmt is Format.JSON:
         doc = {
             "schema_version": 1,

@@ -15,7 +15,7 @@ from evalglass.reasons import Reason
 from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
-from evalglass.tools.checklist import Edit
+from evalglass.tools.edits import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain
 
@@ -29,6 +29,8 @@ _OUTCOMES = {
 
 
 def outcome_text(card: MetricCard) -> str:
+    """The metric's authority outcome in words; for a host check that can gate, that its attempts
+    decide."""
     if card.id.startswith("check/") and card.authority.outcome is Outcome.CAN_GATE:
         return "can_gate: its attempts under evalglass run decide its gate"
     return _OUTCOMES[card.authority.outcome]
@@ -58,11 +60,14 @@ def gate_text(card: MetricCard) -> str:
 
 
 def method_text(card: MetricCard) -> str:
+    """`(95% Wilson)`: how the interval was made, or "" without one."""
     m = card.measurement
     return "" if m is None or m.interval is None else f"({interval_label(m.interval)})"
 
 
 def render(explanation: Explanation, fmt: Format) -> str:
+    """explain's answer from the template for `fmt`, or as JSON. ValueError for a format explain
+    does not have."""
     if fmt is Format.JSON:
         return json.dumps(to_json(explanation), indent=2, ensure_ascii=False) + "\n"
     name = _TEMPLATES.get(fmt)

@@ -22,6 +22,8 @@ def escape_property(text: object) -> str:
 
 
 def command(level: str, title: str, message: str) -> str:
+    """One workflow command line; the title and message are escaped, so no text can end it early
+    or forge another."""
     return f"::{level} title={escape_property(title)}::{escape_data(message)}"
 
 
@@ -35,6 +37,8 @@ def level(card: MetricCard) -> str:
 
 
 def render(scorecard: Scorecard) -> str:
+    """The headline as an error (the run fails or is blocked) or a notice, then one annotation
+    per metric, the gates that decided first."""
     stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
     lines = [command("error" if stops else "notice", "evalglass", _view.headline(scorecard))]
     for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:

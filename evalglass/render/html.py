@@ -23,5 +23,7 @@ def _environment() -> jinja2.Environment:
 
 
 def render(scorecard: Scorecard) -> str:
+    """The whole HTML scorecard as one self-contained page; every value from the inputs is
+    escaped."""
     template = _environment().get_template("scorecard.html.j2")
     return template.render(scorecard=scorecard, metric_cards=_html_card.cards)

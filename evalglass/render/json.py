@@ -18,6 +18,8 @@ from evalglass.records.model import ThresholdRecord
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
+    """The scorecard JSON, written by the contract's converter; with `keep_samples`, each metric
+    also carries its per-sample scores, so the file can serve as a paired baseline."""
     return c.dumps(to_contract(scorecard, keep_samples))
 
 

@@ -13,6 +13,8 @@ from evalglass.tools import listing
 
 
 def render(evidence: Evidence, fmt: Format) -> str:
+    """What the outputs measured, as a terminal table or JSON; nothing here says whether a metric
+    may gate. ValueError for any other format."""
     if fmt is Format.TERMINAL:
         return listing.table(evidence, escape)
     if fmt is not Format.JSON:

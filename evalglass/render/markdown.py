@@ -44,6 +44,7 @@ class Shortened:
 
     @property
     def unlisted_total(self) -> int:
+        """How many of the gates that decided are counted instead of listed."""
         return sum(count for _, count in self.unlisted)
 
     @property
@@ -66,6 +67,9 @@ class Shortened:
 
 
 def render(scorecard: Scorecard) -> str:
+    """The Markdown scorecard for a pull-request comment: MARKER first, never longer than LIMIT
+    characters. When the whole does not fit, the gates that decided are listed most severe first
+    and the rest counted."""
     view = scorecard_view(scorecard)
     gates, rest = view.gates, view.others
     rows = _rows()

@@ -11,6 +11,8 @@ _TEMPLATES = {Format.TERMINAL: "diff.txt.j2", Format.MARKDOWN: "diff.md.j2"}
 
 
 def render(result: RecordsDiff, fmt: Format) -> str:
+    """A records diff as JSON, or from the template for `fmt`. ValueError for a format diff does
+    not have."""
     if fmt is Format.JSON:
         doc = {
             "schema_version": 1,

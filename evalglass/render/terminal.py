@@ -39,6 +39,7 @@ def painter(colour: bool) -> Callable[..., str]:
 
 
 def render(scorecard: Scorecard, colour: bool = False) -> str:
+    """The terminal scorecard; with `colour`, each status in its ANSI colour."""
     template = environment().get_template("scorecard.txt.j2")
     text: str = template.render(scorecard=scorecard_view(scorecard), paint=painter(colour))
     return text

@@ -29,6 +29,9 @@ Up = Callable[[float], float]  # a value to its y
 
 @attrs.frozen(kw_only=True)
 class Dot:
+    """One run's value, coloured by the metric's status in that run; `position` is the run's
+    1-based number."""
+
     x: float
     y: float
     status: str  # the metric's status in that run (pass, fail, blocked, ...)
@@ -56,6 +59,9 @@ class Marker:
 
 @attrs.frozen(kw_only=True)
 class TrendChart:
+    """Everything to draw one metric's trend, in SVG units: the axes, the value's line and
+    interval band, the threshold's steps and the runs where authority changed."""
+
     y_ticks: tuple[tuple[float, str], ...]  # (y, label)
     x_labels: tuple[tuple[float, str, str], ...]  # (x, run number, date)
     lines: tuple[tuple[tuple[float, float], ...], ...]  # the value, one polyline per unbroken run

@@ -36,6 +36,8 @@ def _environment() -> jinja2.Environment:
 
 
 def render(trend: Trend) -> str:
+    """The trend as one self-contained HTML page, a chart and the changes for each metric; every
+    value from the scorecards is escaped."""
     whens = tuple(_trend_view.when(run) for run in trend.runs)
     template = _environment().get_template("trend.html.j2")
     return template.render(

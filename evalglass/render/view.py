@@ -21,12 +21,16 @@ from evalglass.render import _view
 
 @attrs.frozen
 class ReasonView:
+    """A reason code and its message, raw: templates escape them for their medium."""
+
     code: str
     message: str
 
 
 @attrs.frozen(kw_only=True)
 class EarlierRunView:
+    """A superseded run of the metric, shown so that a retry cannot hide a failure."""
+
     source: str
     started: str | None
     value: float | None
@@ -95,6 +99,9 @@ class MetricView:
 
 @attrs.frozen(kw_only=True)
 class CountsView:
+    """How many metrics ended each way; `enforced` is passed + warned + failed, and `blocked`
+    includes unsound gates."""
+
     passed: int
     warned: int
     failed: int
@@ -107,6 +114,8 @@ class CountsView:
 
 @attrs.frozen(kw_only=True)
 class UnmetView:
+    """A must_pass id the run did not satisfy, and why."""
+
     id: str
     # fail, unsound, blocked or informational; none when the run has no such metric.
     status: str | None
@@ -170,6 +179,7 @@ def _attempt(a: Attempt) -> AttemptView:
 
 
 def metric_view(card: MetricCard) -> MetricView:
+    """One metric card as templates read it, every field already decided and formatted."""
     m = card.measurement
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
@@ -204,6 +214,7 @@ def metric_view(card: MetricCard) -> MetricView:
 
 
 def policy_view(outcome: PolicyOutcome) -> PolicyView:
+    """The success policy and its numbers, as templates show them."""
     p = outcome.policy
     return PolicyView(
         source=outcome.source.value,
@@ -228,6 +239,8 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
 
 
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:
+    """The whole scorecard as the view model (docs/templates.md): what our templates and a host's
+    own `--template` render."""
     c = scorecard.counts
     return ScorecardView(
         verdict=scorecard.verdict.value,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
-from evalglass.core.evaluation_time import evaluation_time
+from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from evalglass.tools.checks.session import Progress
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
+    from evalglass.tools.history import History
     from evalglass.tools.records_diff import RecordsDiff
     from evalglass.tools.trend import Trend
 
@@ -30,6 +31,7 @@ __all__ = [
     "example_paths",
     "explain",
     "explain_patch",
+    "history",
     "run",
     "score",
     "trend",
@@ -100,7 +102,8 @@ def run(
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
-    checked = run_checks(host, Settings(scope=scope, store=store), progress)
+    settings = Settings(scope=scope, evaluated_on=evaluation_date(evaluated_at), store=store)
+    checked = run_checks(host, settings, progress)
     # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
     both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
     with paused():
@@ -137,9 +140,11 @@ def diff_records(
     head_ref: str | None = None,
     input_format: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> RecordsDiff:
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
-    authority each side resolves for the given outputs."""
+    authority each side resolves for the given outputs, as of the evaluation time `as_of`
+    (default: now), which also dates the approvals found expiring."""
     from evalglass.records.gitref import load_records_at
     from evalglass.tools.records_diff import diff
 
@@ -147,7 +152,14 @@ def diff_records(
     head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
-    return diff(base, head, evidence, base_name=base_ref, head_name=head_name)
+    return diff(
+        base,
+        head,
+        evidence,
+        base_name=base_ref,
+        head_name=head_name,
+        evaluated_on=evaluation_date(_evaluation_time(as_of)),
+    )
 
 
 def explain(
@@ -194,21 +206,38 @@ def doctor(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
-    today: dt.date | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
+    as_of: dt.date | dt.datetime | None = None,
 ) -> Diagnosis:
-    """Every problem in the records (and, given outputs, between them and the run), and the
-    programs run checks name that are not found from here. Reads only. With `records_ref`, the
-    records are read as committed at that git ref."""
+    """Every problem in the records (and, given outputs, between them and the run), as of the
+    evaluation time `as_of` (default: now), with approvers checked against the CODEOWNERS file
+    of the repository around the records folder, where there is one, and the programs run checks
+    name that are not found from here. Reads only. With `records_ref`, the records are read as
+    committed at that git ref (CODEOWNERS still from the working tree)."""
+    from evalglass.shell.ownership import ownership
     from evalglass.tools.checks.attempts import unfound_executables
     from evalglass.tools.diagnosis import diagnose
 
+    evaluated_on = evaluation_date(_evaluation_time(as_of))
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))
-    return diagnose(host, evidence, today or dt.date.today(), unfound)
+    return diagnose(host, evidence, evaluated_on, ownership(records), unfound)
+
+
+def history(
+    metric_id: str, records: str | os.PathLike[str] = "host_records", *, since: str | None = None
+) -> History:
+    """Every commit reachable from HEAD (after `since`) that changed a record behind the metric,
+    oldest first: who, when, and each field's old and new value, from the records loaded at each
+    commit. Raises RecordError outside a git repository, UnknownMetric (an EvalglassError) when
+    no commit holds a record of the metric."""
+    from evalglass.records.git_history import revisions
+    from evalglass.tools.history import build
+
+    return build(metric_id, revisions(records, since), folder=os.fspath(records), since=since)
 
 
 def _read(

@@ -43,6 +43,8 @@ class Bounds:
         return bounds
 
     def load(self) -> HostRecords:
+        """The host records, read afresh on each call from the folder, or from it as committed at
+        the commit fixed at start. RecordError when they do not load."""
         from evalglass.records.gitref import load_records_at
         from evalglass.records.load import load_records
 

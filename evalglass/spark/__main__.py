@@ -15,6 +15,9 @@ from evalglass.spark import aggregate
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Aggregate the rows at `path` on Spark and write the aggregates JSON to `--out` atomically.
+    Returns 4, with one line on stderr, for input evalglass refuses or an output it cannot write;
+    a bad command line exits 2."""
     parser = argparse.ArgumentParser(prog="python -m evalglass.spark", description=__doc__)
     parser.add_argument("path", help="a Parquet file or folder (or .csv / .jsonl) of generic rows")
     parser.add_argument("--out", required=True, type=Path, help="where to write the aggregates")

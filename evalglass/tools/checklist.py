@@ -7,9 +7,8 @@ writes and never grants: a person makes each edit in a reviewed change, and vouc
 from __future__ import annotations
 
 import datetime as dt
-import enum
-import re
-from typing import Any
+import types
+from collections.abc import Mapping
 
 import attrs
 
@@ -22,6 +21,7 @@ from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
     Approval,
+    ApprovedFor,
     Calibration,
     DatasetStatus,
     HostRecords,
@@ -29,80 +29,25 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Policy,
+    ThresholdRecord,
     check_name,
 )
-from evalglass.records.schema import KINDS
+from evalglass.tools.edits import ORDER, Action, Checklist, Edit, yaml_text
 
-# Foundations first, each file to its own owners; the metric's own status is the last switch.
-ORDER = ("datasets", "policies", "judges", "baselines", "thresholds", "checks", "metrics")
 _PERMITTED = (Policy.PERMITTED, Policy.REDACTED)
-_PLAIN_TEXT = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
-_YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "null"})
+# An approval's last day when a re-approval's own is still to be chosen: it holds in memory.
+_OPEN_END = dt.date.max
 
 
-class Action(enum.Enum):
-    EDIT = "edit"  # a field of a record that exists
-    ADD = "add"  # a field of a record that does not exist yet
-
-
-@attrs.frozen(kw_only=True)
-class Edit:
-    """One field to write in one records file. When `choose` is set, the person picks the value
-    (`value` is only a stand-in, so the edited copy can be resolved). `assumes` are fields the
-    in-memory copy also takes for what the edit asserts but YAML does not hold: the content of
-    the calibration evidence file the person points to."""
-
-    kind: str
-    record: str
-    field: str
-    value: object
-    action: Action
-    asserts: str
-    choose: str | None = None
-    assumes: tuple[tuple[str, object], ...] = ()
-
-    @property
-    def file(self) -> str:
-        return KINDS[self.kind].filename
-
-    @property
-    def key(self) -> str:
-        return f"{self.record}.{self.field}"
-
-    @property
-    def text(self) -> str:
-        """The value as it would be written in YAML, or what to choose in angle brackets."""
-        return f"<{self.choose}>" if self.choose else yaml_text(self.value)
-
-
-@attrs.frozen
-class Checklist:
-    """The edits, in order; `outside` is what no records edit clears: the run must show it."""
-
-    edits: tuple[Edit, ...] = ()
-    outside: tuple[Reason, ...] = ()
-
-
-def yaml_text(value: object) -> str:
-    """A value as a host would write it: quoted wherever plain YAML would misread it."""
-    if isinstance(value, Op):
-        return f"'{value.value}'"
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, int | float):
-        return fmt(value)
-    text = str(value)
-    if _PLAIN_TEXT.fullmatch(text) and text.lower() not in _YAML_WORDS:
-        return text
-    return "'" + text.replace("'", "''") + "'"
-
-
-def checklist(metric_id: str, records: HostRecords, measurement: Measurement | None) -> Checklist:
-    """Every edit that makes `resolve` say can_gate for this metric, for this run's identity."""
+def checklist(
+    metric_id: str,
+    records: HostRecords,
+    measurement: Measurement | None,
+    *,
+    evaluated_on: dt.date,
+) -> Checklist:
+    """Every edit that makes `resolve` say can_gate for this metric, for this run's identity, on
+    the evaluation date."""
     plan = _Plan(records)
     metric = records.metrics.get(metric_id)
     name = check_name(metric_id)
@@ -115,7 +60,7 @@ def checklist(metric_id: str, records: HostRecords, measurement: Measurement | N
         dataset_id = seen.name
     else:
         dataset_id = "<dataset>"
-    version = plan.dataset(dataset_id, measurement)
+    version, fingerprint = plan.dataset(dataset_id, measurement)
     policy = records.policies.get(dataset_id)
     if policy is None or policy.policy not in _PERMITTED:
         plan.put(
@@ -131,6 +76,7 @@ def checklist(metric_id: str, records: HostRecords, measurement: Measurement | N
     if requires or (threshold is not None and threshold.regression):
         plan.baseline(metric_id, dataset_id, version, judge_model)
     plan.threshold(metric_id)
+    plan.approval(metric_id, _Binding(version, fingerprint, judge_model), evaluated_on)
     if metric is None:
         plan.put(
             "metrics",
@@ -217,8 +163,8 @@ class _Plan:
             )
         )
 
-    def dataset(self, dataset_id: str, measurement: Measurement | None) -> str:
-        """The dataset edits; returns the version the dataset record will validate."""
+    def dataset(self, dataset_id: str, measurement: Measurement | None) -> tuple[str, str | None]:
+        """The dataset edits; returns the version and fingerprint the dataset record will hold."""
         dataset = self.records.datasets.get(dataset_id)
         seen = measurement.run.dataset if measurement is not None else None
         # Authority compares a version only when the output names this dataset, or names none.
@@ -236,7 +182,7 @@ class _Plan:
                     seen_version,
                     "the version you checked is the one this run was measured on",
                 )
-                return seen_version
+                return seen_version, None
             self.put(
                 "datasets",
                 dataset_id,
@@ -245,7 +191,7 @@ class _Plan:
                 "this is the version you checked",
                 choose="the version you checked",
             )
-            return "<version>"
+            return "<version>", None
         if dataset.status is not DatasetStatus.VALIDATED:
             again = " (again: it was retired)" if dataset.status is DatasetStatus.RETIRED else ""
             self.put("datasets", dataset_id, "status", DatasetStatus.VALIDATED, checked + again)
@@ -260,6 +206,7 @@ class _Plan:
                 "measured on",
             )
             version = seen_version
+        fingerprint = dataset.fingerprint
         if (
             seen is not None
             and seen.fingerprint is not None
@@ -273,7 +220,8 @@ class _Plan:
                 seen.fingerprint,
                 "the data you checked has this content hash, the one this run used",
             )
-        return version
+            fingerprint = seen.fingerprint
+        return version, fingerprint
 
     def judge(
         self, metric_id: str, measurement: Measurement | None
@@ -470,7 +418,19 @@ class _Plan:
                 "the bar the metric must clear",
                 choose="the bar",
             )
-        if threshold is None or threshold.approval is not Approval.APPROVED:
+
+    def approval(self, metric_id: str, binding: _Binding, evaluated_on: dt.date) -> None:
+        """The approval edits: approved, by whom and when, for the data and judge the records
+        will name, and not expired. An approval that no longer holds is given anew: a new
+        approver's word and date, never the old ones moved onto new data."""
+        threshold = self.records.thresholds.get(metric_id)
+        approved = threshold is not None and threshold.approval is Approval.APPROVED
+        bound = threshold is not None and binding.describes(threshold.approved_for)
+        expired = threshold is not None and _expired(threshold, evaluated_on)
+        if approved and bound and not expired:
+            return
+        again = approved  # approved once, for other data or until a day now past
+        if not approved:
             self.put(
                 "thresholds",
                 metric_id,
@@ -478,7 +438,27 @@ class _Plan:
                 Approval.APPROVED,
                 "the threshold's owner agrees this bar may fail builds",
             )
-        if threshold is None or threshold.approved_by is None:
+        if again:
+            # The earlier approver vouched for other data, or until a day now past: their name
+            # and date must not carry over to what they never saw.
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_by",
+                "<approver>",
+                "who approved the bar again, for what approved_for names now (an approval "
+                "names a person)",
+                choose="who approved it",
+            )
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_on",
+                dt.date(1970, 1, 1),
+                "when it was approved again",
+                choose="the date of approval, YYYY-MM-DD",
+            )
+        if threshold is None or (threshold.approved_by is None and not again):
             self.put(
                 "thresholds",
                 metric_id,
@@ -487,7 +467,7 @@ class _Plan:
                 "who approved the bar (an approval names a person)",
                 choose="who approved it",
             )
-        if threshold is None or threshold.approved_on is None:
+        if threshold is None or (threshold.approved_on is None and not again):
             self.put(
                 "thresholds",
                 metric_id,
@@ -496,6 +476,66 @@ class _Plan:
                 "when it was approved",
                 choose="the date of approval, YYYY-MM-DD",
             )
+        if not bound:
+            self.put(
+                "thresholds",
+                metric_id,
+                "approved_for",
+                binding.mapping(),
+                f"the approver saw {binding.said()}: the approval holds for these and "
+                "blocks once any of them changes (approval_stale)",
+            )
+        if expired:
+            assert threshold is not None and threshold.expires_on is not None
+            self.put(
+                "thresholds",
+                metric_id,
+                "expires_on",
+                _OPEN_END,
+                f"the approval's new last day (the last one was {threshold.expires_on}); "
+                "or remove the line for one that does not expire",
+                choose="the new last day, YYYY-MM-DD",
+            )
+
+
+@attrs.frozen
+class _Binding:
+    """What an approval must be for once the other edits are made: the dataset version and
+    fingerprint, and the judge model (None: not model-graded)."""
+
+    version: str
+    fingerprint: str | None
+    judge_model: str | None
+
+    def describes(self, approved: ApprovedFor | None) -> bool:
+        """Whether `approved` is for this, as the resolver compares (the judge strictly)."""
+        if approved is None:
+            return False
+        if (approved.dataset_version, approved.fingerprint) != (self.version, self.fingerprint):
+            return False
+        if approved.judge_model is None or self.judge_model is None:
+            return approved.judge_model == self.judge_model
+        return same_grader(approved.judge_model, self.judge_model)
+
+    def mapping(self) -> Mapping[str, str]:
+        parts = {
+            "dataset_version": self.version,
+            "fingerprint": self.fingerprint,
+            "judge_model": self.judge_model,
+        }
+        return types.MappingProxyType({k: v for k, v in parts.items() if v is not None})
+
+    def said(self) -> str:
+        said = f"dataset version {yaml_text(self.version)}"
+        if self.fingerprint is not None:
+            said += f" (fingerprint {yaml_text(self.fingerprint)})"
+        if self.judge_model is not None:
+            said += f" graded by judge model {yaml_text(self.judge_model)}"
+        return said
+
+
+def _expired(threshold: ThresholdRecord, evaluated_on: dt.date) -> bool:
+    return threshold.expires_on is not None and evaluated_on > threshold.expires_on
 
 
 def _assumed_evidence(judge_id: str, judge: JudgeRecord) -> CalibrationEvidence:
@@ -571,21 +611,3 @@ def _independence(judge_id: str | None, model: str | None, run: Run | None) -> R
                     ),
                 )
     return None
-
-
-def apply(records: HostRecords, edits: tuple[Edit, ...]) -> HostRecords:
-    """A copy of `records` with the edits made: in memory only, for a hypothetical resolve."""
-    grouped: dict[tuple[str, str], dict[str, object]] = {}
-    for edit in edits:
-        fields = grouped.setdefault((edit.kind, edit.record), {})
-        fields[edit.field] = edit.value
-        fields.update(edit.assumes)
-    # Only the kinds edited are copied: the others (and the success policy) carry over as they are.
-    kinds: dict[str, Any] = {kind: dict(getattr(records, kind)) for kind, _ in grouped}
-    for (kind, record_id), fields in grouped.items():
-        existing = kinds[kind].get(record_id)
-        if existing is None:
-            kinds[kind][record_id] = KINDS[kind].record(**fields)  # type: ignore[arg-type]
-        else:
-            kinds[kind][record_id] = attrs.evolve(existing, **fields)
-    return attrs.evolve(records, **kinds)

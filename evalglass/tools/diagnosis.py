@@ -28,7 +28,9 @@ from evalglass.records.model import (
     Origin,
     check_name,
 )
+from evalglass.tools import approval_review
 from evalglass.tools.check_findings import check_findings
+from evalglass.tools.codeowners import Ownership, is_owner
 from evalglass.tools.findings import ORDER as _ORDER
 from evalglass.tools.findings import Finding, Problem, Severity
 from evalglass.tools.findings import at as _at
@@ -39,20 +41,27 @@ __all__ = ["Diagnosis", "Finding", "Problem", "Severity", "diagnose", "min_n_to_
 
 @attrs.frozen(kw_only=True)
 class Diagnosis:
+    """What doctor found: every finding, and the counts its summary line and exit code are made
+    from."""
+
     findings: tuple[Finding, ...]
     gating: int  # metrics whose status is gating
     unmeasured: int | None  # of those, measured by no output given; None when none was given
 
     @property
     def errors(self) -> int:
+        """Findings that block or mislead a gate as the records stand; any one makes doctor exit
+        1."""
         return sum(f.severity is Severity.ERROR for f in self.findings)
 
     @property
     def warnings(self) -> int:
+        """Findings worth a look that leave doctor's exit code at 0."""
         return len(self.findings) - self.errors
 
     @property
     def exit_code(self) -> int:
+        """1 when there is any error, else 0: warnings alone never fail doctor."""
         return DOCTOR_ERRORS_EXIT if self.errors else DOCTOR_CLEAN_EXIT
 
     @property
@@ -70,22 +79,25 @@ class Diagnosis:
 def diagnose(
     records: HostRecords,
     evidence: Evidence | None,
-    today: dt.date,
+    evaluated_on: dt.date,
+    ownership: Ownership | None = None,
     unfound: Mapping[str, str] | None = None,
 ) -> Diagnosis:
-    """Every problem, sorted by file and line; `evidence` is None when no outputs were given.
-    `unfound` names, by check, the executable a run check names that was not found (the caller
-    looked: doctor itself touches nothing)."""
+    """Every problem as of the evaluation date, sorted by file and line; `evidence` is None when
+    no outputs were given, `ownership` when no CODEOWNERS file was found. `unfound` names, by
+    check, the executable a run check names that was not found (the caller looked: doctor itself
+    touches nothing)."""
     measured = evidence.measurements if evidence is not None else None
     findings = [
         *_references(records),
         *_judge_evidence(records),
-        *_gates(records, measured),
-        *_thresholds(records, today),
+        *_gates(records, measured, evaluated_on),
+        *_thresholds(records, evaluated_on),
+        *_approvers(records, ownership),
         *_unused(records),
-        *_would_block(records, measured),
+        *_would_block(records, measured, evaluated_on),
         *_unrecorded(records, measured),
-        *_success(records),
+        *_success(records, evaluated_on),
         *check_findings(records, measured, unfound or {}),
     ]
     findings.sort(key=lambda f: (f.path, f.line or 0, _ORDER.index(f.problem), f.subject))
@@ -154,14 +166,16 @@ def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
         )
 
 
-def _gates(records: HostRecords, measured: Mapping[str, Measurement] | None) -> Iterator[Finding]:
+def _gates(
+    records: HostRecords, measured: Mapping[str, Measurement] | None, evaluated_on: dt.date
+) -> Iterator[Finding]:
     """Problems of the metrics configured to gate (status gating)."""
     unpolicied: dict[str, list[str]] = {}
     for metric_id, metric in records.metrics.items():
         if metric.status is not MetricStatus.GATING:
             continue
         measurement = None if measured is None else measured.get(metric_id)
-        authority = resolve(metric_id, records, measurement)
+        authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
         if check_name(metric_id) is not None:
             # No output measures a check, and its definition is its bar: blocked is all to say.
             if authority.outcome is Outcome.BLOCKED:
@@ -196,7 +210,10 @@ def _gates(records: HostRecords, measured: Mapping[str, Measurement] | None) -> 
                 "judge is calibrated",
             )
         if authority.outcome is Outcome.BLOCKED:
-            yield from _blocked(metric_id, metric, authority.reasons, records)
+            reasons = (
+                authority.reasons if measurement is not None else _of_records(authority.reasons)
+            )
+            yield from _blocked(metric_id, metric, reasons, records)
         yield from _assurance(metric_id, metric, records)
     for dataset_id, users in unpolicied.items():
         dataset = records.datasets.get(dataset_id)
@@ -214,6 +231,12 @@ def _gates(records: HostRecords, measured: Mapping[str, Measurement] | None) -> 
             f"dataset '{dataset_id}' has no policy in policies.yaml, and gating {who} "
             "(policy_not_permitted) until data governance sets one",
         )
+
+
+def _of_records(reasons: tuple[Reason, ...]) -> tuple[Reason, ...]:
+    """The reasons that are the records' doing. Without a run, any judged metric "cannot be
+    shown independent": that is for the run to show, not a problem in the records."""
+    return tuple(r for r in reasons if r.code is not C.JUDGE_NOT_INDEPENDENT)
 
 
 def _blocked(
@@ -302,17 +325,59 @@ def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> in
     return n
 
 
-def _thresholds(records: HostRecords, today: dt.date) -> Iterator[Finding]:
+def _thresholds(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
     for metric_id, threshold in records.thresholds.items():
         approved_on = threshold.approved_on
-        if threshold.approval is Approval.APPROVED and approved_on and approved_on > today:
+        if threshold.approval is Approval.APPROVED and approved_on and approved_on > evaluated_on:
             yield _at(
                 threshold.origin,
                 Problem.FUTURE_APPROVAL,
                 metric_id,
                 f"threshold '{metric_id}' is approved on {approved_on.isoformat()}, after "
-                f"today ({today.isoformat()}): an approval cannot come from the future",
+                f"the evaluation date ({evaluated_on.isoformat()}): an approval cannot "
+                "come from the future",
             )
+    # An expired one is already a reason (approval_expired) wherever it decides anything.
+    for metric_id, when, days in approval_review.expiring(records, evaluated_on):
+        if days >= 0:
+            threshold = records.thresholds[metric_id]
+            yield _at(
+                threshold.origin,
+                Problem.APPROVAL_EXPIRING,
+                metric_id,
+                f"threshold '{metric_id}' ({approval_review.approval_text(threshold)}): "
+                f"{when}: approve it again by then, or it stops gating (approval_expired)",
+            )
+
+
+def _approvers(records: HostRecords, ownership: Ownership | None) -> Iterator[Finding]:
+    """Approvals given by someone CODEOWNERS does not name as an owner of thresholds.yaml."""
+    if ownership is None:
+        return
+    rule = ownership.rule
+    for metric_id, threshold in records.thresholds.items():
+        who = threshold.approved_by
+        if threshold.approval is not Approval.APPROVED or who is None:
+            continue
+        if rule is None:
+            said = f"no line of {ownership.codeowners} matches {ownership.path}"
+        elif is_owner(who, rule.owners):
+            continue
+        else:
+            owners = ", ".join(rule.owners) or "no one: the line leaves it unowned"
+            teams = (
+                f" (a team's members cannot be checked here: confirm {who} is one)"
+                if any("/" in o for o in rule.owners)
+                else ""
+            )
+            said = f"{ownership.codeowners}:{rule.line} ('{rule.text}') names {owners}{teams}"
+        yield _at(
+            threshold.origin,
+            Problem.APPROVER_NOT_OWNER,
+            metric_id,
+            f"threshold '{metric_id}' is approved by '{who}', who is not named as an owner "
+            f"of thresholds.yaml in CODEOWNERS: {said}",
+        )
 
 
 def _unused(records: HostRecords) -> Iterator[Finding]:
@@ -345,17 +410,15 @@ def _unused(records: HostRecords) -> Iterator[Finding]:
 
 
 def _would_block(
-    records: HostRecords, measured: Mapping[str, Measurement] | None
+    records: HostRecords, measured: Mapping[str, Measurement] | None, evaluated_on: dt.date
 ) -> Iterator[Finding]:
     for metric_id, metric in records.metrics.items():
         if metric.status is MetricStatus.RETIRED:
             continue
         measurement = None if measured is None else measured.get(metric_id)
-        notes = resolve(metric_id, records, measurement).notes
+        notes = resolve(metric_id, records, measurement, evaluated_on=evaluated_on).notes
         if measurement is None:
-            # Without a run, any judged metric "cannot be shown independent": that is for the
-            # run to show, not a problem in the records.
-            notes = tuple(n for n in notes if n.code is not C.JUDGE_NOT_INDEPENDENT)
+            notes = _of_records(notes)
         if notes:
             why = "; ".join(f"{n.code.value}: {n.message}" for n in notes)
             yield _at(
@@ -366,7 +429,7 @@ def _would_block(
             )
 
 
-def _success(records: HostRecords) -> Iterator[Finding]:
+def _success(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
     """A success policy no run can meet: a must_pass id that cannot gate (no record, not gating,
     or held back by stage 1), or more gates asked for than metrics are configured to gate."""
     policy = records.success
@@ -383,7 +446,7 @@ def _success(records: HostRecords) -> Iterator[Finding]:
         elif metric.status is not MetricStatus.GATING:
             why = f"whose status is {metric.status.value}: it never gates, so every run blocks"
         else:
-            authority = resolve(metric_id, records, None)
+            authority = resolve(metric_id, records, None, evaluated_on=evaluated_on)
             if authority.outcome is not Outcome.INFORMATIONAL:
                 continue
             codes = ", ".join(r.code.value for r in authority.reasons)

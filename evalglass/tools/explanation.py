@@ -10,6 +10,7 @@ import difflib
 
 import attrs
 
+from evalglass.core.evaluation_time import evaluation_date
 from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.core.success import required_gates
 from evalglass.errors import EvalglassError
@@ -22,7 +23,8 @@ from evalglass.records.model import (
     SuccessPolicy,
     check_name,
 )
-from evalglass.tools.checklist import Checklist, apply, checklist
+from evalglass.tools.checklist import checklist
+from evalglass.tools.edits import Checklist, apply
 
 # The numbers a decision compares: while one is still to be chosen, the gate cannot be known.
 _BAR = frozenset({"op", "value", "max_drop", "max_relative_drop"})
@@ -84,7 +86,10 @@ def explain(
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         where = "metrics.yaml or the outputs given" if evidence.sources else "metrics.yaml"
         raise EvalglassError(metric_id, f"no such metric in {where}{hint}")
-    plan = checklist(metric_id, records, evidence.measurements.get(metric_id))
+    evaluated_on = evaluation_date(evaluated_at)
+    plan = checklist(
+        metric_id, records, evidence.measurements.get(metric_id), evaluated_on=evaluated_on
+    )
     hypothetical = None
     if evidence.sources:
         hypothetical = _card(

@@ -15,11 +15,16 @@ from evalglass.records.model import Origin
 
 
 class Severity(enum.Enum):
+    """How much a finding matters: an error makes doctor exit 1, a warning does not."""
+
     ERROR = "error"  # the records, as they stand, block or mislead a gate: doctor exits 1
     WARNING = "warning"  # worth a look; doctor exits 0
 
 
 class Problem(enum.Enum):
+    """What doctor can find, as a closed vocabulary; the values are the codes its JSON prints.
+    Which problems are only warnings is fixed here."""
+
     DANGLING_REFERENCE = "dangling_reference"
     UNMEASURED_GATE = "unmeasured_gate"
     FUTURE_APPROVAL = "future_approval"
@@ -33,6 +38,8 @@ class Problem(enum.Enum):
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
     UNMEETABLE_POLICY = "unmeetable_policy"
     JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
+    APPROVAL_EXPIRING = "approval_expiring"
+    APPROVER_NOT_OWNER = "approver_not_owner"
     EXECUTABLE_NOT_FOUND = "executable_not_found"
     UNRECORDED_CHECK = "unrecorded_check"
     EMPTY_TIER = "empty_tier"
@@ -44,6 +51,7 @@ _WARNINGS = frozenset({
     Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
     Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW, Problem.UNRECORDED_CHECK,
     Problem.EMPTY_TIER, Problem.CONFIRMS_ON_NOTHING, Problem.MUST_PASS_CHECK,
+    Problem.APPROVAL_EXPIRING, Problem.APPROVER_NOT_OWNER,
 })  # fmt: skip
 # Findings at one line are listed in this order.
 ORDER = list(Problem)
@@ -51,6 +59,9 @@ ORDER = list(Problem)
 
 @attrs.frozen(kw_only=True)
 class Finding:
+    """One problem at a place in the records (or an output), about one record or metric, with the
+    message a person reads."""
+
     problem: Problem
     path: str
     line: int | None  # None: a whole file (an eval output, or a records file as a whole)
@@ -59,10 +70,12 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
+        """Error or warning, by the problem alone."""
         return Severity.WARNING if self.problem in _WARNINGS else Severity.ERROR
 
     @property
     def where(self) -> str:
+        """`path:line`, or the path alone when the finding is about a whole file."""
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
 

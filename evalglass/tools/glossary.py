@@ -84,6 +84,18 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "The baseline was measured on other data or graded by another judge than today's "
             "records describe, so a comparison with it would not mean anything."
         ),
+        C.APPROVAL_STALE: (
+            "The threshold's approval was given for other data or another grader than the "
+            "records now name: its approved_for names another dataset version or fingerprint, "
+            "or another judge model (another snapshot counts), than datasets.yaml and judges.yaml "
+            "hold today. The approver vouched for what they saw; the bar's owner must approve it "
+            "again for what is there now."
+        ),
+        C.APPROVAL_EXPIRED: (
+            "The threshold's approval held until its expires_on date, and the evaluation date is "
+            "later. The bar's owner must approve it again (a new approved_on, and a new "
+            "expires_on or none)."
+        ),
         V.VALUE_MISSING: "No value was measured for this metric in the outputs given.",
         V.VALUE_NOT_FINITE: "The measured value is not a number (NaN or infinite).",
         V.TOO_FEW_SAMPLES: (

@@ -6,6 +6,7 @@ returns the changes. Loading records from git refs is the shell's job.
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -18,6 +19,7 @@ from evalglass.evidence.model import Evidence
 from evalglass.records.model import (
     CHECK_PREFIX,
     Approval,
+    ApprovedFor,
     Decision,
     HostRecords,
     MetricRecord,
@@ -26,6 +28,7 @@ from evalglass.records.model import (
     ThresholdRecord,
     check_name,
 )
+from evalglass.tools import approval_review
 
 
 class Kind(enum.Enum):
@@ -39,6 +42,9 @@ class Kind(enum.Enum):
     METRIC_LOOSENED = "metric_loosened"
     METRIC_TIGHTENED = "metric_tightened"
     APPROVAL_CHANGED = "approval_changed"
+    APPROVAL_LOOSENED = "approval_loosened"
+    APPROVAL_STALE = "approval_stale"
+    APPROVAL_EXPIRING = "approval_expiring"
     RECORD_ADDED = "record_added"
     RECORD_REMOVED = "record_removed"
     RECORD_CHANGED = "record_changed"
@@ -48,6 +54,9 @@ class Kind(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Change:
+    """One change a reviewer must see: what sort it is, the records file and id it is in, and
+    what changed, in words."""
+
     kind: Kind
     file: str
     id: str
@@ -58,6 +67,9 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class RecordsDiff:
+    """Every change from the base records to the head's, authority per metric first; `base` and
+    `head` name the two sides as they are shown."""
+
     base: str
     head: str
     changes: tuple[Change, ...]
@@ -68,7 +80,13 @@ class RecordsDiff:
         return tuple(
             c
             for c in self.changes
-            if c.kind in (Kind.THRESHOLD_LOOSENED, Kind.METRIC_LOOSENED, Kind.CHECK_CHANGED)
+            if c.kind
+            in (
+                Kind.THRESHOLD_LOOSENED,
+                Kind.METRIC_LOOSENED,
+                Kind.APPROVAL_LOOSENED,
+                Kind.CHECK_CHANGED,
+            )
             or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
         )
 
@@ -84,24 +102,42 @@ def diff(
     *,
     base_name: str = "base",
     head_name: str = "head",
+    evaluated_on: dt.date,
 ) -> RecordsDiff:
-    """Every change from `base` to `head`: authority per metric first, then record by record."""
-    changes = [*_authority(base, head, evidence or Evidence())]
+    """Every change from `base` to `head`: authority per metric first (as of the evaluation
+    date), then record by record, then the approvals the change makes stale and those at head
+    expiring within approval_review.EXPIRY_NOTICE of the evaluation date."""
+    changes = [*_authority(base, head, evidence or Evidence(), evaluated_on)]
     changes += _thresholds(base.thresholds, head.thresholds)
     changes += _metrics(base.metrics, head.metrics)
     for kind in _FILES:
         if kind not in ("thresholds", "metrics"):
             changes += _records(kind, getattr(base, kind), getattr(head, kind))
     changes += _checks(base, head)
+    changes += [
+        Change(kind=Kind.APPROVAL_STALE, file="thresholds.yaml", id=metric_id, detail=detail)
+        for metric_id, detail in approval_review.made_stale(base, head)
+    ]
+    changes += [
+        Change(
+            kind=Kind.APPROVAL_EXPIRING,
+            file="thresholds.yaml",
+            id=metric_id,
+            detail=f"{_approval(head.thresholds[metric_id])}: {when}",
+        )
+        for metric_id, when, _ in approval_review.expiring(head, evaluated_on)
+    ]
     return RecordsDiff(base=base_name, head=head_name, changes=tuple(changes))
 
 
-def _authority(base: HostRecords, head: HostRecords, evidence: Evidence) -> Iterator[Change]:
+def _authority(
+    base: HostRecords, head: HostRecords, evidence: Evidence, evaluated_on: dt.date
+) -> Iterator[Change]:
     ids = sorted(set(base.metrics) | set(head.metrics) | set(evidence.measurements))
     for metric_id in ids:
         measurement = evidence.measurements.get(metric_id)
-        before = resolve(metric_id, base, measurement)
-        after = resolve(metric_id, head, measurement)
+        before = resolve(metric_id, base, measurement, evaluated_on=evaluated_on)
+        after = resolve(metric_id, head, measurement, evaluated_on=evaluated_on)
         if before.outcome is after.outcome:
             continue
         if after.reasons:
@@ -166,9 +202,17 @@ def _thresholds(
                 id=metric_id,
                 detail=f"{_approval(old)} → {_approval(new)}",
             )
-        # Whatever else changed (the warn bound; a rule rewritten without changing what passes)
-        # is still shown: a reviewer sees every edit.
+        loosened = approval_review.loosened(old, new)
+        if loosened:
+            yield Change(
+                kind=Kind.APPROVAL_LOOSENED, file="thresholds.yaml", id=metric_id, detail=loosened
+            )
+        # Whatever else changed (the warn bound; a rule rewritten without changing what passes;
+        # what an approval is for, moved with a new approval) is still shown: a reviewer sees
+        # every edit.
         covered = _APPROVAL_FIELDS | (_BAR_FIELDS if direction is not None else frozenset())
+        if loosened:
+            covered |= _BINDING_FIELDS
         rest = [
             f"{name}: {_text(getattr(old, name))} → {_text(getattr(new, name))}"
             for name in _names(old)
@@ -185,6 +229,7 @@ def _thresholds(
 
 _APPROVAL_FIELDS = frozenset({"approval", "approved_by", "approved_on"})
 _BAR_FIELDS = frozenset({"op", "value", "max_drop", "max_relative_drop"})
+_BINDING_FIELDS = frozenset({"approved_for", "expires_on"})
 
 
 def _direction(old: ThresholdRecord, new: ThresholdRecord) -> Kind | None:
@@ -298,9 +343,7 @@ def _rule(t: ThresholdRecord) -> str:
 
 
 def _approval(t: ThresholdRecord) -> str:
-    if t.approval is not Approval.APPROVED:
-        return str(t.approval.value)
-    return f"approved by {t.approved_by} on {t.approved_on}"
+    return approval_review.approval_text(t)
 
 
 def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) -> Iterator[Change]:
@@ -345,4 +388,6 @@ def _fields(record: object) -> str:
 
 
 def _text(value: object) -> str:
+    if isinstance(value, ApprovedFor):
+        return f"({approval_review.binding_text(value)})"
     return str(value.value) if isinstance(value, enum.Enum) else str(value)

@@ -19,8 +19,9 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from evalglass.records._scalars import is_placeholder
 from evalglass.records._yaml import parse_records, reads_plain
-from evalglass.tools.checklist import ORDER, Edit
+from evalglass.tools.edits import ORDER, Edit
 
 # Words YAML would read as a boolean or null, which a string must not be taken for.
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "null", "~"})
@@ -115,7 +116,7 @@ def _field(old: str | None, name: str, edit: Edit, indent: int) -> list[str]:
         pad = old[: len(old) - len(old.lstrip(" "))]
     value = edit.value
     if isinstance(value, Mapping):
-        nested = [f"{pad}  {key}: {spelling(_text(item))}" for key, item in value.items()]
+        nested = [f"{pad}  {key}: {spelling(_sub_value(item))}" for key, item in value.items()]
         return [f"{pad}{name}:{comment}", *nested]
     return [f"{pad}{name}: {spelling(_value(edit))}{comment}"]
 
@@ -129,10 +130,23 @@ def _block(record_id: str, fields: dict[str, Edit], indent: int) -> str:
 
 def _value(edit: Edit) -> str:
     if edit.choose is not None:
-        # Bare in the file: nothing in it that YAML would read as structure or a quote.
-        words = " ".join(edit.choose.replace("'", "").replace('"', "").replace(":", "").split())
-        return Placeholder(f"<{words.replace('#', 'no.')}>")
+        return _placeholder(edit.choose)
     return _text(edit.value)
+
+
+def _sub_value(item: object) -> str:
+    """A block's sub-value: one still to be chosen elsewhere in the checklist (`<version>`)
+    stays a bare placeholder, so the patch cannot load until it is filled in here too."""
+    text = _text(item)
+    if is_placeholder(text):
+        return _placeholder(text[1:-1])
+    return text
+
+
+def _placeholder(choose: str) -> Placeholder:
+    # Bare in the file: nothing in it that YAML would read as structure or a quote.
+    words = " ".join(choose.replace("'", "").replace('"', "").replace(":", "").split())
+    return Placeholder(f"<{words.replace('#', 'no.')}>")
 
 
 def _text(value: object) -> str:

@@ -28,6 +28,9 @@ class Order(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Run:
+    """One scorecard of the trend: its place in the order, its file, when it was evaluated (None
+    in files from before evalglass recorded it) and its verdict."""
+
     position: int  # 1-based, in the trend's order
     source: str  # the scorecard file, as given
     evaluated_at: dt.datetime | None
@@ -72,6 +75,9 @@ class AuthorityChange:
 
 @attrs.frozen(kw_only=True)
 class ThresholdChange:
+    """A run where the metric's threshold differs from the last run that had the metric; None on
+    a side without a threshold."""
+
     position: int
     before: Rule | None
     after: Rule | None
@@ -79,6 +85,9 @@ class ThresholdChange:
 
 @attrs.frozen(kw_only=True)
 class Series:
+    """One metric across the runs: a point per run, and the runs where its authority or its
+    threshold changed."""
+
     id: str
     points: tuple[Point | None, ...]  # one per run, None where the run has no such metric
     authority_changes: tuple[AuthorityChange, ...]
@@ -97,6 +106,8 @@ class Series:
 
 @attrs.frozen(kw_only=True)
 class Trend:
+    """Scorecards lined up: the runs in order, how they were ordered, and one series per metric."""
+
     runs: tuple[Run, ...]
     order: Order
     series: tuple[Series, ...]  # sorted by metric id

@@ -72,7 +72,9 @@ edit thresholds.yaml "    value: 0.05
     approval: proposed" "    value: 0.05
     approval: approved
     approved_by: '@bob'
-    approved_on: 2026-11-05"
+    approved_on: 2026-11-05
+    approved_for:
+      dataset_version: '2026-10'"
 output 2 16 0.80 0.024 0.011 1.8
 score 2 2026-11-09
 

@@ -86,7 +86,8 @@ def _gate_on_a(work: Path) -> None:
     )
     (work / "host_records" / "thresholds.yaml").write_text(
         "thresholds:\n  a:\n    op: '>='\n    value: 0.5\n    approval: approved\n"
-        "    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+        "    approved_by: '@alice'\n    approved_on: 2026-11-01\n    approved_for:\n"
+        "      dataset_version: '2026-10'\n"
     )
 
 

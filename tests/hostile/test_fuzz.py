@@ -1,5 +1,6 @@
 """Fuzzing every reader: real framework outputs (tests/fixtures) with keys deleted, values of
-the wrong type, nesting added, text cut short, and whole documents generated from nothing. The
+the wrong type, nesting added, text cut short, and whole documents generated from nothing;
+judgment rows mutated; a real Parquet file damaged, and Parquet tables of any column types. The
 property: a reader returns measurements or raises its own input error (OutputError, RecordError,
 ContractError), never anything else, which would be a bug in evalglass. Runs briefly in CI;
 EVALGLASS_FUZZ_EXAMPLES=5000 runs longer."""
@@ -19,20 +20,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalglass import contract
-from evalglass.errors import EvalglassError, OutputError, RecordError
+from evalglass.calibration_evidence import evidence_from_text
+from evalglass.errors import CalibrationError, EvalglassError, OutputError, RecordError
 from evalglass.evidence.adapters import (
     aggregates,
     deepeval,
     generic,
     inspect_log,
+    judgments,
     lmeval,
+    parquet,
     promptfoo,
     rows,
 )
 from evalglass.records.load import records_from_text
 from evalglass.records.schema import KINDS
+from evalglass.tools.calibration.inputs import read_label_file
 from tests.evidence_files import FIXTURES
 from tests.hostile.harness import FUZZ
+from tests.test_evidence_damaged import judgment_rows, parquet_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 # Inspect's JSON logs that hold samples and reductions (not an eval-set's index files).
@@ -392,3 +398,152 @@ def test_promptfoo_other_exports_survive_mutation(
         text = "".join(json.dumps(data.draw(mutated(row, _paths(row)))) + "\n" for row in rows)
         path.write_text(text, errors="surrogatepass")
     _reads_or_refuses(promptfoo, path)
+
+
+JUDGMENT_ROWS = [json.loads(line) for line in judgment_rows().splitlines()[:6]]
+
+
+@FUZZ
+@given(data=st.data(), extra=st.lists(JSON, max_size=2), cut=st.none() | st.integers(0, 400))
+def test_judgments_survive_mutation(
+    tmp_path_factory: pytest.TempPathFactory,
+    data: st.DataObject,
+    extra: list[Any],
+    cut: int | None,
+) -> None:
+    """Judgment rows mutated one by one, lines of any JSON added, the text cut short."""
+    lines = [json.dumps(data.draw(mutated(row, _paths(row)))) for row in JUDGMENT_ROWS]
+    text = "\n".join([*lines, *map(json.dumps, extra)]) + "\n"
+    if cut is not None:
+        text = text[: len(text) * cut // 400]
+    path = tmp_path_factory.mktemp("fuzz") / "judged.jsonl"
+    path.write_text(text, errors="surrogatepass")
+    _reads_or_refuses(judgments, path)
+
+
+@FUZZ
+@given(
+    cut=st.integers(0, 1000),
+    flips=st.lists(st.tuples(st.integers(0, 10**9), st.integers(1, 255)), max_size=3),
+)
+def test_parquet_survives_damage(
+    tmp_path_factory: pytest.TempPathFactory, cut: int, flips: list[tuple[int, int]]
+) -> None:
+    """A real Parquet file of rows (DuckDB's) cut short, or with bytes changed anywhere: its
+    footer, its page headers, its compressed pages."""
+    data = bytearray(parquet_rows())
+    for where, bits in flips:
+        data[where % len(data)] ^= bits
+    if cut < 1000:
+        data = data[: len(data) * cut // 1000]
+    path = tmp_path_factory.mktemp("fuzz") / "rows.parquet"
+    path.write_bytes(bytes(data))
+    _reads_or_refuses(parquet, path)
+
+
+# Columns of every type a Parquet file can carry, as DuckDB expressions over a row number i:
+# the types the reader expects, others it must cast or refuse, nulls, and edge values.
+PARQUET_VALUES = st.sampled_from(
+    [
+        "'qa/' || (i % 2)", "''", "NULL", "i", "i % 2 = 0", "i * 0.25", "CAST(i AS VARCHAR)",
+        "'1e400'", "'nan'", "CAST('nan' AS DOUBLE)", "CAST('inf' AS DOUBLE)", "1e300",
+        "-(2 ** 40)", "9223372036854775807 - i", "CAST(i AS UTINYINT)",
+        "CAST(i AS HUGEINT) * CAST('17014118346046923173168730371588410572' AS HUGEINT)",
+        "CAST(18446744073709551615 AS UBIGINT) - CAST(i AS UBIGINT)",
+        "CAST(i AS DECIMAL(38, 10))", "[i, i]", "{'v': i}", "CAST('x' AS BLOB)",
+        "DATE '2026-11-30' + CAST(i AS INTEGER)", "to_days(CAST(i AS INTEGER))",
+        "CASE WHEN i % 2 = 0 THEN NULL ELSE i END", "chr(0)", "chr(65533)",
+        "CAST(i AS VARCHAR) || chr(10)",
+    ]
+)  # fmt: skip
+PARQUET_COLUMNS = st.fixed_dictionaries(
+    {},
+    optional={
+        name: PARQUET_VALUES
+        for name in ("metric", "score", "sample_id", "epoch", "cluster", "model")
+    },
+)
+
+
+@FUZZ
+@given(columns=PARQUET_COLUMNS, count=st.integers(0, 6))
+def test_parquet_survives_tables_of_any_shape(
+    tmp_path_factory: pytest.TempPathFactory, columns: dict[str, str], count: int
+) -> None:
+    """Parquet tables with any of the rows' columns, each of any type, null or at an edge."""
+    import duckdb
+
+    path = tmp_path_factory.mktemp("fuzz") / "rows.parquet"
+    listed = ", ".join(f"{value} AS {name}" for name, value in columns.items()) or "i AS other"
+    with duckdb.connect() as con:
+        con.execute(f"COPY (SELECT {listed} FROM range({count}) t(i)) TO '{path}' (FORMAT parquet)")
+    _reads_or_refuses(parquet, path)
+
+
+CALIBRATION = ROOT / "examples" / "calibration"
+
+
+@FUZZ
+@given(data=st.data(), cut=st.none() | st.integers(0, 400))
+def test_calibration_evidence_survives_mutation(data: st.DataObject, cut: int | None) -> None:
+    """The bundled calibration evidence file (a judge's record may name one) mutated or cut
+    short: evidence, or a one-line CalibrationError naming the file."""
+    doc = json.loads((CALIBRATION / "grader-v2.json").read_text())
+    text = json.dumps(data.draw(mutated(doc, _paths(doc))))
+    if cut is not None:
+        text = text[: len(text) * cut // 400]
+    try:
+        evidence_from_text(text, "grader-v2.json")
+    except EvalglassError as exc:
+        assert isinstance(exc, CalibrationError) and exc.path == "grader-v2.json"
+
+
+LABELS = [
+    dict(zip(("sample_id", "rater", "label"), line.split(","), strict=True))
+    for line in (CALIBRATION / "labels.csv").read_text().splitlines()[1:7]
+]
+
+
+@FUZZ
+@given(data=st.data(), csv=st.booleans(), raters=st.booleans())
+def test_calibration_labels_survive_mutation(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, csv: bool, raters: bool
+) -> None:
+    """`evalglass calibrate`'s label files (JSONL and CSV) with their rows mutated."""
+    rows = [data.draw(mutated(row, _paths(row))) for row in LABELS]
+    folder = tmp_path_factory.mktemp("fuzz")
+    if csv:
+        path = folder / "labels.csv"
+        lines = ["sample_id,rater,label", *(",".join(map(json.dumps, r.values())) for r in rows)]
+        path.write_text("\n".join(lines) + "\n", errors="surrogatepass")
+    else:
+        path = folder / "labels.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), errors="surrogatepass")
+    try:
+        read_label_file(path, raters_allowed=raters)
+    except EvalglassError as exc:
+        assert isinstance(exc, CalibrationError) and exc.path == str(path)
+
+
+# Each format's reader and the fuzz targets that read through it.
+FUZZED = {
+    "inspect": (
+        test_inspect_json_survives_mutation, test_inspect_eval_survives_mutation,
+        test_inspect_eval_survives_damage,
+    ),
+    "lm-eval": (test_lmeval_survives_mutation,),
+    "promptfoo": (test_promptfoo_survives_mutation, test_promptfoo_other_exports_survive_mutation),
+    "deepeval": (test_deepeval_survives_mutation,),
+    "aggregates": (test_aggregates_survive_mutation,),
+    "judgments": (test_judgments_survive_mutation,),
+    "parquet": (test_parquet_survives_damage, test_parquet_survives_tables_of_any_shape),
+    "rows": (test_rows_survive_generated_rows,),
+    "generic": (test_generic_survives_mutation, test_generic_survives_generated_documents),
+}  # fmt: skip
+
+
+def test_every_reader_is_fuzzed() -> None:
+    """Every format evalglass reads has a fuzz target here (docs/security.md says so)."""
+    from evalglass.evidence import registry
+
+    assert sorted(FUZZED) == sorted(registry.names())

@@ -102,7 +102,14 @@ def test_explain_doctor_diff_and_metrics_text_are_safe(text: str) -> None:
         ),
         render_doctor.render(diagnose(records, evidence, dt.date(2026, 1, 1)), Format.TERMINAL),
         render_diff.render(
-            diff(records, records, evidence, base_name=f"b{text}", head_name="head"),
+            diff(
+                records,
+                records,
+                evidence,
+                base_name=f"b{text}",
+                head_name="head",
+                evaluated_on=dt.date(2026, 1, 1),
+            ),
             Format.TERMINAL,
         ),
         table(evidence, escape),

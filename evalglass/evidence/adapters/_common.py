@@ -208,7 +208,9 @@ class Cost(enum.IntEnum):
     ROW = 48  # a score as parsed, its cluster number, its sample key's hash
     SCORE = 160  # a score kept as a Sample, for pairing with a baseline
     SUMMARY = 720  # an Inspect summary, its epoch score and its Sample
-    REDUCED = 48  # a value an Inspect reducer gave
+    # A value an Inspect reducer gave, kept as a new (sample id, value) pair and its list slot,
+    # with an id or value of its own (an int or a float): 48 undercounted the pair itself.
+    REDUCED = 96
 
 
 class SampleBudget:

@@ -26,10 +26,14 @@ _CLUSTERED = "clustered_sum_squares"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """One aggregates file's measurements: `read_together` of that file alone."""
     return read_together([(path, shown)])
 
 
 def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
+    """The measurements of every aggregates file given in one run, added together as parts of one
+    dataset before any statistic is computed. OutputError for a file that is not aggregates, or
+    for counts and sums that no set of scores could have."""
     merged = aggregate.merge(load(path, shown) for path, shown in files)
     shown = files[0][1] if len(files) == 1 else f"{files[0][1]} (+{len(files) - 1} more)"
     for metric, stats in merged.metrics.items():
@@ -221,6 +225,8 @@ def _dataset(raw: object, shown: str) -> DatasetIdentity | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """An aggregates document: a .json object naming the marker, or `evalglass sql` results (.csv
+    or .jsonl) whose first line has the marker column."""
     suffix = path.suffix.lower()
     if suffix == ".json":
         return head.lstrip().startswith(b"{") and f'"{MARKER}"'.encode() in head

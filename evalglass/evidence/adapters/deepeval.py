@@ -36,6 +36,9 @@ _RUN_KEYS = ("testFile", "runDuration", *_CASE_LISTS)
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """One measurement per metric of a DeepEval test run, bare or wrapped. OutputError for a file
+    that is not a test run; an aggregate that disagrees with the test cases is a finding that
+    makes the value unsound, not an error."""
     doc = c.mapping(c.load_json_file(path, shown), shown, "test run")
     if _WRAPPED in doc:
         doc = c.mapping(doc[_WRAPPED], shown, _WRAPPED)
@@ -221,6 +224,8 @@ def _file_time(path: Path) -> str | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A JSON object with DeepEval's `testCases` and its test file or metrics keys within the
+    head."""
     body = head.lstrip(c.BOM_AND_SPACE)
     return (
         body.startswith(b"{")

@@ -19,6 +19,9 @@ from evalglass.reasons import Reason, ValidityCode
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The generic format's metrics, one measurement each, with the model and dataset the file
+    names; every other field is ignored. OutputError for a file that is not a JSON object with a
+    `metrics` object, or an entry that is not a number, a summary or per-sample scores."""
     doc = c.load_json_file(path, shown)
     if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):
         raise OutputError(shown, "expected a JSON object with a 'metrics' object")
@@ -132,6 +135,7 @@ def _count(entry: Mapping[str, object], key: str, where: str, shown: str) -> int
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A .json file holding an object with a `metrics` key within the head."""
     text = head.lstrip()
     return path.suffix.lower() == ".json" and text.startswith(b"{") and b'"metrics"' in head
 

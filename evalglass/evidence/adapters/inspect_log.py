@@ -15,6 +15,8 @@ from evalglass.evidence.registry import Adapter
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """An Inspect log: a zip archive (a .eval file, or one with Inspect's member names), or a
+    JSON log whose head has status, eval_id and task_id."""
     if head.startswith(ZIP_MAGIC):
         return path.suffix.lower() == ".eval" or b"_journal/" in head or b"header.json" in head
     body = head.lstrip(BOM_AND_SPACE)
@@ -48,6 +50,8 @@ def not_a_run(path: Path, head: bytes) -> str | None:
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """The log's measurements, read by _inspect_log, which is imported only here so that
+    recognising a file never loads zipfile, the JSON streamer or zstandard."""
     from evalglass.evidence.adapters import _inspect_log
 
     return _inspect_log.read(path, shown)

@@ -37,6 +37,9 @@ class _Standard:
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """Each standard's measurements, sorted by standard, with who graded and who was graded for
+    the resolver to compare. OutputError naming the line for a malformed row or a sample graded
+    twice for one standard, and for a file with no rows."""
     standards: dict[str, _Standard] = {}
     for line, row in _rows(path, shown):
         standard = _text(row, "standard", shown, line)
@@ -138,6 +141,7 @@ def _sample_id(row: dict[str, Any], shown: str, line: int) -> str:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A .jsonl file whose first row is an object with every key a judgment row needs."""
     first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     return (
         path.suffix.lower() == ".jsonl"

@@ -27,6 +27,9 @@ _PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """One measurement per task and metric of a results file, with per-sample scores from the
+    samples files beside it where there are any. OutputError for a file that is not a results
+    object, or a samples file that cannot be read."""
     doc = c.mapping(c.load_json_file(path, shown), shown, "results file")
     return tuple(_measurements(doc, path, shown))
 
@@ -225,6 +228,8 @@ _METRIC_KEY = re.compile(rb'"[^",]+,[^",]+"\s*:')
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A JSON object that opens with `results` keyed by task, with an alias or a metric key in
+    the head; a samples file alone is never claimed."""
     body = head.lstrip(c.BOM_AND_SPACE)
     return bool(_RESULTS_FIRST.match(body)) and (
         b'"alias"' in head or _METRIC_KEY.search(head) is not None

@@ -30,10 +30,14 @@ MEMORY_LIMIT = os.environ.get("EVALGLASS_DUCKDB_MEMORY", "600MB")
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """One Parquet file's measurements: `read_together` of that file alone."""
     return read_together([(path, shown)])
 
 
 def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
+    """The measurements of every Parquet file given in one run, reduced by DuckDB as one table,
+    so a sample id repeated across files is found as within one. OutputError when DuckDB (the
+    `parquet` extra) is missing or cannot read the rows."""
     return aggregate.measurements(aggregates(files), tuple(shown for _, shown in files))
 
 
@@ -117,6 +121,7 @@ def _model(con: Any, c: q.Columns, shown: str) -> str | None:
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A Parquet file, by its magic bytes alone."""
     return head.startswith(MAGIC)
 
 

@@ -49,6 +49,9 @@ _MODEL_GRADED = frozenset(
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """One measurement per prompt x provider column of a promptfoo export (JSON, YAML, XML, or
+    .jsonl result rows). OutputError for an export that does not hold what promptfoo writes; YAML
+    needs the `yaml` extra."""
     from evalglass.evidence.adapters import _promptfoo_files as files
 
     doc = files.load(path, shown)
@@ -386,6 +389,8 @@ _YAML_KEYS = (re.compile(rb"^evalId:", re.MULTILINE), re.compile(rb"^results:", 
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A promptfoo export by its form: .jsonl result rows, YAML or JSON with evalId and results,
+    or its XML."""
     body = head.lstrip(c.BOM_AND_SPACE)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":

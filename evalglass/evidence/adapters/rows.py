@@ -25,7 +25,7 @@ from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
 ROWS_REQUIRED = ("metric", "score")
-# orjson parses a line in a third of json's time; what it refuses goes to json.
+# orjson parses a line faster than json does; what it refuses goes to json.
 _fast = orjson.loads
 # json.loads of a str, less its per-call checks; a line opening with a byte-order mark still goes
 # to json.loads, for its own message.
@@ -36,6 +36,8 @@ _BLOCK_BYTES = 1 << 18
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
+    """One measurement per metric of a rows file (.jsonl or .csv), streamed once. OutputError
+    naming the line for a malformed row or a sample id seen twice for one metric."""
     return aggregate.measurements(aggregates(path, shown))
 
 
@@ -148,6 +150,8 @@ def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]
 
 
 def sniff(path: Path, head: bytes) -> bool:
+    """A .jsonl file whose first row has metric and score, or a .csv whose header has those
+    columns."""
     first = head.split(b"\n", 1)[0].strip()
     if path.suffix.lower() == ".jsonl":
         return first.startswith(b"{") and b'"metric"' in first and b'"score"' in first

@@ -26,6 +26,9 @@ MAX_UNDEFINED_SHARE = 0.01
 
 @attrs.frozen
 class Bootstrapped:
+    """One statistic: its value on the data as given and its percentile interval. The interval is
+    None when too many resamples left the statistic undefined for the rest to be trusted."""
+
     value: float | None
     low: float | None
     high: float | None
@@ -34,6 +37,9 @@ class Bootstrapped:
 
 @attrs.frozen(eq=False)
 class Result:
+    """Every statistic bootstrapped, and the column sums of the data as given (the confusion
+    table is read from them)."""
+
     statistics: dict[Statistic, Bootstrapped]
     point_sums: Array  # the column sums of the data as given (e.g. the confusion table)
 
@@ -45,6 +51,9 @@ def run(
     seed: int = DEFAULT_SEED,
     level: float = LEVEL,
 ) -> Result:
+    """Bootstrap every statistic of `plan` on the same `resamples` resamples of the items. The
+    generator is seeded with `seed`, so the same inputs give the same intervals; memory stays
+    bounded by CHUNK resamples at a time."""
     n = plan.features.shape[0]
     rows, inverse = np.unique(plan.features, axis=0, return_inverse=True)
     inverse = inverse.ravel()

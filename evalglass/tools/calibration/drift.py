@@ -20,6 +20,9 @@ from evalglass.tools.calibration.names import Statistic
 
 
 class Finding(enum.Enum):
+    """What the interval of new − recorded shows: only an interval wholly on one side of zero is
+    evidence either way."""
+
     SUSPECTED = "suspected drift"  # the whole interval of new − recorded is below zero
     IMPROVED = "improved"  # the whole interval is above zero
     NONE = "no evidence of drift"
@@ -28,6 +31,9 @@ class Finding(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Change:
+    """One statistic compared: both estimates, new − recorded with its interval (None where
+    either side lacks one), and what that shows."""
+
     statistic: str
     recorded: Estimate
     current: Estimate
@@ -39,6 +45,9 @@ class Change:
 
 @attrs.frozen(kw_only=True)
 class Drift:
+    """A new sample against the recorded evidence: a change for each statistic the two share, and
+    notes on what else differs (judge, judge model, label set)."""
+
     against: str
     recorded_date: str
     recorded_model: str | None
@@ -47,6 +56,8 @@ class Drift:
 
     @property
     def suspected(self) -> tuple[str, ...]:
+        """The statistics whose agreement fell: the whole interval of the difference is below
+        zero."""
         return tuple(c.statistic for c in self.changes if c.finding is Finding.SUSPECTED)
 
 

@@ -22,6 +22,9 @@ RawLabel = str | int | float | bool | None
 
 @attrs.frozen
 class Row:
+    """One label as the file gave it, with its rater ("" when none is named) and its line for
+    messages."""
+
     sample_id: str
     rater: str
     label: RawLabel

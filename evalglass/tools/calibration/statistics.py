@@ -109,12 +109,16 @@ class Spearman:
     numbered in value order); called per batch of counts (B, U)."""
 
     def __init__(self, x_group: npt.NDArray[np.intp], y_group: npt.NDArray[np.intp]) -> None:
+        """Order the rows once; `x_group` and `y_group` are each row's tie group in the two
+        variables, numbered in value order."""
         self._x = _RankOrder(x_group)
         self._y = _RankOrder(y_group)
         # Where each row, in the first variable's order, sits in the second's.
         self._y_to_x = self._y.position[self._x.order]
 
     def __call__(self, counts: Array) -> Array:
+        """rho for each of the B resamples in `counts` (B, U); NaN where a variable has no
+        spread."""
         # Rows on the first axis: cumulative sums and row gathers run across the whole batch
         # at once, several times faster than along a C-ordered row.
         by_row = np.ascontiguousarray(counts.T)

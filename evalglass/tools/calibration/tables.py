@@ -50,6 +50,8 @@ class Estimator:
     bind: Callable[[Array], Value] | None = None
 
     def bound(self, rows: Array) -> Value:
+        """The function that reads the statistic off a batch, bound to the distinct rows when it
+        needs them."""
         if self.bind is not None:
             return self.bind(rows)
         assert self.value is not None
@@ -86,6 +88,8 @@ class _Columns:
 
 
 def plan(ratings: Ratings) -> Plan:
+    """The plan for a ratings table on its scale: every item's shares and the estimators of every
+    statistic the scale has."""
     judge = np.asarray(ratings.judge, dtype=np.float64)
     humans = np.array(
         [[np.nan if v is None else v for v in row] for row in ratings.humans], dtype=np.float64

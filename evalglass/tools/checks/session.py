@@ -5,6 +5,7 @@ of each attempt as it starts and ends.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +31,13 @@ class Progress:
 
 @attrs.frozen(kw_only=True)
 class Settings:
+    """How checks are run: the scope (which tier), the evaluation date, the folder their paths are
+    relative to, the cache (None: none is read or written), and the evalglass version a cached
+    pass is keyed by."""
+
     scope: Scope
+    # The run's evaluation date, for the authority that decides whether a failure is retried.
+    evaluated_on: dt.date
     base: Path = Path(".")  # where a check's cwd and files are relative to
     store: cache.Store | None = None  # None: nothing read from or written to a cache
     version: str = __version__
@@ -57,7 +64,7 @@ def _attempts(
         state = cache.repo_state(settings.base / (check.cwd or "."))
         key = None if state is None else cache.key(check, settings.version, state)
     attempts: tuple[Attempt, ...] = (_once(name, check, settings, progress, 1, key),)
-    authority = resolve(CHECK_PREFIX + name, records, None)
+    authority = resolve(CHECK_PREFIX + name, records, None, evaluated_on=settings.evaluated_on)
     if should_retry(attempts, authority):
         # Live, never from the cache: the point is to see whether it fails again.
         attempts += (_once(name, check, settings, progress, 2, None),)

@@ -1,0 +1,138 @@
+"""What several commands parse alike: folders, git refs, outputs, `--as-of`, `--input-format`,
+and the one-line notes on stderr (files skipped, progress while reading)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from evalglass.core.exits import (
+    USAGE_EXIT,
+)
+from evalglass.render import Format
+from evalglass.render.safe_text import escape
+
+if TYPE_CHECKING:
+    from evalglass.evidence.model import Skipped
+
+
+def folder(value: str | Path) -> Path:
+    """A folder option's value; an empty one is refused rather than read as `.`."""
+    # Path("") is Path("."): an empty value would quietly read the current directory.
+    if not str(value):
+        raise typer.BadParameter("an empty path names no folder (write `.` for this one)")
+    return Path(value)
+
+
+def ref(value: str) -> str:
+    """A git ref option's value; an empty one is refused rather than read as the working tree."""
+    # An empty ref would quietly mean "the working tree", the records a pull request controls.
+    if not value:
+        raise typer.BadParameter("an empty git ref names no commit")
+    return value
+
+
+Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
+
+Records = Annotated[
+    Path, typer.Option("--records", metavar="DIR", help="The host-records folder.", parser=folder)
+]
+
+
+INPUT_FORMATS = (
+    "deepeval", "inspect", "lm-eval", "promptfoo", "aggregates", "judgments", "parquet", "rows",
+    "generic",
+)  # fmt: skip
+
+
+def _known_format(value: str | None) -> str | None:
+    if value is not None:
+        from evalglass.evidence.registry import names
+
+        if value not in names():
+            raise typer.BadParameter(f"{escape(value)!r}: expected one of {', '.join(names())}")
+    return value
+
+
+InputFormat = Annotated[
+    str | None,
+    typer.Option(
+        "--input-format",
+        metavar="FORMAT",
+        # Named here rather than read from the registry, so `--help` imports no adapters; a test
+        # keeps the two equal.
+        help="Read every output as this format: " + ", ".join(INPUT_FORMATS) + ".",
+        callback=_known_format,
+    ),
+]
+
+
+def usage_error(message: str) -> typer.Exit:
+    """A bad value the parser could not see: one line on stderr, exit 2."""
+    typer.echo(f"evalglass: {message}", err=True)
+    return typer.Exit(USAGE_EXIT)
+
+
+def as_of_value(text: str | None) -> dt.date | dt.datetime | None:
+    """`--as-of` as a date or time, None when not given; a usage error (exit 2) when unreadable."""
+    from evalglass.core.evaluation_time import parse_as_of
+
+    if text is None:
+        return None
+    try:
+        return parse_as_of(text)
+    except ValueError as exc:
+        raise usage_error(f"--as-of {exc}") from None
+
+
+AsOf = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="DATE",
+        help="Evaluate as of this date (YYYY-MM-DD, UTC) or time "
+        "(YYYY-MM-DDTHH:MM:SSZ); default: now.",
+    ),
+]
+
+
+def reading() -> contextlib.AbstractContextManager[None]:
+    """Progress on stderr while eval outputs are read (a bar on a terminal, after a second)."""
+    from evalglass.shell.progress import shown
+
+    return shown()
+
+
+def note(item: Skipped) -> None:
+    """One line on stderr per file passed over, so that none is skipped in silence."""
+    typer.echo(f"evalglass: skipped {escape(item.source)}: {escape(item.reason)}", err=True)
+
+
+def note_skipped(skipped: tuple[Skipped, ...]) -> None:
+    """One line on stderr for each file passed over."""
+    for item in skipped:
+        note(item)
+
+
+# `--format` for the commands that render text or JSON (each checks its own with `renders_as`).
+TextFormat = Annotated[
+    Format,
+    typer.Option(
+        "--format", metavar="[terminal|markdown|json]", help="terminal, markdown or json."
+    ),
+]
+TerminalOrJson = Annotated[
+    Format, typer.Option("--format", metavar="[terminal|json]", help="terminal or json.")
+]
+
+
+def renders_as(command: str, fmt: Format, *allowed: Format) -> None:
+    """Refuse a `--format` the command has no renderer for: a usage error (exit 2)."""
+    if fmt not in allowed:
+        names = [f.value for f in allowed]
+        said = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        raise typer.BadParameter(f"{command} renders as {said}", param_hint="--format")
