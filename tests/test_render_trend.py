@@ -4,6 +4,7 @@ a real browser drawing the page. (Exact bytes of the example series: tests/test_
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from pathlib import Path
 
@@ -44,8 +45,6 @@ def example() -> Trend:
 def example_metric_ids(*, measured: bool = False) -> set[str]:
     """Every metric id any week's scorecard names (with a value, if `measured`), read from the
     files, not from evalglass."""
-    import json
-
     return {
         m["id"] for path in EXAMPLE for m in json.loads(path.read_text())["metrics"]
         if not measured or m["value"] is not None

@@ -110,7 +110,7 @@ def _stage1(metric_id: str, metric: MetricRecord, records: HostRecords) -> tuple
         reasons.append(Reason(C.THRESHOLD_MISSING, "no threshold in thresholds.yaml"))
     elif threshold.approval is not Approval.APPROVED:
         reasons.append(Reason(C.THRESHOLD_PROPOSED, "threshold is proposed, not approved"))
-    dataset = records.datasets.get(metric.dataset) if metric.dataset is not None else None
+    dataset = records.dataset_of(metric)
     if dataset is not None and dataset.status is DatasetStatus.PROPOSED:
         reasons.append(Reason(C.DATASET_PROPOSED, f"dataset '{metric.dataset}' is proposed"))
     judge = records.judges.get(metric.judge) if metric.judge is not None else None
@@ -135,7 +135,7 @@ def _stage2(
     reasons = []
     # Only a record built in code can name no dataset (the loader refuses it): nothing to find.
     dataset_id = metric.dataset or ""
-    dataset = records.datasets.get(dataset_id)
+    dataset = records.dataset_of(metric)
     judge = records.judges.get(metric.judge) if metric.judge is not None else None
     dangling = [f"dataset '{dataset_id}'"] if dataset is None else []
     if metric.judge is not None and judge is None:
@@ -197,7 +197,7 @@ def approval_differences(
     if approved is None:
         return "it names nothing it was approved for (approved_for)"
     differs = []
-    dataset = records.datasets.get(metric.dataset) if metric.dataset is not None else None
+    dataset = records.dataset_of(metric)
     if dataset is not None:
         if approved.dataset_version != dataset.version:
             differs.append(
@@ -330,7 +330,7 @@ def _baseline_reasons(
     baseline = records.baselines.get(metric_id)
     if baseline is None:
         return (Reason(C.BASELINE_MISSING, "a baseline is required and baselines.yaml has none"),)
-    dataset = records.datasets.get(metric.dataset or "")
+    dataset = records.dataset_of(metric)
     differs = []
     if dataset is None:
         differs.append(f"dataset version: baseline '{baseline.dataset_version}', no dataset record")

@@ -29,11 +29,10 @@ def _missing_part(metric_id: str, threshold: ThresholdRecord, records: HostRecor
         return None
     owner = f"approved_for of threshold {quote(metric_id)} is missing required field"
     # A check's metric names no dataset: its definition, not data, is what was approved.
-    dataset_id = metric.dataset
-    dataset = records.datasets.get(dataset_id) if dataset_id is not None else None
+    dataset = records.dataset_of(metric)
     if approved.fingerprint is None and dataset is not None and dataset.fingerprint is not None:
         return (
-            f"{owner} 'fingerprint': dataset {quote(dataset_id or '')} has one in "
+            f"{owner} 'fingerprint': dataset {quote(metric.dataset or '')} has one in "
             "datasets.yaml, so the approval must name the fingerprint it was given for; add "
             f"fingerprint: below approved_for (the dataset's today is "
             f"{excerpt(dataset.fingerprint)})"

@@ -359,3 +359,8 @@ class HostRecords:
     baselines: Mapping[str, BaselineRecord] = attrs.field(factory=dict, converter=_frozen_map)
     checks: Mapping[str, CheckRecord] = attrs.field(factory=dict, converter=_frozen_map)
     success: SuccessPolicy | None = None
+
+    def dataset_of(self, metric: MetricRecord) -> DatasetRecord | None:
+        """The dataset record the metric names; None when it names none (a check's metric) or
+        datasets.yaml has no such record."""
+        return None if metric.dataset is None else self.datasets.get(metric.dataset)
