@@ -6,6 +6,7 @@ Shared by the exhaustive authority table and the property tests, so both walk th
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 import attrs
 from hypothesis import strategies as st
@@ -96,49 +97,22 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
     names_judge = state.judge != "none"
     metrics = {}
     if state.metric is not None:
-        metrics[metric_id] = MetricRecord(
-            status=state.metric,
-            dataset=DATASET,
-            judge=JUDGE if names_judge else None,
-            requires_baseline=state.requires_baseline,
-        )
+        metrics[metric_id] = _metric(state.metric, names_judge, state.requires_baseline)
     thresholds = {}
     if state.threshold is not None:
-        approved = state.threshold is Approval.APPROVED
-        thresholds[metric_id] = ThresholdRecord(
-            op=Op.GE,
-            value=0.8,
-            approval=state.threshold,
-            approved_by="@alice" if approved else None,
-            approved_on=dt.date(2026, 11, 1) if approved else None,
-            # A proposed threshold says what it is for too: its notes show what approving it
-            # as written would raise.
-            approved_for=approved_for(state, names_judge),
-            expires_on={"expires_today": TODAY, "expired": TODAY - dt.timedelta(days=1)}.get(
-                state.approval
-            ),
-        )
+        thresholds[metric_id] = _threshold(state.threshold, state.approval, names_judge)
     datasets = {}
     if state.dataset is not None:
-        datasets[DATASET] = DatasetRecord(
-            status=state.dataset, version="2026-10", fingerprint=FINGERPRINT
-        )
+        datasets[DATASET] = _dataset(state.dataset)
     judges = {}
     if isinstance(state.judge, Calibration):
         judges[JUDGE] = judge_record(state.judge, state.evidence)
     policies = {}
     if state.policy is not None:
-        policies[DATASET] = PolicyRecord(policy=state.policy)
+        policies[DATASET] = _policy(state.policy)
     baselines = {}
     if state.baseline is not None:
-        baselines[metric_id] = BaselineRecord(
-            value=0.9,
-            n=400,
-            dataset_version="2025-01" if state.baseline == "other_version" else "2026-10",
-            judge=("other/grader" if state.baseline == "other_judge" else JUDGE_MODEL)
-            if names_judge
-            else None,
-        )
+        baselines[metric_id] = _baseline(state.baseline, names_judge)
     return HostRecords(
         metrics=metrics,
         thresholds=thresholds,
@@ -146,6 +120,60 @@ def records(state: State, metric_id: str = METRIC) -> HostRecords:
         judges=judges,
         policies=policies,
         baselines=baselines,
+    )
+
+
+# Each record below is built once for its states (they are frozen): the exhaustive table builds
+# records for hundreds of thousands of states from a few dozen distinct parts.
+
+
+@functools.cache
+def _metric(status: MetricStatus, names_judge: bool, requires_baseline: bool) -> MetricRecord:
+    return MetricRecord(
+        status=status,
+        dataset=DATASET,
+        judge=JUDGE if names_judge else None,
+        requires_baseline=requires_baseline,
+    )
+
+
+@functools.cache
+def _threshold(approval: Approval, approval_state: str, names_judge: bool) -> ThresholdRecord:
+    approved = approval is Approval.APPROVED
+    return ThresholdRecord(
+        op=Op.GE,
+        value=0.8,
+        approval=approval,
+        approved_by="@alice" if approved else None,
+        approved_on=dt.date(2026, 11, 1) if approved else None,
+        # A proposed threshold says what it is for too: its notes show what approving it as
+        # written would raise.
+        approved_for=approved_for(State(approval=approval_state), names_judge),
+        expires_on={"expires_today": TODAY, "expired": TODAY - dt.timedelta(days=1)}.get(
+            approval_state
+        ),
+    )
+
+
+@functools.cache
+def _dataset(status: DatasetStatus) -> DatasetRecord:
+    return DatasetRecord(status=status, version="2026-10", fingerprint=FINGERPRINT)
+
+
+@functools.cache
+def _policy(policy: Policy) -> PolicyRecord:
+    return PolicyRecord(policy=policy)
+
+
+@functools.cache
+def _baseline(baseline: str, names_judge: bool) -> BaselineRecord:
+    return BaselineRecord(
+        value=0.9,
+        n=400,
+        dataset_version="2025-01" if baseline == "other_version" else "2026-10",
+        judge=("other/grader" if baseline == "other_judge" else JUDGE_MODEL)
+        if names_judge
+        else None,
     )
 
 
@@ -192,6 +220,7 @@ def evidence_document(
     )
 
 
+@functools.cache
 def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecord:
     """The judge's record, naming calibration evidence in the given state (loaded, as the
     records loader fills it in)."""

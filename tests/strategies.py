@@ -1,4 +1,8 @@
-"""Hypothesis strategies for evalglass inputs, one section per input; each section stands alone."""
+"""Hypothesis strategies for evalglass inputs, one section per input; each section stands alone.
+
+The record-document helpers that return strategies are cached: the composites ask for the same
+few thousands of them again and again, and a new strategy object is validated on its first draw.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from __future__ import annotations
 # ---------------------------------------------------------------------------------------------
 import datetime as dt
 import enum
+import functools
 
 import attrs
 from hypothesis import strategies as st
@@ -45,7 +50,8 @@ class RecordDocument:
 
     kind: str
     text: str
-    # A plain scalar starts with `<`: YAML reads it, the fast loader refuses it on purpose.
+    # A plain scalar starts with `<`, or opens a quote it does not close on its line (YAML reads
+    # on into the next lines): YAML reads it, the fast loader refuses it on purpose.
     needs_quoting: bool
 
 
@@ -58,6 +64,7 @@ _SAFE_PLAIN = ("qa-gold", "grader-v2", "openai/gpt-4.1", "sha256:ab12", "2026-10
 _QUOTE_ONLY = ("@alice", "it's", 'say "hi"', "a: b", "<=", ">=", "|", "[a]", "{a: 1}", "%x", "- a")
 
 
+@functools.cache
 def _samples_for(field: Field | None, careful: bool) -> st.SearchStrategy[str]:
     """Texts for `field` (None: a field no kind has): right ones, or when not careful, any."""
     if field is not None and issubclass(field.type, enum.Enum):
@@ -76,6 +83,7 @@ def _samples_for(field: Field | None, careful: bool) -> st.SearchStrategy[str]:
     return st.one_of(st.sampled_from(_TEXT_SAMPLES), st.text(_PLAIN_ALPHABET, max_size=6))
 
 
+@functools.lru_cache(maxsize=4096)
 @st.composite
 def _scalar(draw: st.DrawFn, text: str, quoted: bool = False) -> tuple[str, bool]:
     """Write `text` as YAML, plain unless `quoted` or by chance; also: is it a plain `<...`?"""
@@ -95,9 +103,27 @@ def _scalar(draw: st.DrawFn, text: str, quoted: bool = False) -> tuple[str, bool
             else:
                 escaped.append(char)
         return '"' + "".join(escaped) + '"', False
-    return text, text.lstrip(" ").startswith("<")
+    return text, text.lstrip(" ").startswith("<") or _left_open(text.lstrip(" "))
 
 
+def _left_open(text: str) -> bool:
+    """Does `text`, written plain, open a quoted value that it does not close?"""
+    if text[:1] not in ("'", '"'):
+        return False
+    at = 1
+    while at < len(text):
+        if text[0] == '"' and text[at] == "\\":
+            at += 2
+        elif text[at] == text[0] and text[0] == "'" and text[at + 1 : at + 2] == "'":
+            at += 2  # '' is a quote inside single quotes
+        elif text[at] == text[0]:
+            return False
+        else:
+            at += 1
+    return True
+
+
+@functools.cache
 @st.composite
 def _value(draw: st.DrawFn, field: Field | None, careful: bool) -> tuple[str, bool]:
     if careful and (field is None or field.type is str) and draw(st.booleans()):
@@ -107,12 +133,14 @@ def _value(draw: st.DrawFn, field: Field | None, careful: bool) -> tuple[str, bo
     return draw(_scalar(text, quoted=careful and text[:1] in ("<", ">")))
 
 
+@functools.cache
 def _slip(careful: bool) -> st.SearchStrategy[bool]:
     """A mistake now and then: rarely in careful documents, often in the rest. (Not integers:
     Hypothesis draws their bounds far more often than their share.)"""
     return st.sampled_from([False] * (200 if careful else 15) + [True])
 
 
+@functools.cache
 @st.composite
 def _comment(draw: st.DrawFn, careful_key: bool = False) -> str:
     # `#x` right after a value is part of a plain value but a comment after a quoted one; right
@@ -134,6 +162,7 @@ _CHECK_SHAPES = {
 _BASELINE_SOURCES = frozenset({"scorecard", "rows", "value", "n"})
 
 
+@functools.cache
 @st.composite
 def _names(
     draw: st.DrawFn, kind: str, fields: tuple[Field, ...], careful: bool, record_id: str = ""
@@ -177,6 +206,7 @@ def _names(
     return names
 
 
+@functools.cache
 @st.composite
 def _field_lines(
     draw: st.DrawFn, kind: str, name: str, field: Field | None, indent: int, careful: bool

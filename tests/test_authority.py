@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 import pytest
@@ -34,27 +34,36 @@ STAGE1_ORDER = [
     C.DATASET_PROPOSED,
     C.JUDGE_UNCALIBRATED,
 ]
-STAGE2_ORDER = [
-    C.DANGLING_REFERENCE,
-    C.POLICY_NOT_PERMITTED,
-    C.DATASET_RETIRED,
-    C.DATASET_MISMATCH,
-    C.JUDGE_DRIFTED,
-    C.JUDGE_RETIRED,
-    C.JUDGE_EVIDENCE_INSUFFICIENT,
-    C.JUDGE_NOT_INDEPENDENT,
-    C.JUDGE_MODEL_MISMATCH,
+# Stage 2 in DESIGN.md's order, in runs of rows the records alone decide, split by the rows the
+# output takes part in (its dataset version, its models and graders).
+BY_RECORDS_FIRST = [C.DANGLING_REFERENCE, C.POLICY_NOT_PERMITTED, C.DATASET_RETIRED]
+BY_RECORDS_THEN = [C.JUDGE_DRIFTED, C.JUDGE_RETIRED, C.JUDGE_EVIDENCE_INSUFFICIENT]
+BY_RECORDS_LAST = [
     C.BASELINE_MISSING,
     C.BASELINE_NOT_COMPARABLE,
     C.APPROVAL_STALE,
     C.APPROVAL_EXPIRED,
 ]
+STAGE2_ORDER = [
+    *BY_RECORDS_FIRST,
+    C.DATASET_MISMATCH,
+    *BY_RECORDS_THEN,
+    C.JUDGE_NOT_INDEPENDENT,
+    C.JUDGE_MODEL_MISMATCH,
+    *BY_RECORDS_LAST,
+]
 
 
-def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
-    """DESIGN.md's two tables, read row by row, independently of the resolver's code."""
+Expected = tuple[Outcome, list[C], list[C]]
+
+
+def expectation(st: s.State) -> Callable[[str, str, str], Expected]:
+    """DESIGN.md's two tables, read row by row, independently of the resolver's code: for the
+    record states of `st`, the answer for any output states (model, output dataset, grader).
+    The rows the records alone decide are read once, as the walk crosses them with every output
+    state."""
     if st.metric is None:
-        return Outcome.INFORMATIONAL, [C.NO_RECORD], []
+        return lambda model, output_dataset, grader: (Outcome.INFORMATIONAL, [C.NO_RECORD], [])
     stage1 = {
         C.METRIC_NOT_GATING: st.metric is not MetricStatus.GATING,
         C.THRESHOLD_MISSING: st.threshold is None,
@@ -63,15 +72,6 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.JUDGE_UNCALIBRATED: st.judge in (Calibration.UNCALIBRATED, Calibration.CALIBRATING),
     }
     judged = isinstance(st.judge, Calibration)
-    # Graders the output names: the judge's model (spelled another way), another model, both,
-    # or the model under evaluation under a dated name. Against the model under evaluation a
-    # grader is compared loosely (any spelling of one model is that model); against the judge
-    # the records name, strictly (a dated snapshot is another grader).
-    graded = st.grader != "none"
-    judge_is_evaluated = st.model in ("same_as_judge", "same_last_segment")
-    self_graded = st.grader == "self" or (
-        st.grader in ("judge", "judge_and_other") and judge_is_evaluated
-    )
     # A baseline names its judge model only when the metric has a judge; with the judge's record
     # missing, that model cannot be matched, so the baseline cannot be shown comparable.
     baseline_comparable = (st.baseline == "comparable" and st.judge != "dangling") or (
@@ -86,11 +86,10 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         (st.dataset is not None and st.approval in ("other_version", "other_fingerprint"))
         or (st.approval == "judge_snapshot" and st.judge != "dangling")
     )
-    stage2 = {
+    by_records = {
         C.DANGLING_REFERENCE: st.dataset is None or st.judge == "dangling",
         C.POLICY_NOT_PERMITTED: st.policy not in (Policy.PERMITTED, Policy.REDACTED),
         C.DATASET_RETIRED: st.dataset is DatasetStatus.RETIRED,
-        C.DATASET_MISMATCH: st.dataset is not None and st.output_dataset == "other_version",
         C.JUDGE_DRIFTED: st.judge is Calibration.DRIFTED,
         C.JUDGE_RETIRED: st.judge is Calibration.RETIRED,
         # A judge whose record names calibration evidence is held to it, whatever its
@@ -98,10 +97,6 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         # bound must reach the record's bar.
         C.JUDGE_EVIDENCE_INSUFFICIENT: judged
         and st.evidence in ("missing", "other_judge", "other_model", "below_bar"),
-        C.JUDGE_NOT_INDEPENDENT: (judged and st.model != "other")
-        or (graded and (st.model == "unnamed" or self_graded)),
-        C.JUDGE_MODEL_MISMATCH: graded
-        and (st.judge == "none" or (judged and st.grader != "judge")),
         C.BASELINE_MISSING: st.requires_baseline and st.baseline is None,
         C.BASELINE_NOT_COMPARABLE: st.requires_baseline
         and st.baseline is not None
@@ -111,12 +106,37 @@ def expected(st: s.State) -> tuple[Outcome, list[C], list[C]]:
         C.APPROVAL_EXPIRED: bound and st.approval == "expired",
     }
     failed1 = [c for c in STAGE1_ORDER if stage1[c]]
-    failed2 = [c for c in STAGE2_ORDER if stage2[c]]
-    if failed1:
-        return Outcome.INFORMATIONAL, failed1, failed2
-    if failed2:
-        return Outcome.BLOCKED, failed2, []
-    return Outcome.CAN_GATE, [], []
+    before = [c for c in BY_RECORDS_FIRST if by_records[c]]
+    middle = [c for c in BY_RECORDS_THEN if by_records[c]]
+    after = [c for c in BY_RECORDS_LAST if by_records[c]]
+    has_dataset = st.dataset is not None
+
+    def answer(model: str, output_dataset: str, grader: str) -> Expected:
+        # Graders the output names: the judge's model (spelled another way), another model,
+        # both, or the model under evaluation under a dated name. Against the model under
+        # evaluation a grader is compared loosely (any spelling of one model is that model);
+        # against the judge the records name, strictly (a dated snapshot is another grader).
+        graded = grader != "none"
+        judge_is_evaluated = model in ("same_as_judge", "same_last_segment")
+        self_graded = grader == "self" or (
+            grader in ("judge", "judge_and_other") and judge_is_evaluated
+        )
+        failed2 = before.copy()
+        if has_dataset and output_dataset == "other_version":
+            failed2.append(C.DATASET_MISMATCH)
+        failed2 += middle
+        if (judged and model != "other") or (graded and (model == "unnamed" or self_graded)):
+            failed2.append(C.JUDGE_NOT_INDEPENDENT)
+        if graded and (st.judge == "none" or (judged and grader != "judge")):
+            failed2.append(C.JUDGE_MODEL_MISMATCH)
+        failed2 += after
+        if failed1:
+            return Outcome.INFORMATIONAL, failed1, failed2
+        if failed2:
+            return Outcome.BLOCKED, failed2, []
+        return Outcome.CAN_GATE, [], []
+
+    return answer
 
 
 # The judge crossed with the evidence its record names: every evidence state for a calibrated
@@ -147,22 +167,31 @@ _APPROVAL_MOVES = tuple(a for a in s.APPROVAL_STATES if a != "current")
 _APPROVAL_RUNS = [("other", "matches", "none"), ("unnamed", "other_version", "none")]
 
 
-def walks() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
-    """The table, as (record states, the output states crossed with them) pairs: the whole
-    product with no grader named, then the whole product with each grader named, then every
-    record state with each approval that is not current."""
+def walks(
+    metric: MetricStatus | None = None,
+) -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
+    """The table for one metric state, as (record states, the output states crossed with them)
+    pairs: the whole product with no grader named, then the whole product with each grader
+    named, then every record state with each approval that is not current. Over every metric
+    state, the whole table."""
     plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
     graded = list(
         itertools.product(
             s.MODEL_STATES, s.OUTPUT_DATASET_STATES, [g for g in s.GRADER_STATES if g != "none"]
         )
     )
-    for combo in itertools.product(*_RECORD_DIMS):
+    rest = _RECORD_DIMS[1:]
+    for combo in itertools.product((metric,), *rest):
         yield (*combo, "current"), plain
-    for combo in itertools.product(*_RECORD_DIMS[:5], _POLICY_WAYS, *_RECORD_DIMS[6:]):
+    for combo in itertools.product((metric,), *rest[:4], _POLICY_WAYS, *rest[5:]):
         yield (*combo, "current"), graded
-    for combo in itertools.product(*_RECORD_DIMS, _APPROVAL_MOVES):
+    for combo in itertools.product((metric,), *rest, _APPROVAL_MOVES):
         yield combo, _APPROVAL_RUNS
+
+
+def every_walk() -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
+    for metric in s.METRIC_STATES:
+        yield from walks(metric)
 
 
 def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State:
@@ -192,33 +221,56 @@ def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State
     )
 
 
-def test_whole_authority_table() -> None:
+def test_the_walk_is_the_whole_table() -> None:
+    """The walks, over every metric state, cover each record state crossed with each output
+    state with no grader, each way of reading a policy crossed with each grader, and each
+    record state with each approval that is not current, crossed with two runs."""
+    records = 1
+    for dim in _RECORD_DIMS:
+        records *= len(dim)
+    runs = len(s.MODEL_STATES) * len(s.OUTPUT_DATASET_STATES)
+    graders = len(s.GRADER_STATES) - 1
+    want = (
+        records * runs
+        + records // len(s.POLICY_STATES) * len(_POLICY_WAYS) * runs * graders
+        + records * len(_APPROVAL_MOVES) * len(_APPROVAL_RUNS)
+    )
+    walked = [(on_records, tuple(on_runs)) for on_records, on_runs in every_walk()]
+    assert len(set(walked)) == len(walked)
+    assert sum(len(on_runs) for _, on_runs in walked) == want > 1_800_000
+
+
+@pytest.mark.parametrize("metric", s.METRIC_STATES, ids=str)
+def test_whole_authority_table(metric: MetricStatus | None) -> None:
     """Every combination of record and output states resolves to DESIGN.md's outcome, reasons
-    and notes."""
-    wrong, walked = [], 0
-    runs = {}
-    for on_records, on_runs in walks():
+    and notes (one metric record state at a time, so the table's parts can run in parallel)."""
+    wrong = []
+    runs: dict[tuple[object, ...], Measurement] = {}
+    for on_records, on_runs in walks(metric):
         records = s.records(state(on_records, on_runs[0]))
+        want_for = expectation(state(on_records, on_runs[0]))
         for on_run in on_runs:
-            st = state(on_records, on_run)
             if on_run not in runs:
-                runs[on_run] = s.measurement(st)
+                runs[on_run] = s.measurement(state(on_records, on_run))
             got = resolve(s.METRIC, records, runs[on_run], evaluated_on=s.TODAY)
-            want = expected(st)
-            have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
-            if have != want:
-                wrong.append((st, have, want))
-            walked += 1
-    assert walked > 1_800_000
+            want = want_for(*on_run)
+            if (
+                got.outcome is not want[0]
+                or [r.code for r in got.reasons] != want[1]
+                or [r.code for r in got.notes] != want[2]
+            ):
+                have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
+                wrong.append((state(on_records, on_run), have, want))
     assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
 
 
 def test_every_outcome_and_code_is_reached() -> None:
     """The walk really covers the table: each outcome and each reason code occurs."""
     outcomes, codes = set(), set()
-    for on_records, on_runs in itertools.islice(walks(), 0, None, 7):
+    for on_records, on_runs in itertools.islice(every_walk(), 0, None, 7):
+        answer = expectation(state(on_records, on_runs[0]))
         for on_run in on_runs:
-            outcome, reasons, notes = expected(state(on_records, on_run))
+            outcome, reasons, notes = answer(*on_run)
             outcomes.add(outcome)
             codes.update(reasons, notes)
     assert outcomes == set(Outcome)

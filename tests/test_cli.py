@@ -1,4 +1,6 @@
-"""End to end: the installed `evalglass` command, in a subprocess, on real files."""
+"""End to end on real files: the installed `evalglass` command in a subprocess where the process
+is what a test shows (the README's commands, exit codes, one-line errors with no traceback, the
+environment), and in this process (tests/cli_runner.py) where a subprocess would prove no more."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_runner import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_RECORDS = ROOT / "host_records"
@@ -96,31 +100,31 @@ def test_deleting_thresholds_takes_the_pass_back(work: Path) -> None:
     """No memory between runs: without thresholds.yaml nothing gates, and it says so first. The
     example's success policy names qa/exact_match, so that is blocked; without the policy, it
     is informational."""
-    assert run("score", "run.json", cwd=work).returncode == 0
+    assert cli("score", "run.json", cwd=work).returncode == 0
     (work / "host_records/thresholds.yaml").unlink()
-    result = run("score", "run.json", cwd=work)
+    result = cli("score", "run.json", cwd=work)
     assert result.returncode == 3
     assert result.stdout.startswith(
         "BLOCKED — we cannot say: must-pass qa/exact_match informational (success.yaml)"
     )
     (work / "host_records/success.yaml").unlink()
-    result = run("score", "run.json", cwd=work)
+    result = cli("score", "run.json", cwd=work)
     assert result.returncode == 0
     assert result.stdout.startswith("NO ACTIVE GATE — nothing was enforced")
-    assert run("score", "run.json", "--require-gate", cwd=work).returncode == 5
+    assert cli("score", "run.json", "--require-gate", cwd=work).returncode == 5
 
 
 def test_the_success_policy_asks_for_gates_itself(work: Path) -> None:
     """min_gates is the host's own --require-gate: too few gates exit 5 without the flag, and
     the first line says what the policy asked for."""
     (work / "host_records/success.yaml").write_text("success:\n  min_gates: 2\n")
-    result = run("score", "run.json", cwd=work)
+    result = cli("score", "run.json", cwd=work)
     assert result.returncode == 5
     assert result.stdout.splitlines()[0] == (
         "TOO FEW GATES — 1 gate enforced, 1 passed; success.yaml asks for at least 2 gates; "
         "4 informational; 2 gating checks not run"
     )
-    card = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    card = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
     assert (card["verdict"], card["exit_code"]) == ("informational", 5)
     assert card["policy"] == {
         "source": "success.yaml",
@@ -150,18 +154,18 @@ def test_a_percentage_policy_lists_what_it_tolerated(work: Path) -> None:
     (work / "host_records/success.yaml").write_text(
         "success:\n  mode: percentage\n  min_pass_rate: 0.5\n"
     )
-    result = run("score", "run.json", cwd=work)
+    result = cli("score", "run.json", cwd=work)
     assert result.returncode == 0, result.stdout
     assert result.stdout.splitlines()[0] == (
         "PASS — 1 of 2 gates passed (50%, at least the 50% success.yaml asks for); tolerated: "
         "qa/refusal_rate (fail); 3 informational; 2 gating checks not run"
     )
-    card = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    card = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
     assert card["policy"]["tolerated"] == [{"id": "qa/refusal_rate", "status": "fail"}]
     (work / "host_records/success.yaml").write_text(
         "success:\n  mode: percentage\n  min_pass_rate: 0.5\n  must_pass:\n    - qa/refusal_rate\n"
     )
-    result = run("score", "run.json", cwd=work)
+    result = cli("score", "run.json", cwd=work)
     assert result.returncode == 1
     assert result.stdout.startswith("FAIL — must-pass qa/refusal_rate fail (success.yaml)")
 
@@ -169,7 +173,7 @@ def test_a_percentage_policy_lists_what_it_tolerated(work: Path) -> None:
 def test_non_finite_value_is_unsound(work: Path) -> None:
     """Python-written NaN is read, and a gate on it is unsound (blocked), never a pass."""
     (work / "run.json").write_text('{"model": "m", "metrics": {"qa/exact_match": NaN}}')
-    result = run("score", "run.json", "--format", "json", cwd=work)
+    result = cli("score", "run.json", "--format", "json", cwd=work)
     assert result.returncode == 3
     card = next(m for m in json.loads(result.stdout)["metrics"] if m["id"] == "qa/exact_match")
     assert card["gate"]["result"] == "unsound"
@@ -179,8 +183,8 @@ def test_non_finite_value_is_unsound(work: Path) -> None:
 def test_json_is_byte_identical_across_runs(work: Path) -> None:
     """The same inputs, evaluated as of the same time, give the same bytes."""
     args = ("score", "run.json", "--format", "json", "--as-of", "2026-11-30")
-    first = run(*args, cwd=work).stdout
-    second = run(*args, cwd=work).stdout
+    first = cli(*args, cwd=work).stdout
+    second = cli(*args, cwd=work).stdout
     assert first == second and json.loads(first)["schema_version"] == 1
     assert json.loads(first)["evaluated_at"] == "2026-11-30T00:00:00Z"
 
@@ -190,7 +194,7 @@ def test_evaluated_at_defaults_to_now_in_utc(work: Path) -> None:
     import datetime as dt
 
     before = dt.datetime.now(dt.UTC).replace(microsecond=0)
-    doc = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
     after = dt.datetime.now(dt.UTC)
     assert doc["evaluated_at"].endswith("Z") and len(doc["evaluated_at"]) == 20
     assert before <= dt.datetime.fromisoformat(doc["evaluated_at"]) <= after
@@ -199,14 +203,14 @@ def test_evaluated_at_defaults_to_now_in_utc(work: Path) -> None:
 @pytest.mark.parametrize("bad", ["yesterday", "2026-13-01", "2026-02-30", "30/11/2026", ""])
 def test_bad_as_of_is_a_one_line_usage_error(work: Path, bad: str) -> None:
     """A malformed or impossible --as-of exits 2 with one line naming the option, nothing else."""
-    result = run("score", "run.json", "--as-of", bad, cwd=work)
+    result = cli("score", "run.json", "--as-of", bad, cwd=work)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("evalglass: --as-of ")
 
 
 def test_markdown_scorecard(work: Path) -> None:
     """The Markdown scorecard opens with the verdict and tables the deciding gate."""
-    result = run("score", "run.json", "--format", "markdown", cwd=work)
+    result = cli("score", "run.json", "--format", "markdown", cwd=work)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert (
@@ -221,11 +225,11 @@ def test_markdown_scorecard(work: Path) -> None:
 
 def test_output_file_is_written_and_records_are_refused(work: Path) -> None:
     """--output writes the scorecard; a path inside the records folder is refused (exit 2)."""
-    result = run("score", "run.json", "--format", "json", "--output", "card.json", cwd=work)
+    result = cli("score", "run.json", "--format", "json", "--output", "card.json", cwd=work)
     assert result.returncode == 0 and result.stdout == ""
     assert json.loads((work / "card.json").read_text())["verdict"] == "pass"
     before = sorted(p.name for p in (work / "host_records").iterdir())
-    result = run("score", "run.json", "--output", "host_records/card.md", cwd=work)
+    result = cli("score", "run.json", "--output", "host_records/card.md", cwd=work)
     assert result.returncode == 2
     assert "never writes" in result.stderr
     assert sorted(p.name for p in (work / "host_records").iterdir()) == before
@@ -234,7 +238,7 @@ def test_output_file_is_written_and_records_are_refused(work: Path) -> None:
 def test_output_never_overwrites_an_eval_output(work: Path) -> None:
     """Writing the scorecard over the eval output it read is refused."""
     original = (work / "run.json").read_bytes()
-    result = run("score", "run.json", "--output", "run.json", cwd=work)
+    result = cli("score", "run.json", "--output", "run.json", cwd=work)
     assert result.returncode == 2
     assert (work / "run.json").read_bytes() == original
 
@@ -319,7 +323,7 @@ def test_record_errors_are_one_line_exit_4(work: Path, name: str, text: str, mes
 def test_output_errors_are_one_line_exit_4(work: Path, content: str, message: str) -> None:
     """A malformed eval output: exit 4 and one line naming the file."""
     (work / "bad.json").write_text(content)
-    result = run("score", "bad.json", cwd=work)
+    result = cli("score", "bad.json", cwd=work)
     assert result.returncode == 4
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(message)
@@ -329,7 +333,7 @@ def test_output_errors_are_one_line_exit_4(work: Path, content: str, message: st
 def test_metric_measured_twice_names_both_files(work: Path) -> None:
     """Two outputs measuring one metric (with no run times to order them) is an input error."""
     shutil.copy(work / "run.json", work / "again.json")
-    result = run("score", "run.json", "again.json", cwd=work)
+    result = cli("score", "run.json", "again.json", cwd=work)
     assert result.returncode == 4
     assert "again.json" in result.stderr and "run.json" in result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -373,7 +377,7 @@ def test_version_and_module_entry_point(work: Path) -> None:
 def test_write_several_formats_while_the_terminal_shows_the_scorecard(work: Path) -> None:
     """--write writes each format atomically; stdout still has the scorecard; exit unchanged."""
     (work / "out").mkdir()
-    result = run(
+    result = cli(
         "score",
         "run.json",
         "--write",
@@ -394,8 +398,8 @@ def test_write_several_formats_while_the_terminal_shows_the_scorecard(work: Path
 
 def test_bad_write_is_a_usage_error_before_any_work(work: Path) -> None:
     """A malformed --write, or two writes to one file, exit 2 and write nothing."""
-    assert run("score", "run.json", "--write", "yaml=x.yaml", cwd=work).returncode == 2
-    result = run(
+    assert cli("score", "run.json", "--write", "yaml=x.yaml", cwd=work).returncode == 2
+    result = cli(
         "score", "run.json", "--write", "json=a.json", "--write", "markdown=a.json", cwd=work
     )
     assert result.returncode == 2
@@ -424,7 +428,7 @@ def test_github_format_appends_to_the_step_summary(work: Path) -> None:
 
 def test_keep_samples_makes_a_paired_baseline(work: Path) -> None:
     """A scorecard saved with --keep-samples serves as a baseline, and the gate compares paired."""
-    result = run(
+    result = cli(
         "score", "run.json", "--format", "json", "--keep-samples", "--output", "base.json", cwd=work
     )
     assert result.returncode == 0
@@ -437,7 +441,7 @@ def test_keep_samples_makes_a_paired_baseline(work: Path) -> None:
         "    value: 0.85\n",
         "    value: 0.85\n    max_drop: 0.02\n",
     )
-    doc = json.loads(run("score", "run.json", "--format", "json", cwd=work).stdout)
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
     card = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
     assert card["gate"]["result"] == "pass"
     assert card["gate"]["change"]["paired"] == 200

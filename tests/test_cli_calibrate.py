@@ -1,4 +1,6 @@
-"""End to end: the installed `evalglass calibrate`, in a subprocess, on the committed example."""
+"""End to end: `evalglass calibrate` on the committed example: the installed command in a
+subprocess for the worked example and the missing extra, in this process (tests/cli_runner.py)
+for the rest."""
 
 from __future__ import annotations
 
@@ -10,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runner import Result, cli
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "calibration"
 EVALGLASS = Path(sys.executable).parent / "evalglass"
+
+
+def calibrate(*args: str, cwd: Path) -> Result:
+    return cli("calibrate", *args, cwd=cwd)
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -57,7 +65,7 @@ def test_example_evidence_is_what_the_command_writes(work: Path) -> None:
 def test_drift_against_recorded_evidence_is_reported(work: Path) -> None:
     """The later sample, compared with the committed evidence, shows suspected drift; the JSON
     report carries it and still reads as evidence."""
-    result = run(
+    result = calibrate(
         "later-judgments.jsonl",
         "later-labels.csv",
         "--judge",
@@ -69,7 +77,7 @@ def test_drift_against_recorded_evidence_is_reported(work: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "kappa" in result.stdout
     assert "suspected drift in kappa, ac1, percent_agreement, alpha" in result.stdout
-    result = run(
+    result = calibrate(
         "later-judgments.jsonl",
         "later-labels.csv",
         "--judge",
@@ -87,7 +95,7 @@ def test_drift_against_recorded_evidence_is_reported(work: Path) -> None:
 
 def test_markdown_summary(work: Path) -> None:
     """--format markdown gives a table a pull request can show."""
-    result = run(
+    result = calibrate(
         "judgments.jsonl", "labels.csv", "--judge", "grader-v2", "--format", "markdown", cwd=work
     )
     assert result.returncode == 0, result.stderr
@@ -99,7 +107,7 @@ def test_duplicate_id_exits_4_naming_the_line(work: Path) -> None:
     """A sample judged twice: one line on stderr with file and line, nothing on stdout."""
     with (work / "judgments.jsonl").open("a") as stream:
         stream.write('{"sample_id": "q0002", "label": "fail"}\n')
-    result = run(
+    result = calibrate(
         "judgments.jsonl", "labels.csv", "--judge", "grader-v2", "--out", "e.json", cwd=work
     )
     assert result.returncode == 4
@@ -113,7 +121,7 @@ def test_duplicate_id_exits_4_naming_the_line(work: Path) -> None:
 
 def test_no_common_items_exits_4(work: Path) -> None:
     """Judgments and labels for different items: exit 4, one line."""
-    result = run("judgments.jsonl", "later-labels.csv", "--judge", "grader-v2", cwd=work)
+    result = calibrate("judgments.jsonl", "later-labels.csv", "--judge", "grader-v2", cwd=work)
     assert result.returncode == 4
     assert result.stderr.startswith("evalglass: judgments.jsonl: no sample_id is in both")
     assert result.stderr.count("\n") == 1
@@ -121,7 +129,7 @@ def test_no_common_items_exits_4(work: Path) -> None:
 
 def test_out_inside_the_records_folder_is_refused(work: Path) -> None:
     """The evidence is never written into host records (a usage error, exit 2)."""
-    result = run(
+    result = calibrate(
         "judgments.jsonl",
         "labels.csv",
         "--judge",
@@ -138,7 +146,7 @@ def test_out_inside_the_records_folder_is_refused(work: Path) -> None:
 def test_unreadable_recorded_evidence_exits_4(work: Path) -> None:
     """--against a file that is not evidence: exit 4 naming it, before any work."""
     (work / "bad.json").write_text('{"schema_version": 1}')
-    result = run(
+    result = calibrate(
         "judgments.jsonl", "labels.csv", "--judge", "grader-v2", "--against", "bad.json", cwd=work
     )
     assert result.returncode == 4
@@ -170,7 +178,7 @@ def test_without_numpy_the_command_names_the_extra(work: Path) -> None:
 def test_judge_model_option_and_missing_records(tmp_path: Path) -> None:
     """--judge-model wins; with no records folder the model is simply unknown."""
     shutil.copytree(EXAMPLE, tmp_path, dirs_exist_ok=True)
-    result = run(
+    result = calibrate(
         "judgments.jsonl",
         "labels.csv",
         "--judge",
@@ -183,7 +191,7 @@ def test_judge_model_option_and_missing_records(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["judge_model"] is None
-    result = run(
+    result = calibrate(
         "judgments.jsonl",
         "labels.csv",
         "--judge",

@@ -1,4 +1,5 @@
-"""Real framework outputs, end to end through the installed CLI, against host records."""
+"""Real framework outputs, end to end through the CLI (in this process: tests/cli_runner.py),
+against host records."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runner import cli
 from tests.evidence_files import FIXTURES, NOT_RUNS, outputs
-from tests.test_cli import run
 
 INSPECT_ERRORS = next((FIXTURES / "inspect/logs/eval").glob("*arith-errors*.eval"))
 LMEVAL = FIXTURES / "lm-eval/results"
@@ -86,7 +87,7 @@ def test_each_framework_scores_end_to_end(
 ) -> None:
     """Each framework's own file, detected and read by the CLI, with the numbers it stored."""
     folder = records(tmp_path, metric, 0.01)
-    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert got["value"] == pytest.approx(value, abs=1e-9) and got["n"] == n
     assert got["authority"]["outcome"] == "can_gate"
@@ -98,7 +99,7 @@ def test_errored_samples_make_the_gate_unsound(tmp_path: Path) -> None:
     """Inspect leaves 5 errored samples out of its metric; evalglass counts them and blocks."""
     metric = "arith_errors/match/accuracy"
     folder = records(tmp_path, metric, 0.01)
-    result = run(
+    result = cli(
         "score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json", cwd=tmp_path
     )
     got = card(result, metric)
@@ -112,7 +113,7 @@ def test_missing_samples_within_the_allowance_gate(tmp_path: Path) -> None:
     """With max_missing_fraction 0.25, 5 of 20 missing is allowed and the gate is compared."""
     metric = "arith_errors/match/accuracy"
     folder = records(tmp_path, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
-    result = run(
+    result = cli(
         "score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json", cwd=tmp_path
     )
     assert card(result, metric)["gate"]["result"] == "pass"
@@ -126,7 +127,7 @@ def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
     folder = records(tmp_path, metric, 0.01, judges=judges)
     name_judge(folder, "self", "mockllm/model")
     path = FIXTURES / "inspect/logs/eval"
-    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert got["authority"]["outcome"] == "blocked"
     # The log also says mockllm/judge graded it, which is not the judge the records name.
@@ -151,7 +152,7 @@ def judged_records(tmp_path: Path, metric: str, judge: str | None = "grader") ->
 
 def test_a_model_graded_inspect_scorer_with_its_judge_gates(tmp_path: Path) -> None:
     """The log's grader is the calibrated judge the records name, not the model: it gates."""
-    result = run(
+    result = cli(
         "score",
         str(INSPECT_JSON),
         "--records",
@@ -173,7 +174,7 @@ def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
         entry.get("options", {}).pop("model", None)
     log = tmp_path / "self-graded.json"
     log.write_text(json.dumps(doc))
-    result = run(
+    result = cli(
         "score",
         str(log),
         "--records",
@@ -197,7 +198,7 @@ def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
 def test_a_model_graded_metric_without_a_judge_is_blocked(tmp_path: Path) -> None:
     """The log says a model graded the metric and metrics.yaml names no judge: blocked."""
     folder = judged_records(tmp_path, GRADED, judge=None)
-    result = run(
+    result = cli(
         "score", str(INSPECT_JSON), "--records", str(folder), "--format", "json", cwd=tmp_path
     )
     got = card(result, GRADED)
@@ -221,7 +222,7 @@ def test_a_promptfoo_column_graded_by_two_models_is_blocked(tmp_path: Path) -> N
     metric = "echo/terse/closeness"
     folder = records(tmp_path, metric, 0.01, judges=JUDGE)
     name_judge(folder, "grader", "mockllm/judge")
-    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
     assert "'openai:gpt-4.1'" in got["authority"]["reasons"][0]["message"]
@@ -263,7 +264,7 @@ def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form:
     (folder / "judges.yaml").write_text(
         "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n"
     )
-    result = run(
+    result = cli(
         "score", str(SELF_GRADED / form), "--records", str(folder), "--format", "json", cwd=tmp_path
     )
     codes = {
@@ -310,7 +311,7 @@ def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path:
         "judges:\n  x:\n    model: file://grader_x.js\n    calibration: calibrated\n"
     )
     graders = FIXTURES / "promptfoo/graders/results/results.json"
-    result = run("score", str(graders), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(graders), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = {m: card(result, m)["authority"]["reasons"] for m in ids}
     assert [r["code"] for r in got["model-a/sum/rubric"]] == [
         "judge_not_independent",
@@ -330,7 +331,7 @@ def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
     )
     thresholds = (folder / "thresholds.yaml").read_text()
     (folder / "thresholds.yaml").write_text(thresholds + "      fingerprint: sha256-other\n")
-    result = run("score", str(LMEVAL), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(LMEVAL), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["dataset_mismatch"]
     assert result.returncode == 3
@@ -344,12 +345,12 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
         shutil.copy(found, logs / found.name)
     metric = "arith/match/accuracy"
     folder = records(tmp_path, metric, 0.01)
-    result = run("score", str(logs), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(logs), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert got["source"].endswith(".json")  # the JSON-log run started last (22:43:39)
     assert [Path(a["source"]).suffix for a in got["earlier_runs"]] == [".eval"]
     assert got["earlier_runs"][0]["value"] == pytest.approx(0.45)
-    terminal = run("score", str(logs), "--records", str(folder), cwd=tmp_path).stdout
+    terminal = cli("score", str(logs), "--records", str(folder), cwd=tmp_path).stdout
     assert "earlier run:" in terminal
 
 
@@ -361,7 +362,7 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
 def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
     """`evalglass metrics` reads every real output file by itself, and refuses a framework's own
     file that holds no run (an index, a cache, a JUnit report) saying what it is."""
-    result = run("metrics", str(fixture), cwd=tmp_path)
+    result = cli("metrics", str(fixture), cwd=tmp_path)
     if fixture.name in NOT_RUNS:
         assert (result.returncode, result.stdout) == (4, "")
         assert "holds no run to read" in result.stderr
@@ -381,7 +382,7 @@ def test_an_eval_set_folder_scores_with_a_note_per_skipped_file(tmp_path: Path) 
     host = records(tmp_path, metric, 0.01)
     text = (host / "metrics.yaml").read_text().replace("min_samples: 10", "min_samples: 5")
     (host / "metrics.yaml").write_text(text)
-    result = run("score", str(folder), "--records", str(host), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(folder), "--records", str(host), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert (got["value"], got["n"]) == (
         score["metrics"]["accuracy"]["value"],
@@ -405,7 +406,7 @@ def test_unscored_samples_count_against_the_missing_allowance(tmp_path: Path) ->
         e for e in json.loads(log.read_text())["results"]["scores"] if e["name"] == "checked"
     )
     metric = "unscored/checked/accuracy"
-    strict = run(
+    strict = cli(
         "score",
         str(log),
         "--records",
@@ -424,7 +425,7 @@ def test_unscored_samples_count_against_the_missing_allowance(tmp_path: Path) ->
     allowed = tmp_path / "allowed"
     allowed.mkdir()
     folder = records(allowed, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
-    result = run("score", str(log), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(log), "--records", str(folder), "--format", "json", cwd=tmp_path)
     assert card(result, metric)["gate"]["result"] == "pass"
     assert result.returncode == 0
 
@@ -433,7 +434,7 @@ def test_a_small_group_cannot_clear_min_samples(tmp_path: Path) -> None:
     """grouped(): `mul` holds 6 of the 18 samples, so min_samples 10 makes its gate unsound."""
     log = next((FIXTURES / "inspect/grouped/logs/json").glob("*.json"))
     metric = "grouped_ops/exact/mul"
-    result = run(
+    result = cli(
         "score",
         str(log),
         "--records",
@@ -458,7 +459,7 @@ def test_repeats_cannot_clear_min_samples(tmp_path: Path) -> None:
     folder = records(tmp_path, metric, 0.01)
     text = (folder / "metrics.yaml").read_text().replace("min_samples: 10", "min_samples: 20")
     (folder / "metrics.yaml").write_text(text)
-    result = run("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
     got = card(result, metric)
     assert got["n"] == len(doc["config"]["tests"])
     assert [r["code"] for r in got["gate"]["reasons"]] == ["too_few_samples"]
@@ -473,7 +474,7 @@ def test_a_recognised_file_with_no_metric_is_an_input_error(tmp_path: Path) -> N
     path = tmp_path / "run.json"
     path.write_text('{"metrics": {}}')
     for command in (["metrics", str(path)], ["score", str(path), "--records", str(tmp_path)]):
-        result = run(*command, cwd=tmp_path)
+        result = cli(*command, cwd=tmp_path)
         assert (result.returncode, result.stdout) == (4, "")
         assert "holds no metric" in result.stderr
 
@@ -482,7 +483,7 @@ def test_a_file_no_format_claims_says_what_each_looked_for(tmp_path: Path) -> No
     """One line: what the file looks like, and each format tried with what it wants."""
     path = tmp_path / "scores.jsonl"
     path.write_text('{"name": "q1", "value": 1}\n')
-    result = run("metrics", str(path), cwd=tmp_path)
+    result = cli("metrics", str(path), cwd=tmp_path)
     assert result.returncode == 4 and len(result.stderr.splitlines()) == 1
     assert "a JSON object with keys name, value" in result.stderr
     for name in ("inspect", "lm-eval", "promptfoo", "deepeval", "rows", "generic"):
@@ -499,7 +500,7 @@ def test_every_command_that_reads_outputs_notes_the_skipped_files(tmp_path: Path
         ["explain", "Exact Match", str(folder), "--records", str(host)],
     )
     for command in commands:
-        result = run(*command, cwd=tmp_path)
+        result = cli(*command, cwd=tmp_path)
         notes = [
             line for line in result.stderr.splitlines() if line.startswith("evalglass: skipped")
         ]
@@ -510,7 +511,7 @@ def test_every_command_that_reads_outputs_notes_the_skipped_files(tmp_path: Path
 def test_the_metrics_json_lists_the_skipped_files(tmp_path: Path) -> None:
     """`metrics --format json` (what the MCP metrics tool answers) names each skipped file."""
     folder = FIXTURES / "inspect/eval-set/logs/eval"
-    result = run("metrics", str(folder), "--format", "json", cwd=tmp_path)
+    result = cli("metrics", str(folder), "--format", "json", cwd=tmp_path)
     doc = json.loads(result.stdout)
     assert sorted(Path(s["source"]).name for s in doc["skipped"]) == [
         ".eval-set-id",

@@ -3,7 +3,6 @@ authority: the records change only by a person editing them."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import os
 import re
@@ -20,8 +19,9 @@ from evalglass.records.model import Approval, Calibration, DatasetStatus, Metric
 from evalglass.render import Format
 from evalglass.shell.cli import app
 from evalglass.shell.mcp_tools import TOOLS
+from tests.cli_runner import Result, cli
 from tests.mcp_client import Call, calls
-from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 FORMATS = [f.value for f in Format]
 CALIBRATION = Path(__file__).resolve().parents[1] / "examples" / "calibration"
@@ -118,29 +118,17 @@ def snapshot(folder: Path) -> dict[str, tuple[object, ...]]:
     return found
 
 
-def _run(args: tuple[str, ...], cwd: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "NO_COLOR": "1",
-        "GITHUB_STEP_SUMMARY": str(out / "summary.md"),
-        "HOME": str(out),
-    }
-    return subprocess.run(
-        [str(EVALGLASS), *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
+def _run(args: tuple[str, ...], cwd: Path, out: Path) -> Result:
+    # In this process: the files a command writes are its code's, which a subprocess would only
+    # run more slowly. HOME is apart so nothing the commands keep there can reach the records.
+    return cli(
+        *args, cwd=cwd, env={"GITHUB_STEP_SUMMARY": str(out / "summary.md"), "HOME": str(out)}
     )
 
 
 def _run_all(repo: Path, out: Path) -> None:
-    commands = _commands()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda c: _run(c[0], repo, out), commands))
-    for (args, codes), result in zip(commands, results, strict=True):
+    for args, codes in _commands():
+        result = _run(args, repo, out)
         assert result.returncode in codes, (args, result.returncode, result.stderr)
 
 
@@ -292,27 +280,28 @@ def _mcp_calls() -> list[Call]:
     ]
 
 
-def _serve_all(repo: Path) -> None:
+def _serve_all(repo: Path, *, stdio: bool) -> None:
     for args in ([], ["--records-ref", "HEAD"]):
-        answers = calls(repo, args, _mcp_calls())
+        answers = calls(repo, args, _mcp_calls(), stdio=stdio)
         assert [a.is_error for a in answers] == [False] * 10 + [True] * 4
 
 
 def test_no_mcp_tool_writes_anything(repo: Path) -> None:
     """Every MCP tool, answered or refused, from a folder and a records-ref server, on a writable
     then a read-only tree: the working directory (records, outputs, .git) and the server's HOME
-    are left as they were."""
+    are left as they were. The real server process on the writable tree; on the read-only one,
+    the same command and tools in this process (tests/mcp_client.py)."""
     home = repo.parent / "mcp-home"
     home.mkdir()
     before = snapshot(repo), snapshot(home)
-    _serve_all(repo)
+    _serve_all(repo, stdio=True)
     assert (snapshot(repo), snapshot(home)) == before
     paths = [repo, *repo.rglob("*")]
     for path in paths:
         os.chmod(path, stat.S_IMODE(path.lstat().st_mode) & ~0o222)
     try:
         locked = snapshot(repo), snapshot(home)
-        _serve_all(repo)
+        _serve_all(repo, stdio=False)
         assert (snapshot(repo), snapshot(home)) == locked
     finally:
         for path in paths:

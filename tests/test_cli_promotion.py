@@ -1,5 +1,5 @@
-"""End to end: explain, doctor, validate and schema through the installed CLI, and the pre-commit
-hook that runs validate."""
+"""End to end: explain, doctor, validate and schema through the CLI (in this process:
+tests/cli_runner.py), and the pre-commit hook that runs validate."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 import strictyaml  # type: ignore[import-untyped]
 
 from evalglass.records.json_schema import json_schema, json_schemas
-from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, ROOT, edit, run
+from tests.cli_runner import cli
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, ROOT, edit
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ APPROVED_NO_DATE = (
 
 def test_explain_shows_the_checklist_and_the_hypothetical(work: Path) -> None:
     """explain: exit 0, the plain reason, the edit and what it asserts, the labelled what-if."""
-    result = run("explain", "qa/helpfulness", "run.json", cwd=work)
+    result = cli("explain", "qa/helpfulness", "run.json", cwd=work)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "qa/helpfulness: informational: shown, never enforced"
@@ -44,7 +45,7 @@ def test_explain_shows_the_checklist_and_the_hypothetical(work: Path) -> None:
 
 def test_explain_in_markdown(work: Path) -> None:
     """--format markdown: a bold headline and the ordered edit table."""
-    result = run("explain", "qa/refusal_rate", "run.json", "--format", "markdown", cwd=work)
+    result = cli("explain", "qa/refusal_rate", "run.json", "--format", "markdown", cwd=work)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("**`qa/refusal_rate`: informational: shown, never enforced**\n")
     assert "| 1 | `thresholds.yaml` | `qa/refusal_rate.approval` | `approved` |" in result.stdout
@@ -53,7 +54,7 @@ def test_explain_in_markdown(work: Path) -> None:
 
 def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
     """An id neither recorded nor measured: exit 4, one line with a did-you-mean, no stdout."""
-    result = run("explain", "qa/exact-match", "run.json", cwd=work)
+    result = cli("explain", "qa/exact-match", "run.json", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
         (
@@ -67,16 +68,16 @@ def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:
 def test_explain_and_doctor_refuse_formats_they_lack(work: Path) -> None:
     """explain renders terminal, markdown or json, doctor terminal or json, metrics terminal or
     json: others are usage errors."""
-    assert run("explain", "qa/helpfulness", "--format", "junit", cwd=work).returncode == 2
-    assert run("doctor", "--format", "markdown", cwd=work).returncode == 2
-    assert run("metrics", "run.json", "--format", "html", cwd=work).returncode == 2
-    assert run("metrics", "run.json", "--skeleton", "--format", "json", cwd=work).returncode == 2
+    assert cli("explain", "qa/helpfulness", "--format", "junit", cwd=work).returncode == 2
+    assert cli("doctor", "--format", "markdown", cwd=work).returncode == 2
+    assert cli("metrics", "run.json", "--format", "html", cwd=work).returncode == 2
+    assert cli("metrics", "run.json", "--skeleton", "--format", "json", cwd=work).returncode == 2
 
 
 def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
     """The example gates on a calibrating judge (an error); calibrated, only warnings remain
     (two of them: tasks of the output that no gating record covers)."""
-    result = run("doctor", "run.json", cwd=work)
+    result = cli("doctor", "run.json", cwd=work)
     assert result.returncode == 1
     assert result.stdout.splitlines()[-1] == (
         "5 metrics configured to gate; 0 measured by nothing given; 1 error, 5 warnings"
@@ -87,7 +88,7 @@ def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
         "calibrated [uncalibrated_judge]"
     ) in result.stdout.splitlines()
     edit(work / "host_records/judges.yaml", "calibration: calibrating", "calibration: calibrated")
-    result = run("doctor", "run.json", "--format", "json", cwd=work)
+    result = cli("doctor", "run.json", "--format", "json", cwd=work)
     assert result.returncode == 0
     doc = json.loads(result.stdout)
     assert (doc["errors"], doc["warnings"], doc["exit_code"]) == (0, 5, 0)
@@ -96,7 +97,7 @@ def test_doctor_exits_1_on_an_error_and_0_on_warnings_alone(work: Path) -> None:
 def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
     """An approved threshold without its date is a load error: exit 4, one line, like score."""
     (work / "host_records/thresholds.yaml").write_text(APPROVED_NO_DATE)
-    result = run("doctor", cwd=work)
+    result = cli("doctor", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
         (
@@ -109,7 +110,7 @@ def test_doctor_reports_a_load_error_as_one_line_exit_4(work: Path) -> None:
 
 def test_validate_counts_the_records(work: Path) -> None:
     """validate: schema only, `ok: N records in DIR`, exit 0."""
-    result = run("validate", cwd=work)
+    result = cli("validate", cwd=work)
     assert (result.returncode, result.stdout, result.stderr) == (
         0,
         "ok: 17 records in host_records\n",
@@ -125,10 +126,10 @@ def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
         "  model-card:\n    file_exists: docs/model_card.md\n"
     )
     (work / "host_records/success.yaml").write_text("success:\n  min_gates: 1\n")
-    result = run("validate", cwd=work)
+    result = cli("validate", cwd=work)
     assert (result.returncode, result.stdout) == (0, "ok: 17 records in host_records\n")
     (work / "host_records/success.yaml").write_text("success:\n  mode: percentage\n")
-    refused = run("validate", cwd=work)
+    refused = cli("validate", cwd=work)
     assert refused.returncode == 4
     assert refused.stderr.splitlines() == [
         (
@@ -141,7 +142,7 @@ def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
 def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
     """validate on a bad record: the loader's one line, exit 4, nothing on stdout."""
     edit(work / "host_records/datasets.yaml", "status: validated", "status: validatd")
-    result = run("validate", "--records", "host_records", cwd=work)
+    result = cli("validate", "--records", "host_records", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
         (
@@ -154,14 +155,14 @@ def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
 
 def test_schema_prints_every_file_or_one(work: Path) -> None:
     """schema: all eight keyed by file name; with KIND (or KIND.yaml), that one; else exit 2."""
-    every = run("schema", cwd=work)
+    every = cli("schema", cwd=work)
     assert every.returncode == 0 and json.loads(every.stdout) == json_schemas()
     assert {"checks.yaml", "success.yaml"} <= json.loads(every.stdout).keys()
-    assert json.loads(run("schema", "success", cwd=work).stdout) == json_schema("success")
-    one = run("schema", "thresholds", cwd=work)
+    assert json.loads(cli("schema", "success", cwd=work).stdout) == json_schema("success")
+    one = cli("schema", "thresholds", cwd=work)
     assert json.loads(one.stdout) == json_schema("thresholds")
-    assert json.loads(run("schema", "metrics.yaml", cwd=work).stdout) == json_schema("metrics")
-    bad = run("schema", "metric", cwd=work)
+    assert json.loads(cli("schema", "metrics.yaml", cwd=work).stdout) == json_schema("metrics")
+    bad = cli("schema", "metric", cwd=work)
     assert bad.returncode == 2 and "expected one of metrics, thresholds" in bad.stderr
 
 
@@ -191,13 +192,13 @@ def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -
     data.write_text(data.read_text().replace("version: '2026-10'", "version: '2026-11'", 1))
     run_json = work / "run.json"
     run_json.write_text(run_json.read_text().replace('"2026-10"', '"2026-11"'))
-    blocked = run("score", "run.json", "--as-of", "2026-11-30", cwd=work)
+    blocked = cli("score", "run.json", "--as-of", "2026-11-30", cwd=work)
     assert blocked.returncode == 3, blocked.stdout + blocked.stderr
     assert (
         "      approval_stale: the approval by @alice on 2026-11-01: dataset version: "
         "approved '2026-10', dataset 'qa-gold' is at '2026-11'"
     ) in blocked.stdout.splitlines()
-    patch = run(
+    patch = cli(
         "explain", "qa/exact_match", "run.json", "--patch", "--as-of", "2026-11-30", cwd=work
     )
     assert patch.returncode == 0, patch.stderr
@@ -224,7 +225,7 @@ def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -
             "      dataset_version: '2026-11'\n\n  qa/helpfulness"
         ),
     )
-    cleared = run("score", "run.json", "--as-of", "2026-11-30", cwd=work)
+    cleared = cli("score", "run.json", "--as-of", "2026-11-30", cwd=work)
     assert cleared.returncode == 0, cleared.stdout
     assert cleared.stdout.startswith("PASS — 1 gate enforced")
 
@@ -237,8 +238,8 @@ def test_an_expired_approval_blocks_from_the_day_after_its_last(work: Path) -> N
         "      dataset_version: '2026-10'\n\n  qa/helpfulness",
         "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness",
     )
-    assert run("score", "run.json", "--as-of", "2027-05-01", cwd=work).returncode == 0
-    after = run("score", "run.json", "--as-of", "2027-05-02T00:30:00Z", cwd=work)
+    assert cli("score", "run.json", "--as-of", "2027-05-01", cwd=work).returncode == 0
+    after = cli("score", "run.json", "--as-of", "2027-05-02T00:30:00Z", cwd=work)
     assert after.returncode == 3
     assert (
         "      approval_expired: the approval by @alice on 2026-11-01 held until 2027-05-01 "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import run
+from tests.cli_runner import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SERIES = ROOT / "examples" / "trend"
@@ -32,7 +32,7 @@ def cards(tmp_path: Path) -> Path:
 )
 def test_trend_prints_each_format_exactly_as_reviewed(fmt: str, suffix: str) -> None:
     """The command's output is the golden rendering of the example series; exit 0."""
-    result = run("trend", *WEEKS, "--format", fmt, cwd=ROOT)
+    result = cli("trend", *WEEKS, "--format", fmt, cwd=ROOT)
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout == (GOLDEN / f"trend.{suffix}").read_text(encoding="utf-8")
 
@@ -40,7 +40,7 @@ def test_trend_prints_each_format_exactly_as_reviewed(fmt: str, suffix: str) -> 
 def test_trend_reads_no_records_and_changes_no_verdict(cards: Path) -> None:
     """With no host_records folder and a failing run in the series, trend still exits 0."""
     assert not (cards / "host_records").exists()
-    result = run("trend", *sorted(str(p) for p in (cards / "cards").iterdir()), cwd=cards)
+    result = cli("trend", *sorted(str(p) for p in (cards / "cards").iterdir()), cwd=cards)
     assert result.returncode == 0, result.stderr
     assert "  5  2026-11-30        fail" in result.stdout
 
@@ -48,10 +48,10 @@ def test_trend_reads_no_records_and_changes_no_verdict(cards: Path) -> None:
 def test_metric_option_limits_the_trend_and_an_unknown_id_exits_2(cards: Path) -> None:
     """--metric shows only the ids asked for; an id no scorecard has is a one-line usage error."""
     files = sorted(str(p) for p in (cards / "cards").iterdir())
-    result = run("trend", *files, "--metric", "qa/helpfulness", "--format", "markdown", cwd=cards)
+    result = cli("trend", *files, "--metric", "qa/helpfulness", "--format", "markdown", cwd=cards)
     assert result.returncode == 0
     assert "`qa/helpfulness`" in result.stdout and "`qa/exact_match`" not in result.stdout
-    bad = run("trend", *files, "--metric", "qa/helpfulnes", cwd=cards)
+    bad = cli("trend", *files, "--metric", "qa/helpfulnes", cwd=cards)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "evalglass: --metric: no scorecard given has the metric 'qa/helpfulnes'\n"
 
@@ -59,18 +59,18 @@ def test_metric_option_limits_the_trend_and_an_unknown_id_exits_2(cards: Path) -
 def test_output_writes_the_file_and_never_over_a_scorecard(cards: Path) -> None:
     """--output writes the page atomically; pointing it at a given scorecard is refused."""
     files = sorted(str(p) for p in (cards / "cards").iterdir())
-    result = run("trend", *files, "--format", "html", "--output", "trend.html", cwd=cards)
+    result = cli("trend", *files, "--format", "html", "--output", "trend.html", cwd=cards)
     assert result.returncode == 0 and result.stdout == ""
     assert (cards / "trend.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     before = Path(files[0]).read_bytes()
-    refused = run("trend", *files, "--output", files[0], cwd=cards)
+    refused = cli("trend", *files, "--output", files[0], cwd=cards)
     assert refused.returncode == 2 and "would overwrite the scorecard" in refused.stderr
     assert Path(files[0]).read_bytes() == before
 
 
 def test_scorecard_formats_are_not_trend_formats(cards: Path) -> None:
     """--format json (a scorecard format) is a usage error."""
-    result = run("trend", "cards/week-1.json", "--format", "json", cwd=cards)
+    result = cli("trend", "cards/week-1.json", "--format", "json", cwd=cards)
     assert result.returncode == 2
 
 
@@ -94,14 +94,14 @@ def test_a_bad_scorecard_is_exit_4_naming_the_file_and_field(cards: Path, case: 
         doc["evaluated_at"] = "last week"
         text = json.dumps(doc)
     (cards / "bad.json").write_text(text)
-    result = run("trend", "cards/week-1.json", "bad.json", cwd=cards)
+    result = cli("trend", "cards/week-1.json", "bad.json", cwd=cards)
     assert result.returncode == 4 and result.stdout == ""
     assert result.stderr.startswith(f"evalglass: {message}") and result.stderr.count("\n") == 1
 
 
 def test_a_missing_file_is_exit_4(cards: Path) -> None:
     """A scorecard that does not exist is named."""
-    result = run("trend", "cards/week-1.json", "nowhere.json", cwd=cards)
+    result = cli("trend", "cards/week-1.json", "nowhere.json", cwd=cards)
     assert result.returncode == 4 and result.stderr.startswith("evalglass: nowhere.json: ")
 
 
@@ -110,7 +110,7 @@ def test_scorecards_from_before_evaluated_at_come_first_and_it_says_so(cards: Pa
     doc = json.loads((cards / "cards" / "week-6.json").read_text())
     del doc["evaluated_at"]
     (cards / "old.json").write_text(json.dumps(doc))
-    result = run("trend", "cards/week-2.json", "old.json", "cards/week-1.json", cwd=cards)
+    result = cli("trend", "cards/week-2.json", "old.json", "cards/week-1.json", cwd=cards)
     assert result.returncode == 0, result.stderr
     assert "1 of 3 scorecards records no evaluation time" in result.stdout
     runs = [line.split() for line in result.stdout.splitlines()[4:7]]
@@ -120,7 +120,7 @@ def test_scorecards_from_before_evaluated_at_come_first_and_it_says_so(cards: Pa
 
 def test_the_same_file_twice_is_one_run(cards: Path) -> None:
     """Overlapping globs name a file twice: it is one run."""
-    result = run("trend", "cards/week-1.json", "./cards/week-1.json", cwd=cards)
+    result = cli("trend", "cards/week-1.json", "./cards/week-1.json", cwd=cards)
     metrics = len(json.loads((cards / "cards" / "week-1.json").read_text())["metrics"])
     assert result.returncode == 0 and f"1 run of {metrics} metrics" in result.stdout
 

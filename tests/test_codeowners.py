@@ -13,7 +13,8 @@ from evalglass.records.load import load_records
 from evalglass.tools.codeowners import LOCATIONS, Ownership, is_owner, parse
 from evalglass.tools.diagnosis import Problem, diagnose
 from tests import states as s
-from tests.test_cli import EXAMPLE_RECORDS, run
+from tests.cli_runner import cli
+from tests.test_cli import EXAMPLE_RECORDS
 
 # (pattern, path, matches): GitHub's documented examples and gitignore's rules.
 PATTERNS = [
@@ -137,7 +138,7 @@ def test_doctor_reads_codeowners_where_github_does(tmp_path: Path, location: str
     shutil.copytree(EXAMPLE_RECORDS, repo / "host_records")
     (repo / location).parent.mkdir(parents=True, exist_ok=True)
     (repo / location).write_text("/host_records/thresholds.yaml @acme/product-owners @bob\n")
-    result = run("doctor", "--as-of", "2026-11-30", cwd=repo)
+    result = cli("doctor", "--as-of", "2026-11-30", cwd=repo)
     lines = [line for line in result.stdout.splitlines() if "approver_not_owner" in line]
     assert lines == [
         f"host_records/thresholds.yaml:{n}: warning: threshold '{m}' is approved by '@alice', who "
@@ -156,6 +157,6 @@ def test_the_first_codeowners_github_finds_is_the_one_read(tmp_path: Path) -> No
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github" / "CODEOWNERS").write_text("* @alice\n")
     (tmp_path / "CODEOWNERS").write_text("* @bob\n")
-    diagnosis_text = run("doctor", "--as-of", "2026-11-30", cwd=tmp_path).stdout
+    diagnosis_text = cli("doctor", "--as-of", "2026-11-30", cwd=tmp_path).stdout
     assert "approver_not_owner" not in diagnosis_text
     assert load_records(tmp_path / "host_records").thresholds  # the records themselves load

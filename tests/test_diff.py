@@ -26,7 +26,8 @@ from evalglass.records.model import (
 from evalglass.tools import records_diff
 from evalglass.tools.records_diff import Kind, RecordsDiff
 from tests import states as s
-from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
+from tests.cli_runner import cli
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 
 def diff(
@@ -128,10 +129,10 @@ def test_diff_cli_flags_a_loosened_threshold(repo: Path) -> None:
     """`diff --fail-on-loosen` exits 1 for a lowered >= bound and says which."""
     path = repo / "host_records/thresholds.yaml"
     path.write_text(path.read_text().replace("value: 0.85", "value: 0.8"))
-    result = run("diff", "--base", "main", "run.json", cwd=repo)
+    result = cli("diff", "--base", "main", "run.json", cwd=repo)
     assert result.returncode == 0
     assert "threshold_loosened" in result.stdout and "qa/exact_match" in result.stdout
-    assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+    assert cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
 
 
 def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
@@ -147,29 +148,29 @@ def test_diff_cli_flags_a_widened_regression_allowance(repo: Path) -> None:
         capture_output=True,
     )
     path.write_text(original.replace("    value: 0.85\n", "    value: 0.9\n    max_drop: 0.2\n"))
-    widened = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    widened = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert widened.returncode == 1, widened.stdout + widened.stderr
     assert "threshold_loosened" in widened.stdout
     assert ">= 0.85 and max drop 0.02 (approved) → >= 0.9 and max drop 0.2 (approved)" in (
         widened.stdout
     )
     path.write_text(original)  # the allowance removed
-    assert run("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+    assert cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
 
 
 def test_records_ref_ignores_working_tree_edits(repo: Path) -> None:
     """A pull request's own edits cannot grant authority when records come from the base ref."""
     path = repo / "host_records/judges.yaml"
     path.write_text(path.read_text().replace("calibrating", "calibrated"))
-    trusted = run("score", "run.json", "--records-ref", "main", cwd=repo)
-    edited = run("score", "run.json", cwd=repo)
+    trusted = cli("score", "run.json", "--records-ref", "main", cwd=repo)
+    edited = cli("score", "run.json", cwd=repo)
     assert trusted.stdout.startswith("PASS — 1 gate enforced")
     assert edited.stdout.startswith("PASS — 2 gates enforced")
 
 
 def test_missing_ref_says_how_to_fetch(repo: Path) -> None:
     """A ref the clone lacks is an input error (exit 4) that says how to fetch it."""
-    result = run("score", "run.json", "--records-ref", "origin/main", cwd=repo)
+    result = cli("score", "run.json", "--records-ref", "origin/main", cwd=repo)
     assert result.returncode == 4
     assert "git fetch --depth=1 origin main" in result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -224,8 +225,12 @@ def test_threshold_bar_table(ops: tuple[Op, ...]) -> None:
     when only the reverse holds, and any other edit still shown as a change."""
     bars = _bars(ops)
     base = s.records(s.State())
+    # Each bar's admitted probes once, as a bit set: the pairs below compare them many times.
+    admitted = [sum(1 << i for i, p in enumerate(_PROBES) if admits(bar, *p)) for bar in bars]
     verdicts = {}
-    for old, new in itertools.product(bars, bars):
+    for (old, old_admits), (new, new_admits) in itertools.product(
+        zip(bars, admitted, strict=True), repeat=2
+    ):
         if old == new:
             continue
         changes = diff(
@@ -234,8 +239,8 @@ def test_threshold_bar_table(ops: tuple[Op, ...]) -> None:
         ).changes
         # What the edit does to authority (a regression bar needs a baseline) is tested above.
         kinds = [c.kind for c in changes if c.file == "thresholds.yaml"]
-        looser = any(admits(new, *p) and not admits(old, *p) for p in _PROBES)
-        tighter = any(admits(old, *p) and not admits(new, *p) for p in _PROBES)
+        looser = bool(new_admits & ~old_admits)  # a probe the new bar admits, the old did not
+        tighter = bool(old_admits & ~new_admits)
         want = (
             Kind.THRESHOLD_LOOSENED
             if looser
@@ -318,16 +323,20 @@ def test_metric_field_direction_table() -> None:
     counts for --fail-on-loosen."""
     records = _metric_records()
     base = s.records(s.State())
+    # Each record's passing runs once, as a bit set: the pairs below compare them many times.
+    passing = [sum(1 << i for i, r in enumerate(_RUNS) if admits_run(rec, r)) for rec in records]
     seen: dict[Kind, int] = {}
-    for old, new in itertools.product(records, records):
+    for (old, old_passes), (new, new_passes) in itertools.product(
+        zip(records, passing, strict=True), repeat=2
+    ):
         if old == new:
             continue
         result = diff(
             attrs.evolve(base, metrics={s.METRIC: old}), attrs.evolve(base, metrics={s.METRIC: new})
         )
         rows = [c for c in result.changes if c.kind not in _AUTHORITY_KINDS]
-        looser = any(admits_run(new, r) and not admits_run(old, r) for r in _RUNS)
-        tighter = any(admits_run(old, r) and not admits_run(new, r) for r in _RUNS)
+        looser = bool(new_passes & ~old_passes)  # a run the new record passes, the old did not
+        tighter = bool(old_passes & ~new_passes)
         want = [Kind.METRIC_LOOSENED] if looser else [Kind.METRIC_TIGHTENED] if tighter else []
         # Between two point rules the interval level compares nothing: a plain change.
         if (
@@ -403,7 +412,7 @@ def test_diff_cli_flags_a_loosened_metric_record(
     text = path.read_text()
     assert text.count(old) >= 1
     path.write_text(text.replace(old, new, 1))
-    result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    result = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == (1 if loosens else 0), result.stdout + result.stderr
     assert ("metric_loosened" if loosens else "metric_tightened") in result.stdout
     assert "qa/exact_match" in result.stdout
@@ -424,7 +433,7 @@ def test_diff_cli_flags_a_dropped_baseline_requirement(repo: Path) -> None:
         capture_output=True,
     )
     path.write_text(path.read_text().replace("    requires_baseline: yes\n", "", 1))
-    result = run("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
+    result = cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "requires_baseline: True → False" in result.stdout
 
@@ -594,11 +603,11 @@ def test_diff_cli_lists_expiring_approvals_as_of_a_date(repo: Path) -> None:
             "      dataset_version: '2026-10'\n    expires_on: 2027-05-01\n\n  qa/helpfulness",
         )
     )
-    soon = run("diff", "--base", "main", "--as-of", "2027-04-15", cwd=repo)
+    soon = cli("diff", "--base", "main", "--as-of", "2027-04-15", cwd=repo)
     assert soon.returncode == 0, soon.stderr
     assert "approval_expiring" in soon.stdout
     assert "its approval's last day is 2027-05-01, in 16 days" in soon.stdout
-    later = run("diff", "--base", "main", "--as-of", "2027-03-01", cwd=repo)
+    later = cli("diff", "--base", "main", "--as-of", "2027-03-01", cwd=repo)
     assert "approval_expiring" not in later.stdout
     path.write_text(
         path.read_text().replace(
@@ -606,7 +615,7 @@ def test_diff_cli_lists_expiring_approvals_as_of_a_date(repo: Path) -> None:
             "      dataset_version: '2026-11'\n    expires_on",
         )
     )
-    moved = run("diff", "--base", "main", "--fail-on-loosen", "--as-of", "2026-11-30", cwd=repo)
+    moved = cli("diff", "--base", "main", "--fail-on-loosen", "--as-of", "2026-11-30", cwd=repo)
     assert moved.returncode == 1
     assert "approval_loosened" in moved.stdout
 

@@ -299,10 +299,10 @@ def test_an_approval_expiring_within_30_days_is_a_warning(days: int, warned: boo
 def test_doctor_dates_everything_by_as_of(rec: Path) -> None:
     """`doctor --as-of`: an approval dated 2999-01-01 is from the future on 2026-11-30 and not
     on 2999-01-02, when c/point's approval has long expired (no longer 'expiring')."""
-    from tests.test_cli import run
+    from tests.cli_runner import cli
 
-    now = run("doctor", "--records", "rec", "--as-of", "2026-11-30", cwd=Path.cwd()).stdout
-    later = run("doctor", "--records", "rec", "--as-of", "2999-01-02", cwd=Path.cwd()).stdout
+    now = cli("doctor", "--records", "rec", "--as-of", "2026-11-30", cwd=Path.cwd()).stdout
+    later = cli("doctor", "--records", "rec", "--as-of", "2999-01-02", cwd=Path.cwd()).stdout
     assert "[future_approval]" in now and "[approval_expiring]" in now
     assert "[future_approval]" not in later and "[approval_expiring]" not in later
     assert "approval_expired: the approval by @alice on 2026-01-01 held until 2026-12-15" in later

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import deepeval, inspect_log, judgments, lmeval, parquet, promptfoo
+from tests.cli_runner import cli
 from tests.evidence_files import FIXTURES, damaged, refuse
-from tests.hostile.harness import cli, one_line_error
+from tests.hostile.harness import one_line_error
 from tests.test_cli import EXAMPLE_RECORDS
 
 

@@ -13,13 +13,14 @@ import pytest
 
 from evalglass.evidence import aggregate, sql
 from evalglass.evidence.adapters import rows as rows_adapter
+from tests.cli_runner import cli
 from tests.scale_rows import generated, write_jsonl, write_parquet
-from tests.test_cli import EXAMPLE_RECORDS, run
+from tests.test_cli import EXAMPLE_RECORDS
 
 
 def scorecard(target: Path, cwd: Path) -> str:
     # One fixed evaluation time, so two scorecards compare byte for byte.
-    result = run(
+    result = cli(
         "score",
         str(target),
         "--records",
@@ -70,7 +71,7 @@ def test_a_duplicate_sample_id_in_parquet_is_an_input_error(tmp_path: Path) -> N
     rows = generated(count=50)
     rows.append(dict(rows[3]))
     write_parquet(tmp_path / "parts", rows, files=2)
-    result = run("score", "parts", "--records", str(EXAMPLE_RECORDS), cwd=tmp_path)
+    result = cli("score", "parts", "--records", str(EXAMPLE_RECORDS), cwd=tmp_path)
     assert result.returncode == 4 and result.stdout == ""
     assert result.stderr.strip().endswith("sample_id 's1' appears twice for metric 'qa/exact'")
     assert len(result.stderr.strip().splitlines()) == 1
@@ -101,7 +102,7 @@ def test_the_printed_duckdb_query_gives_the_python_aggregates(tmp_path: Path) ->
     its CSV export scores like the JSONL rows."""
     rows = generated(seed=2, count=500)
     source = write_jsonl(tmp_path / "scores.jsonl", rows)
-    printed = run("sql", "--dialect", "duckdb", "--table", "evals", cwd=tmp_path)
+    printed = cli("sql", "--dialect", "duckdb", "--table", "evals", cwd=tmp_path)
     assert printed.returncode == 0
     con = duckdb.connect()
     write_parquet(tmp_path / "evals.parquet", rows)
@@ -133,7 +134,7 @@ def test_the_scale_docs_duckdb_recipe_runs_on_files_of_metric_and_score(tmp_path
             f"COPY (SELECT * FROM {table} WHERE hash(metric, score) % 2 = {k}) TO '{part}' "
             "(FORMAT parquet)"
         )
-    printed = run(
+    printed = cli(
         "sql", "--dialect", "duckdb", "--table", "'scores/*.parquet'", "--optional-columns", "",
         cwd=tmp_path,
     )  # fmt: skip
@@ -150,7 +151,7 @@ def test_the_scale_docs_duckdb_recipe_runs_on_files_of_metric_and_score(tmp_path
 @pytest.mark.parametrize("dialect", [d.value for d in sql.Dialect])
 def test_every_dialect_prints_the_same_columns(dialect: str, tmp_path: Path) -> None:
     """Each dialect's query selects the documented result columns, over the table named."""
-    printed = run("sql", "--dialect", dialect, "--table", "proj.evals", cwd=tmp_path)
+    printed = cli("sql", "--dialect", dialect, "--table", "proj.evals", cwd=tmp_path)
     assert printed.returncode == 0
     assert "FROM proj.evals" in printed.stdout
     for column in sql.RESULT:
@@ -161,20 +162,20 @@ def test_every_dialect_prints_the_same_columns(dialect: str, tmp_path: Path) -> 
 def test_every_dialect_reduces_epochs_when_the_table_has_them(dialect: str, tmp_path: Path) -> None:
     """Naming sample_id and epoch, each dialect's query reduces each sample's rows to one first
     (and still selects the documented columns); epoch without sample_id is a usage error."""
-    printed = run(
+    printed = cli(
         "sql", "--dialect", dialect, "--optional-columns", "cluster,sample_id,epoch", cwd=tmp_path
     )
     assert printed.returncode == 0
     assert "GROUP BY metric, sample\n" in printed.stdout and "UNION ALL" in printed.stdout
     for column in sql.RESULT:
         assert f" AS {column}" in printed.stdout or f"  {column}," in printed.stdout
-    alone = run("sql", "--dialect", dialect, "--optional-columns", "epoch", cwd=tmp_path)
+    alone = cli("sql", "--dialect", dialect, "--optional-columns", "epoch", cwd=tmp_path)
     assert alone.returncode == 2 and "epoch needs sample_id" in alone.stderr
 
 
 def test_an_unknown_dialect_is_a_usage_error(tmp_path: Path) -> None:
     """`--dialect oracle` is exit 2, naming the dialects there are."""
-    result = run("sql", "--dialect", "oracle", cwd=tmp_path)
+    result = cli("sql", "--dialect", "oracle", cwd=tmp_path)
     assert result.returncode == 2 and "duckdb, spark, bigquery, postgres" in result.stderr
 
 
@@ -187,6 +188,6 @@ def test_scores_beyond_the_exact_range_are_refused(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "big.jsonl", rows)
     write_parquet(tmp_path / "big.parquet", rows)
     for name in ("big.jsonl", "big.parquet"):
-        result = run("score", name, "--records", str(EXAMPLE_RECORDS), cwd=tmp_path)
+        result = cli("score", name, "--records", str(EXAMPLE_RECORDS), cwd=tmp_path)
         assert result.returncode == 4 and "2^40" in result.stderr, result.stderr
     assert aggregate.LIMIT == 2.0**40

@@ -5,6 +5,7 @@ check is exact past 64 metrics and with integer ids and epochs."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -34,13 +35,20 @@ _ROW = st.fixed_dictionaries(
 )
 
 
+@functools.cache
+def _database() -> duckdb.DuckDBPyConnection:
+    """One in-memory database for every table the tests write: connecting costs more than
+    writing a small table, and the property tests write one per example."""
+    return duckdb.connect()
+
+
 def write(folder: Path, table: list[dict[str, object]], types: dict[str, str]) -> tuple[Path, Path]:
     """The rows as JSONL (Python's json, NaN as written) and as Parquet (values inserted as they
     are, with the column types given)."""
     jsonl = folder / "rows.jsonl"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in table))
-    con = duckdb.connect()
-    con.execute(f"CREATE TABLE t ({', '.join(f'{k} {v}' for k, v in types.items())})")
+    con = _database()
+    con.execute(f"CREATE OR REPLACE TABLE t ({', '.join(f'{k} {v}' for k, v in types.items())})")
     con.executemany(
         f"INSERT INTO t VALUES ({', '.join('?' for _ in types)})",
         [[r.get(k) for k in types] for r in table],

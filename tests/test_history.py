@@ -18,7 +18,8 @@ from evalglass.records.load import records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.tools.history import FieldChange, changed
 from tests import states as s
-from tests.test_cli import EXAMPLE_RECORDS, run
+from tests.cli_runner import cli
+from tests.test_cli import EXAMPLE_RECORDS
 
 
 class Repo:
@@ -107,7 +108,7 @@ def repo(tmp_path: Path) -> Repo:
 
 
 def history_json(repo: Repo, *args: str) -> dict:
-    result = run("history", *args, "--format", "json", cwd=repo.root)
+    result = cli("history", *args, "--format", "json", cwd=repo.root)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -207,7 +208,7 @@ def test_the_commit_after_a_broken_one_is_compared_with_the_last_that_loaded(rep
 def test_terminal_and_markdown(repo: Repo) -> None:
     """The terminal shows a headline, then per commit its id, date, author and subject and one
     line per field; Markdown a table whose untrusted text is escaped."""
-    text = run("history", "qa/exact_match", cwd=repo.root).stdout.splitlines()
+    text = cli("history", "qa/exact_match", cwd=repo.root).stdout.splitlines()
     assert text[0] == (
         "History of qa/exact_match in host_records: 3 commits changed its "
         "records, 1 did not load (6 read), oldest first"
@@ -218,7 +219,7 @@ def test_terminal_and_markdown(repo: Repo) -> None:
     assert "  records do not load: host_records/policies.yaml:4: policy: 'permited' is not" in (
         "\n".join(text)
     )
-    markdown = run("history", "qa/exact_match", "--format", "markdown", cwd=repo.root).stdout
+    markdown = cli("history", "qa/exact_match", "--format", "markdown", cwd=repo.root).stdout
     assert markdown.startswith("**History of `qa/exact_match` in `host_records`: 3 commits")
     assert "| `datasets.yaml` `qa-gold` | `version` | `'2026-10'` | `'2026-11'` |" in markdown
     assert "`'&#64;bob'`" not in markdown and "`'@bob'`" in markdown  # code spans do not ping
@@ -278,7 +279,7 @@ def test_outside_a_git_repository_is_one_line_exit_4(tmp_path: Path) -> None:
     """No repository: exit 4, one line on stderr, nothing on stdout."""
     shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
     env_root = tmp_path  # a temporary folder is no repository
-    result = run("history", "qa/exact_match", cwd=env_root)
+    result = cli("history", "qa/exact_match", cwd=env_root)
     assert (result.returncode, result.stdout) == (4, "")
     assert result.stderr == (
         "evalglass: host_records: the history of the records is read from "
@@ -288,7 +289,7 @@ def test_outside_a_git_repository_is_one_line_exit_4(tmp_path: Path) -> None:
 
 def test_a_metric_no_commit_records_is_one_line_exit_4(repo: Repo) -> None:
     """A metric no commit has a record of: exit 4 in one line, with the closest id."""
-    result = run("history", "qa/exact_matc", cwd=repo.root)
+    result = cli("history", "qa/exact_matc", cwd=repo.root)
     assert (result.returncode, result.stdout) == (4, "")
     assert result.stderr == (
         "evalglass: qa/exact_matc: no record of this metric in host_records "
@@ -299,7 +300,7 @@ def test_a_metric_no_commit_records_is_one_line_exit_4(repo: Repo) -> None:
 
 def test_a_since_that_names_no_commit_is_one_line_exit_4(repo: Repo) -> None:
     """--since naming nothing in the clone: exit 4 in one line."""
-    result = run("history", "qa/exact_match", "--since", "nope", cwd=repo.root)
+    result = cli("history", "qa/exact_match", "--since", "nope", cwd=repo.root)
     assert (result.returncode, result.stdout) == (4, "")
     assert result.stderr == (
         "evalglass: host_records: --since: git ref 'nope' is not in this clone\n"

@@ -1,4 +1,6 @@
-"""End to end: `evalglass mcp` driven over stdio by the MCP SDK's own client, on real files."""
+"""End to end: `evalglass mcp` driven by the MCP SDK's own client, on real files: over stdio from
+a subprocess for the session itself (start, listing, every tool, --cwd, bad calls), and in this
+process over in-memory streams where a test is about what the tools answer (tests/mcp_client)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from evalglass.shell.mcp_tools import TOOLS
+from tests.cli_runner import cli
 from tests.mcp_client import Answer, Call, calls, commit, example_repo, tools
-from tests.test_cli import EVALGLASS, edit, run
+from tests.test_cli import EVALGLASS, edit
 
 NAMES = ["score", "explain", "doctor", "metrics", "diff"]
 # Scorecards compared byte for byte are evaluated as of one fixed time.
@@ -76,9 +79,9 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
     ]
     answers = calls(repo, [], [call for call, _ in todo])
     for (call, command), got in zip(todo, answers, strict=True):
-        cli = run(*command, "--format", "json", cwd=repo)
+        printed = cli(*command, "--format", "json", cwd=repo)
         assert not got.is_error, (call, got.text)
-        assert cli.stdout and got.text == cli.stdout, call
+        assert printed.stdout and got.text == printed.stdout, call
 
 
 def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(repo: Path) -> None:
@@ -90,6 +93,7 @@ def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(re
             ("score", {"outputs": ["run.json"]}),
             ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
         ],
+        stdio=False,
     )
     card = next(m for m in json.loads(score.text)["metrics"] if m["id"] == "qa/helpfulness")
     doc = json.loads(explained.text)
@@ -149,7 +153,7 @@ def test_outputs_outside_the_working_directory_are_refused(tmp_path: Path, repo:
     todo: list[Call] = [("score", {"outputs": ["run.json", path]}) for path, _ in refused]
     todo += [(name, {**extra, "outputs": ["../outside/run.json"]}) for name, extra in args.items()]
     todo.append(("score", {"outputs": ["run.json"]}))
-    *answers, last = calls(repo, [], todo)
+    *answers, last = calls(repo, [], todo, stdio=False)
     for (path, named), got in zip(refused, answers, strict=False):
         _one_line_error(got, f"{named}: ", "outside the server's working directory")
     for got in answers[len(refused) :]:
@@ -162,7 +166,7 @@ def test_paths_that_stay_inside_are_read(repo: Path) -> None:
     (repo / "sub").mkdir()
     (repo / "inside.json").symlink_to(repo / "run.json")
     paths = [str(repo / "run.json"), "sub/../run.json", "inside.json"]
-    answers = calls(repo, [], [("metrics", {"outputs": [path]}) for path in paths])
+    answers = calls(repo, [], [("metrics", {"outputs": [path]}) for path in paths], stdio=False)
     for path, got in zip(paths, answers, strict=True):
         assert not got.is_error, got.text
         assert json.loads(got.text)["metrics"][0]["source"] == path
@@ -179,10 +183,10 @@ def test_the_records_are_the_servers_and_no_argument_names_others(repo: Path) ->
     ]
     todo += [(name, {"records": "mine"}) for name in NAMES]
     todo.append(("score", {"outputs": ["run.json"], "as_of": AS_OF}))
-    *refused, score = calls(repo, [], todo)
+    *refused, score = calls(repo, [], todo, stdio=False)
     for got in refused:
         _one_line_error(got, "no argument")
-    assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
+    assert score.text == cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
 
 
 def test_records_are_read_again_on_every_call(repo: Path) -> None:
@@ -192,7 +196,9 @@ def test_records_are_read_again_on_every_call(repo: Path) -> None:
         if i == 1:
             (repo / "host_records" / "thresholds.yaml").unlink()
 
-    first, second = calls(repo, [], [("score", {"outputs": ["run.json"]})] * 2, between)
+    first, second = calls(
+        repo, [], [("score", {"outputs": ["run.json"]})] * 2, between, stdio=False
+    )
     assert json.loads(first.text)["verdict"] == "pass"
     card = next(m for m in json.loads(second.text)["metrics"] if m["id"] == "qa/exact_match")
     assert card["authority"]["outcome"] == "informational"
@@ -202,7 +208,7 @@ def test_records_are_read_again_on_every_call(repo: Path) -> None:
 def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None:
     """With --records-ref, neither the working tree nor a later commit on the ref changes an
     answer: the server reads the commit the ref named at start."""
-    before = run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
+    before = cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     started = subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -216,9 +222,9 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
 
     todo: list[Call] = [("score", {"outputs": ["run.json"], "as_of": AS_OF})] * 3
     todo.append(("diff", {"base": "HEAD"}))
-    *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between)
+    *answers, diff = calls(repo, ["--records-ref", "HEAD"], todo, between, stdio=False)
     assert [a.text for a in answers] == [before] * 3
-    moved = run(
+    moved = cli(
         "score", "run.json", "--records-ref", "HEAD", "--format", "json", *PINNED, cwd=repo
     ).stdout
     assert moved != before
@@ -240,7 +246,7 @@ def test_records_and_outputs_are_taken_from_cwd(tmp_path: Path, repo: Path) -> N
             ("score", {"outputs": [str(elsewhere)]}),
         ],
     )
-    assert score.text == run("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
+    assert score.text == cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     _one_line_error(outside, "outside the server's working directory")
 
 
@@ -334,6 +340,7 @@ def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> No
             ("score", {"outputs": ["run.json"], "as_of": "2026-11-30"}),
             ("score", {"outputs": ["run.json"], "as_of": "yesterday"}),
         ],
+        stdio=False,
     )
     assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
     _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")

@@ -19,7 +19,8 @@ from evalglass.errors import RecordError
 from evalglass.records import gitref
 from evalglass.records.gitref import load_records_at
 from evalglass.records.model import Calibration
-from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, run
+from tests.cli_runner import Result, cli
+from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 STRICT = "PASS — 1 gate enforced"  # the example: its judge is still calibrating
 PERMISSIVE = "PASS — 2 gates enforced"  # the same records with the judge calibrated
@@ -74,7 +75,7 @@ def replace_by_link(path: Path, target: str) -> None:
     path.symlink_to(target)
 
 
-def one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> None:
+def one_line_error(result: subprocess.CompletedProcess[str] | Result, *words: str) -> None:
     assert result.returncode == 4, (result.returncode, result.stdout, result.stderr)
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1, result.stderr
@@ -89,11 +90,11 @@ def test_a_symlink_in_the_working_tree_does_not_choose_the_records(repo: Path) -
     """A pull request that turns host_records/ into a link to permissive records gets the
     committed strict ones, and diff sees no change."""
     replace_by_link(repo / "host_records", "deep/permissive")
-    result = run("score", "run.json", "--records-ref", "main", cwd=repo)
+    result = cli("score", "run.json", "--records-ref", "main", cwd=repo)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(STRICT)
-    assert run("score", "run.json", cwd=repo).stdout.startswith(PERMISSIVE)  # the link itself
-    same = run("diff", "--base", "main", "--head", "main", "--fail-on-loosen", cwd=repo)
+    assert cli("score", "run.json", cwd=repo).stdout.startswith(PERMISSIVE)  # the link itself
+    same = cli("diff", "--base", "main", "--head", "main", "--fail-on-loosen", cwd=repo)
     assert same.returncode == 0 and "no change" in same.stdout.lower(), same.stdout
 
 
@@ -101,9 +102,9 @@ def test_a_symlinked_folder_committed_at_the_ref_is_refused(repo: Path) -> None:
     """The records folder committed as a symbolic link is refused (exit 4), never followed."""
     replace_by_link(repo / "host_records", "deep/permissive")
     commit(repo)
-    result = run("score", "run.json", "--records-ref", "main", cwd=repo)
+    result = cli("score", "run.json", "--records-ref", "main", cwd=repo)
     one_line_error(result, "main", "host_records", "symbolic link")
-    loosen = run("diff", "--base", "main~1", "--head", "main", "--fail-on-loosen", cwd=repo)
+    loosen = cli("diff", "--base", "main~1", "--head", "main", "--fail-on-loosen", cwd=repo)
     one_line_error(loosen, "host_records", "symbolic link")
 
 
@@ -112,7 +113,7 @@ def test_a_symlinked_records_file_committed_at_the_ref_is_refused(repo: Path) ->
     replace_by_link(repo / "host_records" / "judges.yaml", "../deep/permissive/judges.yaml")
     commit(repo)
     one_line_error(
-        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        cli("score", "run.json", "--records-ref", "main", cwd=repo),
         "host_records/judges.yaml",
         "symbolic link",
     )
@@ -123,7 +124,7 @@ def test_a_symlinked_parent_folder_at_the_ref_is_refused(repo: Path) -> None:
     (repo / "config").symlink_to("deep")
     commit(repo)
     one_line_error(
-        run(
+        cli(
             "score", "run.json", "--records", "config/permissive", "--records-ref", "main", cwd=repo
         ),
         "config",
@@ -135,7 +136,7 @@ def test_dot_dot_is_lexical_and_cannot_leave_the_repository(repo: Path) -> None:
     """`host_records/../strict` is `strict` at the ref, even when host_records links elsewhere
     in the working tree; a path leaving the repository is refused."""
     replace_by_link(repo / "host_records", "deep/permissive")
-    result = run(
+    result = cli(
         "score",
         "run.json",
         "--records",
@@ -147,7 +148,7 @@ def test_dot_dot_is_lexical_and_cannot_leave_the_repository(repo: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(STRICT)
     one_line_error(
-        run("score", "run.json", "--records", "../host_records", "--records-ref", "main", cwd=repo),
+        cli("score", "run.json", "--records", "../host_records", "--records-ref", "main", cwd=repo),
         "outside",
     )
 
@@ -157,7 +158,7 @@ def test_a_path_given_through_a_symlinked_cwd(repo: Path, tmp_path: Path) -> Non
     the directory is in the repository."""
     (tmp_path / "elsewhere").symlink_to(repo / "deep")
     (repo / "host_records").rename(repo / "moved")  # nothing in the working tree to follow
-    result = run(
+    result = cli(
         "score",
         "../run.json",
         "--records",
@@ -182,7 +183,7 @@ def test_a_baseline_scorecard_linked_at_the_ref_is_refused(repo: Path) -> None:
     (repo / "host_records" / "links").symlink_to("../saved")
     commit(repo)
     one_line_error(
-        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        cli("score", "run.json", "--records-ref", "main", cwd=repo),
         "host_records/links",
         "symbolic link",
     )
@@ -200,7 +201,7 @@ def test_a_submodule_where_the_records_should_be_is_refused(repo: Path, tmp_path
     git(repo, "update-index", "--add", "--cacheinfo", f"160000,{oid},host_records")
     git(repo, "commit", "-qm", "submodule")
     one_line_error(
-        run("score", "run.json", "--records-ref", "main", cwd=repo), "host_records", "submodule"
+        cli("score", "run.json", "--records-ref", "main", cwd=repo), "host_records", "submodule"
     )
 
 
@@ -270,7 +271,7 @@ def test_a_missing_object_is_an_error_naming_ref_and_path(repo: Path) -> None:
     it is not read as "no judges", which would turn every judged gate informational."""
     blob_path(repo, "main:host_records/thresholds.yaml").unlink()
     one_line_error(
-        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        cli("score", "run.json", "--records-ref", "main", cwd=repo),
         "main",
         "host_records/thresholds.yaml",
     )
@@ -282,7 +283,7 @@ def test_a_corrupt_object_is_an_error(repo: Path) -> None:
     os.chmod(path, stat.S_IWUSR | stat.S_IRUSR)
     path.write_bytes(b"not a zlib stream")
     one_line_error(
-        run("score", "run.json", "--records-ref", "main", cwd=repo),
+        cli("score", "run.json", "--records-ref", "main", cwd=repo),
         "main",
         "host_records/thresholds.yaml",
     )
@@ -300,7 +301,7 @@ def test_a_blobless_clone_whose_remote_is_gone_is_an_error(repo: Path, tmp_path:
     shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
     shutil.rmtree(repo)
     one_line_error(
-        run("score", "../run.json", "--records-ref", "origin/main", cwd=clone),
+        cli("score", "../run.json", "--records-ref", "origin/main", cwd=clone),
         "origin/main",
         "host_records/",
     )
@@ -312,7 +313,7 @@ def test_dubious_ownership_is_named_with_safe_directory(repo: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("changing a folder's owner needs root")
     os.chown(repo, 12345, 12345)
-    result = run("score", "run.json", "--records-ref", "main", cwd=repo)
+    result = cli("score", "run.json", "--records-ref", "main", cwd=repo)
     one_line_error(result, "dubious ownership", "safe.directory")
 
 
@@ -379,9 +380,9 @@ def test_a_git_that_does_not_answer_times_out(
 
 def test_a_missing_ref_and_a_missing_folder_are_errors(repo: Path) -> None:
     """Only a path absent at the ref means absent: a missing ref or folder fails the run."""
-    one_line_error(run("score", "run.json", "--records-ref", "nope", cwd=repo), "nope")
+    one_line_error(cli("score", "run.json", "--records-ref", "nope", cwd=repo), "nope")
     one_line_error(
-        run("score", "run.json", "--records", "nowhere", "--records-ref", "main", cwd=repo),
+        cli("score", "run.json", "--records", "nowhere", "--records-ref", "main", cwd=repo),
         "nowhere",
     )
 
@@ -420,7 +421,7 @@ def load_records_at_in(repo: Path, ref: str, folder: str):
 )
 def test_empty_ref_or_folder_is_a_usage_error(repo: Path, args: tuple[str, ...]) -> None:
     """An empty ref or records folder is a usage error (exit 2), never the working tree."""
-    result = run(*args, cwd=repo)
+    result = cli(*args, cwd=repo)
     assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
     assert result.stdout == ""
 
@@ -431,7 +432,7 @@ def test_newlines_in_a_ref_or_path_stay_on_one_line(repo: Path) -> None:
         ("--records-ref", "main\nPASS — forged"),
         ("--records-ref", "main", "--records", "no\nPASS — forged"),
     ):
-        result = run("score", "run.json", *args, cwd=repo)
+        result = cli("score", "run.json", *args, cwd=repo)
         one_line_error(result)
         assert "\\n" in result.stderr
 

@@ -4,8 +4,6 @@ the output is HTML, and every failure one line with exit 4 before anything is wr
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import attrs
@@ -13,27 +11,23 @@ import pytest
 
 from evalglass.render import view
 from evalglass.render.custom import TemplateError, render
+from tests.cli_runner import cli
 from tests.test_render import HOSTILE, hostile_scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "templates" / "comment.md.j2"
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "evalglass", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_the_example_template_renders_the_bundled_example() -> None:
     """The committed example template shows the verdict and each gate with its numbers."""
-    result = run(
-        "score", "examples/run.json", "--records", "host_records", "--template", str(EXAMPLE)
+    result = cli(
+        "score",
+        "examples/run.json",
+        "--records",
+        "host_records",
+        "--template",
+        str(EXAMPLE),
+        cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("<!-- evalglass-scorecard -->\n### evalglass: PASS\n")
@@ -42,9 +36,15 @@ def test_the_example_template_renders_the_bundled_example() -> None:
 
 def test_the_exit_code_still_follows_the_verdict(tmp_path: Path) -> None:
     """A template changes the look only: the exit code is the verdict's, as with --format."""
-    plain = run("score", "examples/run.json", "--records", "host_records")
-    custom = run(
-        "score", "examples/run.json", "--records", "host_records", "--template", str(EXAMPLE)
+    plain = cli("score", "examples/run.json", "--records", "host_records", cwd=ROOT)
+    custom = cli(
+        "score",
+        "examples/run.json",
+        "--records",
+        "host_records",
+        "--template",
+        str(EXAMPLE),
+        cwd=ROOT,
     )
     assert custom.returncode == plain.returncode
 
@@ -94,7 +94,7 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
     path = tmp_path / "broken.md.j2"
     path.write_text("line one\n{% for m in scorecard.gates %}\n")
     written = tmp_path / "card.json"
-    result = run(
+    result = cli(
         "score",
         "examples/run.json",
         "--records",
@@ -103,6 +103,7 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
         str(path),
         "--write",
         f"json={written}",
+        cwd=ROOT,
     )
     assert result.returncode == 4
     assert result.stdout == ""
@@ -112,7 +113,7 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
 
 def test_template_and_format_together_is_a_usage_error() -> None:
     """--template replaces --format: giving both is exit 2."""
-    result = run(
+    result = cli(
         "score",
         "examples/run.json",
         "--records",
@@ -121,6 +122,7 @@ def test_template_and_format_together_is_a_usage_error() -> None:
         "json",
         "--template",
         str(EXAMPLE),
+        cwd=ROOT,
     )
     assert result.returncode == 2
 
@@ -128,7 +130,7 @@ def test_template_and_format_together_is_a_usage_error() -> None:
 def test_template_output_goes_to_the_output_file(tmp_path: Path) -> None:
     """--output takes the template's text, written atomically; stdout stays empty."""
     out = tmp_path / "comment.md"
-    result = run(
+    result = cli(
         "score",
         "examples/run.json",
         "--records",
@@ -137,6 +139,7 @@ def test_template_output_goes_to_the_output_file(tmp_path: Path) -> None:
         str(EXAMPLE),
         "--output",
         str(out),
+        cwd=ROOT,
     )
     assert result.returncode == 0 and result.stdout == ""
     assert out.read_text().startswith("<!-- evalglass-scorecard -->")

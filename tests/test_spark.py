@@ -15,8 +15,9 @@ import pytest
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import aggregates, rows
+from tests.cli_runner import cli
 from tests.scale_rows import generated, write_jsonl, write_parquet
-from tests.test_cli import EXAMPLE_RECORDS, run
+from tests.test_cli import EXAMPLE_RECORDS
 
 pytestmark = pytest.mark.skipif(
     shutil.which("java") is None and not os.environ.get("JAVA_HOME"),
@@ -28,9 +29,15 @@ pytestmark = pytest.mark.skipif(
 def spark() -> Iterator[Any]:
     from pyspark.sql import SparkSession
 
+    # The JVM starts with these options (pyspark passes the conf to spark-submit). A test's jobs
+    # are small and run once: the JIT's first tier compiles them soon enough, and the optimising
+    # tier would spend more time compiling than it saves.
+    java = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
     session = (
         SparkSession.builder.master("local[2]").appName("evalglass-tests")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.extraJavaOptions", java)
         .getOrCreate()
     )  # fmt: skip
     session.sparkContext.setLogLevel("ERROR")
@@ -50,7 +57,7 @@ def test_a_four_partition_dataframe_gives_the_jsonl_scorecard(spark: Any, tmp_pa
     assert aggregates.from_document(doc, "scores.jsonl") == rows.aggregates(source, "scores.jsonl")
     (tmp_path / "aggregates.json").write_text(json.dumps(doc))
     pinned = ("--as-of", "2026-11-30")  # one evaluation time, so the bytes compare
-    card = run(
+    card = cli(
         "score",
         "aggregates.json",
         "--records",
@@ -60,7 +67,7 @@ def test_a_four_partition_dataframe_gives_the_jsonl_scorecard(spark: Any, tmp_pa
         *pinned,
         cwd=tmp_path,
     )
-    want = run(
+    want = cli(
         "score",
         "scores.jsonl",
         "--records",

@@ -31,6 +31,7 @@ _FIELDS = ("%H", "%P", "%an", "%ae", "%aI", "%s")
 @attrs.frozen(kw_only=True)
 class Commit:
     """One commit that changed the records folder: who, when, and its message."""
+
     id: str
     parents: tuple[str, ...]
     author: str

@@ -30,6 +30,7 @@ class Rule:
 @attrs.frozen
 class CodeOwners:
     """A CODEOWNERS file's rules, in order; the last matching rule owns a path."""
+
     path: str  # as shown in messages, e.g. `.github/CODEOWNERS`
     rules: tuple[Rule, ...]
 

@@ -29,6 +29,7 @@ _STAND_IN = re.compile(r"<[^<>]+>")
 
 class Action(enum.Enum):
     """Whether an edit changes a field of an existing record or adds to a new one."""
+
     EDIT = "edit"  # a field of a record that exists
     ADD = "add"  # a field of a record that does not exist yet
 

@@ -42,6 +42,7 @@ class Entry:
 @attrs.frozen(kw_only=True)
 class History:
     """Every commit that changed a record behind a metric, with each field's old and new value."""
+
     metric: str
     folder: str
     since: str | None

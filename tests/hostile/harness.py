@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import attrs
 from hypothesis import HealthCheck, settings
 
+from tests.cli_runner import Result
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 # A bomb gets this much address space: Python, the libraries and evalglass fit in a fifth of it.
@@ -35,33 +35,6 @@ def copy_example(where: Path) -> Path:
     shutil.copytree(EXAMPLE_RECORDS, where / "host_records")
     shutil.copy(EXAMPLE_OUTPUT, where / "run.json")
     return where
-
-
-def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
-    """`evalglass ARGS` in this process (where a subprocess would prove nothing more), as if run
-    in `cwd` with `env` added to the environment."""
-    from typer.testing import CliRunner
-
-    from evalglass.shell.cli import app
-
-    here = Path.cwd()
-    os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(app, list(args), env={"NO_COLOR": "1", **(env or {})})
-    finally:
-        os.chdir(here)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return Result(result.exit_code, result.stdout, result.stderr)
-
-
-@attrs.frozen
-class Result:
-    """What a run of the CLI gave, in subprocess.CompletedProcess's names."""
-
-    returncode: int
-    stdout: str
-    stderr: str
 
 
 def run(

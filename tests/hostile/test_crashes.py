@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 from evalglass.core.exits import INTERNAL_ERROR_EXIT
 from evalglass.evidence.adapters import _common
 from evalglass.shell.cli import app
+from tests.cli_runner import cli
 from tests.evidence_files import FIXTURES
-from tests.hostile.harness import cli, copy_example, one_line_error, run
+from tests.hostile.harness import copy_example, one_line_error, run
 
 LMEVAL = next((FIXTURES / "lm-eval").rglob("results_*.json"))
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.hostile.harness import FUZZ, cli, copy_example, one_line_error
+from tests.cli_runner import cli
+from tests.hostile.harness import FUZZ, copy_example, one_line_error
 
 
 @pytest.fixture

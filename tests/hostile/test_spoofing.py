@@ -120,7 +120,8 @@ def test_explain_doctor_diff_and_metrics_text_are_safe(text: str) -> None:
 
 def test_an_output_file_written_with_output_holds_no_colour(tmp_path: Path) -> None:
     """--output never carries colour codes: only a terminal gets them, and only ours."""
-    from tests.hostile.harness import cli, copy_example
+    from tests.cli_runner import cli
+    from tests.hostile.harness import copy_example
 
     work = copy_example(tmp_path)
     (work / "run.json").write_text('{"metrics": {"\\u001b[1;32mPASS\\u001b[0m": 1}}')

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from evalglass.shell import writing
-from tests.hostile.harness import Result, cli, copy_example, one_line_error, run
+from tests.cli_runner import Result, cli
+from tests.hostile.harness import copy_example, one_line_error, run
 
 SUMMARY = "GITHUB_STEP_SUMMARY"
 

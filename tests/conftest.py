@@ -1,0 +1,31 @@
+"""How pytest-xdist shares the suite among its workers (pyproject.toml runs it on every core):
+test by test, except the files whose module-scoped set-up must start only once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+# Each runs whole on one worker, first: Spark's tests share one local session, whose JVM costs
+# more to start than any test here takes; the progress tests share a file of 150,000 rows.
+WHOLE_FILES = frozenset({"tests/test_spark.py", "tests/test_progress.py"})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """For `--dist load`: xdist's load-by-scope scheduler with every test a scope of its own,
+    but WHOLE_FILES one scope each. (`--dist loadgroup` would group them by a mark, but with
+    pytest 9.2's node ids xdist 3.8 silently ignores the mark: pytest-xdist#1386.) Scopes go out
+    largest first, so the grouped files start at once, and the rest a test at a time to whichever
+    worker is free, so both finish together."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in WHOLE_FILES else nodeid
+
+    return Scheduling(config, log)
