@@ -21,6 +21,7 @@ from evalglass.evidence.model import Measurement, Run, Sample
 from evalglass.records.model import BaselineRecord
 from tests.test_cli import run
 from tests.test_records_gitref import commit, git
+from tests.test_regression_sums import paired_sums
 
 Row = dict[str, object]
 METRICS = ("qa/exact", "qa/graded", "qa/latency")
@@ -291,7 +292,6 @@ def test_the_duckdb_join_sums_exactly_what_the_core_sums(tmp_path: Path) -> None
     """Without epochs, DuckDB's paired sums equal the core's sums of the same pairs exactly,
     for 0/1, graded, negative and large scores, ids as integers on one side and text on the
     other, and rows without an id or a score left unpaired."""
-    from evalglass.core.regression import paired_sums
     from evalglass.evidence.adapters import parquet
 
     rng = random.Random(5)

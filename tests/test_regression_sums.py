@@ -8,13 +8,32 @@ import math
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from evalglass.core.regression import Difference, difference, paired_sums
-from evalglass.evidence import stats
-from evalglass.evidence.model import Measurement, Method, Run, Sample
+from evalglass.core.regression import Difference, difference
+from evalglass.evidence import aggregate, stats
+from evalglass.evidence.model import Measurement, Method, PairedSums, Run, Sample
 from evalglass.records.model import BaselineRecord
 
 RUN = Run(source="now.parquet")
 Pairs = list[tuple[float, float]]
+
+
+def paired_sums(pairs: Pairs) -> PairedSums:
+    """The sufficient statistics of (current, baseline) pairs of finite scores below ±2^40, as
+    a DuckDB join sums them: what `paired_from_sums` needs."""
+    binary = all(a in (0, 1) and b in (0, 1) for a, b in pairs)
+    q = [(aggregate.quantum(a), aggregate.quantum(b)) for a, b in pairs]
+    d = [a - b for a, b in q]
+    return PairedSums(
+        n=len(pairs),
+        binary=binary,
+        both=sum(1 for a, b in pairs if a == 1 and b == 1) if binary else 0,
+        current_only=sum(1 for a, b in pairs if a == 1 and b == 0) if binary else 0,
+        baseline_only=sum(1 for a, b in pairs if a == 0 and b == 1) if binary else 0,
+        neither=sum(1 for a, b in pairs if a == 0 and b == 0) if binary else 0,
+        total=sum(d),
+        squares=sum(x * x for x in d),
+        bounded=all(0 <= a <= aggregate.SCALE and 0 <= b <= aggregate.SCALE for a, b in q),
+    )
 
 
 def _on_grid(low: int, high: int) -> st.SearchStrategy[float]:

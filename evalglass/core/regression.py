@@ -117,25 +117,6 @@ def paired_from_sums(sums: PairedSums, level: float) -> Interval | None:
     )
 
 
-def paired_sums(pairs: Sequence[tuple[float, float]]) -> PairedSums:
-    """The sufficient statistics of (current, baseline) pairs of finite scores below ±2^40, as
-    a DuckDB join sums them: what `paired_from_sums` needs."""
-    binary = all(a in (0, 1) and b in (0, 1) for a, b in pairs)
-    q = [(aggregate.quantum(a), aggregate.quantum(b)) for a, b in pairs]
-    d = [a - b for a, b in q]
-    return PairedSums(
-        n=len(pairs),
-        binary=binary,
-        both=sum(1 for a, b in pairs if a == 1 and b == 1) if binary else 0,
-        current_only=sum(1 for a, b in pairs if a == 1 and b == 0) if binary else 0,
-        baseline_only=sum(1 for a, b in pairs if a == 0 and b == 1) if binary else 0,
-        neither=sum(1 for a, b in pairs if a == 0 and b == 0) if binary else 0,
-        total=sum(d),
-        squares=sum(x * x for x in d),
-        bounded=all(0 <= a <= aggregate.SCALE and 0 <= b <= aggregate.SCALE for a, b in q),
-    )
-
-
 def newcombe_paired(pairs: list[tuple[float, float]], level: float) -> Interval:
     """Newcombe (1998) method 10: hybrid score interval for a difference of paired proportions."""
     n = len(pairs)
