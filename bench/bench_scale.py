@@ -1,11 +1,14 @@
 """Scale paths beside their floors: Parquet through DuckDB at 100M rows, merging 1,000 partials,
-and the plain JSONL rows reader at 1M rows.
+the plain JSONL rows reader at 1M rows, and a Parquet baseline paired with the current rows.
 
 A plain script: prints numbers beside each target, asserts nothing. Targets: 100,000,000 Parquet
 rows (20 metrics, 10,000 clusters) scored in under 60 s and 1 GB peak on 2 cores, shown beside
 DuckDB's bare `SELECT count(*), sum(score)` over the same file and the JSONL path at 1M rows;
-1,000 partial aggregates of 20 metrics merged in under 1 s. The generated files go to a
-temporary folder (a few GB at 100M rows) and are deleted after; `--rows N` scales the run down.
+1,000 partial aggregates of 20 metrics merged in under 1 s. A regression gate over 10,000,000
+current rows paired in DuckDB with a 10,000,000-row baseline file (`rows:` in baselines.yaml),
+beside the unpaired score of the same current file (the floor). The generated files go to a
+temporary folder (a few GB at 100M rows) and are deleted after; `--rows N` and `--paired-rows N`
+scale the runs down.
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ METRICS = 20
 CLUSTERS = 10_000
 
 
-def generate(path: Path, rows: int) -> None:
-    """`rows` rows: half the metrics pass/fail, half graded; each sample in one of 10,000 clusters."""
+def generate(path: Path, rows: int, seed: int = 0) -> None:
+    """`rows` rows: half the metrics pass/fail, half graded; each sample in one of 10,000 clusters.
+    Another `seed` gives other scores for the same samples."""
     import duckdb
 
     con = duckdb.connect()
     con.execute(f"""COPY (
         SELECT 'bench/metric_' || (i % {METRICS}) AS metric,
                CASE WHEN i % {METRICS} < {METRICS // 2}
-                    THEN CAST(hash(i) % 5 < 4 AS DOUBLE) ELSE (hash(i) % 10000) / 10000.0 END
+                    THEN CAST(hash(i + {seed}) % 5 < 4 AS DOUBLE)
+                    ELSE (hash(i + {seed}) % 10000) / 10000.0 END
                    AS score,
                's' || (i // {METRICS}) AS sample_id,
                'c' || ((i // {METRICS}) % {CLUSTERS}) AS cluster,
@@ -92,6 +97,53 @@ def bench_parquet(work: Path, rows: int) -> float:
     )
     path.unlink()
     return wall
+
+
+def paired_records(folder: Path) -> None:
+    """Every metric gating with an approved max_drop against a baseline read from `base.parquet`."""
+    ids = [f"bench/metric_{k}" for k in range(METRICS)]
+    folder.mkdir()
+    (folder / "datasets.yaml").write_text(
+        "datasets:\n  d:\n    status: validated\n    version: '1'\n"
+    )
+    (folder / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
+    (folder / "metrics.yaml").write_text(
+        "metrics:\n" + "".join(f"  {m}:\n    status: gating\n    dataset: d\n" for m in ids)
+    )
+    (folder / "thresholds.yaml").write_text(
+        "thresholds:\n"
+        + "".join(
+            f"  {m}:\n    op: '>='\n    max_drop: 0.05\n    approval: approved\n"
+            "    approved_by: '@lead'\n    approved_on: 2026-01-01\n    approved_for:\n"
+            "      dataset_version: '1'\n"
+            for m in ids
+        )
+    )
+    (folder / "baselines.yaml").write_text(
+        "baselines:\n"
+        + "".join(f"  {m}:\n    rows: base.parquet\n    dataset_version: '1'\n" for m in ids)
+    )
+
+
+def bench_paired(work: Path, rows: int) -> None:
+    current, records = work / "current.parquet", work / "paired_records"
+    paired_records(records)
+    generate(current, rows)
+    generate(records / "base.parquet", rows, seed=7)
+    print(f"paired baseline: {rows:,} current rows against a {rows:,}-row baseline file")
+    floor, floor_cpu, floor_rss = timed(
+        [*evalglass(), "score", str(current), "--records", "host_records"], work
+    )
+    print(
+        f"  floor: evalglass score, unpaired, no baseline  {floor:7.1f} s ({floor_cpu:.1f} s CPU)"
+        f"  {floor_rss:6.0f} MB"
+    )
+    wall, cpu, rss = timed([*evalglass(), "score", str(current), "--records", str(records)], work)
+    print(
+        f"  evalglass score, paired in DuckDB             {wall:7.1f} s ({cpu:.1f} s CPU)"
+        f"  {rss:6.0f} MB   {wall / floor:.1f}x the floor"
+    )
+    current.unlink()
 
 
 def bench_jsonl(work: Path, rows: int = 1_000_000) -> float:
@@ -163,6 +215,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=100_000_000)
     parser.add_argument("--skip-parquet", action="store_true")
+    parser.add_argument("--paired-rows", type=int, default=10_000_000)
+    parser.add_argument("--only-paired", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="evalglass-bench-") as tmp:
         work = Path(tmp)
@@ -171,6 +225,9 @@ def main() -> None:
             f"cores: {len(os.sched_getaffinity(0))}; load average {os.getloadavg()[0]:.1f}; "
             f"peak RSS of this script so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB"
         )
+        bench_paired(work, args.paired_rows)
+        if args.only_paired:
+            return
         bench_merge(work)
         jsonl = bench_jsonl(work)
         if not args.skip_parquet:

@@ -159,6 +159,9 @@ _CHECK_SHAPES = {
 }
 
 
+_BASELINE_SOURCES = frozenset({"scorecard", "rows", "value", "n"})
+
+
 @functools.cache
 @st.composite
 def _names(
@@ -178,6 +181,17 @@ def _names(
     elif kind == "checks" and careful:
         required, optional = _CHECK_SHAPES[selector := draw(st.sampled_from(list(_CHECK_SHAPES)))]
         names = [selector, *required, *(name for name in optional if draw(keep))]
+    elif kind == "baselines" and careful:
+        # The numbers come from exactly one place: a saved scorecard, a rows file, or the record.
+        source = draw(st.sampled_from([("scorecard",), ("rows",), ("value", "n")]))
+        names = [
+            *source,
+            *(
+                f.name
+                for f in fields
+                if f.required or (f.name not in _BASELINE_SOURCES and draw(keep))
+            ),
+        ]
     else:
         names = [field.name for field in fields if field.required or draw(keep)]
         if kind == "thresholds" and careful:  # who, when and for what: an approved one loads

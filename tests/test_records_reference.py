@@ -43,8 +43,11 @@ def _breaks_a_rule(kind: str, record_id: str, fields: dict[str, Any]) -> bool:
     if kind == "judges":
         return "min_agreement" in fields and "evidence" not in fields
     if kind == "baselines":
-        has_file, has_numbers = "scorecard" in fields, {"value", "n"} & given
-        return (has_file and bool(has_numbers)) or (not has_file and has_numbers != {"value", "n"})
+        # Exactly one source of the numbers: a scorecard, a rows file, or value with n.
+        files, has_numbers = {"scorecard", "rows"} & given, {"value", "n"} & given
+        if files:
+            return len(files) > 1 or bool(has_numbers)
+        return has_numbers != {"value", "n"}
     if kind == "checks":
         does = {"run", "shell", "file_exists", "regex"} & given
         if len(does) != 1:

@@ -1,8 +1,10 @@
 """How far a run sits from its approved baseline: the interval of (current − baseline).
 
 Pure. Paired when both sides carry per-sample scores matched by sample id (Newcombe's hybrid
-score interval for 0/1 scores, paired t otherwise); unpaired from the two standard errors, or
-Newcombe's unpaired interval for two proportions. docs/statistics.md gives the formulas.
+score interval for 0/1 scores, paired t otherwise), or when the pairs come already summed
+(`PairedSums`, from rows paired where they are stored): the same interval from their sufficient
+statistics. Unpaired from the two standard errors, or Newcombe's unpaired interval for two
+proportions. docs/statistics.md gives the formulas.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from evalglass.evidence import stats
+from evalglass.evidence import aggregate, stats
 from evalglass.evidence.model import (
     Interval,
     Measurement,
     Method,
+    PairedSums,
     Proportion,
     Sample,
     StandardError,
@@ -42,6 +45,9 @@ def difference(current: Measurement, baseline: BaselineRecord, level: float) -> 
     if current.value is None or baseline.value is None:
         return None
     point = current.value - baseline.value
+    summed = current.paired
+    if summed is not None and summed.n >= 2:
+        return Difference(point, paired_from_sums(summed, level), paired=summed.n)
     pairs = _pairs(current.samples, baseline.sample_scores)
     if len(pairs) >= 2:
         return Difference(point, _paired(pairs, level), paired=len(pairs))
@@ -85,13 +91,44 @@ def _paired(pairs: list[tuple[float, float]], level: float) -> Interval | None:
     )
 
 
+def paired_from_sums(sums: PairedSums, level: float) -> Interval | None:
+    """The interval `_paired` gives for the pairs these are the sums of (two or more): exact
+    sums on the grid of 2^-64, so the mean and variance are rounded once, at the end."""
+    if sums.binary:
+        return _newcombe_counts(
+            sums.both, sums.current_only, sums.baseline_only, sums.neither, level
+        )
+    n, scale = sums.n, aggregate.SCALE
+    # Integer division of Python ints is correctly rounded: the mean, rounded once.
+    mean = sums.total / (n * scale)
+    # n·Σd² − (Σd)² = Σ_{i<j} (d_i − d_j)², exactly: zero iff every difference is the same.
+    spread = n * sums.squares - sums.total**2
+    if spread == 0:
+        if sums.bounded:
+            half = 2 * math.sqrt(math.log(2 / (1 - level)) / (2 * n))
+            return Interval(mean - half, mean + half, level, Method.HOEFFDING)
+        return None
+    # Σ(d − mean)² / (n − 1), from the exact sums: (nΣd² − (Σd)²) / (n(n − 1)).
+    sd = math.sqrt(spread / (n * (n - 1) * scale * scale))
+    se = sd / math.sqrt(n)
+    half = stats.t_quantile(0.5 + level / 2, n - 1) * se
+    return Interval(
+        mean - half, mean + half, level, Method.PAIRED_T, basis=StandardError(mean, se, df=n - 1)
+    )
+
+
 def newcombe_paired(pairs: list[tuple[float, float]], level: float) -> Interval:
     """Newcombe (1998) method 10: hybrid score interval for a difference of paired proportions."""
     n = len(pairs)
     a = sum(1 for x, y in pairs if x == 1 and y == 1)
     b = sum(1 for x, y in pairs if x == 1 and y == 0)
     c = sum(1 for x, y in pairs if x == 0 and y == 1)
-    d = n - a - b - c
+    return _newcombe_counts(a, b, c, n - a - b - c, level)
+
+
+def _newcombe_counts(a: int, b: int, c: int, d: int, level: float) -> Interval:
+    """Newcombe's paired interval from the pairs scoring (1, 1), (1, 0), (0, 1) and (0, 0)."""
+    n = a + b + c + d
     p1, p2 = (a + b) / n, (a + c) / n
     denom = (a + b) * (c + d) * (a + c) * (b + d)
     phi = (a * d - b * c) / math.sqrt(denom) if denom else 0.0

@@ -177,7 +177,7 @@ def _shown(value: object) -> str:
 def measurements(aggregates: Aggregates, sources: tuple[str, ...] = ()) -> tuple[Measurement, ...]:
     """Every metric's measurement; `sources` names the files behind a merged dataset."""
     run = Run(
-        source=_joined(sources) or aggregates.source,
+        source=joined(sources) or aggregates.source,
         models=[aggregates.model],
         dataset=aggregates.dataset,
     )
@@ -186,7 +186,8 @@ def measurements(aggregates: Aggregates, sources: tuple[str, ...] = ()) -> tuple
     )
 
 
-def _joined(sources: tuple[str, ...]) -> str:
+def joined(sources: tuple[str, ...]) -> str:
+    """The source a dataset read from several files names: the first, and how many more."""
     if len(sources) <= 1:
         return sources[0] if sources else ""
     return f"{sources[0]} (+{len(sources) - 1} more)"

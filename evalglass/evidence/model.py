@@ -192,6 +192,28 @@ class Attempt:
 
 
 @attrs.frozen(kw_only=True)
+class PairedSums:
+    """A metric's current scores paired with its baseline's by sample id (each side's epochs
+    averaged), as sufficient statistics rather than the pairs, for rows summed where they are.
+
+    `binary`: every paired score is 0 or 1 on both sides, and the four counts are the pairs
+    scoring (1, 1), (1, 0), (0, 1) and (0, 0). Otherwise the differences d = current − baseline
+    on the summing grid of 2^-64 (aggregate.SCALE): their exact sum and sum of squares (grid
+    2^-128), which also say exactly whether every d is the same (n·Σd² = (Σd)²); `bounded`
+    when every paired score lies in [0, 1]."""
+
+    n: int
+    binary: bool
+    both: int = 0
+    current_only: int = 0
+    baseline_only: int = 0
+    neither: int = 0
+    total: int = 0
+    squares: int = 0
+    bounded: bool = False
+
+
+@attrs.frozen(kw_only=True)
 class Measurement:
     """One metric as one output measured it: value, sample count, interval, per-sample scores
     where the file has them, and the problems found in the file itself. It can make a number
@@ -211,6 +233,8 @@ class Measurement:
     reduction: Reduction | None = None
     # A host check's attempts, in order (a retry second); empty for what an eval output measured.
     attempts: tuple[Attempt, ...] = ()
+    # The scores paired with the baseline's rows file where both are Parquet (no `samples`).
+    paired: PairedSums | None = None
 
 
 def _frozen_map(value: Mapping[str, Measurement]) -> Mapping[str, Measurement]:

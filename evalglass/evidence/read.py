@@ -90,6 +90,22 @@ def read_outputs(
     )
 
 
+def files_of(
+    paths: Sequence[str | os.PathLike[str]], input_format: str | None, adapter: str
+) -> list[tuple[Path, str]]:
+    """The files (path, as shown) that `read_outputs` reads with the adapter named `adapter`,
+    in its order, each once: found and recognised again, reading only their first bytes."""
+    seen: set[Path] = set()
+    found = []
+    for path, shown, what in _expand(paths, input_format):
+        resolved = path.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            if isinstance(what, Adapter) and what.name == adapter:
+                found.append((path, shown))
+    return found
+
+
 def _nested(
     shown: str, read: Callable[..., tuple[Measurement, ...]], *args: Any
 ) -> tuple[Measurement, ...]:

@@ -1,5 +1,7 @@
-"""Baselines that point to a saved scorecard JSON: read the metric's numbers (and per-sample
-scores, when it was saved with --keep-samples) from that file into the baseline record.
+"""Baselines that point to a file beside the records. A saved scorecard JSON: read the metric's
+numbers (and per-sample scores, when it was saved with --keep-samples) into the baseline record.
+A Parquet rows file (`rows`): only checked to be there; the shell reads it, since rows are eval
+output and the records layer reads none.
 
 The file is an approved artifact beside the records, reviewed like them; it is never "the last
 run". It is read through the scorecard contract, and through a callable, so the same code serves
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
     from evalglass import contract
 
 Reader = Callable[[str], "str | None"]
+# Whether a regular file is at a name inside the records folder (a rows file is not text).
+Present = Callable[[str], bool]
 
 
 def attach_scorecards(
@@ -33,6 +37,30 @@ def attach_scorecards(
         metric_id: _filled(metric_id, b, read, cache) if b.scorecard else b
         for metric_id, b in baselines.items()
     }
+
+
+def check_rows(baselines: Mapping[str, BaselineRecord], present: Present | None) -> None:
+    """Refuse a baseline whose rows file leaves the records folder or, given `present`, is not
+    there. RecordError naming the baseline's line."""
+    for metric_id, b in baselines.items():
+        if b.rows is None:
+            continue
+        name = inside_records(b.rows)
+        if name is None:
+            raise rows_error(
+                b,
+                metric_id,
+                "is outside the records folder; a baseline file lives beside the records",
+            )
+        if present is not None and not present(name):
+            raise rows_error(b, metric_id, "not found next to the records")
+
+
+def rows_error(b: BaselineRecord, metric_id: str, message: str) -> RecordError:
+    """A one-line error about a baseline's rows file, at the baseline's line."""
+    return RecordError(
+        b.origin.path, f"baseline '{metric_id}': rows '{b.rows}' {message}", b.origin.line
+    )
 
 
 def inside_records(name: str) -> str | None:

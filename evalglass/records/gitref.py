@@ -13,6 +13,7 @@ import os
 import posixpath
 import subprocess
 from collections.abc import Mapping
+from typing import BinaryIO
 
 import attrs
 
@@ -55,6 +56,12 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         path = prefix + name
         return None if entry is None else repo.text(repo.blob_id(entry, path), path)
 
+    def present(name: str) -> bool:
+        entry = repo.find(folder_tree, inside, name)
+        if entry is not None:
+            repo.blob_id(entry, prefix + name)  # a link or a submodule is refused, as anywhere
+        return entry is not None
+
     loaded = {}
     with paused():  # as load_records does, across the files
         for kind, spec in KINDS.items():
@@ -62,7 +69,25 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
             path = prefix + spec.filename
             text = None if entry is None else repo.text(repo.blob_id(entry, path), path)
             loaded[kind] = {} if text is None else records_from_text(kind, text, repo.where(path))
-        return host_records(loaded, read_beside)
+        return host_records(loaded, read_beside, present)
+
+
+def copy_file_at(ref: str, folder: str | os.PathLike[str], name: str, target: BinaryIO) -> bool:
+    """Write the file at `name` (normalised, inside the records folder) as committed at `ref` to
+    `target`, streamed; False when the tree at `ref` has no such file. Raises RecordError as
+    load_records_at does (a link or submodule at `name` included)."""
+    given = os.fspath(folder)
+    repo = _Repo(ref, given)
+    if not ref:
+        raise repo.error("", "an empty git ref names no commit")
+    inside = repo.place(given)
+    folder_tree = repo.walk(repo.tree_of(repo.commit()), inside, folder=True)
+    entry = repo.find(folder_tree, inside, name)
+    if entry is None:
+        return False
+    path = ("" if inside == "." else f"{inside}/") + name
+    repo.copy_blob(repo.blob_id(entry, path), path, target)
+    return True
 
 
 def repository_path(folder: str | os.PathLike[str]) -> str:
@@ -196,6 +221,22 @@ class _Repo:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             raise RecordError(self.where(path), "is not valid UTF-8", line) from None
+
+    def copy_blob(self, oid: str, path: str, target: BinaryIO) -> None:
+        """The blob's bytes written to `target` as git streams them: a large file is never held
+        in memory."""
+        try:
+            done = subprocess.run(
+                ["git", "cat-file", "blob", oid], stdout=target, stderr=subprocess.PIPE,
+                timeout=TIMEOUT_SECONDS, check=False, env={**os.environ, **_ENV},
+            )  # fmt: skip
+        except FileNotFoundError as exc:
+            raise self.error(path, "git is not installed") from exc
+        except subprocess.TimeoutExpired:
+            raise self.error(path, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
+        if done.returncode != 0:
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise self.error(path, f"git cat-file failed: {said[0] if said else done.returncode}")
 
     def _git(self, path: str, *args: str, silent_failure: bytes | None = None) -> bytes:
         """git's stdout; anything else git does (an error, a hang, no git at all) raises, except

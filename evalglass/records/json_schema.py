@@ -67,11 +67,19 @@ def _rule(rule: Rule) -> dict[str, Any] | None:
     if isinstance(rule, ExactlyOne):
         return {"oneOf": [{"required": [name]} for name in rule.fields]}
     if isinstance(rule, EitherOr):
-        return {
-            "if": {"required": [rule.single]},
-            "then": {"not": {"anyOf": [{"required": [name]} for name in rule.group]}},
-            "else": {"required": list(rule.group)},
-        }
+        # Exactly one way: a single with nothing else of the rule, or the whole group alone.
+        def given(names: tuple[str, ...]) -> list[dict[str, Any]]:
+            return [{"required": [name]} for name in names]
+
+        ways: list[dict[str, Any]] = [
+            {
+                "required": [name],
+                "not": {"anyOf": given((*(s for s in rule.singles if s != name), *rule.group))},
+            }
+            for name in rule.singles
+        ]
+        ways.append({"required": list(rule.group), "not": {"anyOf": given(rule.singles)}})
+        return {"oneOf": ways}
     if isinstance(rule, OnlyWith):
         return {
             "if": {"required": [rule.field]},

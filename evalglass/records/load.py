@@ -16,7 +16,7 @@ from evalglass._inputs import NotARegularFile
 from evalglass.errors import RecordError
 from evalglass.records import cross_file
 from evalglass.records._yaml import parse_records
-from evalglass.records.baseline_files import Reader, attach_scorecards
+from evalglass.records.baseline_files import Present, Reader, attach_scorecards, check_rows
 from evalglass.records.build import build_records
 from evalglass.records.judge_evidence import attach_evidence
 from evalglass.records.model import HostRecords
@@ -41,18 +41,26 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
             path = os.path.join(where, spec.filename)
             text = _read(path)
             loaded[kind] = {} if text is None else records_from_text(kind, text, path)
-        return host_records(loaded, lambda name: _read(os.path.join(where, name)))
+        return host_records(
+            loaded,
+            lambda name: _read(os.path.join(where, name)),
+            lambda name: os.path.isfile(os.path.join(where, name)),
+        )
 
 
-def host_records(loaded: Mapping[str, Mapping[str, Record]], read: Reader) -> HostRecords:
+def host_records(
+    loaded: Mapping[str, Mapping[str, Record]], read: Reader, present: Present | None = None
+) -> HostRecords:
     """HostRecords from each kind's records (a single-record kind's under its own name, or
     none), with baselines that name a scorecard, and judges that name calibration evidence,
-    filled in through `read`. Raises RecordError for a rule between records of different files
+    filled in through `read`; baselines naming a rows file checked to be there by `present`
+    (when given). Raises RecordError for a rule between records of different files
     (`cross_file`), once all have loaded."""
     kinds: dict[str, Any] = {}
     for kind, records in loaded.items():
         kinds[kind] = next(iter(records.values()), None) if KINDS[kind].single else records
     kinds["baselines"] = attach_scorecards(kinds["baselines"], read)
+    check_rows(kinds["baselines"], present)
     kinds["judges"] = attach_evidence(kinds["judges"], read)
     host = HostRecords(**kinds)
     cross_file.check(host)

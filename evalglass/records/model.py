@@ -278,8 +278,9 @@ class PolicyRecord:
 
 @attrs.frozen(kw_only=True)
 class BaselineRecord:
-    """An approved earlier measurement of a metric: inline numbers, or a saved scorecard JSON
-    (`scorecard`, relative to the records folder) whose entry for the metric supplies them."""
+    """An approved earlier measurement of a metric: inline numbers, a saved scorecard JSON
+    (`scorecard`, relative to the records folder) whose entry for the metric supplies them, or a
+    Parquet rows file (`rows`, likewise) that the shell reads and pairs with the current rows."""
 
     dataset_version: str
     value: float | None = None
@@ -288,6 +289,7 @@ class BaselineRecord:
     fingerprint: str | None = None
     judge: str | None = None
     scorecard: str | None = None
+    rows: str | None = None
     # Filled from the saved scorecard, never from YAML: its entry for the metric, and its
     # per-sample scores by sample id (epochs averaged) when it was saved with --keep-samples.
     saved: contract.Metric | None = attrs.field(default=None, repr=False)

@@ -53,9 +53,9 @@ class ExactlyOne:
 
 @attrs.frozen
 class EitherOr:
-    """Either `single` alone, or every one of `group`: never both, never neither."""
+    """Exactly one of `singles` alone, or every one of `group`: never two, never neither."""
 
-    single: str
+    singles: tuple[str, ...]
     group: tuple[str, ...]
 
 
@@ -129,7 +129,8 @@ RULES: Mapping[str, tuple[Rule, ...]] = {
         # The bar is checked against a calibration file; without one it could never be met.
         Requires("min_agreement", ("evidence",), "has min_agreement"),
     ),
-    "baselines": (EitherOr("scorecard", ("value", "n")),),
+    # A baseline's numbers come from one place: the record, a saved scorecard or a rows file.
+    "baselines": (EitherOr(("scorecard", "rows"), ("value", "n")),),
     "checks": (
         ExactlyOne(_CHECK_KINDS, "to say what it checks"),
         # A process with no time limit could hold the gate open for ever.
@@ -212,10 +213,16 @@ def _check(rule: Rule) -> Check:
 
         def either_or(values: Mapping[str, Any], _: str) -> str | None:
             group = set(rule.group) & values.keys()
-            if rule.single in values and group:
-                return f"gives both {rule.single} and {' and '.join(rule.group)}: give one"
-            if rule.single not in values and group != set(rule.group):
-                return f"needs {' and '.join(rule.group)}, or a {rule.single} to read them from"
+            singles = [name for name in rule.singles if name in values]
+            if len(singles) > 1:
+                return f"gives both {' and '.join(singles)}: give one"
+            if singles and group:
+                return f"gives both {singles[0]} and {' and '.join(rule.group)}: give one"
+            if not singles and group != set(rule.group):
+                return (
+                    f"needs {' and '.join(rule.group)}, or a {' or '.join(rule.singles)} "
+                    "to read them from"
+                )
             return None
 
         return either_or

@@ -208,6 +208,7 @@ KINDS: Mapping[str, Kind] = {
             _field("fingerprint", str),
             _field("judge", str),
             _field("scorecard", str),
+            _field("rows", str),
         ),
         _kind(
             "checks", "check", CheckRecord,

@@ -59,7 +59,7 @@ def score(
     host = _host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
-        evidence = read_outputs(outputs, input_format)
+        host, evidence = _outputs(host, outputs, input_format, records, records_ref)
         return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
 
 
@@ -98,7 +98,7 @@ def run(
     scope = Scope(Tier(tier))
     host = _host(records, records_ref)
     with paused():
-        evidence = read_outputs(outputs, input_format)
+        host, evidence = _outputs(host, outputs, input_format, records, records_ref)
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
@@ -110,6 +110,23 @@ def run(
         return assemble(
             host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
         )
+
+
+def _outputs(
+    host: HostRecords,
+    outputs: Sequence[str | os.PathLike[str]],
+    input_format: str | None,
+    records: str | os.PathLike[str],
+    records_ref: str | None,
+) -> tuple[HostRecords, Evidence]:
+    """The outputs' evidence, and the records with baselines that name a rows file read from
+    it (paired with the current rows where both are Parquet)."""
+    evidence = read_outputs(outputs, input_format)
+    if not any(b.rows is not None for b in host.baselines.values()):
+        return host, evidence
+    from evalglass.shell.baseline_rows import attach
+
+    return attach(host, evidence, outputs, input_format, records, records_ref)
 
 
 def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
@@ -181,6 +198,10 @@ def explain(
 
     host = _host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
+    if any(b.rows is not None for b in host.baselines.values()):
+        from evalglass.shell.baseline_rows import attach
+
+        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref)
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 

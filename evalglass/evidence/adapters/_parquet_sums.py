@@ -24,7 +24,7 @@ _OK = f"isfinite(score) AND abs(score) < {_LIMIT}"
 _INTEGERS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
                        "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})  # fmt: skip
 # Σq² is the sum of seven limb products, C_k at 2^(26k) (docs/scale.md).
-_SQUARES = (
+SQUARES = (
     "l0 * l0", "2 * l0 * l1", "2 * l0 * l2 + l1 * l1", "2 * (l0 * l3 + l1 * l2)",
     "2 * l1 * l3 + l2 * l2", "2 * l2 * l3", "l3 * l3",
 )  # fmt: skip
@@ -188,7 +188,7 @@ def moments_query(c: Columns, few: bool = False) -> str:
             return f"count_if({condition})"
 
         everything = "count(*)"
-    squares = ",\n  ".join(f"{total(e)} AS c{k}" for k, e in enumerate(_SQUARES))
+    squares = ",\n  ".join(f"{total(e)} AS c{k}" for k, e in enumerate(SQUARES))
     return f"""SELECT metric, loose,
   {tally("score IS NOT NULL")} AS n, {everything} - {tally("score IS NOT NULL")} AS missing,
   {tally("score IS NOT NULL AND NOT isfinite(score)")} AS nonfinite,
@@ -198,7 +198,14 @@ def moments_query(c: Columns, few: bool = False) -> str:
   max(CASE WHEN isfinite(score) THEN score END) AS high,
   {total("s * (l3 * 67108864 + l2)")} AS total_high, {total("s * (l1 * 67108864 + l0)")} AS total_low,
   {squares}
-FROM (
+FROM ({split(rows)})
+GROUP BY metric, loose"""
+
+
+def split(rows: str) -> str:
+    """The rows of the query `rows` (a column `score`), each with the sign `s` and the four
+    26-bit limbs `l0`..`l3` of |q| (null where the score is not finite or beyond ±2^40)."""
+    return f"""
   SELECT *, CAST(sign(score) AS BIGINT) AS s,
     CAST(floor(t3) AS BIGINT) AS l3, CAST(floor(t2) AS BIGINT) AS l2,
     CAST(floor(t1) AS BIGINT) AS l1, CAST(floor((t1 - floor(t1)) * 67108864.0) AS BIGINT) AS l0
@@ -206,8 +213,7 @@ FROM (
     SELECT *, (t2 - floor(t2)) * 67108864.0 AS t1 FROM (
       SELECT *, (t3 - floor(t3)) * 67108864.0 AS t2 FROM (
         SELECT *, CASE WHEN {_OK} THEN abs(score) * 0.00006103515625 END AS t3
-        FROM ({rows})))))
-GROUP BY metric, loose"""
+        FROM ({rows}))))"""
 
 
 def clusters_query(c: Columns, finite: bool) -> str:

@@ -3,14 +3,16 @@ same columns, rules and sufficient statistics as the rows reader, computed out o
 
 Recognising a Parquet file reads its magic bytes only; DuckDB loads when a file is read. Every
 Parquet file given in one run is read as one table, so a sample id repeated across files is
-found like one repeated within a file.
+found like one repeated within a file. A baseline's rows file is read here too, and paired with
+the current files by sample id inside DuckDB (`with_baseline`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,10 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, sql
+from evalglass.evidence.adapters import _parquet_pairs as pairs
 from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters._common import one_line
-from evalglass.evidence.model import Measurement
+from evalglass.evidence.model import Measurement, PairedSums
 from evalglass.evidence.registry import Adapter
 
 MAGIC = b"PAR1"
@@ -44,10 +47,44 @@ def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
 def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
     """The sufficient statistics of every row of every file, as one table."""
     first = files[0][1]
+    with _connected(first) as con:
+        return _aggregate(con, [os.fspath(p) for p, _ in files], first)
+
+
+def with_baseline(
+    baseline: tuple[Path, str], current: Sequence[tuple[Path, str]], metrics: Sequence[str]
+) -> tuple[aggregate.Aggregates, Mapping[str, PairedSums]]:
+    """A baseline rows file's sufficient statistics, the same numbers scoring it would give;
+    and, given the current Parquet files, each of `metrics` paired between the two by sample
+    id, reduced in DuckDB (no row reaches Python). A metric with no pair has no entry.
+    OutputError, naming the baseline file, when DuckDB is missing or cannot read the rows, or
+    the baseline repeats a sample id."""
+    path, shown = baseline
+    with _connected(shown) as con:
+        found = _aggregate(con, [os.fspath(path)], shown)
+        if not current or not metrics:
+            return found, {}
+        sides = []
+        for view, paths in (
+            ("evalglass_then", [os.fspath(path)]),
+            ("evalglass_now", [os.fspath(p) for p, _ in current]),
+        ):
+            con.execute(f"CREATE TEMP VIEW {view} AS SELECT * FROM {_parquet(paths)}")
+            sides.append(_columns(con, view))
+        then, now = sides
+        if not (now.has("sample_id") and then.has("sample_id")):
+            return found, {}
+        return found, pairs.assemble(con.execute(pairs.pairs_query(now, then, metrics)).fetchall())
+
+
+@contextlib.contextmanager
+def _connected(shown: str) -> Iterator[Any]:
+    """A DuckDB connection of our own settings; OutputError naming `shown` when DuckDB (the
+    `parquet` extra) is missing or fails."""
     try:
         import duckdb
     except ImportError:
-        raise OutputError(first, f"reading Parquet needs DuckDB: {INSTALL}") from None
+        raise OutputError(shown, f"reading Parquet needs DuckDB: {INSTALL}") from None
     try:
         # Spills go to a folder of our own, never beside the user's files.
         with (
@@ -61,20 +98,26 @@ def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
                 }
             ) as con,
         ):
-            return _aggregate(con, [os.fspath(p) for p, _ in files], first)
+            # DuckDB draws a progress bar on the terminal for a long query; ours is a one-shot
+            # command.
+            con.execute("SET enable_progress_bar = false")
+            yield con
     except duckdb.Error as exc:
-        raise OutputError(first, f"cannot read as Parquet rows: {one_line(exc)}") from exc
+        raise OutputError(shown, f"cannot read as Parquet rows: {one_line(exc)}") from exc
+
+
+def _parquet(paths: list[str]) -> str:
+    # A view takes no parameters: the paths are quoted as SQL string literals.
+    return f"read_parquet([{', '.join(map(q.quoted, paths))}], union_by_name = true)"
+
+
+def _columns(con: Any, view: str) -> q.Columns:
+    return q.Columns({row[0]: row[1] for row in con.execute(f"DESCRIBE {view}").fetchall()})
 
 
 def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
-    # DuckDB draws a progress bar on the terminal for a long query; ours is a one-shot command.
-    con.execute("SET enable_progress_bar = false")
-    # A view takes no parameters: the paths are quoted as SQL string literals.
-    listed = ", ".join(map(q.quoted, paths))
-    con.execute(
-        f"CREATE TEMP VIEW scores AS SELECT * FROM read_parquet([{listed}], union_by_name = true)"
-    )
-    c = q.Columns({row[0]: row[1] for row in con.execute("DESCRIBE scores").fetchall()})
+    con.execute(f"CREATE TEMP VIEW scores AS SELECT * FROM {_parquet(paths)}")
+    c = _columns(con, "scores")
     lacking = [name for name in ("metric", "score") if not c.has(name)]
     if lacking:
         raise OutputError(shown, f"Parquet rows lack column(s) {', '.join(lacking)}")
