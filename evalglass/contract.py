@@ -120,6 +120,16 @@ class Gate:
 
 
 @attrs.frozen(kw_only=True)
+class ApprovedFor:
+    """What the threshold's approval was given for: the dataset version (and fingerprint) and
+    the judge model it saw."""
+
+    dataset_version: str
+    fingerprint: str | None
+    judge_model: str | None
+
+
+@attrs.frozen(kw_only=True)
 class Threshold:
     """The threshold the records held for the metric, as the run applied it."""
 
@@ -131,11 +141,15 @@ class Threshold:
     approval: ApprovalName
     approved_by: str | None
     approved_on: str | None = attrs.field()
+    # Absent from scorecards written before approvals were bound; those still read.
+    approved_for: ApprovedFor | None = None
+    expires_on: str | None = attrs.field(default=None)
 
     @approved_on.validator
+    @expires_on.validator
     def _date(self, attribute: attrs.Attribute[Any], value: str | None) -> None:
         if value is not None and _DATE.fullmatch(value) is None:
-            raise ValueError(f"approved_on must be a date YYYY-MM-DD, got {value!r}")
+            raise ValueError(f"{attribute.name} must be a date YYYY-MM-DD, got {value!r}")
 
 
 @attrs.frozen(kw_only=True)

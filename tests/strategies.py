@@ -346,6 +346,14 @@ _thresholds = st.builds(
     approval=_literal(contract.ApprovalName),
     approved_by=st.none() | _texts,
     approved_on=st.none() | st.dates().map(lambda d: d.isoformat()),
+    approved_for=st.none()
+    | st.builds(
+        contract.ApprovedFor,
+        dataset_version=_texts,
+        fingerprint=st.none() | _texts,
+        judge_model=st.none() | _texts,
+    ),
+    expires_on=st.none() | st.dates().map(lambda d: d.isoformat()),
 )
 _attempts = st.builds(
     contract.Attempt,

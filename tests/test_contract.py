@@ -207,3 +207,39 @@ def test_evaluated_at_reads_any_zone_as_utc_and_writes_z() -> None:
     loaded = contract.loads(json.dumps(doc), "card.json")
     assert loaded.evaluated_at == dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
     assert '"evaluated_at": "2026-11-30T12:00:00Z",' in contract.dumps(loaded)
+
+
+def test_a_threshold_says_what_it_was_approved_for_and_until_when() -> None:
+    """Each threshold carries the records' approved_for and expires_on; a file written before
+    they were recorded still reads (both None), and an expiry that is not a date is refused."""
+    from evalglass.records.load import load_records
+
+    thresholds = load_records(RECORDS).thresholds
+    doc = _doc()
+    shown = {m["id"]: m["threshold"] for m in doc["metrics"] if m["threshold"]}  # type: ignore[attr-defined, index]
+    assert shown and set(shown) == set(thresholds)
+    for metric, threshold in shown.items():
+        approved = thresholds[metric].approved_for
+        assert threshold["approved_for"] == (
+            None
+            if approved is None
+            else {
+                "dataset_version": approved.dataset_version,
+                "fingerprint": approved.fingerprint,
+                "judge_model": approved.judge_model,
+            }
+        )
+        expires = thresholds[metric].expires_on
+        assert threshold["expires_on"] == (None if expires is None else expires.isoformat())
+    assert any(t["approved_for"] for t in shown.values())
+    for threshold in shown.values():
+        del threshold["approved_for"], threshold["expires_on"]
+    old = contract.loads(json.dumps(doc), "old.json")
+    assert all(
+        (m.threshold.approved_for, m.threshold.expires_on) == (None, None)
+        for m in old.metrics
+        if m.threshold is not None
+    )
+    next(iter(shown.values()))["expires_on"] = "next year"
+    with pytest.raises(contract.ContractError, match="expires_on must be a date"):
+        contract.loads(json.dumps(doc), "base.json")

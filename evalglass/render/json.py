@@ -14,7 +14,7 @@ from evalglass.core.success import PolicyOutcome
 from evalglass.core.validity import Validity
 from evalglass.evidence.model import Attempt, EarlierAttempt, Interval, Measurement
 from evalglass.reasons import Reason
-from evalglass.records.model import ThresholdRecord
+from evalglass.records.model import ApprovedFor, ThresholdRecord
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
@@ -122,6 +122,14 @@ def _threshold(t: ThresholdRecord) -> c.Threshold:
         approval=t.approval.value,
         approved_by=t.approved_by,
         approved_on=None if t.approved_on is None else t.approved_on.isoformat(),
+        approved_for=None if t.approved_for is None else _approved_for(t.approved_for),
+        expires_on=None if t.expires_on is None else t.expires_on.isoformat(),
+    )
+
+
+def _approved_for(a: ApprovedFor) -> c.ApprovedFor:
+    return c.ApprovedFor(
+        dataset_version=a.dataset_version, fingerprint=a.fingerprint, judge_model=a.judge_model
     )
 
 
