@@ -44,8 +44,8 @@ class Recorder:
     def read(self, count: int) -> None:
         self.calls.append(("read", count))
 
-    def finished(self) -> None:
-        self.calls.append(("finished", None))
+    def finished(self, read: bool) -> None:
+        self.calls.append(("finished", read))
 
     def total(self, kind: str) -> int:
         return sum(n for k, n in self.calls if k == kind)  # type: ignore[misc]
@@ -61,6 +61,7 @@ def test_a_watched_read_gives_the_same_evidence_and_counts_the_file(path: Path) 
     assert counted == plain
     kinds = [k for k, _ in recorder.calls]
     assert kinds[0] == "started" and kinds[-1] == "finished" and kinds.count("finished") == 1
+    assert recorder.calls[-1] == ("finished", True)
     assert recorder.total("opened") == path.stat().st_size
     # A zip archive's directory is read before its members, so a few bytes count twice.
     slack = 1.25 if path.suffix == ".eval" else 1.0
@@ -101,7 +102,7 @@ def test_reading_an_unreadable_file_still_finishes() -> None:
     recorder = Recorder()
     with progress.watched(recorder), pytest.raises(OutputError):
         read_outputs([FIXTURES / "inspect" / "README.txt"], "generic")
-    assert [k for k, _ in recorder.calls][-1] == "finished"
+    assert recorder.calls[-1] == ("finished", False)
 
 
 def test_bar_line_says_share_bytes_rate_and_time_left() -> None:
@@ -280,3 +281,16 @@ def test_a_quick_read_shows_nothing_even_on_a_terminal(big: Path) -> None:
     code, stdout, stderr = on_terminal(big, display.DELAY, "score", "run.json")
     assert code == 0 and stdout.startswith("NO ACTIVE GATE")
     assert stderr == ""
+
+
+@pytest.mark.parametrize("ci", [True, False], ids=["CI", "terminal"])
+def test_a_slow_read_that_fails_leaves_only_its_error(big: Path, ci: bool) -> None:
+    """A long read refused at its end (a malformed last row): stderr holds the one error line,
+    no `read ...` line before it, and on a terminal the bar is cleared, not left above it."""
+    broken = big / "broken.jsonl"
+    broken.write_bytes((big / "big.jsonl").read_bytes() + b'{"metric": "m0", "score": [1]}\n')
+    code, _, stderr = on_terminal(big, 0.0, "score", "broken.jsonl", ci=ci)
+    assert code == 4
+    shown = stderr.rsplit("\r\x1b[K", 1)[-1]
+    assert shown.startswith("evalglass: broken.jsonl:150001: score: expected a number")
+    assert shown.replace("\r\n", "\n").count("\n") == 1 and "read broken.jsonl" not in stderr

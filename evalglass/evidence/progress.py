@@ -31,8 +31,8 @@ class Watcher(Protocol):
     def read(self, count: int) -> None:
         """`count` more bytes were read."""
 
-    def finished(self) -> None:
-        """That output is read (or failed)."""
+    def finished(self, read: bool) -> None:
+        """That output is read (`read`), or reading it failed: its error says so, alone."""
 
 
 _WATCHER: contextvars.ContextVar[Watcher | None] = contextvars.ContextVar(
@@ -62,8 +62,10 @@ def reading(shown: str) -> Iterator[None]:
     watcher.started(shown)
     try:
         yield
-    finally:
-        watcher.finished()
+    except BaseException:
+        watcher.finished(read=False)
+        raise
+    watcher.finished(read=True)
 
 
 def open_binary(path: Path) -> IO[bytes]:

@@ -64,9 +64,9 @@ class _Lines:
     def read(self, count: int) -> None:
         self.done += count
 
-    def finished(self) -> None:
+    def finished(self, read: bool) -> None:
         elapsed = time.monotonic() - self.start
-        if elapsed >= DELAY:
+        if read and elapsed >= DELAY:
             self.stream.write(done_line(self.shown, self.done, elapsed) + "\n")
             self.stream.flush()
         self.shown = ""
@@ -98,12 +98,14 @@ class _Bar(_Lines):
             )
             self._thread.start()
 
-    def finished(self) -> None:
+    def finished(self, read: bool) -> None:
         with self._lock:
             elapsed = time.monotonic() - self.start
             if self._drawn:
-                # The bar gives way to the line saying what was read, and stays out of the way.
-                self.stream.write("\r\x1b[K" + done_line(self.shown, self.done, elapsed) + "\n")
+                # The bar gives way to the line saying what was read, and stays out of the way;
+                # after a failure, to nothing: the error is the one line that follows.
+                said = done_line(self.shown, self.done, elapsed) + "\n" if read else ""
+                self.stream.write("\r\x1b[K" + said)
                 self.stream.flush()
                 self._drawn = False
             self.shown = ""
