@@ -277,4 +277,8 @@ def test_every_untrusted_string_in_the_example_page_comes_from_the_files() -> No
     # A metric with no value in any run (a check `score` does not run) has nothing to chart.
     assert page.count('<svg class="trend"') == len(example_metric_ids(measured=True))
     assert len(example_metric_ids(measured=True)) < len(example_metric_ids())
+    # Those checks could gate; the page says they were not run, not that they are informational.
+    for check in sorted(set(example_metric_ids()) - set(example_metric_ids(measured=True))):
+        card = page[page.index(f"<code>{check}</code>") - 400 : page.index(f"<code>{check}</code>")]
+        assert '<article class="metric s-not-run">' in card and ">NOT RUN<" in card
     assert dt.date(2026, 12, 7).isoformat() in page

@@ -77,12 +77,12 @@ def rule_text(rule: Rule | None) -> str:
 
 
 def status(point: Point) -> str:
-    """The metric's status in that run, as the scorecard showed it: blocked, informational, or
-    the gate's result."""
+    """The metric's status in that run: blocked, informational, `not run` for a check that could
+    gate and that run did not start (`score`, another tier), or the gate's result."""
     if point.outcome == "blocked":
         return "blocked"
     if point.result == "not_enforced":
-        return "informational"
+        return "not run" if point.outcome == "can_gate" else "informational"
     return point.result
 
 
