@@ -19,7 +19,7 @@ from evalglass.core.regression import difference
 from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Run, Sample
 from evalglass.records.model import BaselineRecord
-from tests.test_cli import run
+from tests.cli_runner import cli
 from tests.test_records_gitref import commit, git
 from tests.test_regression_sums import paired_sums
 
@@ -99,7 +99,7 @@ def rows_baselines(name: str = "base.parquet", metrics: Sequence[str] = METRICS)
 
 def cards(*args: str, cwd: Path) -> dict[str, dict[str, object]]:
     """The JSON scorecard's metrics by id, from the real CLI."""
-    result = run("score", *args, "--format", "json", "--as-of", "2026-06-01", cwd=cwd)
+    result = cli("score", *args, "--format", "json", "--as-of", "2026-06-01", cwd=cwd)
     assert result.returncode in (0, 1, 3), result.stderr  # pass, fail, blocked
     return {m["id"]: m for m in json.loads(result.stdout)["metrics"]}
 
@@ -128,7 +128,7 @@ def test_parquet_pairs_as_the_saved_scorecard_path_does(tmp_path: Path) -> None:
         )  # fmt: skip
     saved = write_records(tmp_path / "saved", "", metrics)
     (tmp_path / "empty").mkdir()
-    kept = run("score", "then.json", "--records", str(tmp_path / "empty"), "--format", "json",
+    kept = cli("score", "then.json", "--records", str(tmp_path / "empty"), "--format", "json",
                "--keep-samples", "--output", str(saved / "base.json"), cwd=tmp_path)  # fmt: skip
     assert kept.returncode == 0, kept.stderr
     (saved / "baselines.yaml").write_text(
@@ -189,7 +189,7 @@ def test_epochs_clusters_and_missing_scores_pair_as_the_pairs_path_does(tmp_path
         assert change["method"] == oracle.interval.method.value
         assert close(change["interval"][0], oracle.interval.low)
         assert close(change["interval"][1], oracle.interval.high)
-    text = run("score", "now.parquet", "--records", "rec", cwd=tmp_path).stdout
+    text = cli("score", "now.parquet", "--records", "rec", cwd=tmp_path).stdout
     assert text.count("paired over 380 samples") == len(METRICS)
 
 
@@ -254,7 +254,7 @@ def test_a_bad_rows_baseline_is_one_line_at_its_field(
     if "Parquet file" in said:
         commands.pop()  # validate reads no eval output, a baseline's rows included
     for command in commands:
-        result = run(*command, cwd=tmp_path)
+        result = cli(*command, cwd=tmp_path)
         assert result.returncode == 4 and result.stdout == "", result.stderr
         assert len(result.stderr.splitlines()) == 1
         assert result.stderr.startswith("evalglass: rec/baselines.yaml:2: baseline 'qa/exact'")
