@@ -288,6 +288,50 @@ def test_records_ref_reads_the_committed_rows_file(tmp_path: Path) -> None:
     assert list(temporary.iterdir()) == []
 
 
+def test_records_and_rows_come_from_one_commit_when_the_ref_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The branch moves after the records are read and before the rows file is: the rows still
+    come from the commit the records came from, never from the one the branch moved to."""
+    import evalglass
+    from evalglass.records import gitref
+
+    repo = tmp_path / "repo"
+    records = write_records(repo / "rec", rows_baselines())
+    write_parquet(records / "base.parquet", generated(2, range(100, 600), 1, 0.82))
+    write_parquet(repo / "now.parquet", generated(1, range(500), 1, 0.8))
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "records")
+    monkeypatch.chdir(repo)
+    first = evalglass.score(["now.parquet"], "rec", records_ref="main")
+    write_parquet(records / "base.parquet", generated(9, range(300), 1, 0.5))
+    commit(repo, "other rows")
+    moved = evalglass.score(["now.parquet"], "rec", records_ref="main")
+    git(repo, "checkout", "-q", "-b", "pinned", "HEAD~1")
+    load = gitref.load_records_at
+
+    def then_move(*args: object, **kwargs: object) -> object:
+        loaded = load(*args, **kwargs)  # type: ignore[arg-type]
+        git(repo, "update-ref", "refs/heads/pinned", "main")
+        return loaded
+
+    monkeypatch.setattr(gitref, "load_records_at", then_move)
+    raced = evalglass.score(["now.parquet"], "rec", records_ref="pinned")
+    gates = {
+        name: {m.id: m.gate.evidence for m in card.metrics if m.id in METRICS}
+        for name, card in (("first", first), ("moved", moved), ("raced", raced))
+    }
+    assert gates["raced"] == gates["first"] != gates["moved"]
+    assert git_head(repo, "pinned") == git_head(repo, "main")
+
+
+def git_head(repo: Path, branch: str) -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", branch], cwd=repo, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
 def test_the_duckdb_join_sums_exactly_what_the_core_sums(tmp_path: Path) -> None:
     """Without epochs, DuckDB's paired sums equal the core's sums of the same pairs exactly,
     for 0/1, graded, negative and large scores, ids as integers on one side and text on the

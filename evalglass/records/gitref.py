@@ -29,16 +29,19 @@ _TREE, _LINK, _GITLINK = "040000", "120000", "160000"
 _ENV = {"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 
 
-def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
+def load_records_at(
+    ref: str, folder: str | os.PathLike[str], *, at: str | None = None
+) -> HostRecords:
     """Load the records folder as committed at `ref` (a branch, tag or commit).
 
     `folder` is taken lexically relative to the current directory's place in the repository
     (`..` included, links never followed); it need not exist in the working tree. Raises
     RecordError when git, the ref or the folder is missing, when git fails in any way, and when
-    the folder or a records file at the ref is a symbolic link or a submodule.
+    the folder or a records file at the ref is a symbolic link or a submodule. `at`: the commit
+    `ref` named when the caller pinned it (`commit_of`); messages still name `ref`.
     """
     given = os.fspath(folder)
-    repo = _Repo(ref, given)
+    repo = _Repo(ref, given, at)
     if not ref:
         raise repo.error("", "an empty git ref names no commit")
     if not given:
@@ -72,12 +75,20 @@ def load_records_at(ref: str, folder: str | os.PathLike[str]) -> HostRecords:
         return host_records(loaded, read_beside, present)
 
 
-def copy_file_at(ref: str, folder: str | os.PathLike[str], name: str, target: BinaryIO) -> bool:
-    """Write the file at `name` (normalised, inside the records folder) as committed at `ref` to
-    `target`, streamed; False when the tree at `ref` has no such file. Raises RecordError as
-    load_records_at does (a link or submodule at `name` included)."""
+def copy_file_at(
+    ref: str,
+    folder: str | os.PathLike[str],
+    name: str,
+    target: BinaryIO,
+    *,
+    at: str | None = None,
+) -> bool:
+    """Write the file at `name` (normalised, inside the records folder) as committed at `ref`
+    (pinned to the commit `at`, when given) to `target`, streamed; False when the tree has no
+    such file. Raises RecordError as load_records_at does (a link or submodule at `name`
+    included)."""
     given = os.fspath(folder)
-    repo = _Repo(ref, given)
+    repo = _Repo(ref, given, at)
     if not ref:
         raise repo.error("", "an empty git ref names no commit")
     inside = repo.place(given)
@@ -100,10 +111,11 @@ def repository_path(folder: str | os.PathLike[str]) -> str:
     return _Repo("HEAD", given).place(given)
 
 
-def commit_of(ref: str) -> str:
+def commit_of(ref: str, folder: str | os.PathLike[str] = "") -> str:
     """The commit `ref` names now, in the repository around the current directory: a caller that
-    must keep reading the same records even if the ref later moves reads this commit instead."""
-    repo = _Repo(ref, "")
+    must keep reading the same records even if the ref later moves reads this commit instead.
+    `folder` is only named in messages, as load_records_at names it."""
+    repo = _Repo(ref, os.fspath(folder))
     if not ref:
         raise repo.error("", "an empty git ref names no commit")
     return repo.commit()
@@ -124,6 +136,7 @@ class _Repo:
 
     ref: str
     given: str
+    at: str | None = None  # the commit `ref` was pinned to, if it was
 
     def where(self, path: str) -> str:
         return _one_line(f"{self.ref}:{path}")
@@ -145,6 +158,8 @@ class _Repo:
         return inside
 
     def commit(self) -> str:
+        if self.at is not None:
+            return self.at
         # --quiet: a ref that names no commit fails without a word, anything else with one.
         found = self._git(
             "",

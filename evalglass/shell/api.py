@@ -56,10 +56,10 @@ def score(
     `OutputError` (both `EvalglassError`) for input it cannot use.
     """
     evaluated_at = _evaluation_time(as_of)
-    host = _host(records, records_ref)
+    host, commit = _pinned_host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
-        host, evidence = _outputs(host, outputs, input_format, records, records_ref)
+        host, evidence = _outputs(host, outputs, input_format, records, records_ref, commit)
         return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
 
 
@@ -96,9 +96,9 @@ def run(
 
     evaluated_at = _evaluation_time(as_of)
     scope = Scope(Tier(tier))
-    host = _host(records, records_ref)
+    host, commit = _pinned_host(records, records_ref)
     with paused():
-        host, evidence = _outputs(host, outputs, input_format, records, records_ref)
+        host, evidence = _outputs(host, outputs, input_format, records, records_ref, commit)
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
@@ -118,6 +118,7 @@ def _outputs(
     input_format: str | None,
     records: str | os.PathLike[str],
     records_ref: str | None,
+    commit: str | None,
 ) -> tuple[HostRecords, Evidence]:
     """The outputs' evidence, and the records with baselines that name a rows file read from
     it (paired with the current rows where both are Parquet)."""
@@ -126,15 +127,20 @@ def _outputs(
         return host, evidence
     from evalglass.shell.baseline_rows import attach
 
-    return attach(host, evidence, outputs, input_format, records, records_ref)
+    return attach(host, evidence, outputs, input_format, records, records_ref, commit)
 
 
-def _host(records: str | os.PathLike[str], records_ref: str | None) -> HostRecords:
+def _pinned_host(
+    records: str | os.PathLike[str], records_ref: str | None
+) -> tuple[HostRecords, str | None]:
+    """The records, and the commit `records_ref` named when they were read: a file beside them
+    read later (a baseline's rows) comes from that commit too, even if the ref has moved."""
     if records_ref is not None:  # an empty ref is refused there, never "the working tree"
-        from evalglass.records.gitref import load_records_at
+        from evalglass.records.gitref import commit_of, load_records_at
 
-        return load_records_at(records_ref, records)
-    return load_records(records)
+        commit = commit_of(records_ref, records)
+        return load_records_at(records_ref, records, at=commit), commit
+    return load_records(records), None
 
 
 def example_paths() -> tuple[Path, Path]:
@@ -196,12 +202,12 @@ def explain(
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
-    host = _host(records, records_ref)
+    host, commit = _pinned_host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
     if any(b.rows is not None for b in host.baselines.values()):
         from evalglass.shell.baseline_rows import attach
 
-        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref)
+        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
@@ -241,7 +247,7 @@ def doctor(
     from evalglass.tools.diagnosis import diagnose
 
     evaluated_on = evaluation_date(_evaluation_time(as_of))
-    host = _host(records, records_ref)
+    host, _ = _pinned_host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))

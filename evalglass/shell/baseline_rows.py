@@ -31,11 +31,13 @@ def attach(
     input_format: str | None,
     records: str | os.PathLike[str],
     records_ref: str | None,
+    commit: str | None = None,
 ) -> tuple[HostRecords, Evidence]:
     """The records with every baseline naming a rows file filled in from it, and the evidence
     with each current Parquet metric paired with its baseline's rows. Unchanged when no baseline
     names one. RecordError at the baseline's line for a file that is missing, is not Parquet or
-    cannot be read (DuckDB missing included)."""
+    cannot be read (DuckDB missing included). `commit`: the one `records_ref` named when the
+    records were read, so the file comes from the same commit."""
     named = {metric: b for metric, b in host.baselines.items() if b.rows is not None}
     if not named:
         return host, evidence
@@ -57,7 +59,7 @@ def attach(
     for name, metrics in by_file.items():
         paired = [m for m in metrics if _from(measurements.get(m), label)]
         first = named[metrics[0]]
-        with _located(name, records, records_ref) as path:
+        with _located(name, records, records_ref, commit) as path:
             if path is None:
                 raise rows_error(first, metrics[0], "not found next to the records")
             with path.open("rb") as head:
@@ -101,7 +103,7 @@ def _filled(b: BaselineRecord, metric: str, m: Measurement | None) -> BaselineRe
 
 @contextlib.contextmanager
 def _located(
-    name: str, records: str | os.PathLike[str], records_ref: str | None
+    name: str, records: str | os.PathLike[str], records_ref: str | None, commit: str | None
 ) -> Iterator[Path | None]:
     """The rows file as a local path while it is read, or None when there is none: the file in
     the records folder, or its blob at `records_ref` copied to a private folder removed after."""
@@ -114,5 +116,5 @@ def _located(
     with tempfile.TemporaryDirectory(prefix="evalglass-baseline-") as private:
         copy = Path(private) / "baseline.parquet"
         with copy.open("wb") as target:
-            found = copy_file_at(records_ref, records, name, target)
+            found = copy_file_at(records_ref, records, name, target, at=commit)
         yield copy if found else None
