@@ -261,15 +261,22 @@ def test_a_bad_rows_baseline_is_one_line_at_its_field(
         assert said in result.stderr
 
 
-def test_records_ref_reads_the_committed_rows_file(tmp_path: Path) -> None:
-    """With --records-ref HEAD the baseline rows are the committed file, not the working tree's,
-    copied to a private temporary file that is gone afterwards."""
+def committed_repo(tmp_path: Path) -> tuple[Path, Path]:
+    """A git repository (branch main, one commit) of records whose baselines name base.parquet,
+    and a current now.parquet: the repository and its records folder."""
     repo = tmp_path / "repo"
     records = write_records(repo / "rec", rows_baselines())
     write_parquet(records / "base.parquet", generated(2, range(100, 600), 1, 0.82))
     write_parquet(repo / "now.parquet", generated(1, range(500), 1, 0.8))
     git(repo, "init", "-q", "-b", "main")
     commit(repo, "records")
+    return repo, records
+
+
+def test_records_ref_reads_the_committed_rows_file(tmp_path: Path) -> None:
+    """With --records-ref HEAD the baseline rows are the committed file, not the working tree's,
+    copied to a private temporary file that is gone afterwards."""
+    repo, records = committed_repo(tmp_path)
     committed = cards("now.parquet", "--records", "rec", cwd=repo)
     write_parquet(records / "base.parquet", generated(9, range(300), 1, 0.5))
     working = cards("now.parquet", "--records", "rec", cwd=repo)
@@ -296,12 +303,7 @@ def test_records_and_rows_come_from_one_commit_when_the_ref_moves(
     import evalglass
     from evalglass.records import gitref
 
-    repo = tmp_path / "repo"
-    records = write_records(repo / "rec", rows_baselines())
-    write_parquet(records / "base.parquet", generated(2, range(100, 600), 1, 0.82))
-    write_parquet(repo / "now.parquet", generated(1, range(500), 1, 0.8))
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "records")
+    repo, records = committed_repo(tmp_path)
     monkeypatch.chdir(repo)
     first = evalglass.score(["now.parquet"], "rec", records_ref="main")
     write_parquet(records / "base.parquet", generated(9, range(300), 1, 0.5))
