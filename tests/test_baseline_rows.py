@@ -234,6 +234,7 @@ def test_rows_baseline_without_duckdb_names_the_extra(tmp_path: Path) -> None:
         ("rows: ../base.parquet", "rows '../base.parquet' is outside the records folder"),
         ("rows: /tmp/base.parquet", "rows '/tmp/base.parquet' is outside the records folder"),
         ("rows: gone.parquet", "rows 'gone.parquet' not found next to the records"),
+        ("rows: parts", "is a directory, not a file"),
         ("rows: notes.parquet", "rows 'notes.parquet' is not a Parquet file"),
         ("rows: base.parquet\n    scorecard: base.json", "gives both scorecard and rows"),
         ("rows: base.parquet\n    value: 0.8\n    n: 100", "gives both rows and value and n"),
@@ -250,6 +251,7 @@ def test_a_bad_rows_baseline_is_one_line_at_its_field(
     write_parquet(records / "base.parquet", generated(3, range(40), 1, 0.85))
     write_parquet(tmp_path / "base.parquet", generated(3, range(40), 1, 0.85))
     (records / "notes.parquet").write_text("not parquet\n")
+    (records / "parts").mkdir()
     commands = [["score", "now.json", "--records", "rec"], ["validate", "--records", "rec"]]
     if "Parquet file" in said:
         commands.pop()  # validate reads no eval output, a baseline's rows included

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from evalglass import contract
 
 Reader = Callable[[str], "str | None"]
-# Whether a regular file is at a name inside the records folder (a rows file is not text).
-Present = Callable[[str], bool]
+# What keeps a name inside the records folder from being a regular file to read (None: nothing
+# does); a rows file is not text, so it is checked, not read.
+Present = Callable[[str], "str | None"]
 
 
 def attach_scorecards(
@@ -52,8 +53,9 @@ def check_rows(baselines: Mapping[str, BaselineRecord], present: Present | None)
                 metric_id,
                 "is outside the records folder; a baseline file lives beside the records",
             )
-        if present is not None and not present(name):
-            raise rows_error(b, metric_id, "not found next to the records")
+        problem = present(name) if present is not None else None
+        if problem:
+            raise rows_error(b, metric_id, problem)
 
 
 def rows_error(b: BaselineRecord, metric_id: str, message: str) -> RecordError:

@@ -59,11 +59,12 @@ def load_records_at(
         path = prefix + name
         return None if entry is None else repo.text(repo.blob_id(entry, path), path)
 
-    def present(name: str) -> bool:
+    def present(name: str) -> str | None:
         entry = repo.find(folder_tree, inside, name)
-        if entry is not None:
-            repo.blob_id(entry, prefix + name)  # a link or a submodule is refused, as anywhere
-        return entry is not None
+        if entry is None:
+            return "not found next to the records"
+        repo.blob_id(entry, prefix + name)  # a link, a folder or a submodule is refused
+        return None
 
     loaded = {}
     with paused():  # as load_records does, across the files

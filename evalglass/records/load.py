@@ -44,7 +44,7 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
         return host_records(
             loaded,
             lambda name: _read(os.path.join(where, name)),
-            lambda name: os.path.isfile(os.path.join(where, name)),
+            lambda name: _present(os.path.join(where, name)),
         )
 
 
@@ -92,6 +92,13 @@ def read_text(path: str) -> str | None:
     """A records file's text, or None when there is no such file; RecordError when it cannot be
     read as UTF-8 text."""
     return _read(path)
+
+
+def _present(path: str) -> str | None:
+    """What keeps `path` from being a file to read, None when nothing does."""
+    if os.path.isdir(path):
+        return "is a directory, not a file"
+    return None if os.path.isfile(path) else "not found next to the records"
 
 
 def _read(path: str) -> str | None:
