@@ -63,6 +63,18 @@ def score(
         return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
 
 
+def _with_rows(
+    records: str | os.PathLike[str], ref: str | None, host: HostRecords, commit: str | None
+) -> HostRecords:
+    """The records with each baseline that names a rows file filled in from it (at `commit`)."""
+    if not any(b.rows is not None for b in host.baselines.values()):
+        return host
+    from evalglass.evidence.model import Evidence
+    from evalglass.shell.baseline_rows import attach
+
+    return attach(host, Evidence(), (), None, records, ref, commit)[0]
+
+
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
     """`as_of`, or the clock: the only place the library reads it."""
     return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
@@ -168,11 +180,14 @@ def diff_records(
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs, as of the evaluation time `as_of`
     (default: now), which also dates the approvals found expiring."""
-    from evalglass.records.gitref import load_records_at
     from evalglass.tools.records_diff import diff
 
-    base = load_records_at(base_ref, records)
-    head = load_records(records) if head_ref is None else load_records_at(head_ref, records)
+    # Each side's baselines with the numbers their rows files give, so a swapped file shows.
+    base = _with_rows(records, base_ref, *_pinned_host(records, base_ref))
+    if head_ref is None:
+        head = _with_rows(records, None, load_records(records), None)
+    else:
+        head = _with_rows(records, head_ref, *_pinned_host(records, head_ref))
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
     return diff(

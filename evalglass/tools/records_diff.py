@@ -20,6 +20,7 @@ from evalglass.records.model import (
     CHECK_PREFIX,
     Approval,
     ApprovedFor,
+    BaselineRecord,
     Decision,
     HostRecords,
     MetricRecord,
@@ -50,6 +51,9 @@ class Kind(enum.Enum):
     RECORD_CHANGED = "record_changed"
     # A gating check's definition edited: no one can tell a stricter command from a weaker one.
     CHECK_CHANGED = "check_changed"
+    # A regression gate's baseline value moved: the way that lets more runs through, or not.
+    BASELINE_LOOSENED = "baseline_loosened"
+    BASELINE_TIGHTENED = "baseline_tightened"
 
 
 @attrs.frozen(kw_only=True)
@@ -86,13 +90,14 @@ class RecordsDiff:
                 Kind.METRIC_LOOSENED,
                 Kind.APPROVAL_LOOSENED,
                 Kind.CHECK_CHANGED,
+                Kind.BASELINE_LOOSENED,
             )
             or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
         )
 
 
 _RANK = {Outcome.INFORMATIONAL: 0, Outcome.BLOCKED: 1, Outcome.CAN_GATE: 2}
-_FILES = ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")
+_FILES = ("metrics", "thresholds", "datasets", "judges", "policies")
 
 
 def diff(
@@ -113,6 +118,7 @@ def diff(
     for kind in _FILES:
         if kind not in ("thresholds", "metrics"):
             changes += _records(kind, getattr(base, kind), getattr(head, kind))
+    changes += _baselines(base, head)
     changes += _checks(base, head)
     changes += [
         Change(kind=Kind.APPROVAL_STALE, file="thresholds.yaml", id=metric_id, detail=detail)
@@ -363,6 +369,48 @@ def _records(kind: str, base: Mapping[str, object], head: Mapping[str, object]) 
                 id=record_id,
                 detail=_changed(old, new, lambda name: True),
             )
+
+
+def _baselines(base: HostRecords, head: HostRecords) -> Iterator[Change]:
+    """baselines.yaml record by record, each baseline with the numbers it was read with (its
+    own, or its saved scorecard's or rows file's, which the caller has filled in). The value of
+    a baseline that a regression gate at head compares with moving the way that lets more runs
+    through is `baseline_loosened`; the other way, `baseline_tightened`."""
+    for metric_id in sorted(set(base.baselines) | set(head.baselines)):
+        old, new = base.baselines.get(metric_id), head.baselines.get(metric_id)
+        if old == new:
+            continue
+        if old is None or new is None:
+            kind = Kind.RECORD_ADDED if old is None else Kind.RECORD_REMOVED
+            shown = new or old
+            yield Change(kind=kind, file="baselines.yaml", id=metric_id, detail=_fields(shown))
+            continue
+        # What the saved scorecard holds beyond the numbers (its samples, its interval) is
+        # summed up, not printed whole.
+        detail = _changed(old, new, lambda name: name not in _READ_FROM_FILE)
+        if not detail:
+            detail = f"what {_source(new)} holds changed; its value, n and standard error did not"
+        elif new.rows or new.scorecard:
+            detail += f" (read from {_source(new)})"
+        threshold = head.thresholds.get(metric_id)
+        kind = Kind.RECORD_CHANGED
+        if threshold is not None and threshold.regression and old.value != new.value:
+            assert old.value is not None and new.value is not None  # every baseline has one
+            worse = (
+                new.value < old.value if threshold.op.higher_is_better else new.value > old.value
+            )
+            kind = Kind.BASELINE_LOOSENED if worse else Kind.BASELINE_TIGHTENED
+        yield Change(kind=kind, file="baselines.yaml", id=metric_id, detail=detail)
+
+
+# Filled from the file a baseline names, never from YAML.
+_READ_FROM_FILE = frozenset({"saved", "sample_scores"})
+
+
+def _source(b: BaselineRecord) -> str:
+    if b.rows:
+        return f"rows '{b.rows}'"
+    return f"scorecard '{b.scorecard}'" if b.scorecard else "the record"
 
 
 def _checks(base: HostRecords, head: HostRecords) -> Iterator[Change]:
