@@ -11,24 +11,21 @@ import pytest
 
 from evalglass.render import view
 from evalglass.render.custom import TemplateError, render
-from tests.cli_runner import cli
+from tests.cli_runner import Result, cli
 from tests.test_render import HOSTILE, hostile_scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "templates" / "comment.md.j2"
 
 
+def example(*args: str) -> Result:
+    """`evalglass score examples/run.json --records host_records ARGS` from the repository."""
+    return cli("score", "examples/run.json", "--records", "host_records", *args, cwd=ROOT)
+
+
 def test_the_example_template_renders_the_bundled_example() -> None:
     """The committed example template shows the verdict and each gate with its numbers."""
-    result = cli(
-        "score",
-        "examples/run.json",
-        "--records",
-        "host_records",
-        "--template",
-        str(EXAMPLE),
-        cwd=ROOT,
-    )
+    result = example("--template", str(EXAMPLE))
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("<!-- evalglass-scorecard -->\n### evalglass: PASS\n")
     assert "- **PASS** `qa/exact_match`: 0.93 (n 200), threshold &gt;= 0.85" in result.stdout
@@ -36,16 +33,8 @@ def test_the_example_template_renders_the_bundled_example() -> None:
 
 def test_the_exit_code_still_follows_the_verdict(tmp_path: Path) -> None:
     """A template changes the look only: the exit code is the verdict's, as with --format."""
-    plain = cli("score", "examples/run.json", "--records", "host_records", cwd=ROOT)
-    custom = cli(
-        "score",
-        "examples/run.json",
-        "--records",
-        "host_records",
-        "--template",
-        str(EXAMPLE),
-        cwd=ROOT,
-    )
+    plain = example()
+    custom = example("--template", str(EXAMPLE))
     assert custom.returncode == plain.returncode
 
 
@@ -94,17 +83,7 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
     path = tmp_path / "broken.md.j2"
     path.write_text("line one\n{% for m in scorecard.gates %}\n")
     written = tmp_path / "card.json"
-    result = cli(
-        "score",
-        "examples/run.json",
-        "--records",
-        "host_records",
-        "--template",
-        str(path),
-        "--write",
-        f"json={written}",
-        cwd=ROOT,
-    )
+    result = example("--template", str(path), "--write", f"json={written}")
     assert result.returncode == 4
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and f"{path}:2: template syntax" in result.stderr
@@ -113,34 +92,14 @@ def test_cli_failures_are_one_line_exit_4_and_write_nothing(tmp_path: Path) -> N
 
 def test_template_and_format_together_is_a_usage_error() -> None:
     """--template replaces --format: giving both is exit 2."""
-    result = cli(
-        "score",
-        "examples/run.json",
-        "--records",
-        "host_records",
-        "--format",
-        "json",
-        "--template",
-        str(EXAMPLE),
-        cwd=ROOT,
-    )
+    result = example("--format", "json", "--template", str(EXAMPLE))
     assert result.returncode == 2
 
 
 def test_template_output_goes_to_the_output_file(tmp_path: Path) -> None:
     """--output takes the template's text, written atomically; stdout stays empty."""
     out = tmp_path / "comment.md"
-    result = cli(
-        "score",
-        "examples/run.json",
-        "--records",
-        "host_records",
-        "--template",
-        str(EXAMPLE),
-        "--output",
-        str(out),
-        cwd=ROOT,
-    )
+    result = example("--template", str(EXAMPLE), "--output", str(out))
     assert result.returncode == 0 and result.stdout == ""
     assert out.read_text().startswith("<!-- evalglass-scorecard -->")
 
