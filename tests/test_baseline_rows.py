@@ -236,6 +236,7 @@ def test_rows_baseline_without_duckdb_names_the_extra(tmp_path: Path) -> None:
         ("rows: gone.parquet", "rows 'gone.parquet' not found next to the records"),
         ("rows: parts", "is a directory, not a file"),
         ("rows: notes.parquet", "rows 'notes.parquet' is not a Parquet file"),
+        ("rows: unnamed.parquet", "cannot be read: Parquet rows lack column(s) metric"),
         ("rows: base.parquet\n    scorecard: base.json", "gives both scorecard and rows"),
         ("rows: base.parquet\n    value: 0.8\n    n: 100", "gives both rows and value and n"),
     ],
@@ -252,8 +253,14 @@ def test_a_bad_rows_baseline_is_one_line_at_its_field(
     write_parquet(tmp_path / "base.parquet", generated(3, range(40), 1, 0.85))
     (records / "notes.parquet").write_text("not parquet\n")
     (records / "parts").mkdir()
-    commands = [["score", "now.json", "--records", "rec"], ["validate", "--records", "rec"]]
-    if "Parquet file" in said:
+    unnamed = records / "unnamed.parquet"  # rows with no metric column
+    duckdb.connect().execute(f"COPY (SELECT 's1' AS sample_id, 1.0 AS score) TO '{unnamed}'")
+    commands = [
+        ["score", "now.json", "--records", "rec"],
+        ["doctor", "--records", "rec"],
+        ["validate", "--records", "rec"],
+    ]
+    if "Parquet" in said:
         commands.pop()  # validate reads no eval output, a baseline's rows included
     for command in commands:
         result = cli(*command, cwd=tmp_path)

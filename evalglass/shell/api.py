@@ -262,7 +262,8 @@ def doctor(
     from evalglass.tools.diagnosis import diagnose
 
     evaluated_on = evaluation_date(_evaluation_time(as_of))
-    host, _ = _pinned_host(records, records_ref)
+    # A baseline's rows file is read as score reads it: one it could not use is found here.
+    host = _with_rows(records, records_ref, *_pinned_host(records, records_ref))
     evidence = _read(outputs, input_format, on_skipped) if outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))
