@@ -63,18 +63,6 @@ def score(
         return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
 
 
-def _with_rows(
-    records: str | os.PathLike[str], ref: str | None, host: HostRecords, commit: str | None
-) -> HostRecords:
-    """The records with each baseline that names a rows file filled in from it (at `commit`)."""
-    if not any(b.rows is not None for b in host.baselines.values()):
-        return host
-    from evalglass.evidence.model import Evidence
-    from evalglass.shell.baseline_rows import attach
-
-    return attach(host, Evidence(), (), None, records, ref, commit)[0]
-
-
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
     """`as_of`, or the clock: the only place the library reads it."""
     return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
@@ -132,14 +120,37 @@ def _outputs(
     records_ref: str | None,
     commit: str | None,
 ) -> tuple[HostRecords, Evidence]:
-    """The outputs' evidence, and the records with baselines that name a rows file read from
-    it (paired with the current rows where both are Parquet)."""
+    """The outputs' evidence, with the records' rows baselines attached (`_attached`)."""
     evidence = read_outputs(outputs, input_format)
+    return _attached(host, evidence, outputs, input_format, records, records_ref, commit)
+
+
+def _attached(
+    host: HostRecords,
+    evidence: Evidence,
+    outputs: Sequence[str | os.PathLike[str]],
+    input_format: str | None,
+    records: str | os.PathLike[str],
+    records_ref: str | None,
+    commit: str | None,
+) -> tuple[HostRecords, Evidence]:
+    """The records with each baseline that names a rows file filled in from it (at `commit`),
+    and the evidence with the current Parquet metrics paired with it; both as they were when no
+    baseline names one (DuckDB then never loads)."""
     if not any(b.rows is not None for b in host.baselines.values()):
         return host, evidence
     from evalglass.shell.baseline_rows import attach
 
     return attach(host, evidence, outputs, input_format, records, records_ref, commit)
+
+
+def _with_rows(
+    records: str | os.PathLike[str], ref: str | None, host: HostRecords, commit: str | None
+) -> HostRecords:
+    """The records with their rows baselines filled in, for commands that read no outputs."""
+    from evalglass.evidence.model import Evidence
+
+    return _attached(host, Evidence(), (), None, records, ref, commit)[0]
 
 
 def _pinned_host(
@@ -219,10 +230,7 @@ def explain(
 
     host, commit = _pinned_host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
-    if any(b.rows is not None for b in host.baselines.values()):
-        from evalglass.shell.baseline_rows import attach
-
-        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
+    host, evidence = _attached(host, evidence, outputs, input_format, records, records_ref, commit)
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
