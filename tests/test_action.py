@@ -397,6 +397,46 @@ def test_install_makes_a_venv_and_installs_the_action_checkout(
     assert python in output.read_text()
 
 
+@pytest.mark.parametrize(
+    ("given", "installed"),
+    [
+        ("", ""),
+        ("parquet", "[parquet]"),
+        (" parquet , yaml,parquet ", "[parquet,yaml]"),
+    ],
+)
+def test_install_adds_the_extras_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str, installed: str
+) -> None:
+    """The `extras` input: each name once, in the order given, as pip's extras of the checkout."""
+    install = load_script("install")
+    calls: list[list[str]] = []
+    monkeypatch.setattr(install.subprocess, "run", lambda cmd, check: calls.append(cmd))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
+    monkeypatch.setenv("RUNNER_TEMP", str(tmp_path))
+    monkeypatch.setenv("GITHUB_ACTION_PATH", "/actions/eval glass/v1")
+    monkeypatch.setenv("INPUT_EXTRAS", given)
+    assert install.main() == 0
+    assert calls[1][-1] == f"/actions/eval glass/v1{installed}"
+
+
+@pytest.mark.parametrize("given", ["spark", "parquet,yml", "parquet]; rm -rf /"])
+def test_an_unknown_extra_stops_before_anything_is_installed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """A name the action does not offer (a typo, an injection attempt): exit 2, one error
+    annotation naming it and the choices, and no venv or pip run."""
+    install = load_script("install")
+    calls: list[list[str]] = []
+    monkeypatch.setattr(install.subprocess, "run", lambda cmd, check: calls.append(cmd))
+    monkeypatch.setenv("GITHUB_ACTION_PATH", "/actions/evalglass/v1")
+    monkeypatch.setenv("INPUT_EXTRAS", given)
+    assert install.main() == 2 and calls == []
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("::error title=evalglass::extras: no optional part ")
+    assert line.endswith("choose from parquet, yaml")
+
+
 def test_a_diff_too_long_for_a_comment_is_left_to_the_summary() -> None:
     """The comment never passes GitHub's limit: the scorecard stays, a huge diff is dropped."""
     score = load_script("score")
