@@ -13,6 +13,7 @@ from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
+from evalglass.shell.baseline_rows import attach
 
 if TYPE_CHECKING:
     from evalglass.evidence.model import Evidence, Skipped
@@ -59,7 +60,8 @@ def score(
     host, commit = _pinned_host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
-        host, evidence = _outputs(host, outputs, input_format, records, records_ref, commit)
+        evidence = read_outputs(outputs, input_format)
+        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
         return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
 
 
@@ -98,7 +100,8 @@ def run(
     scope = Scope(Tier(tier))
     host, commit = _pinned_host(records, records_ref)
     with paused():
-        host, evidence = _outputs(host, outputs, input_format, records, records_ref, commit)
+        evidence = read_outputs(outputs, input_format)
+        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
@@ -112,45 +115,13 @@ def run(
         )
 
 
-def _outputs(
-    host: HostRecords,
-    outputs: Sequence[str | os.PathLike[str]],
-    input_format: str | None,
-    records: str | os.PathLike[str],
-    records_ref: str | None,
-    commit: str | None,
-) -> tuple[HostRecords, Evidence]:
-    """The outputs' evidence, with the records' rows baselines attached (`_attached`)."""
-    evidence = read_outputs(outputs, input_format)
-    return _attached(host, evidence, outputs, input_format, records, records_ref, commit)
-
-
-def _attached(
-    host: HostRecords,
-    evidence: Evidence,
-    outputs: Sequence[str | os.PathLike[str]],
-    input_format: str | None,
-    records: str | os.PathLike[str],
-    records_ref: str | None,
-    commit: str | None,
-) -> tuple[HostRecords, Evidence]:
-    """The records with each baseline that names a rows file filled in from it (at `commit`),
-    and the evidence with the current Parquet metrics paired with it; both as they were when no
-    baseline names one (DuckDB then never loads)."""
-    if not any(b.rows is not None for b in host.baselines.values()):
-        return host, evidence
-    from evalglass.shell.baseline_rows import attach
-
-    return attach(host, evidence, outputs, input_format, records, records_ref, commit)
-
-
 def _with_rows(
     records: str | os.PathLike[str], ref: str | None, host: HostRecords, commit: str | None
 ) -> HostRecords:
     """The records with their rows baselines filled in, for commands that read no outputs."""
     from evalglass.evidence.model import Evidence
 
-    return _attached(host, Evidence(), (), None, records, ref, commit)[0]
+    return attach(host, Evidence(), (), None, records, ref, commit)[0]
 
 
 def _pinned_host(
@@ -230,7 +201,7 @@ def explain(
 
     host, commit = _pinned_host(records, records_ref)
     evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
-    host, evidence = _attached(host, evidence, outputs, input_format, records, records_ref, commit)
+    host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 

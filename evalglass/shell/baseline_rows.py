@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -111,6 +110,8 @@ def _located(
         path = Path(records) / name
         yield path if path.is_file() else None
         return
+    import tempfile
+
     from evalglass.records.gitref import copy_file_at
 
     with tempfile.TemporaryDirectory(prefix="evalglass-baseline-") as private:
