@@ -140,3 +140,12 @@ def test_an_unreadable_rows_file_at_the_base_is_one_line(repo: Path) -> None:
     assert "baselines.yaml:2: baseline 'qa/exact': rows 'base.parquet' is not a Parquet file" in (
         result.stderr
     )
+
+
+def test_a_baseline_built_without_a_value_is_a_record_change() -> None:
+    """Records built in code may give a baseline no value: its move has no direction."""
+    base = _records(Op.GE, True, 0.8)
+    unvalued = attrs.evolve(base.baselines[s.METRIC], value=None)
+    head = attrs.evolve(base, baselines={s.METRIC: unvalued})
+    (change,) = diff(base, head).changes
+    assert (change.kind, change.detail) == (Kind.RECORD_CHANGED, "value: 0.8 → None")

@@ -394,11 +394,10 @@ def _baselines(base: HostRecords, head: HostRecords) -> Iterator[Change]:
             detail += f" (read from {_source(new)})"
         threshold = head.thresholds.get(metric_id)
         kind = Kind.RECORD_CHANGED
-        if threshold is not None and threshold.regression and old.value != new.value:
-            assert old.value is not None and new.value is not None  # every baseline has one
-            worse = (
-                new.value < old.value if threshold.op.higher_is_better else new.value > old.value
-            )
+        moved = None if old.value is None or new.value is None else new.value - old.value
+        # Loaded records give every baseline a value; one built in code may lack it.
+        if threshold is not None and threshold.regression and moved:
+            worse = moved < 0 if threshold.op.higher_is_better else moved > 0
             kind = Kind.BASELINE_LOOSENED if worse else Kind.BASELINE_TIGHTENED
         yield Change(kind=kind, file="baselines.yaml", id=metric_id, detail=detail)
 
