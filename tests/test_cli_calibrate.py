@@ -62,32 +62,25 @@ def test_example_evidence_is_what_the_command_writes(work: Path) -> None:
     assert written == committed
 
 
+# The later sample, held against the committed evidence.
+LATER_AGAINST_RECORDED = (
+    "later-judgments.jsonl",
+    "later-labels.csv",
+    "--judge",
+    "grader-v2",
+    "--against",
+    "grader-v2.json",
+)
+
+
 def test_drift_against_recorded_evidence_is_reported(work: Path) -> None:
     """The later sample, compared with the committed evidence, shows suspected drift; the JSON
     report carries it and still reads as evidence."""
-    result = calibrate(
-        "later-judgments.jsonl",
-        "later-labels.csv",
-        "--judge",
-        "grader-v2",
-        "--against",
-        "grader-v2.json",
-        cwd=work,
-    )
+    result = calibrate(*LATER_AGAINST_RECORDED, cwd=work)
     assert result.returncode == 0, result.stderr
     assert "kappa" in result.stdout
     assert "suspected drift in kappa, ac1, percent_agreement, alpha" in result.stdout
-    result = calibrate(
-        "later-judgments.jsonl",
-        "later-labels.csv",
-        "--judge",
-        "grader-v2",
-        "--against",
-        "grader-v2.json",
-        "--format",
-        "json",
-        cwd=work,
-    )
+    result = calibrate(*LATER_AGAINST_RECORDED, "--format", "json", cwd=work)
     report = json.loads(result.stdout)
     assert report["drift"]["suspected"] == ["kappa", "ac1", "percent_agreement", "alpha"]
     assert report["drift"]["changes"]["kappa"]["interval"][1] < 0

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runner import cli
+from tests.cli_runner import Result, cli
 from tests.evidence_files import FIXTURES, NOT_RUNS, outputs
 
 INSPECT_ERRORS = next((FIXTURES / "inspect/logs/eval").glob("*arith-errors*.eval"))
@@ -33,6 +33,11 @@ metrics:
     approved_for:
       dataset_version: '1'
 """
+
+
+def score_json(output: Path, folder: Path, cwd: Path) -> Result:
+    """`evalglass score OUTPUT --records FOLDER --format json`, run in `cwd`."""
+    return cli("score", str(output), "--records", str(folder), "--format", "json", cwd=cwd)
 
 
 def records(tmp_path: Path, metric: str, value: float, extra: str = "", **files: str) -> Path:
@@ -87,7 +92,7 @@ def test_each_framework_scores_end_to_end(
 ) -> None:
     """Each framework's own file, detected and read by the CLI, with the numbers it stored."""
     folder = records(tmp_path, metric, 0.01)
-    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(path, folder, tmp_path)
     got = card(result, metric)
     assert got["value"] == pytest.approx(value, abs=1e-9) and got["n"] == n
     assert got["authority"]["outcome"] == "can_gate"
@@ -99,9 +104,7 @@ def test_errored_samples_make_the_gate_unsound(tmp_path: Path) -> None:
     """Inspect leaves 5 errored samples out of its metric; evalglass counts them and blocks."""
     metric = "arith_errors/match/accuracy"
     folder = records(tmp_path, metric, 0.01)
-    result = cli(
-        "score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json", cwd=tmp_path
-    )
+    result = score_json(INSPECT_ERRORS, folder, tmp_path)
     got = card(result, metric)
     assert (got["n"], got["missing"]) == (15, 5)
     assert got["gate"]["result"] == "unsound"
@@ -113,9 +116,7 @@ def test_missing_samples_within_the_allowance_gate(tmp_path: Path) -> None:
     """With max_missing_fraction 0.25, 5 of 20 missing is allowed and the gate is compared."""
     metric = "arith_errors/match/accuracy"
     folder = records(tmp_path, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
-    result = cli(
-        "score", str(INSPECT_ERRORS), "--records", str(folder), "--format", "json", cwd=tmp_path
-    )
+    result = score_json(INSPECT_ERRORS, folder, tmp_path)
     assert card(result, metric)["gate"]["result"] == "pass"
     assert result.returncode == 0
 
@@ -127,7 +128,7 @@ def test_judge_grading_its_own_model_is_blocked(tmp_path: Path) -> None:
     folder = records(tmp_path, metric, 0.01, judges=judges)
     name_judge(folder, "self", "mockllm/model")
     path = FIXTURES / "inspect/logs/eval"
-    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(path, folder, tmp_path)
     got = card(result, metric)
     assert got["authority"]["outcome"] == "blocked"
     # The log also says mockllm/judge graded it, which is not the judge the records name.
@@ -152,15 +153,7 @@ def judged_records(tmp_path: Path, metric: str, judge: str | None = "grader") ->
 
 def test_a_model_graded_inspect_scorer_with_its_judge_gates(tmp_path: Path) -> None:
     """The log's grader is the calibrated judge the records name, not the model: it gates."""
-    result = cli(
-        "score",
-        str(INSPECT_JSON),
-        "--records",
-        str(judged_records(tmp_path, GRADED)),
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    result = score_json(INSPECT_JSON, judged_records(tmp_path, GRADED), tmp_path)
     assert card(result, GRADED)["authority"] == {"outcome": "can_gate", "reasons": [], "notes": []}
     assert result.returncode == 0, result.stderr
 
@@ -174,15 +167,7 @@ def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
         entry.get("options", {}).pop("model", None)
     log = tmp_path / "self-graded.json"
     log.write_text(json.dumps(doc))
-    result = cli(
-        "score",
-        str(log),
-        "--records",
-        str(judged_records(tmp_path, GRADED)),
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    result = score_json(log, judged_records(tmp_path, GRADED), tmp_path)
     got = card(result, GRADED)
     assert got["authority"]["outcome"] == "blocked"
     assert [r["code"] for r in got["authority"]["reasons"]] == [
@@ -198,9 +183,7 @@ def test_a_self_graded_inspect_scorer_is_blocked(tmp_path: Path) -> None:
 def test_a_model_graded_metric_without_a_judge_is_blocked(tmp_path: Path) -> None:
     """The log says a model graded the metric and metrics.yaml names no judge: blocked."""
     folder = judged_records(tmp_path, GRADED, judge=None)
-    result = cli(
-        "score", str(INSPECT_JSON), "--records", str(folder), "--format", "json", cwd=tmp_path
-    )
+    result = score_json(INSPECT_JSON, folder, tmp_path)
     got = card(result, GRADED)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
     assert "must name its judge" in got["authority"]["reasons"][0]["message"]
@@ -222,7 +205,7 @@ def test_a_promptfoo_column_graded_by_two_models_is_blocked(tmp_path: Path) -> N
     metric = "echo/terse/closeness"
     folder = records(tmp_path, metric, 0.01, judges=JUDGE)
     name_judge(folder, "grader", "mockllm/judge")
-    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(path, folder, tmp_path)
     got = card(result, metric)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["judge_model_mismatch"]
     assert "'openai:gpt-4.1'" in got["authority"]["reasons"][0]["message"]
@@ -264,9 +247,7 @@ def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form:
     (folder / "judges.yaml").write_text(
         "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n"
     )
-    result = cli(
-        "score", str(SELF_GRADED / form), "--records", str(folder), "--format", "json", cwd=tmp_path
-    )
+    result = score_json(SELF_GRADED / form, folder, tmp_path)
     codes = {
         t: [
             r["code"] for r in card(result, f"{t}/model_graded_qa/accuracy")["authority"]["reasons"]
@@ -311,7 +292,7 @@ def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path:
         "judges:\n  x:\n    model: file://grader_x.js\n    calibration: calibrated\n"
     )
     graders = FIXTURES / "promptfoo/graders/results/results.json"
-    result = cli("score", str(graders), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(graders, folder, tmp_path)
     got = {m: card(result, m)["authority"]["reasons"] for m in ids}
     assert [r["code"] for r in got["model-a/sum/rubric"]] == [
         "judge_not_independent",
@@ -331,7 +312,7 @@ def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
     )
     thresholds = (folder / "thresholds.yaml").read_text()
     (folder / "thresholds.yaml").write_text(thresholds + "      fingerprint: sha256-other\n")
-    result = cli("score", str(LMEVAL), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(LMEVAL, folder, tmp_path)
     got = card(result, metric)
     assert [r["code"] for r in got["authority"]["reasons"]] == ["dataset_mismatch"]
     assert result.returncode == 3
@@ -345,7 +326,7 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
         shutil.copy(found, logs / found.name)
     metric = "arith/match/accuracy"
     folder = records(tmp_path, metric, 0.01)
-    result = cli("score", str(logs), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(logs, folder, tmp_path)
     got = card(result, metric)
     assert got["source"].endswith(".json")  # the JSON-log run started last (22:43:39)
     assert [Path(a["source"]).suffix for a in got["earlier_runs"]] == [".eval"]
@@ -382,7 +363,7 @@ def test_an_eval_set_folder_scores_with_a_note_per_skipped_file(tmp_path: Path) 
     host = records(tmp_path, metric, 0.01)
     text = (host / "metrics.yaml").read_text().replace("min_samples: 10", "min_samples: 5")
     (host / "metrics.yaml").write_text(text)
-    result = cli("score", str(folder), "--records", str(host), "--format", "json", cwd=tmp_path)
+    result = score_json(folder, host, tmp_path)
     got = card(result, metric)
     assert (got["value"], got["n"]) == (
         score["metrics"]["accuracy"]["value"],
@@ -406,15 +387,7 @@ def test_unscored_samples_count_against_the_missing_allowance(tmp_path: Path) ->
         e for e in json.loads(log.read_text())["results"]["scores"] if e["name"] == "checked"
     )
     metric = "unscored/checked/accuracy"
-    strict = cli(
-        "score",
-        str(log),
-        "--records",
-        str(records(tmp_path, metric, 0.01)),
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    strict = score_json(log, records(tmp_path, metric, 0.01), tmp_path)
     got = card(strict, metric)
     assert (got["value"], got["n"], got["missing"]) == (
         entry["metrics"]["accuracy"]["value"],
@@ -425,7 +398,7 @@ def test_unscored_samples_count_against_the_missing_allowance(tmp_path: Path) ->
     allowed = tmp_path / "allowed"
     allowed.mkdir()
     folder = records(allowed, metric, 0.01, extra="    max_missing_fraction: 0.25\n")
-    result = cli("score", str(log), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(log, folder, tmp_path)
     assert card(result, metric)["gate"]["result"] == "pass"
     assert result.returncode == 0
 
@@ -434,15 +407,7 @@ def test_a_small_group_cannot_clear_min_samples(tmp_path: Path) -> None:
     """grouped(): `mul` holds 6 of the 18 samples, so min_samples 10 makes its gate unsound."""
     log = next((FIXTURES / "inspect/grouped/logs/json").glob("*.json"))
     metric = "grouped_ops/exact/mul"
-    result = cli(
-        "score",
-        str(log),
-        "--records",
-        str(records(tmp_path, metric, 0.01)),
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    result = score_json(log, records(tmp_path, metric, 0.01), tmp_path)
     got = card(result, metric)
     ops = [s["metadata"]["op"] for s in json.loads(log.read_text())["samples"]]
     assert got["n"] == ops.count("mul")
@@ -459,7 +424,7 @@ def test_repeats_cannot_clear_min_samples(tmp_path: Path) -> None:
     folder = records(tmp_path, metric, 0.01)
     text = (folder / "metrics.yaml").read_text().replace("min_samples: 10", "min_samples: 20")
     (folder / "metrics.yaml").write_text(text)
-    result = cli("score", str(path), "--records", str(folder), "--format", "json", cwd=tmp_path)
+    result = score_json(path, folder, tmp_path)
     got = card(result, metric)
     assert got["n"] == len(doc["config"]["tests"])
     assert [r["code"] for r in got["gate"]["reasons"]] == ["too_few_samples"]

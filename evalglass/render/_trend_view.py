@@ -86,6 +86,11 @@ def status(point: Point) -> str:
     return point.result
 
 
+def status_class(word: str) -> str:
+    """A status word as the CSS class the page colours it by (`not run`: `s-not-run`)."""
+    return "s-" + word.replace(" ", "-")
+
+
 def value_text(point: Point | None) -> str:
     return "—" if point is None or point.value is None else fmt(point.value)
 

@@ -86,7 +86,7 @@ def chart_svg(series: Series, whens: tuple[str, ...], runs: int) -> Markup:
             f"run {dot.position}, {whens[dot.position - 1]}: {_point_text(series, dot.position)}"
         )
         parts.append(
-            f'  <circle class="dot s-{escape(dot.status.replace(" ", "-"))}" cx="{dot.x}" cy="{dot.y}" r="4">'
+            f'  <circle class="dot {escape(_trend_view.status_class(dot.status))}" cx="{dot.x}" cy="{dot.y}" r="4">'
             f"<title>{escape(title)}</title></circle>\n"
         )
     parts.append("</svg>")

@@ -86,14 +86,7 @@ def checklist(
             "this metric is measured on this dataset",
             choose="the dataset id it is measured on" if dataset_id.startswith("<") else None,
         )
-    if metric is None or metric.status is not MetricStatus.GATING:
-        plan.put(
-            "metrics",
-            metric_id,
-            "status",
-            MetricStatus.GATING,
-            "the eval leads want this metric to fail builds (the last switch, once the rest holds)",
-        )
+    _promote(plan, metric_id, "this metric", "once the rest holds")
     # Stable: within one file, edits keep the order they were made in.
     edits = sorted(plan.edits, key=lambda e: ORDER.index(e.kind))
     return Checklist(tuple(edits), outside)
@@ -119,6 +112,12 @@ def _check(plan: _Plan, metric_id: str, name: str) -> Checklist:
             "how many seconds it may run before it is killed",
             choose="seconds",
         )
+    _promote(plan, metric_id, "this check", "once it is defined")
+    return Checklist(tuple(sorted(plan.edits, key=lambda e: ORDER.index(e.kind))))
+
+
+def _promote(plan: _Plan, metric_id: str, what: str, when: str) -> None:
+    """The last switch, when the metric is not gating yet: its status set to gating."""
     metric = plan.records.metrics.get(metric_id)
     if metric is None or metric.status is not MetricStatus.GATING:
         plan.put(
@@ -126,9 +125,8 @@ def _check(plan: _Plan, metric_id: str, name: str) -> Checklist:
             metric_id,
             "status",
             MetricStatus.GATING,
-            "the eval leads want this check to fail builds (the last switch, once it is defined)",
+            f"the eval leads want {what} to fail builds (the last switch, {when})",
         )
-    return Checklist(tuple(sorted(plan.edits, key=lambda e: ORDER.index(e.kind))))
 
 
 @attrs.define
