@@ -193,9 +193,10 @@ def _reference(doc: RecordDocument) -> Any:
         data = strictyaml.load(doc.text, strictyaml_schema(doc.kind)).data
     except strictyaml.YAMLError:
         return _REJECTED
-    except NotImplementedError:
+    except (NotImplementedError, TypeError):
         # strictyaml's ruamel cannot place some comments ("overlap in comment", e.g. a comment
-        # line between a key and its list): the reference gives no answer to compare with.
+        # line between a key and its list), and crashes on a repeated key whose mapping follows
+        # a comment line: the reference gives no answer to compare with.
         reject()
     if data is None:
         return {}
