@@ -1,11 +1,22 @@
-"""How pytest-xdist shares the suite among its workers (pyproject.toml runs it on every core):
-test by test, except the files whose module-scoped set-up must start only once."""
+"""How the suite's processes run: each keeps the bytecode it compiles, and pytest-xdist shares the
+suite among its workers (pyproject.toml runs it on every core) test by test, except the files whose
+module-scoped set-up must start only once."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import pytest
+
+# Some machines (this project's CI among them) set PYTHONDONTWRITEBYTECODE. Then every process the
+# suite starts (each xdist worker, each evalglass, Action-script and git-hook subprocess) compiles
+# every module it imports from source again, and pytest rewrites every test module's asserts again
+# in each worker. Bytecode changes nothing a test checks: Python recompiles a module whose source
+# changed. The workers and subprocesses inherit this environment, since it is set before they start.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Each runs whole on one worker, first: Spark's tests share one local session, whose JVM costs
 # more to start than any test here takes; the progress tests share a file of 150,000 rows.
