@@ -339,6 +339,40 @@ def test_check_and_success_policy_records_are_behind_their_metric(tmp_path: Path
     ]
 
 
+def test_a_rows_file_replaced_under_its_name_is_a_change_of_its_baseline(tmp_path: Path) -> None:
+    """A baseline's Parquet rows file is part of the baseline: new rows under the same name show
+    as a change of `rows` with both git objects, a rename with its object, and a commit that
+    leaves the file alone shows nothing. No Parquet is read."""
+    from tests.test_baseline_rows import generated, rows_baselines, write_parquet, write_records
+
+    repo = Repo(tmp_path / "repo")
+    folder = write_records(repo.root / "host_records", rows_baselines(), ["qa/exact"])
+    write_parquet(folder / "base.parquet", generated(1, range(50), 1, 0.8))
+    repo.commit("Baseline from rows", "Ann Owner", "2026-11-01")
+    first = repo.git("rev-parse", "HEAD:host_records/base.parquet").strip()
+    write_parquet(folder / "base.parquet", generated(2, range(50), 1, 0.5))
+    repo.commit("Weaker rows, same name", "Mal Lory", "2026-11-02")
+    second = repo.git("rev-parse", "HEAD:host_records/base.parquet").strip()
+    (repo.root / "README").write_text("not a record\n")
+    repo.commit("Unrelated", "Ann Owner", "2026-11-03")
+    (folder / "base.parquet").rename(folder / "moved.parquet")
+    (folder / "baselines.yaml").write_text(rows_baselines("moved.parquet", ["qa/exact"]))
+    repo.commit("Rename the rows", "Ann Owner", "2026-11-04")
+    rows_changes = [
+        (c["subject"], [(x["old"], x["new"]) for x in c["changes"] if x["field"] == "rows"])
+        for c in history_json(repo, "qa/exact")["commits"]
+    ]
+    assert first != second
+    assert rows_changes == [
+        ("Baseline from rows", [(None, f"base.parquet ({first[:12]})")]),
+        (
+            "Weaker rows, same name",
+            [(f"base.parquet ({first[:12]})", f"base.parquet ({second[:12]})")],
+        ),
+        ("Rename the rows", [(f"base.parquet ({second[:12]})", f"moved.parquet ({second[:12]})")]),
+    ]
+
+
 def test_an_added_record_shows_what_it_writes_not_its_defaults() -> None:
     """A record added shows the fields it gives; one edited shows every field that differs,
     including a block's parts; identical records show nothing."""

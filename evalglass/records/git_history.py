@@ -17,6 +17,7 @@ import attrs
 
 from evalglass._collector import paused
 from evalglass.errors import RecordError
+from evalglass.records.baseline_files import inside_records
 from evalglass.records.gitref import repository_path
 from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
@@ -333,9 +334,21 @@ class _Loader:
                 return records
             loaded[kind] = records
         try:
-            return host_records(loaded, lambda name: self._beside(folder, name))
+            host = host_records(loaded, lambda name: self._beside(folder, name))
+            return self._with_rows_objects(folder, host)
         except RecordError as exc:
             return exc
+
+    def _with_rows_objects(self, folder: str, host: HostRecords) -> HostRecords:
+        """Each baseline naming a rows file, with that file's object id at this commit (None
+        when the commit lacks it): which rows a baseline compares with is part of its record."""
+        baselines = dict(host.baselines)
+        for metric, b in host.baselines.items():
+            name = inside_records(b.rows) if b.rows is not None else None
+            if name is not None:
+                entry = self._entry(folder, name)
+                baselines[metric] = attrs.evolve(b, rows_object=entry.oid if entry else None)
+        return attrs.evolve(host, baselines=baselines)
 
     def _records(self, kind: str, entry: _Entry, path: str) -> Mapping[str, Record] | RecordError:
         if not entry.mode.startswith("100"):
@@ -356,6 +369,12 @@ class _Loader:
 
     def _beside(self, folder: str, name: str) -> str | None:
         """A file below the records folder (a baseline's saved scorecard), or None."""
+        entry = self._entry(folder, name)
+        return None if entry is None else self._text(entry.oid, self._prefix + name)
+
+    def _entry(self, folder: str, name: str) -> _Entry | None:
+        """The tree entry of a file below the records folder, or None. RecordError for a link or
+        another repository at `name` or in its path."""
         *parents, last = name.split("/")
         tree = folder
         for part in parents:
@@ -370,7 +389,7 @@ class _Loader:
             return None
         if not entry.mode.startswith("100"):
             raise RecordError(self._prefix + name, f"is {_what(entry.mode)}, not a file")
-        return self._text(entry.oid, self._prefix + name)
+        return entry
 
     def _tree(self, oid: str) -> str:
         if oid not in self._trees:

@@ -285,6 +285,9 @@ class BaselineRecord:
     # per-sample scores by sample id (epochs averaged) when it was saved with --keep-samples.
     saved: contract.Metric | None = attrs.field(default=None, repr=False)
     sample_scores: Mapping[str, float] | None = attrs.field(default=None, repr=False)
+    # Filled only by `history`, from the commit's tree: the git object id of the rows file, so a
+    # file replaced under the same name shows as a change without reading any Parquet.
+    rows_object: str | None = attrs.field(default=None, repr=False)
     origin: Origin = _origin()
 
 

@@ -13,7 +13,7 @@ import attrs
 from evalglass.errors import EvalglassError, RecordError
 from evalglass.metric_ids import check_metric, check_name
 from evalglass.records.git_history import Commit, Revision
-from evalglass.records.model import HostRecords
+from evalglass.records.model import BaselineRecord, HostRecords
 from evalglass.records.schema import KINDS, Field
 from evalglass.tools.edits import yaml_text
 
@@ -166,6 +166,11 @@ def _fields(kind: str, record: str, was: object, now: object) -> Iterator[FieldC
                     _get(old_block, sub.name),
                     _get(new_block, sub.name),
                 )
+        elif kind == "baselines" and field.name == "rows":
+            # The file's content is part of the baseline: the same name may hold other rows.
+            old, new = _rows(was), _rows(now)
+            if old != new:
+                yield FieldChange(file=file, record=record, field="rows", old=old, new=new)
         else:
             yield from _one(
                 file, record, field.name, field, _get(was, field.name), _get(now, field.name)
@@ -179,6 +184,14 @@ def _one(
         yield FieldChange(
             file=file, record=record, field=name, old=_text(old, field), new=_text(new, field)
         )
+
+
+def _rows(baseline: object) -> str | None:
+    """A baseline's rows file as written, and which git object it was at the commit."""
+    if not isinstance(baseline, BaselineRecord) or baseline.rows is None:
+        return None
+    held = "not in the commit" if baseline.rows_object is None else baseline.rows_object[:12]
+    return f"{yaml_text(baseline.rows)} ({held})"
 
 
 def _get(record: object, name: str) -> object:
