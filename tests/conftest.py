@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-# Some machines (this project's CI among them) set PYTHONDONTWRITEBYTECODE. Then every process the
+# Some machines (this project's development machines among them) set PYTHONDONTWRITEBYTECODE. Then every process the
 # suite starts (each xdist worker, each evalglass, Action-script and git-hook subprocess) compiles
 # every module it imports from source again, and pytest rewrites every test module's asserts again
 # in each worker. Bytecode changes nothing a test checks: Python recompiles a module whose source

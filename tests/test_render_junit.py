@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from junitparser import Error, Failure, JUnitXml, Skipped, TestSuite
 
-from evalglass.evidence.model import CHECK_PREFIX
+from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.render import Format, render
 from evalglass.render.junit import xml_text
 from evalglass.render.safe_text import escape

@@ -18,6 +18,7 @@ from evalglass.calibration_evidence import CalibrationEvidence
 from evalglass.core.agreement import check_agreement
 from evalglass.core.model_names import same_grader, same_model
 from evalglass.evidence.model import Measurement, Run
+from evalglass.metric_ids import check_name
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
@@ -31,7 +32,6 @@ from evalglass.records.model import (
     Policy,
     ThresholdRecord,
     UnreadableEvidence,
-    check_name,
 )
 
 

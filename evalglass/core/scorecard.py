@@ -20,9 +20,10 @@ from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, decide_run
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
-from evalglass.evidence.model import CHECK_PREFIX, Evidence, Measurement, Skipped
+from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
-from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord, check_name
+from evalglass.metric_ids import check_metric, check_name
+from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -135,7 +136,7 @@ def assemble(
     moment = evaluation_time(evaluated_at)
     evaluated_on = evaluation_date(moment)
     ids = set(records.metrics) | set(evidence.measurements)
-    ids.update(f"{CHECK_PREFIX}{name}" for name in records.checks)
+    ids.update(check_metric(name) for name in records.checks)
     cards = tuple(
         _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on)
         for metric_id in sorted(ids)

@@ -15,9 +15,6 @@ import attrs
 
 from evalglass.reasons import Reason
 
-# The metric ids evalglass's own checks yield (`check/NAME`); no eval output may report one.
-CHECK_PREFIX = "check/"
-
 
 class Method(enum.Enum):
     """How an interval was computed; named in every gate's evidence."""

@@ -24,8 +24,9 @@ from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import progress
 from evalglass.evidence._unclaimed import declined
-from evalglass.evidence.model import CHECK_PREFIX, EarlierAttempt, Evidence, Measurement, Skipped
+from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
+from evalglass.metric_ids import CHECK_PREFIX
 
 
 @attrs.frozen

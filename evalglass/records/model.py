@@ -157,15 +157,6 @@ def _origin() -> Origin:
     return attrs.field(default=_NOWHERE, eq=False, repr=False)
 
 
-# The metric id a check yields: this prefix and the check's name.
-CHECK_PREFIX = "check/"
-
-
-def check_name(metric_id: str) -> str | None:
-    """The name of the check a metric id stands for, or None for a metric an eval output makes."""
-    return metric_id[len(CHECK_PREFIX) :] if metric_id.startswith(CHECK_PREFIX) else None
-
-
 @attrs.frozen(kw_only=True)
 class MetricRecord:
     """What the eval leads decided about a metric. A check's metric (`check/NAME`) gives status

@@ -12,8 +12,9 @@ from typing import Any
 
 import attrs
 
+from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.records._scalars import quote
-from evalglass.records.model import CHECK_PREFIX, Approval, SuccessMode
+from evalglass.records.model import Approval, SuccessMode
 
 
 @attrs.frozen

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.records.model import (
     Approval,
     ApprovedFor,
@@ -226,7 +227,7 @@ KINDS: Mapping[str, Kind] = {
             # A check's name becomes the metric id check/NAME: plain characters only.
             ids=Ids(pattern=re.compile("[A-Za-z0-9_.-]+"),
                     message="may hold only letters, digits, '_', '.' and '-' (it becomes the "
-                            "metric id {id})", prefix="check/"),
+                            "metric id {id})", prefix=CHECK_PREFIX),
         ),
         _kind(
             "success", "success policy", SuccessPolicy,

@@ -11,6 +11,7 @@ from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard
+from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
 from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
@@ -31,7 +32,7 @@ _OUTCOMES = {
 def outcome_text(card: MetricCard) -> str:
     """The metric's authority outcome in words; for a host check that can gate, that its attempts
     decide."""
-    if card.id.startswith("check/") and card.authority.outcome is Outcome.CAN_GATE:
+    if check_name(card.id) is not None and card.authority.outcome is Outcome.CAN_GATE:
         return "can_gate: its attempts under evalglass run decide its gate"
     return _OUTCOMES[card.authority.outcome]
 

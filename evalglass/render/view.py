@@ -14,8 +14,8 @@ from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
 from evalglass.evidence.model import Attempt
+from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
-from evalglass.records.model import check_name
 from evalglass.render import _view
 
 

@@ -12,7 +12,8 @@ from typing import TextIO
 import attrs
 
 from evalglass.evidence.model import Attempt, AttemptOutcome
-from evalglass.records.model import CHECK_PREFIX, CheckRecord
+from evalglass.metric_ids import check_metric
+from evalglass.records.model import CheckRecord
 from evalglass.tools.checks.session import Progress
 
 _WORDS = {AttemptOutcome.PASSED: "pass", AttemptOutcome.FAILED: "fail",
@@ -35,7 +36,7 @@ class _Line:
         self.stream.flush()
 
     def started(self, name: str, check: CheckRecord, number: int) -> None:
-        self.label = f"{CHECK_PREFIX}{name}" + (" (retry)" if number > 1 else "")
+        self.label = check_metric(name) + (" (retry)" if number > 1 else "")
         self.begun, self.done = time.monotonic(), threading.Event()
         self.show(f"  running  {self.label}")
         self.ticker = threading.Thread(target=self._tick, args=(self.done,), daemon=True)

@@ -9,7 +9,8 @@ from collections.abc import Iterator, Mapping
 
 from evalglass.core.numbers import plural
 from evalglass.evidence.model import Measurement
-from evalglass.records.model import CHECK_PREFIX, HostRecords, MetricStatus, Tier, check_name
+from evalglass.metric_ids import check_metric, check_name
+from evalglass.records.model import HostRecords, MetricStatus, Tier
 from evalglass.tools.findings import Finding, Problem, at
 
 
@@ -26,7 +27,7 @@ def check_findings(
 
 def _checks(records: HostRecords, unfound: Mapping[str, str]) -> Iterator[Finding]:
     for name, check in records.checks.items():
-        metric_id = CHECK_PREFIX + name
+        metric_id = check_metric(name)
         if metric_id not in records.metrics:
             yield at(
                 check.origin,

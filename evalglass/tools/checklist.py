@@ -17,6 +17,7 @@ from evalglass.core.authority import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import Measurement, Run
+from evalglass.metric_ids import check_name
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
@@ -30,7 +31,6 @@ from evalglass.records.model import (
     Op,
     Policy,
     ThresholdRecord,
-    check_name,
 )
 from evalglass.tools.edits import ORDER, Action, Checklist, Edit, yaml_text
 

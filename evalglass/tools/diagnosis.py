@@ -15,6 +15,7 @@ from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.core.numbers import plural
 from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement
+from evalglass.metric_ids import check_name
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (
@@ -26,7 +27,6 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Origin,
-    check_name,
 )
 from evalglass.tools import approval_review
 from evalglass.tools.check_findings import check_findings

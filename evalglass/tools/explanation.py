@@ -15,13 +15,13 @@ from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.core.success import required_gates
 from evalglass.errors import EvalglassError
 from evalglass.evidence.model import Evidence
+from evalglass.metric_ids import check_metric, check_name
 from evalglass.records.model import (
     CheckRecord,
     HostRecords,
     MetricRecord,
     SuccessMode,
     SuccessPolicy,
-    check_name,
 )
 from evalglass.tools.checklist import checklist
 from evalglass.tools.edits import Checklist, apply
@@ -79,7 +79,7 @@ def explain(
     known = sorted(
         set(records.metrics)
         | set(evidence.measurements)
-        | {f"check/{name}" for name in records.checks}
+        | {check_metric(name) for name in records.checks}
     )
     if metric_id not in known:
         close = difflib.get_close_matches(metric_id, known, n=1)

@@ -11,12 +11,11 @@ from collections.abc import Iterator, Sequence
 import attrs
 
 from evalglass.errors import EvalglassError, RecordError
+from evalglass.metric_ids import check_metric, check_name
 from evalglass.records.git_history import Commit, Revision
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS, Field
 from evalglass.tools.edits import yaml_text
-
-_CHECK = "check/"
 
 
 @attrs.frozen(kw_only=True)
@@ -138,8 +137,8 @@ def _behind(metric_id: str, records: HostRecords) -> dict[str, tuple[str, object
             record = getattr(records, kind).get(record_id) if record_id is not None else None
             if record is not None and record_id is not None:
                 found[kind] = (record_id, record)
-    if metric_id.startswith(_CHECK) and metric_id[len(_CHECK) :] in records.checks:
-        name = metric_id[len(_CHECK) :]
+    name = check_name(metric_id)
+    if name is not None and name in records.checks:
         found["checks"] = (name, records.checks[name])
     success = records.success
     if success is not None and metric_id in success.must_pass:
@@ -197,4 +196,4 @@ def _text(value: object, field: Field) -> str | None:
 def _ids(records: HostRecords) -> set[str]:
     """Every metric id some record of these names."""
     ids = {*records.metrics, *records.thresholds, *records.baselines}
-    return ids | {_CHECK + name for name in records.checks}
+    return ids | {check_metric(name) for name in records.checks}

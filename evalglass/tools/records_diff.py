@@ -16,8 +16,8 @@ import attrs
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.decision import rule_text
 from evalglass.evidence.model import Evidence
+from evalglass.metric_ids import check_metric, check_name
 from evalglass.records.model import (
-    CHECK_PREFIX,
     Approval,
     ApprovedFor,
     BaselineRecord,
@@ -27,7 +27,6 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     ThresholdRecord,
-    check_name,
 )
 from evalglass.tools import approval_review
 
@@ -415,7 +414,7 @@ def _source(b: BaselineRecord) -> str:
 def _checks(base: HostRecords, head: HostRecords) -> Iterator[Change]:
     """checks.yaml record by record; an edit to a check that gated before is `check_changed`."""
     for change in _records("checks", base.checks, head.checks):
-        metric = base.metrics.get(CHECK_PREFIX + change.id)
+        metric = base.metrics.get(check_metric(change.id))
         gated = metric is not None and metric.status is MetricStatus.GATING
         if change.kind is Kind.RECORD_CHANGED and gated:
             change = attrs.evolve(change, kind=Kind.CHECK_CHANGED)

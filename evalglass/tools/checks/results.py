@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from evalglass.core.authority import Authority, Outcome
 from evalglass.evidence.model import Attempt, AttemptOutcome, Measurement, Run
-from evalglass.records.model import CHECK_PREFIX, CheckRecord
+from evalglass.metric_ids import check_metric
+from evalglass.records.model import CheckRecord
 
 
 def should_retry(attempts: tuple[Attempt, ...], authority: Authority) -> bool:
@@ -26,7 +27,7 @@ def measurement(name: str, check: CheckRecord, attempts: tuple[Attempt, ...]) ->
     last = attempts[-1].outcome
     value = None if last is AttemptOutcome.COULD_NOT_RUN else float(last is AttemptOutcome.PASSED)
     return Measurement(
-        id=CHECK_PREFIX + name,
+        id=check_metric(name),
         run=Run(source=str(check.origin)),
         value=value,
         n=None if value is None else 1,

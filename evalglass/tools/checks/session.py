@@ -15,7 +15,8 @@ from evalglass._version import __version__
 from evalglass.core.authority import resolve
 from evalglass.core.scope import Scope
 from evalglass.evidence.model import Attempt, Evidence, Measurement
-from evalglass.records.model import CHECK_PREFIX, CheckRecord, HostRecords
+from evalglass.metric_ids import check_metric
+from evalglass.records.model import CheckRecord, HostRecords
 from evalglass.tools.checks import cache
 from evalglass.tools.checks.attempts import attempt
 from evalglass.tools.checks.results import measurement, should_retry
@@ -51,7 +52,7 @@ def run_checks(
     for name, check in sorted(records.checks.items()):
         if settings.scope.includes(check):
             attempts = _attempts(name, check, records, settings, progress)
-            measured[CHECK_PREFIX + name] = measurement(name, check, attempts)
+            measured[check_metric(name)] = measurement(name, check, attempts)
     return Evidence(measurements=measured)
 
 
@@ -64,7 +65,7 @@ def _attempts(
         state = cache.repo_state(settings.base / (check.cwd or "."))
         key = None if state is None else cache.key(check, settings.version, state)
     attempts: tuple[Attempt, ...] = (_once(name, check, settings, progress, 1, key),)
-    authority = resolve(CHECK_PREFIX + name, records, None, evaluated_on=settings.evaluated_on)
+    authority = resolve(check_metric(name), records, None, evaluated_on=settings.evaluated_on)
     if should_retry(attempts, authority):
         # Live, never from the cache: the point is to see whether it fails again.
         attempts += (_once(name, check, settings, progress, 2, None),)
