@@ -119,6 +119,7 @@ GOOD = f"version {V1}\noid sha256:{OID}\nsize 12345\n"
         GOOD.replace("size 12345", "size  12345"),  # two spaces
         GOOD.replace("size 12345", "size 12345 "),
         f"version {V1}\nkind  x\noid sha256:{OID}\nsize 12345\n",  # two spaces, another key
+        f"version {V1}\nkind x\r\noid sha256:{OID}\nsize 12345\n",  # a return in a value
         GOOD.replace("size 12345", "size\t12345"),
         GOOD.replace(OID, OID.upper()),
         GOOD.replace(OID, OID[:-1]),
