@@ -1,20 +1,21 @@
 """Baselines that name a Parquet rows file, where records and outputs meet: the file is read
-(from the records folder, or as committed at --records-ref through a private temporary copy),
-fills in the baseline's value, n and standard error, and is paired with the current Parquet rows
+(from the records folder, or as committed at --records-ref through a private temporary copy;
+a Git LFS pointer as its object from the local LFS store, verified), fills in the baseline's value, n and standard error, and is paired with the current Parquet rows
 by sample id inside DuckDB. The records layer only checks the name; the evidence layer reads.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import attrs
 
-from evalglass.errors import OutputError
+from evalglass.errors import OutputError, RecordError
 from evalglass.evidence.model import Evidence, Measurement, Method
 from evalglass.records.baseline_files import inside_records, rows_error
 from evalglass.records.model import BaselineRecord, HostRecords
@@ -58,9 +59,8 @@ def attach(
     for name, metrics in by_file.items():
         paired = [m for m in metrics if _from(measurements.get(m), label)]
         first = named[metrics[0]]
-        with _located(name, records, records_ref, commit) as path:
-            if path is None:
-                raise rows_error(first, metrics[0], "not found next to the records")
+        fail = functools.partial(rows_error, first, metrics[0])
+        with _located(name, records, records_ref, commit, fail) as path:
             with path.open("rb") as head:
                 if not parquet.sniff(path, head.read(len(parquet.MAGIC))):
                     raise rows_error(first, metrics[0], "is not a Parquet file")
@@ -102,20 +102,41 @@ def _filled(b: BaselineRecord, metric: str, m: Measurement | None) -> BaselineRe
 
 @contextlib.contextmanager
 def _located(
-    name: str, records: str | os.PathLike[str], records_ref: str | None, commit: str | None
-) -> Iterator[Path | None]:
-    """The rows file as a local path while it is read, or None when there is none: the file in
-    the records folder, or its blob at `records_ref` copied to a private folder removed after."""
-    if records_ref is None:
-        path = Path(records) / name
-        yield path if path.is_file() else None
-        return
+    name: str,
+    records: str | os.PathLike[str],
+    records_ref: str | None,
+    commit: str | None,
+    fail: Callable[[str], RecordError],
+) -> Iterator[Path]:
+    """The rows file as a local path while it is read: the file in the records folder, or its
+    blob at `records_ref` copied to a private folder removed after. A Git LFS pointer in its
+    place is read as its object, verified and copied from the local LFS store to that folder.
+    RecordError (from `fail`) when there is no file, or no object to read for a pointer."""
     import tempfile
 
-    from evalglass.records.gitref import copy_file_at
+    from evalglass.records import lfs
 
     with tempfile.TemporaryDirectory(prefix="evalglass-baseline-") as private:
+        if records_ref is None:
+            path = Path(records) / name
+            if not path.is_file():
+                raise fail("not found next to the records")
+            where: Path | None = path.parent  # the repository holding the file holds its object
+        else:
+            from evalglass.records.gitref import copy_file_at
+
+            path = Path(private) / "committed"
+            with path.open("wb") as target:
+                if not copy_file_at(records_ref, records, name, target, at=commit):
+                    raise fail("not found next to the records")
+            where = None  # the repository gitref read it from, around the current directory
+        pointer = lfs.pointer_in(path)
+        if pointer is None:
+            yield path
+            return
         copy = Path(private) / "baseline.parquet"
         with copy.open("wb") as target:
-            found = copy_file_at(records_ref, records, name, target, at=commit)
-        yield copy if found else None
+            problem = lfs.copy_object(pointer, where, target, records_ref)
+        if problem is not None:
+            raise fail(problem)
+        yield copy
