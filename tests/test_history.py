@@ -340,13 +340,14 @@ def test_check_and_success_policy_records_are_behind_their_metric(tmp_path: Path
 
 
 def test_a_rows_file_replaced_under_its_name_is_a_change_of_its_baseline(tmp_path: Path) -> None:
-    """A baseline's Parquet rows file is part of the baseline: new rows under the same name show
-    as a change of `rows` with both git objects, a rename with its object, and a commit that
-    leaves the file alone shows nothing. No Parquet is read."""
+    """A baseline's Parquet rows file is part of the baseline: the file committed after its name,
+    and new rows under the same name, show as a change of `rows` with both git objects, a rename
+    with its object, and a commit that leaves the file alone shows nothing. No Parquet is read."""
     from tests.test_baseline_rows import generated, rows_baselines, write_parquet, write_records
 
     repo = Repo(tmp_path / "repo")
     folder = write_records(repo.root / "host_records", rows_baselines(), ["qa/exact"])
+    repo.commit("Name the rows", "Ann Owner", "2026-10-31")
     write_parquet(folder / "base.parquet", generated(1, range(50), 1, 0.8))
     repo.commit("Baseline from rows", "Ann Owner", "2026-11-01")
     first = repo.git("rev-parse", "HEAD:host_records/base.parquet").strip()
@@ -364,7 +365,11 @@ def test_a_rows_file_replaced_under_its_name_is_a_change_of_its_baseline(tmp_pat
     ]
     assert first != second
     assert rows_changes == [
-        ("Baseline from rows", [(None, f"base.parquet ({first[:12]})")]),
+        ("Name the rows", [(None, "base.parquet (not in the commit)")]),
+        (
+            "Baseline from rows",
+            [("base.parquet (not in the commit)", f"base.parquet ({first[:12]})")],
+        ),
         (
             "Weaker rows, same name",
             [(f"base.parquet ({first[:12]})", f"base.parquet ({second[:12]})")],
