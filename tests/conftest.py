@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-# Some machines (this project's development machines among them) set PYTHONDONTWRITEBYTECODE. Then every process the
-# suite starts (each xdist worker, each evalglass, Action-script and git-hook subprocess) compiles
-# every module it imports from source again, and pytest rewrites every test module's asserts again
-# in each worker. Bytecode changes nothing a test checks: Python recompiles a module whose source
-# changed. The workers and subprocesses inherit this environment, since it is set before they start.
+# Some machines (this project's development machines among them) set PYTHONDONTWRITEBYTECODE.
+# Then every process the suite starts (each xdist worker, and each evalglass and Action-script
+# subprocess) compiles the checkout's modules from source again, and each worker rewrites every
+# test module's asserts again. Bytecode changes nothing a test checks: Python recompiles a module
+# whose source changed. Workers and subprocesses inherit this environment: it is set before they
+# start.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
