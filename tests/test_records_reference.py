@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 import pytest
 import strictyaml  # type: ignore[import-untyped]
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import HealthCheck, event, example, given, reject, settings
 
 from evalglass.errors import RecordError
 from evalglass.records.load import records_from_text
@@ -79,6 +79,11 @@ def _reference(doc: RecordDocument) -> Any:
         # strictyaml 1.7.3 crashes instead of refusing a repeated key whose mapping follows a
         # comment line (in its copy of ruamel, comments.py): what it cannot load, it does not take.
         return _REJECTED
+    except NotImplementedError:
+        # Its ruamel cannot place some comments ("overlap in comment": comment lines among a
+        # list's items, or between a key and its list), in documents it would otherwise take or
+        # refuse: the reference gives no answer to compare with.
+        reject()
     if data is None:
         return {}
     records = {doc.kind: data[doc.kind]} if KINDS[doc.kind].single else data[doc.kind]
