@@ -10,6 +10,7 @@ from evalglass.core.authority import Outcome, resolve
 from evalglass.evidence.model import DatasetIdentity, Run
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records import cross_file
+from evalglass.records.load import records_from_text
 from evalglass.records.model import (
     Approval,
     Calibration,
@@ -299,6 +300,18 @@ def test_yaml_text_reads_back_as_the_same_text(text: str) -> None:
     if written != text:
         assert written.startswith("'") and written.endswith("'")
         assert written[1:-1].replace("''", "'") == text
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.integers(-(10**12), 10**12))
+def test_yaml_text_writes_a_number_the_loader_reads_back_exactly(number: float) -> None:
+    """A suggested number, as written, is the number: two values never read alike, and none is
+    rounded to a few digits."""
+    text = (
+        f"thresholds:\n  m:\n    op: '>='\n    value: {yaml_text(number)}\n    approval: proposed\n"
+    )
+    read = records_from_text("thresholds", text)["m"]
+    assert isinstance(read, ThresholdRecord)
+    assert read.value == number
 
 
 def test_yaml_text_quotes_what_yaml_would_misread() -> None:

@@ -14,7 +14,6 @@ from typing import Any
 
 import attrs
 
-from evalglass.core.numbers import fmt
 from evalglass.reasons import Reason
 from evalglass.records.model import HostRecords, Op
 from evalglass.records.schema import KINDS
@@ -79,19 +78,27 @@ class Checklist:
     outside: tuple[Reason, ...] = ()
 
 
-def yaml_text(value: object) -> str:
-    """A value as a host would write it: quoted wherever plain YAML would misread it."""
-    if isinstance(value, Op):
-        return f"'{value.value}'"
+def scalar_text(value: object) -> str:
+    """A record's value as YAML spells it, before any quoting: an enum by its value, a bool as
+    yes or no, a date in ISO form, and a number exactly (a float as Python reads it back)."""
     if isinstance(value, enum.Enum):
         return str(value.value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dt.date):
         return value.isoformat()
-    if isinstance(value, int | float):
-        return fmt(value)
-    text = str(value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def yaml_text(value: object) -> str:
+    """A value as a host would write it: quoted wherever plain YAML would misread it."""
+    if isinstance(value, Op):
+        return f"'{value.value}'"
+    text = scalar_text(value)
+    if isinstance(value, enum.Enum | bool | dt.date | int | float):
+        return text
     if _STAND_IN.fullmatch(text) or (
         _PLAIN_TEXT.fullmatch(text) and text.lower() not in _YAML_WORDS
     ):

@@ -12,16 +12,14 @@ dialect refuses (a bare `>` would start a block scalar), so its output would not
 
 from __future__ import annotations
 
-import datetime as dt
 import difflib
-import enum
 import posixpath
 import re
 from collections.abc import Mapping
 
 from evalglass.records._scalars import is_placeholder
 from evalglass.records._yaml import parse_records, reads_plain
-from evalglass.tools.edits import ORDER, Edit
+from evalglass.tools.edits import ORDER, Edit, scalar_text
 
 # Words YAML would read as a boolean or null, which a string must not be taken for.
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "null", "~"})
@@ -131,13 +129,13 @@ def _block(record_id: str, fields: dict[str, Edit], indent: int) -> str:
 def _value(edit: Edit) -> str:
     if edit.choose is not None:
         return _placeholder(edit.choose)
-    return _text(edit.value)
+    return scalar_text(edit.value)
 
 
 def _sub_value(item: object) -> str:
     """A block's sub-value: one still to be chosen elsewhere in the checklist (`<version>`)
     stays a bare placeholder, so the patch cannot load until it is filled in here too."""
-    text = _text(item)
+    text = scalar_text(item)
     if is_placeholder(text):
         return _placeholder(text[1:-1])
     return text
@@ -147,18 +145,6 @@ def _placeholder(choose: str) -> Placeholder:
     # Bare in the file: nothing in it that YAML would read as structure or a quote.
     words = " ".join(choose.replace("'", "").replace('"', "").replace(":", "").split())
     return Placeholder(f"<{words.replace('#', 'no.')}>")
-
-
-def _text(value: object) -> str:
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
 
 
 def spelling(text: str) -> str:
