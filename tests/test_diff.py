@@ -500,6 +500,8 @@ def _loosened(old: ThresholdRecord, new: ThresholdRecord) -> list[str]:
 
 
 BOUND = s.approved_for(s.State(), names_judge=True)
+# The approved threshold the approval tests start from, bound to a judge as well.
+APPROVED = attrs.evolve(threshold(Op.GE, 0.8), approved_for=BOUND)
 REMOVED = (
     "approved_for removed (was dataset_version '2026-10', fingerprint 'sha256:9f2c', "
     "judge_model 'openai:gpt-4.1')"
@@ -564,15 +566,7 @@ def test_removing_or_widening_an_approval_loosens(
     """--fail-on-loosen refuses approved_for removed or a part removed (with or without a new
     approval), and, without a new approval, approved_for moved or expires_on removed or moved
     later; a new approval may move them, and an earlier last day tightens."""
-    old = ThresholdRecord(
-        op=Op.GE,
-        value=0.8,
-        approval=Approval.APPROVED,
-        approved_by="@alice",
-        approved_on=dt.date(2026, 11, 1),
-        approved_for=BOUND,
-        expires_on=dt.date(2027, 5, 1),
-    )
+    old = attrs.evolve(APPROVED, expires_on=dt.date(2027, 5, 1))
     new = attrs.evolve(old, **change)
     if new_approval:
         new = attrs.evolve(new, approved_by="@bob", approved_on=dt.date(2026, 11, 20))
@@ -582,15 +576,8 @@ def test_removing_or_widening_an_approval_loosens(
 def test_a_proposed_threshold_loosens_no_approval() -> None:
     """Taking approved_for off a threshold that is now only proposed grants nothing: the
     approval change is shown, no approval_loosened."""
-    old = ThresholdRecord(
-        op=Op.GE,
-        value=0.8,
-        approval=Approval.APPROVED,
-        approved_by="@alice",
-        approved_on=dt.date(2026, 11, 1),
-        approved_for=BOUND,
-    )
-    assert _loosened(old, attrs.evolve(old, approval=Approval.PROPOSED, approved_for=None)) == []
+    proposed = attrs.evolve(APPROVED, approval=Approval.PROPOSED, approved_for=None)
+    assert _loosened(APPROVED, proposed) == []
 
 
 def test_diff_cli_lists_expiring_approvals_as_of_a_date(repo: Path) -> None:

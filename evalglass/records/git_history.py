@@ -17,6 +17,7 @@ import attrs
 
 from evalglass._collector import paused
 from evalglass.errors import RecordError
+from evalglass.records import git_process
 from evalglass.records.baseline_files import inside_records
 from evalglass.records.gitref import repository_path
 from evalglass.records.load import host_records, records_from_text
@@ -24,7 +25,6 @@ from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS, Record
 
 TIMEOUT_SECONDS = 120.0
-_ENV = {"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 _TREE, _LINK, _GITLINK = "40000", "120000", "160000"  # modes as a tree object writes them
 _FIELDS = ("%H", "%P", "%an", "%ae", "%aI", "%s")
 
@@ -80,20 +80,10 @@ def revisions(folder: str | os.PathLike[str], since: str | None = None) -> list[
 
 
 def _git(where: str, *args: str) -> str:
-    env = {**os.environ, **_ENV}
     try:
-        done = subprocess.run(
-            ["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS, check=False, env=env
-        )
-    except FileNotFoundError as exc:
-        raise RecordError(where, "git is not installed") from exc
-    except subprocess.TimeoutExpired:
-        raise RecordError(where, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace")
-        first = next((line.strip() for line in said.splitlines() if line.strip()), "")
-        raise RecordError(where, f"git {args[0]} failed: {first or f'exit {done.returncode}'}")
-    return done.stdout.decode("utf-8", "replace")
+        return git_process.run(args, timeout=TIMEOUT_SECONDS).decode("utf-8", "replace")
+    except git_process.GitFailed as exc:
+        raise RecordError(where, exc.reason) from None
 
 
 def _check_repository(given: str) -> None:
@@ -160,27 +150,14 @@ _BATCH = 2_000  # requests per `git cat-file --batch` run: bounds what one answe
 def _batch(where: str, specs: list[str]) -> Iterator[tuple[str, tuple[str, str, bytes] | None]]:
     """(spec, (object id, type, content) or None when git has no such object) for each spec, read
     by `git cat-file --batch` runs given every request at once: no round trip per object."""
-    env = {**os.environ, **_ENV}
     for start in range(0, len(specs), _BATCH):
         chunk = specs[start : start + _BATCH]
         request = "".join(f"{spec}\n" for spec in chunk).encode("utf-8", "surrogateescape")
         try:
-            done = subprocess.run(
-                ["git", "cat-file", "--batch"],
-                input=request,
-                capture_output=True,
-                timeout=TIMEOUT_SECONDS,
-                check=False,
-                env=env,
-            )
-        except FileNotFoundError as exc:
-            raise RecordError(where, "git is not installed") from exc
-        except subprocess.TimeoutExpired:
-            raise RecordError(where, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
-        if done.returncode != 0:
-            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise RecordError(where, f"git cat-file failed: {said[0] if said else done.returncode}")
-        out, at = done.stdout, 0
+            out = git_process.run(["cat-file", "--batch"], timeout=TIMEOUT_SECONDS, input=request)
+        except git_process.GitFailed as exc:
+            raise RecordError(where, exc.reason) from None
+        at = 0
         for spec in chunk:
             end = out.index(b"\n", at)
             header = out[at:end].decode("utf-8", "replace")
@@ -206,14 +183,13 @@ class _Objects:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            env = {**os.environ, **_ENV}
             try:
                 self._process = subprocess.Popen(
                     ["git", "cat-file", "--batch"],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
-                    env=env,
+                    env=git_process.environment(),
                 )
             except FileNotFoundError as exc:
                 raise RecordError(self._where, "git is not installed") from exc

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import subprocess
 from collections.abc import Mapping
 from typing import BinaryIO
 
@@ -19,14 +18,13 @@ import attrs
 
 from evalglass._collector import paused
 from evalglass.errors import RecordError
+from evalglass.records import git_process
 from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS
 
 TIMEOUT_SECONDS = 60.0
 _TREE, _LINK, _GITLINK = "040000", "120000", "160000"
-# git's messages are matched (dubious ownership), and a lazy fetch must never wait for a password.
-_ENV = {"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 
 
 def load_records_at(
@@ -242,46 +240,30 @@ class _Repo:
         """The blob's bytes written to `target` as git streams them: a large file is never held
         in memory."""
         try:
-            done = subprocess.run(
-                ["git", "cat-file", "blob", oid], stdout=target, stderr=subprocess.PIPE,
-                timeout=TIMEOUT_SECONDS, check=False, env={**os.environ, **_ENV},
-            )  # fmt: skip
-        except FileNotFoundError as exc:
-            raise self.error(path, "git is not installed") from exc
-        except subprocess.TimeoutExpired:
-            raise self.error(path, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
-        if done.returncode != 0:
-            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise self.error(path, f"git cat-file failed: {said[0] if said else done.returncode}")
+            git_process.run(["cat-file", "blob", oid], timeout=TIMEOUT_SECONDS, stdout=target)
+        except git_process.GitFailed as exc:
+            raise self.error(path, exc.reason) from None
 
     def _git(self, path: str, *args: str, silent_failure: bytes | None = None) -> bytes:
         """git's stdout; anything else git does (an error, a hang, no git at all) raises, except
         a failure git gives no reason for, which returns `silent_failure` when that is set."""
-        env = {**os.environ, **_ENV}
         try:
-            done = subprocess.run(
-                ["git", *args], capture_output=True, timeout=TIMEOUT_SECONDS, check=False, env=env
-            )
-        except FileNotFoundError as exc:
-            raise self.error(path, "git is not installed") from exc
-        except subprocess.TimeoutExpired:
-            raise self.error(path, f"git did not answer within {TIMEOUT_SECONDS:g} s") from None
-        if done.returncode == 0:
-            return done.stdout
-        said = done.stderr.decode("utf-8", "replace")
-        if "dubious ownership" in said:
-            raise self.error(
-                path,
-                "git refuses this repository for its dubious ownership (owned "
-                "by another user); if it is yours, add it to git's "
-                "safe.directory",
-            )
-        if "not a git repository" in said:
-            raise self.error(path, "reading records from a git ref needs a git repository here")
-        first = next((line.strip() for line in said.splitlines() if line.strip()), "")
-        if not first and silent_failure is not None:
-            return silent_failure
-        raise self.error(path, f"git {args[0]} failed: {first or f'exit {done.returncode}'}")
+            return git_process.run(args, timeout=TIMEOUT_SECONDS)
+        except git_process.GitFailed as exc:
+            if "dubious ownership" in exc.stderr:
+                raise self.error(
+                    path,
+                    "git refuses this repository for its dubious ownership (owned "
+                    "by another user); if it is yours, add it to git's "
+                    "safe.directory",
+                ) from None
+            if "not a git repository" in exc.stderr:
+                raise self.error(
+                    path, "reading records from a git ref needs a git repository here"
+                ) from None
+            if exc.returncode is not None and not exc.said and silent_failure is not None:
+                return silent_failure
+            raise self.error(path, exc.reason) from None
 
 
 _WHY = "records are read as committed, never through links or other repositories"

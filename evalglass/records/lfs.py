@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
 from pathlib import Path
 from typing import BinaryIO
 
 import attrs
+
+from evalglass.records import git_process
 
 # A pointer is smaller than this, by the spec and by git-lfs's own cut-off.
 LIMIT = 1024
@@ -29,7 +30,6 @@ _OID = re.compile(r"sha256:([0-9a-f]{64})")
 _SIZE = re.compile(r"0|[1-9][0-9]*")
 _CHUNK = 1 << 20
 TIMEOUT_SECONDS = 60.0
-_ENV = {"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 
 
 @attrs.frozen
@@ -145,29 +145,23 @@ def _store(where: Path | None) -> Path | str:
         )
     base = Path(where or ".") / os.fsdecode(common.rstrip(b"\n"))
     # Exit 1 without a word: the key is not set.
-    storage = _git(where, "config", "--get", "lfs.storage", unset=b"")
+    storage = _git(where, "config", "--get", "lfs.storage", unset=True)
     if not isinstance(storage, bytes):
         return storage
     named = os.fsdecode(storage.rstrip(b"\n"))
     return base / named if named else base / "lfs"
 
 
-def _git(where: Path | None, *args: str, unset: bytes | None = None) -> bytes | str:
-    """git's stdout in `where`; b"" outside a git repository (and, given `unset`, for a failure
-    git gives no reason for); otherwise what went wrong, said after the file's name."""
+def _git(where: Path | None, *args: str, unset: bool = False) -> bytes | str:
+    """git's stdout in `where`; b"" outside a git repository (and, with `unset`, for a failure git
+    gives no reason for: a config key not set); otherwise what went wrong, said after the file's
+    name."""
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=where, capture_output=True, timeout=TIMEOUT_SECONDS,
-            check=False, env={**os.environ, **_ENV},
-        )  # fmt: skip
-    except FileNotFoundError:
+        return git_process.run(args, timeout=TIMEOUT_SECONDS, cwd=where)
+    except git_process.GitMissing:
         return "is a Git LFS pointer, and reading its object from the LFS store needs git"
-    except subprocess.TimeoutExpired:
-        return f"is a Git LFS pointer, and git did not answer within {TIMEOUT_SECONDS:g} s"
-    if done.returncode == 0:
-        return done.stdout
-    said = done.stderr.decode("utf-8", "replace")
-    first = next((line.strip() for line in said.splitlines() if line.strip()), "")
-    if "not a git repository" in said or (not first and unset is not None):
-        return b""
-    return f"is a Git LFS pointer, and git {args[0]} failed: {first or f'exit {done.returncode}'}"
+    except git_process.GitFailed as exc:
+        silent = exc.returncode is not None and not exc.said
+        if "not a git repository" in exc.stderr or (silent and unset):
+            return b""
+        return f"is a Git LFS pointer, and {exc.reason}"
