@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
@@ -59,9 +60,25 @@ def input_errors_exit(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def echo_out(text: str, nl: bool = True) -> None:
+    """Print to stdout. A reader that stops reading (`| head -1`, `| true`) is normal in a pipe,
+    not an error: the rest of the text is dropped quietly and the command goes on to exit with
+    its own code (a verdict's, not 70)."""
+    try:
+        typer.echo(text, nl=nl)
+    except BrokenPipeError:
+        # Point stdout at the null device, so the interpreter's flush at exit finds nothing
+        # to fail on either.
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+
+
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"evalglass {__version__}")
+        echo_out(f"evalglass {__version__}")
         raise typer.Exit()
 
 

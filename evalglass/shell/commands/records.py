@@ -12,7 +12,7 @@ from evalglass.core.exits import (
     DIFF_LOOSENED_EXIT,
 )
 from evalglass.render import Format
-from evalglass.shell.commands.app import input_errors_exit
+from evalglass.shell.commands.app import echo_out, input_errors_exit
 from evalglass.shell.commands.options import (
     AsOf,
     InputFormat,
@@ -50,7 +50,7 @@ def metrics(
         evidence = read_outputs(outputs, input_format)
     note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
-    typer.echo(text, nl=False)
+    echo_out(text, nl=False)
 
 
 @input_errors_exit
@@ -95,7 +95,7 @@ def diff(
             on_skipped=note,
             as_of=when,
         )
-    typer.echo(render_diff.render(result, fmt), nl=False)
+    echo_out(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
 
@@ -130,9 +130,9 @@ def explain(
             metric, outputs or [], records, input_format=input_format, on_skipped=note, as_of=when
         )
     if as_patch:
-        typer.echo(api.explain_patch(result, records), nl=False)
+        echo_out(api.explain_patch(result, records), nl=False)
         return
-    typer.echo(render_explain.render(result, fmt), nl=False)
+    echo_out(render_explain.render(result, fmt), nl=False)
 
 
 @input_errors_exit
@@ -156,7 +156,7 @@ def history(
     from evalglass.shell import api
 
     renders_as("history", fmt, *render_history.FORMATS)
-    typer.echo(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
+    echo_out(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
 
 
 @input_errors_exit
@@ -177,7 +177,7 @@ def doctor(
         diagnosis = api.doctor(
             outputs or [], records, input_format=input_format, on_skipped=note, as_of=when
         )
-    typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
+    echo_out(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
 
@@ -187,7 +187,7 @@ def validate(records: Records = Path("host_records")) -> None:
     from evalglass.shell import api
 
     count = api.validate(records)
-    typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
+    echo_out(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
 
 
 @input_errors_exit
@@ -210,4 +210,4 @@ def schema(
     if name is not None and name not in KINDS:
         raise typer.BadParameter(f"{kind!r}: expected one of {', '.join(KINDS)}", param_hint="KIND")
     doc = json_schemas() if name is None else json_schema(name)
-    typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    echo_out(json.dumps(doc, indent=2, ensure_ascii=False))
