@@ -1,6 +1,7 @@
 """Run one process to completion or its time limit: a new session, so a timeout kills the whole
 process group (grandchildren too); stdout discarded, the end of stderr kept. I/O only; what the
-exit means is for `attempts.py`.
+exit means is for `attempts.py`. On Windows, which has no process groups to signal, the tree is
+ended with `taskkill /T /F` from the check's process.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -66,6 +68,15 @@ def run_process(argv: Sequence[str], cwd: str, timeout: float) -> Finished:
 
 
 def _kill_group(pgid: int) -> None:
+    if sys.platform == "win32":
+        # Windows' own tree kill: every process the check's started (/T), forced (/F). While
+        # `Popen` holds the process's handle its id cannot be reused, so no other tree is hit;
+        # the descendants of a process that already ended cannot be found from it.
+        subprocess.run(
+            ["taskkill", "/T", "/F", "/PID", str(pgid)], check=False,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        return
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 
