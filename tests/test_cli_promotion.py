@@ -140,16 +140,18 @@ def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
 
 
 def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
-    """validate on a bad record: the loader's one line, exit 4, nothing on stdout."""
+    """validate on two bad records: the loader's line for each, then the count, exit 4,
+    nothing on stdout."""
     edit(work / "host_records/datasets.yaml", "status: validated", "status: validatd")
     result = cli("validate", "--records", "host_records", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
         (
-            "evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
-            "validated, retired (did you mean 'validated'?)"
+            f"evalglass: host_records/datasets.yaml:{line}: status: 'validatd' is not one of "
+            "proposed, validated, retired (did you mean 'validated'?)"
         )
-    ]
+        for line in (4, 8)
+    ] + ["evalglass: 2 errors in host_records"]
     assert result.stdout == ""
 
 

@@ -22,7 +22,9 @@ from evalglass.render.safe_text import escape
 app = typer.Typer(
     help="Decide which eval results may fail a build: value, validity and authority, kept apart.",
     no_args_is_help=True,
-    add_completion=False,
+    # `--install-completion` and `--show-completion`: typer's shell completion (bash, zsh, fish,
+    # PowerShell), generated from the commands' own signatures.
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )

@@ -10,6 +10,7 @@ import typer
 
 from evalglass.core.exits import (
     DIFF_LOOSENED_EXIT,
+    INPUT_ERROR_EXIT,
 )
 from evalglass.render import Format
 from evalglass.shell.commands.app import echo_out, input_errors_exit
@@ -184,9 +185,19 @@ def doctor(
 @input_errors_exit
 def validate(records: Records = Path("host_records")) -> None:
     """Check the host-records files against their schema only: fast, for a pre-commit hook."""
+    from evalglass.errors import RecordErrors
+    from evalglass.render.safe_text import escape
     from evalglass.shell import api
 
-    count = api.validate(records)
+    try:
+        count = api.validate(records)
+    except RecordErrors as exc:
+        # Every problem at once, one line each, so a newcomer fixes them in one round.
+        for error in exc.errors:
+            typer.echo(f"evalglass: {escape(error)}", err=True)
+        if len(exc.errors) > 1:
+            typer.echo(f"evalglass: {len(exc.errors)} errors in {records}", err=True)
+        raise typer.Exit(INPUT_ERROR_EXIT) from None
     echo_out(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
 
 
