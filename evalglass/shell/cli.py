@@ -10,7 +10,7 @@ a usage error do not pay for the records, evidence and scorecard machinery.
 
 from __future__ import annotations
 
-from evalglass.shell.commands import agents, analysis, records, scoring
+from evalglass.shell.commands import agents, analysis, records, scoring, setup
 from evalglass.shell.commands.app import app
 
 __all__ = ["app", "main"]
@@ -53,6 +53,7 @@ def _epilog(name: str) -> str:
 app.command(epilog=_epilog("score"))(scoring.score)
 app.command("run", epilog=_epilog("run"))(scoring.run_command)
 app.command(epilog=_epilog("demo"))(scoring.demo)
+app.command(epilog=_epilog("init"))(setup.init)
 app.command(epilog=_epilog("metrics"))(records.metrics)
 app.command(epilog=_epilog("diff"))(records.diff)
 app.command(epilog=_epilog("explain"))(records.explain)
