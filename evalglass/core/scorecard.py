@@ -178,9 +178,15 @@ def _card(
         authority=authority,
         threshold=threshold,
         gate=decide(
-            measurement, validity, authority, threshold, metric, baseline, check=check,
+            measurement,
+            validity,
+            authority,
+            threshold,
+            metric,
+            baseline,
+            check=check,
             left_out=scope.leaves_out_unmeasured,
-        ),  # fmt: skip
+        ),
     )
 
 
