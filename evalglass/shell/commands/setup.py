@@ -13,8 +13,8 @@ from evalglass.errors import RecordError
 from evalglass.shell.commands.app import echo_out, input_errors_exit
 from evalglass.shell.commands.options import (
     InputFormat,
+    NewRecords,
     Outputs,
-    Records,
     note_skipped,
     reading,
 )
@@ -23,7 +23,7 @@ from evalglass.shell.commands.options import (
 @input_errors_exit
 def init(
     outputs: Outputs = None,
-    records: Records = Path("host_records"),
+    records: NewRecords = Path("host_records"),
     input_format: InputFormat = None,
 ) -> None:
     """Create a records folder with commented starter files, for the metrics the eval outputs
