@@ -130,6 +130,8 @@ def write_all(outputs: Sequence[tuple[Path, str]]) -> None:
 # last (O_BINARY), POSIX only the first two.
 _PORTABLE = sum(getattr(os, name, 0) for name in ("O_NOFOLLOW", "O_CLOEXEC", "O_BINARY"))
 _NO_TTY = getattr(os, "O_NOCTTY", 0)
+# A device or FIFO is written where its name points (/dev/stdout is a link): no O_NOFOLLOW.
+_THROUGH = sum(getattr(os, name, 0) for name in ("O_CLOEXEC", "O_BINARY"))
 
 
 def append(target: Path, text: str) -> None:
@@ -191,7 +193,7 @@ def _stage(target: Path, text: str, kind: Kind) -> Path:
 def _write_through(target: Path, text: str, append: bool) -> None:
     """Write to the device or FIFO at `target` in place. What is opened is checked again, so a
     regular file put there meanwhile is refused rather than written over."""
-    flags = os.O_WRONLY | _NO_TTY | _PORTABLE | (os.O_APPEND if append else 0)
+    flags = os.O_WRONLY | _NO_TTY | _THROUGH | (os.O_APPEND if append else 0)
     try:
         fd = os.open(target, flags)
     except OSError as exc:
