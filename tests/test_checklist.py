@@ -56,9 +56,7 @@ def left_to_the_run(state: s.State) -> list[C]:
         [C.DATASET_MISMATCH] * other_name
         + [C.DATASET_UNVERIFIABLE] * no_fingerprint
         + [C.JUDGE_NOT_INDEPENDENT] * shared
-        + [C.JUDGE_MODEL_MISMATCH] * (
-            state.grader == "judge_and_other"
-        )
+        + [C.JUDGE_MODEL_MISMATCH] * (state.grader == "judge_and_other")
     )
 
 
