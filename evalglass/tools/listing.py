@@ -5,7 +5,7 @@ It lists what was measured; it never says whether a metric may gate.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import DatasetIdentity, Evidence
@@ -38,7 +38,7 @@ def table(evidence: Evidence, show: Callable[[str], str] = str) -> str:
     return text
 
 
-def _columns(rows: list[tuple[str, ...]]) -> str:
+def _columns(rows: Sequence[tuple[str, ...]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return "".join(
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1] + "\n"
