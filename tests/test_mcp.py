@@ -142,6 +142,11 @@ def test_outputs_outside_the_working_directory_are_refused(tmp_path: Path, repo:
         ("logs", "logs/evil.json"),
         ("logs2", "logs2/d"),
         ("logs/../../outside", "logs/../../outside"),
+        # A pattern is expanded first, then every path it matches is confined.
+        ("outdi?/run.json", "outdir/run.json"),
+        ("[l]ink.json", "link.json"),
+        ("link*", "link.json"),
+        ("logs*", "logs/evil.json"),
     ]
     args = {
         "score": {},
@@ -301,6 +306,10 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(repo: Path) -> None:
         (("metrics", {"outputs": []}), "metrics.outputs: name at least one eval output"),
         (("diff", {"base": "--output=x"}), "a git ref does not start with '-'"),
         (("diff", {"base": "no-such-ref"}), "no-such-ref"),
+        # Longer than the OS allows, as one name and as a path: the OS's own words.
+        (("score", {"outputs": ["a" * 5000]}), "cannot read: File name too long"),
+        (("metrics", {"outputs": ["a/" * 3000]}), "cannot read: File name too long"),
+        (("score", {"outputs": ["a" * 5000 + "*"]}), "cannot read: File name too long"),
     ]
     *answers, last = calls(repo, [], [call for call, _ in bad] + [("metrics", {"outputs": ["."]})])
     for (call, fragment), got in zip(bad, answers, strict=True):
