@@ -281,6 +281,49 @@ def test_paths_with_spaces_globs_and_extra_args(tmp_path: Path, github: GitHub) 
     assert card["sources"] == ["eval logs/day 1/run one.json"]
 
 
+def test_an_outputs_glob_does_not_follow_linked_folders(tmp_path: Path) -> None:
+    """Two committed links back to their folder (`logs/a -> .`, `logs/b -> .`) leave `**` a
+    short walk: it expands at once to the one real file, never through a link."""
+    logs = tmp_path / "logs"
+    (logs / "day").mkdir(parents=True)
+    shutil.copy(EXAMPLE_OUTPUT, logs / "day" / "run.json")
+    (logs / "a").symlink_to(".", target_is_directory=True)
+    (logs / "b").symlink_to(".", target_is_directory=True)
+    probe = (
+        "import importlib.util, sys; sys.path.insert(0, sys.argv[1]);"
+        "spec = importlib.util.spec_from_file_location('s', sys.argv[1] + '/score.py');"
+        "m = importlib.util.module_from_spec(spec); sys.modules['s'] = m;"
+        "spec.loader.exec_module(m); print(m.expand('logs/**/*.json'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(ROOT / "action")], cwd=tmp_path, capture_output=True,
+        text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "('logs/day/run.json',)\n"), done.stderr
+
+
+PATTERNS = ["*.json", "**/*.json", "logs/**", "**", "logs/*/x?.json", "l*/[dx]*/*", ".h*/*",
+            "logs/**/.*", "/ABS/logs/*/*.json", "**/day"]  # fmt: skip
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_an_outputs_glob_matches_what_glob_does_without_links(
+    tmp_path: Path, pattern: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no link is involved the walk matches glob.glob(recursive=True), hidden names too."""
+    import glob
+
+    for name in ("top.json", "logs/day/x1.json", "logs/day/y.json", "logs/.hid/x2.json",
+                 "logs/day/.dot.json", ".hidden/z.json", "logs/deep/er/x3.json"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    pattern = pattern.replace("/ABS", str(tmp_path))
+    score = load_script("score")
+    expected = sorted({p.rstrip("/") for p in glob.glob(pattern, recursive=True)})
+    assert sorted(set(score._glob(pattern))) == expected
+
+
 # -- the records diff against the pull request's base -------------------------------------------
 
 
