@@ -150,8 +150,10 @@ BOMBS = {
     "filter-width": ("{{ 'a'|center(10**10) }}", "10,000,000,000 characters"),
     "power": ("{{ 10 ** (10 ** 10) }}", "10,000,000,000 characters"),
     "doubling": (
-        "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}"
-        "{% endfor %}{{ ns.s|length }}",
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
+            "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}"
+        ),
         "a joined string would be",
     ),
     "output": (
