@@ -353,3 +353,19 @@ def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> No
     )
     assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
     _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")
+
+
+def test_a_huge_or_hostile_metric_id_is_echoed_escaped_and_cut_short(repo: Path) -> None:
+    """explain on a 1 MB metric id, or one holding a newline and an escape sequence, answers a
+    tool error of one short line: the id cut short, every control character a visible escape."""
+    todo: list[Call] = [
+        ("explain", {"metric": "m" * 1_000_000}),
+        ("explain", {"metric": "qa/x\n\x1b[2JPASS"}),
+        ("score", {"outputs": ["a\0" * 500_000]}),
+    ]
+    huge, hostile, path = calls(repo, [], todo, stdio=False)
+    for got in (huge, hostile, path):
+        _one_line_error(got)
+        assert len(got.text) < 1000 and "\x1b" not in got.text
+    assert huge.text.startswith("m" * 200) and "no such metric" in huge.text
+    assert hostile.text.startswith("qa/x\\n\\x1b[2JPASS: no such metric")

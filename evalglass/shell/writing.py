@@ -80,6 +80,10 @@ def _kind(target: Path) -> Kind:
         if not parent.is_dir():
             raise _Refused(f"{target}: the folder {parent} does not exist") from None
         return Kind.NEW
+    except OSError as exc:  # too long a name, a loop of links, no permission
+        shown = os.fspath(target)
+        shown = shown if len(shown) <= 120 else shown[:119] + "…"
+        raise _Refused(f"{shown}: {exc.strerror or exc}") from None
     mode = link.st_mode
     if stat.S_ISLNK(mode):
         try:
