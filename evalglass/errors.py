@@ -11,7 +11,6 @@ where they happen, so the CLI prints one line and no traceback.
 
 from __future__ import annotations
 
-
 _PATH_SHOWN = 300
 
 
