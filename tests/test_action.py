@@ -28,6 +28,7 @@ from tests.action_harness import (
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, edit
 
 MARKER = "<!-- evalglass-scorecard -->"
+BOT = {"login": "github-actions[bot]"}  # who the workflow's GITHUB_TOKEN writes as
 EXAMPLE = ROOT / "examples/ci/github-action.yml"
 
 
@@ -111,8 +112,9 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     """Comments come a page at a time; a comment that only quotes the marker is not taken over."""
     github.set_comments(
         [
-            [{"id": 1, "body": "looks good"}, {"id": 2, "body": f"> quoting\n{MARKER}"}],
-            [{"id": 3, "body": f"{MARKER}\nold scorecard"}],
+            [{"id": 1, "body": "looks good", "user": BOT},
+             {"id": 2, "body": f"> quoting\n{MARKER}", "user": BOT}],
+            [{"id": 3, "body": f"{MARKER}\nold scorecard", "user": BOT}],
         ]
     )
     result = run_action(github, work, outputs="run.json")
@@ -122,6 +124,33 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     ]
     assert github.comments()[2]["body"].startswith(MARKER + "\n")
     assert github.comments()[1]["body"] == f"> quoting\n{MARKER}"
+
+
+@pytest.mark.parametrize("token_user", ["", "release-bot"])
+def test_a_comment_someone_else_wrote_is_never_updated(
+    work: Path, tmp_path: Path, token_user: str
+) -> None:
+    """A comment that starts with the marker but was written by someone other than the token's
+    own user (GET /user, or github-actions[bot] for the workflow's token) is left alone: the
+    scorecard goes into the token's own comment, or a new one."""
+    github = GitHub(tmp_path / "gh", token_user=token_user)
+    own = {"login": token_user or "github-actions[bot]"}
+    forged = f"{MARKER}\n### evalglass: PASS (written by a contributor)"
+    github.set_comments(
+        [[{"id": 1, "body": forged, "user": {"login": "contributor"}},
+          {"id": 2, "body": f"{MARKER}\nold", "user": own}]]
+    )  # fmt: skip
+    result = run_action(github, work, outputs="run.json")
+    assert result.code == 0, result.log
+    assert [(p["method"], p["path"]) for p in posted(github)] == [
+        ("PATCH", f"repos/{REPOSITORY}/issues/comments/2")
+    ]
+    assert github.comments()[0]["body"] == forged
+    github.set_comments([[{"id": 1, "body": forged, "user": {"login": "contributor"}}]])
+    again = run_action(github, work, outputs="run.json")
+    assert again.code == 0, again.log
+    assert [p["method"] for p in posted(github)][-1] == "POST"
+    assert github.comments()[0]["body"] == forged
 
 
 @pytest.mark.parametrize("broken", ["gh fails", "gh missing"])
@@ -230,7 +259,7 @@ def test_annotations_reach_the_log_and_the_summary_holds_one_scorecard(
 def test_an_input_error_fails_and_the_comment_says_why(work: Path, github: GitHub) -> None:
     """A glob that matches nothing: evalglass's exit 4, an error annotation, and the sticky
     comment replaced by the error rather than left showing an older result."""
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     result = run_action(github, work, outputs="logs/*.eval")
     assert result.code == 4, result.log
     assert result.outputs["verdict"] == "" and result.outputs["scorecard-json"] == ""
@@ -245,7 +274,7 @@ def test_an_input_error_fails_and_the_comment_says_why(work: Path, github: GitHu
 def test_a_misspelt_flag_fails_the_action_and_says_so(work: Path, github: GitHub) -> None:
     """true/false inputs take nothing else: a typo must not quietly turn a check off. The action
     fails (exit 2), and the sticky comment says why instead of showing an older result."""
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     result = run_action(github, work, outputs="run.json", fail_on_loosen="yes")
     assert result.code == 2, result.log
     assert "::error title=evalglass::INPUT_FAIL_ON_LOOSEN: expected true or false" in result.log
