@@ -60,7 +60,7 @@ def with_baseline(
     id, reduced in DuckDB (no row reaches Python). A metric with no pair has no entry.
     OutputError, naming the baseline file, when DuckDB is missing or cannot read the rows, or
     the baseline repeats a sample id."""
-    path, shown = baseline
+    shown = baseline[1]
     with _connected(shown) as (con, placed):
         then_paths = placed.paths([baseline])
         found = _aggregate(con, then_paths, shown)
