@@ -186,18 +186,13 @@ def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
 
 
 def _with_epochs(con: Any, c: q.Columns, model: str | None, shown: str) -> aggregate.Aggregates:
-    """Rows with epochs: each sample's rows reduced to one, by `evalglass sql`'s own query."""
-    found = con.execute(q.split_samples_query(c)).fetchone()
-    if found:
-        metric, sample_id = found
+    """Rows with epochs: each sample's rows reduced to one inside DuckDB, in one pass; only
+    when a sample names two clusters, a second finds it for the message."""
+    rows = con.execute(q.epochs_query(c)).fetchall()
+    if any(row[20] for row in rows):
+        metric, sample_id = con.execute(q.split_samples_query(c)).fetchone()
         raise OutputError(shown, sql.two_clusters(sample_id, metric))
-    present = ["sample_id", "epoch", *(name for name in ("cluster",) if c.has(name))]
-    cursor = con.execute(sql.query(sql.Dialect.DUCKDB, "scores", present))
-    names = [d[0] for d in cursor.description]
-    found = sql.groups_to_aggregates(
-        (dict(zip(names, row, strict=True)) for row in cursor.fetchall()), shown
-    )
-    return attrs.evolve(found, model=model)
+    return q.assemble_epochs(rows, model, shown)
 
 
 def _model(con: Any, c: q.Columns, shown: str) -> str | None:
