@@ -17,8 +17,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, sql
 from evalglass.evidence.adapters import _parquet_pairs as pairs
