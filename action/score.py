@@ -229,14 +229,63 @@ def diff_section(diffed: Run, text: str) -> str:
     return "\n".join(parts)
 
 
-def comment(scorecard: str | None, scored: Run, extra: str) -> str:
-    """The sticky comment: the marker first, then the scorecard (or why there is none), then the
-    records diff; a diff too long to fit is left to the job summary."""
-    head = (
-        scorecard
-        if scorecard is not None
-        else (f"{MARKER}\n" + failure("evalglass could not score this run", scored))
+def verdict_word(verdict: str, code: int, scored: Run) -> str:
+    """The job's result in one word: the score's verdict when the job ends with the score's code,
+    else FAIL (the diff failed a passing score)."""
+    if verdict and code == scored.code:
+        return verdict.upper()
+    return "PASS" if code == 0 else "FAIL"
+
+
+def headline(verdict: str, scored: Run, diffed: Run | None, fail_on_loosen: bool) -> str:
+    """The comment's first line: the job's verdict, from the score and the diff together, and
+    what the diff found, so a loosening that fails a passing score is named before anything."""
+    code = exit_code(scored, diffed)
+    score = (
+        f"score {verdict.upper()} (exit {scored.code})"
+        if verdict
+        else (f"the score could not run (exit {scored.code})")
     )
+    if diffed is None:
+        diff = "no records diff (no base ref)"
+    elif diffed.code == DIFF_LOOSENED_EXIT:
+        diff = "**the host records loosen a gate without a new approval** (`fail-on-loosen`)"
+    elif diffed.code != 0:
+        diff = f"the records diff could not compare (exit {diffed.code})"
+    elif fail_on_loosen:
+        diff = "the records diff loosens nothing"
+    else:
+        diff = "records diff shown below, not checked (`fail-on-loosen: false`)"
+    return f"**evalglass check: {verdict_word(verdict, code, scored)} (exit {code})** — {score}; {diff}"
+
+
+def artifacts_line(artifact: str) -> str:
+    """Where the HTML, JSON and JUnit scorecards of this run are: its artifact, on the run's
+    page; empty outside a workflow run (no run id to link to)."""
+    server, repository, run_id = (
+        runner.env("GITHUB_SERVER_URL").rstrip("/") or "https://github.com",
+        runner.env("GITHUB_REPOSITORY"),
+        runner.env("GITHUB_RUN_ID"),
+    )
+    if not (repository and run_id.isdigit()):
+        return ""
+    url = f"{server}/{repository}/actions/runs/{run_id}#artifacts"
+    name = artifact.replace("`", "")
+    return f"The HTML, JSON and JUnit scorecards are this run's artifact `{name}`: [artifacts]({url}).\n"
+
+
+def comment(scorecard: str | None, scored: Run, extra: str, first: str = "", tail: str = "") -> str:
+    """The sticky comment: the marker first, then `first` (the job's verdict), the scorecard (or
+    why there is none), `tail` (where the artifacts are), then the records diff; a diff too long
+    to fit is left to the job summary."""
+    body = (
+        scorecard.removeprefix(f"{MARKER}\n")
+        if scorecard is not None
+        else (failure("evalglass could not score this run", scored))
+    )
+    head = f"{MARKER}\n" + (f"{first}\n\n" if first else "") + body
+    if tail:
+        head = f"{head.rstrip()}\n\n{tail}"
     if not extra:
         return head
     whole = f"{head}\n{extra}"
@@ -276,12 +325,17 @@ def main() -> int:
     if diffed is not None:
         extra = diff_section(diffed, (folder / "records-diff.md").read_text(encoding="utf-8"))
     scorecard = written["markdown"].read_text(encoding="utf-8") if "markdown" in written else None
-    body.write_text(comment(scorecard, scored, extra), encoding="utf-8")
-    # evalglass appends the scorecard to the job summary itself (--format github): add the rest.
-    runner.append_summary(extra if scorecard is not None else body.read_text(encoding="utf-8"))
     verdict = ""
     if "json" in written:
         verdict = json.loads(written["json"].read_text(encoding="utf-8"))["verdict"]
+    first = headline(verdict, scored, diffed, inputs.fail_on_loosen)
+    uploaded = "json" in written  # the artifact step uploads only when the JSON was written
+    tail = artifacts_line(runner.env("INPUT_ARTIFACT_NAME") or "evalglass") if uploaded else ""
+    body.write_text(comment(scorecard, scored, extra, first, tail), encoding="utf-8")
+    # evalglass appends the scorecard to the job summary itself (--format github): add the rest.
+    runner.append_summary(
+        f"{first}\n\n{extra}" if scorecard is not None else body.read_text(encoding="utf-8")
+    )
     publish(
         exit_code=exit_code(scored, diffed),
         comment_body=body,

@@ -20,6 +20,7 @@ ACTION_YML = ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 REPOSITORY = "acme/evals"
 PULL_REQUEST = 7
+RUN_ID = "4242"
 
 # The fake gh: `gh api` with --paginate lists the comments, page by page as gh prints them (JSON
 # arrays back to back); --method POST/PATCH creates or edits one. Every call is logged.
@@ -115,6 +116,7 @@ class GitHub:
             "GITHUB_EVENT_PATH": str(event),
             "GITHUB_BASE_REF": self.base_ref,
             "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_RUN_ID": RUN_ID,
             "GITHUB_ACTION_PATH": str(ROOT),
             "GITHUB_STEP_SUMMARY": str(self.summary_file),
             "RUNNER_TEMP": str(self.root / "runner temp"),
@@ -178,6 +180,8 @@ def run_action(github: GitHub, cwd: Path, **inputs: str) -> Result:
             return "fake-token"
         if match := re.fullmatch(r"inputs\.([\w-]+)", expression):
             return str(values[match[1]])
+        if " || " in expression:  # the first operand that is not empty, as GitHub's `||`
+            return next((v for v in map(evaluate, expression.split(" || ")) if v), "")
         if match := re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression):
             return steps.get(match[1], {}).get(match[2], "")
         raise AssertionError(f"the harness cannot evaluate ${{{{ {expression} }}}}")

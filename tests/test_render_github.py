@@ -135,9 +135,12 @@ def scorecard_of(failing: list[str], *, value: float, passing: int = 0) -> Score
     values.update({f"p{i:02}": 0.9 for i in range(passing)})
     measurements = {
         metric_id: Measurement(
-            id=metric_id, run=RUN, value=v, n=500,
+            id=metric_id,
+            run=RUN,
+            value=v,
+            n=500,
             interval=Interval(v - 0.02, v + 0.02, 0.95, Method.WILSON),
-        )  # fmt: skip
+        )
         for metric_id, v in values.items()
     }
     metric = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)

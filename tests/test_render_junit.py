@@ -8,7 +8,7 @@ from pathlib import Path
 
 import attrs
 import xmlschema
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from junitparser import Error, Failure, JUnitXml, Skipped, TestSuite
 

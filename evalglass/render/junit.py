@@ -59,16 +59,17 @@ def render(scorecard: Scorecard) -> str:
     # timestamp is the evaluation time, in UTC without a zone (Ant's schema takes none).
     # The root takes no `skipped` in the schema: the suite carries it.
     totals = (
-        f'tests="{len(scorecard.metrics)}" failures="{tally["failure"]}" '
-        f'errors="{tally["error"]}"'
+        f'tests="{len(scorecard.metrics)}" failures="{tally["failure"]}" errors="{tally["error"]}"'
     )
     timestamp = scorecard.evaluated_at.replace(tzinfo=None).isoformat(timespec="seconds")
     return "".join(
         [
             _DECLARATION,
             f'<testsuites name="{SUITE}" {totals} time="{_TIME}">\n',
-            f'  <testsuite name="{SUITE}" {totals} skipped="{tally["skipped"]}" time="{_TIME}" '
-            f'timestamp="{timestamp}">\n',
+            (
+                f'  <testsuite name="{SUITE}" {totals} skipped="{tally["skipped"]}" '
+                f'time="{_TIME}" timestamp="{timestamp}">\n'
+            ),
             "    <properties>\n",
             *(
                 f'      <property name="{name}" value="{_attribute(value)}" />\n'
@@ -114,8 +115,7 @@ def _testcase(card: MetricCard) -> tuple[str | None, str]:
     # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
     kind = status.junit
     opening = (
-        f'    <testcase classname="{SUITE}" name="{_attribute(case_name(card))}" '
-        f'time="{_TIME}">\n'
+        f'    <testcase classname="{SUITE}" name="{_attribute(case_name(card))}" time="{_TIME}">\n'
     )
     if kind is not None:
         message = _view.explanation(card)
