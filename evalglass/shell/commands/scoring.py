@@ -22,10 +22,10 @@ from evalglass.shell.commands.options import (
     InputFormat,
     Outputs,
     Records,
+    RecordsRef,
     as_of_value,
     note_skipped,
     reading,
-    ref,
 )
 
 if TYPE_CHECKING:
@@ -127,16 +127,6 @@ Write = Annotated[
 
 RequireGate = Annotated[
     bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
-]
-
-RecordsRef = Annotated[
-    str | None,
-    typer.Option(
-        "--records-ref",
-        metavar="REF",
-        parser=ref,
-        help="Read the records folder as committed at this git ref (e.g. origin/main).",
-    ),
 ]
 
 KeepSamples = Annotated[
