@@ -62,7 +62,9 @@ def render(scorecard: Scorecard) -> str:
             continue
         room[name] -= 1
         title = f"{card.status.value.upper()} {card.id}"
-        lines.append(command(name, title, _view.explanation(card)))
+        change = _view.change_text(scorecard, card)
+        message = _view.explanation(card) + (f"; compared: {change}" if change else "")
+        lines.append(command(name, title, message))
     if any(left_out.values()):
         lines.append(command("notice", "evalglass", _left_out_text(left_out)))
     return "\n".join(lines) + "\n"

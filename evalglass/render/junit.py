@@ -48,10 +48,12 @@ def render(scorecard: Scorecard) -> str:
     if policy.source is not Source.DEFAULT:
         properties.append(("policy", f"{policy.source.value}: {_view.policy_text(policy)}"))
     properties += [("policy_detail", line) for line in _view.policy_details(policy)]
+    if scorecard.comparison is not None:
+        properties.append(("compared_with", _view.comparison_text(scorecard)))
     tally = {"failure": 0, "error": 0, "skipped": 0}
     cases = []
     for card in scorecard.metrics:
-        kind, case = _testcase(card)
+        kind, case = _testcase(card, _view.change_text(scorecard, card))
         if kind is not None:
             tally[kind] += 1
         cases.append(case)
@@ -109,7 +111,7 @@ def case_name(card: MetricCard) -> str:
     return card.id
 
 
-def _testcase(card: MetricCard) -> tuple[str | None, str]:
+def _testcase(card: MetricCard, change: str) -> tuple[str | None, str]:
     status = card.status
     # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
     # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
@@ -123,15 +125,16 @@ def _testcase(card: MetricCard) -> tuple[str | None, str]:
         kind_type = "" if kind == "skipped" else f' type="{status}"'
         child = (
             f'      <{kind} message="{_attribute(message)}"{kind_type}>'
-            f"{_text(_details(card, message))}</{kind}>\n"
+            f"{_text(_details(card, message, change))}</{kind}>\n"
         )
     else:
         # Readers that show a passed case's output (Jenkins) show the whole record here.
-        child = f"      <system-out>{_text(_details(card, _view.why(card)))}</system-out>\n"
+        details = _details(card, _view.why(card), change)
+        child = f"      <system-out>{_text(details)}</system-out>\n"
     return kind, opening + child + "    </testcase>\n"
 
 
-def _details(card: MetricCard, message: str) -> str:
+def _details(card: MetricCard, message: str, change: str) -> str:
     lines = [
         f"status: {card.status.value}",
         f"value: {_view.value_text(card)}",
@@ -140,4 +143,6 @@ def _details(card: MetricCard, message: str) -> str:
         f"threshold: {_view.threshold_text(card)}",
         message,
     ]
+    if change:
+        lines.append(f"compared: {change}")
     return "\n".join(escape(line) for line in lines)

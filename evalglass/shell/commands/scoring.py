@@ -167,6 +167,15 @@ def score(
     keep_samples: KeepSamples = False,
     template: Template = None,
     as_of: AsOf = None,
+    compare: Annotated[
+        Path | None,
+        typer.Option(
+            "--compare",
+            metavar="CARD.json",
+            help="Show each metric beside an earlier scorecard JSON: its value there and the "
+            "change, with an interval. Display only: changes no gate, verdict or exit code.",
+        ),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict. Starts no
     process: host checks are listed as not run (`evalglass run` runs them)."""
@@ -184,6 +193,10 @@ def score(
             records_ref=records_ref,
             as_of=when,
         )
+        if compare is not None:
+            # The records' ref is the base a pull request is compared with: a card older than
+            # it is stale.
+            scorecard = api.compare(scorecard, compare, records_ref)
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
