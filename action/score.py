@@ -15,6 +15,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -180,7 +181,63 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
     return done
 
 
-def score(inputs: Inputs, folder: Path) -> Run:
+def base_scorecard(branch: str, artifact: str, folder: Path) -> tuple[Path | None, str]:
+    """The scorecard JSON of the base branch's latest run of this action, from its artifact
+    (named `artifact`), unpacked into `folder`; or None. Either way a line for the comment
+    saying which run it came from, or that there was none (the comparison is display only, so
+    any failure to find one is said and passed over, never a gate)."""
+    repository = runner.env("GITHUB_REPOSITORY")
+    none = (
+        f"No earlier scorecard to compare with: no unexpired artifact `{artifact}` from `{branch}`."
+    )
+    try:
+        listed = _gh("api", f"repos/{repository}/actions/artifacts?name={artifact}&per_page=100")
+        found = [
+            a
+            for a in json.loads(listed).get("artifacts", [])
+            if not a.get("expired") and (a.get("workflow_run") or {}).get("head_branch") == branch
+        ]
+        if not found:
+            return None, none
+        latest = max(found, key=lambda a: str(a.get("created_at", "")))
+        archive = folder / "base-artifact.zip"
+        archive.write_bytes(
+            _gh_bytes("api", f"repos/{repository}/actions/artifacts/{int(latest['id'])}/zip")
+        )
+        target = folder / "base-scorecard.json"
+        with zipfile.ZipFile(archive) as packed:
+            target.write_bytes(packed.read("scorecard.json"))
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        zipfile.BadZipFile,
+        subprocess.SubprocessError,
+    ) as exc:
+        return (
+            None,
+            f"No earlier scorecard to compare with: the base branch's artifact could not be read ({exc}).",
+        )
+    run_id = (latest.get("workflow_run") or {}).get("id")
+    where = f"run {run_id}" if run_id else "its latest run"
+    return (
+        target,
+        f"Compared with `{branch}`'s latest scorecard (artifact `{artifact}`, {where}); display only.",
+    )
+
+
+def _gh_bytes(*args: str) -> bytes:
+    """`gh ARGS`'s stdout; OSError or CalledProcessError when gh is missing or fails."""
+    done = subprocess.run(["gh", *args], capture_output=True, timeout=120, check=True)
+    return done.stdout
+
+
+def _gh(*args: str) -> str:
+    return _gh_bytes(*args).decode("utf-8")
+
+
+def score(inputs: Inputs, folder: Path, compare: Path | None = None) -> Run:
     """`evalglass score` with the GitHub format on stdout (annotations and the job summary) and
     every format of WRITES written into `folder`; the user's `args` follow the action's own
     options."""
@@ -191,6 +248,8 @@ def score(inputs: Inputs, folder: Path) -> Run:
         command += ["--records-ref", inputs.records_ref]
     if inputs.require_gate:
         command.append("--require-gate")
+    if compare is not None:
+        command += ["--compare", str(compare)]
     return run([*command, *inputs.args, "--", *inputs.outputs])
 
 
@@ -318,7 +377,12 @@ def main() -> int:
     diffed = None
     if inputs.records_ref:
         diffed = diff(inputs, inputs.records_ref, folder / "records-diff.md")
-    scored = score(inputs, folder)
+    compared, compare_note = None, ""
+    if inputs.base_branch:
+        artifact = runner.env("INPUT_ARTIFACT_NAME") or "evalglass"
+        compared, compare_note = base_scorecard(inputs.base_branch, artifact, folder)
+        print(compare_note)
+    scored = score(inputs, folder, compared)
     written = {fmt: folder / name for fmt, name in WRITES.items() if (folder / name).is_file()}
 
     extra = ""
@@ -329,6 +393,8 @@ def main() -> int:
     if "json" in written:
         verdict = json.loads(written["json"].read_text(encoding="utf-8"))["verdict"]
     first = headline(verdict, scored, diffed, inputs.fail_on_loosen)
+    if compare_note:
+        first += f"\n\n{compare_note}"
     uploaded = "json" in written  # the artifact step uploads only when the JSON was written
     tail = artifacts_line(runner.env("INPUT_ARTIFACT_NAME") or "evalglass") if uploaded else ""
     body.write_text(comment(scorecard, scored, extra, first, tail), encoding="utf-8")

@@ -23,7 +23,8 @@ PULL_REQUEST = 7
 RUN_ID = "4242"
 
 # The fake gh: `gh api` with --paginate lists the comments, page by page as gh prints them (JSON
-# arrays back to back); --method POST/PATCH creates or edits one. Every call is logged.
+# arrays back to back); --method POST/PATCH creates or edits one; `actions/artifacts` lists the
+# artifacts set, and `.../zip` prints the zip set. Every call is logged.
 FAKE_GH = """\
 import json, os, sys
 args = sys.argv[1:]
@@ -33,6 +34,13 @@ with open(os.environ["FAKE_GH_LOG"], "a", encoding="utf-8") as log:
 if os.environ.get("FAKE_GH_FAIL"):
     sys.stderr.write("HTTP 403: Resource not accessible by integration\\n")
     sys.exit(1)
+wanted = next((a for a in args if "/actions/artifacts" in a), None)
+if wanted is not None:  # the artifacts list, or one artifact's zip
+    if wanted.endswith("/zip"):
+        sys.stdout.buffer.write(open(os.environ["FAKE_GH_ARTIFACT_ZIP"], "rb").read())
+    else:
+        sys.stdout.write(open(os.environ["FAKE_GH_ARTIFACTS"], encoding="utf-8").read())
+    sys.exit(0)
 store = os.environ["FAKE_GH_COMMENTS"]
 pages = json.load(open(store, encoding="utf-8"))
 if "--method" not in args:
@@ -68,6 +76,9 @@ class GitHub:
     )
     gh: bool = True  # put the fake gh on PATH
     gh_fails: bool = False
+    # What `gh api .../actions/artifacts` answers, and the zip any artifact downloads as.
+    artifacts: list[dict[str, Any]] = field(default_factory=list)
+    artifact_zip: Path | None = None
 
     def __post_init__(self) -> None:
         (self.root / "bin").mkdir(parents=True, exist_ok=True)
@@ -123,6 +134,10 @@ class GitHub:
             "FAKE_GH_LOG": str(self.log_file),
             "FAKE_GH_COMMENTS": str(self.comments_file),
         }
+        listed = self.root / "artifacts.json"
+        listed.write_text(json.dumps({"artifacts": self.artifacts}))
+        env["FAKE_GH_ARTIFACTS"] = str(listed)
+        env["FAKE_GH_ARTIFACT_ZIP"] = str(self.artifact_zip or self.root / "no-such.zip")
         if self.gh_fails:
             env["FAKE_GH_FAIL"] = "1"
         return env

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -364,12 +365,64 @@ def test_a_loosened_threshold_fails_only_under_fail_on_loosen(
             "not checked (`fail-on-loosen: false`)",
         }[code]
     )
-    assert lines[3].startswith("**PASS — 1 gate enforced")
+    assert lines[3].startswith("No earlier scorecard to compare with")  # no base artifact
+    assert lines[5].startswith("**PASS — 1 gate enforced")
     assert "| threshold\\_loosened | `thresholds.yaml` | `qa/exact_match` |" in comment["body"]
     assert ("**This fails the check:**" in comment["body"]) is (code == 1)
     assert ("::error title=evalglass::the host records loosen a gate" in result.log) is (code == 1)
     summary = github.summary_file.read_text()
     assert summary.count(MARKER) == 1 and "threshold\\_loosened" in summary
+
+
+def test_the_base_branchs_latest_scorecard_artifact_is_compared_with(
+    pull_request: Path, github: GitHub, tmp_path: Path
+) -> None:
+    """On a pull request the action fetches the base branch's latest unexpired scorecard
+    artifact (not another branch's, not an expired one) and shows each metric beside it; the
+    verdict and exit code are the score's alone."""
+    base = subprocess.run(
+        [sys.executable, "-m", "evalglass", "score", "run.json", "--format", "json",
+         "--keep-samples"],
+        cwd=pull_request, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    archive = tmp_path / "artifact.zip"
+    with zipfile.ZipFile(archive, "w") as packed:
+        packed.writestr("scorecard.json", base.stdout)
+    github.base_ref, github.artifact_zip = "main", archive
+    github.artifacts = [
+        {"id": 1, "expired": False, "created_at": "2026-11-01T00:00:00Z",
+         "workflow_run": {"id": 11, "head_branch": "main"}},
+        {"id": 2, "expired": False, "created_at": "2026-11-03T00:00:00Z",
+         "workflow_run": {"id": 12, "head_branch": "main"}},
+        {"id": 3, "expired": False, "created_at": "2026-11-05T00:00:00Z",
+         "workflow_run": {"id": 13, "head_branch": "feature"}},
+        {"id": 4, "expired": True, "created_at": "2026-11-07T00:00:00Z",
+         "workflow_run": {"id": 14, "head_branch": "main"}},
+    ]  # fmt: skip
+    result = run_action(github, pull_request, outputs="run.json")
+    assert result.code == 0, result.log
+    downloads = [c["args"][1] for c in github.calls() if c["args"][1].endswith("/zip")]
+    assert downloads == [f"repos/{REPOSITORY}/actions/artifacts/2/zip"]
+    [comment] = posted(github)
+    assert comment["body"].splitlines()[3] == (
+        "Compared with `main`'s latest scorecard (artifact `evalglass`, run 12); display only."
+    )
+    assert "earlier 0.93, change +0" in comment["body"]
+    card = json.loads(Path(result.outputs["scorecard-json"]).read_text())
+    assert card["comparison"]["stale"] is False and card["verdict"] == "pass"
+
+
+def test_no_base_artifact_is_said_and_changes_nothing(pull_request: Path, github: GitHub) -> None:
+    """No artifact from the base branch: the comment says there was none to compare with, and
+    the scorecard has no comparison."""
+    github.base_ref = "main"
+    result = run_action(github, pull_request, outputs="run.json")
+    assert result.code == 0, result.log
+    [comment] = posted(github)
+    assert comment["body"].splitlines()[3] == (
+        "No earlier scorecard to compare with: no unexpired artifact `evalglass` from `main`."
+    )
+    assert "comparison" not in json.loads(Path(result.outputs["scorecard-json"]).read_text())
 
 
 def test_a_failing_score_keeps_its_code_beside_a_loosening(
