@@ -126,3 +126,76 @@ def test_gitlab_job_writes_every_report_on_a_loosening_merge_request(tmp_path: P
     assert set(job["artifacts"]["paths"]) == {
         "scorecard.md", "scorecard.json", "scorecard.html", "records-diff.md",
     }  # fmt: skip
+
+
+def _step(name: str) -> str:
+    doc = strictyaml.dirty_load(EXAMPLES["github"].read_text(), allow_flow_style=True).data
+    steps = [step for job in doc["jobs"].values() for step in job["steps"]]
+    [found] = [step for step in steps if step.get("name") == name]
+    return str(found["run"])
+
+
+def test_manual_workflow_comment_opens_with_the_loosening_and_links_artifacts(
+    tmp_path: Path,
+) -> None:
+    """The manual workflow's diff and comment steps, run as the runner runs them, on a pull
+    request that loosens a threshold: the comment's first line after the marker says the job
+    fails for the loosening, and it ends linking to the run's artifacts; with no comment body
+    (an earlier step failed) it says the run did not finish."""
+    origin, work = tmp_path / "origin.git", tmp_path / "work"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    work.mkdir()
+    shutil.copytree(ROOT / "host_records", work / "host_records")
+    (work / "logs").mkdir()
+    shutil.copy(ROOT / "examples" / "run.json", work / "logs" / "run.json")
+    _git(work, "init", "-q", "-b", "main")
+    _git(work, "add", ".")
+    _git(work, "commit", "-qm", "records")
+    _git(work, "remote", "add", "origin", str(origin))
+    _git(work, "push", "-q", "origin", "main")
+    _git(work, "fetch", "-q", "origin")
+    thresholds = work / "host_records" / "thresholds.yaml"
+    thresholds.write_text(thresholds.read_text().replace("value: 0.85", "value: 0.8", 1))
+    (work / "scorecard.md").write_text("<!-- evalglass-scorecard -->\n**PASS — 1 gate**\n")
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    (stubs / "gh").write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path}/gh.log"\n')
+    (stubs / "gh").chmod(0o755)
+    env = {
+        "PATH": f"{stubs}:{Path(sys.executable).parent}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "BASE": "main",
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "GITHUB_REPOSITORY": "acme/evals",
+        "PR": "7",
+        "RUN_URL": "https://github.com/acme/evals/actions/runs/42",
+    }
+
+    def step(name: str) -> None:
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _step(name)],
+            cwd=work, env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    step("Show what this pull request changes in who may gate")
+    step("Post or update the one sticky comment")
+    lines = (work / "comment.md").read_text().splitlines()
+    assert lines[:2] == [
+        "<!-- evalglass-scorecard -->",
+        (
+            "**FAIL: the host records loosen a gate without a new approval (fail-on-loosen).** "
+            "The score alone:"
+        ),
+    ]
+    assert lines[3] == "**PASS — 1 gate**"
+    assert lines[-1] == (
+        "The HTML, JSON and JUnit scorecards are this run's artifact `evalglass`: "
+        "[artifacts](https://github.com/acme/evals/actions/runs/42#artifacts)."
+    )
+    assert "pr comment 7 --body-file comment.md" in (tmp_path / "gh.log").read_text()
+    (work / "comment.md").unlink()
+    step("Post or update the one sticky comment")
+    assert (work / "comment.md").read_text().splitlines()[1] == (
+        "**evalglass did not finish**: no result for this commit."
+    )
