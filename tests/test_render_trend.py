@@ -115,7 +115,7 @@ def test_html_hostile_text_is_escaped_and_the_page_well_formed() -> None:
     parsed = structure(page)
     assert parsed.problems == [] and parsed.stack == []
     allowed = {"html", "head", "meta", "title", "style", "body", "main", "header", "h1", "h2",
-               "h3", "p", "code", "ul", "li", "article", "span", "dl", "dt", "dd", "div",
+               "h3", "p", "code", "ul", "ol", "li", "article", "span", "dl", "dt", "dd", "div",
                "table", "thead", "tbody", "tr", "th", "td", "svg", "line", "text", "rect",
                "polygon", "polyline", "circle"}  # fmt: skip
     assert set(parsed.tags) <= allowed, set(parsed.tags) - allowed
