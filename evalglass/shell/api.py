@@ -309,3 +309,37 @@ def trend(scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] =
                 seen.add(resolved)
                 loaded.append((os.fspath(given), load_scorecard(given)))
         return build(loaded, metrics)
+
+
+def compare(
+    scorecard: Scorecard, earlier: str | os.PathLike[str], base_ref: str | None = None
+) -> Scorecard:
+    """`scorecard` shown beside the earlier scorecard JSON at `earlier`: per metric its value
+    there and the change with its interval. Display only: the verdict, every gate and the exit
+    code are the scorecard's own. With `base_ref` (the commit the earlier scorecard should
+    describe: the records' ref on a pull request), an earlier scorecard evaluated before that
+    commit was made is marked stale. ContractError (exit 4) for a file that is not a scorecard."""
+    import attrs
+
+    from evalglass.contract import load_scorecard
+    from evalglass.core.comparison import compare as compare_cards
+
+    loaded = load_scorecard(earlier)
+    committed = None if base_ref is None else _committed_at(base_ref)
+    comparison = compare_cards(
+        scorecard, loaded, source=os.fspath(earlier), base_committed_at=committed
+    )
+    return attrs.evolve(scorecard, comparison=comparison)
+
+
+def _committed_at(ref: str) -> dt.datetime:
+    """When the commit `ref` names was made (its committer time), from the repository around
+    the current directory; EvalglassError naming the ref when git cannot say."""
+    from evalglass.errors import EvalglassError
+    from evalglass.records import git_process
+
+    try:
+        out = git_process.run(["show", "-s", "--format=%ct", f"{ref}^{{commit}}", "--"], timeout=30)
+        return dt.datetime.fromtimestamp(int(out.decode().split()[0]), dt.UTC)
+    except (git_process.GitFailed, ValueError, IndexError) as exc:
+        raise EvalglassError(ref, f"cannot read the commit's time: {exc}") from None

@@ -38,6 +38,16 @@ def ref(value: str) -> str:
 
 Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
 
+RecordsRef = Annotated[
+    str | None,
+    typer.Option(
+        "--records-ref",
+        metavar="REF",
+        parser=ref,
+        help="Read the records folder as committed at this git ref (e.g. origin/main).",
+    ),
+]
+
 Records = Annotated[
     Path, typer.Option("--records", metavar="DIR", help="The host-records folder.", parser=folder)
 ]

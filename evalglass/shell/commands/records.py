@@ -18,6 +18,7 @@ from evalglass.shell.commands.options import (
     InputFormat,
     Outputs,
     Records,
+    RecordsRef,
     TerminalOrJson,
     TextFormat,
     as_of_value,
@@ -118,16 +119,28 @@ def explain(
         ),
     ] = False,
     as_of: AsOf = None,
+    records_ref: RecordsRef = None,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
     from evalglass.shell import api
 
     renders_as("explain", fmt, Format.TERMINAL, Format.MARKDOWN, Format.JSON)
+    if as_patch and records_ref is not None:
+        # The patch is written against the working tree's files, which are not the ref's.
+        raise typer.BadParameter(
+            "--patch edits the working tree's records: drop --records-ref", param_hint="--patch"
+        )
     when = as_of_value(as_of)
     with reading():
         result = api.explain(
-            metric, outputs or [], records, input_format=input_format, on_skipped=note, as_of=when
+            metric,
+            outputs or [],
+            records,
+            input_format=input_format,
+            on_skipped=note,
+            records_ref=records_ref,
+            as_of=when,
         )
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
@@ -166,6 +179,7 @@ def doctor(
     fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
     as_of: AsOf = None,
+    records_ref: RecordsRef = None,
 ) -> None:
     """Name every problem in the host records (and against the outputs): exit 1 on an error."""
     from evalglass.render import diagnosis as render_doctor
@@ -175,7 +189,12 @@ def doctor(
     when = as_of_value(as_of)
     with reading():
         diagnosis = api.doctor(
-            outputs or [], records, input_format=input_format, on_skipped=note, as_of=when
+            outputs or [],
+            records,
+            input_format=input_format,
+            on_skipped=note,
+            records_ref=records_ref,
+            as_of=when,
         )
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)

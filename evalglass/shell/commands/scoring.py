@@ -22,10 +22,10 @@ from evalglass.shell.commands.options import (
     InputFormat,
     Outputs,
     Records,
+    RecordsRef,
     as_of_value,
     note_skipped,
     reading,
-    ref,
 )
 
 if TYPE_CHECKING:
@@ -129,16 +129,6 @@ RequireGate = Annotated[
     bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
 ]
 
-RecordsRef = Annotated[
-    str | None,
-    typer.Option(
-        "--records-ref",
-        metavar="REF",
-        parser=ref,
-        help="Read the records folder as committed at this git ref (e.g. origin/main).",
-    ),
-]
-
 KeepSamples = Annotated[
     bool,
     typer.Option(
@@ -177,6 +167,15 @@ def score(
     keep_samples: KeepSamples = False,
     template: Template = None,
     as_of: AsOf = None,
+    compare: Annotated[
+        Path | None,
+        typer.Option(
+            "--compare",
+            metavar="CARD.json",
+            help="Show each metric beside an earlier scorecard JSON: its value there and the "
+            "change, with an interval. Display only: changes no gate, verdict or exit code.",
+        ),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict. Starts no
     process: host checks are listed as not run (`evalglass run` runs them)."""
@@ -194,6 +193,10 @@ def score(
             records_ref=records_ref,
             as_of=when,
         )
+        if compare is not None:
+            # The records' ref is the base a pull request is compared with: a card older than
+            # it is stale.
+            scorecard = api.compare(scorecard, compare, records_ref)
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
