@@ -22,7 +22,7 @@ import attrs
 
 from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
-from evalglass.evidence import progress
+from evalglass.evidence import models, progress
 from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
@@ -48,9 +48,13 @@ class _Reading:
 
 
 def read_outputs(
-    paths: Sequence[str | os.PathLike[str]], input_format: str | None = None
+    paths: Sequence[str | os.PathLike[str]],
+    input_format: str | None = None,
+    model: str | None = None,
 ) -> Evidence:
-    """Read every output named (folders: every recognised file below them) into one Evidence."""
+    """Read every output named (folders: every recognised file below them) into one Evidence.
+    With `model`, only that model's measurements are read and the outputs of others skipped;
+    without it, outputs measuring one metric for several models are an input error."""
     if input_format is not None and by_name(input_format) is None:
         raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(names())}")
     readings: list[_Reading] = []
@@ -83,10 +87,14 @@ def read_outputs(
     if paths and not kept:
         given = os.fspath(paths[0])
         raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
-    measurements = merge(m for reading in kept for m in reading.measurements)
+    chosen, other_models = models.choose(
+        [m for reading in kept for m in reading.measurements], model
+    )
+    skipped += [(_order(kept, s.source), s) for s in other_models]
+    passed_over = {s.source for s in other_models}
     return Evidence(
-        measurements=measurements,
-        sources=tuple(source for r in kept for source in r.sources),
+        measurements=merge(chosen),
+        sources=tuple(source for r in kept for source in r.sources if source not in passed_over),
         skipped=tuple(s for _, s in sorted(skipped, key=_first)),
     )
 
@@ -150,6 +158,10 @@ def _reading(
 
 def _first(pair: tuple[int, Skipped]) -> int:
     return pair[0]
+
+
+def _order(readings: list[_Reading], source: str) -> int:
+    return next(r.order for r in readings if source in r.sources)
 
 
 def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]]) -> list[_Reading]:

@@ -114,6 +114,11 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "The output's own summary value disagrees with its per-sample scores, so it is not "
             "clear which number to trust."
         ),
+        V.RUN_INCOMPLETE: (
+            "The run behind the number did not complete: it was cancelled, ended in error, or "
+            "was still running. Its samples are those that happened to finish before it stopped, "
+            "so it cannot support a gate; run it to completion (Inspect: `inspect eval-retry`)."
+        ),
         V.CHECK_COULD_NOT_RUN: (
             "The check could not run at all (its executable was not found, its cwd does not "
             "exist, or its file could not be read). That is no result: never a pass, never a "
