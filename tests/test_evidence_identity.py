@@ -175,3 +175,29 @@ def test_an_errored_run_says_it_did_not_complete() -> None:
     ]
     retried = read_outputs([RETRY]).measurements["arith_flaky/exact/accuracy"]
     assert (retried.value, retried.n, retried.missing, retried.findings) == (1.0, 24, 0, ())
+
+
+RESCORED = RUNS / "rescored"
+ORIGINAL = RESCORED / "2026-12-01T21-58-06-00-00_arith_2xgUtViB6K9HcNbAHLYAwW.eval"
+APPENDED = RESCORED / "2026-12-01T21-58-06-00-00_arith_2xgUtViB6K9HcNbAHLYAwW-appended.eval"
+OVERWRITTEN = RESCORED / "2026-12-01T21-58-06-00-00_arith_2xgUtViB6K9HcNbAHLYAwW-overwritten.eval"
+
+
+def test_a_rescored_log_is_no_copy_and_its_new_scorers_are_read_from_it() -> None:
+    """`inspect score --output-file` keeps the run's eval_id and start time. The original given
+    first, the re-scored logs after it: the scorers only they hold are read, each from its own
+    file (closeness from the appended log, strict from the overwritten one), never lost as a
+    second copy of the run; the scorer both hold with the same numbers is read once."""
+    evidence = read_outputs([ORIGINAL, APPENDED, OVERWRITTEN])
+    got = {
+        metric: (m.value, m.n, os.path.basename(m.run.source))
+        for metric, m in evidence.measurements.items()
+        if not metric.split("/")[2].startswith("by_op")
+    }
+    assert got == {
+        "arith/exact/accuracy": (0.6666666666666666, 24, ORIGINAL.name),
+        "arith/closeness/mean": (0.9618958333333333, 24, APPENDED.name),
+        "arith/strict/accuracy": (0.0, 24, OVERWRITTEN.name),
+    }
+    assert evidence.skipped == ()
+    assert all(m.earlier == () for m in evidence.measurements.values())

@@ -166,7 +166,9 @@ def _order(readings: list[_Reading], source: str) -> int:
 
 def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]]) -> list[_Reading]:
     """One reading per run: a run written to several files (promptfoo's -o a.json b.yaml,
-    DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time."""
+    DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time.
+    A file of the same run holding other scores (Inspect's `inspect score --output-file`, a
+    re-scoring) is no copy: the metrics only it holds are read from it."""
     kept: list[_Reading] = []
     for reading in readings:
         identity = reading.identity
@@ -174,12 +176,43 @@ def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]])
         if twin is None:
             kept.append(reading)
             continue
+        rescored = _rescored(twin, reading)
+        if rescored is not None:
+            kept.append(rescored)
+            continue
         if reading.ordered and not twin.ordered:
             kept[kept.index(twin)] = reading
             twin, reading = reading, twin
         why = f"the same run as {twin.sources[0]}"
         skipped += [(reading.order, Skipped(source, why)) for source in reading.sources]
     return sorted(kept, key=lambda r: r.order)
+
+
+def _rescored(first: _Reading, other: _Reading) -> _Reading | None:
+    """`other`'s metrics that `first`, a file of the same run, does not hold; None when it holds
+    nothing new (a copy). The same metric with another number in each is a re-scoring neither
+    file dates, so which is current cannot be told: an input error naming both, never the file
+    order deciding."""
+    held = {m.id: m for m in first.measurements}
+    new = []
+    for m in other.measurements:
+        was = held.get(m.id)
+        if was is None:
+            new.append(m)
+        elif (was.value, was.n) != (m.value, m.n) and not _both_nan(was.value, m.value):
+            raise OutputError(
+                other.sources[0],
+                f"metric '{m.id}' reads {m.value} (n {m.n}) here and {was.value} (n {was.n}) "
+                f"in {first.sources[0]}, a file of the same run: it was scored again, and which "
+                "scoring is current cannot be told; give one of the two",
+            )
+    if not new:
+        return None
+    return attrs.evolve(other, measurements=tuple(new))
+
+
+def _both_nan(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and a != a and b != b
 
 
 def _nothing_read(given: str, skipped: list[Skipped]) -> str:
