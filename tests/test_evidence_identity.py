@@ -201,3 +201,17 @@ def test_a_rescored_log_is_no_copy_and_its_new_scorers_are_read_from_it() -> Non
     }
     assert evidence.skipped == ()
     assert all(m.earlier == () for m in evidence.measurements.values())
+
+
+def test_a_run_completing_a_stopped_one_is_one_evaluation_not_a_second_attempt() -> None:
+    """`inspect eval-retry` keeps the errored run's task_id: its completed result decides, and
+    the errored run is not listed as an earlier attempt. Independent runs (new task_ids) are
+    attempts: the newest decides and the two before it stay listed with their values."""
+    retried = read_outputs([RETRY]).measurements["arith_flaky/exact/accuracy"]
+    assert (retried.value, retried.earlier) == (1.0, ())
+    attempts = read_outputs([RUNS / "attempts"]).measurements["arith/exact/accuracy"]
+    assert attempts.value == 1.0
+    assert [(a.value, a.n) for a in attempts.earlier] == [
+        (0.6666666666666666, 24),
+        (0.6666666666666666, 24),
+    ]

@@ -45,9 +45,7 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
     if measurement is None or measurement.value is None:
         # An adapter that knows why nothing was measured (a run that ended in error) says so.
         said = (
-            tuple(f for f in measurement.findings if f.code in _WHY_NO_VALUE)
-            if measurement
-            else ()
+            tuple(f for f in measurement.findings if f.code in _WHY_NO_VALUE) if measurement else ()
         )
         return Validity(False, said or (Reason(V.VALUE_MISSING, "no value was measured"),))
     reasons = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import glob
+import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
 from evalglass.metric_ids import CHECK_PREFIX
+from evalglass.reasons import ValidityCode
 
 
 @attrs.frozen
@@ -212,7 +214,7 @@ def _rescored(first: _Reading, other: _Reading) -> _Reading | None:
 
 
 def _both_nan(a: float | None, b: float | None) -> bool:
-    return a is not None and b is not None and a != a and b != b
+    return a is not None and b is not None and math.isnan(a) and math.isnan(b)
 
 
 def _nothing_read(given: str, skipped: list[Skipped]) -> str:
@@ -298,14 +300,29 @@ class _Merged:
             self.earlier.append(_attempt(new))
 
     def result(self) -> Measurement:
-        if not self.earlier:
-            return self.newest
-        ordered = sorted(self.earlier, key=lambda a: (a.started or "", a.source))
+        # A stopped run that the newest completed (Inspect's eval-retry) is that one evaluation,
+        # not an earlier attempt of it.
+        evaluation = self.newest.run.evaluation
+        earlier = [
+            a
+            for a in self.earlier
+            if a.complete or evaluation is None or a.evaluation != evaluation
+        ]
+        if not earlier:
+            return attrs.evolve(self.newest, earlier=())
+        ordered = sorted(earlier, key=lambda a: (a.started or "", a.source))
         return attrs.evolve(self.newest, earlier=tuple(ordered))
 
 
 def _attempt(m: Measurement) -> EarlierAttempt:
-    return EarlierAttempt(source=m.run.source, started=m.run.started, value=m.value, n=m.n)
+    return EarlierAttempt(
+        source=m.run.source,
+        started=m.run.started,
+        value=m.value,
+        n=m.n,
+        evaluation=m.run.evaluation,
+        complete=not any(f.code is ValidityCode.RUN_INCOMPLETE for f in m.findings),
+    )
 
 
 def _started(m: Measurement) -> dt.datetime | None:

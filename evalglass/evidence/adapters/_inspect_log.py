@@ -51,6 +51,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
         identity=_identity(spec, stats),
+        evaluation=_evaluation(spec),
     )
     declared = _declared_samples(spec, log.samples)
     incomplete = _incomplete(status, header, declared)
@@ -209,6 +210,13 @@ def _identity(spec: dict[str, Any], stats: dict[str, Any]) -> str | None:
     A retry starts anew, so it is never taken for a copy."""
     eval_id, started = c.text(spec.get("eval_id")), c.text(stats.get("started_at"))
     return None if eval_id is None or started is None else f"inspect:{eval_id}:{started}"
+
+
+def _evaluation(spec: dict[str, Any]) -> str | None:
+    """`inspect eval-retry` keeps the task_id (and model) of the run it completes; a new
+    `inspect eval` draws a new task_id, so it is another attempt."""
+    task_id, model = c.text(spec.get("task_id")), c.text(spec.get("model"))
+    return None if task_id is None else f"inspect:{task_id}:{model}"
 
 
 def _unmeasured(
