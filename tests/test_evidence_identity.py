@@ -215,3 +215,33 @@ def test_a_run_completing_a_stopped_one_is_one_evaluation_not_a_second_attempt()
         (0.6666666666666666, 24),
         (0.6666666666666666, 24),
     ]
+
+
+def test_a_pass_after_failed_attempts_is_a_warning_saying_so(tmp_path: Path) -> None:
+    """Three independent runs of one evaluation (accuracy 0.667, 0.667, then 1.0, Inspect's own
+    values): the newest decides, but passing only on attempt 3 is flagged, never a plain pass."""
+    records = tmp_path / "host_records"
+    records.mkdir()
+    (records / "metrics.yaml").write_text(
+        "metrics:\n  arith/exact/accuracy:\n    status: gating\n    dataset: ops\n"
+        "    min_samples: 10\n    decision: point\n"
+    )
+    (records / "thresholds.yaml").write_text(
+        "thresholds:\n  arith/exact/accuracy:\n    op: '>='\n    value: 0.9\n"
+        "    approval: approved\n    approved_by: '@alice'\n    approved_on: 2026-11-01\n"
+        "    approved_for:\n      dataset_version: '1'\n"
+    )
+    (records / "datasets.yaml").write_text(
+        "datasets:\n  ops:\n    status: validated\n    version: '1'\n"
+    )
+    (records / "policies.yaml").write_text("policies:\n  ops:\n    policy: permitted\n")
+    done = cli(
+        "score", str(RUNS / "attempts"), "--records", str(records), "--format", "json", cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    entry = json.loads(done.stdout)["metrics"][0]
+    assert entry["gate"]["result"] == "warn"
+    assert entry["gate"]["reasons"] == [
+        {"code": "passed_on_retry", "message": "passed on attempt 3; 2 earlier attempts failed"}
+    ]
+    assert [r["value"] for r in entry["earlier_runs"]] == [0.6666666666666666] * 2

@@ -125,8 +125,10 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "plain fail, and a gating check blocks the run until it can run."
         ),
         G.PASSED_ON_RETRY: (
-            "The check failed, then passed when evalglass ran it once more. A gate that passes "
-            "only sometimes is flaky: the run passes with this warning, never a plain pass."
+            "The check failed, then passed when evalglass ran it once more; or the eval passed "
+            "only on a later attempt, after earlier complete runs of the same evaluation missed "
+            "the bar. A gate that passes only sometimes is flaky: the run passes with this "
+            "warning, never a plain pass."
         ),
         G.NOT_RUN: (
             "This run did not start the check: `evalglass score` starts no process, and a "
