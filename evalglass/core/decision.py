@@ -115,9 +115,7 @@ def _after_failed_attempts(m: Measurement, threshold: ThresholdRecord) -> Reason
     limit = threshold.value
     if limit is None or not m.earlier:
         return None
-    failed = sum(
-        1 for a in m.earlier if a.value is None or not threshold.op.holds(a.value, limit)
-    )
+    failed = sum(1 for a in m.earlier if a.value is None or not threshold.op.holds(a.value, limit))
     if not failed:
         return None
     attempt = len(m.earlier) + 1
