@@ -50,6 +50,7 @@ class Inputs:
     fail_on_loosen: bool
     require_gate: bool
     args: tuple[str, ...]
+    model: str | None = None  # `--model`: which model's outputs to score
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ def read_inputs() -> Inputs:
         fail_on_loosen=runner.flag("INPUT_FAIL_ON_LOOSEN"),
         require_gate=runner.flag("INPUT_REQUIRE_GATE"),
         args=args,
+        model=runner.env("INPUT_MODEL").strip() or None,
     )
 
 
@@ -203,6 +205,11 @@ def input_format(args: tuple[str, ...]) -> list[str]:
     return []
 
 
+def model_option(inputs: Inputs) -> list[str]:
+    """`--model NAME` when the `model` input names one: the score and the diff read one model."""
+    return [] if inputs.model is None else ["--model", inputs.model]
+
+
 def diff(inputs: Inputs, ref: str, target: Path) -> Run:
     """`evalglass diff` of the records at `ref` against the working tree's, its Markdown written
     to `target`. A loosening refused by `fail-on-loosen` is also an error annotation."""
@@ -216,6 +223,7 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
         "--format",
         "markdown",
         *input_format(inputs.args),
+        *model_option(inputs),
     ]
     if inputs.fail_on_loosen:
         command.append("--fail-on-loosen")
@@ -299,6 +307,7 @@ def score(inputs: Inputs, folder: Path, compare: Path | None = None) -> Run:
         command.append("--require-gate")
     if compare is not None:
         command += ["--compare", str(compare)]
+    command += model_option(inputs)
     return run([*command, *inputs.args, "--", *inputs.outputs])
 
 

@@ -302,7 +302,7 @@ def test_a_failed_step_still_replaces_the_old_comment(work: Path, github: GitHub
     folder is gone), an earlier run's PASS is replaced by a comment saying this run did not
     finish, and the action still fails."""
     assert action()["runs"]["steps"][3]["if"] == "always()"
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     shutil.rmtree(github.root / "runner temp")
     result = run_action(github, work, outputs="run.json")
     assert result.code != 0
@@ -718,3 +718,21 @@ def test_docs_list_every_input_and_output() -> None:
         assert decl.get("default", "") == "" or f"`{decl['default']}`" in row, row
     for name in spec["outputs"]:
         assert f"| `{name}` |" in docs
+
+
+def test_the_model_input_scores_one_model_of_several(tmp_path: Path, github: GitHub) -> None:
+    """Outputs of two models measuring one metric are an input error (exit 4); the `model`
+    input scores the one named and skips the other (Inspect's own logs, `--model a,b`)."""
+    work = tmp_path / "work"
+    shutil.copytree(EXAMPLE_RECORDS, work / "host_records")
+    logs = Path(__file__).parent / "fixtures/inspect/runs/logs/two-models"
+    shutil.copytree(logs, work / "logs")
+    refused = run_action(github, work, outputs="logs")
+    assert refused.code == 4, refused.log
+    chosen = run_action(github, work, outputs="logs", model="mockllm/weak")
+    assert chosen.code != 4, chosen.log
+    card = json.loads(Path(chosen.outputs["scorecard-json"]).read_text())
+    assert card["model"] == "mockllm/weak"
+    assert [s["reason"] for s in card["skipped"]] == [
+        "measures model mockllm/strong, not --model mockllm/weak"
+    ]

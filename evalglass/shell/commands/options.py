@@ -68,6 +68,16 @@ def _known_format(value: str | None) -> str | None:
     return value
 
 
+ModelName = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        metavar="NAME",
+        help="Score only this model's outputs (as the outputs name it); the others are skipped. "
+        "Needed when outputs measure one metric for several models.",
+    ),
+]
+
 InputFormat = Annotated[
     str | None,
     typer.Option(

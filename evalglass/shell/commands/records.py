@@ -16,6 +16,7 @@ from evalglass.shell.commands.app import input_errors_exit
 from evalglass.shell.commands.options import (
     AsOf,
     InputFormat,
+    ModelName,
     Outputs,
     Records,
     RecordsRef,
@@ -38,6 +39,7 @@ def metrics(
     ] = False,
     fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
+    model: ModelName = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
     from evalglass.evidence.read import read_outputs
@@ -48,7 +50,7 @@ def metrics(
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     with reading():
-        evidence = read_outputs(outputs, input_format)
+        evidence = read_outputs(outputs, input_format, model)
     note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
@@ -77,6 +79,7 @@ def diff(
         ),
     ] = False,
     input_format: InputFormat = None,
+    model: ModelName = None,
     as_of: AsOf = None,
 ) -> None:
     """Show what a change to the host records does to who may gate, and the approvals it makes
@@ -93,6 +96,7 @@ def diff(
             outputs or [],
             head_ref=head,
             input_format=input_format,
+            model=model,
             on_skipped=note,
             as_of=when,
         )
@@ -110,6 +114,7 @@ def explain(
     records: Records = Path("host_records"),
     fmt: TextFormat = Format.TERMINAL,
     input_format: InputFormat = None,
+    model: ModelName = None,
     as_patch: Annotated[
         bool,
         typer.Option(
@@ -138,6 +143,7 @@ def explain(
             outputs or [],
             records,
             input_format=input_format,
+            model=model,
             on_skipped=note,
             records_ref=records_ref,
             as_of=when,
@@ -178,6 +184,7 @@ def doctor(
     records: Records = Path("host_records"),
     fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
+    model: ModelName = None,
     as_of: AsOf = None,
     records_ref: RecordsRef = None,
 ) -> None:
@@ -192,6 +199,7 @@ def doctor(
             outputs or [],
             records,
             input_format=input_format,
+            model=model,
             on_skipped=note,
             records_ref=records_ref,
             as_of=when,
