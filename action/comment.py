@@ -128,6 +128,22 @@ def post(repository: str, number: int, body: str) -> str:
     return "created the comment"
 
 
+def body_or_unfinished(path: str) -> str:
+    """The body the scoring step wrote; when it wrote none (it, or a step before it, failed), a
+    body saying the run did not finish, so an older run's result is not left standing."""
+    if path and Path(path).is_file():
+        return Path(path).read_text(encoding="utf-8")
+    server = runner.env("GITHUB_SERVER_URL").rstrip("/") or "https://github.com"
+    repository, run_id = runner.env("GITHUB_REPOSITORY"), runner.env("GITHUB_RUN_ID")
+    where = "this run's log"
+    if repository and run_id.isdigit():
+        where = f"[this run's log]({server}/{repository}/actions/runs/{run_id})"
+    return (
+        f"{MARKER}\n**evalglass check: did not finish** — a step of the evalglass action failed "
+        f"before it scored, so there is no result for this commit: see {where}.\n"
+    )
+
+
 def main() -> int:
     """Post or update the sticky comment when the `comment` input is true and the run is a pull
     request. Exits 0 whatever becomes of the comment (a failure is a warning, never a gate); 2
@@ -145,7 +161,7 @@ def main() -> int:
         if number is None:
             print("not a pull request: no comment (the scorecard is in the job summary)")
             return 0
-        body = Path(runner.env("COMMENT_BODY")).read_text(encoding="utf-8")
+        body = body_or_unfinished(runner.env("COMMENT_BODY"))
         done = post(runner.env("GITHUB_REPOSITORY"), number, body)
         print(f"pull request #{number}: {done}")
     except Exception as exc:  # noqa: BLE001

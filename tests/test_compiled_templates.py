@@ -92,7 +92,9 @@ def _forge(cache: Path) -> int:
 def _score(work: Path, cache: Path, fmt: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "XDG_CACHE_HOME": str(cache)}
     return subprocess.run(
-        [str(EVALGLASS), "score", "run.json", "--format", fmt], cwd=work, env=env,
+        # One evaluation time for both runs: the HTML footer shows it.
+        [str(EVALGLASS), "score", "run.json", "--format", fmt, "--as-of", "2026-11-30T12:00:00Z"],
+        cwd=work, env=env,
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
 

@@ -11,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from evalglass.shell.mcp_schemas import scorecard_schema
 from evalglass.shell.mcp_tools import TOOLS
 from tests.cli_runner import cli
 from tests.mcp_client import Answer, Call, calls, commit, example_repo, tools
@@ -82,6 +84,40 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
         printed = cli(*command, "--format", "json", cwd=repo)
         assert not got.is_error, (call, got.text)
         assert printed.stdout and got.text == printed.stdout, call
+
+
+def test_every_tool_declares_an_output_schema_and_answers_structured_content(repo: Path) -> None:
+    """Each tool lists an output schema (score's is the scorecard contract's); each answer comes
+    as structured content equal to its JSON text, valid under the schema the tool listed."""
+    listed = {tool.name: tool for tool in tools(repo)}
+    assert set(listed) == set(NAMES)
+    assert listed["score"].output_schema == scorecard_schema()
+    todo: list[Call] = [
+        ("score", {"outputs": ["run.json"], "as_of": AS_OF}),
+        ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+        ("doctor", {"outputs": ["run.json"]}),
+        ("metrics", {"outputs": ["run.json"]}),
+        ("diff", {"base": "HEAD", "outputs": ["run.json"]}),
+    ]
+    for (name, _), got in zip(todo, calls(repo, [], todo, stdio=False), strict=True):
+        assert not got.is_error, got.text
+        assert got.structured == json.loads(got.text), name
+        schema = listed[name].output_schema
+        assert schema is not None and schema["type"] == "object", name
+        jsonschema.Draft202012Validator(schema).validate(got.structured)
+
+
+def test_the_scorecard_schema_admits_every_golden_scorecard_and_refuses_a_wrong_one() -> None:
+    """The contract-derived schema takes every golden scorecard JSON, and refuses a verdict
+    outside the vocabulary and an unknown key (so it says what the JSON holds, no more)."""
+    validator = jsonschema.Draft202012Validator(scorecard_schema())
+    goldens = sorted((Path(__file__).parent / "golden").glob("*/scorecard*.json"))
+    assert len(goldens) >= 5
+    for path in goldens:
+        validator.validate(json.loads(path.read_text()))
+    card = json.loads(goldens[0].read_text())
+    assert not validator.is_valid({**card, "verdict": "passed"})
+    assert not validator.is_valid({**card, "authority": "granted"})
 
 
 def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(repo: Path) -> None:
@@ -237,6 +273,33 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
     doc = json.loads(diff.text)
     assert (doc["base"], doc["head"]) == ("HEAD", started)
     assert ("gains_authority", "qa/exact_match") in {(c["kind"], c["id"]) for c in doc["changes"]}
+
+
+def test_explain_and_doctor_at_a_records_ref_are_the_cli_answers(repo: Path) -> None:
+    """An agent's explain and doctor from a `--records-ref` server are reproducible by a person:
+    the CLI's `explain`/`doctor --records-ref COMMIT --format json`, at the commit the server
+    fixed at start, print the same bytes, which differ from the working tree's once it has
+    moved on."""
+    edit(
+        repo / "host_records" / "judges.yaml", "calibration: calibrating", "calibration: calibrated"
+    )
+    todo: list[Call] = [
+        ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+        ("doctor", {"outputs": ["run.json"]}),
+    ]
+    explained, doctored = calls(repo, ["--records-ref", "HEAD"], todo, stdio=False)
+    started = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    at_ref = ("--records-ref", started, "--format", "json")
+    by_hand = cli("explain", "qa/helpfulness", "run.json", *at_ref, cwd=repo)
+    assert by_hand.returncode == 0, by_hand.stderr
+    assert explained.text == by_hand.stdout
+    assert doctored.text == cli("doctor", "run.json", *at_ref, cwd=repo).stdout
+    here = cli("explain", "qa/helpfulness", "run.json", "--format", "json", cwd=repo).stdout
+    assert here != by_hand.stdout
+    refused = cli("explain", "qa/helpfulness", "--patch", "--records-ref", "HEAD", cwd=repo)
+    assert refused.returncode == 2 and "drop --records-ref" in refused.stderr
 
 
 def test_records_and_outputs_are_taken_from_cwd(tmp_path: Path, repo: Path) -> None:

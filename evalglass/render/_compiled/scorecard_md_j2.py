@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '1ab8923b80b7a8ee545a178df14837fa014503fae63051a06ee82aea230392c2'
+KEY = '63141112a7ba0a61c3604283f8a85bb4ab82313c14ad9b100a86d53a919dc9e3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.md.j2'
 
@@ -100,6 +100,29 @@ def root(context, missing=missing):
     elif ((not (undefined(name='cut') if l_0_cut is missing else l_0_cut)) or (not environment.getattr((undefined(name='cut') if l_0_cut is missing else l_0_cut), 'unlisted'))):
         pass
         yield '\nNo metric could gate: nothing in this run was enforced.\n'
+    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison'):
+        pass
+        yield '\n**Change against the earlier scorecard** ('
+        yield str(environment.finalize(t_3(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison'))))
+        yield ')'
+        yield str(environment.finalize((':' if (not (undefined(name='cut') if l_0_cut is missing else l_0_cut)) else ': shortened out, see the JSON scorecard.')))
+        yield '\n'
+        if (not (undefined(name='cut') if l_0_cut is missing else l_0_cut)):
+            pass
+            yield '\n| Metric | Change |\n|---|---|\n'
+            def t_6(fiter):
+                for l_1_m in fiter:
+                    if environment.getattr(l_1_m, 'change'):
+                        yield l_1_m
+            for l_1_m in t_6((environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates') + environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'others'))):
+                _loop_vars = {}
+                pass
+                yield '| '
+                yield str(environment.finalize(t_1(environment.getattr(l_1_m, 'id'))))
+                yield ' | '
+                yield str(environment.finalize(t_3(environment.getattr(l_1_m, 'change'))))
+                yield ' |\n'
+            l_1_m = missing
     if ((undefined(name='cut') if l_0_cut is missing else l_0_cut) and environment.getattr((undefined(name='cut') if l_0_cut is missing else l_0_cut), 'unlisted')):
         pass
         yield '\n**'
@@ -112,7 +135,7 @@ def root(context, missing=missing):
             yield str(environment.finalize(l_1_count))
             yield ' '
             yield str(environment.finalize(l_1_status))
-            yield str(environment.finalize((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 37 in 'scorecard.md.j2' evaluated to false and no else section was defined."))))
+            yield str(environment.finalize((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 49 in 'scorecard.md.j2' evaluated to false and no else section was defined."))))
         l_1_loop = l_1_status = l_1_count = missing
         yield '.\n'
     if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'others'):
@@ -158,4 +181,4 @@ def root(context, missing=missing):
         yield '\n</details>\n'
 
 blocks = {}
-debug_info = '3=47&4=53&5=55&7=57&8=60&10=62&12=65&14=70&15=73&18=77&20=80&22=83&24=87&28=90&29=93&31=96&35=99&37=102&39=114&41=117&43=119&46=122&47=125&52=131&53=135&55=142&59=145&60=149'
+debug_info = '3=47&4=53&5=55&7=57&8=60&10=62&12=65&14=70&15=73&18=77&20=80&22=83&24=87&28=90&29=93&31=96&35=99&37=102&38=106&42=109&43=117&47=122&49=125&51=137&53=140&55=142&58=145&59=148&64=154&65=158&67=165&71=168&72=172'

@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard_rows.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'dfd3e027be0a50b36c86598c5855b951af9bb922aa6ee88104ad0d58707e3688'
+KEY = '8b8a39d0f2a3b5b348eea31b2e150aebc6751ef07727d7f1c404f9a0fff97b18'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard_rows.md.j2'
 
@@ -57,8 +57,16 @@ def root(context, missing=missing):
             str(environment.finalize(t_2(environment.getattr(l_1_m, 'threshold')))),
             ' | ',
             str(environment.finalize(t_2(environment.getattr(l_1_m, 'why')))),
-            ' |',
         ))
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            t_5.extend((
+                '; ',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
+            ))
+        t_5.append(
+            ' |',
+        )
         return concat(t_5)
     context.exported_vars.add('gate_row')
     context.vars['gate_row'] = l_0_gate_row = Macro(environment, macro, 'gate_row', ('m',), False, False, False, context.eval_ctx.autoescape)
@@ -76,6 +84,14 @@ def root(context, missing=missing):
             str(environment.finalize(environment.getattr(l_1_m, 'n'))),
             ' | ',
             str(environment.finalize(t_2(t_3(environment.getattr(l_1_m, 'reasons'))))),
+        ))
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            t_6.extend((
+                '; ',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
+            ))
+        t_6.extend((
             ' | ',
             str(environment.finalize(t_2((t_3(environment.getattr(l_1_m, 'notes')) or '—')))),
             ' |',
@@ -85,4 +101,4 @@ def root(context, missing=missing):
     context.vars['other_row'] = l_0_other_row = Macro(environment, macro, 'other_row', ('m',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=36&4=61'
+debug_info = '3=36&4=69'

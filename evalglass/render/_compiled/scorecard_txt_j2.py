@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'd1f465b5d4f0a937c61952ea2062349033ef68faa9067ec6384d7a0729bc9c2d'
+KEY = '1fb0305f740ac7ea71b9056da488696528a1d4765b7690d030f915d6d4cfe977'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -77,6 +77,10 @@ def root(context, missing=missing):
     yield '\nsources: '
     yield str(environment.finalize((t_1(context.eval_ctx, environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'sources'), ', ') or '(none)')))
     yield '\n'
+    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison'):
+        pass
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison')))
+        yield '\n'
     if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source') != 'default'):
         pass
         yield 'success policy ('
@@ -113,6 +117,16 @@ def root(context, missing=missing):
         yield '      '
         yield str(environment.finalize(environment.getattr(l_1_m, 'why')))
         yield '\n'
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            yield '      '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'unverified')))
+            yield '\n'
+        if environment.getattr(l_1_m, 'change'):
+            pass
+            yield '      compared: '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'change')))
+            yield '\n'
         for l_2_run in environment.getattr(l_1_m, 'earlier_runs'):
             _loop_vars = {}
             pass
@@ -152,6 +166,16 @@ def root(context, missing=missing):
         yield '      why: '
         yield str(environment.finalize(t_4(environment.getattr(l_1_m, 'reasons'))))
         yield '\n'
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            yield '      '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'unverified')))
+            yield '\n'
+        if environment.getattr(l_1_m, 'change'):
+            pass
+            yield '      compared: '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'change')))
+            yield '\n'
         if environment.getattr(l_1_m, 'notes'):
             pass
             yield '      would block once promoted: '
@@ -160,4 +184,4 @@ def root(context, missing=missing):
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=44&4=70&5=72&6=74&7=76&8=79&10=83&11=87&14=91&15=94&16=98&17=102&18=104&19=107&21=110&22=112&23=116&29=131&30=133&31=137&32=141&33=143&34=146&36=149&37=151&38=154'
+debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=91&17=95&18=98&19=102&20=106&21=108&22=111&24=114&25=116&26=119&28=121&29=124&31=126&32=130&38=145&39=147&40=151&41=155&42=157&43=160&45=163&46=165&47=168&49=170&50=173&52=175&53=178'

@@ -69,6 +69,15 @@ def _discover(value: Path) -> Path:
         typer.echo(f"evalglass: records: {escape(found)} (the nearest host_records/ above)", err=True)
     return found
 
+RecordsRef = Annotated[
+    str | None,
+    typer.Option(
+        "--records-ref",
+        metavar="REF",
+        parser=ref,
+        help="Read the records folder as committed at this git ref (e.g. origin/main).",
+    ),
+]
 
 Records = Annotated[
     Path,
@@ -103,6 +112,16 @@ def _known_format(value: str | None) -> str | None:
             raise typer.BadParameter(f"{escape(value)!r}: expected one of {', '.join(names())}")
     return value
 
+
+ModelName = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        metavar="NAME",
+        help="Score only this model's outputs (as the outputs name it); the others are skipped. "
+        "Needed when outputs measure one metric for several models.",
+    ),
+]
 
 InputFormat = Annotated[
     str | None,
