@@ -29,10 +29,16 @@ SYNOPSIS = re.compile(r"\[-|\||\.\.\.|\bN\b")
 
 
 def _blocks(path: Path) -> list[tuple[int, str]]:
-    """(line, text) of each line inside a fenced block, continuation lines joined."""
-    lines, inside, held, start = [], False, "", 0
+    """(line, text) of each command line inside a fenced block, continuation lines joined. In a
+    block that shows a session (`$ command`, then what it printed) only the prompted lines are
+    commands, without their `$ `."""
+    lines, block, inside, held, start = [], [], False, "", 0
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.lstrip().startswith("```"):
+            if inside:
+                session = any(text.startswith("$ ") for _, text in block)
+                lines += [(n, t[2:]) for n, t in block if t.startswith("$ ")] if session else block
+                block = []
             inside = not inside
             continue
         if not inside:
@@ -43,7 +49,7 @@ def _blocks(path: Path) -> list[tuple[int, str]]:
         if line.endswith("\\"):
             held, start = line[:-1].rstrip(), number
             continue
-        lines.append((number, line))
+        block.append((number, line))
     return lines
 
 
@@ -119,7 +125,7 @@ def _readme_use_block() -> list[tuple[int, list[str]]]:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project as the README's examples assume: host_records/, eval outputs in logs/, earlier
-    scorecards in runs/, a committed history with an `origin/main`."""
+    scorecards in runs/ and main.json, a committed history with an `origin/main`."""
     root = tmp_path_factory.mktemp("project")
     shutil.copytree(ROOT / "host_records", root / "host_records")
     (root / "logs").mkdir()
@@ -135,6 +141,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for run in ("a", "b"):
         (root / "runs" / run).mkdir(parents=True)
         cli("score", "logs/", "--write", f"json=runs/{run}/card.json", cwd=root)
+    # The scorecard of the base branch's run, that `--compare` reads.
+    cli("score", "logs/", "--write", "json=main.json", cwd=root)
     return root
 
 
