@@ -207,3 +207,40 @@ def test_object_ids_are_git_s_own_for_both_formats(tmp_path: Path) -> None:
             check=True,
         ).stdout.decode().strip()  # fmt: skip
         assert git_objects.object_id("blob", data, length) == oid
+
+
+def test_the_scorecard_names_the_commit_its_records_were_read_at(failing: Path) -> None:
+    """--records-ref as a branch or as a full commit id: the JSON's records_at holds the ref as
+    given and the commit it named; the terminal and Markdown say it once; the working tree's
+    records give null."""
+    head = blob_of(failing, "HEAD")
+    git(failing, "branch", "-q", "base")
+    for ref in ("base", head):
+        code, out = score(failing, "--records-ref", ref)
+        assert code == 1 and json.loads(out)["records_at"] == {"ref": ref, "commit": head}
+    text = cli("score", "run.json", "--records-ref", head, cwd=failing).stdout
+    assert f"records: as committed at {head}, commit {head}\n" in text
+    markdown = cli("score", "run.json", "--records-ref", "base", "--format", "markdown",
+                   cwd=failing).stdout  # fmt: skip
+    assert f"Records as committed at `base`, commit `{head}`" in markdown
+    plain = cli("score", "run.json", "--format", "json", cwd=failing).stdout
+    assert json.loads(plain)["records_at"] is None
+    assert "records:" not in cli("score", "run.json", cwd=failing).stdout
+
+
+def test_records_at_reads_back_and_refuses_a_short_commit() -> None:
+    """A scorecard's records_at loads as written; a commit that is not a full id is refused, and
+    a file from before records_at loads as null."""
+    from evalglass import contract
+
+    doc = json.loads(
+        (Path(__file__).parent / "golden/example/scorecard.records-at.json").read_text()
+    )
+    assert contract.loads(json.dumps(doc), "x").records_at == contract.RecordsAt(
+        ref="origin/main", commit="1f" * 20
+    )
+    doc["records_at"]["commit"] = "1f1f1f1"
+    with pytest.raises(contract.ContractError, match="records_at: commit must be a full commit id"):
+        contract.loads(json.dumps(doc), "x")
+    del doc["records_at"]
+    assert contract.loads(json.dumps(doc), "x").records_at is None

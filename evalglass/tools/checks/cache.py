@@ -22,6 +22,7 @@ from pathlib import Path
 import attrs
 
 from evalglass.evidence.model import Attempt, AttemptOutcome, CachedPass
+from evalglass.records import git_process
 from evalglass.records.model import CheckKind, CheckRecord
 
 _GIT_TIMEOUT = 60  # seconds; a repository that takes longer is not cached
@@ -119,11 +120,12 @@ def _paths(status: bytes) -> list[bytes]:
 
 
 def _git(cwd: Path, *args: str) -> bytes | None:
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}  # looking must not take the index lock
+    # The records layer's environment: no optional (index) lock, no replace object or graft.
+    env = git_process.environment()
     try:
         result = subprocess.run(
-            ["git", "-C", str(cwd), *args], capture_output=True, timeout=_GIT_TIMEOUT,
-            env=env, check=False,
+            git_process.command(["-C", str(cwd), *args]), capture_output=True,
+            timeout=_GIT_TIMEOUT, env=env, check=False,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
         return None
