@@ -537,3 +537,33 @@ def test_a_rewritten_object_in_the_history_is_refused(repo: Repo) -> None:
     result = cli("history", "qa/exact_match", cwd=repo.root)
     assert (result.returncode, result.stdout) == (4, ""), result.stderr
     assert oid in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_the_window_and_what_is_kept_do_not_change_the_history(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commits read two at a time with one folder, file and tree kept: the same history as the
+    defaults, merges and a link included."""
+    from evalglass.records import git_history
+    from evalglass.render.history import to_json
+    from evalglass.shell import api
+
+    repo.git("checkout", "-q", "-b", "side")
+    repo.edit("judges.yaml", "calibration: calibrating", "calibration: calibrated")
+    repo.commit("Calibrate the grader", "Cal Ibrator", "2026-11-23")
+    repo.git("checkout", "-q", "main")
+    repo.edit("thresholds.yaml", "value: 0.85", "value: 0.8")
+    repo.commit("Lower the bar", "Ann Owner", "2026-11-24")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge side", "side", day="2026-11-25")
+    monkeypatch.chdir(repo.root)
+
+    def both() -> list[dict]:
+        return [
+            to_json(api.history(m, "host_records")) for m in ("qa/exact_match", "qa/helpfulness")
+        ]
+
+    expected = both()
+    monkeypatch.setattr(git_history, "_WINDOW", 2)
+    monkeypatch.setattr(git_history, "_KEPT", 1)
+    assert both() == expected
+    assert len(expected[1]["commits"]) >= 3

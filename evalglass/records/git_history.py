@@ -209,8 +209,8 @@ class _Refused(RecordError):
 class _Kept(Generic[K, V]):
     """The last few values by key: what the next commits are likely to ask for again."""
 
-    def __init__(self, size: int = _KEPT) -> None:
-        self._size = size
+    def __init__(self) -> None:
+        self._size = _KEPT
         self._items: OrderedDict[K, V] = OrderedDict()
 
     def get(self, key: K) -> V | None:
@@ -246,6 +246,7 @@ class _Loader:
         self._by_blob: _Kept[tuple[str, str], Mapping[str, Record] | RecordError] = _Kept()
         self._trees: _Kept[str, _Listing] = _Kept()
         self._blobs: dict[str, bytes] = {}  # this window's records files, by id
+        self._window: dict[str, _Listing] = {}  # this window's trees, by id, whatever is kept
         # Typed records by their text and lines: one edit leaves most of a file's records as
         # they were, and those are not typed again. Started afresh past _MEMO entries.
         self._memo: dict[object, Record] = {}
@@ -270,6 +271,7 @@ class _Loader:
                 before = HostRecords()
             yield Revision(commit, before, after)
         self._blobs.clear()
+        self._window.clear()
         if len(self._memo) > _MEMO:
             self._memo.clear()
 
@@ -292,10 +294,17 @@ class _Loader:
             raise _Refused(where, str(exc)) from None
 
     def _listings(self, oids: list[str], path: str) -> None:
-        """Parse the trees not already kept."""
-        missing = [oid for oid in dict.fromkeys(oids) if self._trees.get(oid) is None]
+        """Each tree of `oids` parsed into this window's, read in one batch if not kept."""
+        missing = []
+        for oid in dict.fromkeys(oids):
+            kept = self._window.get(oid)
+            kept = self._trees.get(oid) if kept is None else kept
+            if kept is None:
+                missing.append(oid)
+            else:
+                self._window[oid] = kept
         for oid, listing in self._read_many(missing, "tree", path, self._parse_tree):
-            self._trees.put(oid, listing)
+            self._window[oid] = self._trees.put(oid, listing)
 
     def _folders(self, roots: dict[str, str]) -> dict[str, str | _Entry | None]:
         """Each commit's records folder: its tree id, the entry that stands there instead (a
@@ -309,9 +318,7 @@ class _Loader:
             walked = f"{walked}/{part}" if walked else part
             for commit, oid in at.items():
                 if isinstance(oid, str):
-                    listing = self._trees.get(oid)
-                    assert listing is not None
-                    entry = listing.get(part)
+                    entry = self._window[oid].get(part)
                     at[commit] = entry.oid if entry and entry.mode == _TREE else entry
         self._listings([oid for oid in at.values() if isinstance(oid, str)], self._inside)
         return at
@@ -323,8 +330,7 @@ class _Loader:
         for commit, folder in folders.items():
             if not isinstance(folder, str) or self._by_folder.get(folder) is not None:
                 continue
-            listing = self._trees.get(folder)
-            assert listing is not None
+            listing = self._window[folder]
             for kind, spec in KINDS.items():
                 entry = listing.get(spec.filename)
                 if entry and entry.is_file and self._by_blob.get((kind, entry.oid)) is None:
@@ -435,7 +441,8 @@ class _Loader:
         return entry
 
     def _listing(self, oid: str, path: str = "") -> _Listing:
-        listing = self._trees.get(oid)
+        listing = self._window.get(oid)
+        listing = self._trees.get(oid) if listing is None else listing
         if listing is None:
             ((_, listing),) = self._read_many([oid], "tree", path, self._parse_tree)
             self._trees.put(oid, listing)
