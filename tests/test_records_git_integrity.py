@@ -14,6 +14,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evalglass.records import git_objects
 from tests.cli_runner import cli
@@ -244,3 +246,95 @@ def test_records_at_reads_back_and_refuses_a_short_commit() -> None:
         contract.loads(json.dumps(doc), "x")
     del doc["records_at"]
     assert contract.loads(json.dumps(doc), "x").records_at is None
+
+
+def test_a_reader_answers_again_after_a_refusal(
+    failing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing id, an object of another type or a rewritten one stops that read only: the
+    same reader answers the next request correctly."""
+    monkeypatch.chdir(failing)
+    head = blob_of(failing, "HEAD")
+    with git_objects.Reader(30) as reader:
+        with pytest.raises(git_objects.Missing):
+            reader.read("0" * 40, "blob")
+        with pytest.raises(git_objects.ObjectError, match="is a commit, not a tree"):
+            reader.read(head, "tree")
+        with pytest.raises(git_objects.ObjectError, match="not a full object id"):
+            reader.read("HEAD", "commit")
+        tree = git_objects.parse_commit(reader.read(head, "commit")).tree
+        assert tree == blob_of(failing, "HEAD^{tree}")
+        many = dict(reader.read_many([tree, tree], "tree"))
+        assert list(git_objects.parse_tree(many[tree], 20)) == ["host_records", "run.json"]
+
+
+def test_a_rows_file_copied_at_a_ref_is_checked_too(
+    failing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """copy_file_at (a baseline's rows file, streamed to a temporary file) refuses a blob whose
+    loose object was rewritten, naming it, after streaming it."""
+    import io
+
+    from evalglass.errors import RecordError
+    from evalglass.records.gitref import copy_file_at
+
+    monkeypatch.chdir(failing)
+    committed = blob_of(failing, f"HEAD:{THRESHOLDS}")
+    target = io.BytesIO()
+    assert copy_file_at("HEAD", "host_records", "thresholds.yaml", target)
+    assert target.getvalue() == (failing / THRESHOLDS).read_bytes()
+    _, text = lenient_blob(failing)
+    path = loose_file(failing, committed)
+    os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+    path.write_bytes(zlib.compress(b"blob %d\0" % len(text) + text))
+    with pytest.raises(RecordError, match=committed):
+        copy_file_at("HEAD", "host_records", "thresholds.yaml", io.BytesIO())
+
+
+_NAMES = st.text(
+    st.characters(blacklist_characters="\0/", blacklist_categories=("Cs",)), min_size=1, max_size=20
+)
+_MODES = st.sampled_from(["100644", "100755", "40000", "120000", "160000"])
+
+
+@given(
+    st.dictionaries(_NAMES, st.tuples(_MODES, st.binary(min_size=20, max_size=20)), max_size=8),
+    st.sampled_from([20, 32]),
+)
+def test_a_tree_parses_to_the_entries_written_into_it(
+    entries: dict[str, tuple[str, bytes]], size: int
+) -> None:
+    """Any tree object, as git encodes one (`<mode> <name>\\0<binary id>`), parses back to its
+    entries; cut anywhere inside an entry, it is refused, never read short."""
+    raw = b"".join(
+        mode.encode() + b" " + name.encode() + b"\0" + (oid * 2)[:size]
+        for name, (mode, oid) in entries.items()
+    )
+    parsed = git_objects.parse_tree(raw, size)
+    assert parsed == {
+        name: git_objects.Entry(mode=mode, oid=(oid * 2)[:size].hex())
+        for name, (mode, oid) in entries.items()
+    }
+    if raw:
+        with pytest.raises(git_objects.ObjectError):
+            git_objects.parse_tree(raw[:-1], size)
+
+
+@given(st.lists(st.binary(min_size=20, max_size=20).map(bytes.hex), max_size=3), st.binary())
+def test_a_commit_gives_its_tree_and_parents_whatever_its_message(
+    parents: list[str], message: bytes
+) -> None:
+    """The tree and parents come from the headers only: a message holding `tree` or `parent`
+    lines after the blank line changes neither."""
+    tree = "ab" * 20
+    raw = (
+        f"tree {tree}\n".encode()
+        + b"".join(f"parent {p}\n".encode() for p in parents)
+        + b"author A <a@b> 1 +0000\ncommitter A <a@b> 1 +0000\n\n"
+        + message
+        + b"\ntree "
+        + b"cd" * 20
+        + b"\nparent "
+        + b"ef" * 20
+    )
+    assert git_objects.parse_commit(raw) == git_objects.Commit(tree=tree, parents=tuple(parents))
