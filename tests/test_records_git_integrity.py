@@ -338,3 +338,14 @@ def test_a_commit_gives_its_tree_and_parents_whatever_its_message(
         + b"ef" * 20
     )
     assert git_objects.parse_commit(raw) == git_objects.Commit(tree=tree, parents=tuple(parents))
+
+
+def test_a_records_file_past_the_parse_cap_at_a_ref_is_one_line_exit_4(failing: Path) -> None:
+    """A thresholds file at the ref larger than the parse cap is refused from the size git
+    states, before it is read: one line naming the ref and file, exit 4."""
+    path = failing / THRESHOLDS
+    path.write_text(path.read_text() + "# padding\n" * 500)
+    git(failing, "commit", "-qam", "pad")
+    result = cli("score", "run.json", "--records-ref", "HEAD", cwd=failing,
+                 env={"EVALGLASS_MAX_PARSE_BYTES": "4K"})  # fmt: skip
+    one_line_error(result, f"HEAD:{THRESHOLDS}", "past the 4 KiB cap", "EVALGLASS_MAX_PARSE_BYTES")
