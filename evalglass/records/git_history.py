@@ -34,7 +34,7 @@ _TREE, _LINK, _GITLINK = git_objects.TREE, git_objects.LINK, git_objects.GITLINK
 _FIELDS = ("%H", "%P", "%an", "%ae", "%aI", "%s")
 _WINDOW = 500  # commits whose objects are asked for at once: no round trip per object
 _KEPT = 256  # folders, files and trees kept parsed: enough for a parent to find its child's
-_MEMO = 100_000  # typed records kept for reuse, before the memo starts again
+_MEMO = 5_000  # typed records kept for reuse (a few versions of every file), then started afresh
 _HEXES = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})(?: (?:[0-9a-f]{40}|[0-9a-f]{64}))*")
 _ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}(?:Z|[+-][0-9]{2}:[0-9]{2})")
 
