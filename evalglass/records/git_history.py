@@ -10,6 +10,7 @@ the number of commits. Reads git; writes nothing; decides nothing.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import subprocess
@@ -99,6 +100,9 @@ def _revisions(given: str, inside: str, span: str) -> Iterator[Revision]:
             if len(window) == _WINDOW:
                 yield from loader.revisions(window)
                 window = []
+                # The collector is paused for speed; what a window left in cycles (an error and
+                # its traceback) is freed here, the window's objects only, or it would pile up.
+                gc.collect(1)
         yield from loader.revisions(window)
 
 
@@ -384,7 +388,7 @@ class _Loader:
         except _Refused:
             raise
         except RecordError as exc:
-            return exc
+            return _bare(exc)
 
     def _with_rows_objects(self, folder: str, host: HostRecords) -> HostRecords:
         """Each baseline naming a rows file, with that file's object id at this commit (None
@@ -412,7 +416,7 @@ class _Loader:
             except _Refused:
                 raise
             except RecordError as exc:
-                found = exc
+                found = _bare(exc)
             self._by_blob.put(key, found)
         return found
 
@@ -469,6 +473,13 @@ class _Loader:
 
     def _parse_tree(self, data: bytes) -> _Listing:
         return git_objects.parse_tree(data, self._oid_bytes)
+
+
+def _bare(error: RecordError) -> RecordError:
+    """The error without its traceback or the exception it replaced: a kept error would keep
+    every frame it was raised through, and with them the window of commits being read."""
+    error.__traceback__ = error.__context__ = error.__cause__ = None
+    return error
 
 
 def _commit_object(data: bytes) -> git_objects.Commit:
