@@ -7,6 +7,7 @@ Inputs arrive as environment variables (never text pasted into a shell), so no i
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import json
 import os
@@ -15,6 +16,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -85,17 +87,64 @@ def read_inputs() -> Inputs:
 
 def expand(spec: str) -> tuple[str, ...]:
     """One path or glob per line, so that paths with spaces need no quoting. A glob expands
-    (sorted, `**` recursive) against the working directory; one that matches nothing is passed
-    on as written, so evalglass names it in its one-line error and exits 4: never a silent pass."""
+    (sorted, `**` recursive, never into a linked folder) against the working directory; one that
+    matches nothing is passed on as written, so evalglass names it in its one-line error and
+    exits 4: never a silent pass."""
     paths: list[str] = []
     for line in spec.splitlines():
         pattern = line.strip()
         if not pattern or pattern.startswith("#"):
             continue
         is_glob = glob.escape(pattern) != pattern and not os.path.lexists(pattern)
-        matches = sorted(glob.glob(pattern, recursive=True)) if is_glob else []
+        matches = sorted(set(_glob(pattern))) if is_glob else []
         paths.extend(path for path in matches or [pattern] if path not in paths)
     return tuple(paths)
+
+
+def _glob(pattern: str) -> Iterator[str]:
+    """What glob.glob(pattern, recursive=True) matches, except that `**` never descends through
+    a symbolic link to a folder: two committed links `logs/a -> .` and `logs/b -> .` would
+    otherwise make the walk endless (glob follows them, doubling at every level)."""
+    parts = pattern.split("/")
+    fixed = 0
+    while fixed < len(parts) and glob.escape(parts[fixed]) == parts[fixed]:
+        fixed += 1
+    base = "/".join(parts[:fixed])
+    if fixed and not base:
+        base = "/"  # an absolute pattern
+    if base and not os.path.isdir(base):
+        return
+    yield from (path for path in _walk(base, parts[fixed:]) if path)
+
+
+def _walk(folder: str, rest: list[str]) -> Iterator[str]:
+    if not rest:
+        yield folder
+        return
+    segment, later = rest[0], rest[1:]
+    try:
+        with os.scandir(folder or ".") as found:
+            entries = sorted(found, key=lambda e: e.name)
+    except OSError:
+        return
+    # As glob: names starting with a dot match only a segment that starts with one.
+    shown = [e for e in entries if segment.startswith(".") or not e.name.startswith(".")]
+    if segment == "**":
+        yield from _walk(folder, later)
+        for entry in shown:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _walk(os.path.join(folder, entry.name), rest)
+            elif not later:
+                yield os.path.join(folder, entry.name)
+        return
+    for entry in shown:
+        if not fnmatch.fnmatchcase(entry.name, segment):
+            continue
+        path = os.path.join(folder, entry.name)
+        if not later:
+            yield path
+        elif entry.is_dir():
+            yield from _walk(path, later)
 
 
 _COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")

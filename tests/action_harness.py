@@ -32,6 +32,14 @@ with open(os.environ["FAKE_GH_LOG"], "a", encoding="utf-8") as log:
 if os.environ.get("FAKE_GH_FAIL"):
     sys.stderr.write("HTTP 403: Resource not accessible by integration\\n")
     sys.exit(1)
+# GET /user answers for a user's token; the workflow's GITHUB_TOKEN cannot ask it.
+login = os.environ.get("FAKE_GH_USER", "")
+if args == ["api", "user"]:
+    if not login:
+        sys.stderr.write("HTTP 403: Resource not accessible by integration\\n")
+        sys.exit(1)
+    sys.stdout.write(json.dumps({"login": login}))
+    sys.exit(0)
 store = os.environ["FAKE_GH_COMMENTS"]
 pages = json.load(open(store, encoding="utf-8"))
 if "--method" not in args:
@@ -40,7 +48,8 @@ if "--method" not in args:
 at = args.index("--method")
 method, path, text = args[at + 1], args[at + 2], json.loads(body)["body"]
 if method == "POST":
-    comment = {"id": 1000 + sum(len(p) for p in pages), "body": text}
+    author = {"login": login or "github-actions[bot]"}
+    comment = {"id": 1000 + sum(len(p) for p in pages), "body": text, "user": author}
     pages[-1].append(comment)
 else:
     wanted = int(path.rsplit("/", 1)[1])
@@ -67,6 +76,7 @@ class GitHub:
     )
     gh: bool = True  # put the fake gh on PATH
     gh_fails: bool = False
+    token_user: str = ""  # GET /user's login; "" for the workflow's GITHUB_TOKEN (an app's)
 
     def __post_init__(self) -> None:
         (self.root / "bin").mkdir(parents=True, exist_ok=True)
@@ -123,6 +133,8 @@ class GitHub:
         }
         if self.gh_fails:
             env["FAKE_GH_FAIL"] = "1"
+        if self.token_user:
+            env["FAKE_GH_USER"] = self.token_user
         return env
 
 

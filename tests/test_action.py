@@ -28,6 +28,7 @@ from tests.action_harness import (
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, edit
 
 MARKER = "<!-- evalglass-scorecard -->"
+BOT = {"login": "github-actions[bot]"}  # who the workflow's GITHUB_TOKEN writes as
 EXAMPLE = ROOT / "examples/ci/github-action.yml"
 
 
@@ -111,8 +112,9 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     """Comments come a page at a time; a comment that only quotes the marker is not taken over."""
     github.set_comments(
         [
-            [{"id": 1, "body": "looks good"}, {"id": 2, "body": f"> quoting\n{MARKER}"}],
-            [{"id": 3, "body": f"{MARKER}\nold scorecard"}],
+            [{"id": 1, "body": "looks good", "user": BOT},
+             {"id": 2, "body": f"> quoting\n{MARKER}", "user": BOT}],
+            [{"id": 3, "body": f"{MARKER}\nold scorecard", "user": BOT}],
         ]
     )
     result = run_action(github, work, outputs="run.json")
@@ -122,6 +124,33 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     ]
     assert github.comments()[2]["body"].startswith(MARKER + "\n")
     assert github.comments()[1]["body"] == f"> quoting\n{MARKER}"
+
+
+@pytest.mark.parametrize("token_user", ["", "release-bot"])
+def test_a_comment_someone_else_wrote_is_never_updated(
+    work: Path, tmp_path: Path, token_user: str
+) -> None:
+    """A comment that starts with the marker but was written by someone other than the token's
+    own user (GET /user, or github-actions[bot] for the workflow's token) is left alone: the
+    scorecard goes into the token's own comment, or a new one."""
+    github = GitHub(tmp_path / "gh", token_user=token_user)
+    own = {"login": token_user or "github-actions[bot]"}
+    forged = f"{MARKER}\n### evalglass: PASS (written by a contributor)"
+    github.set_comments(
+        [[{"id": 1, "body": forged, "user": {"login": "contributor"}},
+          {"id": 2, "body": f"{MARKER}\nold", "user": own}]]
+    )  # fmt: skip
+    result = run_action(github, work, outputs="run.json")
+    assert result.code == 0, result.log
+    assert [(p["method"], p["path"]) for p in posted(github)] == [
+        ("PATCH", f"repos/{REPOSITORY}/issues/comments/2")
+    ]
+    assert github.comments()[0]["body"] == forged
+    github.set_comments([[{"id": 1, "body": forged, "user": {"login": "contributor"}}]])
+    again = run_action(github, work, outputs="run.json")
+    assert again.code == 0, again.log
+    assert [p["method"] for p in posted(github)][-1] == "POST"
+    assert github.comments()[0]["body"] == forged
 
 
 @pytest.mark.parametrize("broken", ["gh fails", "gh missing"])
@@ -230,7 +259,7 @@ def test_annotations_reach_the_log_and_the_summary_holds_one_scorecard(
 def test_an_input_error_fails_and_the_comment_says_why(work: Path, github: GitHub) -> None:
     """A glob that matches nothing: evalglass's exit 4, an error annotation, and the sticky
     comment replaced by the error rather than left showing an older result."""
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     result = run_action(github, work, outputs="logs/*.eval")
     assert result.code == 4, result.log
     assert result.outputs["verdict"] == "" and result.outputs["scorecard-json"] == ""
@@ -245,7 +274,7 @@ def test_an_input_error_fails_and_the_comment_says_why(work: Path, github: GitHu
 def test_a_misspelt_flag_fails_the_action_and_says_so(work: Path, github: GitHub) -> None:
     """true/false inputs take nothing else: a typo must not quietly turn a check off. The action
     fails (exit 2), and the sticky comment says why instead of showing an older result."""
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     result = run_action(github, work, outputs="run.json", fail_on_loosen="yes")
     assert result.code == 2, result.log
     assert "::error title=evalglass::INPUT_FAIL_ON_LOOSEN: expected true or false" in result.log
@@ -279,6 +308,49 @@ def test_paths_with_spaces_globs_and_extra_args(tmp_path: Path, github: GitHub) 
     assert result.code == 0, result.log
     card = json.loads(Path(result.outputs["scorecard-json"]).read_text())
     assert card["sources"] == ["eval logs/day 1/run one.json"]
+
+
+def test_an_outputs_glob_does_not_follow_linked_folders(tmp_path: Path) -> None:
+    """Two committed links back to their folder (`logs/a -> .`, `logs/b -> .`) leave `**` a
+    short walk: it expands at once to the one real file, never through a link."""
+    logs = tmp_path / "logs"
+    (logs / "day").mkdir(parents=True)
+    shutil.copy(EXAMPLE_OUTPUT, logs / "day" / "run.json")
+    (logs / "a").symlink_to(".", target_is_directory=True)
+    (logs / "b").symlink_to(".", target_is_directory=True)
+    probe = (
+        "import importlib.util, sys; sys.path.insert(0, sys.argv[1]);"
+        "spec = importlib.util.spec_from_file_location('s', sys.argv[1] + '/score.py');"
+        "m = importlib.util.module_from_spec(spec); sys.modules['s'] = m;"
+        "spec.loader.exec_module(m); print(m.expand('logs/**/*.json'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(ROOT / "action")], cwd=tmp_path, capture_output=True,
+        text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "('logs/day/run.json',)\n"), done.stderr
+
+
+PATTERNS = ["*.json", "**/*.json", "logs/**", "**", "logs/*/x?.json", "l*/[dx]*/*", ".h*/*",
+            "logs/**/.*", "/ABS/logs/*/*.json", "**/day"]  # fmt: skip
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_an_outputs_glob_matches_what_glob_does_without_links(
+    tmp_path: Path, pattern: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no link is involved the walk matches glob.glob(recursive=True), hidden names too."""
+    import glob
+
+    for name in ("top.json", "logs/day/x1.json", "logs/day/y.json", "logs/.hid/x2.json",
+                 "logs/day/.dot.json", ".hidden/z.json", "logs/deep/er/x3.json"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    pattern = pattern.replace("/ABS", str(tmp_path))
+    score = load_script("score")
+    expected = sorted({p.rstrip("/") for p in glob.glob(pattern, recursive=True)})
+    assert sorted(set(score._glob(pattern))) == expected
 
 
 # -- the records diff against the pull request's base -------------------------------------------

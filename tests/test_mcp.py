@@ -142,6 +142,11 @@ def test_outputs_outside_the_working_directory_are_refused(tmp_path: Path, repo:
         ("logs", "logs/evil.json"),
         ("logs2", "logs2/d"),
         ("logs/../../outside", "logs/../../outside"),
+        # A pattern is expanded first, then every path it matches is confined.
+        ("outdi?/run.json", "outdir/run.json"),
+        ("[l]ink.json", "link.json"),
+        ("link*", "link.json"),
+        ("logs*", "logs/evil.json"),
     ]
     args = {
         "score": {},
@@ -301,6 +306,10 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(repo: Path) -> None:
         (("metrics", {"outputs": []}), "metrics.outputs: name at least one eval output"),
         (("diff", {"base": "--output=x"}), "a git ref does not start with '-'"),
         (("diff", {"base": "no-such-ref"}), "no-such-ref"),
+        # Longer than the OS allows, as one name and as a path: the OS's own words.
+        (("score", {"outputs": ["a" * 5000]}), "cannot read: File name too long"),
+        (("metrics", {"outputs": ["a/" * 3000]}), "cannot read: File name too long"),
+        (("score", {"outputs": ["a" * 5000 + "*"]}), "cannot read: File name too long"),
     ]
     *answers, last = calls(repo, [], [call for call, _ in bad] + [("metrics", {"outputs": ["."]})])
     for (call, fragment), got in zip(bad, answers, strict=True):
@@ -344,3 +353,19 @@ def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> No
     )
     assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
     _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")
+
+
+def test_a_huge_or_hostile_metric_id_is_echoed_escaped_and_cut_short(repo: Path) -> None:
+    """explain on a 1 MB metric id, or one holding a newline and an escape sequence, answers a
+    tool error of one short line: the id cut short, every control character a visible escape."""
+    todo: list[Call] = [
+        ("explain", {"metric": "m" * 1_000_000}),
+        ("explain", {"metric": "qa/x\n\x1b[2JPASS"}),
+        ("score", {"outputs": ["a\0" * 500_000]}),
+    ]
+    huge, hostile, path = calls(repo, [], todo, stdio=False)
+    for got in (huge, hostile, path):
+        _one_line_error(got)
+        assert len(got.text) < 1000 and "\x1b" not in got.text
+    assert huge.text.startswith("m" * 200) and "no such metric" in huge.text
+    assert hostile.text.startswith("qa/x\\n\\x1b[2JPASS: no such metric")

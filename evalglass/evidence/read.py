@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import glob
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -180,12 +181,35 @@ def _nothing_read(given: str, skipped: list[Skipped]) -> str:
     return f"no run to read: skipped {first.source}: {first.reason}{more}"
 
 
+def pattern_matches(given: str | os.PathLike[str]) -> list[str] | None:
+    """The paths a quoted glob pattern (`'scores/*.parquet'`, left by the shell for us) names,
+    sorted; None when `given` is a path that exists, has no pattern characters, or matches
+    nothing. The one rule by which outputs are expanded, so whoever confines the paths an
+    output list names (the MCP server) checks the very paths read."""
+    shown = os.fspath(given)
+    if not any(c in shown for c in "*?[") or _mode(Path(given), shown) is not None:
+        return None
+    return sorted(glob.glob(shown)) or None
+
+
+def _mode(path: Path, shown: str) -> int | None:
+    """What is at `path` (its stat mode, links followed), None when nothing is; a path the OS
+    cannot look up (too long, a loop of links, no permission) is the input's error."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from None
+
+
 def _expand(
     paths: Sequence[str | os.PathLike[str]], input_format: str | None
 ) -> Iterator[tuple[Path, str, Adapter | Skipped]]:
     for given in paths:
         path, shown = Path(given), os.fspath(given)
-        if path.is_dir():
+        mode = _mode(path, shown)
+        if mode is not None and stat.S_ISDIR(mode):
             found = 0
             for child in sorted(p for p in path.rglob("*") if p.is_file()):
                 child_shown = os.path.join(shown, os.path.relpath(child, path))
@@ -195,16 +219,15 @@ def _expand(
                     yield child, child_shown, what
             if not found:
                 raise OutputError(shown, "no recognised eval output in this folder")
-        elif path.is_file():
+        elif mode is not None and stat.S_ISREG(mode):
             what = _detect(path, shown, input_format)
             if what is None:
                 raise OutputError(shown, declined(path, _head(path, shown)))
             yield path, shown, what
-        elif path.exists():
+        elif mode is not None:
             raise OutputError(shown, "not a regular file or folder")
-        elif any(c in shown for c in "*?[") and glob.glob(shown):
-            # A quoted pattern (`'scores/*.parquet'`): the shell left it for us to expand.
-            yield from _expand(sorted(glob.glob(shown)), input_format)
+        elif (matches := pattern_matches(given)) is not None:
+            yield from _expand(matches, input_format)
         else:
             raise OutputError(shown, "no such file or folder")
 
@@ -246,7 +269,7 @@ class _Merged:
                 "give one output per metric (runs without a start time cannot be ordered)",
             )
         self.earlier.extend(new.earlier)
-        if new_start > self.started:
+        if (new_start, new.run.sequence) > (self.started, self.newest.run.sequence):
             self.earlier.append(_attempt(self.newest))
             self.newest, self.started = new, new_start
         else:

@@ -17,6 +17,7 @@ from mcp.server.stdio import stdio_server
 
 from evalglass._version import __version__
 from evalglass.errors import EvalglassError
+from evalglass.render.safe_text import escape
 from evalglass.shell.mcp_tools import TOOLS, Bounds, call
 
 INSTRUCTIONS = (
@@ -54,8 +55,10 @@ def server(bounds: Bounds) -> Server[Any]:
         try:
             text = call(params.name, params.arguments, bounds)
         except EvalglassError as exc:
-            # Bad input is the caller's to fix: a tool error the agent reads, in one line.
-            return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
+            # Bad input is the caller's to fix: a tool error the agent reads, in one line, escaped
+            # as every message is (an id or a path named in it is cut short by the error).
+            shown = escape(exc)
+            return types.CallToolResult(content=[types.TextContent(text=shown)], is_error=True)
         return types.CallToolResult(content=[types.TextContent(text=text)])
 
     return Server(

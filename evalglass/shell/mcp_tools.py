@@ -86,9 +86,7 @@ def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
 
 
 def _paths(bounds: Bounds, args: Arguments) -> list[str]:
-    paths: list[str] = list(args.get("outputs", []))
-    confine(paths, bounds.root)
-    return paths
+    return confine(list(args.get("outputs", [])), bounds.root)
 
 
 def _score(bounds: Bounds, args: Arguments) -> str:
@@ -286,4 +284,5 @@ def _check_paths(where: str, paths: Sequence[str], least: int) -> None:
         raise EvalglassError(where, "name at least one eval output")
     for path in paths:
         if not path or "\0" in path:
-            raise EvalglassError(where, f"{path!r} is not a path")
+            shown = path if len(path) <= 80 else path[:80] + "…"
+            raise EvalglassError(where, f"{shown!r} is not a path")

@@ -234,6 +234,8 @@ def run_command(
 
     given = outputs or []
     targets, summary = _checked_targets(template, write, fmt, output, records, given)
+    if not no_cache:
+        _check_cache_folder(cache_dir, records, given)
     when = as_of_value(as_of)
     # Checks shown live only to a person watching a terminal (not in CI, not into a pipe).
     progress = terminal_progress(sys.stderr) if interactive(sys.stderr) else None
@@ -251,6 +253,18 @@ def run_command(
             as_of=when,
         )
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
+
+
+def _check_cache_folder(cache_dir: Path | None, records: Path, given: list[Path]) -> None:
+    """The check cache is written like any output: never into the records or an eval output,
+    whether it was named by --cache-dir or by XDG_CACHE_HOME (exit 2, before any work)."""
+    from evalglass.tools.checks.cache import default_folder
+
+    folder = cache_dir if cache_dir is not None else default_folder()
+    reason = writing.protected(folder, records, given)
+    if reason is not None:
+        hint = "--cache-dir" if cache_dir is not None else "XDG_CACHE_HOME"
+        raise typer.BadParameter(escape(reason), param_hint=hint)
 
 
 def _checked_targets(
