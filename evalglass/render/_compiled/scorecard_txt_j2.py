@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '1fb0305f740ac7ea71b9056da488696528a1d4765b7690d030f915d6d4cfe977'
+KEY = 'fa716edc733f1fe7bce86a3542d43a2ba8664d80a49b97d3e1c37f4e46afc080'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -80,6 +80,13 @@ def root(context, missing=missing):
     if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison'):
         pass
         yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison')))
+        yield '\n'
+    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'):
+        pass
+        yield 'records: as committed at '
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_ref')))
+        yield ', commit '
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit')))
         yield '\n'
     if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source') != 'default'):
         pass
@@ -184,4 +191,4 @@ def root(context, missing=missing):
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=91&17=95&18=98&19=102&20=106&21=108&22=111&24=114&25=116&26=119&28=121&29=124&31=126&32=130&38=145&39=147&40=151&41=155&42=157&43=160&45=163&46=165&47=168&49=170&50=173&52=175&53=178'
+debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=90&16=94&17=98&20=102&21=105&22=109&23=113&24=115&25=118&27=121&28=123&29=126&31=128&32=131&34=133&35=137&41=152&42=154&43=158&44=162&45=164&46=167&48=170&49=172&50=175&52=177&53=180&55=182&56=185'
