@@ -165,6 +165,7 @@ def test_manual_workflow_comment_opens_with_the_loosening_and_links_artifacts(
         "PATH": f"{stubs}:{Path(sys.executable).parent}:/usr/bin:/bin",
         "HOME": str(tmp_path),
         "BASE": "main",
+        "BASE_SHA": "main",
         "GITHUB_OUTPUT": str(tmp_path / "output"),
         "GITHUB_REPOSITORY": "acme/evals",
         "PR": "7",
