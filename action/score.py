@@ -16,8 +16,8 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO

@@ -12,8 +12,8 @@ import functools
 import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
-from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.comparison import Comparison
+from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code

@@ -7,8 +7,8 @@ import math
 
 from evalglass import contract as c
 from evalglass.core.authority import Authority
-from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.comparison import Comparison
+from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.decision import GateResult
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
