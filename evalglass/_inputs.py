@@ -7,10 +7,10 @@ decision about authority.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import stat
+import sys
 from typing import IO
 
 import attrs
@@ -114,16 +114,25 @@ def regular_fd(path: str | os.PathLike[str]) -> int:
     writer or a terminal cannot hang the run. Raises FileNotFoundError and the other OSErrors as
     `open` does, and NotARegularFile for anything but a regular file.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    fd = os.open(path, _READ_FLAGS)
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotARegularFile(0, f"not a regular file ({_kind(mode)})", os.fspath(path))
-        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        if sys.platform != "win32":
+            # Through os, not fcntl: nothing POSIX-only is imported (Windows opens no FIFO here).
+            os.set_blocking(fd, True)
         return fd
     except BaseException:
         os.close(fd)
         raise
+
+
+# Opened without blocking (a FIFO with no writer), never becoming a controlling terminal, not
+# inherited; Windows has none of these flags and needs binary mode asked for.
+_READ_FLAGS = os.O_RDONLY | sum(
+    getattr(os, name, 0) for name in ("O_NONBLOCK", "O_CLOEXEC", "O_NOCTTY", "O_BINARY")
+)
 
 
 def _kind(mode: int) -> str:

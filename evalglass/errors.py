@@ -2,6 +2,7 @@
 
     EvalglassError            anything evalglass refuses to go on with (exit 4)
     ├── RecordError           a host-records file is unreadable or invalid
+    │   └── RecordErrors      several such problems at once (`validate` names them all)
     ├── OutputError           an eval output is unreadable, invalid or ambiguous
     └── CalibrationError      judgments, labels or a calibration evidence file are unusable
 
@@ -35,6 +36,17 @@ class EvalglassError(Exception):
 
 class RecordError(EvalglassError):
     """A host-records file is unreadable or does not match its schema."""
+
+
+class RecordErrors(RecordError):
+    """Every problem found in a records folder in one pass, in file order; `str()` is the first
+    (the one line any caller but `validate` shows), `errors` all of them."""
+
+    def __init__(self, errors: tuple[RecordError, ...]) -> None:
+        """`errors`: at least one, each naming its file and line."""
+        first = errors[0]
+        self.errors = errors
+        super().__init__(first.path, first.message, first.line)
 
 
 class OutputError(EvalglassError):

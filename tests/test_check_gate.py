@@ -179,29 +179,60 @@ def _must_pass(records: HostRecords, *ids: str, mode: SuccessMode = SuccessMode.
 
 @pytest.mark.parametrize("mode", list(SuccessMode))
 def test_a_must_pass_check_not_run_blocks_the_run(mode: SuccessMode) -> None:
-    """success.yaml naming a check in must_pass: under `score`, or a tier that leaves the check
-    out, it was not run and cannot show that it passed, so the run is blocked in either mode."""
+    """success.yaml naming a check in must_pass: under `score` it was not run and cannot show
+    that it passed, so the run is blocked in either mode."""
     records = _must_pass(
         _records(("a", Tier.FAST, MetricStatus.GATING), ("b", Tier.FULL, MetricStatus.GATING)),
         "check/b",
         mode=mode,
     )
-    attempt = Attempt(outcome=P, command="x", found="exit 0 (expected 0), 0.01 s")
-    evidence = Evidence(measurements={"check/a": measurement("a", records.checks["a"], (attempt,))})
-    for scope, given, left in (
-        (NO_CHECKS, Evidence(), "2 gating checks"),
-        (Scope(Tier.FAST), evidence, "1 gating check"),
-    ):
-        card = assemble(records, given, evaluated_at=WHEN, scope=scope)
-        assert card.verdict is Verdict.BLOCKED
-        assert card.exit_code == 3
-        assert card.policy.rule is Rule.MUST_PASS
-        [unmet] = card.policy.unmet
-        assert unmet.message.startswith(
-            "must-pass gate 'check/b' was not run, so it cannot show that it passed: "
-        )
-        assert _view.headline(card).endswith(f"; {left} not run")
-        assert "must-pass check/b not run (success.yaml)" in _view.headline(card)
+    card = assemble(records, Evidence(), evaluated_at=WHEN, scope=NO_CHECKS)
+    assert card.verdict is Verdict.BLOCKED
+    assert card.exit_code == 3
+    assert card.policy.rule is Rule.MUST_PASS
+    [unmet] = card.policy.unmet
+    assert unmet.message.startswith(
+        "must-pass gate 'check/b' was not run, so it cannot show that it passed: "
+    )
+    assert _view.headline(card).endswith("; 2 gating checks not run")
+    assert "must-pass check/b not run (success.yaml)" in _view.headline(card)
+
+
+@pytest.mark.parametrize("mode", list(SuccessMode))
+def test_the_fast_tier_leaves_what_it_does_not_run_to_the_full_run(mode: SuccessMode) -> None:
+    """A fast-tier run is held to what it runs: a must_pass check of the full tier, and a
+    must_pass eval metric no output given measures, are left to the full run (named in the
+    policy's lines), not blocking every push; what the fast tier runs still decides."""
+    records = _must_pass(
+        attrs.evolve(
+            _records(("a", Tier.FAST, MetricStatus.GATING), ("b", Tier.FULL, MetricStatus.GATING)),
+            metrics={
+                **_records(("a", Tier.FAST, MetricStatus.GATING),
+                           ("b", Tier.FULL, MetricStatus.GATING)).metrics,
+                "qa/x": MetricRecord(status=MetricStatus.GATING, dataset="d"),
+            },
+        ),
+        "check/b", "qa/x",
+        mode=mode,
+    )  # fmt: skip
+    passed = Attempt(outcome=P, command="x", found="exit 0 (expected 0), 0.01 s")
+    failed = Attempt(outcome=AttemptOutcome.FAILED, command="x", found="exit 1 (expected 0)")
+    ran = Evidence(measurements={"check/a": measurement("a", records.checks["a"], (passed,))})
+    card = assemble(records, ran, evaluated_at=WHEN, scope=Scope(Tier.FAST))
+    assert (card.verdict, card.exit_code, card.policy.unmet) == (Verdict.PASS, 0, ())
+    assert card.policy.deferred == ("check/b", "qa/x")
+    assert [c.gate.reasons[0].code.value for c in card.metrics if c.id == "qa/x"] == ["not_run"]
+    assert _view.policy_details(card.policy) == [
+        f"must-pass gate '{i}' is left to the full run: this fast-tier run does not measure it"
+        for i in ("check/b", "qa/x")
+    ]
+    assert "; 1 gating check not run" in _view.headline(card)
+    broken = Evidence(
+        measurements={"check/a": measurement("a", records.checks["a"], (failed, failed))}
+    )
+    assert assemble(records, broken, evaluated_at=WHEN, scope=Scope(Tier.FAST)).exit_code == 1
+    full = assemble(records, ran, evaluated_at=WHEN, scope=Scope(Tier.FULL))
+    assert full.verdict is Verdict.BLOCKED and full.policy.deferred == ()
 
 
 def test_a_must_pass_check_that_ran_and_passed_meets_the_policy() -> None:

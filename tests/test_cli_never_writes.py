@@ -99,6 +99,10 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         (("trend", *TREND, "--format", "html", "--output", "../out/trend.html"), {0}),
         (("trend", *TREND, "--format", "markdown", "--output", "host_records/trend.md"), {2}),
         (("score", "run.json", "--as-of", "2026-11-30", "--format", "json"), {0}),
+        # init creates only a folder that does not exist: the records folder is refused.
+        (("init", "run.json"), {4}),
+        (("init", "--records", "host_records"), {4}),
+        (("init", "--records", "host_records/sub"), {4}),
     ]
 
 
@@ -243,9 +247,34 @@ def test_no_verb_or_flag_sets_a_status_an_approval_or_a_calibration() -> None:
         "schema",
         "calibrate",
         "mcp",
+        "init",
     }
     assert expected <= commands
     assert _offending(names) == []
+
+
+def test_init_writes_nothing_that_grants(tmp_path: Path) -> None:
+    """`evalglass init OUTPUTS` starts every metric informational, every threshold proposed and
+    every dataset proposed, with no data policy and no judge: scored at once, nothing gates."""
+    import json
+
+    from evalglass.records.load import load_records
+
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
+    assert cli("init", "run.json", cwd=tmp_path).returncode == 0
+    host = load_records(tmp_path / "host_records")
+    assert host.metrics and {m.status for m in host.metrics.values()} == {
+        MetricStatus.INFORMATIONAL
+    }
+    assert host.thresholds and {t.approval for t in host.thresholds.values()} == {
+        Approval.PROPOSED
+    }
+    assert {d.status for d in host.datasets.values()} <= {DatasetStatus.PROPOSED}
+    assert not host.policies and not host.judges and not host.baselines and not host.checks
+    assert all(t.approved_by is None and t.approved_for is None for t in host.thresholds.values())
+    card = json.loads(cli("score", "run.json", "--format", "json", cwd=tmp_path).stdout)
+    assert card["verdict"] == "informational"
+    assert {m["authority"]["outcome"] for m in card["metrics"]} == {"informational"}
 
 
 def test_no_mcp_tool_or_argument_sets_a_status_an_approval_or_a_calibration() -> None:

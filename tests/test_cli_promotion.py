@@ -140,16 +140,18 @@ def test_validate_counts_checks_and_the_success_policy(work: Path) -> None:
 
 
 def test_validate_refuses_a_bad_file_in_one_line(work: Path) -> None:
-    """validate on a bad record: the loader's one line, exit 4, nothing on stdout."""
+    """validate on two bad records: the loader's line for each, then the count, exit 4,
+    nothing on stdout."""
     edit(work / "host_records/datasets.yaml", "status: validated", "status: validatd")
     result = cli("validate", "--records", "host_records", cwd=work)
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
         (
-            "evalglass: host_records/datasets.yaml:4: status: 'validatd' is not one of proposed, "
-            "validated, retired (did you mean 'validated'?)"
+            f"evalglass: host_records/datasets.yaml:{line}: status: 'validatd' is not one of "
+            "proposed, validated, retired (did you mean 'validated'?)"
         )
-    ]
+        for line in (4, 8)
+    ] + ["evalglass: 2 errors in host_records"]
     assert result.stdout == ""
 
 
@@ -166,22 +168,33 @@ def test_schema_prints_every_file_or_one(work: Path) -> None:
     assert bad.returncode == 2 and "expected one of metrics, thresholds" in bad.stderr
 
 
-def test_pre_commit_hook_runs_validate_on_records_files() -> None:
-    """.pre-commit-hooks.yaml: evalglass-validate runs `evalglass validate` for records files."""
+def _selected(hook: dict[str, str], changed: str) -> bool:
+    """Whether pre-commit runs `hook` for a commit changing `changed`: always_run, or the file
+    matches `files` (default: every file) and not `exclude`, as pre-commit decides."""
+    if hook.get("always_run") == "true":
+        return True
+    return bool(re.search(hook.get("files", ""), changed)) and not (
+        "exclude" in hook and re.search(hook["exclude"], changed)
+    )
+
+
+def test_pre_commit_hooks_run_validate_and_doctor_on_any_records_folder() -> None:
+    """.pre-commit-hooks.yaml: evalglass-validate and evalglass-doctor run the commands with no
+    file names, and run for a change to a records folder wherever it is (`--records
+    gate_records`), not only under host_records/."""
     hooks = strictyaml.load((ROOT / ".pre-commit-hooks.yaml").read_text()).data
-    assert len(hooks) == 1
-    hook = hooks[0]
-    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} == {
-        "id": "evalglass-validate",
-        "entry": "evalglass validate",
-        "language": "python",
-        "pass_filenames": "false",
-    }
-    files = re.compile(hook["files"])
-    assert files.search("host_records/metrics.yaml")
-    assert files.search("service/host_records/thresholds.yaml")
-    assert not files.search("docs/host-records.md")
-    assert not files.search("host_records/baselines/run.json")
+    assert [
+        {k: hook[k] for k in ("id", "entry", "language", "pass_filenames")} for hook in hooks
+    ] == [
+        {"id": "evalglass-validate", "entry": "evalglass validate", "language": "python",
+         "pass_filenames": "false"},
+        {"id": "evalglass-doctor", "entry": "evalglass doctor", "language": "python",
+         "pass_filenames": "false"},
+    ]  # fmt: skip
+    for hook in hooks:
+        for changed in ("host_records/metrics.yaml", "gate_records/thresholds.yaml",
+                        "service/records/checks.yaml", "gate_records/base.parquet"):  # fmt: skip
+            assert _selected(hook, changed), (hook["id"], changed)
 
 
 def test_a_dataset_bump_blocks_the_gate_until_it_is_approved_again(work: Path) -> None:

@@ -31,6 +31,29 @@ def test_run_on_the_repositorys_example_passes_with_both_checks() -> None:
     assert result.stderr == ""
 
 
+def test_the_fast_tier_on_every_push_needs_no_eval_outputs() -> None:
+    """`evalglass run --tier fast` with the bundled records (success.yaml: must_pass
+    qa/exact_match) and no outputs, as docs/checks.md's every-push job runs it: the fast check
+    decides (exit 0); the must-pass eval gate is left to the full run and said so."""
+    result = run("run", "--tier", "fast", "--no-cache", cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "PASS — fast tier: 1 gate enforced, all passed; 3 informational; 2 gates not run; "
+        "success policy: success.yaml"
+    )
+    assert (
+        "  must-pass gate 'qa/exact_match' is left to the full run: this fast-tier run does not "
+        "measure it"
+    ) in lines
+    assert (
+        "      why: not_run: no output given to this fast-tier run measures it; the full run does"
+    ) in lines
+    # The full run of the same records asks for the number: missing, it cannot pass.
+    full = run("run", "--no-cache", cwd=ROOT)
+    assert full.returncode == 3
+
+
 def test_the_fast_tier_runs_only_fast_checks_and_says_so() -> None:
     """`--tier fast`: the full check is listed as not run and counted in the first line."""
     result = run(

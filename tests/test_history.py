@@ -137,7 +137,7 @@ def test_each_commit_behind_the_metric_with_who_when_and_every_field(repo: Repo)
     assert rows[0][:4] == ("Start the records", "Ann Owner", "2026-11-01", None)
     assert rows[0][4] == [
         ("metrics.yaml", "qa/exact_match", "status", None, "gating"),
-        ("metrics.yaml", "qa/exact_match", "dataset", None, "qa-gold"),
+        ("metrics.yaml", "qa/exact_match", "dataset", None, "'qa-gold'"),
         ("metrics.yaml", "qa/exact_match", "min_samples", None, "100"),
         ("thresholds.yaml", "qa/exact_match", "op", None, "'>='"),
         ("thresholds.yaml", "qa/exact_match", "value", None, "0.85"),
@@ -149,7 +149,7 @@ def test_each_commit_behind_the_metric_with_who_when_and_every_field(repo: Repo)
         ("datasets.yaml", "qa-gold", "version", None, "'2026-10'"),
         ("policies.yaml", "qa-gold", "policy", None, "permitted"),
         ("success.yaml", "success", "min_gates", None, "1"),
-        ("success.yaml", "success", "must_pass", None, "qa/exact_match"),
+        ("success.yaml", "success", "must_pass", None, "'qa/exact_match'"),
     ]
     assert rows[1:] == [
         (
@@ -246,7 +246,7 @@ def test_a_dataset_switch_shows_the_record_it_moved_to(repo: Repo) -> None:
     repo.commit("Move exact match", "Ann Owner", "2026-11-25")
     last = history_json(repo, "qa/exact_match")["commits"][-1]
     assert [(x["file"], x["record"], x["field"], x["old"], x["new"]) for x in last["changes"]] == [
-        ("metrics.yaml", "qa/exact_match", "dataset", "qa-gold", "toxic-prompts"),
+        ("metrics.yaml", "qa/exact_match", "dataset", "'qa-gold'", "'toxic-prompts'"),
         ("datasets.yaml", "qa-gold → toxic-prompts", "version", "'2026-11'", "'2026-09'"),
         ("policies.yaml", "qa-gold → toxic-prompts", "policy", "permitted", "restricted"),
     ]
@@ -334,8 +334,8 @@ def test_check_and_success_policy_records_are_behind_their_metric(tmp_path: Path
         for c in history_json(repo, "check/unit")["commits"]
     ]
     assert changes == [
-        [("checks.yaml", "unit", "file_exists", None, "README")],
-        [("success.yaml", "success", "must_pass", None, "check/unit")],
+        [("checks.yaml", "unit", "file_exists", None, "'README'")],
+        [("success.yaml", "success", "must_pass", None, "'check/unit'")],
     ]
 
 
@@ -396,6 +396,26 @@ def test_an_added_record_shows_what_it_writes_not_its_defaults() -> None:
         ),
     ]
     assert list(changed(s.METRIC, after, after)) == []
+
+
+def test_a_field_left_out_shows_its_default_and_text_keeps_its_quotes(repo: Repo) -> None:
+    """A field the old record leaves out is shown as the default it took (`default 10`), never
+    as if someone had written it; text is shown quoted (`'v1'`), as the records write it."""
+    repo.edit(
+        "metrics.yaml",
+        "  qa/refusal_rate:\n    status: informational\n    dataset: qa-gold",
+        "  qa/refusal_rate:\n    status: informational\n    dataset: qa-gold\n"
+        "    min_samples: 100",
+    )
+    repo.edit("datasets.yaml", "version: '2026-11'", "version: 'v1'")
+    repo.commit("Refusals need 100 samples; dataset v1", "Ann Owner", "2026-11-26")
+    last = history_json(repo, "qa/refusal_rate")["commits"][-1]
+    changes = [(x["file"], x["field"], x["old"], x["new"]) for x in last["changes"]]
+    assert ("metrics.yaml", "min_samples", "default 10", "100") in changes
+    assert ("datasets.yaml", "version", "'2026-11'", "'v1'") in changes
+    shown = cli("history", "qa/refusal_rate", cwd=repo.root).stdout
+    assert "metrics.yaml qa/refusal_rate: min_samples: default 10 → 100" in shown
+    assert "datasets.yaml qa-gold: version: '2026-11' → 'v1'" in shown
 
 
 _THRESHOLD = (

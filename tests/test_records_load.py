@@ -344,10 +344,13 @@ def test_two_thousand_records_load_in_linear_time() -> None:
 
 
 def test_a_missing_folder_is_an_error(records_dir: Path) -> None:
-    """A folder that does not exist is named in the error."""
+    """A folder that does not exist is named in the error, with what to do about it."""
     with pytest.raises(RecordError) as info:
         load_records("no_such_records")
-    assert str(info.value) == "no_such_records: host records folder does not exist"
+    assert str(info.value) == (
+        "no_such_records: host records folder does not exist: create one with `evalglass "
+        "init`, or name yours with --records DIR"
+    )
 
 
 def test_a_file_instead_of_a_folder_is_an_error(records_dir: Path) -> None:
@@ -355,7 +358,10 @@ def test_a_file_instead_of_a_folder_is_an_error(records_dir: Path) -> None:
     (records_dir / "plain.txt").write_text("x", encoding="utf-8")
     with pytest.raises(RecordError) as info:
         load_records("host_records/plain.txt")
-    assert str(info.value) == "host_records/plain.txt: host records folder is not a directory"
+    assert str(info.value) == (
+        "host_records/plain.txt: host records folder is not a directory: create one with "
+        "`evalglass init`, or name yours with --records DIR"
+    )
 
 
 def test_a_file_that_is_not_utf8_is_an_error(records_dir: Path) -> None:

@@ -62,11 +62,18 @@ def decide(
     baseline: BaselineRecord | None = None,
     *,
     check: CheckScope | None = None,
+    left_out: str = "",
 ) -> GateResult:
     """The gate result for one metric; compares only when authority is can_gate. `check` is
-    given for a host check's metric, which its attempts decide instead of a threshold."""
+    given for a host check's metric, which its attempts decide instead of a threshold. `left_out`
+    says why this run's scope leaves out an eval metric it has no measurement for (a fast-tier
+    run): then it is not run, as a check of another tier is, instead of unsound."""
     if check is not None:
         return _check_gate(measurement, validity, authority, check)
+    if left_out and measurement is None:
+        return GateResult(
+            Result.NOT_ENFORCED, (Reason(G.NOT_RUN, left_out),), f"not run: {left_out}; not enforced"
+        )
     if authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
         return GateResult(Result.NOT_ENFORCED, evidence=f"{_measured(measurement)}; not enforced")
     if not validity.valid:

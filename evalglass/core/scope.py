@@ -49,6 +49,16 @@ class Scope:
         )
 
     @property
+    def leaves_out_unmeasured(self) -> str:
+        """Why this run leaves out an eval metric no output given measured, or "" when it holds
+        such a metric unsound. A fast-tier run (on every push) gates what it runs and reads; a
+        metric it has no number for is measured by the full run, which holds a missing number
+        unsound, as `evalglass score` does."""
+        if self.tier is Tier.FAST:
+            return "no output given to this fast-tier run measures it; the full run does"
+        return ""
+
+    @property
     def label(self) -> str:
         """`fast tier`, `full tier`, or "" for a run that starts no check."""
         return "" if self.tier is None else f"{self.tier.value} tier"

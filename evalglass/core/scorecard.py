@@ -25,7 +25,13 @@ from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.metric_ids import check_metric, check_name
-from evalglass.records.model import HostRecords, MetricRecord, SuccessPolicy, ThresholdRecord
+from evalglass.records.model import (
+    HostRecords,
+    MetricRecord,
+    SuccessPolicy,
+    ThresholdRecord,
+    Tier,
+)
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -159,7 +165,7 @@ def assemble(
         _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on)
         for metric_id in sorted(ids)
     )
-    policy = policy_outcome(cards, records.success)
+    policy = policy_outcome(cards, records.success, scope)
     return Scorecard(
         verdict=policy.verdict,
         exit_code=exit_code(policy.verdict, require_gate, policy.required),
@@ -195,7 +201,16 @@ def _card(
         validity=validity,
         authority=authority,
         threshold=threshold,
-        gate=decide(measurement, validity, authority, threshold, metric, baseline, check=check),
+        gate=decide(
+            measurement,
+            validity,
+            authority,
+            threshold,
+            metric,
+            baseline,
+            check=check,
+            left_out=scope.leaves_out_unmeasured,
+        ),
         dataset=None if name is not None else _dataset(metric, records, measurement),
     )
 
@@ -225,14 +240,32 @@ def verdict_of(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None = Non
     return policy_outcome(cards, policy).verdict
 
 
-def policy_outcome(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None) -> PolicyOutcome:
-    """The verdict under `policy`, and the numbers that decided it."""
+def policy_outcome(
+    cards: tuple[MetricCard, ...], policy: SuccessPolicy | None, scope: Scope = NO_CHECKS
+) -> PolicyOutcome:
+    """The verdict under `policy`, and the numbers that decided it.
+
+    A fast-tier run (`evalglass run --tier fast`, on every push) is a part of the whole: it
+    runs the fast checks and reads whatever outputs it is given. A must_pass id it does not
+    measure (a check of the full tier, an eval metric no output given names) is left to the
+    full run, which asks for it, instead of blocking every push; it is listed as `deferred`.
+    Everything the fast run does measure is held to the policy as in a full run."""
     statuses = {card.id: card.status for card in cards}
     if policy is None or not policy.must_pass:
         return decide_run(statuses, policy)
     named = {card.id: card for card in cards if card.id in policy.must_pass}
+    deferred: tuple[str, ...] = ()
+    if scope.tier is Tier.FAST:
+        deferred = tuple(
+            i for i in policy.must_pass
+            if i not in named or named[i].measurement is None or not_started(named[i])
+        )  # fmt: skip
     not_run = {i for i, card in named.items() if not_started(card)}
-    return decide_run(statuses, policy, {i: _why_not(card) for i, card in named.items()}, not_run)
+    asked = attrs.evolve(policy, must_pass=tuple(i for i in policy.must_pass if i not in deferred))
+    outcome = decide_run(
+        statuses, asked, {i: _why_not(card) for i, card in named.items()}, not_run
+    )
+    return attrs.evolve(outcome, policy=policy, deferred=deferred)
 
 
 def not_started(card: MetricCard) -> bool:

@@ -59,6 +59,8 @@ class PolicyOutcome:
     passed: int  # of those, passed (a warning passes)
     tolerated: tuple[tuple[str, Status], ...] = ()
     unmet: tuple[Unmet, ...] = ()
+    # must_pass ids a fast-tier run does not measure, left to the full run (scorecard.py).
+    deferred: tuple[str, ...] = ()
 
     @property
     def pass_rate(self) -> float | None:

@@ -77,8 +77,9 @@ def did_you_mean(word: str, choices: Collection[str]) -> str:
 
 
 def is_placeholder(text: str) -> bool:
-    """`<...>`: a value `evalglass explain --patch` left for a person to fill in."""
-    return len(text) > 2 and text.startswith("<") and text.endswith(">")
+    """`<...>`: a value `evalglass explain --patch` or `metrics --skeleton` left for a person to
+    fill in; or `TODO`, which drafts written by earlier versions of `--skeleton` hold."""
+    return (len(text) > 2 and text.startswith("<") and text.endswith(">")) or text == "TODO"
 
 
 def named_indicator(first: str) -> str | None:

@@ -13,9 +13,9 @@ from typing import Any
 from evalglass import _inputs
 from evalglass._collector import paused
 from evalglass._inputs import NotARegularFile
-from evalglass.errors import RecordError
+from evalglass.errors import RecordError, RecordErrors
 from evalglass.records import cross_file
-from evalglass.records._yaml import parse_records
+from evalglass.records._yaml import RawFile, parse_records
 from evalglass.records.baseline_files import Present, Reader, attach_scorecards, check_rows
 from evalglass.records.build import build_records
 from evalglass.records.judge_evidence import attach_evidence
@@ -29,10 +29,7 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
     Messages show the folder as given joined with the file name, so a relative path stays relative.
     Raises RecordError for a missing folder or an unreadable or invalid file.
     """
-    where = os.fspath(folder)
-    if not os.path.isdir(where):
-        problem = "is not a directory" if os.path.exists(where) else "does not exist"
-        raise RecordError(where, f"host records folder {problem}")
+    where = _folder(folder)
     loaded = {}
     # Paused across the files too: resumed between them, the collector would scan each file's
     # new records once more before the next file.
@@ -46,6 +43,59 @@ def load_records(folder: str | os.PathLike[str]) -> HostRecords:
             lambda name: _read(os.path.join(where, name)),
             lambda name: _present(os.path.join(where, name)),
         )
+
+
+def _folder(folder: str | os.PathLike[str]) -> str:
+    where = os.fspath(folder)
+    if not os.path.isdir(where):
+        problem = "is not a directory" if os.path.exists(where) else "does not exist"
+        raise RecordError(
+            where,
+            f"host records folder {problem}: create one with `evalglass init`, or name yours "
+            "with --records DIR",
+        )
+    return where
+
+
+def validated_records(folder: str | os.PathLike[str]) -> HostRecords:
+    """Load `folder` as load_records does, but name every problem, not the first: each file is
+    read, and each of its records typed, on its own, so one run lists them all. The rules between
+    files are checked once every file loads. Raises RecordErrors (or RecordError for a missing
+    folder)."""
+    where = _folder(folder)
+    problems: list[RecordError] = []
+    loaded: dict[str, dict[str, Record]] = {}
+    with paused():
+        for kind, spec in KINDS.items():
+            path = os.path.join(where, spec.filename)
+            loaded[kind] = {}
+            try:
+                text = _read(path)
+                if text is None:
+                    continue
+                raw = parse_records(
+                    text, path=path, kind=kind, noun=spec.noun, kinds=KINDS.keys(),
+                    single=spec.single,
+                )  # fmt: skip
+            except RecordError as exc:
+                problems.append(exc)
+                continue
+            for record_id, entry in raw.records.items():
+                one = RawFile(records={record_id: entry}, blocks=raw.blocks)
+                try:
+                    loaded[kind].update(build_records(kind, one, path))
+                except RecordError as exc:
+                    problems.append(exc)
+        if problems:
+            raise RecordErrors(tuple(problems))
+        try:
+            return host_records(
+                loaded,
+                lambda name: _read(os.path.join(where, name)),
+                lambda name: _present(os.path.join(where, name)),
+            )
+        except RecordError as exc:
+            raise RecordErrors((exc,)) from None
 
 
 def host_records(

@@ -14,6 +14,7 @@ from evalglass.core.numbers import fmt, plural
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source
+from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.reasons import Reason
 from evalglass.records.model import Approval, SuccessMode
 
@@ -73,7 +74,11 @@ def _rest(scorecard: Scorecard) -> str:
 
 def _not_run(scorecard: Scorecard) -> str:
     c = scorecard.counts
-    return f"; {plural(c.not_run, 'gating check')} not run" if c.not_run else ""
+    if not c.not_run:
+        return ""
+    # A fast-tier run also leaves out the eval metrics no output given measures.
+    checks = all(m.id.startswith(CHECK_PREFIX) for m in scorecard.metrics if not_started(m))
+    return f"; {plural(c.not_run, 'gating check' if checks else 'gate')} not run"
 
 
 def _gates_line(scorecard: Scorecard) -> str:
@@ -162,6 +167,11 @@ def policy_details(policy: PolicyOutcome) -> list[str]:
     percentage pass tolerated. Empty when there is nothing to say."""
     lines = [u.message for u in policy.unmet]
     lines += [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
+    lines += [
+        f"must-pass gate '{metric_id}' is left to the full run: this fast-tier run does not "
+        "measure it"
+        for metric_id in policy.deferred
+    ]
     return lines
 
 

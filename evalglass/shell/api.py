@@ -296,8 +296,11 @@ def _read(
 
 
 def validate(records: str | os.PathLike[str] = "host_records") -> int:
-    """Load the records folder against its schema and nothing else; the number of records."""
-    host = load_records(records)
+    """Load the records folder against its schema and nothing else; the number of records.
+    Raises RecordErrors naming every problem found, not only the first."""
+    from evalglass.records.load import validated_records
+
+    host = validated_records(records)
     kinds = (
         host.metrics,
         host.thresholds,

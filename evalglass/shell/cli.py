@@ -10,26 +10,61 @@ a usage error do not pay for the records, evidence and scorecard machinery.
 
 from __future__ import annotations
 
-from evalglass.shell.commands import agents, analysis, records, scoring
+from evalglass.shell.commands import agents, analysis, records, scoring, setup
 from evalglass.shell.commands.app import app
 
 __all__ = ["app", "main"]
 
+# What each command's `--help` ends with: two or three examples, runnable as written on a project
+# with host_records/ and eval outputs in logs/ (tests/test_docs_commands.py checks they parse).
+EXAMPLES = {
+    "score": ("evalglass score logs/", "evalglass score logs/ --format markdown --output card.md",
+              "evalglass score logs/ --records-ref origin/main --require-gate"),
+    "run": ("evalglass run --tier fast", "evalglass run logs/",
+            "evalglass run logs/ --no-cache --write junit=checks.xml"),
+    "demo": ("evalglass demo", "evalglass demo --format markdown"),
+    "init": ("evalglass init", "evalglass init logs/", "evalglass init logs/ --records gate_records"),
+    "metrics": ("evalglass metrics logs/", "evalglass metrics logs/ --skeleton"),
+    "diff": ("evalglass diff --base origin/main logs/",
+             "evalglass diff --base origin/main --fail-on-loosen --format markdown"),
+    "explain": ("evalglass explain qa/exact_match logs/",
+                "evalglass explain qa/exact_match logs/ --patch"),
+    "history": ("evalglass history qa/exact_match",
+                "evalglass history qa/exact_match --since v0.1.0 --format markdown"),
+    "doctor": ("evalglass doctor", "evalglass doctor logs/", "evalglass doctor --format json"),
+    "trend": ("evalglass trend runs/*/card.json",
+              "evalglass trend runs/*/card.json --format html --output trend.html"),
+    "validate": ("evalglass validate", "evalglass validate --records gate_records"),
+    "mcp": ("evalglass mcp", "evalglass mcp --records-ref origin/main --cwd ."),
+    "schema": ("evalglass schema", "evalglass schema thresholds"),
+    "calibrate": ("evalglass calibrate judged.jsonl labels.csv --judge grader-v2",
+                  "evalglass calibrate judged.jsonl labels.csv --judge grader-v2 --out grader-v2.json"),
+    "sql": ("evalglass sql --dialect duckdb --table scores",
+            "evalglass sql --dialect postgres --table evals.scores"),
+}  # fmt: skip
+
+
+def _epilog(name: str) -> str:
+    # "\b" keeps click from joining the examples into one paragraph.
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+
+
 # Every command, in the order `--help` lists them.
-app.command()(scoring.score)
-app.command("run")(scoring.run_command)
-app.command()(scoring.demo)
-app.command()(records.metrics)
-app.command()(records.diff)
-app.command()(records.explain)
-app.command()(records.history)
-app.command()(records.doctor)
-app.command()(analysis.trend)
-app.command()(records.validate)
-app.command("mcp")(agents.mcp_command)
-app.command()(records.schema)
-app.command()(analysis.calibrate)
-app.command()(analysis.sql)
+app.command(epilog=_epilog("score"))(scoring.score)
+app.command("run", epilog=_epilog("run"))(scoring.run_command)
+app.command(epilog=_epilog("demo"))(scoring.demo)
+app.command(epilog=_epilog("init"))(setup.init)
+app.command(epilog=_epilog("metrics"))(records.metrics)
+app.command(epilog=_epilog("diff"))(records.diff)
+app.command(epilog=_epilog("explain"))(records.explain)
+app.command(epilog=_epilog("history"))(records.history)
+app.command(epilog=_epilog("doctor"))(records.doctor)
+app.command(epilog=_epilog("trend"))(analysis.trend)
+app.command(epilog=_epilog("validate"))(records.validate)
+app.command("mcp", epilog=_epilog("mcp"))(agents.mcp_command)
+app.command(epilog=_epilog("schema"))(records.schema)
+app.command(epilog=_epilog("calibrate"))(analysis.calibrate)
+app.command(epilog=_epilog("sql"))(analysis.sql)
 
 
 def main() -> None:

@@ -139,6 +139,14 @@ def write_all(outputs: Sequence[tuple[Path, str]]) -> None:
                 item.temp.unlink(missing_ok=True)
 
 
+# Not following a link planted at the name, not inherited, bytes as given: Windows has only the
+# last (O_BINARY), POSIX only the first two.
+_PORTABLE = sum(getattr(os, name, 0) for name in ("O_NOFOLLOW", "O_CLOEXEC", "O_BINARY"))
+_NO_TTY = getattr(os, "O_NOCTTY", 0)
+# A device or FIFO is written where its name points (/dev/stdout is a link): no O_NOFOLLOW.
+_THROUGH = sum(getattr(os, name, 0) for name in ("O_CLOEXEC", "O_BINARY"))
+
+
 def append(target: Path, text: str) -> None:
     """Append `text` to `target` (a file others append to as well, like a CI job summary):
     created if absent, written through if a device or FIFO, refused as `check` refuses."""
@@ -146,7 +154,7 @@ def append(target: Path, text: str) -> None:
     if kind is Kind.THROUGH:
         _write_through(target, text, append=True)
         return
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _PORTABLE
     try:
         fd = os.open(target, flags, 0o666)
     except OSError as exc:
@@ -168,7 +176,7 @@ def _stage(target: Path, text: str, kind: Kind) -> Path:
     """`text` in a new temporary file beside `target`, synced, with the mode the target has (or,
     for a new file, what the umask allows of 0666)."""
     directory = target.parent if str(target.parent) else Path(".")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _PORTABLE
     for _ in range(100):
         temp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
         try:
@@ -181,7 +189,7 @@ def _stage(target: Path, text: str, kind: Kind) -> Path:
     else:  # pragma: no cover - a hundred random names taken
         raise WriteError(str(target), "cannot create a temporary file beside it")
     try:
-        if kind is Kind.REPLACE:
+        if kind is Kind.REPLACE and hasattr(os, "fchmod"):
             os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
         _write(fd, target, text)
         os.fsync(fd)
@@ -198,7 +206,7 @@ def _stage(target: Path, text: str, kind: Kind) -> Path:
 def _write_through(target: Path, text: str, append: bool) -> None:
     """Write to the device or FIFO at `target` in place. What is opened is checked again, so a
     regular file put there meanwhile is refused rather than written over."""
-    flags = os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC | (os.O_APPEND if append else 0)
+    flags = os.O_WRONLY | _NO_TTY | _THROUGH | (os.O_APPEND if append else 0)
     try:
         fd = os.open(target, flags)
     except OSError as exc:

@@ -12,6 +12,7 @@ import attrs
 
 from evalglass.errors import EvalglassError, RecordError
 from evalglass.metric_ids import check_metric, check_name
+from evalglass.records._scalars import quote
 from evalglass.records.git_history import Commit, Cut, Revision
 from evalglass.records.model import BaselineRecord, HostRecords
 from evalglass.records.schema import KINDS, Field
@@ -194,8 +195,17 @@ def _one(
 ) -> Iterator[FieldChange]:
     if old != new:
         yield FieldChange(
-            file=file, record=record, field=name, old=_text(old, field), new=_text(new, field)
+            file=file, record=record, field=name, old=_shown(old, field), new=_shown(new, field)
         )
+
+
+def _shown(value: object, field: Field) -> str | None:
+    """The value as shown: a field the record leaves out, and so takes its default, says so
+    (`default 10`) rather than pass for a value someone wrote."""
+    text = _text(value, field)
+    if text is not None and not field.required and value == field.default:
+        return f"default {text}"
+    return text
 
 
 def _rows(baseline: object) -> str | None:
@@ -214,7 +224,16 @@ def _text(value: object, field: Field) -> str | None:
     if value is None:
         return None
     if field.many and isinstance(value, tuple):
-        return ", ".join(yaml_text(item) for item in value)
+        return ", ".join(_scalar(item) for item in value)
+    return _scalar(value)
+
+
+def _scalar(value: object) -> str:
+    """Text always in quotes (`'v1'`, `'qa-gold'`), as the records' own examples write it, so a
+    version or id never reads as a number or a word; numbers, dates, booleans and the other
+    words of a closed vocabulary as YAML writes them."""
+    if isinstance(value, str):
+        return quote(value)
     return yaml_text(value)
 
 

@@ -67,5 +67,7 @@ def skeleton(evidence: Evidence) -> str:
     for metric_id in evidence.measurements:
         # Quoted as the records reader reads it back, escapes and all: an id from an output can
         # never end its line and write a field of its own into the draft.
-        lines += [f"  {quote(metric_id)}:", "    status: draft", "    dataset: TODO"]
+        # A placeholder the records loader refuses: the draft cannot load until a person names
+        # the dataset.
+        lines += [f"  {quote(metric_id)}:", "    status: draft", "    dataset: '<dataset id>'"]
     return "\n".join(lines) + "\n"

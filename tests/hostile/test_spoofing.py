@@ -153,9 +153,46 @@ def test_a_metrics_skeleton_cannot_be_injected_into(text: str) -> None:
         measurements={metric_id: Measurement(id=metric_id, run=run, value=1.0, n=1)}
     )
     try:
-        loaded = records_from_text("metrics", skeleton(evidence).replace("TODO", "d"), "m.yaml")
+        loaded = records_from_text("metrics", skeleton(evidence).replace("'<dataset id>'", "d"), "m.yaml")
     except RecordError:
         assert "\ud800" in metric_id
         return
     assert list(loaded) == [metric_id]
     assert loaded[metric_id].status.value == "draft"  # type: ignore[union-attr]
+
+
+@FUZZ
+@given(text=HOSTILE)
+def test_init_starter_files_cannot_be_injected_into(text: str) -> None:
+    """`evalglass init`'s files quote every id, dataset name and source from an output: none can
+    end its line and write a field (say `status: gating` or `approval: approved`) of its own.
+    They load to exactly the output's ids, informational and proposed, or (a lone surrogate)
+    fail to load, never load differently."""
+    from evalglass.errors import RecordError
+    from evalglass.evidence.model import DatasetIdentity
+    from evalglass.records.load import records_from_text
+    from evalglass.records.model import Approval, MetricStatus
+    from evalglass.tools.starter import starter
+
+    metric_id = f"m{text}\n    status: gating"
+    run = Run(
+        source=f"out{text}\napproval: approved.json",
+        dataset=DatasetIdentity(name=f"d{text}\n    status: validated", version=f"v{text}"),
+    )
+    evidence = Evidence(
+        measurements={metric_id: Measurement(id=metric_id, run=run, value=1.0, n=1)}
+    )
+    files = dict(starter(evidence).files)
+    try:
+        metrics = records_from_text("metrics", files["metrics.yaml"], "m.yaml")
+        thresholds = records_from_text("thresholds", files["thresholds.yaml"], "t.yaml")
+        datasets = records_from_text("datasets", files["datasets.yaml"], "d.yaml")
+        policies = records_from_text("policies", files["policies.yaml"], "p.yaml")
+    except RecordError:
+        assert "\ud800" in text
+        return
+    assert list(metrics) == [metric_id] == list(thresholds)
+    assert metrics[metric_id].status is MetricStatus.INFORMATIONAL
+    assert thresholds[metric_id].approval is Approval.PROPOSED
+    assert list(datasets) == [f"d{text}\n    status: validated"]
+    assert policies == {}

@@ -12,7 +12,7 @@ from evalglass.calibration_evidence import Scale
 from evalglass.render import Format
 from evalglass.render.safe_text import escape
 from evalglass.shell import writing
-from evalglass.shell.commands.app import input_errors_exit
+from evalglass.shell.commands.app import echo_out, input_errors_exit
 from evalglass.shell.commands.options import (
     Records,
     TextFormat,
@@ -62,7 +62,7 @@ def trend(
         raise usage_error(f"--metric: {exc}") from None
     text = render_trend.render(result, fmt)
     if output is None:
-        typer.echo(text, nl=False)
+        echo_out(text, nl=False)
     else:
         writing.write_all([(output, text)])
 
@@ -148,7 +148,7 @@ def calibrate(
     drift = None if recorded is None else compare(evidence, recorded, str(against))
     if out is not None:
         writing.write_all([(out, to_json(evidence))])
-    typer.echo(render_calibration.render(evidence, fmt, drift), nl=False)
+    echo_out(render_calibration.render(evidence, fmt, drift), nl=False)
     if out is not None:
         typer.echo(f"evidence written to {out}", err=True)
 
@@ -193,4 +193,4 @@ def sql(
         raise typer.BadParameter(
             "epoch needs sample_id: epochs are of a sample", param_hint="--optional-columns"
         )
-    typer.echo(queries.query(known[dialect], table, present), nl=False)
+    echo_out(queries.query(known[dialect], table, present), nl=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
@@ -21,7 +22,9 @@ from evalglass.render.safe_text import escape
 app = typer.Typer(
     help="Decide which eval results may fail a build: value, validity and authority, kept apart.",
     no_args_is_help=True,
-    add_completion=False,
+    # `--install-completion` and `--show-completion`: typer's shell completion (bash, zsh, fish,
+    # PowerShell), generated from the commands' own signatures.
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -59,9 +62,25 @@ def input_errors_exit(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def echo_out(text: str, nl: bool = True) -> None:
+    """Print to stdout. A reader that stops reading (`| head -1`, `| true`) is normal in a pipe,
+    not an error: the rest of the text is dropped quietly and the command goes on to exit with
+    its own code (a verdict's, not 70)."""
+    try:
+        typer.echo(text, nl=nl)
+    except BrokenPipeError:
+        # Point stdout at the null device, so the interpreter's flush at exit finds nothing
+        # to fail on either.
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+
+
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"evalglass {__version__}")
+        echo_out(f"evalglass {__version__}")
         raise typer.Exit()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -38,6 +39,36 @@ def ref(value: str) -> str:
 
 Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
 
+RECORDS = Path("host_records")
+
+
+def found_records(start: Path) -> Path:
+    """The records folder a command uses when none is named: `./host_records`, else the nearest
+    `host_records/` in a folder above, up to the top of the repository (the first folder holding
+    `.git`), as git finds its own. Outside a repository only `./host_records`: records that can
+    grant authority are never taken from some folder above a project. `host_records` when there
+    is none, so the error names what was looked for. One found above is relative to `start`."""
+    here = start.resolve()
+    if (here / RECORDS).is_dir():
+        return RECORDS
+    nearest = None
+    for place in (here, *here.parents):
+        if nearest is None and (place / RECORDS).is_dir():
+            nearest = place / RECORDS
+        if (place / ".git").exists():
+            return RECORDS if nearest is None else Path(os.path.relpath(nearest, here))
+    return RECORDS
+
+
+def _discover(value: Path) -> Path:
+    if value != RECORDS:
+        return value
+    found = found_records(Path.cwd())
+    if found != RECORDS:
+        # Said once, on stderr: the folder a scorecard's authority came from is never a guess.
+        typer.echo(f"evalglass: records: {escape(found)} (the nearest host_records/ above)", err=True)
+    return found
+
 RecordsRef = Annotated[
     str | None,
     typer.Option(
@@ -49,7 +80,21 @@ RecordsRef = Annotated[
 ]
 
 Records = Annotated[
-    Path, typer.Option("--records", metavar="DIR", help="The host-records folder.", parser=folder)
+    Path,
+    typer.Option(
+        "--records",
+        metavar="DIR",
+        help="The host-records folder (default: ./host_records, else the nearest one above, up "
+        "to the repository's top).",
+        parser=folder,
+        callback=_discover,
+    ),
+]
+
+# `init` creates the folder it names, here: it never looks for one elsewhere.
+NewRecords = Annotated[
+    Path,
+    typer.Option("--records", metavar="DIR", help="The folder to create.", parser=folder),
 ]
 
 

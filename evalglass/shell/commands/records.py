@@ -10,9 +10,10 @@ import typer
 
 from evalglass.core.exits import (
     DIFF_LOOSENED_EXIT,
+    INPUT_ERROR_EXIT,
 )
 from evalglass.render import Format
-from evalglass.shell.commands.app import input_errors_exit
+from evalglass.shell.commands.app import echo_out, input_errors_exit
 from evalglass.shell.commands.options import (
     AsOf,
     InputFormat,
@@ -53,7 +54,7 @@ def metrics(
         evidence = read_outputs(outputs, input_format, model)
     note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
-    typer.echo(text, nl=False)
+    echo_out(text, nl=False)
 
 
 @input_errors_exit
@@ -100,7 +101,7 @@ def diff(
             on_skipped=note,
             as_of=when,
         )
-    typer.echo(render_diff.render(result, fmt), nl=False)
+    echo_out(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
 
@@ -149,9 +150,9 @@ def explain(
             as_of=when,
         )
     if as_patch:
-        typer.echo(api.explain_patch(result, records), nl=False)
+        echo_out(api.explain_patch(result, records), nl=False)
         return
-    typer.echo(render_explain.render(result, fmt), nl=False)
+    echo_out(render_explain.render(result, fmt), nl=False)
 
 
 @input_errors_exit
@@ -175,7 +176,7 @@ def history(
     from evalglass.shell import api
 
     renders_as("history", fmt, *render_history.FORMATS)
-    typer.echo(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
+    echo_out(render_history.render(api.history(metric, records, since=since), fmt), nl=False)
 
 
 @input_errors_exit
@@ -204,17 +205,27 @@ def doctor(
             records_ref=records_ref,
             as_of=when,
         )
-    typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
+    echo_out(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 
 
 @input_errors_exit
 def validate(records: Records = Path("host_records")) -> None:
     """Check the host-records files against their schema only: fast, for a pre-commit hook."""
+    from evalglass.errors import RecordErrors
+    from evalglass.render.safe_text import escape
     from evalglass.shell import api
 
-    count = api.validate(records)
-    typer.echo(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
+    try:
+        count = api.validate(records)
+    except RecordErrors as exc:
+        # Every problem at once, one line each, so a newcomer fixes them in one round.
+        for error in exc.errors:
+            typer.echo(f"evalglass: {escape(error)}", err=True)
+        if len(exc.errors) > 1:
+            typer.echo(f"evalglass: {len(exc.errors)} errors in {records}", err=True)
+        raise typer.Exit(INPUT_ERROR_EXIT) from None
+    echo_out(f"ok: {count} record{'' if count == 1 else 's'} in {records}")
 
 
 @input_errors_exit
@@ -237,4 +248,4 @@ def schema(
     if name is not None and name not in KINDS:
         raise typer.BadParameter(f"{kind!r}: expected one of {', '.join(KINDS)}", param_hint="KIND")
     doc = json_schemas() if name is None else json_schema(name)
-    typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    echo_out(json.dumps(doc, indent=2, ensure_ascii=False))

@@ -16,7 +16,7 @@ import typer
 from evalglass.render import Format, render
 from evalglass.render.safe_text import escape
 from evalglass.shell import writing
-from evalglass.shell.commands.app import input_errors_exit
+from evalglass.shell.commands.app import echo_out, input_errors_exit
 from evalglass.shell.commands.options import (
     AsOf,
     InputFormat,
@@ -106,7 +106,7 @@ def _emit(
         # The job summary is GitHub's file, appended to by every step: never replaced.
         writing.append(summary, appended)
     if shown is not None:
-        typer.echo(shown, nl=False)
+        echo_out(shown, nl=False)
 
 
 # The options `score` and `run` share: `run` is `score` with the host checks run first.

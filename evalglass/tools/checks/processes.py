@@ -1,7 +1,8 @@
 """Run one process to completion or its time limit: a new session, so a timeout kills the whole
 process group (grandchildren too), and on Linux as a child subreaper, so a daemon that left the
 group (setsid) is adopted and killed too; stdout discarded, the end of stderr kept. I/O only; what
-the exit means is for `attempts.py`.
+the exit means is for `attempts.py`. On Windows, which has no process groups to signal, the tree
+is ended with `taskkill /T /F` from the check's process.
 """
 
 from __future__ import annotations
@@ -144,6 +145,15 @@ def _children() -> set[int]:
 
 
 def _kill_group(pgid: int) -> None:
+    if sys.platform == "win32":
+        # Windows' own tree kill: every process the check's started (/T), forced (/F). While
+        # `Popen` holds the process's handle its id cannot be reused, so no other tree is hit;
+        # the descendants of a process that already ended cannot be found from it.
+        subprocess.run(
+            ["taskkill", "/T", "/F", "/PID", str(pgid)], check=False,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        return
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 

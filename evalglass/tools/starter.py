@@ -1,0 +1,140 @@
+"""The starter host records `evalglass init` writes: commented files that load as they are, for
+the metrics the eval outputs given yield (or none).
+
+It grants nothing. Every metric starts `informational` and every threshold `proposed`; a
+dataset the outputs name starts `proposed`; no data policy is written, so none is permitted.
+Promoting any of them is a person's edit in a reviewed change (docs/promoting-a-gate.md). It
+returns text and writes nothing (the shell creates the folder).
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from evalglass.evidence.model import Evidence, Measurement
+from evalglass.metric_ids import CHECK_PREFIX
+from evalglass.records._scalars import quote
+from evalglass.tools.edits import scalar_text
+
+# The files written, in the order a newcomer reads them.
+FILES = ("metrics.yaml", "thresholds.yaml", "datasets.yaml", "policies.yaml")
+
+
+@attrs.frozen
+class Starter:
+    """The starter files (name -> text) and the metric ids they describe, sorted."""
+
+    files: tuple[tuple[str, str], ...]
+    metrics: tuple[str, ...]
+
+
+def starter(evidence: Evidence | None) -> Starter:
+    """The starter records for the metrics in `evidence` (host checks excluded: checks.yaml
+    defines those), or empty ones for None or no metrics."""
+    measured = [] if evidence is None else sorted(
+        (m for m in evidence.measurements.values() if not m.id.startswith(CHECK_PREFIX)),
+        key=lambda m: m.id,
+    )  # fmt: skip
+    datasets = {m.id: _dataset(m) for m in measured}
+    versions: dict[str, str | None] = {}
+    for m in measured:
+        identity = m.run.dataset
+        versions.setdefault(datasets[m.id], identity.version if identity else None)
+    files = (
+        ("metrics.yaml", _metrics(measured, datasets)),
+        ("thresholds.yaml", _thresholds(measured)),
+        ("datasets.yaml", _datasets(versions)),
+        ("policies.yaml", _policies(sorted(versions))),
+    )
+    return Starter(files=files, metrics=tuple(m.id for m in measured))
+
+
+def _dataset(m: Measurement) -> str:
+    """The dataset id a metric starts with: the one its output names, else its task (the id's
+    first part), which a person renames in both files if it is not the data's name."""
+    identity = m.run.dataset
+    if identity is not None and identity.name:
+        return identity.name
+    return re.split(r"[/:]", m.id, maxsplit=1)[0] or m.id
+
+
+_HEAD = "# Written by `evalglass init`. Nothing here gates: "
+
+
+def _metrics(measured: list[Measurement], datasets: dict[str, str]) -> str:
+    lines = [
+        _HEAD + "every metric is informational (shown, never",
+        "# enforced). To make one a gate, set `status: gating` in a reviewed change, with an",
+        "# approved threshold and a validated dataset (docs/promoting-a-gate.md).",
+    ]
+    if not measured:
+        return "\n".join([*lines, "#", "# metrics:", "#   qa/exact_match:",
+                          "#     status: informational", "#     dataset: qa-gold", ""])  # fmt: skip
+    lines.append("metrics:")
+    for m in measured:
+        lines += [
+            f"  {quote(m.id)}:",
+            "    status: informational",
+            f"    dataset: {quote(datasets[m.id])}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _thresholds(measured: list[Measurement]) -> str:
+    lines = [
+        _HEAD + "every threshold is proposed. Each bar below is",
+        "# the value measured today: choose the bar and its direction ('>=' when higher is",
+        "# better, '<=' when lower is), then a person approves it (approval: approved,",
+        "# approved_by, approved_on, approved_for) in a reviewed change.",
+    ]
+    bars = [m for m in measured if m.value is not None]
+    if not bars:
+        return "\n".join([*lines, "#", "# thresholds:", "#   qa/exact_match:", "#     op: '>='",
+                          "#     value: 0.85", "#     approval: proposed", ""])  # fmt: skip
+    lines.append("thresholds:")
+    for m in bars:
+        assert m.value is not None
+        n = "n unknown" if m.n is None else f"n {m.n}"
+        lines += [
+            # Quoted: a file name holding a line break cannot end the comment.
+            f"  # measured {scalar_text(m.value)} ({n}) in {quote(m.run.source)}",
+            f"  {quote(m.id)}:",
+            "    op: '>='",
+            f"    value: {scalar_text(m.value)}",
+            "    approval: proposed",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _datasets(versions: dict[str, str | None]) -> str:
+    lines = [
+        _HEAD + "a dataset starts proposed. Once the data is",
+        "# reviewed, set `status: validated` and the version an output must name.",
+    ]
+    known = {name: version for name, version in sorted(versions.items()) if version}
+    unknown = sorted(name for name, version in versions.items() if not version)
+    for name in unknown:
+        lines += [f"# {quote(name)}: its outputs name no version; add it here with the version",
+                  "#   you measured on (status: proposed, version: ...)."]  # fmt: skip
+    if not known:
+        return "\n".join([*lines, "#", "# datasets:", "#   qa-gold:", "#     status: proposed",
+                          "#     version: '2026-10'", ""])  # fmt: skip
+    lines.append("datasets:")
+    for name, version in known.items():
+        lines += [f"  {quote(name)}:", "    status: proposed", f"    version: {quote(version)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _policies(names: list[str]) -> str:
+    lines = [
+        _HEAD + "no data policy is set, and a metric on data",
+        "# without one cannot gate. Write one per dataset once its owners have decided:",
+        "# permitted, redacted, restricted or forbidden.",
+        "#",
+        "# policies:",
+    ]
+    for name in names or ["qa-gold"]:
+        lines += [f"#   {quote(name)}:", "#     policy: permitted"]
+    return "\n".join(lines) + "\n"
