@@ -150,8 +150,10 @@ def _needed(
     if held is None:
         return None
     bars = []
+    point_clears = True
     if threshold.value is not None:
         bars.append(Bar(current, threshold.op, threshold.value))
+        point_clears = threshold.op.holds(value, threshold.value)
     if threshold.regression:
         if baseline is None or baseline.value is None:
             return None
@@ -162,6 +164,7 @@ def _needed(
         allowed = _allowed_drop(threshold, baseline.value)
         limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
         bars.append(Bar(family[0], op, limit))
+        point_clears = point_clears and op.holds(value - baseline.value, limit)
         held = f"{held}; {family[1]}"
     basis = interval.basis
     search = Search(
@@ -172,6 +175,7 @@ def _needed(
         bounded=metric.scale is not None or (isinstance(basis, MeanSd) and basis.bounded),
         min_n=metric.min_samples,
         assumptions=held,
+        point_clears=point_clears,
     )
     return what_it_takes(bars, clears, search)
 

@@ -21,6 +21,10 @@ Clears = Callable[[Interval, Op, float], bool]
 # Sample sizes are searched up to this; past it, "no sample size passes".
 MAX_N = 10**9
 NO_N = "no sample size passes at this value"
+NO_N_BASELINE = (
+    "no sample size passes at this value: the value clears the bar, and the baseline's own "
+    "uncertainty keeps the change's bound from it"
+)
 NO_VALUE = "no value passes at this n"
 
 
@@ -28,12 +32,12 @@ NO_VALUE = "no value passes at this n"
 class Needed:
     """The least value (for a lower-is-better gate, the greatest) whose bound clears every bar
     at this n, and the least n at which this value clears them; None where no such number
-    exists, with why in `missing`. `assumptions` says in one line what was held fixed."""
+    exists, with why in `reason`. `assumptions` says in one line what was held fixed."""
 
     value_at_n: float | None
     n_at_value: int | None
     assumptions: str
-    missing: str = ""
+    reason: str = ""
 
 
 @attrs.frozen
@@ -58,6 +62,8 @@ class Search:
     bounded: bool
     min_n: int
     assumptions: str
+    # Whether the value itself (and its change from a baseline) clears every bar.
+    point_clears: bool
 
 
 def held_fixed(interval: Interval, n: int) -> str | None:
@@ -94,12 +100,12 @@ def what_it_takes(bars: Sequence[Bar], clears: Clears, search: Search) -> Needed
     n_at_value = _n_at(holds, search)
     missing = [NO_VALUE] if value_at_n is None else []
     if n_at_value is None:
-        missing.append(NO_N)
+        missing.append(NO_N_BASELINE if search.point_clears else NO_N)
     return Needed(
         value_at_n=value_at_n,
         n_at_value=n_at_value,
         assumptions=search.assumptions,
-        missing="; ".join(missing),
+        reason="; ".join(missing),
     )
 
 
@@ -138,6 +144,8 @@ def _n_at(holds: Callable[[float, int], bool], s: Search) -> int | None:
     def passes(n: int) -> bool:
         return holds(s.value, n)
 
+    if not s.point_clears:
+        return None
     start = max(s.min_n, s.n)
     if passes(start):
         if passes(s.min_n):
