@@ -13,7 +13,8 @@ import enum
 import attrs
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.needed import Bar, Needed, Search, held_fixed, what_it_takes
+from evalglass.core.needed import Bar, Needed, Search, held_fixed
+from evalglass.core.needed import what_it_takes as search_needed
 from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
 from evalglass.core.regression import Difference, change_family, difference
 from evalglass.core.scale import kept
@@ -74,9 +75,12 @@ def decide(
     baseline: BaselineRecord | None = None,
     *,
     check: CheckScope | None = None,
+    what_it_takes: bool = True,
 ) -> GateResult:
     """The gate result for one metric; compares only when authority is can_gate. `check` is
-    given for a host check's metric, which its attempts decide instead of a threshold."""
+    given for a host check's metric, which its attempts decide instead of a threshold. Without
+    `what_it_takes`, a bound-decided gate leaves `needed` unset (for callers that decide many
+    hypothetical runs and read only the result)."""
     if check is not None:
         return _check_gate(measurement, validity, authority, check)
     if authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
@@ -107,7 +111,7 @@ def decide(
         checks.append(regression)
     evidence = "; ".join(c.text for c in checks)
     needed = None
-    if metric.decision is Decision.BOUND:
+    if what_it_takes and metric.decision is Decision.BOUND:
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
@@ -177,7 +181,7 @@ def _needed(
         assumptions=held,
         point_clears=point_clears,
     )
-    return what_it_takes(bars, clears, search)
+    return search_needed(bars, clears, search)
 
 
 def _check_gate(

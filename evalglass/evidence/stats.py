@@ -272,6 +272,15 @@ def t_quantile(p: float, df: int) -> float:
     return (lo + hi) / 2
 
 
+def binomial_at_least(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p): the regularized incomplete beta I_p(k, n − k + 1)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return _betainc(k, n - k + 1, p)
+
+
 def t_cdf(t: float, df: int) -> float:
     """P(T <= t) for Student's t with `df` degrees of freedom, through the regularized incomplete
     beta function."""
