@@ -587,8 +587,11 @@ def test_a_gate_that_cannot_pass_at_its_measured_n_is_an_error(tmp_path: Path) -
     assert [(f.severity, f.message) for f in found] == [
         (
             Severity.ERROR,
-            "metric 'm' cannot pass at n 200, the n it is measured with: even a perfect score's "
-            "95% Wilson lower bound is 0.9812, not >= 0.99; a perfect score passes from n 381",
+            (
+                "metric 'm' cannot pass at n 200, the n it is measured with: even a perfect "
+                "score's 95% Wilson lower bound is 0.9812, not >= 0.99; a perfect score passes "
+                "from n 381"
+            ),
         )
     ]
     assert min_n_to_clear(Op.GE, 0.99) == 381
@@ -609,9 +612,11 @@ def test_min_samples_advice_uses_the_gates_own_method(tmp_path: Path) -> None:
         if f.problem in (Problem.MIN_SAMPLES_TOO_LOW, Problem.CANNOT_PASS_AT_N)
     ]  # fmt: skip
     assert messages == [
-        "metric 'm': min_samples 100 is below 185, the smallest n at which even a perfect "
-        "score's 95% Hoeffding lower bound clears >= 0.9: a score measured on fewer samples can "
-        "only fail"
+        (
+            "metric 'm': min_samples 100 is below 185, the smallest n at which even a perfect "
+            "score's 95% Hoeffding lower bound clears >= 0.9: a score measured on fewer samples "
+            "can only fail"
+        )
     ]
 
 
@@ -621,9 +626,11 @@ def test_a_unit_scale_is_advised_by_hoeffding_without_outputs(tmp_path: Path) ->
     folder = _one_gate(tmp_path, "0.9", 100, "    scale: unit\n")
     messages = [f.message for f in diagnose(load_records(folder), None, TODAY).findings]
     assert messages == [
-        "metric 'm': min_samples 100 is below 185, the smallest n at which even a perfect "
-        "score's 95% Hoeffding lower bound clears >= 0.9: a score measured on fewer samples can "
-        "only fail"
+        (
+            "metric 'm': min_samples 100 is below 185, the smallest n at which even a perfect "
+            "score's 95% Hoeffding lower bound clears >= 0.9: a score measured on fewer samples "
+            "can only fail"
+        )
     ]
     folder = _one_gate(tmp_path, "0.9", 100)
     assert diagnose(load_records(folder), None, TODAY).findings == ()

@@ -77,7 +77,9 @@ def test_wilson_figures_are_the_brute_force_grid_answers(op, limit, k, n, level,
     rec = record(min_samples, level)
     t = bar(op, limit)
     got = needed(measured(k / n, n, stats.wilson(k, n, level)), t, rec)
-    grid = [j for j in range(n + 1) if passes(measured(j / n, n, stats.wilson(j, n, level)), t, rec)]
+    grid = [
+        j for j in range(n + 1) if passes(measured(j / n, n, stats.wilson(j, n, level)), t, rec)
+    ]
     if not grid:
         assert got.value_at_n is None
     else:
@@ -115,11 +117,25 @@ def edge(m_at, t, rec, value: float, higher: bool) -> None:
 
 CONTINUOUS = [
     # (name, interval at (value, n) given the observed n, observed value, n, op, bar)
-    ("student_t", lambda v, n: stats.student_t_from(v, 0.2, n, bounded=True), 0.92, 200, Op.GE, 0.9),
+    (
+        "student_t",
+        lambda v, n: stats.student_t_from(v, 0.2, n, bounded=True),
+        0.92,
+        200,
+        Op.GE,
+        0.9,
+    ),
     ("student_t_lower", lambda v, n: stats.student_t_from(v, 0.1, n), 0.3, 50, Op.LE, 0.33),
     ("normal", lambda v, n: stats.normal(v, 0.012 * math.sqrt(200 / n)), 0.03, 200, Op.LE, 0.05),
     ("normal_gt", lambda v, n: stats.normal(v, 0.3 * math.sqrt(80 / n)), 2.6, 80, Op.GT, 2.5),
-    ("hoeffding", lambda v, n: stats.student_t_from(v, 0.0, n, bounded=True), 0.95, 300, Op.GE, 0.9),
+    (
+        "hoeffding",
+        lambda v, n: stats.student_t_from(v, 0.0, n, bounded=True),
+        0.95,
+        300,
+        Op.GE,
+        0.9,
+    ),
 ]
 
 
@@ -157,7 +173,9 @@ def test_cluster_robust_figures_keep_the_cluster_shape() -> None:
     assert passes(measured(at + 1e-9, n, clustered_at(at + 1e-9, n)), t, rec)
     assert not passes(measured(at - 1e-9, n, clustered_at(at - 1e-9, n)), t, rec)
     # Whole pairs of clusters keep the shape (and the mean) exactly.
-    whole = next(m for m in range(8, 4000, 8) if passes(measured(value, m, clustered_at(value, m)), t, rec))
+    whole = next(
+        m for m in range(8, 4000, 8) if passes(measured(value, m, clustered_at(value, m)), t, rec)
+    )
     assert got.n_at_value is not None and whole - 8 < got.n_at_value <= whole
     assert not passes(measured(value, whole - 8, clustered_at(value, whole - 8)), t, rec)
 
@@ -191,7 +209,9 @@ def base(value: float, n: int, **extra: object) -> BaselineRecord:
     return BaselineRecord(value=value, n=n, dataset_version="1", **extra)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("k", "n", "then", "n2", "drop"), [(180, 200, 0.85, 400, 0.02), (40, 50, 0.8, 100, 0.1)])
+@pytest.mark.parametrize(
+    ("k", "n", "then", "n2", "drop"), [(180, 200, 0.85, 400, 0.02), (40, 50, 0.8, 100, 0.1)]
+)
 def test_newcombe_unpaired_figures_are_the_grid_answers(k, n, then, n2, drop) -> None:
     """Against a baseline given as value and n, value_at_n is the least k/n whose Newcombe
     change bound clears the allowed drop, and n_at_value the least n at this share."""
@@ -218,7 +238,9 @@ def test_paired_t_value_is_the_shifted_scores_edge() -> None:
     """Paired t: value_at_n is where the current scores, all shifted alike (the differences'
     spread held), stop passing the allowed drop."""
     then = [0.2 + 0.6 * ((i * 37) % 100) / 100 for i in range(60)]
-    now = [min(1.0, max(0.0, x - 0.02 + 0.1 * (((i * 13) % 7) - 3) / 3)) for i, x in enumerate(then)]
+    now = [
+        min(1.0, max(0.0, x - 0.02 + 0.1 * (((i * 13) % 7) - 3) / 3)) for i, x in enumerate(then)
+    ]
     b = BaselineRecord(
         value=stats.mean(then), n=60, dataset_version="1",
         sample_scores={str(i): x for i, x in enumerate(then)},
@@ -260,7 +282,9 @@ def test_the_change_family_at_the_observed_point_is_the_gates_interval() -> None
         assert family is not None
         remade = family[0](current.value, 80)  # type: ignore[arg-type]
         assert remade is not None
-        assert (remade.low, remade.high) == pytest.approx((change.interval.low, change.interval.high), abs=1e-12)
+        assert (remade.low, remade.high) == pytest.approx(
+            (change.interval.low, change.interval.high), abs=1e-12
+        )
 
 
 def test_moved_at_the_observed_point_is_the_interval() -> None:

@@ -75,8 +75,12 @@ BINARY = [
     ("gt_point", records(Op.GT, 0.8, decision=Decision.POINT), 0.83, 0.8),
     (
         "regression",
-        records(Op.GE, None, max_drop=0.05,
-                baseline=BaselineRecord(value=0.85, n=500, dataset_version="1")),  # fmt: skip
+        records(
+            Op.GE,
+            None,
+            max_drop=0.05,
+            baseline=BaselineRecord(value=0.85, n=500, dataset_version="1"),
+        ),
         0.86,
         0.8,
     ),
@@ -114,8 +118,12 @@ CONTINUOUS = [
     ("le", records(Op.LE, 2.0), 1.8, 0.6, 0.9),
     (
         "regression",
-        records(Op.GE, None, max_drop=0.03,
-                baseline=BaselineRecord(value=0.6, n=400, stderr=0.01, dataset_version="1")),  # fmt: skip
+        records(
+            Op.GE,
+            None,
+            max_drop=0.03,
+            baseline=BaselineRecord(value=0.6, n=400, stderr=0.01, dataset_version="1"),
+        ),
         0.61,
         0.2,
         0.8,

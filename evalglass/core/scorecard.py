@@ -168,7 +168,9 @@ def _card(
     authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
     if measurement is not None:
         level = metric.interval_level if metric else DEFAULT_LEVEL
-        measurement = in_scale(at_level(measurement, level), metric.scale if metric else None, level)
+        measurement = in_scale(
+            at_level(measurement, level), metric.scale if metric else None, level
+        )
     validity = assess(measurement, metric)
     baseline = records.baselines.get(metric_id)
     name = check_name(metric_id)

@@ -144,9 +144,7 @@ def plan(
     ] = ...,  # type: ignore[assignment]
     power: Annotated[
         float,
-        typer.Option(
-            "--power", metavar="P", help="The chance the gate should pass with."
-        ),
+        typer.Option("--power", metavar="P", help="The chance the gate should pass with."),
     ] = 0.8,
     sd: Annotated[
         float | None,
