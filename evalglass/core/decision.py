@@ -156,7 +156,7 @@ def _needed(
     bars = []
     point_clears = True
     if threshold.value is not None:
-        bars.append(Bar(current, threshold.op, threshold.value))
+        bars.append(Bar(current, threshold.op, threshold.value, value))
         point_clears = threshold.op.holds(value, threshold.value)
     if threshold.regression:
         if baseline is None or baseline.value is None:
@@ -167,7 +167,7 @@ def _needed(
         higher = threshold.op.higher_is_better
         allowed = _allowed_drop(threshold, baseline.value)
         limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
-        bars.append(Bar(family[0], op, limit))
+        bars.append(Bar(family[0], op, limit, value - baseline.value))
         point_clears = point_clears and op.holds(value - baseline.value, limit)
         held = f"{held}; {family[1]}"
     basis = interval.basis

@@ -6,6 +6,7 @@ disagree. The formulas and their assumptions: docs/statistics.md, "What it would
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import attrs
@@ -48,6 +49,8 @@ class Bar:
     family: Family
     op: Op
     limit: float
+    # What the bound is compared around: the value, or its change from the baseline.
+    point: float
 
 
 @attrs.frozen(kw_only=True)
@@ -96,8 +99,9 @@ def what_it_takes(bars: Sequence[Bar], clears: Clears, search: Search) -> Needed
                 return False
         return True
 
-    value_at_n = _value_at(holds, search)
-    n_at_value = _n_at(holds, search)
+    value_guess, n_guess = guesses(bars, search.value, search.n, search.higher_is_better)
+    value_at_n = _value_at(holds, search, value_guess)
+    n_at_value = _n_at(holds, search, n_guess)
     missing = [NO_VALUE] if value_at_n is None else []
     if n_at_value is None:
         missing.append(NO_N_BASELINE if search.point_clears else NO_N)
@@ -109,68 +113,118 @@ def what_it_takes(bars: Sequence[Bar], clears: Clears, search: Search) -> Needed
     )
 
 
-def _value_at(holds: Callable[[float, int], bool], s: Search) -> float | None:
+def _value_at(holds: Callable[[float, int], bool], s: Search, guess: float) -> float | None:
     """The passing value nearest the failing side at n `s.n`, or None when none passes."""
     n = s.n
-    better = 1.0 if s.higher_is_better else -1.0
+    side = 1 if s.higher_is_better else -1
     if s.grid:
         # Successes k of n: the bound moves with k, so the edge is one step of the grid.
-        best, worst = (n, 0) if s.higher_is_better else (0, n)
-        if not holds(best / n, n):
-            return None
-        if holds(worst / n, n):
-            return worst / n
-        return _edge_int(lambda k: holds(k / n, n), best, worst) / n
-    if s.bounded:
-        best_v, worst_v = (1.0, 0.0) if s.higher_is_better else (0.0, 1.0)
-        if not holds(best_v, n):
-            return None
-        if holds(worst_v, n):
-            return worst_v
-        return _edge(lambda v: holds(v, n), best_v, worst_v)
-    # Unbounded: step out from the value, doubling, until one side passes and the other fails.
-    passing = _reach(lambda v: holds(v, n), s.value, better)
-    if passing is None:
-        return None
-    failing = _reach(lambda v: not holds(v, n), passing, -better)
-    if failing is None:
-        return None  # every value passes: there is no edge to name
-    return _edge(lambda v: holds(v, n), passing, failing)
+        k = _nearest_int(lambda j: holds(j / n, n), round(guess * n), side, 0, n)
+        return None if k is None else k / n
+    low, high = (0.0, 1.0) if s.bounded else (-_FAR, _FAR)
+    return _nearest_float(lambda v: holds(v, n), guess, side, low, high)
 
 
-def _n_at(holds: Callable[[float, int], bool], s: Search) -> int | None:
+def _n_at(holds: Callable[[float, int], bool], s: Search, guess: int) -> int | None:
     """The least n (at least `s.min_n`) at which the value passes, or None up to MAX_N."""
-
-    def passes(n: int) -> bool:
-        return holds(s.value, n)
-
     if not s.point_clears:
         return None
-    start = max(s.min_n, s.n)
-    if passes(start):
-        if passes(s.min_n):
-            return s.min_n
-        return _edge_int(passes, start, s.min_n)
-    failing, n = start, start
-    while not passes(n):
-        failing = n
-        if n >= MAX_N:
-            return None
-        n = min(MAX_N, n * 2)
-    return _edge_int(passes, n, failing)
+    return _nearest_int(lambda n: holds(s.value, n), guess, 1, max(1, s.min_n), MAX_N)
 
 
-def _reach(holds: Callable[[float], bool], start: float, step_sign: float) -> float | None:
-    """A point where `holds` is true, stepping from `start` in the direction `step_sign` by
-    doubling steps; None when none is found within 2^60 of the start."""
-    step = max(abs(start), 1e-6)
-    point = start
-    for _ in range(64):
-        if holds(point):
-            return point
-        point = start + step_sign * step
-        step *= 2
-    return None
+# The search's bounds for a value of unknown range: far past any score.
+_FAR = 1e300
+
+
+def _nearest_int(
+    holds: Callable[[int], bool], guess: int, side: int, low: int, high: int
+) -> int | None:
+    """The passing integer of [low, high] next to the failing ones, where `holds` is monotone
+    and true toward `side` (+1: the larger); None when none passes. It gallops from `guess`
+    (a closed form's answer, so usually a step or two away), then bisects."""
+    start = min(max(guess, low), high)
+    if holds(start):
+        passing, step = start, 1
+        while True:
+            x = passing - side * step
+            if not low <= x <= high:
+                end = low if side > 0 else high
+                return end if end == passing or holds(end) else _edge_int(holds, passing, end)
+            if not holds(x):
+                return _edge_int(holds, passing, x)
+            passing, step = x, step * 2
+    failing, step = start, 1
+    while True:
+        x = failing + side * step
+        if not low <= x <= high:
+            end = high if side > 0 else low
+            if end == failing or not holds(end):
+                return None
+            return _edge_int(holds, end, failing)
+        if holds(x):
+            return _edge_int(holds, x, failing)
+        failing, step = x, step * 2
+
+
+def _nearest_float(
+    holds: Callable[[float], bool], guess: float, side: int, low: float, high: float
+) -> float | None:
+    """`_nearest_int` for floats: galloping in steps of the guess's ulp, then bisecting down
+    to adjacent doubles."""
+    start = min(max(guess, low), high)
+    unit = math.ulp(start) if start else math.ulp(1e-300)
+    if holds(start):
+        passing, step = start, unit
+        while True:
+            x = passing - side * step
+            if not low <= x <= high:
+                end = low if side > 0 else high
+                return end if end == passing or holds(end) else _edge(holds, passing, end)
+            if not holds(x):
+                return _edge(holds, passing, x)
+            passing, step = x, step * 2
+    failing, step = start, unit
+    while True:
+        x = failing + side * step
+        if not low <= x <= high:
+            end = high if side > 0 else low
+            if end == failing or not holds(end):
+                return None
+            return _edge(holds, end, failing)
+        if holds(x):
+            return _edge(holds, x, failing)
+        failing, step = x, step * 2
+
+
+def guesses(bars: Sequence[Bar], value: float, n: int, higher_is_better: bool) -> tuple[float, int]:
+    """Where the search starts: the closed forms of a bound that shifts with the value and
+    narrows as 1/√n (exact for the t, normal and cluster-robust intervals), refined once where
+    the bound is read again (which makes Wilson's all but exact). The value and n every bar
+    needs: the largest (for a lower-is-better gate, the least value)."""
+    side = 1.0 if higher_is_better else -1.0
+    value_guess, n_guess = value, n
+    for index, bar in enumerate(bars):
+        shifted, need = value, n
+        for _ in range(2):
+            interval = bar.family(shifted, n)
+            if interval is None:
+                break
+            shifted += bar.limit - (interval.low if bar.op.higher_is_better else interval.high)
+        for _ in range(2):
+            interval = bar.family(value, need)
+            if interval is None:
+                break
+            end = interval.low if bar.op.higher_is_better else interval.high
+            gap, half = bar.point - bar.limit, bar.point - end
+            if not (gap * half > 0 and math.isfinite(half / gap)):
+                break
+            need = min(MAX_N, max(1, math.ceil(need * (half / gap) ** 2)))
+        if index == 0:
+            value_guess, n_guess = shifted, need
+        else:
+            value_guess = side * max(side * value_guess, side * shifted)
+            n_guess = max(n_guess, need)
+    return value_guess, n_guess
 
 
 def _edge(holds: Callable[[float], bool], passing: float, failing: float) -> float:
