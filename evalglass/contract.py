@@ -208,6 +208,20 @@ class Attempt:
 
 
 @attrs.frozen(kw_only=True)
+class Dataset:
+    """A metric's dataset: the record's id the metric names, what the output says of it (name,
+    version, fingerprint), and which of those the dataset record verified."""
+
+    record: str | None
+    name: str | None
+    version: str | None
+    fingerprint: str | None
+    name_verified: bool
+    version_verified: bool
+    fingerprint_verified: bool
+
+
+@attrs.frozen(kw_only=True)
 class Metric:
     """One metric's entry: what was measured, whether the number is sound, whether it may gate,
     the threshold and the gate result: everything a reader needs to re-check the decision."""
@@ -222,6 +236,9 @@ class Metric:
     missing: int = attrs.field(validator=_not_negative)
     model: str | None
     source: str | None
+    # Null for a host check's metric, and for a metric no record or output names a dataset for;
+    # absent in scorecards written before it was added.
+    dataset: Dataset | None = None
     earlier_runs: tuple[EarlierRun, ...]
     validity: Validity
     authority: Authority

@@ -27,6 +27,7 @@ class AuthorityCode(enum.Enum):
     POLICY_NOT_PERMITTED = "policy_not_permitted"
     DATASET_RETIRED = "dataset_retired"
     DATASET_MISMATCH = "dataset_mismatch"
+    DATASET_UNVERIFIABLE = "dataset_unverifiable"
     JUDGE_DRIFTED = "judge_drifted"
     JUDGE_RETIRED = "judge_retired"
     JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"

@@ -39,6 +39,7 @@ NOT_RUNS = {
     "eval-set.json": "inspect",
     ".eval-set-id": "inspect",
     ".deepeval-cache.json": "deepeval",
+    "deepeval.db": "deepeval",
     "results.junit.xml": "promptfoo",
 }
 

@@ -54,7 +54,10 @@ JUDGE_STATES = ("none", "dangling", *Calibration)  # "none": the metric names no
 POLICY_STATES = (None, *Policy)
 BASELINE_STATES = (None, "comparable", "other_version", "other_judge")
 MODEL_STATES = ("other", "same_as_judge", "same_last_segment", "unnamed")
-OUTPUT_DATASET_STATES = ("matches", "other_version")
+# What the output says of its dataset: the record's name, version and fingerprint; another
+# version; another dataset altogether (qa-silver at 1999, no fingerprint); the record's dataset
+# with no fingerprint to check the record's against.
+OUTPUT_DATASET_STATES = ("matches", "other_version", "other_name", "no_fingerprint")
 # The calibration evidence a judge record names: none; a file that meets a kappa bar of 0.6, or
 # that is held to no bar; a file that is missing, for another judge id, for another model, or
 # whose kappa lower bound (0.55) is below the bar.
@@ -253,7 +256,12 @@ def measurement(
         "same_last_segment": "azure/gpt-4.1",
         "unnamed": None,
     }[state.model]
-    version = "2026-10" if state.output_dataset == "matches" else "2026-11"
+    dataset = {
+        "matches": DatasetIdentity(name=DATASET, version="2026-10", fingerprint=FINGERPRINT),
+        "other_version": DatasetIdentity(name=DATASET, version="2026-11", fingerprint=FINGERPRINT),
+        "other_name": DatasetIdentity(name="qa-silver", version="1999"),
+        "no_fingerprint": DatasetIdentity(name=DATASET, version="2026-10"),
+    }[state.output_dataset]
     # The model grading itself, under a dated spelling (the model the run would name, if none).
     itself = f"{model or 'acme/model-x'}-2025-04-14"
     graders = {
@@ -267,7 +275,7 @@ def measurement(
         source="run.json",
         models=[model],
         graders=graders,
-        dataset=DatasetIdentity(name=DATASET, version=version),
+        dataset=dataset,
     )
     return Measurement(id=metric_id, run=run, value=value, n=n)
 
@@ -332,7 +340,11 @@ WORSE = {
     "model": lambda st: (
         ["same_as_judge", "same_last_segment", "unnamed"] if st.model == "other" else []
     ),
-    "output_dataset": lambda st: ["other_version"] if st.output_dataset == "matches" else [],
+    "output_dataset": lambda st: {
+        "matches": ["other_version", "other_name", "no_fingerprint"],
+        "other_version": ["other_name"],
+        "no_fingerprint": ["other_name"],
+    }.get(st.output_dataset, []),
     # Graded by the judge is no better than by another model, unless the judge is the model
     # under evaluation: then another grader drops the self-grading.
     "grader": lambda st: {

@@ -378,6 +378,17 @@ _metrics = st.builds(
     missing=_counts,
     model=st.none() | _texts,
     source=st.none() | _texts,
+    dataset=st.none()
+    | st.builds(
+        contract.Dataset,
+        record=st.none() | _texts,
+        name=st.none() | _texts,
+        version=st.none() | _texts,
+        fingerprint=st.none() | _texts,
+        name_verified=st.booleans(),
+        version_verified=st.booleans(),
+        fingerprint_verified=st.booleans(),
+    ),
     earlier_runs=st.lists(
         st.builds(
             contract.EarlierRun,

@@ -47,6 +47,7 @@ BY_RECORDS_LAST = [
 STAGE2_ORDER = [
     *BY_RECORDS_FIRST,
     C.DATASET_MISMATCH,
+    C.DATASET_UNVERIFIABLE,
     *BY_RECORDS_THEN,
     C.JUDGE_NOT_INDEPENDENT,
     C.JUDGE_MODEL_MISMATCH,
@@ -122,8 +123,13 @@ def expectation(st: s.State) -> Callable[[str, str, str], Expected]:
             grader in ("judge", "judge_and_other") and judge_is_evaluated
         )
         failed2 = before.copy()
-        if has_dataset and output_dataset == "other_version":
+        # Another version of the record's dataset, or another dataset altogether, is not what
+        # was validated; the record pins a fingerprint, so an output yielding none cannot show
+        # it measured that content.
+        if has_dataset and output_dataset in ("other_version", "other_name"):
             failed2.append(C.DATASET_MISMATCH)
+        if has_dataset and output_dataset in ("other_name", "no_fingerprint"):
+            failed2.append(C.DATASET_UNVERIFIABLE)
         failed2 += middle
         if (judged and model != "other") or (graded and (model == "unnamed" or self_graded)):
             failed2.append(C.JUDGE_NOT_INDEPENDENT)

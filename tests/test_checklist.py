@@ -46,8 +46,17 @@ def left_to_the_run(state: s.State) -> list[C]:
         or state.grader == "self"
         or (evaluated_is_gpt41 and (judge_is_gpt41 or state.grader == "judge_and_other"))
     )
-    return [C.JUDGE_NOT_INDEPENDENT] * shared + [C.JUDGE_MODEL_MISMATCH] * (
-        state.grader == "judge_and_other"
+    # Only the run can show it measured the record's data: the checklist never renames a
+    # dataset, and a record's fingerprint needs one from the output.
+    other_name = state.metric is not None and state.output_dataset == "other_name"
+    no_fingerprint = state.dataset is not None and (
+        state.output_dataset == "no_fingerprint" or other_name
+    )
+    return (
+        [C.DATASET_MISMATCH] * other_name
+        + [C.DATASET_UNVERIFIABLE] * no_fingerprint
+        + [C.JUDGE_NOT_INDEPENDENT] * shared
+        + [C.JUDGE_MODEL_MISMATCH] * (state.grader == "judge_and_other")
     )
 
 

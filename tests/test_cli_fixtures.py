@@ -35,6 +35,24 @@ metrics:
 """
 
 
+# The fixtures' arithmetic data, as each tool names it: Inspect after each task's dataset
+# (arith, alpha, beta, ops), lm-eval after its data files, DeepEval as the hyperparameters the
+# test file logs.
+ARITH = """\
+datasets:
+  arith:
+    status: validated
+    version: '1'
+    names:
+      - tasks/arith_mc.jsonl
+      - tasks/arith_gen.jsonl
+      - arith.jsonl
+      - alpha
+      - beta
+      - ops
+"""
+
+
 def score_json(output: Path, folder: Path, cwd: Path) -> Result:
     """`evalglass score OUTPUT --records FOLDER --format json`, run in `cwd`."""
     return cli("score", str(output), "--records", str(folder), "--format", "json", cwd=cwd)
@@ -47,9 +65,7 @@ def records(tmp_path: Path, metric: str, value: float, extra: str = "", **files:
     metrics, thresholds = text.split("thresholds:\n")
     (folder / "metrics.yaml").write_text(metrics)
     (folder / "thresholds.yaml").write_text("thresholds:\n" + thresholds)
-    (folder / "datasets.yaml").write_text(
-        "datasets:\n  arith:\n    status: validated\n    version: '1'\n"
-    )
+    (folder / "datasets.yaml").write_text(ARITH)
     (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
     for name, content in files.items():
         (folder / f"{name}.yaml").write_text(content)
@@ -240,9 +256,7 @@ def test_real_inspect_grading_is_checked_against_the_judge(tmp_path: Path, form:
             for t in ids
         )
     )
-    (folder / "datasets.yaml").write_text(
-        "datasets:\n  arith:\n    status: validated\n    version: '1'\n"
-    )
+    (folder / "datasets.yaml").write_text(ARITH)
     (folder / "policies.yaml").write_text("policies:\n  arith:\n    policy: permitted\n")
     (folder / "judges.yaml").write_text(
         "judges:\n  grader:\n    model: mockllm/grader\n    calibration: calibrated\n"
@@ -347,6 +361,10 @@ def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
     if fixture.name in NOT_RUNS:
         assert (result.returncode, result.stdout) == (4, "")
         assert "holds no run to read" in result.stderr
+    elif "predict-only" in fixture.parts:
+        # lm-eval --predict_only computes no metric: recognised, and refused as measuring nothing.
+        assert (result.returncode, result.stdout) == (4, "")
+        assert "a predict-only run" in result.stderr
     else:
         assert result.returncode == 0, result.stderr
         assert len(result.stdout.splitlines()) >= 2

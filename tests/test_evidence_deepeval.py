@@ -17,6 +17,9 @@ from tests.evidence_files import FIXTURES, NOT_RUNS, claims, files, others
 
 RUN = FIXTURES / "deepeval/results/main/test_run_20261129_224500.json"
 
+# The fingerprint of the fixture's 20 test cases (what each asked), by docs/formats.md's rule.
+CASES = "sha256:202b7a73caac843d3d05a9ded20d31d28212d9d45e0d4363ae1bf7bf2dd4eb22"
+
 
 def read(path: Path = RUN) -> dict[str, Measurement]:
     return {m.id: m for m in deepeval.read(path, str(path))}
@@ -76,7 +79,7 @@ def test_identity_of_model_and_dataset() -> None:
     run = read()["Exact Match"].run
     assert run.source == str(RUN)
     assert (run.model, run.graders, run.status) == ("fake-arith-model-v1", (), None)
-    assert run.dataset == DatasetIdentity(name="arith.jsonl", samples=20)
+    assert run.dataset == DatasetIdentity(name="arith.jsonl", samples=20, fingerprint=CASES)
     assert run.started == "2026-11-29T22:45:00"
 
 
@@ -123,7 +126,9 @@ def test_a_confident_ai_dataset_names_itself(tmp_path: Path) -> None:
         doc.update(datasetAlias="arith-qa", datasetVersion="3")
 
     run = read(edited(tmp_path, edit))["Exact Match"].run
-    assert run.dataset == DatasetIdentity(name="arith-qa", version="3", samples=20)
+    assert run.dataset == DatasetIdentity(
+        name="arith-qa", version="3", samples=20, fingerprint=CASES
+    )
 
 
 def test_a_score_list_its_cases_contradict_is_a_finding(tmp_path: Path) -> None:
@@ -163,7 +168,9 @@ def test_sniff_claims_test_run_files(path: Path) -> None:
     is named as not a run."""
     sniffed, note = claims("deepeval", path)
     if path.name in NOT_RUNS:
-        assert note is not None and note.startswith("DeepEval's metric cache")
+        assert note is not None and note.startswith(
+            ("DeepEval's metric cache", "DeepEval's SQLite store")
+        )
     else:
         assert (sniffed, note) == (True, None)
 

@@ -145,7 +145,13 @@ def test_identity_of_model_judge_and_dataset() -> None:
     assert run.graders == ()
     assert run.status == "success"
     assert run.started == "2026-11-29T22:43:36+00:00"
-    assert run.dataset == DatasetIdentity(name="arith", location="arith.jsonl", samples=20)
+    assert run.dataset == DatasetIdentity(
+        name="arith",
+        location="arith.jsonl",
+        samples=20,
+        # Of eval.dataset.sample_ids, by docs/formats.md's rule.
+        fingerprint="sha256:1ba6ed46087e767613bbf26f2c39f6a8a9cd555a94adb5e2d02adbe99bec1b3a",
+    )
     assert m["arith/model_graded_fact/accuracy"].run.graders == ("mockllm/judge",)
 
 

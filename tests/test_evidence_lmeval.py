@@ -97,19 +97,20 @@ def test_without_samples_files_the_stderr_gives_the_interval(tmp_path: Path) -> 
 
 
 def test_identity_of_model_and_dataset() -> None:
-    """Model from model_name; dataset from the task config, version and task hash."""
+    """Model from model_name; dataset from the task config's data files, no version (the task's
+    is not the data's), and the fingerprint of the samples file's doc_hashes."""
     run = read(RESULTS)["arith_gen/exact_match,strict-match"].run
     assert run.source == str(RESULTS)
     assert (run.model, run.graders, run.status) == ("offline/dummy-lm", (), None)
     assert run.started == "2026-11-29T22:44:33.414911+00:00"
     assert run.dataset == DatasetIdentity(
-        name="json",
-        version="2.0",
+        name="tasks/arith_gen.jsonl",
+        version=None,
         location="tasks/arith_gen.jsonl",
         samples=20,
-        fingerprint="a1f419b17a3769173749e3718c633871ed34e71d5e5cd179f7b7998e37e24b0c",
+        fingerprint="sha256:947f9718697b2c1957261c61a3dd9a3e557ee83c905c87c411d2660c2fa149ff",
     )
-    assert read(RESULTS)["arith_mc/acc"].run.dataset.version == "1.0"  # type: ignore[union-attr]
+    assert read(RESULTS)["arith_mc/acc"].run.dataset.version is None  # type: ignore[union-attr]
 
 
 def test_a_task_without_a_dataset_path_names_the_task(tmp_path: Path) -> None:
@@ -119,7 +120,19 @@ def test_a_task_without_a_dataset_path_names_the_task(tmp_path: Path) -> None:
         del doc["configs"]["arith_mc"]["dataset_path"]
 
     dataset = read(copy_run(tmp_path, edit))["arith_mc/acc"].run.dataset
-    assert dataset is not None and (dataset.name, dataset.version) == ("arith_mc", "1.0")
+    assert dataset is not None and (dataset.name, dataset.version) == ("arith_mc", None)
+
+
+def test_a_pinned_dataset_revision_is_its_version(tmp_path: Path) -> None:
+    """dataset_kwargs.revision is the data's own version; a Hub dataset is named by its path."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        config = doc["configs"]["arith_mc"]
+        config["dataset_path"] = "acme/arith"
+        config["dataset_kwargs"] = {"revision": "3f1c2a"}
+
+    dataset = read(copy_run(tmp_path, edit))["arith_mc/acc"].run.dataset
+    assert dataset is not None and (dataset.name, dataset.version) == ("acme/arith", "3f1c2a")
 
 
 def test_older_string_model_args_still_name_the_model(tmp_path: Path) -> None:

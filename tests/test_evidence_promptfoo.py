@@ -96,7 +96,11 @@ def test_identity_of_model_and_dataset() -> None:
     assert echo.source == str(RESULTS)
     assert (echo.graders, echo.status) == ((), None)
     assert echo.started == "2026-11-29T22:48:19.436000+00:00"
-    assert echo.dataset == DatasetIdentity(samples=10)
+    assert echo.dataset == DatasetIdentity(
+        samples=10,
+        # Of each testCase's description and vars, by docs/formats.md's rule.
+        fingerprint="sha256:3dfa6f6648a59889578dacafb47f925abd5aa011d8b6a32028c9170fd9fcdcad",
+    )
 
 
 def test_a_model_graded_assertion_names_its_grader_as_judge(tmp_path: Path) -> None:

@@ -95,12 +95,23 @@ def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(
     records: HostRecords, evidence: Evidence
 ) -> None:
     """With no threshold, the authority is hypothetical but the comparison is not made up."""
-    x = explain("safety/toxicity", records, evidence)
+    x = explain("latency/p95_seconds", records, evidence)
     assert x.hypothetical is not None
     assert x.hypothetical.authority.outcome is Outcome.CAN_GATE
     assert not x.hypothetical_gate_known
     text = render(x, Format.TERMINAL)
     assert "  gate: cannot say until the values in <angle brackets> are chosen\n" in text
+
+
+def test_a_run_on_another_dataset_is_left_to_the_run(
+    records: HostRecords, evidence: Evidence
+) -> None:
+    """The example run names qa-gold, and safety/toxicity's record toxic-prompts: no records
+    edit can vouch that they are the same data, so the checklist leaves it to the run."""
+    x = explain("safety/toxicity", records, evidence)
+    assert x.hypothetical is not None
+    assert x.hypothetical.authority.outcome is Outcome.BLOCKED
+    assert [r.code.value for r in x.checklist.outside] == ["dataset_mismatch"]
 
 
 def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
@@ -117,7 +128,7 @@ def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
     chosen = [e for e in doc["edits"] if e["choose"] is not None]
     assert chosen and all(e["text"] == f"<{e['choose']}>" for e in chosen)
     assert doc["hypothetical"]["gate_known"] is False
-    assert doc["hypothetical"]["card"]["authority"]["outcome"] == "can_gate"
+    assert doc["hypothetical"]["card"]["authority"]["outcome"] == "blocked"
     assert doc["card"]["gate"]["result"] == "not_enforced"
     assert doc["record"]["file"].endswith("metrics.yaml") and doc["record"]["line"] > 0
     authority = doc["card"]["authority"]

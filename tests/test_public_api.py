@@ -63,6 +63,7 @@ def test_vocabularies_are_pinned() -> None:
         "policy_not_permitted",
         "dataset_retired",
         "dataset_mismatch",
+        "dataset_unverifiable",
         "judge_drifted",
         "judge_retired",
         "judge_evidence_insufficient",

@@ -110,7 +110,8 @@ def fill(folder: Path) -> None:
         again.write_text(to_json(s.evidence_document(model=model.group(1).strip("'"))))
     for path in folder.glob("*.yaml"):
         text = re.sub(
-            r"^( *)(\w+): <.*>$",
+            # A placeholder a baseline copies from the dataset's version comes quoted.
+            r"^( *)(\w+): '?<.*>'?$",
             lambda m: f"{m.group(1)}{m.group(2)}: {FILLED[m.group(2)]}",
             path.read_text(),
             flags=re.MULTILINE,

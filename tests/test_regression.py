@@ -223,7 +223,12 @@ def test_baseline_comparability_names_every_dimension() -> None:
         baselines={s.METRIC: baseline},
         thresholds={s.METRIC: threshold},
     )
-    got = resolve(s.METRIC, records, s.measurement(s.State()), evaluated_on=s.TODAY)
+    measurement = s.measurement(s.State())
+    assert measurement.run.dataset is not None
+    # Measured on the data the record now pins: only the baseline is of other data.
+    seen = attrs.evolve(measurement.run.dataset, fingerprint="sha:new")
+    measurement = attrs.evolve(measurement, run=attrs.evolve(measurement.run, dataset=seen))
+    got = resolve(s.METRIC, records, measurement, evaluated_on=s.TODAY)
     assert [r.code for r in got.reasons] == [C.BASELINE_NOT_COMPARABLE]
     assert "dataset version" in got.reasons[0].message
     assert "dataset fingerprint" in got.reasons[0].message

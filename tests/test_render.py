@@ -153,12 +153,27 @@ def test_json_is_the_contract_shape() -> None:
         "missing",
         "model",
         "source",
+        "dataset",
         "earlier_runs",
         "validity",
         "authority",
         "threshold",
         "gate",
     ]
+    datasets = [m["dataset"] for m in doc["metrics"] if m["dataset"] is not None]
+    assert datasets and all(
+        list(d)
+        == [
+            "record",
+            "name",
+            "version",
+            "fingerprint",
+            "name_verified",
+            "version_verified",
+            "fingerprint_verified",
+        ]
+        for d in datasets
+    )
     assert [m["id"] for m in doc["metrics"]] == sorted(m["id"] for m in doc["metrics"])
 
 

@@ -16,6 +16,7 @@ import attrs
 
 from evalglass.calibration_evidence import CalibrationEvidence
 from evalglass.core.agreement import check_agreement
+from evalglass.core.dataset_check import names_other
 from evalglass.core.model_names import same_grader, same_model
 from evalglass.evidence.model import Measurement, Run
 from evalglass.metric_ids import check_name
@@ -24,6 +25,7 @@ from evalglass.reasons import Reason
 from evalglass.records.model import (
     Approval,
     Calibration,
+    DatasetRecord,
     DatasetStatus,
     HostRecords,
     JudgeRecord,
@@ -150,9 +152,7 @@ def _stage2(
     if dataset is not None and dataset.status is DatasetStatus.RETIRED:
         reasons.append(Reason(C.DATASET_RETIRED, f"dataset '{metric.dataset}' is retired"))
     if dataset is not None and measurement is not None:
-        mismatch = _dataset_mismatch(dataset_id, dataset.version, dataset.fingerprint, measurement)
-        if mismatch:
-            reasons.append(Reason(C.DATASET_MISMATCH, mismatch))
+        reasons.extend(_dataset_reasons(dataset_id, dataset, measurement))
     reasons.extend(_judge_reasons(metric, judge, measurement.run if measurement else None))
     threshold = records.thresholds.get(metric_id)
     # A regression gate compares with the baseline, so it needs one as much as a record that asks.
@@ -305,22 +305,45 @@ def _listed(names: tuple[str, ...]) -> str:
     return ", ".join(f"'{n}'" for n in names)
 
 
-def _dataset_mismatch(
-    dataset_id: str, version: str, fingerprint: str | None, measurement: Measurement
-) -> str:
-    """What the output says it was measured on, where that contradicts the validated record.
+def _dataset_reasons(
+    dataset_id: str, dataset: DatasetRecord, measurement: Measurement
+) -> list[Reason]:
+    """Where what the output says it was measured on contradicts the validated record
+    (`dataset_mismatch`), or cannot be checked against the fingerprint the record pins
+    (`dataset_unverifiable`).
 
-    A version is only comparable when the output names this dataset (or names none); a content
-    fingerprint is comparable whatever the name."""
+    An output naming a dataset names the record's when it names its id or one of the names the
+    record declares; any other name is another dataset, whatever its version. A version is
+    compared when the name is the record's (or there is none); a fingerprint whatever the name.
+    """
     seen = measurement.run.dataset
-    if seen is None:
-        return ""
-    same_name = seen.name is None or seen.name == dataset_id
-    if same_name and seen.version is not None and seen.version != version:
-        return f"measured on dataset version '{seen.version}', record validates '{version}'"
-    if fingerprint is not None and seen.fingerprint is not None and seen.fingerprint != fingerprint:
-        return f"measured on dataset fingerprint '{seen.fingerprint}', record has '{fingerprint}'"
-    return ""
+    differs = []
+    if seen is not None and names_other(dataset_id, dataset, seen):
+        also = f" (nor any of its names: {_listed(dataset.names)})" if dataset.names else ""
+        differs.append(
+            f"the output names dataset '{seen.name}', not the record's '{dataset_id}'{also}"
+        )
+    elif seen is not None and seen.version is not None and seen.version != dataset.version:
+        differs.append(
+            f"measured on dataset version '{seen.version}', record validates '{dataset.version}'"
+        )
+    printed = seen.fingerprint if seen is not None else None
+    if dataset.fingerprint is not None and printed is not None and printed != dataset.fingerprint:
+        differs.append(
+            f"measured on dataset fingerprint '{printed}', record has '{dataset.fingerprint}'"
+        )
+    reasons = [Reason(C.DATASET_MISMATCH, "; ".join(differs))] if differs else []
+    if dataset.fingerprint is not None and printed is None:
+        reasons.append(
+            Reason(
+                C.DATASET_UNVERIFIABLE,
+                (
+                    f"dataset '{dataset_id}' pins fingerprint '{dataset.fingerprint}', and the "
+                    "output yields none to check it against"
+                ),
+            )
+        )
+    return reasons
 
 
 def _baseline_reasons(

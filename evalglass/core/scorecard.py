@@ -12,6 +12,7 @@ import functools
 import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code
@@ -24,7 +25,7 @@ from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement, Skipped
 from evalglass.evidence.stats import DEFAULT_LEVEL
 from evalglass.metric_ids import check_metric, check_name
-from evalglass.records.model import HostRecords, SuccessPolicy, ThresholdRecord
+from evalglass.records.model import HostRecords, MetricRecord, SuccessPolicy, ThresholdRecord
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
@@ -46,6 +47,9 @@ class MetricCard:
     authority: Authority
     threshold: ThresholdRecord | None
     gate: GateResult
+    # What the output says of the metric's dataset, and what the record verified of it; None
+    # for a host check's metric, and when neither the record nor the output names a dataset.
+    dataset: DatasetCheck | None = None
 
     # Cached: every renderer asks it of every metric, several times.
     @functools.cached_property
@@ -182,7 +186,19 @@ def _card(
         authority=authority,
         threshold=threshold,
         gate=decide(measurement, validity, authority, threshold, metric, baseline, check=check),
+        dataset=None if name is not None else _dataset(metric, records, measurement),
     )
+
+
+def _dataset(
+    metric: MetricRecord | None, records: HostRecords, measurement: Measurement | None
+) -> DatasetCheck | None:
+    dataset_id = metric.dataset if metric is not None else None
+    seen = measurement.run.dataset if measurement is not None else None
+    if dataset_id is None and seen is None:
+        return None
+    record = records.datasets.get(dataset_id) if dataset_id is not None else None
+    return check_dataset(dataset_id, record, seen)
 
 
 def at_level(measurement: Measurement, level: float) -> Measurement:

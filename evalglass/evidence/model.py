@@ -117,6 +117,9 @@ class Run:
     graders: tuple[str, ...] = attrs.field(default=(), converter=_names)
     status: str | None = None
     started: str | None = None
+    # The tool's own order among its runs started in the same instant (DeepEval saves a second
+    # run in one second as test_run_<ts>_2.json): later is greater.
+    sequence: int = 0
     # What identifies this run in every file it is written to (promptfoo's row ids, DeepEval's
     # test run), so one run written twice is read once; None when the format has no such mark.
     identity: str | None = None

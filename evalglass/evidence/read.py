@@ -246,7 +246,7 @@ class _Merged:
                 "give one output per metric (runs without a start time cannot be ordered)",
             )
         self.earlier.extend(new.earlier)
-        if new_start > self.started:
+        if (new_start, new.run.sequence) > (self.started, self.newest.run.sequence):
             self.earlier.append(_attempt(self.newest))
             self.newest, self.started = new, new_start
         else:

@@ -53,6 +53,14 @@ _NOTES: Mapping[str, str] = {
     "timeout": "Seconds; required for run and shell checks.",
     "regex": "A Python regular expression, searched for in in_file.",
     "min_pass_rate": "Of enforced gates, in (0, 1]; required iff mode is percentage.",
+    "names": (
+        "How the tools name this dataset (lm-eval's dataset_path, an Inspect task's dataset "
+        "name); an output naming any other dataset is blocked (dataset_mismatch)."
+    ),
+    "fingerprint": (
+        "A dataset fingerprint, sha256:<hex> over the samples an output records, as "
+        "`evalglass metrics` prints it (docs/formats.md)."
+    ),
     "must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
 }
 

@@ -226,11 +226,14 @@ class ThresholdRecord:
 @attrs.frozen(kw_only=True)
 class DatasetRecord:
     """A dataset the host has reviewed: its status, and the version (and fingerprint) an output
-    must have been measured on for its metrics to gate."""
+    must have been measured on for its metrics to gate. `names` are how the tools name it
+    (lm-eval's dataset_path, an Inspect task's dataset name): an output naming a dataset that
+    is neither the record's id nor one of them measured something else."""
 
     status: DatasetStatus
     version: str
     fingerprint: str | None = None
+    names: tuple[str, ...] = ()  # no repeats
     origin: Origin = _origin()
 
 

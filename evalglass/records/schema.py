@@ -189,6 +189,7 @@ KINDS: Mapping[str, Kind] = {
             _field("status", DatasetStatus),
             _field("version", str),
             _field("fingerprint", str),
+            _list("names", str),
         ),
         _kind(
             "judges", "judge", JudgeRecord,

@@ -256,3 +256,20 @@ def threshold_text(card: MetricCard) -> str:
     if t.warn_value is not None:
         text += f", warn {t.op.value} {fmt(t.warn_value)}"
     return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
+
+
+def dataset_unverified(card: MetricCard) -> str:
+    """What the output left unsaid of the dataset its metric's record names ("" when it named
+    the record's dataset and version, or no record names one; a name or version that contradicts
+    the record is `dataset_mismatch`, shown with the reasons): `dataset 'qa-gold' not verified:
+    the output names no version`."""
+    d = card.dataset
+    if d is None or d.record is None or card.measurement is None:
+        return ""
+    if d.name is None:
+        missing = "the output names no dataset" + (" and no version" if d.version is None else "")
+    elif d.name_verified and d.version is None:
+        missing = "the output names no version"
+    else:
+        return ""
+    return f"dataset '{d.record}' not verified: {missing}"

@@ -7,6 +7,7 @@ import math
 
 from evalglass import contract as c
 from evalglass.core.authority import Authority
+from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.decision import GateResult
 from evalglass.core.needed import Needed
 from evalglass.core.regression import Difference
@@ -164,6 +165,18 @@ def _check_attempt(a: Attempt) -> c.Attempt:
     )
 
 
+def _dataset(d: DatasetCheck) -> c.Dataset:
+    return c.Dataset(
+        record=d.record,
+        name=d.name,
+        version=d.version,
+        fingerprint=d.fingerprint,
+        name_verified=d.name_verified,
+        version_verified=d.version_verified,
+        fingerprint_verified=d.fingerprint_verified,
+    )
+
+
 def _samples(m: Measurement | None) -> tuple[c.Sample, ...]:
     if m is None or not m.samples:
         return ()
@@ -185,6 +198,7 @@ def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,
         source=None if m is None else m.run.source,
+        dataset=None if card.dataset is None else _dataset(card.dataset),
         earlier_runs=() if m is None else tuple(_attempt(a) for a in m.earlier),
         validity=_validity(card.validity),
         authority=_authority(card.authority),

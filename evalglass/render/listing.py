@@ -33,6 +33,12 @@ def render(evidence: Evidence, fmt: Format) -> str:
             for m in evidence.measurements.values()
         ],
     }
+    found = listing.datasets(evidence)
+    if found:
+        doc["datasets"] = [
+            {"name": d.name, "version": d.version, "fingerprint": d.fingerprint, "source": source}
+            for source, d in found
+        ]
     if evidence.skipped:
         # As in the scorecard: present only when a file held no run to read.
         doc["skipped"] = [{"source": s.source, "reason": s.reason} for s in evidence.skipped]

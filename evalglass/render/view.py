@@ -97,6 +97,9 @@ class MetricView:
     attempts: tuple[AttemptView, ...] = ()
     # A check's attempts in one line ("not run" when it was not), "" for other metrics.
     found: str = ""
+    # What of its recorded dataset the output did not show ("" when it showed the record's
+    # dataset at its version): `dataset 'qa-gold' not verified: the output names no version`.
+    unverified: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -213,6 +216,7 @@ def metric_view(card: MetricCard) -> MetricView:
         check=check,
         attempts=tuple(_attempt(a) for a in attempts),
         found=(attempts_text(attempts) if attempts else "not run") if check else "",
+        unverified=_view.dataset_unverified(card),
     )
 
 

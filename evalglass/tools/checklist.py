@@ -70,7 +70,8 @@ def checklist(
             Policy.PERMITTED,
             "data governance allows results on this data to decide a release",
         )
-    outside, judge_model = plan.judge(metric_id, measurement)
+    judged, judge_model = plan.judge(metric_id, measurement)
+    outside = _dataset_outside(dataset_id, records, measurement) + judged
     threshold = records.thresholds.get(metric_id)
     requires = metric is not None and metric.requires_baseline
     if requires or (threshold is not None and threshold.regression):
@@ -90,6 +91,46 @@ def checklist(
     # Stable: within one file, edits keep the order they were made in.
     edits = sorted(plan.edits, key=lambda e: ORDER.index(e.kind))
     return Checklist(tuple(edits), outside)
+
+
+def _dataset_outside(
+    dataset_id: str, records: HostRecords, measurement: Measurement | None
+) -> tuple[Reason, ...]:
+    """What no records edit can vouch for about the data: an output naming another dataset
+    (only a person who knows both are the same data may add the name to the record's `names`),
+    and an output yielding no fingerprint for a record that pins one."""
+    seen = measurement.run.dataset if measurement is not None else None
+    if measurement is None:
+        return ()
+    dataset = records.datasets.get(dataset_id)
+    names = (dataset_id, *(dataset.names if dataset is not None else ()))
+    outside = []
+    if seen is not None and seen.name is not None and seen.name not in names:
+        outside.append(
+            Reason(
+                C.DATASET_MISMATCH,
+                (
+                    f"the run was measured on dataset '{seen.name}': re-run it on "
+                    f"'{dataset_id}', or, if they are the same data, add '{seen.name}' to "
+                    f"names: of '{dataset_id}' in datasets.yaml"
+                ),
+            )
+        )
+    if (
+        dataset is not None
+        and dataset.fingerprint is not None
+        and (seen is None or seen.fingerprint is None)
+    ):
+        outside.append(
+            Reason(
+                C.DATASET_UNVERIFIABLE,
+                (
+                    f"the run yields no dataset fingerprint to check against '{dataset_id}''s: "
+                    "re-run it so its output records its samples (docs/formats.md)"
+                ),
+            )
+        )
+    return tuple(outside)
 
 
 def _check(plan: _Plan, metric_id: str, name: str) -> Checklist:
@@ -167,7 +208,8 @@ class _Plan:
         seen = measurement.run.dataset if measurement is not None else None
         # Authority compares a version only when the output names this dataset, or names none.
         seen_version = None
-        if seen is not None and seen.name in (None, dataset_id):
+        known = (None, dataset_id, *(dataset.names if dataset is not None else ()))
+        if seen is not None and seen.name in known:
             seen_version = seen.version
         checked = "you have checked this data (labels, coverage, leakage) and it is fit to gate on"
         if dataset is None:

@@ -51,8 +51,15 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "quietly passing or turning informational."
         ),
         C.DATASET_MISMATCH: (
-            "The eval output says it ran on another version (or content) of the dataset than "
-            "the one validated in datasets.yaml, so the number is not about the checked data."
+            "The eval output says it ran on another dataset (a name that is neither the "
+            "record's id nor one of its names:), or on another version or content (fingerprint) "
+            "of it, than the one validated in datasets.yaml, so the number is not about the "
+            "checked data."
+        ),
+        C.DATASET_UNVERIFIABLE: (
+            "The dataset record pins a fingerprint, and the eval output records nothing it can "
+            "be computed from (docs/formats.md says what each format needs), so it cannot show "
+            "it measured that data. Re-run so the output records its samples."
         ),
         C.JUDGE_DRIFTED: (
             "Its judge was calibrated once but no longer agrees with human labels. Its grades "

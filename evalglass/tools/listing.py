@@ -5,10 +5,10 @@ It lists what was measured; it never says whether a metric may gate.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from evalglass.core.numbers import fmt
-from evalglass.evidence.model import Evidence
+from evalglass.evidence.model import DatasetIdentity, Evidence
 from evalglass.records._scalars import quote
 
 
@@ -26,11 +26,35 @@ def table(evidence: Evidence, show: Callable[[str], str] = str) -> str:
                 show(m.run.source),
             )
         )
+    found = datasets(evidence)
+    text = _columns(rows)
+    if found:
+        shown = [("dataset", "version", "fingerprint", "source")]
+        shown += [
+            (show(d.name or "—"), show(d.version or "—"), d.fingerprint or "—", show(source))
+            for source, d in found
+        ]
+        text += "\n" + _columns(shown)
+    return text
+
+
+def _columns(rows: Sequence[tuple[str, ...]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return "".join(
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1] + "\n"
         for row in rows
     )
+
+
+def datasets(evidence: Evidence) -> list[tuple[str, DatasetIdentity]]:
+    """Each distinct dataset an output names or fingerprints, with the file it came from, in
+    the metrics' order: what a host pins in datasets.yaml (`names`, `version`, `fingerprint`)."""
+    seen: dict[tuple[str, DatasetIdentity], None] = {}
+    for m in evidence.measurements.values():
+        d = m.run.dataset
+        if d is not None and (d.name or d.version or d.fingerprint):
+            seen.setdefault((m.run.source, d), None)
+    return list(seen)
 
 
 def skeleton(evidence: Evidence) -> str:

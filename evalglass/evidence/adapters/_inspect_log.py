@@ -17,6 +17,7 @@ from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _inspect_files as files
 from evalglass.evidence.adapters import _inspect_groups as groups
 from evalglass.evidence.adapters._inspect_scores import epoch_reducer, value_to_float
+from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
@@ -242,7 +243,18 @@ def _dataset(spec: dict[str, Any]) -> DatasetIdentity | None:
         name=c.text(data.get("name")),
         location=c.text(data.get("location")),
         samples=c.count(data.get("samples")),
+        fingerprint=_fingerprint(data.get("sample_ids")),
     )
+
+
+def _fingerprint(ids: object) -> str | None:
+    """The fingerprint of the sample ids the run set out to score (`eval.dataset.sample_ids`),
+    each id as text; None when the log lists none, or lists one that is not an id."""
+    if not isinstance(ids, list) or not all(
+        isinstance(i, str | int) and not isinstance(i, bool) for i in ids
+    ):
+        return None
+    return fingerprint(str(i) for i in ids)
 
 
 def _declared_samples(spec: dict[str, Any], samples: list[files.Summary] | None) -> int | None:

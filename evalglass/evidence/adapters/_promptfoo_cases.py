@@ -16,6 +16,7 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.fingerprint import canonical
 from evalglass.evidence.model import Reduction, Sample
 
 REDUCER = "mean"
@@ -49,6 +50,19 @@ def cases_of(by_column: dict[int, list[dict[str, Any]]]) -> Cases:
         for row, key in zip(rows, row_keys, strict=True):
             of[id(row)] = rank[key]
     return Cases(of, len(keys))
+
+
+def content_keys(rows: list[dict[str, Any]]) -> set[str] | None:
+    """Each test case's fingerprint key: canonical JSON of its testCase's description and vars
+    (the data it feeds the prompt; its asserts are the eval's, not the dataset's). None when a
+    row has no testCase to take them from."""
+    keys = set()
+    for row in rows:
+        test = row.get("testCase")
+        if not isinstance(test, dict):
+            return None
+        keys.add(canonical({"description": test.get("description"), "vars": test.get("vars")}))
+    return keys
 
 
 def _case_key(row: dict[str, Any]) -> str:

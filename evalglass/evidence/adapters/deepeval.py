@@ -16,6 +16,7 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.fingerprint import canonical, fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
 from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason
@@ -56,7 +57,7 @@ class _Case:
 
 
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
-    cases, distinct = _cases(doc, shown)
+    cases, distinct, contents = _cases(doc, shown)
     reported: dict[str, dict[str, Any]] = {}
     for entry in c.optional_list(doc, "metricsScores", shown, "metricsScores"):
         entry = c.mapping(entry, shown, "metricsScores[]")
@@ -68,8 +69,9 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     run = Run(
         source=shown,
         models=[c.text(hyper.get("model"))],
-        dataset=_dataset(doc, hyper, distinct),
+        dataset=_dataset(doc, hyper, distinct, contents),
         started=_file_time(path),
+        sequence=_file_sequence(path),
         # Its copies in .deepeval/ (wrapped or not) and a saved test_run_*.json are one run:
         # the same cases, answered and timed alike.
         identity="deepeval:" + _digest([doc.get(key) for key in _RUN_KEYS]),
@@ -148,11 +150,13 @@ def _measurement(
     )
 
 
-def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int]:
-    """Per metric name, every test case that ran it (conversational ones included); and how
-    many distinct cases the run had, each repeat of a case counted once."""
+def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int, set[str]]:
+    """Per metric name, every test case that ran it (conversational ones included); how many
+    distinct cases the run had, each repeat of a case counted once; and each case's content key
+    (what it asked: the fingerprint's keys)."""
     by_metric: dict[str, list[_Case]] = {}
     identities: set[str] = set()
+    contents: set[str] = set()
     kept = c.SampleBudget(shown)
     for kind in _CASE_LISTS:
         for position, case in enumerate(c.optional_list(doc, kind, shown, kind)):
@@ -164,6 +168,7 @@ def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int
             # A case is its name (less a repeat suffix) and what it asked, never its position.
             identity = _digest([kind, named and _base_name(named), *(case.get(k) for k in _INPUTS)])
             identities.add(identity)
+            contents.add(_content(kind, case))
             listed = c.optional_list(case, "metricsData", shown, f"{key}.metricsData")
             kept.add(c.Cost.SCORE, len(listed) or 1)
             for data in listed:
@@ -177,7 +182,14 @@ def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int
                 by_metric.setdefault(name, []).append(
                     _Case(case_id, identity, score, c.text(data.get("evaluationModel")))
                 )
-    return by_metric, len(identities)
+    return by_metric, len(identities), contents
+
+
+def _content(kind: str, case: dict[str, Any]) -> str:
+    """A test case's fingerprint key: what it asked, as canonical JSON of the fields of _INPUTS
+    it has (not null), and the list it is in (a conversational case is another kind)."""
+    asked = {key: case[key] for key in _INPUTS if case.get(key) is not None}
+    return canonical([kind, asked])
 
 
 def _case_name(runs: list[_Case]) -> str:
@@ -203,7 +215,9 @@ def _digest(value: object) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _dataset(doc: dict[str, Any], hyper: dict[str, Any], cases: int) -> DatasetIdentity:
+def _dataset(
+    doc: dict[str, Any], hyper: dict[str, Any], cases: int, contents: set[str]
+) -> DatasetIdentity:
     return DatasetIdentity(
         # A Confident AI dataset names itself; otherwise only what the user logged, if anything.
         name=c.text(doc.get("datasetAlias"))
@@ -211,16 +225,28 @@ def _dataset(doc: dict[str, Any], hyper: dict[str, Any], cases: int) -> DatasetI
         or c.text(hyper.get("dataset")),
         version=c.text(doc.get("datasetVersion")),
         samples=cases or None,
+        fingerprint=fingerprint(contents),
     )
+
+
+# test_run_<YYYYMMDD_HHMMSS>.json, and _2, _3, ... for later runs saved in the same second.
+_SAVED = re.compile(r"(\d{4})(\d\d)(\d\d)_(\d\d)(\d\d)(\d\d)(?:_([2-9]|[1-9][0-9]{1,8}))?$")
 
 
 def _file_time(path: Path) -> str | None:
     # DeepEval records no start time; the file name carries when the run was saved (local time).
-    found = re.search(r"(\d{4})(\d\d)(\d\d)_(\d\d)(\d\d)(\d\d)$", path.stem)
+    found = _SAVED.search(path.stem)
     if not found:
         return None
-    y, mo, d, h, mi, s = found.groups()
+    y, mo, d, h, mi, s, _ = found.groups()
     return c.iso_time(f"{y}-{mo}-{d}T{h}:{mi}:{s}")
+
+
+def _file_sequence(path: Path) -> int:
+    """Where DeepEval put the run among those saved in its second: the first has no suffix
+    (1), the next `_2`, and so on."""
+    found = _SAVED.search(path.stem)
+    return int(found.group(7)) if found and found.group(7) else 1
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -234,8 +260,23 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+_SQLITE = b"SQLite format 3\x00"
+
+
 def not_a_run(path: Path, head: bytes) -> str | None:
-    """DeepEval's cache, and the run link it writes in place of results once logged in."""
+    """DeepEval's cache, the run link it writes in place of results once logged in, and its
+    SQLite store.
+
+    The store is refused, not read: an SQLite file is a program for the SQLite engine as much
+    as data (its schema can hold triggers and views), reading an untrusted one safely needs
+    SQLite's defensive mode, which Python 3.11's sqlite3 cannot turn on, and DeepEval writes
+    the same run as JSON by default."""
+    if head.startswith(_SQLITE) and (path.name == "deepeval.db" or b"test_runs" in head):
+        return (
+            "DeepEval's SQLite store (DEEPEVAL_LOCAL_STORE=sqlite), which evalglass does not "
+            "read: run with DEEPEVAL_LOCAL_STORE=json (the default) and DEEPEVAL_RESULTS_FOLDER "
+            "set, and give the test_run_*.json it writes"
+        )
     body = head.lstrip(c.BOM_AND_SPACE)
     if not body.startswith(b"{"):
         return None

@@ -15,6 +15,7 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 
@@ -22,6 +23,12 @@ from evalglass.evidence.registry import Adapter
 _MEAN_BY_DEFAULT = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match"})
 # lm-eval writes this where it could not compute a number (typically a stderr).
 _NOT_AVAILABLE = "N/A"
+# `--predict_only` (or a task with no metric) writes `"bypass,<filter>": 999`: a placeholder
+# for a metric lm-eval never computed, never a score.
+_BYPASS = "bypass"
+# Hugging Face's packaged builders: a dataset_path naming the loader of local data_files, not
+# a dataset. The files name the dataset.
+_LOADERS = frozenset({"json", "csv", "parquet", "text", "arrow", "pandas"})
 
 _PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a BLEU tuple)
 
@@ -46,23 +53,36 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
         started=c.iso_time(doc.get("date")) or _stamp_time(path),
     )
     kept = c.SampleBudget(shown)
+    bypassed = False
+    found = 0
     for task, row in results.items():
         row = c.mapping(groups.get(task, row), shown, f"results.{task}")
         keys = [(key, *key.split(",", 1)) for key in row if "," in key]
+        bypassed = bypassed or any(metric == _BYPASS for _, metric, _ in keys)
         metrics = [
-            (key, metric, flt) for key, metric, flt in keys if not metric.endswith("_stderr")
+            (key, metric, flt)
+            for key, metric, flt in keys
+            if not metric.endswith("_stderr") and metric != _BYPASS
         ]
+        found += len(metrics)
         if task in group_names:
             for key, metric, flt in metrics:
                 yield _group_measurement(task, row, key, metric, flt, run, shown)
             continue
-        task_run = attrs.evolve(run, dataset=_dataset(doc, task))
-        per_doc = _samples_beside(path, shown, task, kept) if metrics else {}
+        samples = _samples_beside(path, shown, task, kept) if metrics else _Samples({}, set())
+        task_run = attrs.evolve(run, dataset=_dataset(doc, task, samples.doc_hashes))
+        per_doc = samples.scores
         for key, metric, flt in metrics:
             scores = (
                 per_doc.get((metric, flt)) if _aggregation(doc, task, metric) == "mean" else None
             )
             yield _task_measurement(task, row, key, metric, flt, task_run, scores, shown)
+    if bypassed and not found:
+        raise OutputError(
+            shown,
+            "a predict-only run (lm-eval --predict_only): it computed no metric, only "
+            "placeholders ('bypass'), so it measures nothing to gate",
+        )
 
 
 def _task_measurement(
@@ -151,22 +171,31 @@ def _model(doc: dict[str, Any]) -> str | None:
     return c.text(doc.get("model_name")) or from_args or c.text(config.get("model"))
 
 
-def _dataset(doc: dict[str, Any], task: str) -> DatasetIdentity:
+def _dataset(doc: dict[str, Any], task: str, doc_hashes: set[str]) -> DatasetIdentity:
     config = c.section(c.section(doc, "configs"), task)
     path, name = c.text(config.get("dataset_path")), c.text(config.get("dataset_name"))
-    files = c.section(config, "dataset_kwargs").get("data_files")
+    kwargs = c.section(config, "dataset_kwargs")
+    files = kwargs.get("data_files")
     split = c.text(config.get("test_split")) or c.text(config.get("validation_split"))
     if isinstance(files, dict):
         files = files.get(split) if split is not None else None
-    version = c.section(doc, "versions").get(task)
+    location = c.text(files)
+    if path in _LOADERS and location is not None:
+        named: str | None = location
+    else:
+        named = f"{path}/{name}" if path and name else path
     return DatasetIdentity(
-        # Named even without a dataset_path, so the task version is never read as the version
-        # of some other dataset the host validated.
-        name=(f"{path}/{name}" if path and name else path) or task,
-        version=str(version) if isinstance(version, str | int | float) else None,
-        location=c.text(files),
+        # Named even without a dataset_path (after the task), so an output never passes for
+        # some other dataset the host validated by naming none.
+        name=named or task,
+        # The dataset's own revision, when the task pins one; the task's version (`versions`)
+        # is the task config's, not the data's.
+        version=c.text(kwargs.get("revision")),
+        location=location,
         samples=c.count(c.section(c.section(doc, "n-samples"), task).get("original")),
-        fingerprint=c.text(c.section(doc, "task_hashes").get(task)),
+        # Over every document's doc_hash in the samples file (--log_samples); task_hashes is
+        # lm-eval's own digest of them, by another rule than every other format's.
+        fingerprint=fingerprint(doc_hashes),
     )
 
 
@@ -176,18 +205,25 @@ def _stamp_time(path: Path) -> str | None:
     return c.iso_time(f"{found.group(1)}:{found.group(2)}:{found.group(3)}") if found else None
 
 
-def _samples_beside(
-    path: Path, shown: str, task: str, kept: c.SampleBudget
-) -> dict[tuple[str, str], _PerDoc]:
+@attrs.frozen
+class _Samples:
+    """What a task's samples file holds: per metric and filter, each document's score; and
+    every document's doc_hash."""
+
+    scores: dict[tuple[str, str], _PerDoc]
+    doc_hashes: set[str]
+
+
+def _samples_beside(path: Path, shown: str, task: str, kept: c.SampleBudget) -> _Samples:
     """Per-document scores from the samples_<task>_<ts>.jsonl beside the results, if it is there."""
     stamp = path.stem.rpartition("_")[2]
     name = f"samples_{task}_{stamp}.jsonl"
     # A task name comes from the file: it names a file beside it, never one elsewhere.
     if "_" not in path.stem or _ELSEWHERE.search(task) or task in (".", ".."):
-        return {}
+        return _Samples({}, set())
     sibling = path.with_name(name)
     if not sibling.is_file():
-        return {}
+        return _Samples({}, set())
     sibling_shown = os.path.join(os.path.dirname(shown), sibling.name)
     try:
         with progress.open_binary(sibling) as stream:
@@ -199,8 +235,10 @@ def _samples_beside(
 _ELSEWHERE = re.compile(r"[/\\\x00]")
 
 
-def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[str, str], _PerDoc]:
+def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> _Samples:
     found: dict[tuple[str, str], _PerDoc] = {}
+    hashes: set[str] = set()
+    unhashed = False
     for number, line in enumerate(stream, 1):
         if not line.strip():
             continue
@@ -210,6 +248,11 @@ def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[s
         doc_id = entry.get("doc_id")
         if not isinstance(doc_id, int | str) or isinstance(doc_id, bool):
             raise OutputError(shown, "expected a 'doc_id'", number)
+        doc_hash = c.text(entry.get("doc_hash"))
+        if doc_hash is None:
+            unhashed = True
+        else:
+            hashes.add(doc_hash)
         # One line per document per filter: the filter is part of the key.
         raw_filter = entry.get("filter")
         flt = raw_filter if isinstance(raw_filter, str) else "none"
@@ -220,7 +263,8 @@ def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> dict[tuple[s
             value: Any = entry.get(metric)
             scores = found.setdefault((metric, flt), {})
             scores[str(doc_id)] = c.to_float(value) if c.is_number(value) else None
-    return found
+    # A document without its hash leaves the set short: no fingerprint rather than a wrong one.
+    return _Samples(found, set() if unhashed else hashes)
 
 
 _RESULTS_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{')

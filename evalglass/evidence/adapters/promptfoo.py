@@ -18,9 +18,11 @@ from evalglass.evidence.adapters._promptfoo_cases import (
     Cases,
     cases_of,
     columns_of_rows,
+    content_keys,
     run_identity,
 )
 from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
+from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
 
@@ -110,7 +112,7 @@ def _columns(
     rows = [row for column_rows in by_column.values() for row in column_rows]
     cases = cases_of(by_column)
     identity = run_identity(rows)
-    dataset = _dataset(config, cases)
+    dataset = _dataset(config, cases, content_keys(rows))
     for index, column in enumerate(columns):
         provider, label = c.text(column.get("provider")), c.text(column.get("label"))
         if provider is None or label is None:
@@ -371,7 +373,7 @@ def _provider_names(value: object) -> list[str]:
     return []
 
 
-def _dataset(config: dict[str, Any], cases: Cases) -> DatasetIdentity:
+def _dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> DatasetIdentity:
     tests = config.get("tests")
     if isinstance(tests, str):
         location: str | None = tests
@@ -379,7 +381,11 @@ def _dataset(config: dict[str, Any], cases: Cases) -> DatasetIdentity:
         location = ", ".join(tests)
     else:
         location = None  # inline tests: the config is the dataset
-    return DatasetIdentity(location=location, samples=cases.distinct or None)
+    return DatasetIdentity(
+        location=location,
+        samples=cases.distinct or None,
+        fingerprint=fingerprint(keys) if keys is not None else None,
+    )
 
 
 # The first line of `-o results.jsonl` is one result row; two of these keys mark it as promptfoo's.
