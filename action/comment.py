@@ -16,6 +16,9 @@ from urllib.parse import urlparse
 import _runner as runner
 
 MARKER = "<!-- evalglass-scorecard -->"
+# Who the workflow's own GITHUB_TOKEN writes as: an app installation token, which cannot ask
+# GET /user who it is.
+ACTIONS_BOT = "github-actions[bot]"
 TIMEOUT = 120  # seconds for one `gh api` call
 
 
@@ -61,12 +64,29 @@ def pages(text: str) -> list[Any]:
     return items
 
 
-def sticky(comments: list[Any]) -> int | None:
-    """The id of the first comment that is ours: its body starts with the marker."""
+def sticky(comments: list[Any], login: str) -> int | None:
+    """The id of the first comment that is ours: written by `login` (the token's own user) and
+    starting with the marker. A comment anyone else wrote is never taken over, whatever it says:
+    the marker alone is text any commenter can paste."""
     for item in comments:
-        if isinstance(item, dict) and str(item.get("body", "")).lstrip().startswith(MARKER):
+        if not isinstance(item, dict):
+            continue
+        author = (item.get("user") or {}).get("login") if isinstance(item.get("user"), dict) else None
+        if author == login and str(item.get("body", "")).lstrip().startswith(MARKER):
             return int(item["id"])
     return None
+
+
+def token_login() -> str:
+    """The login the token writes comments as: GET /user for a person's or a bot user's token;
+    an app installation token (the workflow's GITHUB_TOKEN) cannot ask, and writes as
+    github-actions[bot]."""
+    try:
+        answer = json.loads(gh("user"))
+    except (CommentError, ValueError):
+        return ACTIONS_BOT
+    login = answer.get("login") if isinstance(answer, dict) else None
+    return login if isinstance(login, str) and login else ACTIONS_BOT
 
 
 def pull_request() -> int | None:
@@ -86,7 +106,7 @@ def post(repository: str, number: int, body: str) -> str:
     except ValueError as exc:
         raise CommentError(f"could not read the pull request's comments: {exc}") from None
     payload = json.dumps({"body": body})
-    existing = sticky(comments)
+    existing = sticky(comments, token_login())
     if existing is not None:
         gh(
             "--method",
@@ -108,6 +128,22 @@ def post(repository: str, number: int, body: str) -> str:
     return "created the comment"
 
 
+def body_or_unfinished(path: str) -> str:
+    """The body the scoring step wrote; when it wrote none (it, or a step before it, failed), a
+    body saying the run did not finish, so an older run's result is not left standing."""
+    if path and Path(path).is_file():
+        return Path(path).read_text(encoding="utf-8")
+    server = runner.env("GITHUB_SERVER_URL").rstrip("/") or "https://github.com"
+    repository, run_id = runner.env("GITHUB_REPOSITORY"), runner.env("GITHUB_RUN_ID")
+    where = "this run's log"
+    if repository and run_id.isdigit():
+        where = f"[this run's log]({server}/{repository}/actions/runs/{run_id})"
+    return (
+        f"{MARKER}\n**evalglass check: did not finish** — a step of the evalglass action failed "
+        f"before it scored, so there is no result for this commit: see {where}.\n"
+    )
+
+
 def main() -> int:
     """Post or update the sticky comment when the `comment` input is true and the run is a pull
     request. Exits 0 whatever becomes of the comment (a failure is a warning, never a gate); 2
@@ -125,7 +161,7 @@ def main() -> int:
         if number is None:
             print("not a pull request: no comment (the scorecard is in the job summary)")
             return 0
-        body = Path(runner.env("COMMENT_BODY")).read_text(encoding="utf-8")
+        body = body_or_unfinished(runner.env("COMMENT_BODY"))
         done = post(runner.env("GITHUB_REPOSITORY"), number, body)
         print(f"pull request #{number}: {done}")
     except Exception as exc:  # noqa: BLE001

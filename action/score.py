@@ -7,6 +7,7 @@ Inputs arrive as environment variables (never text pasted into a shell), so no i
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import json
 import os
@@ -15,6 +16,8 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -47,6 +50,7 @@ class Inputs:
     fail_on_loosen: bool
     require_gate: bool
     args: tuple[str, ...]
+    model: str | None = None  # `--model`: which model's outputs to score
 
 
 @dataclass(frozen=True)
@@ -76,22 +80,70 @@ def read_inputs() -> Inputs:
         fail_on_loosen=runner.flag("INPUT_FAIL_ON_LOOSEN"),
         require_gate=runner.flag("INPUT_REQUIRE_GATE"),
         args=args,
+        model=runner.env("INPUT_MODEL").strip() or None,
     )
 
 
 def expand(spec: str) -> tuple[str, ...]:
     """One path or glob per line, so that paths with spaces need no quoting. A glob expands
-    (sorted, `**` recursive) against the working directory; one that matches nothing is passed
-    on as written, so evalglass names it in its one-line error and exits 4: never a silent pass."""
+    (sorted, `**` recursive, never into a linked folder) against the working directory; one that
+    matches nothing is passed on as written, so evalglass names it in its one-line error and
+    exits 4: never a silent pass."""
     paths: list[str] = []
     for line in spec.splitlines():
         pattern = line.strip()
         if not pattern or pattern.startswith("#"):
             continue
         is_glob = glob.escape(pattern) != pattern and not os.path.lexists(pattern)
-        matches = sorted(glob.glob(pattern, recursive=True)) if is_glob else []
+        matches = sorted(set(_glob(pattern))) if is_glob else []
         paths.extend(path for path in matches or [pattern] if path not in paths)
     return tuple(paths)
+
+
+def _glob(pattern: str) -> Iterator[str]:
+    """What glob.glob(pattern, recursive=True) matches, except that `**` never descends through
+    a symbolic link to a folder: two committed links `logs/a -> .` and `logs/b -> .` would
+    otherwise make the walk endless (glob follows them, doubling at every level)."""
+    parts = pattern.split("/")
+    fixed = 0
+    while fixed < len(parts) and glob.escape(parts[fixed]) == parts[fixed]:
+        fixed += 1
+    base = "/".join(parts[:fixed])
+    if fixed and not base:
+        base = "/"  # an absolute pattern
+    if base and not os.path.isdir(base):
+        return
+    yield from (path for path in _walk(base, parts[fixed:]) if path)
+
+
+def _walk(folder: str, rest: list[str]) -> Iterator[str]:
+    if not rest:
+        yield folder
+        return
+    segment, later = rest[0], rest[1:]
+    try:
+        with os.scandir(folder or ".") as found:
+            entries = sorted(found, key=lambda e: e.name)
+    except OSError:
+        return
+    # As glob: names starting with a dot match only a segment that starts with one.
+    shown = [e for e in entries if segment.startswith(".") or not e.name.startswith(".")]
+    if segment == "**":
+        yield from _walk(folder, later)
+        for entry in shown:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _walk(os.path.join(folder, entry.name), rest)
+            elif not later:
+                yield os.path.join(folder, entry.name)
+        return
+    for entry in shown:
+        if not fnmatch.fnmatchcase(entry.name, segment):
+            continue
+        path = os.path.join(folder, entry.name)
+        if not later:
+            yield path
+        elif entry.is_dir():
+            yield from _walk(path, later)
 
 
 def records_ref(given: str, base_ref: str) -> tuple[str | None, str | None]:
@@ -153,6 +205,11 @@ def input_format(args: tuple[str, ...]) -> list[str]:
     return []
 
 
+def model_option(inputs: Inputs) -> list[str]:
+    """`--model NAME` when the `model` input names one: the score and the diff read one model."""
+    return [] if inputs.model is None else ["--model", inputs.model]
+
+
 def diff(inputs: Inputs, ref: str, target: Path) -> Run:
     """`evalglass diff` of the records at `ref` against the working tree's, its Markdown written
     to `target`. A loosening refused by `fail-on-loosen` is also an error annotation."""
@@ -166,6 +223,7 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
         "--format",
         "markdown",
         *input_format(inputs.args),
+        *model_option(inputs),
     ]
     if inputs.fail_on_loosen:
         command.append("--fail-on-loosen")
@@ -180,7 +238,63 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
     return done
 
 
-def score(inputs: Inputs, folder: Path) -> Run:
+def base_scorecard(branch: str, artifact: str, folder: Path) -> tuple[Path | None, str]:
+    """The scorecard JSON of the base branch's latest run of this action, from its artifact
+    (named `artifact`), unpacked into `folder`; or None. Either way a line for the comment
+    saying which run it came from, or that there was none (the comparison is display only, so
+    any failure to find one is said and passed over, never a gate)."""
+    repository = runner.env("GITHUB_REPOSITORY")
+    none = (
+        f"No earlier scorecard to compare with: no unexpired artifact `{artifact}` from `{branch}`."
+    )
+    try:
+        listed = _gh("api", f"repos/{repository}/actions/artifacts?name={artifact}&per_page=100")
+        found = [
+            a
+            for a in json.loads(listed).get("artifacts", [])
+            if not a.get("expired") and (a.get("workflow_run") or {}).get("head_branch") == branch
+        ]
+        if not found:
+            return None, none
+        latest = max(found, key=lambda a: str(a.get("created_at", "")))
+        archive = folder / "base-artifact.zip"
+        archive.write_bytes(
+            _gh_bytes("api", f"repos/{repository}/actions/artifacts/{int(latest['id'])}/zip")
+        )
+        target = folder / "base-scorecard.json"
+        with zipfile.ZipFile(archive) as packed:
+            target.write_bytes(packed.read("scorecard.json"))
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        zipfile.BadZipFile,
+        subprocess.SubprocessError,
+    ) as exc:
+        return (
+            None,
+            f"No earlier scorecard to compare with: the base branch's artifact could not be read ({exc}).",
+        )
+    run_id = (latest.get("workflow_run") or {}).get("id")
+    where = f"run {run_id}" if run_id else "its latest run"
+    return (
+        target,
+        f"Compared with `{branch}`'s latest scorecard (artifact `{artifact}`, {where}); display only.",
+    )
+
+
+def _gh_bytes(*args: str) -> bytes:
+    """`gh ARGS`'s stdout; OSError or CalledProcessError when gh is missing or fails."""
+    done = subprocess.run(["gh", *args], capture_output=True, timeout=120, check=True)
+    return done.stdout
+
+
+def _gh(*args: str) -> str:
+    return _gh_bytes(*args).decode("utf-8")
+
+
+def score(inputs: Inputs, folder: Path, compare: Path | None = None) -> Run:
     """`evalglass score` with the GitHub format on stdout (annotations and the job summary) and
     every format of WRITES written into `folder`; the user's `args` follow the action's own
     options."""
@@ -191,6 +305,9 @@ def score(inputs: Inputs, folder: Path) -> Run:
         command += ["--records-ref", inputs.records_ref]
     if inputs.require_gate:
         command.append("--require-gate")
+    if compare is not None:
+        command += ["--compare", str(compare)]
+    command += model_option(inputs)
     return run([*command, *inputs.args, "--", *inputs.outputs])
 
 
@@ -229,14 +346,63 @@ def diff_section(diffed: Run, text: str) -> str:
     return "\n".join(parts)
 
 
-def comment(scorecard: str | None, scored: Run, extra: str) -> str:
-    """The sticky comment: the marker first, then the scorecard (or why there is none), then the
-    records diff; a diff too long to fit is left to the job summary."""
-    head = (
-        scorecard
-        if scorecard is not None
-        else (f"{MARKER}\n" + failure("evalglass could not score this run", scored))
+def verdict_word(verdict: str, code: int, scored: Run) -> str:
+    """The job's result in one word: the score's verdict when the job ends with the score's code,
+    else FAIL (the diff failed a passing score)."""
+    if verdict and code == scored.code:
+        return verdict.upper()
+    return "PASS" if code == 0 else "FAIL"
+
+
+def headline(verdict: str, scored: Run, diffed: Run | None, fail_on_loosen: bool) -> str:
+    """The comment's first line: the job's verdict, from the score and the diff together, and
+    what the diff found, so a loosening that fails a passing score is named before anything."""
+    code = exit_code(scored, diffed)
+    score = (
+        f"score {verdict.upper()} (exit {scored.code})"
+        if verdict
+        else (f"the score could not run (exit {scored.code})")
     )
+    if diffed is None:
+        diff = "no records diff (no base ref)"
+    elif diffed.code == DIFF_LOOSENED_EXIT:
+        diff = "**the host records loosen a gate without a new approval** (`fail-on-loosen`)"
+    elif diffed.code != 0:
+        diff = f"the records diff could not compare (exit {diffed.code})"
+    elif fail_on_loosen:
+        diff = "the records diff loosens nothing"
+    else:
+        diff = "records diff shown below, not checked (`fail-on-loosen: false`)"
+    return f"**evalglass check: {verdict_word(verdict, code, scored)} (exit {code})** — {score}; {diff}"
+
+
+def artifacts_line(artifact: str) -> str:
+    """Where the HTML, JSON and JUnit scorecards of this run are: its artifact, on the run's
+    page; empty outside a workflow run (no run id to link to)."""
+    server, repository, run_id = (
+        runner.env("GITHUB_SERVER_URL").rstrip("/") or "https://github.com",
+        runner.env("GITHUB_REPOSITORY"),
+        runner.env("GITHUB_RUN_ID"),
+    )
+    if not (repository and run_id.isdigit()):
+        return ""
+    url = f"{server}/{repository}/actions/runs/{run_id}#artifacts"
+    name = artifact.replace("`", "")
+    return f"The HTML, JSON and JUnit scorecards are this run's artifact `{name}`: [artifacts]({url}).\n"
+
+
+def comment(scorecard: str | None, scored: Run, extra: str, first: str = "", tail: str = "") -> str:
+    """The sticky comment: the marker first, then `first` (the job's verdict), the scorecard (or
+    why there is none), `tail` (where the artifacts are), then the records diff; a diff too long
+    to fit is left to the job summary."""
+    body = (
+        scorecard.removeprefix(f"{MARKER}\n")
+        if scorecard is not None
+        else (failure("evalglass could not score this run", scored))
+    )
+    head = f"{MARKER}\n" + (f"{first}\n\n" if first else "") + body
+    if tail:
+        head = f"{head.rstrip()}\n\n{tail}"
     if not extra:
         return head
     whole = f"{head}\n{extra}"
@@ -269,19 +435,31 @@ def main() -> int:
     diffed = None
     if inputs.records_ref:
         diffed = diff(inputs, inputs.records_ref, folder / "records-diff.md")
-    scored = score(inputs, folder)
+    compared, compare_note = None, ""
+    if inputs.base_branch:
+        artifact = runner.env("INPUT_ARTIFACT_NAME") or "evalglass"
+        compared, compare_note = base_scorecard(inputs.base_branch, artifact, folder)
+        print(compare_note)
+    scored = score(inputs, folder, compared)
     written = {fmt: folder / name for fmt, name in WRITES.items() if (folder / name).is_file()}
 
     extra = ""
     if diffed is not None:
         extra = diff_section(diffed, (folder / "records-diff.md").read_text(encoding="utf-8"))
     scorecard = written["markdown"].read_text(encoding="utf-8") if "markdown" in written else None
-    body.write_text(comment(scorecard, scored, extra), encoding="utf-8")
-    # evalglass appends the scorecard to the job summary itself (--format github): add the rest.
-    runner.append_summary(extra if scorecard is not None else body.read_text(encoding="utf-8"))
     verdict = ""
     if "json" in written:
         verdict = json.loads(written["json"].read_text(encoding="utf-8"))["verdict"]
+    first = headline(verdict, scored, diffed, inputs.fail_on_loosen)
+    if compare_note:
+        first += f"\n\n{compare_note}"
+    uploaded = "json" in written  # the artifact step uploads only when the JSON was written
+    tail = artifacts_line(runner.env("INPUT_ARTIFACT_NAME") or "evalglass") if uploaded else ""
+    body.write_text(comment(scorecard, scored, extra, first, tail), encoding="utf-8")
+    # evalglass appends the scorecard to the job summary itself (--format github): add the rest.
+    runner.append_summary(
+        f"{first}\n\n{extra}" if scorecard is not None else body.read_text(encoding="utf-8")
+    )
     publish(
         exit_code=exit_code(scored, diffed),
         comment_body=body,

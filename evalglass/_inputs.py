@@ -88,6 +88,14 @@ SAMPLE_MEMORY = Cap(
     "EVALGLASS_MAX_SAMPLE_MEMORY", 384 << 20, "the per-sample entries kept from one output take"
 )
 
+# Cells of the agreement tables `evalglass calibrate` bootstraps over, one row per item: on a
+# categorical scale each table has as many cells as distinct labels squared, so 20,000 labels
+# would ask for gigabytes per item. The default holds a million binary items, or 100,000 items
+# on ten labels with one human rater.
+AGREEMENT_CELLS = Cap(
+    "EVALGLASS_MAX_AGREEMENT_CELLS", 1 << 25, "agreement tables", "cells"
+)
+
 
 def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
     """`path` opened for binary reading, if it is a regular file (see `regular_fd`)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from evalglass._inputs import TooLarge, read_regular
 from evalglass.errors import CalibrationError
 
 
@@ -170,19 +171,27 @@ def evidence_from_text(text: str, where: str) -> CalibrationEvidence:
         raise CalibrationError(
             where, f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno
         ) from None
+    except ValueError:  # an integer past Python's digit limit
+        raise CalibrationError(where, "not valid JSON: a number with too many digits") from None
+    except RecursionError:
+        raise CalibrationError(where, "not valid JSON: nested too deeply to read") from None
     return _Reader(where).document(doc)
 
 
 def read_evidence(path: str) -> CalibrationEvidence:
     """Read an evidence file from disk; CalibrationError when it is missing or malformed."""
     try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
+        data = read_regular(path)
     except FileNotFoundError:
         raise CalibrationError(path, "calibration evidence file does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
-        raise CalibrationError(path, f"cannot be read: {reason}") from None
+    except OSError as exc:
+        raise CalibrationError(path, f"cannot be read: {exc.strerror or exc}") from None
+    except TooLarge as exc:
+        raise CalibrationError(path, str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CalibrationError(path, "cannot be read: not UTF-8 text") from None
     return evidence_from_text(text, path)
 
 

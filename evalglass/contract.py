@@ -312,6 +312,28 @@ class Policy:
 
 
 @attrs.frozen(kw_only=True)
+class MetricComparison:
+    """One metric against the earlier scorecard `--compare` named: its value there (null when
+    it had none) and the change, current − earlier, with its interval (null without both)."""
+
+    id: str
+    earlier: float | None
+    change: Change | None
+
+
+@attrs.frozen(kw_only=True)
+class Comparison:
+    """The earlier scorecard a run was shown beside (display only: it decides nothing): its
+    path, when it was evaluated, whether it is older than the base commit (null: not checked),
+    and each measured metric's change."""
+
+    source: str
+    evaluated_at: dt.datetime | None
+    stale: bool | None
+    metrics: tuple[MetricComparison, ...]
+
+
+@attrs.frozen(kw_only=True)
 class Scorecard:
     """A whole scorecard JSON: the verdict and exit code, the metrics sorted by id, and what the
     run read. Fields added after schema_version 1 was published have defaults, so files written
@@ -332,6 +354,8 @@ class Scorecard:
     skipped: tuple[Skipped, ...] = ()
     # The tier of host checks `evalglass run` ran; absent for `evalglass score`, which runs none.
     tier: TierName | None = None
+    # The earlier scorecard `score --compare` showed this one beside; absent without one.
+    comparison: Comparison | None = None
 
     def metric(self, metric_id: str) -> Metric | None:
         """The entry for `metric_id`, or None."""
@@ -460,7 +484,10 @@ def _converter() -> cattrs.Converter:
     )
     conv.register_unstructure_hook(Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted))
     conv.register_unstructure_hook(
-        Scorecard, make_dict_unstructure_fn(Scorecard, conv, skipped=omitted, tier=omitted)
+        Scorecard,
+        make_dict_unstructure_fn(
+            Scorecard, conv, skipped=omitted, tier=omitted, comparison=omitted
+        ),
     )
     return conv
 

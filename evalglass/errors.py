@@ -11,6 +11,8 @@ where they happen, so the CLI prints one line and no traceback.
 
 from __future__ import annotations
 
+_PATH_SHOWN = 300
+
 
 class EvalglassError(Exception):
     """An input evalglass cannot use; `str()` is the one line a user sees."""
@@ -25,7 +27,9 @@ class EvalglassError(Exception):
 
     def __str__(self) -> str:
         """`path:line: message`, or `path: message` when no line is to blame."""
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        # A path is named, not repeated whole: one the OS refused as too long may run to pages.
+        path = self.path if len(self.path) <= _PATH_SHOWN else self.path[: _PATH_SHOWN - 1] + "…"
+        where = path if self.line is None else f"{path}:{self.line}"
         return f"{where}: {self.message}"
 
 

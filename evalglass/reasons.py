@@ -48,6 +48,9 @@ class ValidityCode(enum.Enum):
     INTERVAL_UNAVAILABLE = "interval_unavailable"
     TOO_MANY_MISSING = "too_many_missing"
     VALUE_MISMATCH = "value_mismatch"
+    # The run behind the number did not complete (cancelled, errored, still running): what it
+    # scored is part of what it set out to score, chosen by when it stopped.
+    RUN_INCOMPLETE = "run_incomplete"
     # A check that could not run (executable not found, cwd missing, file unreadable): no
     # outcome at all, so never a pass and never a plain fail.
     CHECK_COULD_NOT_RUN = "check_could_not_run"

@@ -20,9 +20,11 @@ ACTION_YML = ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 REPOSITORY = "acme/evals"
 PULL_REQUEST = 7
+RUN_ID = "4242"
 
 # The fake gh: `gh api` with --paginate lists the comments, page by page as gh prints them (JSON
-# arrays back to back); --method POST/PATCH creates or edits one. Every call is logged.
+# arrays back to back); --method POST/PATCH creates or edits one; `actions/artifacts` lists the
+# artifacts set, and `.../zip` prints the zip set. Every call is logged.
 FAKE_GH = """\
 import json, os, sys
 args = sys.argv[1:]
@@ -32,6 +34,21 @@ with open(os.environ["FAKE_GH_LOG"], "a", encoding="utf-8") as log:
 if os.environ.get("FAKE_GH_FAIL"):
     sys.stderr.write("HTTP 403: Resource not accessible by integration\\n")
     sys.exit(1)
+# GET /user answers for a user's token; the workflow's GITHUB_TOKEN cannot ask it.
+login = os.environ.get("FAKE_GH_USER", "")
+if args == ["api", "user"]:
+    if not login:
+        sys.stderr.write("HTTP 403: Resource not accessible by integration\\n")
+        sys.exit(1)
+    sys.stdout.write(json.dumps({"login": login}))
+    sys.exit(0)
+wanted = next((a for a in args if "/actions/artifacts" in a), None)
+if wanted is not None:  # the artifacts list, or one artifact's zip
+    if wanted.endswith("/zip"):
+        sys.stdout.buffer.write(open(os.environ["FAKE_GH_ARTIFACT_ZIP"], "rb").read())
+    else:
+        sys.stdout.write(open(os.environ["FAKE_GH_ARTIFACTS"], encoding="utf-8").read())
+    sys.exit(0)
 store = os.environ["FAKE_GH_COMMENTS"]
 pages = json.load(open(store, encoding="utf-8"))
 if "--method" not in args:
@@ -40,7 +57,8 @@ if "--method" not in args:
 at = args.index("--method")
 method, path, text = args[at + 1], args[at + 2], json.loads(body)["body"]
 if method == "POST":
-    comment = {"id": 1000 + sum(len(p) for p in pages), "body": text}
+    author = {"login": login or "github-actions[bot]"}
+    comment = {"id": 1000 + sum(len(p) for p in pages), "body": text, "user": author}
     pages[-1].append(comment)
 else:
     wanted = int(path.rsplit("/", 1)[1])
@@ -67,6 +85,10 @@ class GitHub:
     )
     gh: bool = True  # put the fake gh on PATH
     gh_fails: bool = False
+    token_user: str = ""  # GET /user's login; "" for the workflow's GITHUB_TOKEN (an app's)
+    # What `gh api .../actions/artifacts` answers, and the zip any artifact downloads as.
+    artifacts: list[dict[str, Any]] = field(default_factory=list)
+    artifact_zip: Path | None = None
 
     def __post_init__(self) -> None:
         (self.root / "bin").mkdir(parents=True, exist_ok=True)
@@ -115,14 +137,21 @@ class GitHub:
             "GITHUB_EVENT_PATH": str(event),
             "GITHUB_BASE_REF": self.base_ref,
             "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_RUN_ID": RUN_ID,
             "GITHUB_ACTION_PATH": str(ROOT),
             "GITHUB_STEP_SUMMARY": str(self.summary_file),
             "RUNNER_TEMP": str(self.root / "runner temp"),
             "FAKE_GH_LOG": str(self.log_file),
             "FAKE_GH_COMMENTS": str(self.comments_file),
         }
+        listed = self.root / "artifacts.json"
+        listed.write_text(json.dumps({"artifacts": self.artifacts}))
+        env["FAKE_GH_ARTIFACTS"] = str(listed)
+        env["FAKE_GH_ARTIFACT_ZIP"] = str(self.artifact_zip or self.root / "no-such.zip")
         if self.gh_fails:
             env["FAKE_GH_FAIL"] = "1"
+        if self.token_user:
+            env["FAKE_GH_USER"] = self.token_user
         return env
 
 
@@ -178,6 +207,8 @@ def run_action(github: GitHub, cwd: Path, **inputs: str) -> Result:
             return "fake-token"
         if match := re.fullmatch(r"inputs\.([\w-]+)", expression):
             return str(values[match[1]])
+        if " || " in expression:  # the first operand that is not empty, as GitHub's `||`
+            return next((v for v in map(evaluate, expression.split(" || ")) if v), "")
         if match := re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression):
             return steps.get(match[1], {}).get(match[2], "")
         raise AssertionError(f"the harness cannot evaluate ${{{{ {expression} }}}}")

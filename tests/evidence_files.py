@@ -28,6 +28,7 @@ _DOCS = frozenset(
         "console.txt",
         "list_eval_logs.txt",
         "files-written.txt",
+        "summaries.txt",
     }
 )
 

@@ -28,10 +28,12 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "comm
 
 @attrs.frozen
 class Answer:
-    """One tool call's result: the error flag and its one text block."""
+    """One tool call's result: the error flag, its one text block, and its structured content
+    (None when the server sent none)."""
 
     is_error: bool
     text: str
+    structured: dict[str, Any] | None = None
 
 
 def drive(
@@ -106,7 +108,7 @@ def _drive_in_process(
 async def answer(session: ClientSession, name: str, arguments: dict[str, Any]) -> Answer:
     result = await session.call_tool(name, arguments)
     assert len(result.content) == 1 and isinstance(result.content[0], TextContent)
-    return Answer(result.is_error, result.content[0].text)
+    return Answer(result.is_error, result.content[0].text, result.structured_content)
 
 
 def calls(

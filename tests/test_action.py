@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,6 +22,7 @@ from tests.action_harness import (
     PULL_REQUEST,
     REPOSITORY,
     ROOT,
+    RUN_ID,
     GitHub,
     action,
     run_action,
@@ -28,6 +30,7 @@ from tests.action_harness import (
 from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, edit
 
 MARKER = "<!-- evalglass-scorecard -->"
+BOT = {"login": "github-actions[bot]"}  # who the workflow's GITHUB_TOKEN writes as
 EXAMPLE = ROOT / "examples/ci/github-action.yml"
 
 
@@ -111,8 +114,9 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     """Comments come a page at a time; a comment that only quotes the marker is not taken over."""
     github.set_comments(
         [
-            [{"id": 1, "body": "looks good"}, {"id": 2, "body": f"> quoting\n{MARKER}"}],
-            [{"id": 3, "body": f"{MARKER}\nold scorecard"}],
+            [{"id": 1, "body": "looks good", "user": BOT},
+             {"id": 2, "body": f"> quoting\n{MARKER}", "user": BOT}],
+            [{"id": 3, "body": f"{MARKER}\nold scorecard", "user": BOT}],
         ]
     )
     result = run_action(github, work, outputs="run.json")
@@ -122,6 +126,33 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     ]
     assert github.comments()[2]["body"].startswith(MARKER + "\n")
     assert github.comments()[1]["body"] == f"> quoting\n{MARKER}"
+
+
+@pytest.mark.parametrize("token_user", ["", "release-bot"])
+def test_a_comment_someone_else_wrote_is_never_updated(
+    work: Path, tmp_path: Path, token_user: str
+) -> None:
+    """A comment that starts with the marker but was written by someone other than the token's
+    own user (GET /user, or github-actions[bot] for the workflow's token) is left alone: the
+    scorecard goes into the token's own comment, or a new one."""
+    github = GitHub(tmp_path / "gh", token_user=token_user)
+    own = {"login": token_user or "github-actions[bot]"}
+    forged = f"{MARKER}\n### evalglass: PASS (written by a contributor)"
+    github.set_comments(
+        [[{"id": 1, "body": forged, "user": {"login": "contributor"}},
+          {"id": 2, "body": f"{MARKER}\nold", "user": own}]]
+    )  # fmt: skip
+    result = run_action(github, work, outputs="run.json")
+    assert result.code == 0, result.log
+    assert [(p["method"], p["path"]) for p in posted(github)] == [
+        ("PATCH", f"repos/{REPOSITORY}/issues/comments/2")
+    ]
+    assert github.comments()[0]["body"] == forged
+    github.set_comments([[{"id": 1, "body": forged, "user": {"login": "contributor"}}]])
+    again = run_action(github, work, outputs="run.json")
+    assert again.code == 0, again.log
+    assert [p["method"] for p in posted(github)][-1] == "POST"
+    assert github.comments()[0]["body"] == forged
 
 
 @pytest.mark.parametrize("broken", ["gh fails", "gh missing"])
@@ -230,22 +261,65 @@ def test_annotations_reach_the_log_and_the_summary_holds_one_scorecard(
 def test_an_input_error_fails_and_the_comment_says_why(work: Path, github: GitHub) -> None:
     """A glob that matches nothing: evalglass's exit 4, an error annotation, and the sticky
     comment replaced by the error rather than left showing an older result."""
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     result = run_action(github, work, outputs="logs/*.eval")
     assert result.code == 4, result.log
     assert result.outputs["verdict"] == "" and result.outputs["scorecard-json"] == ""
     assert "::error title=evalglass::evalglass: logs/*.eval: no such file or folder" in result.log
     assert "Keep the scorecards" not in result.ran  # nothing to upload
     [patch] = posted(github)
-    assert patch["body"].startswith(f"{MARKER}\n**evalglass could not score this run (exit 4)**")
+    assert patch["body"].splitlines()[:4] == [
+        MARKER,
+        (
+            "**evalglass check: FAIL (exit 4)** — the score could not run (exit 4); no records "
+            "diff (no base ref)"
+        ),
+        "",
+        "**evalglass could not score this run (exit 4)**",
+    ]
     assert "logs/*.eval: no such file or folder" in patch["body"]
+    assert "artifact" not in patch["body"]  # nothing was uploaded
     assert "could not score" in github.summary_file.read_text()
+
+
+def test_the_comment_links_to_the_runs_artifacts(work: Path, github: GitHub) -> None:
+    """A scored run's comment says where its HTML, JSON and JUnit scorecards are: the
+    artifact, by name, on the run's page; and opens with the job's verdict."""
+    result = run_action(github, work, outputs="run.json", artifact_name="evals-py311")
+    [created] = posted(github)
+    body = created["body"]
+    assert result.uploaded and body.splitlines()[1] == (
+        "**evalglass check: PASS (exit 0)** — score PASS (exit 0); no records diff (no base ref)"
+    )
+    assert body.rstrip().endswith(
+        "The HTML, JSON and JUnit scorecards are this run's artifact `evals-py311`: "
+        f"[artifacts](https://github.com/{REPOSITORY}/actions/runs/{RUN_ID}#artifacts)."
+    )
+
+
+def test_a_failed_step_still_replaces_the_old_comment(work: Path, github: GitHub) -> None:
+    """The comment step runs always(): when the scoring step itself crashes (here its temporary
+    folder is gone), an earlier run's PASS is replaced by a comment saying this run did not
+    finish, and the action still fails."""
+    assert action()["runs"]["steps"][3]["if"] == "always()"
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
+    shutil.rmtree(github.root / "runner temp")
+    result = run_action(github, work, outputs="run.json")
+    assert result.code != 0
+    assert "Create or update the sticky pull-request comment" in result.ran
+    [patch] = posted(github)
+    assert patch["path"] == f"repos/{REPOSITORY}/issues/comments/5"
+    assert patch["body"] == (
+        f"{MARKER}\n**evalglass check: did not finish** — a step of the evalglass action failed "
+        "before it scored, so there is no result for this commit: see [this run's log]"
+        f"(https://github.com/{REPOSITORY}/actions/runs/{RUN_ID}).\n"
+    )
 
 
 def test_a_misspelt_flag_fails_the_action_and_says_so(work: Path, github: GitHub) -> None:
     """true/false inputs take nothing else: a typo must not quietly turn a check off. The action
     fails (exit 2), and the sticky comment says why instead of showing an older result."""
-    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push"}]])
+    github.set_comments([[{"id": 5, "body": f"{MARKER}\nPASS from an earlier push", "user": BOT}]])
     result = run_action(github, work, outputs="run.json", fail_on_loosen="yes")
     assert result.code == 2, result.log
     assert "::error title=evalglass::INPUT_FAIL_ON_LOOSEN: expected true or false" in result.log
@@ -281,6 +355,49 @@ def test_paths_with_spaces_globs_and_extra_args(tmp_path: Path, github: GitHub) 
     assert card["sources"] == ["eval logs/day 1/run one.json"]
 
 
+def test_an_outputs_glob_does_not_follow_linked_folders(tmp_path: Path) -> None:
+    """Two committed links back to their folder (`logs/a -> .`, `logs/b -> .`) leave `**` a
+    short walk: it expands at once to the one real file, never through a link."""
+    logs = tmp_path / "logs"
+    (logs / "day").mkdir(parents=True)
+    shutil.copy(EXAMPLE_OUTPUT, logs / "day" / "run.json")
+    (logs / "a").symlink_to(".", target_is_directory=True)
+    (logs / "b").symlink_to(".", target_is_directory=True)
+    probe = (
+        "import importlib.util, sys; sys.path.insert(0, sys.argv[1]);"
+        "spec = importlib.util.spec_from_file_location('s', sys.argv[1] + '/score.py');"
+        "m = importlib.util.module_from_spec(spec); sys.modules['s'] = m;"
+        "spec.loader.exec_module(m); print(m.expand('logs/**/*.json'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(ROOT / "action")], cwd=tmp_path, capture_output=True,
+        text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "('logs/day/run.json',)\n"), done.stderr
+
+
+PATTERNS = ["*.json", "**/*.json", "logs/**", "**", "logs/*/x?.json", "l*/[dx]*/*", ".h*/*",
+            "logs/**/.*", "/ABS/logs/*/*.json", "**/day"]  # fmt: skip
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_an_outputs_glob_matches_what_glob_does_without_links(
+    tmp_path: Path, pattern: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no link is involved the walk matches glob.glob(recursive=True), hidden names too."""
+    import glob
+
+    for name in ("top.json", "logs/day/x1.json", "logs/day/y.json", "logs/.hid/x2.json",
+                 "logs/day/.dot.json", ".hidden/z.json", "logs/deep/er/x3.json"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    pattern = pattern.replace("/ABS", str(tmp_path))
+    score = load_script("score")
+    expected = sorted({p.rstrip("/") for p in glob.glob(pattern, recursive=True)})
+    assert sorted(set(score._glob(pattern))) == expected
+
+
 # -- the records diff against the pull request's base -------------------------------------------
 
 
@@ -308,12 +425,76 @@ def test_a_loosened_threshold_fails_only_under_fail_on_loosen(
     assert result.outputs["score-exit-code"] == "0"
     assert result.outputs["diff-exit-code"] == result.outputs["exit-code"] == str(code)
     [comment] = posted(github)
-    assert comment["body"].startswith(MARKER)
+    # The job's verdict comes first, the loosening named in it, before the score's own headline.
+    lines = comment["body"].splitlines()
+    assert lines[0] == MARKER
+    assert (
+        lines[1]
+        == {
+            1: "**evalglass check: FAIL (exit 1)** — score PASS (exit 0); **the host records loosen "
+            "a gate without a new approval** (`fail-on-loosen`)",
+            0: "**evalglass check: PASS (exit 0)** — score PASS (exit 0); records diff shown below, "
+            "not checked (`fail-on-loosen: false`)",
+        }[code]
+    )
+    assert lines[3].startswith("No earlier scorecard to compare with")  # no base artifact
+    assert lines[5].startswith("**PASS — 1 gate enforced")
     assert "| threshold\\_loosened | `thresholds.yaml` | `qa/exact_match` |" in comment["body"]
     assert ("**This fails the check:**" in comment["body"]) is (code == 1)
     assert ("::error title=evalglass::the host records loosen a gate" in result.log) is (code == 1)
     summary = github.summary_file.read_text()
     assert summary.count(MARKER) == 1 and "threshold\\_loosened" in summary
+
+
+def test_the_base_branchs_latest_scorecard_artifact_is_compared_with(
+    pull_request: Path, github: GitHub, tmp_path: Path
+) -> None:
+    """On a pull request the action fetches the base branch's latest unexpired scorecard
+    artifact (not another branch's, not an expired one) and shows each metric beside it; the
+    verdict and exit code are the score's alone."""
+    base = subprocess.run(
+        [sys.executable, "-m", "evalglass", "score", "run.json", "--format", "json",
+         "--keep-samples"],
+        cwd=pull_request, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    archive = tmp_path / "artifact.zip"
+    with zipfile.ZipFile(archive, "w") as packed:
+        packed.writestr("scorecard.json", base.stdout)
+    github.base_ref, github.artifact_zip = "main", archive
+    github.artifacts = [
+        {"id": 1, "expired": False, "created_at": "2026-11-01T00:00:00Z",
+         "workflow_run": {"id": 11, "head_branch": "main"}},
+        {"id": 2, "expired": False, "created_at": "2026-11-03T00:00:00Z",
+         "workflow_run": {"id": 12, "head_branch": "main"}},
+        {"id": 3, "expired": False, "created_at": "2026-11-05T00:00:00Z",
+         "workflow_run": {"id": 13, "head_branch": "feature"}},
+        {"id": 4, "expired": True, "created_at": "2026-11-07T00:00:00Z",
+         "workflow_run": {"id": 14, "head_branch": "main"}},
+    ]  # fmt: skip
+    result = run_action(github, pull_request, outputs="run.json")
+    assert result.code == 0, result.log
+    downloads = [c["args"][1] for c in github.calls() if c["args"][1].endswith("/zip")]
+    assert downloads == [f"repos/{REPOSITORY}/actions/artifacts/2/zip"]
+    [comment] = posted(github)
+    assert comment["body"].splitlines()[3] == (
+        "Compared with `main`'s latest scorecard (artifact `evalglass`, run 12); display only."
+    )
+    assert "earlier 0.93, change +0" in comment["body"]
+    card = json.loads(Path(result.outputs["scorecard-json"]).read_text())
+    assert card["comparison"]["stale"] is False and card["verdict"] == "pass"
+
+
+def test_no_base_artifact_is_said_and_changes_nothing(pull_request: Path, github: GitHub) -> None:
+    """No artifact from the base branch: the comment says there was none to compare with, and
+    the scorecard has no comparison."""
+    github.base_ref = "main"
+    result = run_action(github, pull_request, outputs="run.json")
+    assert result.code == 0, result.log
+    [comment] = posted(github)
+    assert comment["body"].splitlines()[3] == (
+        "No earlier scorecard to compare with: no unexpired artifact `evalglass` from `main`."
+    )
+    assert "comparison" not in json.loads(Path(result.outputs["scorecard-json"]).read_text())
 
 
 def test_a_failing_score_keeps_its_code_beside_a_loosening(
@@ -489,6 +670,7 @@ def test_every_step_script_exists_and_no_input_is_pasted_into_a_shell() -> None:
         "GITHUB_BASE_REF",
         "GITHUB_ACTION_PATH",
         "GITHUB_SERVER_URL",
+        "GITHUB_RUN_ID",
         "RUNNER_TEMP",
         "GH_HOST",
     }
@@ -536,3 +718,21 @@ def test_docs_list_every_input_and_output() -> None:
         assert decl.get("default", "") == "" or f"`{decl['default']}`" in row, row
     for name in spec["outputs"]:
         assert f"| `{name}` |" in docs
+
+
+def test_the_model_input_scores_one_model_of_several(tmp_path: Path, github: GitHub) -> None:
+    """Outputs of two models measuring one metric are an input error (exit 4); the `model`
+    input scores the one named and skips the other (Inspect's own logs, `--model a,b`)."""
+    work = tmp_path / "work"
+    shutil.copytree(EXAMPLE_RECORDS, work / "host_records")
+    logs = Path(__file__).parent / "fixtures/inspect/runs/logs/two-models"
+    shutil.copytree(logs, work / "logs")
+    refused = run_action(github, work, outputs="logs")
+    assert refused.code == 4, refused.log
+    chosen = run_action(github, work, outputs="logs", model="mockllm/weak")
+    assert chosen.code != 4, chosen.log
+    card = json.loads(Path(chosen.outputs["scorecard-json"]).read_text())
+    assert card["model"] == "mockllm/weak"
+    assert [s["reason"] for s in card["skipped"]] == [
+        "measures model mockllm/strong, not --model mockllm/weak"
+    ]

@@ -4,7 +4,9 @@ with --no-cache or cache: no nothing is cached; a corrupt entry is a miss, not a
 from __future__ import annotations
 
 import datetime as dt
+import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,7 +77,30 @@ CHANGES: dict[str, Callable[[Path], dict[str, object]]] = {
         {},
     )[-1],
     "where in the repository the check runs": lambda root: {"where": "sub"},
+    # git status hides both: the key reads the disk, not the index's word.
+    "a file edited under assume-unchanged": lambda root: (
+        git(root, "update-index", "--assume-unchanged", "tracked.txt"),
+        (root / "tracked.txt").write_text("two\n"),
+        {},
+    )[-1],
+    "a file edited under skip-worktree": lambda root: (
+        git(root, "update-index", "--skip-worktree", "tracked.txt"),
+        (root / "tracked.txt").write_text("two\n"),
+        {},
+    )[-1],
+    "a file edited keeping its size and times": lambda root: _edit_keeping_stat(
+        root / "tracked.txt", "six\n"
+    ),
 }
+
+
+def _edit_keeping_stat(path: Path, text: str) -> dict[str, object]:
+    """An edit the index's stat data cannot see: same size, same times."""
+    before = os.stat(path)
+    assert len(text.encode()) == before.st_size
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    return {}
 
 
 @pytest.mark.parametrize("change", list(CHANGES))
@@ -215,3 +240,20 @@ def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_pat
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache.default_folder() == tmp_path / "home" / ".cache" / "evalglass"
+
+
+def test_a_large_untracked_file_is_hashed_in_chunks(repo: Path) -> None:
+    """A 1.5 GiB untracked file is hashed in a process with 1 GiB of address space."""
+    with open(repo / "big.bin", "wb") as stream:
+        stream.truncate(3 << 29)
+    probe = (
+        "import resource, sys; from pathlib import Path;"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30));"
+        "from evalglass.tools.checks import cache;"
+        "state = cache.repo_state(Path(sys.argv[1])); print(state is not None)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(repo)], capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "True\n"), done.stderr

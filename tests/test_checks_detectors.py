@@ -119,3 +119,46 @@ def test_deleting_a_file_takes_its_pass_back_on_the_next_run(
     assert [a.found for a in card.measurement.attempts] == ["absent: no file 'card.md'"] * 2
     assert second.exit_code == 1
     assert not cache.exists() or not any(cache.rglob("*.json"))
+
+
+@pytest.mark.parametrize(
+    ("kind", "found"),
+    [
+        ("device", "cannot read 'card.md': not a regular file (a device)"),
+        ("fifo", "cannot read 'card.md': not a regular file (a FIFO)"),
+        ("too-large", "cannot read 'card.md': the text to parse in one piece is"),
+    ],
+)
+def test_a_regex_file_that_is_not_a_bounded_file_could_not_run(
+    tmp_path: Path, kind: str, found: str
+) -> None:
+    """A committed link to /dev/zero, a FIFO, or a file past the parse cap is refused at once
+    (could not run), never read for ever or waited on: run under 1 GiB and a time limit."""
+    import os
+    import subprocess
+    import sys
+
+    card = tmp_path / "card.md"
+    if kind == "device":
+        card.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(card)
+    else:
+        with open(card, "wb") as stream:
+            stream.truncate(3 << 29)
+    records = _records(tmp_path, "  c:\n    regex: x\n    in_file: card.md\n", "")
+    probe = (
+        "import resource, sys; from pathlib import Path;"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30));"
+        "from evalglass.records.load import load_records;"
+        "from evalglass.tools.checks.attempts import attempt;"
+        "r = attempt(load_records(sys.argv[1]).checks['c'], Path(sys.argv[2]));"
+        "print(r.outcome.value); print(r.found)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(records), str(tmp_path)], capture_output=True,
+        text=True, timeout=60, check=False,
+    )  # fmt: skip
+    outcome, shown = done.stdout.splitlines()
+    assert outcome == UNRUN.value, done.stderr
+    assert shown.startswith(found), shown

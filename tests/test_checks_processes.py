@@ -3,6 +3,7 @@ group, signals, and the checks that could not run at all."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
@@ -117,6 +118,56 @@ def test_a_check_leaves_no_process_behind_when_it_ends(tmp_path: Path) -> None:
     assert time.monotonic() - started < 5
     assert result.outcome is PASSED
     assert gone(int((tmp_path / "sleeper.pid").read_text()))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's")
+@pytest.mark.parametrize("ends", ["exits", "times out"])
+def test_a_daemon_that_left_the_group_does_not_outlive_its_check(
+    tmp_path: Path, ends: str
+) -> None:
+    """A process started in a session of its own (setsid, double-forked so init would adopt it)
+    is killed when its check ends, as the group is, and so are the processes it started."""
+    daemon = (
+        "import os, sys, time\n"
+        "if os.fork(): sys.exit(0)\n"
+        "os.setsid()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    time.sleep(60); sys.exit(0)\n"
+        "open('daemon.pid', 'w').write(f'{os.getpid()} {child}')\n"
+        "time.sleep(60)\n"
+    )
+    (tmp_path / "daemon.py").write_text(daemon)
+    tail = "exit 0" if ends == "exits" else "sleep 30"
+    check = CheckRecord(
+        shell=f"{PY} daemon.py; while [ ! -s daemon.pid ]; do sleep 0.05; done; {tail}",
+        timeout=10,
+    )
+    try:
+        result = attempt(check, tmp_path, timeout=None if ends == "exits" else 2.0)
+        assert result.timed_out is (ends == "times out")
+        pids = [int(p) for p in (tmp_path / "daemon.pid").read_text().split()]
+        for pid in pids:
+            assert gone(pid), f"{pid} outlived its check"
+    finally:
+        for pid in (int(p) for p in (tmp_path / "daemon.pid").read_text().split()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, 9)
+
+
+def test_children_from_before_the_check_are_left_alone(tmp_path: Path) -> None:
+    """Only what the check left behind is ended: a process evalglass's caller started earlier
+    keeps running through the check."""
+    import subprocess
+
+    own = subprocess.Popen(["sleep", "30"])
+    try:
+        result = attempt(CheckRecord(shell="exit 0", timeout=10), tmp_path)
+        assert result.outcome is PASSED
+        assert own.poll() is None
+    finally:
+        own.kill()
+        own.wait()
 
 
 def test_a_signal_is_a_negative_exit_code(tmp_path: Path) -> None:

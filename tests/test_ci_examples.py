@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,3 +61,141 @@ def test_recipe_commands_parse_with_the_real_cli(name: str) -> None:
 def test_docs_show_the_tested_recipe(name: str) -> None:
     """docs/ci.md embeds exactly the recipe files the test checks."""
     assert EXAMPLES[name].read_text() in (ROOT / "docs/ci.md").read_text()
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+        cwd=cwd, check=True, capture_output=True,
+    )  # fmt: skip
+
+
+def test_gitlab_job_writes_every_report_on_a_loosening_merge_request(tmp_path: Path) -> None:
+    """The GitLab job's script lines, run as GitLab runs them (one bash under `set -eo pipefail`,
+    so a failing line stops the job), on a merge request that loosens a threshold: the JUnit
+    report and every scorecard are written, and the job fails with the diff's code (1), the
+    score having passed."""
+    origin, work = tmp_path / "origin.git", tmp_path / "work"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    work.mkdir()
+    shutil.copytree(ROOT / "host_records", work / "host_records")
+    _git(work, "init", "-q", "-b", "main")
+    _git(work, "add", ".")
+    _git(work, "commit", "-qm", "records")
+    _git(work, "remote", "add", "origin", str(origin))
+    _git(work, "push", "-q", "origin", "main")
+    _git(work, "checkout", "-q", "-b", "loosen")
+    thresholds = work / "host_records" / "thresholds.yaml"
+    thresholds.write_text(thresholds.read_text().replace("value: 0.85", "value: 0.8", 1))
+    _git(work, "commit", "-qam", "loosen")
+    # Stand-ins for the lines that install evalglass and run the evals: this interpreter's
+    # evalglass is on PATH, and `inspect eval` leaves the bundled example run in logs/.
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    (stubs / "pip").write_text("#!/bin/sh\nexit 0\n")
+    (stubs / "inspect").write_text(
+        f"#!/bin/sh\nmkdir -p logs && cp '{ROOT / 'examples' / 'run.json'}' logs/\n"
+    )
+    for stub in stubs.iterdir():
+        stub.chmod(0o755)
+    lines = scripts("gitlab")
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", "\n".join(lines)],
+        cwd=work,
+        env={
+            "PATH": f"{stubs}:{Path(sys.executable).parent}:/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main",
+        },
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "evalglass score exit 0, diff exit 1" in done.stdout
+    for name in ("evalglass.xml", "scorecard.md", "scorecard.json", "scorecard.html"):
+        assert (work / name).is_file(), name
+    assert "threshold\\_loosened" in (work / "records-diff.md").read_text()
+    report = (work / "evalglass.xml").read_text()
+    assert report.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')
+    doc = strictyaml.dirty_load(EXAMPLES["gitlab"].read_text(), allow_flow_style=True).data
+    [job] = doc.values()
+    assert job["artifacts"]["when"] == "always"
+    assert job["artifacts"]["reports"]["junit"] == "evalglass.xml"
+    assert set(job["artifacts"]["paths"]) == {
+        "scorecard.md", "scorecard.json", "scorecard.html", "records-diff.md",
+    }  # fmt: skip
+
+
+def _step(name: str) -> str:
+    doc = strictyaml.dirty_load(EXAMPLES["github"].read_text(), allow_flow_style=True).data
+    steps = [step for job in doc["jobs"].values() for step in job["steps"]]
+    [found] = [step for step in steps if step.get("name") == name]
+    return str(found["run"])
+
+
+def test_manual_workflow_comment_opens_with_the_loosening_and_links_artifacts(
+    tmp_path: Path,
+) -> None:
+    """The manual workflow's diff and comment steps, run as the runner runs them, on a pull
+    request that loosens a threshold: the comment's first line after the marker says the job
+    fails for the loosening, and it ends linking to the run's artifacts; with no comment body
+    (an earlier step failed) it says the run did not finish."""
+    origin, work = tmp_path / "origin.git", tmp_path / "work"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    work.mkdir()
+    shutil.copytree(ROOT / "host_records", work / "host_records")
+    (work / "logs").mkdir()
+    shutil.copy(ROOT / "examples" / "run.json", work / "logs" / "run.json")
+    _git(work, "init", "-q", "-b", "main")
+    _git(work, "add", ".")
+    _git(work, "commit", "-qm", "records")
+    _git(work, "remote", "add", "origin", str(origin))
+    _git(work, "push", "-q", "origin", "main")
+    _git(work, "fetch", "-q", "origin")
+    thresholds = work / "host_records" / "thresholds.yaml"
+    thresholds.write_text(thresholds.read_text().replace("value: 0.85", "value: 0.8", 1))
+    (work / "scorecard.md").write_text("<!-- evalglass-scorecard -->\n**PASS — 1 gate**\n")
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    (stubs / "gh").write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path}/gh.log"\n')
+    (stubs / "gh").chmod(0o755)
+    env = {
+        "PATH": f"{stubs}:{Path(sys.executable).parent}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "BASE": "main",
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "GITHUB_REPOSITORY": "acme/evals",
+        "PR": "7",
+        "RUN_URL": "https://github.com/acme/evals/actions/runs/42",
+    }
+
+    def step(name: str) -> None:
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _step(name)],
+            cwd=work, env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    step("Show what this pull request changes in who may gate")
+    step("Post or update the one sticky comment")
+    lines = (work / "comment.md").read_text().splitlines()
+    assert lines[:2] == [
+        "<!-- evalglass-scorecard -->",
+        (
+            "**FAIL: the host records loosen a gate without a new approval (fail-on-loosen).** "
+            "The score alone:"
+        ),
+    ]
+    assert lines[3] == "**PASS — 1 gate**"
+    assert lines[-1] == (
+        "The HTML, JSON and JUnit scorecards are this run's artifact `evalglass`: "
+        "[artifacts](https://github.com/acme/evals/actions/runs/42#artifacts)."
+    )
+    assert "pr comment 7 --body-file comment.md" in (tmp_path / "gh.log").read_text()
+    (work / "comment.md").unlink()
+    step("Post or update the one sticky comment")
+    assert (work / "comment.md").read_text().splitlines()[1] == (
+        "**evalglass did not finish**: no result for this commit."
+    )

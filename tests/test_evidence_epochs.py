@@ -84,3 +84,20 @@ def test_a_sample_whose_epochs_name_two_clusters_is_refused(tmp_path: Path) -> N
     for read in (lambda: rows.aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
         with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
             read()
+
+
+@pytest.mark.parametrize("clusters", [("x", "y"), ("x", None), (None, "y")])
+def test_a_sample_with_a_cluster_on_some_epochs_only_is_refused(
+    tmp_path: Path, clusters: tuple[str | None, str | None]
+) -> None:
+    """A sample's epochs naming two clusters, or a cluster on one and none on the other, are
+    refused alike by the rows reader and by DuckDB's one-pass epochs query."""
+    table: list[dict[str, object]] = [
+        {"metric": "m", "score": 1.0, "sample_id": "q", "epoch": 1, "cluster": "x"},
+        {"metric": "m", "score": 1.0, "sample_id": "p", "epoch": 1, "cluster": clusters[0]},
+        {"metric": "m", "score": 0.0, "sample_id": "p", "epoch": 2, "cluster": clusters[1]},
+    ]
+    jsonl, target = write(tmp_path, table, _TYPES)
+    for read in (lambda: rows.aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
+        with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
+            read()

@@ -299,7 +299,10 @@ def test_a_run_that_ended_in_error_measured_nothing(tmp_path: Path, kind: str) -
         assert (got.value, got.n, got.interval, got.samples) == (None, None, None, None)
         assert got.missing == 20
         assert got.run.status == "error"
-        assert [r.code for r in got.findings] == [ValidityCode.VALUE_MISSING]
+        assert [r.code for r in got.findings] == [
+            ValidityCode.VALUE_MISSING,
+            ValidityCode.RUN_INCOMPLETE,
+        ]
         assert "mock provider failure" in got.findings[0].message
 
 

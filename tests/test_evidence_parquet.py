@@ -191,3 +191,18 @@ def test_scores_beyond_the_exact_range_are_refused(tmp_path: Path) -> None:
         result = cli("score", name, "--records", str(EXAMPLE_RECORDS), cwd=tmp_path)
         assert result.returncode == 4 and "2^40" in result.stderr, result.stderr
     assert aggregate.LIMIT == 2.0**40
+
+
+@pytest.mark.parametrize("name", ["scores[1].parquet", "~/scores.parquet", "s*?.parquet"])
+def test_duckdb_reads_the_file_named_never_a_pattern(name: str, tmp_path: Path) -> None:
+    """A file whose name DuckDB would read as a pattern (`[1]`, a folder named `~`, `*`, `?`)
+    is read as itself: never `scores1.parquet`, the home folder or another match."""
+    decoy = [{"metric": "qa/exact", "score": 1, "sample_id": "d"}]
+    rows = [{"metric": "qa/exact", "score": 0, "sample_id": f"s{i}"} for i in range(3)]
+    for other in ("scores1.parquet", "s1.parquet", "sab.parquet"):
+        write_parquet(tmp_path / other, decoy)
+    (tmp_path / "~").mkdir()
+    write_parquet(tmp_path / name, rows)
+    (measured,) = [m for m in json.loads(scorecard(Path(name), tmp_path))["metrics"]
+                   if m["id"] == "qa/exact"]  # fmt: skip
+    assert (measured["value"], measured["n"]) == (0.0, 3)

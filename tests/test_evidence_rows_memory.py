@@ -79,3 +79,23 @@ def test_rows_with_and_without_a_cluster_give_the_batch_interval(
     assert got.interval is not None and got.interval.clusters == c
     want = (float(mean) - half, float(mean) + half)
     assert (got.interval.low, got.interval.high) == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+def test_rows_with_epochs_keep_each_sample_not_each_row(tmp_path: Path) -> None:
+    """Rows with epochs (every tenth sample scored twice) are held as their samples: under 290
+    bytes a row, with no copy of each row's (sample, epoch) key beside the sample's own."""
+    path = tmp_path / "rows.jsonl"
+    with path.open("w") as stream:
+        for u in range(55_000):
+            sample, epoch = (u // 11) * 10 + min(u % 11, 9), 2 if u % 11 == 10 else 1
+            for metric in ("a/accuracy", "b/accuracy"):
+                row = {"sample_id": f"s{sample}", "metric": metric, "score": u % 2, "epoch": epoch}
+                stream.write(json.dumps(row) + "\n")
+    tracemalloc.start()
+    try:
+        measurements = rows.read(path, "rows.jsonl")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [m.n for m in measurements] == [50_000, 50_000]
+    assert peak < 290 * 110_000

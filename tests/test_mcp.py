@@ -11,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from evalglass.shell.mcp_schemas import scorecard_schema
 from evalglass.shell.mcp_tools import TOOLS
 from tests.cli_runner import cli
 from tests.mcp_client import Answer, Call, calls, commit, example_repo, tools
@@ -84,6 +86,40 @@ def test_every_tool_answers_the_bytes_the_cli_writes(repo: Path) -> None:
         assert printed.stdout and got.text == printed.stdout, call
 
 
+def test_every_tool_declares_an_output_schema_and_answers_structured_content(repo: Path) -> None:
+    """Each tool lists an output schema (score's is the scorecard contract's); each answer comes
+    as structured content equal to its JSON text, valid under the schema the tool listed."""
+    listed = {tool.name: tool for tool in tools(repo)}
+    assert set(listed) == set(NAMES)
+    assert listed["score"].output_schema == scorecard_schema()
+    todo: list[Call] = [
+        ("score", {"outputs": ["run.json"], "as_of": AS_OF}),
+        ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+        ("doctor", {"outputs": ["run.json"]}),
+        ("metrics", {"outputs": ["run.json"]}),
+        ("diff", {"base": "HEAD", "outputs": ["run.json"]}),
+    ]
+    for (name, _), got in zip(todo, calls(repo, [], todo, stdio=False), strict=True):
+        assert not got.is_error, got.text
+        assert got.structured == json.loads(got.text), name
+        schema = listed[name].output_schema
+        assert schema is not None and schema["type"] == "object", name
+        jsonschema.Draft202012Validator(schema).validate(got.structured)
+
+
+def test_the_scorecard_schema_admits_every_golden_scorecard_and_refuses_a_wrong_one() -> None:
+    """The contract-derived schema takes every golden scorecard JSON, and refuses a verdict
+    outside the vocabulary and an unknown key (so it says what the JSON holds, no more)."""
+    validator = jsonschema.Draft202012Validator(scorecard_schema())
+    goldens = sorted((Path(__file__).parent / "golden").glob("*/scorecard*.json"))
+    assert len(goldens) >= 5
+    for path in goldens:
+        validator.validate(json.loads(path.read_text()))
+    card = json.loads(goldens[0].read_text())
+    assert not validator.is_valid({**card, "verdict": "passed"})
+    assert not validator.is_valid({**card, "authority": "granted"})
+
+
 def test_explain_shows_the_scorecards_own_entry_and_the_labelled_hypothetical(repo: Path) -> None:
     """explain's card is the score tool's metric entry; its edits and hypothetical are separate."""
     score, explained = calls(
@@ -142,6 +178,11 @@ def test_outputs_outside_the_working_directory_are_refused(tmp_path: Path, repo:
         ("logs", "logs/evil.json"),
         ("logs2", "logs2/d"),
         ("logs/../../outside", "logs/../../outside"),
+        # A pattern is expanded first, then every path it matches is confined.
+        ("outdi?/run.json", "outdir/run.json"),
+        ("[l]ink.json", "link.json"),
+        ("link*", "link.json"),
+        ("logs*", "logs/evil.json"),
     ]
     args = {
         "score": {},
@@ -234,6 +275,33 @@ def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None
     assert ("gains_authority", "qa/exact_match") in {(c["kind"], c["id"]) for c in doc["changes"]}
 
 
+def test_explain_and_doctor_at_a_records_ref_are_the_cli_answers(repo: Path) -> None:
+    """An agent's explain and doctor from a `--records-ref` server are reproducible by a person:
+    the CLI's `explain`/`doctor --records-ref COMMIT --format json`, at the commit the server
+    fixed at start, print the same bytes, which differ from the working tree's once it has
+    moved on."""
+    edit(
+        repo / "host_records" / "judges.yaml", "calibration: calibrating", "calibration: calibrated"
+    )
+    todo: list[Call] = [
+        ("explain", {"metric": "qa/helpfulness", "outputs": ["run.json"]}),
+        ("doctor", {"outputs": ["run.json"]}),
+    ]
+    explained, doctored = calls(repo, ["--records-ref", "HEAD"], todo, stdio=False)
+    started = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    at_ref = ("--records-ref", started, "--format", "json")
+    by_hand = cli("explain", "qa/helpfulness", "run.json", *at_ref, cwd=repo)
+    assert by_hand.returncode == 0, by_hand.stderr
+    assert explained.text == by_hand.stdout
+    assert doctored.text == cli("doctor", "run.json", *at_ref, cwd=repo).stdout
+    here = cli("explain", "qa/helpfulness", "run.json", "--format", "json", cwd=repo).stdout
+    assert here != by_hand.stdout
+    refused = cli("explain", "qa/helpfulness", "--patch", "--records-ref", "HEAD", cwd=repo)
+    assert refused.returncode == 2 and "drop --records-ref" in refused.stderr
+
+
 def test_records_and_outputs_are_taken_from_cwd(tmp_path: Path, repo: Path) -> None:
     """--cwd DIR: the records folder and the outputs are relative to DIR, and DIR bounds them."""
     elsewhere = tmp_path / "elsewhere"
@@ -301,6 +369,10 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(repo: Path) -> None:
         (("metrics", {"outputs": []}), "metrics.outputs: name at least one eval output"),
         (("diff", {"base": "--output=x"}), "a git ref does not start with '-'"),
         (("diff", {"base": "no-such-ref"}), "no-such-ref"),
+        # Longer than the OS allows, as one name and as a path: the OS's own words.
+        (("score", {"outputs": ["a" * 5000]}), "cannot read: File name too long"),
+        (("metrics", {"outputs": ["a/" * 3000]}), "cannot read: File name too long"),
+        (("score", {"outputs": ["a" * 5000 + "*"]}), "cannot read: File name too long"),
     ]
     *answers, last = calls(repo, [], [call for call, _ in bad] + [("metrics", {"outputs": ["."]})])
     for (call, fragment), got in zip(bad, answers, strict=True):
@@ -344,3 +416,19 @@ def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> No
     )
     assert json.loads(good.text)["evaluated_at"] == "2026-11-30T00:00:00Z"
     _one_line_error(bad, "score.as_of: 'yesterday': expected a date YYYY-MM-DD")
+
+
+def test_a_huge_or_hostile_metric_id_is_echoed_escaped_and_cut_short(repo: Path) -> None:
+    """explain on a 1 MB metric id, or one holding a newline and an escape sequence, answers a
+    tool error of one short line: the id cut short, every control character a visible escape."""
+    todo: list[Call] = [
+        ("explain", {"metric": "m" * 1_000_000}),
+        ("explain", {"metric": "qa/x\n\x1b[2JPASS"}),
+        ("score", {"outputs": ["a\0" * 500_000]}),
+    ]
+    huge, hostile, path = calls(repo, [], todo, stdio=False)
+    for got in (huge, hostile, path):
+        _one_line_error(got)
+        assert len(got.text) < 1000 and "\x1b" not in got.text
+    assert huge.text.startswith("m" * 200) and "no such metric" in huge.text
+    assert hostile.text.startswith("qa/x\\n\\x1b[2JPASS: no such metric")

@@ -3,6 +3,7 @@ the output is HTML, and every failure one line with exit 4 before anything is wr
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -127,3 +128,108 @@ def test_hostile_ids_are_available_raw_to_templates() -> None:
         m.id for m in view.scorecard_view(hostile_scorecard()).others
     }
     assert ids == {f"{text}#{i}" for i, text in enumerate(HOSTILE)}
+
+
+def _refused(result: Result, template: str, *words: str) -> None:
+    """One line naming the template, exit 4, nothing on stdout."""
+    assert result.returncode == 4, result.stderr[-500:]
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"evalglass: {template}"), line
+    for word in words:
+        assert word in line, line
+
+
+BOMBS = {
+    "repeat": ("{{ 'x' * 10**10 }}", "10,000,000,000 characters"),
+    "repeat-list": ("{{ ([1] * 10**9)|length }}", "1,000,000,000 characters"),
+    "format-width": ("{{ '{:>2000000000}'.format('a') }}", "2,000,000,000 characters"),
+    "format-width-argument": ("{{ '{:>{w}}'.format('a', w=9) }}", "may not come from an argument"),
+    "percent-width": ("{{ '%2000000000s' % 'a' }}", "2,000,000,000 characters"),
+    "method-width": ("{{ 'a'.ljust(10**10) }}", "10,000,000,000 characters"),
+    "filter-width": ("{{ 'a'|center(10**10) }}", "10,000,000,000 characters"),
+    "power": ("{{ 10 ** (10 ** 10) }}", "10,000,000,000 characters"),
+    "doubling": (
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
+            "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}"
+        ),
+        "a joined string would be",
+    ),
+    "output": (
+        "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}",
+        "the output would be 16,777,217 characters",
+    ),
+}
+
+
+@pytest.mark.parametrize("bomb", list(BOMBS))
+def test_a_template_cannot_build_more_than_the_output_cap(tmp_path: Path, bomb: str) -> None:
+    """What a small template asks to build is refused past the cap before it is built, in one
+    line naming the template and the variable that raises the cap."""
+    source, words = BOMBS[bomb]
+    (tmp_path / "bomb.j2").write_text(source + "\n")
+    result = example("--template", str(tmp_path / "bomb.j2"))
+    cap = "not allowed in a template" if "argument" in words else "EVALGLASS_MAX_TEMPLATE_OUTPUT"
+    _refused(result, str(tmp_path / "bomb.j2"), words, cap)
+
+
+def test_a_template_that_loops_without_writing_is_stopped_in_time(tmp_path: Path) -> None:
+    """10^5 x 10^5 empty iterations write nothing, and are stopped by the time cap."""
+    loops = tmp_path / "loops.j2"
+    loops.write_text(
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n"
+    )
+    result = cli(
+        "score", "examples/run.json", "--records", "host_records", "--template", str(loops),
+        cwd=ROOT, env={"EVALGLASS_MAX_TEMPLATE_SECONDS": "1"},
+    )  # fmt: skip
+    _refused(result, str(loops), "longer than 1 s", "EVALGLASS_MAX_TEMPLATE_SECONDS")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "too-large"])
+def test_the_template_file_is_read_like_any_input(tmp_path: Path, kind: str) -> None:
+    """A FIFO or a link to /dev/zero is refused at once, a file past the parse cap by its size."""
+    path = tmp_path / "t.j2"
+    env = {}
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_text("{{ scorecard.verdict }}\n" * 100)
+        env = {"EVALGLASS_MAX_PARSE_BYTES": "1000"}
+    result = cli(
+        "score", "examples/run.json", "--records", "host_records", "--template", str(path),
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    words = {"fifo": "a FIFO", "device": "a device", "too-large": "EVALGLASS_MAX_PARSE_BYTES"}
+    _refused(result, str(path), "cannot be read", words[kind])
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("secret.j2", "leads outside the template's folder"), ("../secret.j2", "../secret.j2")],
+)
+def test_includes_stay_in_the_templates_folder(tmp_path: Path, name: str, words: str) -> None:
+    """An include names a file beside the template or below it: a link out, or `..`, is
+    refused, and what lies outside is never shown."""
+    (tmp_path / "secret.txt").write_text("the secret\n")
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "secret.j2").symlink_to(tmp_path / "secret.txt")
+    (folder / "inc.j2").write_text(f"{{% include {name!r} %}}\n")
+    result = example("--template", str(folder / "inc.j2"))
+    assert result.returncode == 4 and "the secret" not in result.stdout + result.stderr
+    assert words in result.stderr, result.stderr
+
+
+def test_includes_beside_and_below_are_read(tmp_path: Path) -> None:
+    """Including a template beside this one, or in a folder below it, works as before."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "part.j2").write_text("part {{ scorecard.verdict }}\n")
+    (tmp_path / "beside.j2").write_text("beside\n")
+    (tmp_path / "t.j2").write_text("{% include 'beside.j2' %}{% include 'sub/part.j2' %}")
+    result = example("--template", str(tmp_path / "t.j2"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "beside\npart pass\n"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+from evalglass.core.scorecard import Scorecard
+from evalglass.evidence.model import Interval, Measurement, Method
+from evalglass.records.model import MetricRecord, MetricStatus, Op
 from evalglass.render import Format, render
 from evalglass.render.github import escape_data, escape_property
-from tests.render_cases import scorecard, single
+from tests.render_cases import GOOD, RUN, assembled, scorecard, single, threshold
 
 # A runner reads `::name key=value,key=value::data`; properties end at `,` or `::`.
 COMMAND = re.compile(r"^::(error|warning|notice) title=([^:,]*)::(.*)$")
@@ -124,3 +127,70 @@ def test_a_failing_run_counts_its_warned_gates_among_those_that_passed() -> None
         "::error title=evalglass::FAIL — 1 of 2 enforced gates failed, 1 passed with a warning; "
         "0 blocked; 0 informational"
     )
+
+
+def scorecard_of(failing: list[str], *, value: float, passing: int = 0) -> Scorecard:
+    """Gating metrics against >= 0.8: `failing` at `value`, and `passing` more (p00, ...) at 0.9."""
+    values = {metric_id: value for metric_id in failing}
+    values.update({f"p{i:02}": 0.9 for i in range(passing)})
+    measurements = {
+        metric_id: Measurement(
+            id=metric_id,
+            run=RUN,
+            value=v,
+            n=500,
+            interval=Interval(v - 0.02, v + 0.02, 0.95, Method.WILSON),
+        )
+        for metric_id, v in values.items()
+    }
+    metric = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)
+    return assembled(
+        dict.fromkeys(values, metric), dict.fromkeys(values, threshold(Op.GE, 0.8)), measurements
+    )
+
+
+def levels_of(text: str) -> list[tuple[str, str]]:
+    """Each command line's level and title."""
+    found = []
+    for line in text.splitlines():
+        match = COMMAND.match(line)
+        assert match is not None, line
+        found.append((match.group(1), unescape_property(match.group(2))))
+    return found
+
+
+def test_at_most_ten_annotations_per_level_and_a_notice_for_the_rest() -> None:
+    """GitHub drops annotations past 10 of a level: 25 failures give the headline and 9 failures
+    as errors, then one notice naming the 16 left out and the step summary."""
+    from evalglass.render.github import PER_LEVEL
+
+    failing = scorecard_of([*(f"f{i:02}" for i in range(25))], value=0.5)
+    found = levels_of(render(failing, Format.GITHUB))
+    assert PER_LEVEL == 10
+    assert [lvl for lvl, _ in found].count("error") == 10
+    assert found[0] == ("error", "evalglass")
+    assert [title for _, title in found[1:10]] == [f"FAIL f{i:02}" for i in range(9)]
+    assert found[-1][0] == "notice" and len(found) == 11
+    last = unescape_data(render(failing, Format.GITHUB).splitlines()[-1].split("::", 2)[2])
+    assert last == (
+        "16 more metrics not annotated (16 errors): GitHub shows 10 annotations of each level "
+        "per step; the step summary's scorecard lists every metric"
+    )
+
+
+def test_worst_first_keeps_failures_over_passes_and_notices_in_their_cap() -> None:
+    """12 failures and 12 passes: errors are the worst 9 failures, notices the first 9 passes
+    (the tenth notice says how many were left out), and nothing past 10 of any level."""
+    mixed = scorecard_of([*(f"f{i:02}" for i in range(12))], value=0.5, passing=12)
+    found = levels_of(render(mixed, Format.GITHUB))
+    for name in ("error", "warning", "notice"):
+        assert [lvl for lvl, _ in found].count(name) <= 10
+    assert [t for lvl, t in found if lvl == "error"][1:] == [f"FAIL f{i:02}" for i in range(9)]
+    notices = [t for lvl, t in found if lvl == "notice"]
+    assert notices == [*(f"PASS p{i:02}" for i in range(9)), "evalglass"]
+
+
+def test_no_left_out_notice_when_everything_fits() -> None:
+    """Nine failures and the headline make ten errors: all are shown and no notice is added."""
+    found = levels_of(render(scorecard_of([f"f{i}" for i in range(9)], value=0.5), Format.GITHUB))
+    assert [lvl for lvl, _ in found] == ["error"] * 10

@@ -3,7 +3,9 @@ chart geometry that holds every number it draws, and a real browser that renders
 
 from __future__ import annotations
 
+import html
 import math
+import re
 import shutil
 import struct
 import subprocess
@@ -59,6 +61,13 @@ ALLOWED = {
     "rect",
     "polygon",
     "circle",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "footer",
 }
 
 
@@ -147,7 +156,8 @@ def test_headline_leads_and_informational_never_looks_like_a_pass() -> None:
 
 def test_decided_gates_come_first_failed_and_blocked_leading() -> None:
     """Gates that decided are listed failed, unsound, blocked, passed; then the rest with notes."""
-    page = render(scorecard(), Format.HTML)
+    whole = render(scorecard(), Format.HTML)
+    page = whole[whole.index("<h2>Gates that decided") - 1 :]  # the cards, after the summary
     order = [
         page.index(f"<code>qa/{kind}</code>")
         for kind in ("fail", "unsound", "blocked", "pass", "informational", "noted")
@@ -162,7 +172,8 @@ def test_decided_gates_come_first_failed_and_blocked_leading() -> None:
 
 def test_gate_shows_value_interval_n_threshold_and_evidence() -> None:
     """A compared gate shows its numbers and the evidence string that decided it."""
-    page = render(scorecard(), Format.HTML)
+    whole = render(scorecard(), Format.HTML)
+    page = whole[whole.index("<h2>Gates that decided") :]  # the cards, after the summary
     card = page[page.index("<code>qa/fail</code>") : page.index("<code>qa/unsound</code>")]
     assert "<dt>value</dt><dd>0.9</dd>" in card
     assert "<dt>interval</dt><dd>[0.87, 0.93] (95% Wilson)</dd>" in card
@@ -170,6 +181,48 @@ def test_gate_shows_value_interval_n_threshold_and_evidence() -> None:
     assert "<dt>threshold</dt><dd>&gt;= 0.95</dd>" in card
     assert "lower bound 0.87 is not &gt;= 0.95 (value 0.9, n 500, 95% Wilson)" in card
     assert ">&gt;= 0.95</text>" in card  # the chart labels its threshold with the direction
+
+
+def test_summary_table_comes_first_one_row_per_metric_worst_first() -> None:
+    """Before the cards, one row per metric: status, metric, value, the bound a rule compares,
+    threshold and change; failed and blocked rows lead."""
+    page = render(scorecard(), Format.HTML)
+    start, end = page.index('<table class="summary">'), page.index("</table>")
+    assert end < page.index("<h2>Gates that decided")
+    table = page[start:end]
+    assert (
+        "<thead><tr><th>Status</th><th>Metric</th><th>Value</th><th>Bound</th>"
+        "<th>Threshold</th><th>Change</th></tr></thead>"
+    ) in table
+    assert [line.split("<code>")[1].split("</code>")[0] for line in table.splitlines()
+            if line.startswith("      <tr")] == [
+        "qa/fail", "qa/unsound", "qa/blocked", "qa/pass", "qa/informational", "qa/noted",
+    ]  # fmt: skip
+    assert (
+        "<td><code>qa/fail</code></td><td>0.9</td><td>lower 0.87</td><td>&gt;= 0.95</td><td>—</td>"
+    ) in table
+
+
+def test_failed_and_blocked_cards_give_the_command_that_explains_them() -> None:
+    """A failed, blocked or unsound gate's card shows `evalglass explain ID` (quoted for a
+    shell); a passed or informational one does not."""
+    page = render(scorecard(), Format.HTML)
+    for kind in ("fail", "unsound", "blocked"):
+        assert f"<code>evalglass explain qa/{kind}</code>" in page
+    for kind in ("pass", "informational", "noted"):
+        assert f"evalglass explain qa/{kind}<" not in page
+    odd = render(single("a b'c", 0.5), Format.HTML)
+    assert "<code>evalglass explain &#39;a b&#39;&#34;&#39;&#34;&#39;c&#39;</code>" in odd
+
+
+def test_footer_names_the_evaluation_time_and_version() -> None:
+    """The page ends with when it was evaluated and the evalglass that wrote it."""
+    from evalglass._version import __version__
+
+    page = render(scorecard(), Format.HTML)
+    footer = page[page.index("<footer") : page.index("</footer>")]
+    assert f"Evaluated at 2026-11-30 12:00:00 UTC · evalglass {__version__}" in footer
+    assert page.index("<h2>Not affecting the verdict") < page.index("<footer")
 
 
 def test_output_is_deterministic() -> None:
@@ -440,3 +493,32 @@ def test_card_escaping_is_jinja2s(text: str) -> None:
     from evalglass.render._html_card import escape
 
     assert escape(text) == str(markupsafe.escape(safe_text.escape(text)))
+
+
+def page_width_at(binary: str, tmp_path: Path, page: str, width: int) -> int:
+    """How wide the page lays out at `width` pixels: its scrollWidth inside an iframe that
+    wide (headless chromium's window is at least 500 px), read by the probe page around it. The
+    page goes in unchanged, its own policy still forbidding any script of its own."""
+    probe = (
+        f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" width="{width}" '
+        f'height="900" style="border:0" srcdoc="{html.escape(page, quote=True)}"></iframe>'
+        "<script>const f = document.getElementById('f'); f.onload = () => { document.title ="
+        " 'width=' + f.contentDocument.documentElement.scrollWidth; };</script></body></html>"
+    )
+    path = tmp_path / "probe.html"
+    path.write_text(probe, encoding="utf-8")
+    done = run_browser(binary, tmp_path, "--window-size=800,900", "--dump-dom", path.as_uri())
+    found = re.search(r"<title>width=(\d+)</title>", done.stdout)
+    assert found is not None, done.stderr[-2000:]
+    return int(found.group(1))
+
+
+@pytest.mark.parametrize("build", [scorecard, lambda: scorecard(HOSTILE_IDS)])
+def test_page_fits_a_375_pixel_phone_without_sideways_scrolling(
+    tmp_path: Path, build: object
+) -> None:
+    """At 375 px the page is no wider than the window: cards stack, charts shrink, and the
+    summary table scrolls inside its own box, not the page."""
+    binary = browser()
+    page = render(build(), Format.HTML)  # type: ignore[operator]
+    assert page_width_at(binary, tmp_path, page, 375) <= 375

@@ -7,15 +7,19 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import attrs
+import xmlschema
 from hypothesis import given
 from hypothesis import strategies as st
 from junitparser import Error, Failure, JUnitXml, Skipped, TestSuite
 
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.render import Format, render
-from evalglass.render.junit import xml_text
+from evalglass.render.junit import case_name, xml_text
 from evalglass.render.safe_text import escape
 from tests.render_cases import scorecard, single
+
+# The Jenkins JUnit schema (tests/junit_schema/README.md says where it came from).
+SCHEMA = xmlschema.XMLSchema(Path(__file__).parent / "junit_schema" / "junit-10.xsd")
 
 HOSTILE_IDS = {
     "pass": "bell\x07 and nul\x00 and esc\x1b[31m",
@@ -37,13 +41,18 @@ def parse(text: str, tmp_path: Path) -> TestSuite:
     return suite
 
 
+def metric_id(name: str) -> str:
+    """The metric id a case name starts with (a compared gate's evidence follows ` — `)."""
+    return name.split(" — ")[0]
+
+
 def kinds(suite: TestSuite) -> dict[str, str]:
-    """Each testcase's name and its result element ("pass" when it has none)."""
+    """Each testcase's metric id and its result element ("pass" when it has none)."""
     out = {}
     for case in suite:
         results = list(case.result)
         assert len(results) <= 1, case.name
-        out[case.name] = type(results[0]).__name__ if results else "pass"
+        out[metric_id(case.name)] = type(results[0]).__name__ if results else "pass"
     return out
 
 
@@ -85,7 +94,7 @@ def test_suite_counts_agree_with_testcases_and_scorecard(tmp_path: Path) -> None
 def test_messages_carry_evidence_reasons_and_notes(tmp_path: Path) -> None:
     """A failure carries the evidence, an error the reason codes, a skip its reasons and notes."""
     suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
-    result = {case.name: next(iter(case.result), None) for case in suite}
+    result = {metric_id(case.name): next(iter(case.result), None) for case in suite}
     assert isinstance(result["qa/fail"], Failure)
     assert result["qa/fail"].message == (
         "lower bound 0.87 is not >= 0.95 (value 0.9, n 500, 95% Wilson)"
@@ -105,7 +114,7 @@ def test_messages_carry_evidence_reasons_and_notes(tmp_path: Path) -> None:
 def test_passed_gate_shows_its_evidence_in_system_out(tmp_path: Path) -> None:
     """A passed testcase has no result element but still shows the numbers that passed it."""
     suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
-    passed = next(case for case in suite if case.name == "qa/pass")
+    passed = next(case for case in suite if metric_id(case.name) == "qa/pass")
     assert passed.is_passed
     assert "lower bound 0.87 >= 0.8" in passed.system_out
 
@@ -115,14 +124,16 @@ def test_suite_records_the_verdict_and_headline() -> None:
     root = ET.fromstring(render(scorecard(), Format.JUNIT).encode("utf-8"))
     props = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert props["verdict"] == "fail" and props["exit_code"] == "1"
-    assert root.findtext("system-out", "").startswith("FAIL — 1 of 2 enforced gates failed")
+    assert root.findtext("testsuite/system-out", "").startswith(
+        "FAIL — 1 of 2 enforced gates failed"
+    )
 
 
 def test_output_is_deterministic_and_declares_utf8() -> None:
     """The same scorecard gives the same text, opening with an XML declaration naming UTF-8."""
     first, second = render(scorecard(), Format.JUNIT), render(scorecard(), Format.JUNIT)
     assert first == second
-    assert first.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="evalglass"')
+    assert first.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="evalglass"')
 
 
 def test_hostile_ids_and_control_characters_still_parse(tmp_path: Path) -> None:
@@ -130,7 +141,7 @@ def test_hostile_ids_and_control_characters_still_parse(tmp_path: Path) -> None:
     text = render(scorecard(HOSTILE_IDS), Format.JUNIT)
     suite = parse(text, tmp_path)
     assert len(list(suite)) == len(HOSTILE_IDS)
-    names = {case.name for case in suite}
+    names = {metric_id(case.name) for case in suite}
     assert "cdata ]]> end" in names
     assert "<testcase name='x'/> & &amp;" in names
     # Control characters are shown as escapes, so a CI page shows each name on one line; what
@@ -144,8 +155,9 @@ def test_hostile_ids_and_control_characters_still_parse(tmp_path: Path) -> None:
 def test_hostile_text_does_not_add_elements(tmp_path: Path) -> None:
     """An id that looks like markup stays text: one testcase per metric and nothing more."""
     root = ET.fromstring(render(scorecard(HOSTILE_IDS), Format.JUNIT).encode("utf-8"))
-    assert len(root.findall("testcase")) == len(HOSTILE_IDS)
-    assert [child.tag for child in root] == ["properties", *["testcase"] * 6, "system-out"]
+    assert [child.tag for child in root] == ["testsuite"]
+    suite = root[0]
+    assert [child.tag for child in suite] == ["properties", *["testcase"] * 6, "system-out"]
 
 
 def test_xml_text_replaces_only_characters_xml_forbids() -> None:
@@ -170,8 +182,58 @@ def test_any_id_and_model_read_back_as_written(metric_id: str, model: str) -> No
     reads back exactly that, on one line (control characters shown as escapes, XML's other
     forbidden characters replaced), in one testcase."""
     card = attrs.evolve(single(metric_id, 0.9), model=model)
-    root = ET.fromstring(render(card, Format.JUNIT).encode("utf-8"))
-    cases = root.findall("testcase")
-    assert [case.get("name") for case in cases] == [xml_text(escape(metric_id))]
-    assert root.find("properties/property[@name='model']").get("value") == xml_text(escape(model))
+    text = render(card, Format.JUNIT)
+    root = ET.fromstring(text.encode("utf-8"))
+    cases = root.findall("testsuite/testcase")
+    assert [case.get("name") for case in cases] == [xml_text(escape(case_name(card.metrics[0])))]
+    assert [case.get("name").startswith(xml_text(escape(metric_id))) for case in cases] == [True]
+    found = root.find("testsuite/properties/property[@name='model']")
+    assert found.get("value") == xml_text(escape(model))
     assert cases[0].find("failure") is not None or cases[0].find("system-out") is not None
+    SCHEMA.validate(text)
+
+
+def test_every_status_validates_against_the_jenkins_junit_schema() -> None:
+    """Every kind of case, hostile ids included, is valid under the Jenkins JUnit XSD."""
+    for card in (scorecard(), scorecard(HOSTILE_IDS), single("only", 0.9)):
+        SCHEMA.validate(render(card, Format.JUNIT))
+
+
+def test_suite_and_cases_carry_what_strict_readers_parse(tmp_path: Path) -> None:
+    """A `<testsuites>` root; the suite's counts, time and timestamp (the evaluation time, UTC,
+    no zone); classname, name and time on every case, read back by junitparser."""
+    card = scorecard()
+    text = render(card, Format.JUNIT)
+    root = ET.fromstring(text.encode("utf-8"))
+    assert root.tag == "testsuites"
+    assert {k: root.get(k) for k in ("tests", "failures", "errors", "time")} == {
+        "tests": "6", "failures": "1", "errors": "2", "time": "0",
+    }  # fmt: skip
+    assert root[0].get("skipped") == "2"
+    suite = parse(text, tmp_path)
+    assert suite.time == 0.0
+    assert suite.timestamp == card.evaluated_at.strftime("%Y-%m-%dT%H:%M:%S")
+    assert [(case.classname, case.time) for case in suite] == [("evalglass", 0.0)] * 6
+
+
+def test_skipped_has_no_type_and_failures_and_errors_do() -> None:
+    """`<skipped>` carries a message only; a failure and an error name the status as `type`."""
+    root = ET.fromstring(render(scorecard(), Format.JUNIT).encode("utf-8"))
+    assert {e.get("type") for e in root.iter("skipped")} == {None}
+    assert [e.get("type") for e in root.iter("failure")] == ["fail"]
+    assert [e.get("type") for e in root.iter("error")] == ["blocked", "unsound"]
+
+
+def test_a_passed_gate_shows_its_value_and_bound_in_its_name(tmp_path: Path) -> None:
+    """GitLab shows a passed case by its name alone: the name carries the gate's evidence; a
+    metric that was not compared is named by its id alone."""
+    suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
+    names = sorted(case.name for case in suite)
+    assert names == [
+        "qa/blocked",
+        "qa/fail — lower bound 0.87 is not >= 0.95 (value 0.9, n 500, 95% Wilson)",
+        "qa/informational",
+        "qa/noted",
+        "qa/pass — lower bound 0.87 >= 0.8 (value 0.9, n 500, 95% Wilson)",
+        "qa/unsound",
+    ]

@@ -115,7 +115,7 @@ def test_html_hostile_text_is_escaped_and_the_page_well_formed() -> None:
     parsed = structure(page)
     assert parsed.problems == [] and parsed.stack == []
     allowed = {"html", "head", "meta", "title", "style", "body", "main", "header", "h1", "h2",
-               "h3", "p", "code", "ul", "li", "article", "span", "dl", "dt", "dd", "div",
+               "h3", "p", "code", "ul", "ol", "li", "article", "span", "dl", "dt", "dd", "div",
                "table", "thead", "tbody", "tr", "th", "td", "svg", "line", "text", "rect",
                "polygon", "polyline", "circle"}  # fmt: skip
     assert set(parsed.tags) <= allowed, set(parsed.tags) - allowed
@@ -282,3 +282,51 @@ def test_every_untrusted_string_in_the_example_page_comes_from_the_files() -> No
         card = page[page.index(f"<code>{check}</code>") - 400 : page.index(f"<code>{check}</code>")]
         assert '<article class="metric s-not-run">' in card and ">NOT RUN<" in card
     assert dt.date(2026, 12, 7).isoformat() in page
+
+
+def two_runs() -> Trend:
+    """The every-status scorecard a week apart: first with its failing gate, then passing
+    everything it enforces (qa/fail dropped), so the strip shows FAIL then another verdict."""
+    from tests.render_cases import scorecard
+
+    first = to_contract(scorecard())
+    second = attrs.evolve(
+        first,
+        verdict="blocked",
+        evaluated_at=first.evaluated_at + dt.timedelta(days=7),
+        metrics=tuple(m for m in first.metrics if m.id != "qa/fail"),
+    )
+    return build([("one.json", first), ("two.json", second)])
+
+
+def test_html_opens_with_each_runs_verdict_in_order() -> None:
+    """A strip of one verdict per run, oldest first, before any metric."""
+    page = render(two_runs(), Format.HTML)
+    strip = page[page.index('<ol class="strip"') : page.index("</ol>")]
+    assert re.findall(r'<li class="(v-\w+)"[^>]*>(\w+)</li>', strip) == [
+        ("v-fail", "FAIL"), ("v-blocked", "BLOCKED"),
+    ]  # fmt: skip
+    assert page.index("</ol>") < page.index("<article")
+
+
+def test_html_lists_failing_and_blocked_metrics_first() -> None:
+    """Metrics by their latest status, worst first (fail, unsound, blocked, pass, then the rest),
+    each group by id: not the id order of the text formats."""
+    page = render(example(), Format.HTML)
+    words = re.findall(r'<article class="metric s-([\w-]+)">', page)
+    rank = ["fail", "unsound", "blocked", "warn", "pass", "not-run", "informational"]
+    assert words == sorted(words, key=rank.index)
+    mixed = render(two_runs(), Format.HTML)
+    ids = re.findall(
+        r'<article class="metric s-[\w-]+">\n  <header><span class="badge">\w+</span><h3><code>([^<]+)</code>',
+        mixed,
+    )
+    assert ids[:3] == ["qa/fail", "qa/unsound", "qa/blocked"]
+
+
+def test_trend_page_fits_a_375_pixel_phone(tmp_path: Path) -> None:
+    """At 375 px the trend page is no wider than the window: charts shrink to fit."""
+    from tests.test_render_html import page_width_at
+
+    binary = browser()
+    assert page_width_at(binary, tmp_path, render(example(), Format.HTML), 375) <= 375

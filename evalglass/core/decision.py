@@ -115,6 +115,10 @@ def decide(
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
+    retried = _after_failed_attempts(measurement, threshold)
+    if retried is not None:
+        # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry.
+        return GateResult(Result.WARN, (retried,), evidence, change=change, needed=needed)
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
@@ -182,6 +186,20 @@ def _needed(
         point_clears=point_clears,
     )
     return search_needed(bars, clears, search)
+
+
+def _after_failed_attempts(m: Measurement, threshold: ThresholdRecord) -> Reason | None:
+    """Why a pass came only after earlier attempts of the same evaluation did not pass: an
+    earlier value that misses the bar (even as a point), or one never measured."""
+    limit = threshold.value
+    if limit is None or not m.earlier:
+        return None
+    failed = sum(1 for a in m.earlier if a.value is None or not threshold.op.holds(a.value, limit))
+    if not failed:
+        return None
+    attempt = len(m.earlier) + 1
+    said = "earlier attempt" if failed == 1 else "earlier attempts"
+    return Reason(G.PASSED_ON_RETRY, f"passed on attempt {attempt}; {failed} {said} failed")
 
 
 def _check_gate(

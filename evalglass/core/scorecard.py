@@ -12,6 +12,7 @@ import functools
 import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.evaluation_time import evaluation_date, evaluation_time
@@ -106,6 +107,8 @@ class Scorecard:
     evaluated_at: dt.datetime = attrs.field(converter=evaluation_time)
     # Which host checks the run started: none (`evalglass score`), or a tier's.
     scope: Scope = NO_CHECKS
+    # An earlier scorecard beside this one (`--compare`), shown only: set after the verdict.
+    comparison: Comparison | None = None
 
     @functools.cached_property
     def counts(self) -> Counts:

@@ -22,6 +22,8 @@ _DEFAULTS = attrs.fields(MetricRecord)
 _MIN_SAMPLES = cast(int, _DEFAULTS.min_samples.default)
 _DECISION = cast(Decision, _DEFAULTS.decision.default)
 _MAX_MISSING = cast(float, _DEFAULTS.max_missing_fraction.default)
+# What an adapter can say about a metric that has no value.
+_WHY_NO_VALUE = frozenset({V.VALUE_MISSING, V.RUN_INCOMPLETE})
 
 
 @attrs.frozen
@@ -43,9 +45,7 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
     if measurement is None or measurement.value is None:
         # An adapter that knows why nothing was measured (a run that ended in error) says so.
         said = (
-            tuple(f for f in measurement.findings if f.code is V.VALUE_MISSING)
-            if measurement
-            else ()
+            tuple(f for f in measurement.findings if f.code in _WHY_NO_VALUE) if measurement else ()
         )
         return Validity(False, said or (Reason(V.VALUE_MISSING, "no value was measured"),))
     reasons = []

@@ -123,6 +123,9 @@ class Run:
     # What identifies this run in every file it is written to (promptfoo's row ids, DeepEval's
     # test run), so one run written twice is read once; None when the format has no such mark.
     identity: str | None = None
+    # What makes runs one evaluation (Inspect: the task_id and model an eval-retry keeps), so a
+    # run completing a stopped one is that evaluation, not a new attempt; None when not recorded.
+    evaluation: str | None = None
 
     @property
     def model(self) -> str | None:
@@ -148,6 +151,9 @@ class EarlierAttempt:
     started: str | None
     value: float | None
     n: int | None
+    # The run's evaluation (Run.evaluation), and whether the run completed.
+    evaluation: str | None = None
+    complete: bool = True
 
 
 class AttemptOutcome(enum.Enum):

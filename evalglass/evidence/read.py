@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import glob
+import math
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,11 +24,12 @@ import attrs
 
 from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
-from evalglass.evidence import progress
+from evalglass.evidence import models, progress
 from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
 from evalglass.metric_ids import CHECK_PREFIX
+from evalglass.reasons import ValidityCode
 
 
 @attrs.frozen
@@ -48,9 +51,13 @@ class _Reading:
 
 
 def read_outputs(
-    paths: Sequence[str | os.PathLike[str]], input_format: str | None = None
+    paths: Sequence[str | os.PathLike[str]],
+    input_format: str | None = None,
+    model: str | None = None,
 ) -> Evidence:
-    """Read every output named (folders: every recognised file below them) into one Evidence."""
+    """Read every output named (folders: every recognised file below them) into one Evidence.
+    With `model`, only that model's measurements are read and the outputs of others skipped;
+    without it, outputs measuring one metric for several models are an input error."""
     if input_format is not None and by_name(input_format) is None:
         raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(names())}")
     readings: list[_Reading] = []
@@ -83,10 +90,14 @@ def read_outputs(
     if paths and not kept:
         given = os.fspath(paths[0])
         raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
-    measurements = merge(m for reading in kept for m in reading.measurements)
+    chosen, other_models = models.choose(
+        [m for reading in kept for m in reading.measurements], model
+    )
+    skipped += [(_order(kept, s.source), s) for s in other_models]
+    passed_over = {s.source for s in other_models}
     return Evidence(
-        measurements=measurements,
-        sources=tuple(source for r in kept for source in r.sources),
+        measurements=merge(chosen),
+        sources=tuple(source for r in kept for source in r.sources if source not in passed_over),
         skipped=tuple(s for _, s in sorted(skipped, key=_first)),
     )
 
@@ -152,9 +163,15 @@ def _first(pair: tuple[int, Skipped]) -> int:
     return pair[0]
 
 
+def _order(readings: list[_Reading], source: str) -> int:
+    return next(r.order for r in readings if source in r.sources)
+
+
 def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]]) -> list[_Reading]:
     """One reading per run: a run written to several files (promptfoo's -o a.json b.yaml,
-    DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time."""
+    DeepEval's two .deepeval/ copies) is read from the first file that can be ordered in time.
+    A file of the same run holding other scores (Inspect's `inspect score --output-file`, a
+    re-scoring) is no copy: the metrics only it holds are read from it."""
     kept: list[_Reading] = []
     for reading in readings:
         identity = reading.identity
@@ -162,12 +179,43 @@ def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]])
         if twin is None:
             kept.append(reading)
             continue
+        rescored = _rescored(twin, reading)
+        if rescored is not None:
+            kept.append(rescored)
+            continue
         if reading.ordered and not twin.ordered:
             kept[kept.index(twin)] = reading
             twin, reading = reading, twin
         why = f"the same run as {twin.sources[0]}"
         skipped += [(reading.order, Skipped(source, why)) for source in reading.sources]
     return sorted(kept, key=lambda r: r.order)
+
+
+def _rescored(first: _Reading, other: _Reading) -> _Reading | None:
+    """`other`'s metrics that `first`, a file of the same run, does not hold; None when it holds
+    nothing new (a copy). The same metric with another number in each is a re-scoring neither
+    file dates, so which is current cannot be told: an input error naming both, never the file
+    order deciding."""
+    held = {m.id: m for m in first.measurements}
+    new = []
+    for m in other.measurements:
+        was = held.get(m.id)
+        if was is None:
+            new.append(m)
+        elif (was.value, was.n) != (m.value, m.n) and not _both_nan(was.value, m.value):
+            raise OutputError(
+                other.sources[0],
+                f"metric '{m.id}' reads {m.value} (n {m.n}) here and {was.value} (n {was.n}) "
+                f"in {first.sources[0]}, a file of the same run: it was scored again, and which "
+                "scoring is current cannot be told; give one of the two",
+            )
+    if not new:
+        return None
+    return attrs.evolve(other, measurements=tuple(new))
+
+
+def _both_nan(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and math.isnan(a) and math.isnan(b)
 
 
 def _nothing_read(given: str, skipped: list[Skipped]) -> str:
@@ -180,12 +228,35 @@ def _nothing_read(given: str, skipped: list[Skipped]) -> str:
     return f"no run to read: skipped {first.source}: {first.reason}{more}"
 
 
+def pattern_matches(given: str | os.PathLike[str]) -> list[str] | None:
+    """The paths a quoted glob pattern (`'scores/*.parquet'`, left by the shell for us) names,
+    sorted; None when `given` is a path that exists, has no pattern characters, or matches
+    nothing. The one rule by which outputs are expanded, so whoever confines the paths an
+    output list names (the MCP server) checks the very paths read."""
+    shown = os.fspath(given)
+    if not any(c in shown for c in "*?[") or _mode(Path(given), shown) is not None:
+        return None
+    return sorted(glob.glob(shown)) or None
+
+
+def _mode(path: Path, shown: str) -> int | None:
+    """What is at `path` (its stat mode, links followed), None when nothing is; a path the OS
+    cannot look up (too long, a loop of links, no permission) is the input's error."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from None
+
+
 def _expand(
     paths: Sequence[str | os.PathLike[str]], input_format: str | None
 ) -> Iterator[tuple[Path, str, Adapter | Skipped]]:
     for given in paths:
         path, shown = Path(given), os.fspath(given)
-        if path.is_dir():
+        mode = _mode(path, shown)
+        if mode is not None and stat.S_ISDIR(mode):
             found = 0
             for child in sorted(p for p in path.rglob("*") if p.is_file()):
                 child_shown = os.path.join(shown, os.path.relpath(child, path))
@@ -195,16 +266,15 @@ def _expand(
                     yield child, child_shown, what
             if not found:
                 raise OutputError(shown, "no recognised eval output in this folder")
-        elif path.is_file():
+        elif mode is not None and stat.S_ISREG(mode):
             what = _detect(path, shown, input_format)
             if what is None:
                 raise OutputError(shown, declined(path, _head(path, shown)))
             yield path, shown, what
-        elif path.exists():
+        elif mode is not None:
             raise OutputError(shown, "not a regular file or folder")
-        elif any(c in shown for c in "*?[") and glob.glob(shown):
-            # A quoted pattern (`'scores/*.parquet'`): the shell left it for us to expand.
-            yield from _expand(sorted(glob.glob(shown)), input_format)
+        elif (matches := pattern_matches(given)) is not None:
+            yield from _expand(matches, input_format)
         else:
             raise OutputError(shown, "no such file or folder")
 
@@ -253,14 +323,29 @@ class _Merged:
             self.earlier.append(_attempt(new))
 
     def result(self) -> Measurement:
-        if not self.earlier:
-            return self.newest
-        ordered = sorted(self.earlier, key=lambda a: (a.started or "", a.source))
+        # A stopped run that the newest completed (Inspect's eval-retry) is that one evaluation,
+        # not an earlier attempt of it.
+        evaluation = self.newest.run.evaluation
+        earlier = [
+            a
+            for a in self.earlier
+            if a.complete or evaluation is None or a.evaluation != evaluation
+        ]
+        if not earlier:
+            return attrs.evolve(self.newest, earlier=())
+        ordered = sorted(earlier, key=lambda a: (a.started or "", a.source))
         return attrs.evolve(self.newest, earlier=tuple(ordered))
 
 
 def _attempt(m: Measurement) -> EarlierAttempt:
-    return EarlierAttempt(source=m.run.source, started=m.run.started, value=m.value, n=m.n)
+    return EarlierAttempt(
+        source=m.run.source,
+        started=m.run.started,
+        value=m.value,
+        n=m.n,
+        evaluation=m.run.evaluation,
+        complete=not any(f.code is ValidityCode.RUN_INCOMPLETE for f in m.findings),
+    )
 
 
 def _started(m: Measurement) -> dt.datetime | None:

@@ -9,12 +9,14 @@ its way into the markup, and only literals written in this file are markup.
 from __future__ import annotations
 
 import functools
+import shlex
 
 from markupsafe import Markup
 
-from evalglass.core.numbers import interval_label
-from evalglass.core.scorecard import MetricCard
+from evalglass.core.numbers import fmt, interval_label
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.reasons import Reason
+from evalglass.records.model import Op
 from evalglass.render import _view, safe_text
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
 
@@ -47,12 +49,17 @@ def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
     return _listed(label, items)
 
 
-def cards(cards: list[MetricCard]) -> Markup:
-    """The cards of these metrics, a blank line apart."""
-    return Markup("\n".join(card(c) for c in cards))
+def cards(cards: list[MetricCard], scorecard: Scorecard | None = None) -> Markup:
+    """The cards of these metrics, a blank line apart; with `scorecard`, each shows its change
+    against the earlier scorecard it was compared with, if any."""
+    return Markup(
+        "\n".join(
+            card(c, "" if scorecard is None else _view.change_text(scorecard, c)) for c in cards
+        )
+    )
 
 
-def card(card: MetricCard) -> str:
+def card(card: MetricCard, change: str = "") -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
     word = card.status.value
@@ -83,6 +90,15 @@ def card(card: MetricCard) -> str:
         parts.append(_reasons(heading, _view.why_reasons(card)))
     if card.authority.notes:
         parts.append(_reasons("Would block once promoted", card.authority.notes))
+    if change:
+        parts.append(
+            f'    <p class="why"><span class="label">Compared:</span> {escape(change)}</p>\n'
+        )
+    if word in ("fail", "blocked", "unsound"):
+        parts.append(
+            f'    <p class="why"><span class="label">Why, and what would change it:</span> '
+            f"<code>{escape(explain_command(card.id))}</code></p>\n"
+        )
     if m is not None and m.earlier:
         runs = [
             f"<code>{escape(a.source)}</code> ({escape(a.started or 'start unknown')}): "
@@ -144,3 +160,37 @@ def _axis_svg(ticks: tuple[Tick, ...]) -> str:
         f'    <text x="{t.x}" y="{AXIS_Y + 17}" text-anchor="middle">{t.label}</text>\n'
         for t in ticks
     )
+
+
+def bound_text(card: MetricCard) -> str:
+    """The end of the interval a bound rule compares: the lower for `>=` and `>`, the upper for
+    `<=` and `<`; "—" without a threshold or an interval."""
+    m, t = card.measurement, card.threshold
+    if m is None or m.interval is None or t is None:
+        return "—"
+    if t.op in (Op.GE, Op.GT):
+        return f"lower {fmt(m.interval.low)}"
+    return f"upper {fmt(m.interval.high)}"
+
+
+def summary(scorecard: Scorecard) -> Markup:
+    """The summary table's rows: one per metric, the deciding gates first (failed and blocked
+    before passed), then the rest by id: status, metric, value, bound, threshold and the change
+    against an earlier scorecard (— without one). No links: the page holds none, so hostile
+    text has none to hide behind."""
+    rows = []
+    for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:
+        word = card.status.value
+        change = _view.change_text(scorecard, card) or "—"
+        rows.append(
+            f'      <tr class="s-{word}"><td><span class="badge">{word.upper()}</span></td>'
+            f"<td><code>{escape(card.id)}</code></td>"
+            f"<td>{_view.value_text(card)}</td><td>{bound_text(card)}</td>"
+            f"<td>{escape(_view.threshold_text(card))}</td><td>{escape(change)}</td></tr>\n"
+        )
+    return Markup("".join(rows))
+
+
+def explain_command(metric_id: str) -> str:
+    """The command that explains why a metric failed or is blocked, quoted for a POSIX shell."""
+    return f"evalglass explain {shlex.quote(metric_id)}"

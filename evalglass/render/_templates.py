@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
+import importlib.util
+import re
+import types
+from collections.abc import MutableMapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -27,43 +31,76 @@ def _template_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "templates"
 
 
-class _BytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept between runs (compiling one costs more than the whole render);
-    keyed by the template's source, so an edited template is recompiled. A cache that cannot be
-    read or written is only a slower run, never an error."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except (OSError, ValueError, EOFError):
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
+# The package's templates compiled into Python modules beside this one
+# (evalglass/render/_compiled/, written by `compiled_module_source` and checked current by
+# tests/render/test_compiled_templates.py), so a run neither compiles them (which costs more than
+# the whole render) nor loads code from anywhere a user or a job can write: never a cache.
+_COMPILED = "evalglass.render._compiled"
 
 
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    # Compiled code depends on the environment as well as the template (whether every value
-    # passes `finalize` is decided at compile time), so the environment's own source is part
-    # of the key: code compiled by another evalglass is never run by this one.
-    settings = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-    folder = os.path.join(base, "evalglass", f"jinja2-{jinja2.__version__}-{settings}")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
+def compiled_module_name(name: str) -> str:
+    """The module of `_compiled` that holds the template `name` compiled."""
+    return re.sub(r"\W", "_", name)
+
+
+def compile_key(env: jinja2.Environment, source: str) -> str:
+    """What compiled code depends on: the template's source, jinja2's version and the settings
+    decided at compile time (whether output is escaped, whether it passes `finalize`)."""
+    settings = (
+        jinja2.__version__, bool(env.autoescape), env.finalize is not None, env.trim_blocks,
+        env.lstrip_blocks, env.keep_trailing_newline, env.newline_sequence,
+    )  # fmt: skip
+    return hashlib.sha256(repr(settings).encode() + b"\0" + source.encode()).hexdigest()
+
+
+def compiled_module_source(env: jinja2.Environment, name: str) -> str:
+    """The Python module `_compiled` holds for the template `name` under `env`'s settings."""
+    source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+    code = env.compile(source, name, f"templates/{name}", raw=True, defer_init=True)
+    return (
+        f"# Compiled from templates/{name} by evalglass/render/_templates.py; do not edit.\n"
+        f"# ruff: noqa\n# mypy: ignore-errors\nKEY = {compile_key(env, source)!r}\n{code}\n"
+    )
+
+
+class _PackageLoader(jinja2.FileSystemLoader):
+    """The package's templates: the module compiled from a template when it was compiled from
+    this very source under these settings, else the template compiled here, in memory (an
+    edited checkout, another jinja2). Nothing is read from or written to a cache."""
+
+    def load(
+        self,
+        environment: jinja2.Environment,
+        name: str,
+        globals: MutableMapping[str, Any] | None = None,
+    ) -> jinja2.Template:
+        """The template `name`, from its compiled module when that is current."""
+        namespace = {} if globals is None else globals
+        source, filename, uptodate = self.get_source(environment, name)
+        module = _compiled(name)
+        if module is not None and getattr(module, "KEY", None) == compile_key(environment, source):
+            return environment.template_class.from_module_dict(
+                environment, module.__dict__, namespace
+            )
+        code = environment.compile(source, name, filename)
+        return environment.template_class.from_code(environment, code, namespace, uptodate)
+
+
+def _compiled(name: str) -> types.ModuleType | None:
+    # A fresh module each time: the template binds its environment into the module's
+    # namespace, and the HTML pages' overlay is another environment than the shared one.
+    spec = importlib.util.find_spec(f"{_COMPILED}.{compiled_module_name(name)}")
+    if spec is None or spec.loader is None:
         return None
-    return _BytecodeCache(folder)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_template_dir()),
-        bytecode_cache=_bytecode_cache(),
+        loader=_PackageLoader(_template_dir()),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,

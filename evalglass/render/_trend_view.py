@@ -155,3 +155,24 @@ def latest(items: Sequence[T]) -> tuple[Sequence[T], int]:
     """The latest CHANGES_SHOWN items, and how many earlier ones are left out."""
     left_out = max(0, len(items) - CHANGES_SHOWN)
     return items[left_out:], left_out
+
+
+# The order the page lists metrics in: by their latest status, worst first, then by id.
+_SEVERITY = {"fail": 0, "unsound": 1, "blocked": 2, "warn": 3, "pass": 4, "not run": 5,
+             "informational": 6}  # fmt: skip
+
+
+def worst_first(trend: Trend) -> tuple[Series, ...]:
+    """The series by their latest run's status, failing and blocked first, each group by id."""
+
+    def rank(series: Series) -> tuple[int, str]:
+        last = series.last
+        word = "informational" if last is None else status(last)
+        return _SEVERITY.get(word, len(_SEVERITY)), series.id
+
+    return tuple(sorted(trend.series, key=rank))
+
+
+def verdict_class(verdict: str) -> str:
+    """A run's verdict as the CSS class the strip colours it by."""
+    return "v-" + verdict if verdict in ("fail", "blocked", "pass") else "v-informational"

@@ -9,6 +9,7 @@ from evalglass.calibration_evidence import CalibrationEvidence, Estimate, to_jso
 from evalglass.core.numbers import fmt, plural
 from evalglass.render import Format
 from evalglass.render.markdown_text import markdown_code, markdown_escape
+from evalglass.render.safe_text import escape
 from evalglass.tools.calibration import drift as drift_report
 from evalglass.tools.calibration.drift import Drift
 from evalglass.tools.calibration.names import Statistic
@@ -92,7 +93,8 @@ def _method(ev: CalibrationEvidence) -> str:
 
 def terminal(ev: CalibrationEvidence, drift: Drift | None = None) -> str:
     """The evidence, and the drift when compared, as a plain-text summary for a terminal."""
-    return "".join(line + "\n" for line in _terminal_lines(ev, drift))
+    # Labels, ids, model names and notes come from the files: shown escaped, as everywhere.
+    return "".join(escape(line) + "\n" for line in _terminal_lines(ev, drift))
 
 
 def _terminal_lines(ev: CalibrationEvidence, drift: Drift | None) -> Iterator[str]:
@@ -116,9 +118,10 @@ def _terminal_lines(ev: CalibrationEvidence, drift: Drift | None) -> Iterator[st
     if ev.confusion is not None:
         yield ""
         yield "confusion: rows the judge, columns the human consensus"
-        cell = max([len(c) for c in ev.categories] + [len(str(v)) for r in ev.confusion for v in r])
-        yield " " * (cell + 2) + "  ".join(f"{c:>{cell}}" for c in ev.categories)
-        for label, row in zip(ev.categories, ev.confusion, strict=True):
+        shown = [escape(c) for c in ev.categories]
+        cell = max([len(c) for c in shown] + [len(str(v)) for r in ev.confusion for v in r])
+        yield " " * (cell + 2) + "  ".join(f"{c:>{cell}}" for c in shown)
+        for label, row in zip(shown, ev.confusion, strict=True):
             yield f"  {label:>{cell}}" + "".join(f"  {v:>{cell}}" for v in row)
     yield ""
     yield _method(ev)

@@ -1,5 +1,6 @@
-"""GitHub Actions workflow commands: the headline, then one annotation per metric. Reads a
-Scorecard; never decides. Every id and message is escaped so it cannot end or forge a command,
+"""GitHub Actions workflow commands: the headline, then one annotation per metric, worst first,
+at most PER_LEVEL of each level, and one notice saying how many more there are and where to see
+them. Reads a Scorecard; never decides. Every id and message is escaped so it cannot end or forge a command,
 nor carry a control character (safe_text) into the log or the annotation."""
 
 from __future__ import annotations
@@ -8,6 +9,11 @@ from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.render import _view
 from evalglass.render.safe_text import escape
+
+# GitHub shows 10 error, 10 warning and 10 notice annotations per step and silently drops the
+# rest, so more than that would hide metrics without saying so.
+PER_LEVEL = 10
+_LEVELS = ("error", "warning", "notice")
 
 
 def escape_data(text: object) -> str:
@@ -38,10 +44,39 @@ def level(card: MetricCard) -> str:
 
 def render(scorecard: Scorecard) -> str:
     """The headline as an error (the run fails or is blocked) or a notice, then one annotation
-    per metric, the gates that decided first."""
+    per metric, the gates that decided first (failed and blocked before passed), at most
+    PER_LEVEL of each level counting the headline; when some are left out, a last notice
+    says how many and that the step summary lists every metric."""
     stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
-    lines = [command("error" if stops else "notice", "evalglass", _view.headline(scorecard))]
-    for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:
+    head = "error" if stops else "notice"
+    cards = [*_view.deciding(scorecard), *_view.others(scorecard)]
+    levels = [level(card) for card in cards]
+    room = {name: PER_LEVEL - (name == head) for name in _LEVELS}
+    if any(levels.count(name) > room[name] for name in _LEVELS):
+        room["notice"] -= 1  # the notice that says what was left out
+    lines = [command(head, "evalglass", _view.headline(scorecard))]
+    left_out = dict.fromkeys(_LEVELS, 0)
+    for card, name in zip(cards, levels, strict=True):
+        if room[name] == 0:
+            left_out[name] += 1
+            continue
+        room[name] -= 1
         title = f"{card.status.value.upper()} {card.id}"
-        lines.append(command(level(card), title, _view.explanation(card)))
+        change = _view.change_text(scorecard, card)
+        message = _view.explanation(card) + (f"; compared: {change}" if change else "")
+        lines.append(command(name, title, message))
+    if any(left_out.values()):
+        lines.append(command("notice", "evalglass", _left_out_text(left_out)))
     return "\n".join(lines) + "\n"
+
+
+def _left_out_text(left_out: dict[str, int]) -> str:
+    counts = ", ".join(
+        f"{count} {name}{'s' if count != 1 else ''}" for name, count in left_out.items() if count
+    )
+    total = sum(left_out.values())
+    return (
+        f"{total} more metric{'s' if total != 1 else ''} not annotated ({counts}): GitHub shows "
+        f"{PER_LEVEL} annotations of each level per step; the step summary's scorecard lists "
+        "every metric"
+    )

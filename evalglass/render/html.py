@@ -10,9 +10,13 @@ import functools
 
 import jinja2
 
+from evalglass._version import __version__
 from evalglass.core.scorecard import Scorecard
-from evalglass.render import _html_card
+from evalglass.render import _html_card, _view
 from evalglass.render._templates import environment
+
+# The version the footer names (a module name, so the golden files can pin it).
+VERSION = __version__
 
 
 @functools.cache
@@ -26,4 +30,18 @@ def render(scorecard: Scorecard) -> str:
     """The whole HTML scorecard as one self-contained page; every value from the inputs is
     escaped."""
     template = _environment().get_template("scorecard.html.j2")
-    return template.render(scorecard=scorecard, metric_cards=_html_card.cards)
+    return template.render(
+        scorecard=scorecard,
+        metric_cards=_html_card.cards,
+        summary_rows=_html_card.summary(scorecard),
+        comparison=_view.comparison_text(scorecard),
+        evaluated_at=f"{scorecard.evaluated_at:%Y-%m-%d %H:%M:%S} UTC",
+        version=VERSION,
+        records_commit=records_commit(scorecard),
+    )
+
+
+def records_commit(scorecard: Scorecard) -> str | None:
+    """The commit the host records were read at, when the scorecard records one."""
+    commit = getattr(scorecard, "records_commit", None)
+    return commit if isinstance(commit, str) and commit else None

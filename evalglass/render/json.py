@@ -7,6 +7,7 @@ import math
 
 from evalglass import contract as c
 from evalglass.core.authority import Authority
+from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.decision import GateResult
 from evalglass.core.needed import Needed
@@ -48,6 +49,23 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
         metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
         skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
         tier=None if scorecard.scope.tier is None else scorecard.scope.tier.value,
+        comparison=None if scorecard.comparison is None else _comparison(scorecard.comparison),
+    )
+
+
+def _comparison(comparison: Comparison) -> c.Comparison:
+    return c.Comparison(
+        source=comparison.source,
+        evaluated_at=comparison.evaluated_at,
+        stale=comparison.stale,
+        metrics=tuple(
+            c.MetricComparison(
+                id=m.id,
+                earlier=_finite(m.earlier),
+                change=None if m.change is None else _change(m.change),
+            )
+            for m in comparison.metrics
+        ),
     )
 
 

@@ -1,4 +1,6 @@
-"""The JUnit XML scorecard for CI test reports: one testcase per metric. Reads a Scorecard; never
+"""The JUnit XML scorecard for CI test reports: one testcase per metric, in the common schema
+strict readers hold a report to (a `<testsuites>` root; tests, failures, errors, skipped, time and
+timestamp on the suite; classname, name and time on every case). Reads a Scorecard; never
 decides. Which element a metric gets follows from the status the scorecard already holds.
 Untrusted text is escaped (safe_text) before it is XML-escaped, so a CI page shows each id and
 message on one line, with no control character."""
@@ -7,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from evalglass.core.decision import Result
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import Source
 from evalglass.render import _view
@@ -20,6 +23,12 @@ SUITE = "evalglass"
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 _DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+# evalglass reads results an eval already produced, so it has no duration of its own to report;
+# readers that parse `time` with no fallback (dorny/test-reporter) need a number, not an absence.
+_TIME = "0"
+# A compared gate's case name carries its numbers: GitLab and most report pages show a passed
+# case's name and nothing else (not its system-out).
+_COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
 
 
 def xml_text(text: object) -> str:
@@ -39,31 +48,40 @@ def render(scorecard: Scorecard) -> str:
     if policy.source is not Source.DEFAULT:
         properties.append(("policy", f"{policy.source.value}: {_view.policy_text(policy)}"))
     properties += [("policy_detail", line) for line in _view.policy_details(policy)]
+    if scorecard.comparison is not None:
+        properties.append(("compared_with", _view.comparison_text(scorecard)))
     tally = {"failure": 0, "error": 0, "skipped": 0}
     cases = []
     for card in scorecard.metrics:
-        kind, case = _testcase(card)
+        kind, case = _testcase(card, _view.change_text(scorecard, card))
         if kind is not None:
             tally[kind] += 1
         cases.append(case)
-    # Counted from the testcases just written, so the totals cannot disagree with them.
-    suite = (
-        f'<testsuite name="{SUITE}" tests="{len(scorecard.metrics)}" '
-        f'failures="{tally["failure"]}" errors="{tally["error"]}" skipped="{tally["skipped"]}">\n'
+    # Counted from the testcases just written, so the totals cannot disagree with them. The
+    # timestamp is the evaluation time, in UTC without a zone (Ant's schema takes none).
+    # The root takes no `skipped` in the schema: the suite carries it.
+    totals = (
+        f'tests="{len(scorecard.metrics)}" failures="{tally["failure"]}" errors="{tally["error"]}"'
     )
+    timestamp = scorecard.evaluated_at.replace(tzinfo=None).isoformat(timespec="seconds")
     return "".join(
         [
             _DECLARATION,
-            suite,
-            "  <properties>\n",
+            f'<testsuites name="{SUITE}" {totals} time="{_TIME}">\n',
+            (
+                f'  <testsuite name="{SUITE}" {totals} skipped="{tally["skipped"]}" '
+                f'time="{_TIME}" timestamp="{timestamp}">\n'
+            ),
+            "    <properties>\n",
             *(
-                f'    <property name="{name}" value="{_attribute(value)}" />\n'
+                f'      <property name="{name}" value="{_attribute(value)}" />\n'
                 for name, value in properties
             ),
-            "  </properties>\n",
+            "    </properties>\n",
             *cases,
-            f"  <system-out>{_text(_view.headline(scorecard))}</system-out>\n",
-            "</testsuite>\n",
+            f"    <system-out>{_text(_view.headline(scorecard))}</system-out>\n",
+            "  </testsuite>\n",
+            "</testsuites>\n",
         ]
     )
 
@@ -84,25 +102,39 @@ def _text(value: str) -> str:
     return xml_text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _testcase(card: MetricCard) -> tuple[str | None, str]:
+def case_name(card: MetricCard) -> str:
+    """A testcase's name: the metric id, and for a compared gate its evidence after it
+    (`qa/x — lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)`), so a page that shows
+    a passed case by its name alone still shows the value and the bound it cleared."""
+    if card.gate.result in _COMPARED:
+        return f"{card.id} — {card.gate.evidence}"
+    return card.id
+
+
+def _testcase(card: MetricCard, change: str) -> tuple[str | None, str]:
     status = card.status
     # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
     # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
     kind = status.junit
-    opening = f'  <testcase classname="{SUITE}" name="{_attribute(card.id)}">\n'
+    opening = (
+        f'    <testcase classname="{SUITE}" name="{_attribute(case_name(card))}" time="{_TIME}">\n'
+    )
     if kind is not None:
         message = _view.explanation(card)
+        # The schemas give `type` to a failure and an error (the status word); a skip has none.
+        kind_type = "" if kind == "skipped" else f' type="{status}"'
         child = (
-            f'    <{kind} message="{_attribute(message)}" type="{status}">'
-            f"{_text(_details(card, message))}</{kind}>\n"
+            f'      <{kind} message="{_attribute(message)}"{kind_type}>'
+            f"{_text(_details(card, message, change))}</{kind}>\n"
         )
     else:
-        # A passed gate has no child element to carry its numbers; CI tools show system-out.
-        child = f"    <system-out>{_text(_details(card, _view.why(card)))}</system-out>\n"
-    return kind, opening + child + "  </testcase>\n"
+        # Readers that show a passed case's output (Jenkins) show the whole record here.
+        details = _details(card, _view.why(card), change)
+        child = f"      <system-out>{_text(details)}</system-out>\n"
+    return kind, opening + child + "    </testcase>\n"
 
 
-def _details(card: MetricCard, message: str) -> str:
+def _details(card: MetricCard, message: str, change: str) -> str:
     lines = [
         f"status: {card.status.value}",
         f"value: {_view.value_text(card)}",
@@ -111,4 +143,6 @@ def _details(card: MetricCard, message: str) -> str:
         f"threshold: {_view.threshold_text(card)}",
         message,
     ]
+    if change:
+        lines.append(f"compared: {change}")
     return "\n".join(escape(line) for line in lines)

@@ -100,6 +100,9 @@ class MetricView:
     # What of its recorded dataset the output did not show ("" when it showed the record's
     # dataset at its version): `dataset 'qa-gold' not verified: the output names no version`.
     unverified: str = ""
+    # Against the earlier scorecard `--compare` named: "earlier 0.9, change +0.03 [...] (...)";
+    # "" when nothing was compared.
+    change: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -167,6 +170,8 @@ class ScorecardView:
     gates: tuple[MetricView, ...]
     # Metrics that do not affect the verdict, in id order.
     others: tuple[MetricView, ...]
+    # Which earlier scorecard `--compare` named, and whether it is stale; "" without one.
+    comparison: str = ""
 
 
 def _reasons(reasons: tuple[Reason, ...]) -> tuple[ReasonView, ...]:
@@ -183,8 +188,9 @@ def _attempt(a: Attempt) -> AttemptView:
     )  # fmt: skip
 
 
-def metric_view(card: MetricCard) -> MetricView:
-    """One metric card as templates read it, every field already decided and formatted."""
+def metric_view(card: MetricCard, change: str = "") -> MetricView:
+    """One metric card as templates read it, every field already decided and formatted; `change`
+    is its line against an earlier scorecard, when one was compared."""
     m = card.measurement
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
@@ -217,6 +223,7 @@ def metric_view(card: MetricCard) -> MetricView:
         attempts=tuple(_attempt(a) for a in attempts),
         found=(attempts_text(attempts) if attempts else "not run") if check else "",
         unverified=_view.dataset_unverified(card),
+        change=change,
     )
 
 
@@ -265,6 +272,13 @@ def scorecard_view(scorecard: Scorecard) -> ScorecardView:
             not_run=c.not_run,
         ),
         policy=policy_view(scorecard.policy),
-        gates=tuple(metric_view(card) for card in _view.deciding(scorecard)),
-        others=tuple(metric_view(card) for card in _view.others(scorecard)),
+        gates=tuple(
+            metric_view(card, _view.change_text(scorecard, card))
+            for card in _view.deciding(scorecard)
+        ),
+        others=tuple(
+            metric_view(card, _view.change_text(scorecard, card))
+            for card in _view.others(scorecard)
+        ),
+        comparison=_view.comparison_text(scorecard),
     )

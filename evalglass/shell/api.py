@@ -47,6 +47,7 @@ def score(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    model: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
     as_of: dt.date | dt.datetime | None = None,
@@ -62,7 +63,7 @@ def score(
     host, commit = _pinned_host(records, records_ref)
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
-        evidence = read_outputs(outputs, input_format)
+        evidence = read_outputs(outputs, input_format, model)
         host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
         return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
 
@@ -81,6 +82,7 @@ def run(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
     input_format: str | None = None,
+    model: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
     as_of: dt.date | dt.datetime | None = None,
@@ -102,7 +104,7 @@ def run(
     scope = Scope(Tier(tier))
     host, commit = _pinned_host(records, records_ref)
     with paused():
-        evidence = read_outputs(outputs, input_format)
+        evidence = read_outputs(outputs, input_format, model)
         host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
     store = None
     if use_cache:
@@ -158,6 +160,7 @@ def diff_records(
     *,
     head_ref: str | None = None,
     input_format: str | None = None,
+    model: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     as_of: dt.date | dt.datetime | None = None,
 ) -> RecordsDiff:
@@ -172,7 +175,7 @@ def diff_records(
         head = _with_rows(records, None, load_records(records), None)
     else:
         head = _with_rows(records, head_ref, *_pinned_host(records, head_ref))
-    evidence = _read(outputs, input_format, on_skipped) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped, model) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
     return diff(
         base,
@@ -190,6 +193,7 @@ def explain(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    model: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
     as_of: dt.date | dt.datetime | None = None,
@@ -202,7 +206,7 @@ def explain(
     from evalglass.tools.explanation import explain as explain_metric
 
     host, commit = _pinned_host(records, records_ref)
-    evidence = _read(outputs, input_format, on_skipped) if outputs else Evidence()
+    evidence = _read(outputs, input_format, on_skipped, model) if outputs else Evidence()
     host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
@@ -229,6 +233,7 @@ def doctor(
     records: str | os.PathLike[str] = "host_records",
     *,
     input_format: str | None = None,
+    model: str | None = None,
     on_skipped: Callable[[Skipped], None] | None = None,
     records_ref: str | None = None,
     as_of: dt.date | dt.datetime | None = None,
@@ -245,7 +250,7 @@ def doctor(
     evaluated_on = evaluation_date(_evaluation_time(as_of))
     # A baseline's rows file is read as score reads it: one it could not use is found here.
     host = _with_rows(records, records_ref, *_pinned_host(records, records_ref))
-    evidence = _read(outputs, input_format, on_skipped) if outputs else None
+    evidence = _read(outputs, input_format, on_skipped, model) if outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))
     return diagnose(host, evidence, evaluated_on, ownership(records), unfound)
@@ -285,10 +290,11 @@ def _read(
     outputs: Sequence[str | os.PathLike[str]],
     input_format: str | None,
     on_skipped: Callable[[Skipped], None] | None,
+    model: str | None = None,
 ) -> Evidence:
     """The outputs' evidence; each file skipped (it held no run) is passed to `on_skipped`,
     since these results do not list their sources."""
-    evidence = read_outputs(outputs, input_format)
+    evidence = read_outputs(outputs, input_format, model)
     if on_skipped is not None:
         for item in evidence.skipped:
             on_skipped(item)
@@ -328,3 +334,37 @@ def trend(scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] =
                 seen.add(resolved)
                 loaded.append((os.fspath(given), load_scorecard(given)))
         return build(loaded, metrics)
+
+
+def compare(
+    scorecard: Scorecard, earlier: str | os.PathLike[str], base_ref: str | None = None
+) -> Scorecard:
+    """`scorecard` shown beside the earlier scorecard JSON at `earlier`: per metric its value
+    there and the change with its interval. Display only: the verdict, every gate and the exit
+    code are the scorecard's own. With `base_ref` (the commit the earlier scorecard should
+    describe: the records' ref on a pull request), an earlier scorecard evaluated before that
+    commit was made is marked stale. ContractError (exit 4) for a file that is not a scorecard."""
+    import attrs
+
+    from evalglass.contract import load_scorecard
+    from evalglass.core.comparison import compare as compare_cards
+
+    loaded = load_scorecard(earlier)
+    committed = None if base_ref is None else _committed_at(base_ref)
+    comparison = compare_cards(
+        scorecard, loaded, source=os.fspath(earlier), base_committed_at=committed
+    )
+    return attrs.evolve(scorecard, comparison=comparison)
+
+
+def _committed_at(ref: str) -> dt.datetime:
+    """When the commit `ref` names was made (its committer time), from the repository around
+    the current directory; EvalglassError naming the ref when git cannot say."""
+    from evalglass.errors import EvalglassError
+    from evalglass.records import git_process
+
+    try:
+        out = git_process.run(["show", "-s", "--format=%ct", f"{ref}^{{commit}}", "--"], timeout=30)
+        return dt.datetime.fromtimestamp(int(out.decode().split()[0]), dt.UTC)
+    except (git_process.GitFailed, ValueError, IndexError) as exc:
+        raise EvalglassError(ref, f"cannot read the commit's time: {exc}") from None

@@ -4,6 +4,7 @@ imports the SDK (the `mcp` extra); it holds no tool logic, and a bad request nev
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio
@@ -17,6 +18,8 @@ from mcp.server.stdio import stdio_server
 
 from evalglass._version import __version__
 from evalglass.errors import EvalglassError
+from evalglass.render.safe_text import escape
+from evalglass.shell.mcp_schemas import OUTPUT_SCHEMAS
 from evalglass.shell.mcp_tools import TOOLS, Bounds, call
 
 INSTRUCTIONS = (
@@ -42,6 +45,7 @@ def server(bounds: Bounds) -> Server[Any]:
                     name=tool.name,
                     description=tool.description,
                     input_schema=dict(tool.schema),
+                    output_schema=OUTPUT_SCHEMAS[tool.name],
                     annotations=_READ_ONLY,
                 )
                 for tool in TOOLS
@@ -54,9 +58,15 @@ def server(bounds: Bounds) -> Server[Any]:
         try:
             text = call(params.name, params.arguments, bounds)
         except EvalglassError as exc:
-            # Bad input is the caller's to fix: a tool error the agent reads, in one line.
-            return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
-        return types.CallToolResult(content=[types.TextContent(text=text)])
+            # Bad input is the caller's to fix: a tool error the agent reads, in one line, escaped
+            # as every message is (an id or a path named in it is cut short by the error).
+            shown = escape(exc)
+            return types.CallToolResult(content=[types.TextContent(text=shown)], is_error=True)
+        # The same answer twice: structured, for clients that read the output schema, and as
+        # the JSON text, for those from before structured content.
+        return types.CallToolResult(
+            content=[types.TextContent(text=text)], structured_content=json.loads(text)
+        )
 
     return Server(
         "evalglass",

@@ -74,6 +74,11 @@ def _outputs(required: bool) -> dict[str, Any]:
 
 
 _INPUT_FORMAT = {"type": "string", "description": "Read every output as this format."}
+_MODEL = {
+    "type": "string",
+    "description": "Score only this model's outputs (as they name it); needed when outputs "
+    "measure one metric for several models.",
+}
 
 
 def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
@@ -86,9 +91,7 @@ def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
 
 
 def _paths(bounds: Bounds, args: Arguments) -> list[str]:
-    paths: list[str] = list(args.get("outputs", []))
-    confine(paths, bounds.root)
-    return paths
+    return confine(list(args.get("outputs", [])), bounds.root)
 
 
 def _score(bounds: Bounds, args: Arguments) -> str:
@@ -99,6 +102,7 @@ def _score(bounds: Bounds, args: Arguments) -> str:
         _paths(bounds, args),
         bounds.folder,
         input_format=args.get("input_format"),
+        model=args.get("model"),
         require_gate=args.get("require_gate", False),
         records_ref=bounds.commit,
         as_of=_as_of(args),
@@ -126,6 +130,7 @@ def _explain(bounds: Bounds, args: Arguments) -> str:
         _paths(bounds, args),
         bounds.folder,
         input_format=args.get("input_format"),
+        model=args.get("model"),
         records_ref=bounds.commit,
     )
     return explanation.render(result, Format.JSON)
@@ -139,6 +144,7 @@ def _doctor(bounds: Bounds, args: Arguments) -> str:
         _paths(bounds, args),
         bounds.folder,
         input_format=args.get("input_format"),
+        model=args.get("model"),
         records_ref=bounds.commit,
     )
     return diagnosis.render(result, Format.JSON)
@@ -148,7 +154,8 @@ def _metrics(bounds: Bounds, args: Arguments) -> str:
     from evalglass.evidence.read import read_outputs
     from evalglass.render import listing
 
-    return listing.render(read_outputs(_paths(bounds, args), args.get("input_format")), Format.JSON)
+    evidence = read_outputs(_paths(bounds, args), args.get("input_format"), args.get("model"))
+    return listing.render(evidence, Format.JSON)
 
 
 def _diff(bounds: Bounds, args: Arguments) -> str:
@@ -164,6 +171,7 @@ def _diff(bounds: Bounds, args: Arguments) -> str:
         _paths(bounds, args),
         head_ref=bounds.commit,
         input_format=args.get("input_format"),
+        model=args.get("model"),
     )
     return records_diff.render(result, Format.JSON)
 
@@ -178,6 +186,7 @@ TOOLS: tuple[Tool, ...] = (
             {
                 "outputs": _outputs(False),
                 "input_format": _INPUT_FORMAT,
+                "model": _MODEL,
                 "require_gate": {
                     "type": "boolean",
                     "description": "exit_code 5 when no metric could gate.",
@@ -200,6 +209,7 @@ TOOLS: tuple[Tool, ...] = (
                 "metric": {"type": "string", "description": "The metric id."},
                 "outputs": _outputs(False),
                 "input_format": _INPUT_FORMAT,
+                "model": _MODEL,
             },
             "metric",
         ),
@@ -209,13 +219,15 @@ TOOLS: tuple[Tool, ...] = (
         "doctor",
         "Every problem in the host records (and against the outputs given), at file:line: the "
         "JSON `evalglass doctor --format json` writes.",
-        _schema({"outputs": _outputs(False), "input_format": _INPUT_FORMAT}),
+        _schema({"outputs": _outputs(False), "input_format": _INPUT_FORMAT, "model": _MODEL}),
         _doctor,
     ),
     Tool(
         "metrics",
         "The metric ids eval outputs yield, with value, n, missing samples and source file.",
-        _schema({"outputs": _outputs(True), "input_format": _INPUT_FORMAT}, "outputs"),
+        _schema(
+            {"outputs": _outputs(True), "input_format": _INPUT_FORMAT, "model": _MODEL}, "outputs"
+        ),
         _metrics,
     ),
     Tool(
@@ -227,6 +239,7 @@ TOOLS: tuple[Tool, ...] = (
                 "base": {"type": "string", "description": "The git ref of the records before."},
                 "outputs": _outputs(False),
                 "input_format": _INPUT_FORMAT,
+                "model": _MODEL,
             },
             "base",
         ),
@@ -286,4 +299,5 @@ def _check_paths(where: str, paths: Sequence[str], least: int) -> None:
         raise EvalglassError(where, "name at least one eval output")
     for path in paths:
         if not path or "\0" in path:
-            raise EvalglassError(where, f"{path!r} is not a path")
+            shown = path if len(path) <= 80 else path[:80] + "…"
+            raise EvalglassError(where, f"{shown!r} is not a path")

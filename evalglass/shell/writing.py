@@ -45,6 +45,19 @@ class Kind(enum.Enum):
 
 def check(target: Path, records: Path, inputs: Iterable[Path]) -> str | None:
     """Why `target` must not be written, or None. Checked before any work is done."""
+    reason = protected(target, records, inputs)
+    if reason is not None:
+        return reason
+    try:
+        _kind(target)
+    except _Refused as exc:
+        return str(exc)
+    return None
+
+
+def protected(target: Path, records: Path, inputs: Iterable[Path]) -> str | None:
+    """Why nothing may be written at or under `target` (a file, or a folder such as the check
+    cache), wherever its links lead: the records folder and the eval outputs; else None."""
     where = target.resolve()
     if where.is_relative_to(records.resolve()):
         return f"{target} is inside the host-records folder {records}; evalglass never writes there"
@@ -52,10 +65,6 @@ def check(target: Path, records: Path, inputs: Iterable[Path]) -> str | None:
         source = given.resolve()
         if where == source or (given.is_dir() and where.is_relative_to(source)):
             return f"{target} would overwrite the eval output {given}"
-    try:
-        _kind(target)
-    except _Refused as exc:
-        return str(exc)
     return None
 
 
@@ -71,6 +80,10 @@ def _kind(target: Path) -> Kind:
         if not parent.is_dir():
             raise _Refused(f"{target}: the folder {parent} does not exist") from None
         return Kind.NEW
+    except OSError as exc:  # too long a name, a loop of links, no permission
+        shown = os.fspath(target)
+        shown = shown if len(shown) <= 120 else shown[:119] + "…"
+        raise _Refused(f"{shown}: {exc.strerror or exc}") from None
     mode = link.st_mode
     if stat.S_ISLNK(mode):
         try:

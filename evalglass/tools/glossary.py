@@ -121,14 +121,21 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "The output's own summary value disagrees with its per-sample scores, so it is not "
             "clear which number to trust."
         ),
+        V.RUN_INCOMPLETE: (
+            "The run behind the number did not complete: it was cancelled, ended in error, or "
+            "was still running. Its samples are those that happened to finish before it stopped, "
+            "so it cannot support a gate; run it to completion (Inspect: `inspect eval-retry`)."
+        ),
         V.CHECK_COULD_NOT_RUN: (
             "The check could not run at all (its executable was not found, its cwd does not "
             "exist, or its file could not be read). That is no result: never a pass, never a "
             "plain fail, and a gating check blocks the run until it can run."
         ),
         G.PASSED_ON_RETRY: (
-            "The check failed, then passed when evalglass ran it once more. A gate that passes "
-            "only sometimes is flaky: the run passes with this warning, never a plain pass."
+            "The check failed, then passed when evalglass ran it once more; or the eval passed "
+            "only on a later attempt, after earlier complete runs of the same evaluation missed "
+            "the bar. A gate that passes only sometimes is flaky: the run passes with this "
+            "warning, never a plain pass."
         ),
         G.NOT_RUN: (
             "This run did not start the check: `evalglass score` starts no process, and a "

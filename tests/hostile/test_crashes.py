@@ -240,3 +240,35 @@ def test_with_debug_set_the_bug_shows_its_traceback(
     monkeypatch.chdir(work)
     result = CliRunner().invoke(app, ["score", "run.json"])
     assert isinstance(result.exception, TypeError)
+
+
+LONG_NAME = "a" * 5000  # one name past NAME_MAX
+LONG_PATH = "a/" * 3000 + "run.json"  # a path past PATH_MAX
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("score", LONG_NAME),
+        ("score", LONG_PATH),
+        ("score", LONG_NAME + "*"),
+        ("metrics", LONG_PATH),
+        ("score", "run.json", "--records", LONG_NAME),
+        ("doctor", "--records", LONG_PATH),
+        ("score", "run.json", "--template", LONG_NAME),
+    ],
+    ids=["output-name", "output-path", "pattern", "metrics", "records", "doctor", "template"],
+)
+def test_a_path_longer_than_the_os_allows_is_one_line(work: Path, args: tuple[str, ...]) -> None:
+    """A path the OS refuses to look up is the input's error: one short line, exit 4."""
+    line = one_line_error(run(*args, cwd=work))
+    assert len(line) < 1000
+
+
+@pytest.mark.parametrize("target", [LONG_NAME, LONG_PATH])
+def test_an_output_path_longer_than_the_os_allows_is_refused(work: Path, target: str) -> None:
+    """An --output the OS cannot look up is refused as a target, before any work (exit 2)."""
+    result = run("score", "run.json", "--output", target, cwd=work)
+    assert result.returncode == 2, result.stderr[-500:]
+    assert "File name too long" in result.stderr
+    assert "Traceback" not in result.stderr

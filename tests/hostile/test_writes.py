@@ -209,3 +209,52 @@ def test_a_baseline_scorecard_outside_the_records_is_refused(work: Path, escape:
     )
     error = one_line_error(cli("score", "run.json", cwd=work))
     assert "outside the records folder" in error and "qa/exact_match" in error
+
+
+def _committed(work: Path) -> Path:
+    """The example as a git repository whose run check passes, so a run caches its pass."""
+    (work / "examples").mkdir()
+    (work / "examples" / "run.json").write_bytes((work / "run.json").read_bytes())
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "example"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=work, check=True,
+            capture_output=True,
+        )  # fmt: skip
+    return work
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize(
+    ("how", "hint"),
+    [
+        (["--cache-dir", "host_records/cache"], "--cache-dir"),
+        (["--cache-dir", "host_records"], "--cache-dir"),
+        (["--cache-dir", "records-link/cache"], "--cache-dir"),
+        (["--cache-dir", "run.json"], "--cache-dir"),
+        ([], "XDG_CACHE_HOME"),
+    ],
+)
+def test_the_check_cache_is_refused_where_an_output_would_be(
+    work: Path, how: list[str], hint: str
+) -> None:
+    """The check cache, named by --cache-dir or by XDG_CACHE_HOME, is never written into the
+    records folder (through a link too) or over an eval output: exit 2, before any check runs."""
+    _committed(work)
+    (work / "records-link").symlink_to("host_records")
+    before = _files(work / "host_records")
+    env = {"XDG_CACHE_HOME": str(work / "host_records" / "xdg")} if not how else {}
+    result = cli("run", "run.json", *how, cwd=work, env=env)
+    _usage(result, hint)
+    assert _files(work / "host_records") == before
+
+
+def test_no_cache_needs_no_cache_folder(work: Path) -> None:
+    """With --no-cache nothing is written, so a cache folder in the records is not refused."""
+    _committed(work)
+    env = {"XDG_CACHE_HOME": str(work / "host_records" / "xdg")}
+    result = cli("run", "run.json", "--no-cache", cwd=work, env=env)
+    assert result.returncode == 0, result.stderr
+    assert not (work / "host_records" / "xdg").exists()

@@ -28,6 +28,8 @@ _SPREAD = frozenset({"stderr", "bootstrap_stderr", "std"})
 # Metrics that are the mean of the per-sample scores, so the samples and the stderr describe them.
 _MEANS = frozenset({"accuracy", "mean"})
 _DEFAULT_REDUCER = "mean"
+# The one status of a run that finished: "started", "cancelled" and "error" did not.
+_COMPLETE = "success"
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -50,11 +52,15 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
         identity=_identity(spec, stats),
+        evaluation=_evaluation(spec),
     )
     declared = _declared_samples(spec, log.samples)
+    incomplete = _incomplete(status, header, declared)
+    unstarted = _unstarted(spec, log.samples) if incomplete else 0
     results = header.get("results")
     if results is None:
-        yield from _unmeasured(header, spec, task, run, declared)
+        for measured in _unmeasured(header, spec, task, run, declared):
+            yield attrs.evolve(measured, findings=measured.findings + incomplete)
         return
     listed = c.mapping(results, shown, "results").get("scores", [])
     entries = [c.mapping(e, shown, "results.scores[]") for e in c.sequence(listed, shown, "scores")]
@@ -101,7 +107,8 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
                 if metadata is None:
                     metadata = _metadata(log.samples)
                 ids = groups.members(group, metadata)
-                yield _in_group(measured, ids, per_epoch, reduced, kind, reducer)
+                grouped = _in_group(measured, ids, per_epoch, reduced, kind, reducer)
+                yield _flagged(grouped, incomplete, unstarted)
                 continue
             if kind in _MEANS and not (group is not None and group.over_groups):
                 # A clustered stderr accounts for correlated samples; ours would not.
@@ -114,7 +121,37 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
                 measured = attrs.evolve(
                     measured, interval=c.interval(value, scores, stderr), findings=findings
                 )
-            yield measured
+            yield _flagged(measured, incomplete, 0)
+
+
+def _incomplete(
+    status: str | None, header: dict[str, Any], declared: int | None
+) -> tuple[Reason, ...]:
+    """Why a run that did not finish cannot support a gate; () for one that finished."""
+    if status == _COMPLETE:
+        return ()
+    results = c.section(header, "results")
+    done, total = c.count(results.get("completed_samples")), c.count(results.get("total_samples"))
+    total = declared if declared is not None else total
+    counted = f": {done} of {total} samples completed" if done is not None and total else ""
+    return (Reason(ValidityCode.RUN_INCOMPLETE, f"run status is '{status}'{counted}"),)
+
+
+def _unstarted(spec: dict[str, Any], samples: list[files.Summary] | None) -> int:
+    """Samples a stopped run set out to score and never logged: which group each was in is not
+    known, so each group counts them all as missing (erring toward missing, never toward n)."""
+    ids = c.section(spec, "dataset").get("sample_ids")
+    if not isinstance(ids, list):
+        return 0
+    seen = {s.id for s in samples or []}
+    return len({str(i) for i in ids if isinstance(i, str | int)} - seen)
+
+
+def _flagged(measured: Measurement, incomplete: tuple[Reason, ...], unstarted: int) -> Measurement:
+    if not incomplete:
+        return measured
+    missing = measured.missing + unstarted if measured.n is not None else measured.missing
+    return attrs.evolve(measured, missing=missing, findings=measured.findings + incomplete)
 
 
 def _in_group(
@@ -174,6 +211,13 @@ def _identity(spec: dict[str, Any], stats: dict[str, Any]) -> str | None:
     A retry starts anew, so it is never taken for a copy."""
     eval_id, started = c.text(spec.get("eval_id")), c.text(stats.get("started_at"))
     return None if eval_id is None or started is None else f"inspect:{eval_id}:{started}"
+
+
+def _evaluation(spec: dict[str, Any]) -> str | None:
+    """`inspect eval-retry` keeps the task_id (and model) of the run it completes; a new
+    `inspect eval` draws a new task_id, so it is another attempt."""
+    task_id, model = c.text(spec.get("task_id")), c.text(spec.get("model"))
+    return None if task_id is None else f"inspect:{task_id}:{model}"
 
 
 def _unmeasured(

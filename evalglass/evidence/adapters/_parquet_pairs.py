@@ -45,13 +45,15 @@ def side(view: str, c: q.Columns) -> str:
   score >= 0 AND score <= 1 AS inside
 FROM ({q.split(f"SELECT * FROM ({rows}) WHERE id IS NOT NULL AND {_OK}")})"""
     value = f"CASE WHEN {_OK} THEN CAST(trunc(score * {float(_SCALE)!r}) AS HUGEINT) END"
-    radix = 1 << _BITS
+    # DuckDB divides HUGEINT in software (over a microsecond each): limbs by shifts and masks,
+    # and only a sample of several scored rows divided.
+    mask = f"CAST({(1 << _BITS) - 1} AS HUGEINT)"
     limbs = ", ".join(
-        f"CAST(sign(v) * ((abs(v) // {radix**k}) % {radix}) AS BIGINT) AS L{k}" for k in range(4)
+        f"CAST(sign(v) * ((abs(v) >> {_BITS * k}) & {mask}) AS BIGINT) AS L{k}" for k in range(4)
     )
     return f"""SELECT metric, id, {limbs}, two, v >= 0 AND v <= {_SCALE} AS inside
 FROM (
-  SELECT metric, id, CASE WHEN t < 0 THEN -((-t) // k) ELSE t // k END AS v,
+  SELECT metric, id, CASE WHEN k = 1 THEN t WHEN t < 0 THEN -((-t) // k) ELSE t // k END AS v,
     zeros = k OR ones = k AS two
   FROM (
     SELECT metric, id, sum({value}) AS t, count(*) AS k, count_if(score = 0) AS zeros,

@@ -17,12 +17,18 @@ _SCALE = aggregate.SCALE
 _SCALE_F = float(_SCALE)
 
 
+# No row of the sample read yet: its cluster and its epochs are not known.
+_UNSET = object()
+
+
 @attrs.define
 class _Sample:
-    """One sample's rows so far: the cluster they name, scored rows, non-finite ones, zeros,
-    ones, and Σq over the finite ones."""
+    """One sample's rows so far: the cluster they name, the epochs they name (one key, or a set
+    once there are several), scored rows, non-finite ones, zeros, ones, and Σq over the finite
+    ones."""
 
-    cluster: str | None
+    cluster: object = _UNSET
+    epochs: object = _UNSET
     k: int = 0
     bad: int = 0
     zeros: int = 0
@@ -38,6 +44,30 @@ class Epochs:
     low: dict[str, float] = attrs.Factory(dict)
     high: dict[str, float] = attrs.Factory(dict)
 
+    def repeats(self, metric: str, sample: str, epoch: str | None) -> bool:
+        """Whether a row of this sample has named this epoch already (None: no epoch); the
+        epoch is noted. A sample's epochs are kept with it, so what is held grows with the
+        samples, not the rows."""
+        samples = self.samples.get(metric)
+        if samples is None:
+            samples = self.samples[metric] = {}
+        got = samples.get(sample)
+        if got is None:
+            samples[sample] = _Sample(epochs=epoch)
+            return False
+        seen = got.epochs
+        if seen is _UNSET:
+            got.epochs = epoch
+        elif type(seen) is set:
+            if epoch in seen:
+                return True
+            seen.add(epoch)
+        elif seen == epoch:
+            return True
+        else:
+            got.epochs = {seen, epoch}
+        return False
+
     def add(
         self, metric: str, sample: str, cluster: str | None, score: float | None,
         shown: str, line: int,
@@ -47,6 +77,8 @@ class Epochs:
         got = samples.get(sample)
         if got is None:
             got = samples[sample] = _Sample(cluster)
+        elif got.cluster is _UNSET:
+            got.cluster = cluster
         elif got.cluster != cluster:
             raise OutputError(shown, sql.two_clusters(sample, metric), line)
         if score is None:
@@ -79,7 +111,7 @@ class Epochs:
                 nonbinary += sample.zeros != sample.k and sample.ones != sample.k
                 total += q
                 squares += q * q
-            if sample.cluster is not None:
+            if isinstance(sample.cluster, str):
                 count, summed = clusters.get(sample.cluster, (0, 0))
                 clusters[sample.cluster] = (count + 1, summed + q)
                 clustered_squares += q * q

@@ -67,6 +67,7 @@ class RowSums:
         self.hashes: defaultdict[str, array.array[int]] = defaultdict(_hashes)
         self.keys: defaultdict[str, set[object]] = defaultdict(set)
         self.shared: dict[object, object] = {}
+        self.ids: dict[str, str] = {}
         self.missing: Counter[str] = Counter()
         self.models: set[str] = set()
         self.kept = c.SampleBudget(shown)
@@ -141,7 +142,17 @@ class RowSums:
                 if epoch and self.epochs is None:
                     raise Epochs
                 key: object = (str(sample_id), str(epoch)) if epoch else str(sample_id)
-                if self.exact:
+                if self.epochs is not None:
+                    # One copy of a sample's id for all its metrics.
+                    text = str(sample_id)
+                    sample = self.ids.setdefault(text, text)
+                    if self.epochs.repeats(metric, sample, str(epoch) if epoch else None):
+                        raise OutputError(
+                            shown,
+                            f"sample_id {c.shown_value(sample_id)} appears twice for metric "
+                            f"'{metric}'", line,
+                        )  # fmt: skip
+                elif self.exact:
                     key = self.shared.setdefault(key, key)
                     seen = self.keys[metric]
                     if key in seen:
@@ -170,7 +181,7 @@ class RowSums:
                 )  # fmt: skip
             if named and self.epochs is not None:
                 cluster = _cluster(row.get("cluster"), shown, line)
-                self.epochs.add(metric, str(sample_id), cluster, value, shown, line)
+                self.epochs.add(metric, sample, cluster, value, shown, line)
             elif value is None:
                 self.missing[metric] += 1
             else:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-
-import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, sql
@@ -47,8 +46,8 @@ def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
 def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
     """The sufficient statistics of every row of every file, as one table."""
     first = files[0][1]
-    with _connected(first) as con:
-        return _aggregate(con, [os.fspath(p) for p, _ in files], first)
+    with _connected(first) as (con, placed):
+        return _aggregate(con, placed.paths(files), first)
 
 
 def with_baseline(
@@ -59,15 +58,16 @@ def with_baseline(
     id, reduced in DuckDB (no row reaches Python). A metric with no pair has no entry.
     OutputError, naming the baseline file, when DuckDB is missing or cannot read the rows, or
     the baseline repeats a sample id."""
-    path, shown = baseline
-    with _connected(shown) as con:
-        found = _aggregate(con, [os.fspath(path)], shown)
+    shown = baseline[1]
+    with _connected(shown) as (con, placed):
+        then_paths = placed.paths([baseline])
+        found = _aggregate(con, then_paths, shown)
         if not current or not metrics:
             return found, {}
         sides = []
         for view, paths in (
-            ("evalglass_then", [os.fspath(path)]),
-            ("evalglass_now", [os.fspath(p) for p, _ in current]),
+            ("evalglass_then", then_paths),
+            ("evalglass_now", placed.paths(current)),
         ):
             con.execute(f"CREATE TEMP VIEW {view} AS SELECT * FROM {_parquet(paths)}")
             sides.append(_columns(con, view))
@@ -78,13 +78,14 @@ def with_baseline(
 
 
 @contextlib.contextmanager
-def _connected(shown: str) -> Iterator[Any]:
-    """A DuckDB connection of our own settings; OutputError naming `shown` when DuckDB (the
-    `parquet` extra) is missing or fails."""
+def _connected(shown: str) -> Iterator[tuple[Any, _Placed]]:
+    """A DuckDB connection of our own settings and a private folder of its own; OutputError
+    naming `shown` when DuckDB (the `parquet` extra) is missing or fails."""
     try:
         import duckdb
     except ImportError:
         raise OutputError(shown, f"reading Parquet needs DuckDB: {INSTALL}") from None
+    placed: _Placed | None = None
     try:
         # Spills go to a folder of our own, never beside the user's files.
         with (
@@ -101,9 +102,54 @@ def _connected(shown: str) -> Iterator[Any]:
             # DuckDB draws a progress bar on the terminal for a long query; ours is a one-shot
             # command.
             con.execute("SET enable_progress_bar = false")
-            yield con
+            placed = _Placed(Path(spill))
+            yield con, placed
     except duckdb.Error as exc:
-        raise OutputError(shown, f"cannot read as Parquet rows: {one_line(exc)}") from exc
+        said = placed.unplaced(str(exc)) if placed else str(exc)
+        raise OutputError(shown, f"cannot read as Parquet rows: {one_line(said)}") from exc
+
+
+# DuckDB reads a path as a pattern: `*`, `?` and `[...]` glob, and a component `~` is the home
+# folder, so `scores[1].parquet` would read `scores1.parquet`. A path of these characters alone
+# means only itself.
+_PLAIN = re.compile(r"[A-Za-z0-9._/\\: -]+" if os.name == "nt" else r"[A-Za-z0-9._/ -]+")
+
+
+class _Placed:
+    """The paths handed to DuckDB: for each file (already found and recognised), a link of a
+    plain name in our private folder to its absolute path, which DuckDB cannot reinterpret."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = os.path.abspath(folder)
+        self._shown: dict[str, str] = {}
+
+    def paths(self, files: Sequence[tuple[Path, str]]) -> list[str]:
+        """A path for each file; OutputError where the platform makes no links and the path
+        is not plain."""
+        placed = []
+        for path, shown in files:
+            target = os.path.abspath(path)
+            link = os.path.join(self._folder, f"input-{len(self._shown)}.parquet")
+            try:
+                if not _PLAIN.fullmatch(link):
+                    raise OSError("a temporary folder of another name")
+                os.symlink(target, link)
+            except OSError:
+                if not _PLAIN.fullmatch(target):
+                    raise OutputError(
+                        shown, "cannot hand this path to DuckDB unchanged (it reads *, ?, [ ] "
+                        "and ~ as patterns); rename the file or its folder"
+                    ) from None  # fmt: skip
+                link = target
+            self._shown[link] = shown
+            placed.append(link)
+        return placed
+
+    def unplaced(self, message: str) -> str:
+        """DuckDB's message with each path placed written as the user named it."""
+        for link, shown in sorted(self._shown.items(), key=lambda item: -len(item[0])):
+            message = message.replace(link, shown)
+        return message
 
 
 def _parquet(paths: list[str]) -> str:
@@ -138,18 +184,13 @@ def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
 
 
 def _with_epochs(con: Any, c: q.Columns, model: str | None, shown: str) -> aggregate.Aggregates:
-    """Rows with epochs: each sample's rows reduced to one, by `evalglass sql`'s own query."""
-    found = con.execute(q.split_samples_query(c)).fetchone()
-    if found:
-        metric, sample_id = found
+    """Rows with epochs: each sample's rows reduced to one inside DuckDB, in one pass; only
+    when a sample names two clusters, a second finds it for the message."""
+    rows = con.execute(q.epochs_query(c)).fetchall()
+    if any(row[20] for row in rows):
+        metric, sample_id = con.execute(q.split_samples_query(c)).fetchone()
         raise OutputError(shown, sql.two_clusters(sample_id, metric))
-    present = ["sample_id", "epoch", *(name for name in ("cluster",) if c.has(name))]
-    cursor = con.execute(sql.query(sql.Dialect.DUCKDB, "scores", present))
-    names = [d[0] for d in cursor.description]
-    found = sql.groups_to_aggregates(
-        (dict(zip(names, row, strict=True)) for row in cursor.fetchall()), shown
-    )
-    return attrs.evolve(found, model=model)
+    return q.assemble_epochs(rows, model, shown)
 
 
 def _model(con: Any, c: q.Columns, shown: str) -> str | None:

@@ -38,6 +38,16 @@ def ref(value: str) -> str:
 
 Outputs = Annotated[list[Path] | None, typer.Argument(help="Eval output files or folders.")]
 
+RecordsRef = Annotated[
+    str | None,
+    typer.Option(
+        "--records-ref",
+        metavar="REF",
+        parser=ref,
+        help="Read the records folder as committed at this git ref (e.g. origin/main).",
+    ),
+]
+
 Records = Annotated[
     Path, typer.Option("--records", metavar="DIR", help="The host-records folder.", parser=folder)
 ]
@@ -57,6 +67,16 @@ def _known_format(value: str | None) -> str | None:
             raise typer.BadParameter(f"{escape(value)!r}: expected one of {', '.join(names())}")
     return value
 
+
+ModelName = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        metavar="NAME",
+        help="Score only this model's outputs (as the outputs name it); the others are skipped. "
+        "Needed when outputs measure one metric for several models.",
+    ),
+]
 
 InputFormat = Annotated[
     str | None,

@@ -16,8 +16,10 @@ from evalglass.shell.commands.app import input_errors_exit
 from evalglass.shell.commands.options import (
     AsOf,
     InputFormat,
+    ModelName,
     Outputs,
     Records,
+    RecordsRef,
     TerminalOrJson,
     TextFormat,
     as_of_value,
@@ -37,6 +39,7 @@ def metrics(
     ] = False,
     fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
+    model: ModelName = None,
 ) -> None:
     """List the metric ids, values and n found in eval outputs (what metrics.yaml refers to)."""
     from evalglass.evidence.read import read_outputs
@@ -47,7 +50,7 @@ def metrics(
     if skeleton and fmt is not Format.TERMINAL:
         raise typer.BadParameter("give --skeleton or --format, not both", param_hint="--format")
     with reading():
-        evidence = read_outputs(outputs, input_format)
+        evidence = read_outputs(outputs, input_format, model)
     note_skipped(evidence.skipped)
     text = listing.skeleton(evidence) if skeleton else render_listing.render(evidence, fmt)
     typer.echo(text, nl=False)
@@ -76,6 +79,7 @@ def diff(
         ),
     ] = False,
     input_format: InputFormat = None,
+    model: ModelName = None,
     as_of: AsOf = None,
 ) -> None:
     """Show what a change to the host records does to who may gate, and the approvals it makes
@@ -92,6 +96,7 @@ def diff(
             outputs or [],
             head_ref=head,
             input_format=input_format,
+            model=model,
             on_skipped=note,
             as_of=when,
         )
@@ -109,6 +114,7 @@ def explain(
     records: Records = Path("host_records"),
     fmt: TextFormat = Format.TERMINAL,
     input_format: InputFormat = None,
+    model: ModelName = None,
     as_patch: Annotated[
         bool,
         typer.Option(
@@ -118,16 +124,29 @@ def explain(
         ),
     ] = False,
     as_of: AsOf = None,
+    records_ref: RecordsRef = None,
 ) -> None:
     """Explain one metric in plain words, and the host edits that would let it gate (never made)."""
     from evalglass.render import explanation as render_explain
     from evalglass.shell import api
 
     renders_as("explain", fmt, Format.TERMINAL, Format.MARKDOWN, Format.JSON)
+    if as_patch and records_ref is not None:
+        # The patch is written against the working tree's files, which are not the ref's.
+        raise typer.BadParameter(
+            "--patch edits the working tree's records: drop --records-ref", param_hint="--patch"
+        )
     when = as_of_value(as_of)
     with reading():
         result = api.explain(
-            metric, outputs or [], records, input_format=input_format, on_skipped=note, as_of=when
+            metric,
+            outputs or [],
+            records,
+            input_format=input_format,
+            model=model,
+            on_skipped=note,
+            records_ref=records_ref,
+            as_of=when,
         )
     if as_patch:
         typer.echo(api.explain_patch(result, records), nl=False)
@@ -198,7 +217,9 @@ def doctor(
     records: Records = Path("host_records"),
     fmt: TerminalOrJson = Format.TERMINAL,
     input_format: InputFormat = None,
+    model: ModelName = None,
     as_of: AsOf = None,
+    records_ref: RecordsRef = None,
 ) -> None:
     """Name every problem in the host records (and against the outputs): exit 1 on an error."""
     from evalglass.render import diagnosis as render_doctor
@@ -208,7 +229,13 @@ def doctor(
     when = as_of_value(as_of)
     with reading():
         diagnosis = api.doctor(
-            outputs or [], records, input_format=input_format, on_skipped=note, as_of=when
+            outputs or [],
+            records,
+            input_format=input_format,
+            model=model,
+            on_skipped=note,
+            records_ref=records_ref,
+            as_of=when,
         )
     typer.echo(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)

@@ -20,12 +20,13 @@ from evalglass.shell.commands.app import input_errors_exit
 from evalglass.shell.commands.options import (
     AsOf,
     InputFormat,
+    ModelName,
     Outputs,
     Records,
+    RecordsRef,
     as_of_value,
     note_skipped,
     reading,
-    ref,
 )
 
 if TYPE_CHECKING:
@@ -129,16 +130,6 @@ RequireGate = Annotated[
     bool, typer.Option("--require-gate", help="Exit 5 when no metric could gate.")
 ]
 
-RecordsRef = Annotated[
-    str | None,
-    typer.Option(
-        "--records-ref",
-        metavar="REF",
-        parser=ref,
-        help="Read the records folder as committed at this git ref (e.g. origin/main).",
-    ),
-]
-
 KeepSamples = Annotated[
     bool,
     typer.Option(
@@ -173,10 +164,20 @@ def score(
     write: Write = None,
     require_gate: RequireGate = False,
     input_format: InputFormat = None,
+    model: ModelName = None,
     records_ref: RecordsRef = None,
     keep_samples: KeepSamples = False,
     template: Template = None,
     as_of: AsOf = None,
+    compare: Annotated[
+        Path | None,
+        typer.Option(
+            "--compare",
+            metavar="CARD.json",
+            help="Show each metric beside an earlier scorecard JSON: its value there and the "
+            "change, with an interval. Display only: changes no gate, verdict or exit code.",
+        ),
+    ] = None,
 ) -> None:
     """Score eval outputs against the host records; the exit code follows the verdict. Starts no
     process: host checks are listed as not run (`evalglass run` runs them)."""
@@ -190,10 +191,15 @@ def score(
             given,
             records,
             input_format=input_format,
+            model=model,
             require_gate=require_gate,
             records_ref=records_ref,
             as_of=when,
         )
+        if compare is not None:
+            # The records' ref is the base a pull request is compared with: a card older than
+            # it is stale.
+            scorecard = api.compare(scorecard, compare, records_ref)
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
@@ -221,6 +227,7 @@ def run_command(
     write: Write = None,
     require_gate: RequireGate = False,
     input_format: InputFormat = None,
+    model: ModelName = None,
     records_ref: RecordsRef = None,
     keep_samples: KeepSamples = False,
     template: Template = None,
@@ -234,6 +241,8 @@ def run_command(
 
     given = outputs or []
     targets, summary = _checked_targets(template, write, fmt, output, records, given)
+    if not no_cache:
+        _check_cache_folder(cache_dir, records, given)
     when = as_of_value(as_of)
     # Checks shown live only to a person watching a terminal (not in CI, not into a pipe).
     progress = terminal_progress(sys.stderr) if interactive(sys.stderr) else None
@@ -246,11 +255,24 @@ def run_command(
             cache_dir=cache_dir,
             progress=progress,
             input_format=input_format,
+            model=model,
             require_gate=require_gate,
             records_ref=records_ref,
             as_of=when,
         )
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
+
+
+def _check_cache_folder(cache_dir: Path | None, records: Path, given: list[Path]) -> None:
+    """The check cache is written like any output: never into the records or an eval output,
+    whether it was named by --cache-dir or by XDG_CACHE_HOME (exit 2, before any work)."""
+    from evalglass.tools.checks.cache import default_folder
+
+    folder = cache_dir if cache_dir is not None else default_folder()
+    reason = writing.protected(folder, records, given)
+    if reason is not None:
+        hint = "--cache-dir" if cache_dir is not None else "XDG_CACHE_HOME"
+        raise typer.BadParameter(escape(reason), param_hint=hint)
 
 
 def _checked_targets(

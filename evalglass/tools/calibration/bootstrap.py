@@ -17,8 +17,11 @@ from evalglass.tools.calibration.tables import Batch, Plan
 
 Array = npt.NDArray[np.float64]
 
-# Resamples drawn at once: bounds memory at CHUNK × items indices, whatever --resamples says.
+# Resamples drawn at once: at most CHUNK, and at most INDICES item indices in all (a million
+# items draw a few resamples at a time), so memory is linear in the items with a small constant,
+# whatever --resamples says. The draws, and so the intervals, do not depend on the chunking.
 CHUNK = 200
+INDICES = 1 << 23
 # More undefined resamples than this (a resample where, say, every item got one label) and the
 # percentile of the rest would describe a biased remainder: no interval, rather than a wrong one.
 MAX_UNDEFINED_SHARE = 0.01
@@ -66,7 +69,7 @@ def run(
     rng = np.random.default_rng(seed)
     done = 0
     while done < resamples and n:
-        size = min(CHUNK, resamples - done)
+        size = min(CHUNK, max(1, INDICES // n), resamples - done)
         picks = inverse[rng.integers(0, n, size=(size, n))]
         picks += (np.arange(size) * distinct)[:, None]
         counts = np.bincount(picks.ravel(), minlength=size * distinct)

@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from evalglass._inputs import AGREEMENT_CELLS
 from evalglass._version import __version__
 from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
 from evalglass.errors import CalibrationError
@@ -38,6 +39,7 @@ def calibrate(
     judged = read_label_file(judgments, raters_allowed=False)
     labelled = read_label_file(labels, raters_allowed=True)
     ratings = match(judged, labelled, scale)
+    _refuse_too_many_cells(ratings, str(labels))
     statistics, confusion, no_consensus = measure(ratings, resamples, seed)
     coverage = ratings.coverage
     return CalibrationEvidence(
@@ -67,6 +69,25 @@ def calibrate(
 
 
 Measured = tuple[dict[str, Estimate], tuple[tuple[int, ...], ...] | None, int]
+
+
+def _refuse_too_many_cells(ratings: Ratings, shown: str) -> None:
+    """Refuse, before any table is built, a label set whose agreement tables would not fit: one
+    row per item, distinct labels squared cells per table (the judge's confusion table, the
+    coincidences of everyone, of the humans, and of each pair of humans)."""
+    if not ratings.scale.categorical:
+        return
+    k, n, raters = len(ratings.categories), len(ratings.items), len(ratings.raters)
+    tables = 2 + (1 + raters * (raters - 1) // 2 if raters > 1 else 0)
+    cells = n * k * k * tables
+    limit = AGREEMENT_CELLS.limit()
+    if cells > limit:
+        raise CalibrationError(
+            shown,
+            f"{k:,} distinct labels on the {ratings.scale.value} scale over {n:,} items need "
+            f"{cells:,} cells of agreement tables, past the {limit:,} cap; too many labels for "
+            f"these statistics (set {AGREEMENT_CELLS.variable} to raise it)",
+        )
 
 
 def _measurer() -> Callable[[Ratings, int, int], Measured]:

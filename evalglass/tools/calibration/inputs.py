@@ -14,6 +14,7 @@ from pathlib import Path
 
 import attrs
 
+from evalglass._inputs import TooLarge, read_regular
 from evalglass.errors import CalibrationError
 
 # A label as the file gave it: JSON's scalar types, or CSV text. None is an empty label.
@@ -49,10 +50,7 @@ def read_label_file(path: Path, *, raters_allowed: bool) -> LabelFile:
     narrow every interval.
     """
     shown = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CalibrationError(shown, f"cannot read: {exc.strerror or exc}") from exc
+    data = read_input(path, shown)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -70,6 +68,20 @@ def read_label_file(path: Path, *, raters_allowed: bool) -> LabelFile:
         rows.append(Row(sample_id, rater, _label(fields["label"], shown, line), line))
     _refuse_duplicates(rows, shown, has_rater)
     return LabelFile(shown, hashlib.sha256(data).hexdigest(), tuple(rows), has_rater)
+
+
+def read_input(path: Path, shown: str) -> bytes:
+    """The bytes of a labels, judgments or evidence file, read as every input is: a regular file
+    only (a FIFO or a device is refused at once, never waited on) and no larger than the parse
+    cap (EVALGLASS_MAX_PARSE_BYTES), checked on its size before reading."""
+    try:
+        return read_regular(path)
+    except FileNotFoundError:
+        raise CalibrationError(shown, "does not exist") from None
+    except OSError as exc:
+        raise CalibrationError(shown, f"cannot read: {exc.strerror or exc}") from None
+    except TooLarge as exc:
+        raise CalibrationError(shown, str(exc)) from None
 
 
 def _is_jsonl(path: Path, text: str) -> bool:
@@ -91,6 +103,10 @@ def _jsonl_rows(text: str, shown: str) -> Iterator[tuple[int, dict[str, object]]
             raise CalibrationError(
                 shown, f"not valid JSON: {exc.msg} (column {exc.colno})", number
             ) from None
+        except ValueError:  # an integer past Python's digit limit
+            raise CalibrationError(shown, "a number with too many digits", number) from None
+        except RecursionError:
+            raise CalibrationError(shown, "nested too deeply to read", number) from None
         if not isinstance(row, dict):
             raise CalibrationError(shown, "expected a JSON object on each line", number)
         yield number, row

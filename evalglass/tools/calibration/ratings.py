@@ -134,7 +134,8 @@ def _category_key(row: Row, path: str, scale: Scale | None) -> str:
     if isinstance(label, bool):
         return "true" if label else "false"
     if isinstance(label, (int, float)):
-        return _number_text(float(label))
+        value = _float(label)
+        return _number_text(value) if math.isfinite(value) else str(label)
     assert label is not None
     try:
         value = float(label)
@@ -147,7 +148,7 @@ def _number(row: Row, path: str) -> float:
     label: RawLabel = row.label
     value: float | None = None
     if isinstance(label, (int, float)) and not isinstance(label, bool):
-        value = float(label)
+        value = _float(label)
     elif isinstance(label, str):
         try:
             value = float(label)
@@ -158,6 +159,15 @@ def _number(row: Row, path: str) -> float:
             path, f"label: expected a finite number on this scale, got {label!r}", row.line
         )
     return value
+
+
+def _float(number: float) -> float:
+    """A label's number as a float; an integer too large for one is infinite (refused where a
+    number is needed, a category of its own where not), never an OverflowError."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf
 
 
 def _number_text(value: float) -> str:

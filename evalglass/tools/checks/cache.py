@@ -3,8 +3,9 @@ seen in its git repository has changed. The key (`key`) is pure; reading the rep
 (`repo_state`) and the entries (`Store`) is I/O. A corrupt entry is a miss, never an error.
 
 The key covers the check's definition, the evalglass version, the HEAD commit of the repository
-holding the check's cwd, where in it the cwd is, and the content of every uncommitted change
-(staged, unstaged and untracked files git does not ignore). It cannot cover ignored files, the
+holding the check's cwd, where in it the cwd is, and the content on disk of every file that differs
+from HEAD (tracked files compared by content whatever the index claims, and untracked files git
+does not ignore). It cannot cover ignored files, the
 network, the clock, environment variables or tools outside the repository (docs/checks.md).
 """
 
@@ -15,6 +16,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -67,10 +69,21 @@ def repo_state(cwd: Path) -> RepoState | None:
         return None
     root = Path(top.decode().strip())
     head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD")
-    status = _git(
-        root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"
-    )
-    if head is None or status is None:
+    if head is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="evalglass-index-") as scratch:
+        # What is on disk against HEAD, through an index of our own read from HEAD: the
+        # repository's index may mark files assume-unchanged or skip-worktree, or hold stat data
+        # that matches an edited file, and git status believes it. A fresh index has no flags
+        # and no stat data, so git compares every tracked file's content.
+        index = {"GIT_INDEX_FILE": os.path.join(scratch, "index")}
+        if _git(root, "read-tree", head.decode().strip(), env=index) is None:
+            return None
+        status = _git(
+            root, "status", "--porcelain=v1", "-z", "--untracked-files=all",
+            "--ignore-submodules=none", env=index,
+        )  # fmt: skip
+    if status is None:
         return None
     changes = _changes(root, status)
     if changes is None:
@@ -86,19 +99,43 @@ def _changes(root: Path, status: bytes) -> str | None:
     digest = hashlib.sha256(status)
     for path in sorted(set(_paths(status))):
         full = root / os.fsdecode(path)
-        if full.is_symlink():
-            content = b"link:" + os.fsencode(os.readlink(full))
-        elif full.is_dir():
-            return None  # a submodule with changes: its content is beyond this digest
-        elif full.is_file():
-            try:
-                content = hashlib.sha256(full.read_bytes()).digest()
-            except OSError:
-                return None
-        else:
+        try:
+            mode = os.lstat(full).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError:
+            return None
+        if mode is None:
             content = b"absent"
+        elif stat.S_ISLNK(mode):
+            content = b"link:" + os.fsencode(os.readlink(full))
+        elif stat.S_ISDIR(mode):
+            return None  # a submodule with changes: its content is beyond this digest
+        elif stat.S_ISREG(mode):
+            hashed = _file_digest(full)
+            if hashed is None:
+                return None
+            content = hashed
+        else:
+            return None  # a FIFO, a socket or a device: no content to stand for
         digest.update(path + b"\0" + content + b"\0")
     return digest.hexdigest()
+
+
+def _file_digest(path: Path) -> bytes | None:
+    """sha256 of a regular file's content, read in chunks (an untracked file may be larger
+    than memory), opened without blocking and without following a link placed meanwhile."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return None
+        try:
+            return hashlib.file_digest(stream, "sha256").digest()
+        except OSError:
+            return None
 
 
 def _paths(status: bytes) -> list[bytes]:
@@ -118,12 +155,15 @@ def _paths(status: bytes) -> list[bytes]:
     return paths
 
 
-def _git(cwd: Path, *args: str) -> bytes | None:
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}  # looking must not take the index lock
+def _git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> bytes | None:
+    full_env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", **(env or {})}  # looking takes no lock
+    # Settings under which git answers from something other than the files themselves: a
+    # filesystem monitor's word, the untracked cache, sparse-checkout patterns.
+    settings = ("core.fsmonitor=false", "core.untrackedCache=false", "core.sparseCheckout=false")
     try:
         result = subprocess.run(
-            ["git", "-C", str(cwd), *args], capture_output=True, timeout=_GIT_TIMEOUT,
-            env=env, check=False,
+            ["git", *(f for s in settings for f in ("-c", s)), "-C", str(cwd), *args],
+            capture_output=True, timeout=_GIT_TIMEOUT, env=full_env, check=False,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
         return None

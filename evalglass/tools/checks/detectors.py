@@ -11,6 +11,7 @@ import stat
 import time
 from pathlib import Path
 
+from evalglass._inputs import TooLarge, read_regular
 from evalglass.evidence.model import Attempt, AttemptOutcome
 from evalglass.records.model import CheckRecord
 
@@ -60,7 +61,9 @@ def regex(check: CheckRecord, base: Path) -> Attempt:
         )
 
     try:
-        text = (base / name).read_text(encoding="utf-8")
+        # Read as every input is: a regular file only (a link to /dev/zero or a FIFO would never
+        # end or never start), within the parse cap.
+        text = read_regular(base / name).decode("utf-8")
     except (FileNotFoundError, NotADirectoryError):
         # Not vacuously true: a pattern cannot hold in a file that is not there.
         return attempt(_FAILED, f"file not found: '{name}'")
@@ -68,6 +71,8 @@ def regex(check: CheckRecord, base: Path) -> Attempt:
         return attempt(_UNRUN, f"cannot read '{name}': not UTF-8 text")
     except OSError as exc:
         return attempt(_UNRUN, f"cannot read '{name}': {exc.strerror or exc}")
+    except TooLarge as exc:
+        return attempt(_UNRUN, f"cannot read '{name}': {exc}")
     match = re.search(check.regex, text, re.MULTILINE)
     if match is None:
         lines = text.count("\n") + (not text.endswith("\n") and bool(text))

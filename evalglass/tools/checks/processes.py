@@ -1,17 +1,20 @@
 """Run one process to completion or its time limit: a new session, so a timeout kills the whole
-process group (grandchildren too); stdout discarded, the end of stderr kept. I/O only; what the
-exit means is for `attempts.py`.
+process group (grandchildren too), and on Linux as a child subreaper, so a daemon that left the
+group (setsid) is adopted and killed too; stdout discarded, the end of stderr kept. I/O only; what
+the exit means is for `attempts.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 import attrs
@@ -37,6 +40,11 @@ def run_process(argv: Sequence[str], cwd: str, timeout: float) -> Finished:
     OSError when it cannot start (executable not found, not executable). Whatever the process
     leaves behind in its group when it ends is killed too: a check's processes do not outlive it.
     """
+    with _adopting() as contained:
+        return _run(argv, cwd, timeout, contained)
+
+
+def _run(argv: Sequence[str], cwd: str, timeout: float, contained: Callable[[], None]) -> Finished:
     started = time.monotonic()
     process = subprocess.Popen(
         list(argv), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -57,12 +65,82 @@ def run_process(argv: Sequence[str], cwd: str, timeout: float) -> Finished:
         # Interrupted (Ctrl-C): take the whole group down with us.
         _kill_group(process.pid)
         process.wait()
+        contained()
         raise
     duration = time.monotonic() - started
     _kill_group(process.pid)
+    contained()
     # A process that left its group (setsid) may hold stderr open: do not wait for it for ever.
     reader.join(timeout=1.0)
     return Finished(exit_code=code, timed_out=timed_out, duration=duration, stderr=_text(tail))
+
+
+# Linux's prctl options: while set, a process that loses its parent (a daemon that left its
+# session with setsid and double-forked) becomes evalglass's child instead of init's, where it
+# can be found and ended. Elsewhere, or where prctl is refused, only the group is contained.
+_PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
+_ROUNDS = 64  # of killing adopted processes, each round's orphans adopted for the next
+
+
+@contextlib.contextmanager
+def _adopting() -> Iterator[Callable[[], None]]:
+    """While the check runs evalglass is a child subreaper; `contained()` kills every process it
+    adopted meanwhile (never one of its own children from before), then their orphans."""
+    prctl = _prctl()
+    previous = ctypes.c_int(0)
+    if prctl is None or prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(previous), 0, 0, 0) != 0:
+        yield lambda: None
+        return
+    before = _children()
+    if prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        yield lambda: None
+        return
+
+    def contained() -> None:
+        for _ in range(_ROUNDS):
+            adopted = _children() - before
+            if not adopted:
+                return
+            for pid in adopted:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            for pid in adopted:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+
+    try:
+        yield contained
+    finally:
+        prctl(_PR_SET_CHILD_SUBREAPER, previous.value, 0, 0, 0)
+
+
+def _prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        function: Callable[..., int] = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    return function
+
+
+def _children() -> set[int]:
+    """The processes whose parent is this one, from /proc (each's parent is the field after the
+    state, after the last ')' of its name)."""
+    me, found = os.getpid(), set()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stream:
+                fields = stream.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and int(fields[1]) == me:
+            found.add(int(entry.name))
+    return found
 
 
 def _kill_group(pgid: int) -> None:

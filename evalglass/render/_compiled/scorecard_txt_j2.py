@@ -1,0 +1,192 @@
+# Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
+# ruff: noqa
+# mypy: ignore-errors
+KEY = '4087d0a932b58e855c00497190a7cfe6e0aaf9153eae8dbce86162de9b007629'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'scorecard.txt.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_paint = resolve('paint')
+    l_0_scorecard = resolve('scorecard')
+    l_0_numbers = missing
+    try:
+        t_1 = environment.filters['join']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'join' found.")
+    try:
+        t_2 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_3 = environment.filters['pad']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'pad' found.")
+    try:
+        t_4 = environment.filters['reasons_text']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'reasons_text' found.")
+    try:
+        t_5 = environment.filters['upper']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'upper' found.")
+    pass
+    def macro(l_1_m):
+        t_6 = []
+        if l_1_m is missing:
+            l_1_m = undefined("parameter 'm' was not provided", name='m')
+        pass
+        if environment.getattr(l_1_m, 'check'):
+            pass
+            t_6.extend((
+                '      check: ',
+                str(environment.finalize((environment.getattr(environment.getitem(environment.getattr(l_1_m, 'attempts'), -1), 'command') if environment.getattr(l_1_m, 'attempts') else 'not run'))),
+            ))
+        else:
+            pass
+            t_6.extend((
+                '      value ',
+                str(environment.finalize(environment.getattr(l_1_m, 'value'))),
+                '  interval ',
+                str(environment.finalize(environment.getattr(l_1_m, 'interval'))),
+                '  n ',
+                str(environment.finalize(environment.getattr(l_1_m, 'n'))),
+                '  threshold ',
+                str(environment.finalize(environment.getattr(l_1_m, 'threshold'))),
+            ))
+        return concat(t_6)
+    context.exported_vars.add('numbers')
+    context.vars['numbers'] = l_0_numbers = Macro(environment, macro, 'numbers', ('m',), False, False, False, context.eval_ctx.autoescape)
+    yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'headline'), environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'verdict'), bold=True)))
+    yield '\nmodel: '
+    yield str(environment.finalize((environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'model') or '(not named by the outputs)')))
+    yield '\nsources: '
+    yield str(environment.finalize((t_1(context.eval_ctx, environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'sources'), ', ') or '(none)')))
+    yield '\n'
+    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison'):
+        pass
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison')))
+        yield '\n'
+    if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source') != 'default'):
+        pass
+        yield 'success policy ('
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source')))
+        yield '): '
+        yield str(environment.finalize(environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'text')))
+        yield '\n'
+    for l_1_line in environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'details'):
+        _loop_vars = {}
+        pass
+        yield '  '
+        yield str(environment.finalize(l_1_line))
+        yield '\n'
+    l_1_line = missing
+    yield '\nGates that decided ('
+    yield str(environment.finalize(t_2(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'))))
+    yield ')\n'
+    t_7 = 1
+    for l_1_m in environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'):
+        _loop_vars = {}
+        pass
+        yield '  '
+        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), t_3(t_5(environment.getattr(l_1_m, 'status')), 8), environment.getattr(l_1_m, 'status'), bold=True, _loop_vars=_loop_vars)))
+        yield ' '
+        yield str(environment.finalize(environment.getattr(l_1_m, 'id')))
+        yield '\n'
+        yield str(environment.finalize(context.call((undefined(name='numbers') if l_0_numbers is missing else l_0_numbers), l_1_m, _loop_vars=_loop_vars)))
+        yield '\n'
+        if environment.getattr(l_1_m, 'missing'):
+            pass
+            yield '      missing samples: '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'missing')))
+            yield '\n'
+        yield '      '
+        yield str(environment.finalize(environment.getattr(l_1_m, 'why')))
+        yield '\n'
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            yield '      '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'unverified')))
+            yield '\n'
+        if environment.getattr(l_1_m, 'change'):
+            pass
+            yield '      compared: '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'change')))
+            yield '\n'
+        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
+            pass
+            yield '      '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'needed')))
+            yield '\n'
+        for l_2_run in environment.getattr(l_1_m, 'earlier_runs'):
+            _loop_vars = {}
+            pass
+            yield '      earlier run: '
+            yield str(environment.finalize(environment.getattr(l_2_run, 'source')))
+            yield ' ('
+            yield str(environment.finalize(environment.getattr(l_2_run, 'started')))
+            yield '): value '
+            yield str(environment.finalize(environment.getattr(l_2_run, 'value')))
+            yield ', n '
+            yield str(environment.finalize(environment.getattr(l_2_run, 'n')))
+            yield '\n'
+        l_2_run = missing
+        t_7 = 0
+    l_1_m = missing
+    if t_7:
+        pass
+        yield '  none: no metric could gate\n'
+    yield '\nNot enforced ('
+    yield str(environment.finalize(t_2(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'others'))))
+    yield ')\n'
+    for l_1_m in environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'others'):
+        _loop_vars = {}
+        pass
+        yield '  '
+        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), 'INFO    ', 'informational', _loop_vars=_loop_vars)))
+        yield ' '
+        yield str(environment.finalize(environment.getattr(l_1_m, 'id')))
+        yield '\n'
+        yield str(environment.finalize(context.call((undefined(name='numbers') if l_0_numbers is missing else l_0_numbers), l_1_m, _loop_vars=_loop_vars)))
+        yield '\n'
+        if environment.getattr(l_1_m, 'attempts'):
+            pass
+            yield '      found: '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'found')))
+            yield '\n'
+        yield '      why: '
+        yield str(environment.finalize(t_4(environment.getattr(l_1_m, 'reasons'))))
+        yield '\n'
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            yield '      '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'unverified')))
+            yield '\n'
+        if environment.getattr(l_1_m, 'change'):
+            pass
+            yield '      compared: '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'change')))
+            yield '\n'
+        if environment.getattr(l_1_m, 'notes'):
+            pass
+            yield '      would block once promoted: '
+            yield str(environment.finalize(t_4(environment.getattr(l_1_m, 'notes'))))
+            yield '\n'
+    l_1_m = missing
+
+blocks = {}
+debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=91&17=95&18=98&19=102&20=106&21=108&22=111&24=114&25=116&26=119&28=121&29=124&31=126&32=129&34=131&35=135&41=150&42=152&43=156&44=160&45=162&46=165&48=168&49=170&50=173&52=175&53=178&55=180&56=183'
