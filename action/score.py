@@ -46,7 +46,9 @@ class Inputs:
     outputs: tuple[str, ...]
     records: str
     records_ref: str | None
-    base_branch: str | None  # set when records_ref is the pull request's base, to fetch if absent
+    # Set when records_ref is the pull request's base (its commit, or its branch when the event
+    # names no commit), to fetch if the checkout lacks it.
+    base_branch: str | None
     fail_on_loosen: bool
     require_gate: bool
     args: tuple[str, ...]
@@ -71,7 +73,9 @@ def read_inputs() -> Inputs:
         args = tuple(shlex.split(runner.env("INPUT_ARGS")))
     except ValueError as exc:
         raise runner.InputError(f"args: {exc}") from None
-    ref, base = records_ref(runner.env("INPUT_RECORDS_REF"), runner.env("GITHUB_BASE_REF"))
+    ref, base = records_ref(
+        runner.env("INPUT_RECORDS_REF"), runner.env("GITHUB_BASE_REF"), runner.env("BASE_SHA")
+    )
     return Inputs(
         outputs=outputs,
         records=runner.env("INPUT_RECORDS").strip() or "host_records",
@@ -146,20 +150,29 @@ def _walk(folder: str, rest: list[str]) -> Iterator[str]:
             yield from _walk(path, later)
 
 
-def records_ref(given: str, base_ref: str) -> tuple[str | None, str | None]:
-    """The ref the records are read at: the one given, else the pull request's base branch (so a
-    pull request cannot grant itself authority), else none: the working tree's records."""
+_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def records_ref(given: str, base_ref: str, base_sha: str = "") -> tuple[str | None, str | None]:
+    """The ref the records are read at, and what to fetch if the checkout lacks it: the one
+    given; else the pull request's base commit as the event names it (so a pull request cannot
+    grant itself authority, and code run earlier in the job cannot move it as it can move a
+    branch); else its base branch; else none: the working tree's records."""
     if given.strip():
         return given.strip(), None
+    if _COMMIT.fullmatch(base_sha.strip()):
+        return base_sha.strip(), base_sha.strip()
     if base_ref:
         return f"origin/{base_ref}", base_ref
     return None, None
 
 
-def fetch_base(branch: str) -> None:
-    """A shallow pull-request checkout lacks the base branch: fetch its tip. A failed fetch is left
-    to evalglass, whose error (exit 4) names the missing ref."""
-    tracking = f"refs/remotes/origin/{branch}"
+def fetch_base(base: str) -> None:
+    """A shallow pull-request checkout lacks the base commit (or branch): fetch it alone. A failed
+    fetch is left to evalglass, whose error (exit 4) names the missing ref. Whatever the remote
+    sends, evalglass checks each object it reads against the commit's ids."""
+    commit = _COMMIT.fullmatch(base) is not None
+    tracking = base if commit else f"refs/remotes/origin/{base}"
     try:
         present = subprocess.run(
             ["git", "rev-parse", "--verify", "--quiet", f"{tracking}^{{commit}}"],
@@ -167,19 +180,10 @@ def fetch_base(branch: str) -> None:
             check=False,
         )
         if present.returncode != 0:
-            subprocess.run(
-                [
-                    "git",
-                    "fetch",
-                    "--no-tags",
-                    "--depth=1",
-                    "origin",
-                    f"+refs/heads/{branch}:{tracking}",
-                ],
-                check=False,
-            )
+            spec = base if commit else f"+refs/heads/{base}:{tracking}"
+            subprocess.run(["git", "fetch", "--no-tags", "--depth=1", "origin", spec], check=False)
     except OSError as exc:
-        runner.command("warning", f"could not fetch the base branch {branch!r}: {exc}")
+        runner.command("warning", f"could not fetch the base {base!r}: {exc}")
 
 
 def run(command: list[str], stdout: IO[str] | None = None) -> Run:

@@ -334,6 +334,23 @@ class Comparison:
 
 
 @attrs.frozen(kw_only=True)
+class RecordsAt:
+    """The git ref the records were read at (`--records-ref`, as given) and the commit it named:
+    the records are that commit's."""
+
+    ref: str
+    commit: str = attrs.field()
+
+    @commit.validator
+    def _full_id(self, attribute: attrs.Attribute[Any], value: str) -> None:
+        if _COMMIT.fullmatch(value) is None:
+            raise ValueError(f"commit must be a full commit id, got {json.dumps(value)[:80]}")
+
+
+_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+@attrs.frozen(kw_only=True)
 class Scorecard:
     """A whole scorecard JSON: the verdict and exit code, the metrics sorted by id, and what the
     run read. Fields added after schema_version 1 was published have defaults, so files written
@@ -346,6 +363,9 @@ class Scorecard:
     evaluated_at: dt.datetime | None = None
     model: str | None
     sources: tuple[str, ...]
+    # The commit the records were read at; null when they were read from the working tree, and
+    # absent in a file from before evalglass recorded it.
+    records_at: RecordsAt | None = None
     counts: Counts
     # Written by every evalglass that knows success policies; None in a file from before them.
     policy: Policy | None = None

@@ -211,6 +211,11 @@ def run_action(github: GitHub, cwd: Path, **inputs: str) -> Result:
             return next((v for v in map(evaluate, expression.split(" || ")) if v), "")
         if match := re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression):
             return steps.get(match[1], {}).get(match[2], "")
+        if match := re.fullmatch(r"github\.event((?:\.[\w-]+)+)", expression):
+            found: Any = github.event
+            for key in match[1].split(".")[1:]:
+                found = found.get(key, "") if isinstance(found, dict) else ""
+            return str(found)
         raise AssertionError(f"the harness cannot evaluate ${{{{ {expression} }}}}")
 
     def substitute(text: str) -> str:

@@ -546,6 +546,74 @@ def test_records_come_from_the_base_fetched_into_a_shallow_clone(
     )
 
 
+def rev_parse(repo: Path) -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def test_the_base_commit_from_the_event_is_read_even_if_the_branch_was_moved(
+    pull_request: Path, github: GitHub
+) -> None:
+    """The event names the base commit: code run earlier in the job that points origin/main at a
+    commit of its own (a calibrated judge, two gates) changes nothing, and the scorecard names
+    the commit read."""
+    base = rev_parse(pull_request)
+    edit(pull_request / "host_records/judges.yaml", "calibrating", "calibrated")
+    git(pull_request, "commit", "-qam", "calibrate")
+    git(pull_request, "update-ref", "refs/remotes/origin/main", "HEAD")  # the branch, moved
+    github.base_ref = "main"
+    github.event = {"pull_request": {"number": PULL_REQUEST, "base": {"sha": base}}}
+    result = run_action(github, pull_request, outputs="run.json", fail_on_loosen="false")
+    assert result.code == 0, result.log
+    assert "PASS — 1 gate enforced" in result.log
+    card = json.loads(Path(result.outputs["scorecard-json"]).read_text())
+    assert card["records_at"] == {"ref": base, "commit": base}
+    assert f"commit `{base}`" in posted(github)[0]["body"]
+
+
+def test_the_base_commit_is_fetched_into_a_shallow_clone(
+    tmp_path: Path, work: Path, github: GitHub
+) -> None:
+    """A depth-1 checkout of the pull request lacks the base commit: the action fetches that
+    commit alone, and reads the records there."""
+    git(work, "init", "-q", "-b", "main")
+    git(work, "add", ".")
+    git(work, "commit", "-qm", "base")
+    base = rev_parse(work)
+    edit(work / "host_records/judges.yaml", "calibrating", "calibrated")
+    git(work, "commit", "-qam", "the pull request")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth=1", f"file://{work}", str(clone))
+    github.event = {"pull_request": {"number": PULL_REQUEST, "base": {"sha": base}}}
+    result = run_action(github, clone, outputs="run.json", fail_on_loosen="false")
+    assert result.code == 0, result.log
+    assert "PASS — 1 gate enforced" in result.log
+    assert (
+        json.loads(Path(result.outputs["scorecard-json"]).read_text())["records_at"]["commit"]
+        == base
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "base_ref", "sha", "expected"),
+    [
+        ("", "main", "a" * 40, ("a" * 40, "a" * 40)),
+        ("", "main", "b" * 64, ("b" * 64, "b" * 64)),
+        ("", "main", "", ("origin/main", "main")),
+        ("", "main", "not-a-commit", ("origin/main", "main")),
+        ("", "", "", (None, None)),
+        ("v1.2", "main", "a" * 40, ("v1.2", None)),
+    ],
+)
+def test_records_ref_prefers_the_given_ref_then_the_base_commit(
+    given: str, base_ref: str, sha: str, expected: tuple[str | None, str | None]
+) -> None:
+    """records-ref as given wins; else the event's base commit when it is a full id; else the
+    base branch; else the working tree."""
+    assert load_script("score").records_ref(given, base_ref, sha) == expected
+
+
 # -- the scripts on their own ------------------------------------------------------------------
 
 

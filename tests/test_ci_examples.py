@@ -164,7 +164,11 @@ def test_manual_workflow_comment_opens_with_the_loosening_and_links_artifacts(
     env = {
         "PATH": f"{stubs}:{Path(sys.executable).parent}:/usr/bin:/bin",
         "HOME": str(tmp_path),
-        "BASE": "main",
+        # The diff step compares with the pinned base commit, as the workflow passes it.
+        "BASE_SHA": subprocess.run(
+            ["git", "rev-parse", "origin/main"], cwd=work, capture_output=True, text=True,
+            check=True,
+        ).stdout.strip(),
         "GITHUB_OUTPUT": str(tmp_path / "output"),
         "GITHUB_REPOSITORY": "acme/evals",
         "PR": "7",

@@ -12,9 +12,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 import pytest
 
-from evalglass.core.scorecard import Scorecard
+from evalglass.core.scorecard import RecordsAt, Scorecard
 from evalglass.evidence.model import Evidence
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
@@ -45,6 +46,11 @@ def _doctor_records() -> Scorecard:
     return api.score(["tests/doctor_records/run.json"], "tests/doctor_records", as_of=WHEN)
 
 
+def _pinned() -> Scorecard:
+    """The example as `--records-ref origin/main` reads it: the scorecard names the commit."""
+    return attrs.evolve(_example(), records_at=RecordsAt("origin/main", "1f" * 20))
+
+
 SCORECARDS: dict[str, Callable[[], Scorecard]] = {
     "example": _example,
     "every-status": render_cases.scorecard,
@@ -72,6 +78,8 @@ def _outputs() -> dict[str, Callable[[], str]]:
     outputs["example/scorecard.keep-samples.json"] = lambda: render(
         _example(), Format.JSON, keep_samples=True
     )
+    for fmt, suffix in ((Format.TERMINAL, "txt"), (Format.MARKDOWN, "md"), (Format.JSON, "json")):
+        outputs[f"example/scorecard.records-at.{suffix}"] = lambda f=fmt: render(_pinned(), f)
     for metric in ("qa/exact_match", "qa/helpfulness"):
         name = metric.replace("/", "_")
         for fmt, suffix in (

@@ -441,3 +441,129 @@ def test_typing_with_the_memo_gives_the_records_a_fresh_load_gives(versions: lis
         for record_id, record in fresh.items():
             assert memoised[record_id].origin == record.origin
             assert memoised[record_id].approved_for.origin == record.approved_for.origin
+
+
+# --- what no commit text, clone depth or file size can change -------------------------------
+
+
+def test_record_separators_in_a_subject_cannot_forge_an_entry(repo: Repo) -> None:
+    """A subject holding git's old record and unit separators, spelling a second commit (an
+    approval by someone else), is one subject of one commit, in JSON and on the terminal."""
+    forged = (
+        "Tidy\x1e" + "f" * 40 + "\x1f\x1fMallory Approver\x1fm@example.com\x1f"
+        "2026-11-30T00:00:00+00:00\x1fApproved by security"
+    )
+    repo.edit("thresholds.yaml", "value: 0.85", "value: 0.5")
+    repo.commit(forged, "Eve Lead", "2026-11-23")
+    doc = history_json(repo, "qa/exact_match")
+    assert [c["author"] for c in doc["commits"]] == [
+        "Ann Owner", "Dan Data", "Bob Owner", "Eve Lead", "Eve Lead",
+    ]  # fmt: skip
+    assert doc["commits"][-1]["subject"] == forged
+    assert "Mallory" not in json.dumps([c["author"] for c in doc["commits"]])
+    assert doc["commits_read"] == 7
+
+
+def test_an_author_name_with_a_separator_is_shown_not_a_crash(repo: Repo) -> None:
+    """An author whose name holds \\x1e and \\x1f: history reads it (exit 0), names them."""
+    repo.edit("thresholds.yaml", "value: 0.85", "value: 0.5")
+    repo.commit("Lower the bar", "Eve\x1eLead\x1fX", "2026-11-23")
+    last = history_json(repo, "qa/exact_match")["commits"][-1]
+    assert (last["author"], last["subject"]) == ("Eve\x1eLead\x1fX", "Lower the bar")
+    assert cli("history", "qa/exact_match", cwd=repo.root).returncode == 0
+
+
+def shallow_clone(repo: Repo, target: Path, depth: int) -> Path:
+    subprocess.run(
+        ["git", "clone", "-q", f"--depth={depth}", f"file://{repo.root}", str(target)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return target
+
+
+def test_a_shallow_clone_says_where_the_history_is_cut(repo: Repo, tmp_path: Path) -> None:
+    """A depth-1 clone: the tip's author did not set every record; the history says it is cut
+    at the tip, lists no change, and the JSON names the commit."""
+    clone = shallow_clone(repo, tmp_path / "shallow", 1)
+    tip = repo.git("rev-parse", "HEAD").strip()
+    result = cli("history", "qa/exact_match", "--format", "json", cwd=clone)
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert (doc["cut_at"], doc["commits"], doc["commits_read"]) == ([tip], [], 1)
+    text = cli("history", "qa/exact_match", cwd=clone).stdout
+    assert f"History cut at {tip[:12]} (Fix the typo): this clone lacks its parents" in text
+    assert "not a change by Eve Lead" in text and "→" not in text
+    markdown = cli("history", "qa/exact_match", "--format", "markdown", cwd=clone).stdout
+    assert f"History cut at `{tip[:12]}`" in markdown
+
+
+def test_a_deeper_shallow_clone_shows_changes_after_the_cut(repo: Repo, tmp_path: Path) -> None:
+    """Depth 3: the oldest commit in the clone (the re-approval) is where the history starts,
+    not its change; the commits after it are compared with it as in a full clone."""
+    full = history_json(repo, "qa/exact_match")["commits"]
+    clone = shallow_clone(repo, tmp_path / "shallow", 3)
+    doc = json.loads(cli("history", "qa/exact_match", "--format", "json", cwd=clone).stdout)
+    assert doc["cut_at"] == [repo.git("rev-parse", "HEAD~2").strip()]
+    assert [c["subject"] for c in full[-2:]] == ["Approve exact match again for 2026-11", "Typo"]
+    assert doc["commits"] == full[-1:]  # the typo that does not load; its fix changes nothing
+    assert history_json(repo, "qa/exact_match")["cut_at"] == []
+
+
+def test_a_records_file_past_the_parse_cap_is_one_line_exit_4(repo: Repo) -> None:
+    """A commit whose thresholds file is larger than the parse cap: refused in one line naming
+    the file and the commit, exit 4, never read whole."""
+    path = repo.root / "host_records" / "thresholds.yaml"
+    path.write_text(path.read_text() + "# padding\n" * 500)
+    sha = repo.commit("Pad the thresholds", "Eve Lead", "2026-11-23")
+    result = cli(
+        "history", "qa/exact_match", cwd=repo.root, env={"EVALGLASS_MAX_PARSE_BYTES": "4K"}
+    )
+    assert (result.returncode, result.stdout) == (4, "")
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert f"host_records/thresholds.yaml at {sha[:12]}" in result.stderr
+    assert "past the 4 KiB cap; set EVALGLASS_MAX_PARSE_BYTES" in result.stderr
+
+
+def test_a_rewritten_object_in_the_history_is_refused(repo: Repo) -> None:
+    """A records blob of an old commit rewritten in the object store (validly compressed):
+    refused, exit 4, naming the object."""
+    import zlib
+
+    oid = repo.git("rev-parse", "HEAD~2:host_records/thresholds.yaml").strip()
+    path = repo.root / ".git" / "objects" / oid[:2] / oid[2:]
+    text = b"thresholds: {}\n"
+    os.chmod(path, 0o600)
+    path.write_bytes(zlib.compress(b"blob %d\0" % len(text) + text))
+    result = cli("history", "qa/exact_match", cwd=repo.root)
+    assert (result.returncode, result.stdout) == (4, ""), result.stderr
+    assert oid in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_the_window_and_what_is_kept_do_not_change_the_history(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commits read two at a time with one folder, file and tree kept: the same history as the
+    defaults, merges and a link included."""
+    from evalglass.records import git_history
+    from evalglass.render.history import to_json
+    from evalglass.shell import api
+
+    repo.git("checkout", "-q", "-b", "side")
+    repo.edit("judges.yaml", "calibration: calibrating", "calibration: calibrated")
+    repo.commit("Calibrate the grader", "Cal Ibrator", "2026-11-23")
+    repo.git("checkout", "-q", "main")
+    repo.edit("thresholds.yaml", "value: 0.85", "value: 0.8")
+    repo.commit("Lower the bar", "Ann Owner", "2026-11-24")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge side", "side", day="2026-11-25")
+    monkeypatch.chdir(repo.root)
+
+    def both() -> list[dict]:
+        return [
+            to_json(api.history(m, "host_records")) for m in ("qa/exact_match", "qa/helpfulness")
+        ]
+
+    expected = both()
+    monkeypatch.setattr(git_history, "_WINDOW", 2)
+    monkeypatch.setattr(git_history, "_KEPT", 1)
+    assert both() == expected
+    assert len(expected[1]["commits"]) >= 3

@@ -249,10 +249,13 @@ def test_records_are_read_again_on_every_call(repo: Path) -> None:
 def test_a_records_ref_server_reads_the_commit_it_started_on(repo: Path) -> None:
     """With --records-ref, neither the working tree nor a later commit on the ref changes an
     answer: the server reads the commit the ref named at start."""
-    before = cli("score", "run.json", "--format", "json", *PINNED, cwd=repo).stdout
     started = subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
+    # The server reads the commit HEAD named at its start, and its scorecards say so.
+    before = cli(
+        "score", "run.json", "--records-ref", started, "--format", "json", *PINNED, cwd=repo
+    ).stdout
     thresholds = repo / "host_records" / "thresholds.yaml"
 
     def between(i: int) -> None:

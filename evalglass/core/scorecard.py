@@ -88,6 +88,15 @@ class Counts:
         return self.passed + self.warned + self.failed
 
 
+@attrs.frozen
+class RecordsAt:
+    """The git ref the host records were read at, as given, and the commit it named then: the
+    records are that commit's, whatever the ref names later."""
+
+    ref: str
+    commit: str
+
+
 @attrs.frozen(kw_only=True)
 class Scorecard:
     """One run's result: the verdict and exit code, every metric card sorted by id, and what
@@ -109,6 +118,8 @@ class Scorecard:
     scope: Scope = NO_CHECKS
     # An earlier scorecard beside this one (`--compare`), shown only: set after the verdict.
     comparison: Comparison | None = None
+    # Where the records came from: a commit (`--records-ref`), or None for the working tree.
+    records_at: RecordsAt | None = None
 
     @functools.cached_property
     def counts(self) -> Counts:

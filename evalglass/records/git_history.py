@@ -1,23 +1,29 @@
 """Host records as they stood at each commit that changed them, for `evalglass history`.
 
-One `git log` lists the commits; each one's records, and its first parent's, are loaded from the
-committed tree as `gitref` loads a ref (nothing from the working tree, no links followed), every
-object read through one `git cat-file --batch`, every identical folder or file parsed once.
-Reads git; writes nothing; decides nothing.
+One `git log` lists the commits, read as it streams, its fields NUL-separated (no commit text can
+hold a NUL, so none can forge a field or a commit); each one's records, and its first parent's,
+are loaded from the committed tree as `gitref` loads a ref (nothing from the working tree, no
+links followed, every object checked against its id), a window of commits at a time through one
+`git cat-file --batch`, every identical folder or file parsed once. Memory does not grow with
+the number of commits. Reads git; writes nothing; decides nothing.
 """
 
 from __future__ import annotations
 
+import gc
 import os
+import re
 import subprocess
-from collections.abc import Iterator, Mapping
-from typing import IO, Self
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from typing import Generic, TypeVar
 
 import attrs
 
+from evalglass import _inputs
 from evalglass._collector import paused
 from evalglass.errors import RecordError
-from evalglass.records import git_process
+from evalglass.records import git_objects, git_process
 from evalglass.records.baseline_files import inside_records
 from evalglass.records.gitref import repository_path
 from evalglass.records.load import host_records, records_from_text
@@ -25,8 +31,13 @@ from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS, Record
 
 TIMEOUT_SECONDS = 120.0
-_TREE, _LINK, _GITLINK = "40000", "120000", "160000"  # modes as a tree object writes them
+_TREE, _LINK, _GITLINK = git_objects.TREE, git_objects.LINK, git_objects.GITLINK
 _FIELDS = ("%H", "%P", "%an", "%ae", "%aI", "%s")
+_WINDOW = 500  # commits whose objects are asked for at once: no round trip per object
+_KEPT = 256  # folders, files and trees kept parsed: enough for a parent to find its child's
+_MEMO = 5_000  # typed records kept for reuse (a few versions of every file), then started afresh
+_HEXES = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})(?: (?:[0-9a-f]{40}|[0-9a-f]{64}))*")
+_ISO = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}(?:Z|[+-][0-9]{2}:[0-9]{2})")
 
 
 @attrs.frozen(kw_only=True)
@@ -46,18 +57,29 @@ Loaded = HostRecords | RecordError
 
 
 @attrs.frozen
+class Cut:
+    """The records before a commit whose parents this clone does not have (a shallow clone):
+    unknown, so nothing the commit holds is shown as its change."""
+
+    parents: tuple[str, ...]
+
+
+@attrs.frozen
 class Revision:
-    """A commit, the records at its first parent (none before a root commit), and its own."""
+    """A commit, the records at its first parent (none before a root commit, Cut where the
+    clone's history stops), and its own."""
 
     commit: Commit
-    before: Loaded
+    before: Loaded | Cut
     after: Loaded
 
 
-def revisions(folder: str | os.PathLike[str], since: str | None = None) -> list[Revision]:
+def revisions(folder: str | os.PathLike[str], since: str | None = None) -> Iterator[Revision]:
     """Every commit reachable from HEAD (after `since`, when given) that changed a file under the
-    records folder, oldest first, with the records before and after it. RecordError outside a
-    git repository, for a repository without commits, or for a `since` that names no commit."""
+    records folder, oldest first, with the records before and after it, as they are read.
+    RecordError outside a git repository, for a repository without commits, for a `since` that
+    names no commit, for an object that is not what its id says, and for a records file past
+    the parse cap."""
     given = os.fspath(folder)
     _check_repository(given)
     inside = repository_path(given)
@@ -65,18 +87,23 @@ def revisions(folder: str | os.PathLike[str], since: str | None = None) -> list[
         raise RecordError(
             given, "a records folder whose path holds a line break cannot be read from git"
         )
-    commits = _log(given, inside, since)
-    with paused(), _Objects(given) as objects:
-        loader = _Loader(objects, inside, oid_bytes=len(commits[0].id) // 2 if commits else 20)
-        loader.prefetch([c.id for c in commits] + [c.parents[0] for c in commits if c.parents])
-        return [
-            Revision(
-                commit,
-                loader.at(commit.parents[0]) if commit.parents else HostRecords(),
-                loader.at(commit.id),
-            )
-            for commit in commits
-        ]
+    span = _span(given, since)
+    return _revisions(given, inside, span)
+
+
+def _revisions(given: str, inside: str, span: str) -> Iterator[Revision]:
+    with paused(), git_objects.Reader(TIMEOUT_SECONDS) as objects:
+        loader = _Loader(objects, inside)
+        window: list[Commit] = []
+        for commit in _log(given, inside, span):
+            window.append(commit)
+            if len(window) == _WINDOW:
+                yield from loader.revisions(window)
+                window = []
+                # The collector is paused for speed; what a window left in cycles (an error and
+                # its traceback) is freed here, the window's objects only, or it would pile up.
+                gc.collect(1)
+        yield from loader.revisions(window)
 
 
 def _git(where: str, *args: str) -> str:
@@ -98,207 +125,253 @@ def _check_repository(given: str) -> None:
         raise
 
 
-def _log(given: str, inside: str, since: str | None) -> list[Commit]:
+def _span(given: str, since: str | None) -> str:
     try:
         _git(given, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     except RecordError:
         raise RecordError(given, "the repository has no commits yet") from None
-    span = "HEAD"
-    if since is not None:
-        if not since or since.startswith("-"):
-            raise RecordError(given, f"--since {since!r} names no commit")
-        try:
-            _git(
-                given, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{since}^{{commit}}"
-            )
-        except RecordError:
-            raise RecordError(given, f"--since: git ref '{since}' is not in this clone") from None
-        span = f"{since}..HEAD"
+    if since is None:
+        return "HEAD"
+    if not since or since.startswith("-"):
+        raise RecordError(given, f"--since {since!r} names no commit")
+    try:
+        _git(given, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{since}^{{commit}}")
+    except RecordError:
+        raise RecordError(given, f"--since: git ref '{since}' is not in this clone") from None
+    return f"{since}..HEAD"
+
+
+def _log(given: str, inside: str, span: str) -> Iterator[Commit]:
+    """The commits `git log` lists, oldest first, read as git writes them."""
     if inside == ".":
         paths = [f":(top,literal){spec.filename}" for spec in KINDS.values()]
     else:
         paths = [f":(top,literal){inside}"]
-    out = _git(
-        given,
-        "log",
-        "--reverse",
-        "--format=%x1e" + "%x1f".join(_FIELDS),
-        "--end-of-options",
-        span,
-        "--",
-        *paths,
-    )
-    commits = []
-    for block in out.split("\x1e")[1:]:
-        sha, parents, author, email, date, subject = block.rstrip("\n").split("\x1f", 5)
-        commits.append(
-            Commit(
-                id=sha,
-                parents=tuple(parents.split()),
-                author=author,
-                email=email,
-                date=date,
-                subject=subject,
-            )
-        )
-    return commits
+    args = ["log", "-z", "--reverse", "--format=" + "%x00".join(_FIELDS), "--end-of-options",
+            span, "--", *paths]  # fmt: skip
+    try:
+        process = subprocess.Popen(
+            git_process.command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=git_process.environment(),
+        )  # fmt: skip
+    except FileNotFoundError:
+        raise RecordError(given, "git is not installed") from None
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        fields: list[bytes] = []
+        rest = b""
+        while chunk := process.stdout.read(1 << 16):
+            *done, rest = (rest + chunk).split(b"\0")
+            for field in done:
+                fields.append(field)
+                if len(fields) == len(_FIELDS):
+                    yield _commit(given, fields)
+                    fields = []
+        if rest:
+            fields.append(rest)
+        if fields and fields != [b""]:
+            if len(fields) == len(_FIELDS):
+                yield _commit(given, fields)
+            else:
+                raise RecordError(given, "git log gave an answer that does not parse")
+        said = process.stderr.read().decode("utf-8", "replace").strip()
+        if process.wait() != 0:
+            raise RecordError(given, f"git log failed: {said.splitlines()[0] if said else ''}")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+        process.stderr.close()
 
 
-_BATCH = 2_000  # requests per `git cat-file --batch` run: bounds what one answer holds in memory
+def _commit(given: str, fields: list[bytes]) -> Commit:
+    """One commit from its six fields; refused unless the id, parents and date are what git
+    writes there, so a field that slipped is never read as another."""
+    sha, parents, author, email, date, subject = (f.decode("utf-8", "replace") for f in fields)
+    sha = sha.lstrip("\n")  # git ends each commit's record with a newline before the NUL
+    if not git_objects.is_object_id(sha) or not (parents == "" or _HEXES.fullmatch(parents)):
+        raise RecordError(given, "git log gave an answer that does not parse")
+    if not _ISO.fullmatch(date):
+        raise RecordError(given, f"git log gave commit {sha} a date that does not parse")
+    return Commit(
+        id=sha, parents=tuple(parents.split()), author=author, email=email, date=date,
+        subject=subject,
+    )  # fmt: skip
 
 
-def _batch(where: str, specs: list[str]) -> Iterator[tuple[str, tuple[str, str, bytes] | None]]:
-    """(spec, (object id, type, content) or None when git has no such object) for each spec, read
-    by `git cat-file --batch` runs given every request at once: no round trip per object."""
-    for start in range(0, len(specs), _BATCH):
-        chunk = specs[start : start + _BATCH]
-        request = "".join(f"{spec}\n" for spec in chunk).encode("utf-8", "surrogateescape")
-        try:
-            out = git_process.run(["cat-file", "--batch"], timeout=TIMEOUT_SECONDS, input=request)
-        except git_process.GitFailed as exc:
-            raise RecordError(where, exc.reason) from None
-        at = 0
-        for spec in chunk:
-            end = out.index(b"\n", at)
-            header = out[at:end].decode("utf-8", "replace")
-            at = end + 1
-            if header.endswith((" missing", " ambiguous")):
-                yield spec, None
-                continue
-            oid, kind, size = header.rsplit(" ", 2)
-            yield spec, (oid, kind, out[at : at + int(size)])
-            at += int(size) + 1
+K = TypeVar("K")
+V = TypeVar("V")
+T = TypeVar("T")
 
 
-class _Objects:
-    """One `git cat-file --batch` answering object requests one at a time, for the few reads
-    nothing could ask for in advance."""
-
-    def __init__(self, where: str) -> None:
-        self._where = where
-        self._process: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._process is None:
-            try:
-                self._process = subprocess.Popen(
-                    ["git", "cat-file", "--batch"],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                    env=git_process.environment(),
-                )
-            except FileNotFoundError as exc:
-                raise RecordError(self._where, "git is not installed") from exc
-        return self._process
-
-    def __exit__(self, *exc: object) -> None:
-        process = self._process
-        if process is not None:
-            assert process.stdin is not None
-            process.stdin.close()
-            try:
-                process.wait(timeout=TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def read(self, spec: str) -> tuple[str, str, bytes] | None:
-        """(object id, type, content) of `spec` (an object id or `commit:path`); None when git
-        has no such object."""
-        process = self._start()
-        stdin, stdout = process.stdin, process.stdout
-        assert stdin is not None and stdout is not None
-        try:
-            stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
-            stdin.flush()
-        except OSError as exc:
-            raise RecordError(self._where, f"git cat-file stopped answering ({exc})") from None
-        header = stdout.readline().decode("utf-8", "replace").split()
-        if len(header) == 2 and header[1] in ("missing", "ambiguous"):
-            return None
-        if len(header) != 3 or not header[2].isdigit():
-            raise RecordError(self._where, "git cat-file gave an answer it should not have")
-        return header[0], header[1], _exactly(stdout, int(header[2]) + 1)[:-1]
+class _Refused(RecordError):
+    """What stops the whole history, not one commit: an object that is not what its id says, a
+    file past the cap, git failing."""
 
 
-def _exactly(stream: IO[bytes], size: int) -> bytes:
-    chunks, left = [], size
-    while left:
-        chunk = stream.read(left)
-        if not chunk:
-            raise RecordError("git", "git cat-file stopped in the middle of an object")
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+class _Kept(Generic[K, V]):
+    """The last few values by key: what the next commits are likely to ask for again."""
+
+    def __init__(self) -> None:
+        self._size = _KEPT
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> V:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+        return value
 
 
-@attrs.frozen
-class _Entry:
-    mode: str
-    oid: str
+_Entry = git_objects.Entry
+_Listing = Mapping[str, _Entry]
 
 
 class _Loader:
-    """Records by commit, cached by the folder's tree id and each file's blob id."""
+    """Records by commit, a window of commits at a time: each commit object, the trees down to
+    the records folder and its records files read in a few batches, checked against their ids;
+    the last few folders, files and trees kept parsed."""
 
-    def __init__(self, objects: _Objects, inside: str, oid_bytes: int) -> None:
+    def __init__(self, objects: git_objects.Reader, inside: str) -> None:
         self._objects = objects
+        self._oid_bytes = 20
         self._inside = inside
+        self._parts = [] if inside == "." else inside.split("/")
         self._prefix = "" if inside == "." else f"{inside}/"
-        self._oid_bytes = oid_bytes
-        self._by_folder: dict[str, Loaded] = {}
-        self._by_blob: dict[tuple[str, str], Mapping[str, Record] | RecordError] = {}
-        self._trees: dict[str, Mapping[str, _Entry]] = {}
-        self._folders: dict[str, tuple[str, str, bytes] | None] = {}  # by spec
-        self._blobs: dict[str, bytes] = {}
+        self._by_folder: _Kept[str, Loaded] = _Kept()
+        self._by_blob: _Kept[tuple[str, str], Mapping[str, Record] | RecordError] = _Kept()
+        self._trees: _Kept[str, _Listing] = _Kept()
+        self._blobs: dict[str, bytes] = {}  # this window's records files, by id
+        self._window: dict[str, _Listing] = {}  # this window's trees, by id, whatever is kept
         # Typed records by their text and lines: one edit leaves most of a file's records as
-        # they were, and those are not typed again.
+        # they were, and those are not typed again. Started afresh past _MEMO entries.
         self._memo: dict[object, Record] = {}
 
-    def _spec(self, commit: str) -> str:
-        return f"{commit}^{{tree}}" if self._inside == "." else f"{commit}:{self._inside}"
+    def revisions(self, window: list[Commit]) -> Iterator[Revision]:
+        """Each commit of the window with the records before and after it."""
+        if not window:
+            return
+        self._oid_bytes = len(window[0].id) // 2
+        ids = [c.id for c in window] + [c.parents[0] for c in window if c.parents]
+        commits = dict(self._read_many(list(dict.fromkeys(ids)), "commit", "", _commit_object))
+        folders = self._folders({oid: c.tree for oid, c in commits.items()})
+        self._fetch_files(folders)
+        for commit in window:
+            after = self._at(commit.id, folders[commit.id])
+            before: Loaded | Cut
+            if commit.parents:
+                before = self._at(commit.parents[0], folders[commit.parents[0]])
+            elif commits[commit.id].parents:
+                before = Cut(commits[commit.id].parents)  # this clone stops here
+            else:
+                before = HostRecords()
+            yield Revision(commit, before, after)
+        self._blobs.clear()
+        self._window.clear()
+        if len(self._memo) > _MEMO:
+            self._memo.clear()
 
-    def prefetch(self, commits: list[str]) -> None:
-        """Read the records folder of every commit, and every records file in them, in two
-        batches."""
-        specs = list(dict.fromkeys(self._spec(c) for c in commits))
-        self._folders.update(_batch(self._inside, specs))
-        wanted = set()
-        for found in self._folders.values():
-            if found is None or found[1] != "tree":
+    def _read_many(
+        self, oids: list[str], kind: str, path: str, parse: Callable[[bytes], T]
+    ) -> Iterator[tuple[str, T]]:
+        """(id, parse(content)) for each id, every failure a RecordError naming `path`."""
+        where = path or self._inside
+        try:
+            for oid, data in self._objects.read_many(oids, kind):
+                try:
+                    yield oid, parse(data)
+                except git_objects.ObjectError as exc:
+                    raise _Refused(where, f"git object {oid} {exc}") from None
+        except git_process.GitFailed as exc:
+            raise _Refused(where, exc.reason) from None
+        except git_objects.Missing:
+            raise _Refused(where, "git has no such object in this clone") from None
+        except git_objects.ObjectError as exc:
+            raise _Refused(where, str(exc)) from None
+
+    def _listings(self, oids: list[str], path: str) -> None:
+        """Each tree of `oids` parsed into this window's, read in one batch if not kept."""
+        missing = []
+        for oid in dict.fromkeys(oids):
+            kept = self._window.get(oid)
+            kept = self._trees.get(oid) if kept is None else kept
+            if kept is None:
+                missing.append(oid)
+            else:
+                self._window[oid] = kept
+        for oid, listing in self._read_many(missing, "tree", path, self._parse_tree):
+            self._window[oid] = self._trees.put(oid, listing)
+
+    def _folders(self, roots: dict[str, str]) -> dict[str, str | _Entry | None]:
+        """Each commit's records folder: its tree id, the entry that stands there instead (a
+        link, a file), or None when the commit has none; walked level by level, each level's
+        trees read in one batch."""
+        at: dict[str, str | _Entry | None] = dict(roots)
+        walked = ""
+        for part in self._parts:
+            trees = [oid for oid in at.values() if isinstance(oid, str)]
+            self._listings(trees, walked)
+            walked = f"{walked}/{part}" if walked else part
+            for commit, oid in at.items():
+                if isinstance(oid, str):
+                    entry = self._window[oid].get(part)
+                    at[commit] = entry.oid if entry and entry.mode == _TREE else entry
+        self._listings([oid for oid in at.values() if isinstance(oid, str)], self._inside)
+        return at
+
+    def _fetch_files(self, folders: Mapping[str, str | _Entry | None]) -> None:
+        """Read this window's records files that are not parsed already, in one batch; one
+        that is missing is left to be read (and found missing) alone."""
+        wanted: dict[str, str] = {}  # id: where it is, for a message
+        for commit, folder in folders.items():
+            if not isinstance(folder, str) or self._by_folder.get(folder) is not None:
                 continue
-            listing = self._trees.setdefault(found[0], self._parse_tree(found[2]))
-            for spec in KINDS.values():
+            listing = self._window[folder]
+            for kind, spec in KINDS.items():
                 entry = listing.get(spec.filename)
-                if entry is not None and entry.mode.startswith("100"):
-                    wanted.add(entry.oid)
-        for oid, blob in _batch(self._inside, sorted(wanted)):
-            if blob is not None:
-                self._blobs[oid] = blob[2]
+                if entry and entry.is_file and self._by_blob.get((kind, entry.oid)) is None:
+                    wanted.setdefault(entry.oid, f"{self._prefix}{spec.filename} at {commit[:12]}")
+        try:
+            for oid, data in self._objects.read_many(sorted(wanted), "blob", _inputs.PARSE_BYTES):
+                self._blobs[oid] = data
+        except git_objects.Missing:
+            return
+        except _inputs.TooLarge as exc:
+            raise _Refused(self._failed(wanted), str(exc)) from None
+        except git_process.GitFailed as exc:
+            raise _Refused(self._failed(wanted), exc.reason) from None
+        except git_objects.ObjectError as exc:
+            raise _Refused(self._failed(wanted), str(exc)) from None
 
-    def at(self, commit: str) -> Loaded:
-        spec = self._spec(commit)
-        found = self._folders[spec] if spec in self._folders else self._objects.read(spec)
-        if found is None:
+    def _failed(self, wanted: dict[str, str]) -> str:
+        """Where the first file of `wanted` not read is: the one that failed."""
+        unread = (where for oid, where in sorted(wanted.items()) if oid not in self._blobs)
+        return next(unread, self._inside)
+
+    def _at(self, commit: str, folder: str | _Entry | None) -> Loaded:
+        if folder is None:
             return HostRecords()  # no records folder at that commit: no records
-        oid, kind, data = found
-        if kind != "tree":
+        if not isinstance(folder, str):
             return RecordError(
                 self._inside,
-                f"is a {_noun(kind)}, not a folder; records are read "
+                f"is {_what(folder.mode)}, not a folder; records are read "
                 "as committed, never through links",
             )
-        if oid not in self._by_folder:
-            self._trees.setdefault(oid, self._parse_tree(data))
-            self._by_folder[oid] = self._load(oid)
-        return self._by_folder[oid]
+        loaded = self._by_folder.get(folder)
+        if loaded is None:
+            loaded = self._by_folder.put(folder, self._load(folder))
+        return loaded
 
     def _load(self, folder: str) -> Loaded:
-        listing = self._trees[folder]
+        listing = self._listing(folder)
         loaded: dict[str, Mapping[str, Record]] = {}
         for kind, spec in KINDS.items():
             entry = listing.get(spec.filename)
@@ -312,8 +385,10 @@ class _Loader:
         try:
             host = host_records(loaded, lambda name: self._beside(folder, name))
             return self._with_rows_objects(folder, host)
+        except _Refused:
+            raise
         except RecordError as exc:
-            return exc
+            return _bare(exc)
 
     def _with_rows_objects(self, folder: str, host: HostRecords) -> HostRecords:
         """Each baseline naming a rows file, with that file's object id at this commit (None
@@ -327,21 +402,23 @@ class _Loader:
         return attrs.evolve(host, baselines=baselines)
 
     def _records(self, kind: str, entry: _Entry, path: str) -> Mapping[str, Record] | RecordError:
-        if not entry.mode.startswith("100"):
+        if not entry.is_file:
             return RecordError(
                 path,
                 f"is {_what(entry.mode)}, not a file; records are read as "
                 "committed, never through links or other repositories",
             )
         key = (kind, entry.oid)
-        if key not in self._by_blob:
+        found = self._by_blob.get(key)
+        if found is None:
             try:
-                self._by_blob[key] = records_from_text(
-                    kind, self._text(entry.oid, path), path, self._memo
-                )
+                found = records_from_text(kind, self._text(entry.oid, path), path, self._memo)
+            except _Refused:
+                raise
             except RecordError as exc:
-                self._by_blob[key] = exc
-        return self._by_blob[key]
+                found = _bare(exc)
+            self._by_blob.put(key, found)
+        return found
 
     def _beside(self, folder: str, name: str) -> str | None:
         """A file below the records folder (a baseline's saved scorecard), or None."""
@@ -352,57 +429,61 @@ class _Loader:
         """The tree entry of a file below the records folder, or None. RecordError for a link or
         another repository at `name` or in its path."""
         *parents, last = name.split("/")
-        tree = folder
+        listing = self._listing(folder)
         for part in parents:
-            entry = self._trees[tree].get(part)
+            entry = listing.get(part)
             if entry is None:
                 return None
             if entry.mode != _TREE:
                 raise RecordError(self._prefix + name, f"has {_what(entry.mode)} in its path")
-            tree = self._tree(entry.oid)
-        entry = self._trees[tree].get(last)
+            listing = self._listing(entry.oid, self._prefix + name)
+        entry = listing.get(last)
         if entry is None:
             return None
-        if not entry.mode.startswith("100"):
+        if not entry.is_file:
             raise RecordError(self._prefix + name, f"is {_what(entry.mode)}, not a file")
         return entry
 
-    def _tree(self, oid: str) -> str:
-        if oid not in self._trees:
-            found = self._objects.read(oid)
-            if found is None or found[1] != "tree":
-                raise RecordError(oid, "git has no such tree")
-            self._trees[oid] = self._parse_tree(found[2])
-        return oid
+    def _listing(self, oid: str, path: str = "") -> _Listing:
+        listing = self._window.get(oid)
+        listing = self._trees.get(oid) if listing is None else listing
+        if listing is None:
+            ((_, listing),) = self._read_many([oid], "tree", path, self._parse_tree)
+            self._trees.put(oid, listing)
+        return listing
 
     def _text(self, oid: str, path: str) -> str:
         data = self._blobs.get(oid)
         if data is None:
-            found = self._objects.read(oid)
-            if found is None:
-                raise RecordError(path, "git has no such file")
-            data = found[2]
+            try:
+                data = self._objects.read(oid, "blob", _inputs.PARSE_BYTES)
+            except _inputs.TooLarge as exc:
+                raise _Refused(path, str(exc)) from None
+            except git_objects.Missing:
+                raise RecordError(path, "git has no such file in this clone") from None
+            except git_objects.ObjectError as exc:
+                raise _Refused(path, str(exc)) from None
+            except git_process.GitFailed as exc:
+                raise _Refused(path, exc.reason) from None
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             raise RecordError(path, "is not valid UTF-8", line) from None
 
-    def _parse_tree(self, data: bytes) -> Mapping[str, _Entry]:
-        return dict(_tree_entries(data, self._oid_bytes))
+    def _parse_tree(self, data: bytes) -> _Listing:
+        return git_objects.parse_tree(data, self._oid_bytes)
 
 
-def _tree_entries(data: bytes, oid_bytes: int) -> Iterator[tuple[str, _Entry]]:
-    """A tree object's entries: `<mode> <name>\\0<binary object id>`, one after another."""
-    at = 0
-    while at < len(data):
-        space = data.index(b" ", at)
-        nul = data.index(b"\0", space)
-        mode = data[at:space].decode("ascii")
-        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-        oid = data[nul + 1 : nul + 1 + oid_bytes].hex()
-        yield name, _Entry(mode=mode, oid=oid)
-        at = nul + 1 + oid_bytes
+def _bare(error: RecordError) -> RecordError:
+    """The error without its traceback or the exception it replaced: a kept error would keep
+    every frame it was raised through, and with them the window of commits being read."""
+    error.__traceback__ = error.__context__ = error.__cause__ = None
+    return error
+
+
+def _commit_object(data: bytes) -> git_objects.Commit:
+    return git_objects.parse_commit(data)
 
 
 def _what(mode: str) -> str:
@@ -410,8 +491,6 @@ def _what(mode: str) -> str:
         return "a symbolic link"
     if mode == _GITLINK:
         return "a submodule"
+    if mode.startswith("100"):
+        return "a file"
     return "a folder" if mode == _TREE else f"an entry of mode {mode}"
-
-
-def _noun(kind: str) -> str:
-    return "file or symbolic link" if kind == "blob" else kind

@@ -1,6 +1,12 @@
 """Running git for the records layer: one environment (messages in the C locale, which callers
-match; no password prompt a lazy fetch could wait on; no optional locks) and git's failures said
-one way, for each caller to put in its own error. Reads nothing by itself.
+match; no password prompt a lazy fetch could wait on; no optional locks; nothing in `.git` that
+stands one object or parent for another) and git's failures said one way, for each caller to put
+in its own error. Reads nothing by itself.
+
+Code that ran earlier in the same job can write to `.git`: replace refs, `info/grafts` and a
+commit-graph would each change what a commit holds or which commits a log lists without moving
+any ref, so none of them is read. (Objects themselves are checked against their ids by
+`git_objects`.)
 """
 
 from __future__ import annotations
@@ -10,12 +16,29 @@ import subprocess
 from collections.abc import Sequence
 from typing import IO
 
-_ENV = {"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+_ENV = {
+    "LC_ALL": "C",
+    "LANGUAGE": "C",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "GIT_NO_REPLACE_OBJECTS": "1",
+    # The null device holds no graft and no one else can write it; a missing path could be made.
+    "GIT_GRAFT_FILE": os.devnull,
+}
+# The commit-graph caches each commit's tree and parents, and can be rewritten consistently;
+# git's advice on a graft file would only say that one was read (the empty one above).
+_OPTIONS = ("-c", "core.commitGraph=false", "-c", "advice.graftFileDeprecated=false")
 
 
 def environment() -> dict[str, str]:
-    """This process's environment with git's answers made plain and non-interactive."""
+    """This process's environment with git's answers made plain and non-interactive, and no
+    replace object or graft in effect."""
     return {**os.environ, **_ENV}
+
+
+def command(args: Sequence[str]) -> list[str]:
+    """The argument list that runs git with `args` as every call here runs it."""
+    return ["git", *_OPTIONS, *args]
 
 
 class GitFailed(Exception):
@@ -49,7 +72,7 @@ def run(
     does not answer within `timeout` seconds or exits other than 0."""
     try:
         done = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, stdout=stdout, stderr=subprocess.PIPE,
+            command(args), cwd=cwd, input=input, stdout=stdout, stderr=subprocess.PIPE,
             timeout=timeout, check=False, env=environment(),
         )  # fmt: skip
     except FileNotFoundError:

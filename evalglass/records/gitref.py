@@ -1,10 +1,11 @@
 """Host records as committed at a git ref, so a pull request cannot grant itself authority.
 
 The records are the tree at that ref under the path as given, walked object by object from the
-commit (rev-parse, ls-tree, cat-file): nothing in the working tree, a symbolic link least of all,
-decides which blobs are read. A link or submodule where records should be is refused, and every
-git failure is an error; only a path missing from a tree that was read means "absent". Never
-writes, never checks anything out.
+commit (rev-parse names it; every commit, tree and blob after it is read by id and checked
+against that id, so the bytes are the commit's whatever was written into `.git` since): nothing
+in the working tree, a symbolic link least of all, decides which blobs are read. A link or
+submodule where records should be is refused, and every git failure is an error; only a path
+missing from a tree that was read means "absent". Never writes, never checks anything out.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ from typing import BinaryIO
 
 import attrs
 
+from evalglass import _inputs
 from evalglass._collector import paused
 from evalglass.errors import RecordError
-from evalglass.records import git_process
+from evalglass.records import git_objects, git_process
 from evalglass.records.load import host_records, records_from_text
 from evalglass.records.model import HostRecords
 from evalglass.records.schema import KINDS
 
 TIMEOUT_SECONDS = 60.0
-_TREE, _LINK, _GITLINK = "040000", "120000", "160000"
+_TREE, _LINK, _GITLINK = git_objects.TREE, git_objects.LINK, git_objects.GITLINK
 
 
 def load_records_at(
@@ -44,6 +46,11 @@ def load_records_at(
         raise repo.error("", "an empty git ref names no commit")
     if not given:
         raise repo.error("", "an empty records folder names no folder")
+    with repo.objects:
+        return _load(repo, given)
+
+
+def _load(repo: _Repo, given: str) -> HostRecords:
     inside = repo.place(given)
     commit = repo.commit()
     root = repo.tree_of(commit)
@@ -90,14 +97,15 @@ def copy_file_at(
     repo = _Repo(ref, given, at)
     if not ref:
         raise repo.error("", "an empty git ref names no commit")
-    inside = repo.place(given)
-    folder_tree = repo.walk(repo.tree_of(repo.commit()), inside, folder=True)
-    entry = repo.find(folder_tree, inside, name)
-    if entry is None:
-        return False
-    path = ("" if inside == "." else f"{inside}/") + name
-    repo.copy_blob(repo.blob_id(entry, path), path, target)
-    return True
+    with repo.objects:
+        inside = repo.place(given)
+        folder_tree = repo.walk(repo.tree_of(repo.commit()), inside, folder=True)
+        entry = repo.find(folder_tree, inside, name)
+        if entry is None:
+            return False
+        path = ("" if inside == "." else f"{inside}/") + name
+        repo.copy_blob(repo.blob_id(entry, path), path, target)
+        return True
 
 
 def repository_path(folder: str | os.PathLike[str]) -> str:
@@ -120,13 +128,7 @@ def commit_of(ref: str, folder: str | os.PathLike[str] = "") -> str:
     return repo.commit()
 
 
-@attrs.frozen
-class _Entry:
-    """One line of `git ls-tree`: what sits at a name in a tree."""
-
-    mode: str
-    oid: str
-    name: str
+_Entry = git_objects.Entry
 
 
 @attrs.frozen
@@ -136,6 +138,9 @@ class _Repo:
     ref: str
     given: str
     at: str | None = None  # the commit `ref` was pinned to, if it was
+    objects: git_objects.Reader = attrs.field(
+        factory=lambda: git_objects.Reader(TIMEOUT_SECONDS), eq=False, repr=False
+    )
 
     def where(self, path: str) -> str:
         return _one_line(f"{self.ref}:{path}")
@@ -178,21 +183,20 @@ class _Repo:
         return found.decode("ascii").strip()
 
     def tree_of(self, commit: str) -> str:
-        return self._git("", "rev-parse", "--verify", f"{commit}^{{tree}}").decode("ascii").strip()
+        """The commit's tree, from the commit object itself (checked against its id), never
+        from a cache of commits."""
+        try:
+            return git_objects.parse_commit(self._object(commit, "commit", "")).tree
+        except git_objects.ObjectError as exc:
+            raise self.error("", f"commit {commit}: {exc}") from None
 
     def listing(self, tree: str, path: str) -> Mapping[str, _Entry]:
         """Every entry of one tree, by name (names that are not UTF-8 kept escaped)."""
-        out = self._git(path, "ls-tree", "-z", "--full-tree", tree)
-        entries = {}
-        for line in out.split(b"\0"):
-            if not line:
-                continue
-            head, _, name = line.partition(b"\t")
-            mode, _, rest = head.decode("ascii").partition(" ")
-            oid = rest.partition(" ")[2]
-            text = name.decode("utf-8", "surrogateescape")
-            entries[text] = _Entry(mode=mode, oid=oid, name=text)
-        return entries
+        data = self._object(tree, "tree", path)
+        try:
+            return git_objects.parse_tree(data, len(tree) // 2)
+        except git_objects.ObjectError as exc:
+            raise self.error(path, f"tree {tree} {exc}") from None
 
     def walk(self, root: str, path: str, *, folder: bool) -> str:
         """The tree id at `path` under `root`, every step a real folder at the ref."""
@@ -229,7 +233,7 @@ class _Repo:
         raise self.error(path, f"is {_what(entry)} at {self.ref}, not a file; {_WHY}")
 
     def text(self, oid: str, path: str) -> str:
-        data = self._git(path, "cat-file", "blob", oid)
+        data = self._object(oid, "blob", path, _inputs.PARSE_BYTES)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -240,9 +244,26 @@ class _Repo:
         """The blob's bytes written to `target` as git streams them: a large file is never held
         in memory."""
         try:
-            git_process.run(["cat-file", "blob", oid], timeout=TIMEOUT_SECONDS, stdout=target)
+            self.objects.copy(oid, target)
         except git_process.GitFailed as exc:
             raise self.error(path, exc.reason) from None
+        except git_objects.Missing:
+            raise self.error(path, f"git has no object {oid} in this clone") from None
+        except git_objects.ObjectError as exc:
+            raise self.error(path, str(exc)) from None
+
+    def _object(self, oid: str, kind: str, path: str, cap: _inputs.Cap | None = None) -> bytes:
+        """The content of `oid`, checked against it; every failure an error naming `path`."""
+        try:
+            return self.objects.read(oid, kind, cap)
+        except git_process.GitFailed as exc:
+            raise self._failed(path, exc) from None
+        except git_objects.Missing:
+            raise self.error(path, f"git has no object {oid} in this clone") from None
+        except git_objects.ObjectError as exc:
+            raise self.error(path, str(exc)) from None
+        except _inputs.TooLarge as exc:
+            raise self.error(path, str(exc)) from None
 
     def _git(self, path: str, *args: str, silent_failure: bytes | None = None) -> bytes:
         """git's stdout; anything else git does (an error, a hang, no git at all) raises, except
@@ -250,20 +271,21 @@ class _Repo:
         try:
             return git_process.run(args, timeout=TIMEOUT_SECONDS)
         except git_process.GitFailed as exc:
-            if "dubious ownership" in exc.stderr:
-                raise self.error(
-                    path,
-                    "git refuses this repository for its dubious ownership (owned "
-                    "by another user); if it is yours, add it to git's "
-                    "safe.directory",
-                ) from None
-            if "not a git repository" in exc.stderr:
-                raise self.error(
-                    path, "reading records from a git ref needs a git repository here"
-                ) from None
             if exc.returncode is not None and not exc.said and silent_failure is not None:
                 return silent_failure
-            raise self.error(path, exc.reason) from None
+            raise self._failed(path, exc) from None
+
+    def _failed(self, path: str, exc: git_process.GitFailed) -> RecordError:
+        if "dubious ownership" in exc.stderr or "dubious ownership" in exc.reason:
+            return self.error(
+                path,
+                "git refuses this repository for its dubious ownership (owned "
+                "by another user); if it is yours, add it to git's "
+                "safe.directory",
+            )
+        if "not a git repository" in exc.stderr:
+            return self.error(path, "reading records from a git ref needs a git repository here")
+        return self.error(path, exc.reason)
 
 
 _WHY = "records are read as committed, never through links or other repositories"

@@ -32,6 +32,7 @@ def to_json(history: History) -> dict[str, Any]:
         "records": history.folder,
         "since": history.since,
         "commits_read": history.commits_read,
+        "cut_at": [c.id for c in history.cut_at],
         "commits": [
             {
                 "commit": e.commit.id,

@@ -43,5 +43,4 @@ def render(scorecard: Scorecard) -> str:
 
 def records_commit(scorecard: Scorecard) -> str | None:
     """The commit the host records were read at, when the scorecard records one."""
-    commit = getattr(scorecard, "records_commit", None)
-    return commit if isinstance(commit, str) and commit else None
+    return None if scorecard.records_at is None else scorecard.records_at.commit

@@ -164,6 +164,10 @@ class ScorecardView:
     exit_code: int
     model: str | None
     sources: tuple[str, ...]
+    # The git ref the records were read at and the commit it named; both None for the working
+    # tree's records.
+    records_ref: str | None
+    records_commit: str | None
     counts: CountsView
     policy: PolicyView
     # Metrics that affect the verdict: failed, unsound and blocked first.
@@ -262,6 +266,8 @@ def scorecard_view(scorecard: Scorecard) -> ScorecardView:
         exit_code=scorecard.exit_code,
         model=scorecard.model,
         sources=scorecard.sources,
+        records_ref=None if scorecard.records_at is None else scorecard.records_at.ref,
+        records_commit=None if scorecard.records_at is None else scorecard.records_at.commit,
         counts=CountsView(
             passed=c.passed,
             warned=c.warned,

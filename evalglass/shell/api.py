@@ -65,7 +65,19 @@ def score(
     with paused():
         evidence = read_outputs(outputs, input_format, model)
         host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
-        return assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
+        card = assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
+        return _read_at(card, records_ref, commit)
+
+
+def _read_at(card: Scorecard, ref: str | None, commit: str | None) -> Scorecard:
+    """The scorecard saying which commit its records were read at, when they were."""
+    if ref is None or commit is None:
+        return card
+    import attrs
+
+    from evalglass.core.scorecard import RecordsAt
+
+    return attrs.evolve(card, records_at=RecordsAt(ref, commit))
 
 
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
@@ -114,9 +126,10 @@ def run(
     # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
     both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
     with paused():
-        return assemble(
+        card = assemble(
             host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
         )
+    return _read_at(card, records_ref, commit)
 
 
 def _with_rows(

@@ -6,13 +6,13 @@ and each field's old and new value. Pure: it compares records already loaded at 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 import attrs
 
 from evalglass.errors import EvalglassError, RecordError
 from evalglass.metric_ids import check_metric, check_name
-from evalglass.records.git_history import Commit, Revision
+from evalglass.records.git_history import Commit, Cut, Revision
 from evalglass.records.model import BaselineRecord, HostRecords
 from evalglass.records.schema import KINDS, Field
 from evalglass.tools.edits import yaml_text
@@ -47,6 +47,9 @@ class History:
     since: str | None
     commits_read: int  # commits that changed any file in the records folder
     entries: tuple[Entry, ...]
+    # Commits whose parents this clone lacks (a shallow clone), oldest first: the history read
+    # starts there, and what the records held at each is nobody's change.
+    cut_at: tuple[Commit, ...] = ()
 
 
 class UnknownMetric(EvalglassError):
@@ -54,19 +57,28 @@ class UnknownMetric(EvalglassError):
 
 
 def build(
-    metric_id: str, revisions: Sequence[Revision], *, folder: str, since: str | None = None
+    metric_id: str, revisions: Iterable[Revision], *, folder: str, since: str | None = None
 ) -> History:
     """The commits that changed the metric's records, oldest first, and every commit whose
-    records do not load. Raises UnknownMetric when no commit holds a record of it."""
+    records do not load; where the clone's history is cut, that commit's records are where the
+    history starts, never a change. Raises UnknownMetric when no commit holds a record of it."""
     entries = []
+    cut_at = []
     known: set[str] = set()
     last_good = HostRecords()
+    read = 0
     for revision in revisions:
+        read += 1
         after = revision.after
+        if isinstance(revision.before, Cut):
+            cut_at.append(revision.commit)
         if isinstance(after, RecordError):
             entries.append(Entry(commit=revision.commit, error=str(after)))
             continue
         known |= _ids(after)
+        if isinstance(revision.before, Cut):
+            last_good = after  # what it held is where the history starts, not its change
+            continue
         # A parent that does not load was shown as such: compare with the last records that did.
         before = revision.before if isinstance(revision.before, HostRecords) else last_good
         last_good = after
@@ -79,15 +91,15 @@ def build(
         span = f"since {since}" if since else "in the history of HEAD"
         raise UnknownMetric(
             metric_id,
-            f"no record of this metric in {folder} in any commit "
-            f"{span} ({len(revisions)} read){hint}",
+            f"no record of this metric in {folder} in any commit {span} ({read} read){hint}",
         )
     return History(
         metric=metric_id,
         folder=folder,
         since=since,
-        commits_read=len(revisions),
+        commits_read=read,
         entries=tuple(entries),
+        cut_at=tuple(cut_at),
     )
 
 

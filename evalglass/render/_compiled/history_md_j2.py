@@ -1,7 +1,7 @@
 # Compiled from templates/history.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'bf838390dc513d3889bbab6e7902b66f9a2431da6c78be676bf308848ed1589a'
+KEY = '72556e8fec4791d614ad27e2b4fad2d560d17929769f36ddcc33fb76457cb55d'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'history.md.j2'
 
@@ -83,6 +83,17 @@ def root(context, missing=missing):
     yield ' ('
     yield str(environment.finalize(environment.getattr((undefined(name='history') if l_0_history is missing else l_0_history), 'commits_read')))
     yield ' read), oldest first**\n'
+    for l_1_c in environment.getattr((undefined(name='history') if l_0_history is missing else l_0_history), 'cut_at'):
+        _loop_vars = {}
+        pass
+        yield '\nHistory cut at '
+        yield str(environment.finalize(t_1(environment.getattr(l_1_c, 'id')[:12])))
+        yield ' ('
+        yield str(environment.finalize(t_4(environment.getattr(l_1_c, 'subject'))))
+        yield '): this clone lacks its parents (a shallow clone); what the records held there is where this history starts, not a change by '
+        yield str(environment.finalize(t_4(environment.getattr(l_1_c, 'author'))))
+        yield '. `git fetch --unshallow` reads the rest.\n'
+    l_1_c = missing
     if environment.getattr((undefined(name='history') if l_0_history is missing else l_0_history), 'entries'):
         pass
         yield '\n| Commit | Date | Author | Record | Field | Before | After |\n|---|---|---|---|---|---|---|\n'
@@ -151,4 +162,4 @@ def root(context, missing=missing):
         yield '\nNo commit changed a record behind it.\n'
 
 blocks = {}
-debug_info = '2=55&3=58&4=62&5=82&9=86&10=89&11=92&13=105&14=109'
+debug_info = '2=55&3=58&4=62&5=82&7=86&9=93&13=97&14=100&15=103&17=116&18=120'

@@ -1,7 +1,7 @@
 # Compiled from templates/history.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '923f5163963cf9b01982b0411bffc408cd363242e9e7bd6174e232e57ebed349'
+KEY = 'ca8a7d6b816a9c8e84dbdf66f1ce8498f55819cdad2bdf42455d978441690692'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'history.txt.j2'
 
@@ -71,6 +71,17 @@ def root(context, missing=missing):
     yield ' ('
     yield str(environment.finalize(environment.getattr((undefined(name='history') if l_0_history is missing else l_0_history), 'commits_read')))
     yield ' read), oldest first\n'
+    for l_1_c in environment.getattr((undefined(name='history') if l_0_history is missing else l_0_history), 'cut_at'):
+        _loop_vars = {}
+        pass
+        yield 'History cut at '
+        yield str(environment.finalize(environment.getattr(l_1_c, 'id')[:12]))
+        yield ' ('
+        yield str(environment.finalize(environment.getattr(l_1_c, 'subject')))
+        yield '): this clone lacks its parents (a shallow clone); what the records held there is where this history starts, not a change by '
+        yield str(environment.finalize(environment.getattr(l_1_c, 'author')))
+        yield '. `git fetch --unshallow` reads the rest.\n'
+    l_1_c = missing
     t_6 = 1
     for l_1_e in environment.getattr((undefined(name='history') if l_0_history is missing else l_0_history), 'entries'):
         _loop_vars = {}
@@ -115,4 +126,4 @@ def root(context, missing=missing):
         yield '\nNo commit changed a record behind it.\n'
 
 blocks = {}
-debug_info = '2=43&3=46&4=50&5=71&7=75&8=83&9=85&10=88&12=92&13=96'
+debug_info = '2=43&3=46&4=50&5=70&6=74&8=82&10=86&11=94&12=96&13=99&15=103&16=107'

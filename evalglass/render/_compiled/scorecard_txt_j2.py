@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '4087d0a932b58e855c00497190a7cfe6e0aaf9153eae8dbce86162de9b007629'
+KEY = '3ac7fbdd894d99a635f4c344b7572fb15dce85346fc1dfa27b02f20040b389a6'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -80,6 +80,13 @@ def root(context, missing=missing):
     if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison'):
         pass
         yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison')))
+        yield '\n'
+    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'):
+        pass
+        yield 'records: as committed at '
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_ref')))
+        yield ', commit '
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit')))
         yield '\n'
     if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source') != 'default'):
         pass
@@ -189,4 +196,4 @@ def root(context, missing=missing):
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=91&17=95&18=98&19=102&20=106&21=108&22=111&24=114&25=116&26=119&28=121&29=124&31=126&32=129&34=131&35=135&41=150&42=152&43=156&44=160&45=162&46=165&48=168&49=170&50=173&52=175&53=178&55=180&56=183'
+debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=90&16=94&17=98&20=102&21=105&22=109&23=113&24=115&25=118&27=121&28=123&29=126&31=128&32=131&34=133&35=136&37=138&38=142&44=157&45=159&46=163&47=167&48=169&49=172&51=175&52=177&53=180&55=182&56=185&58=187&59=190'

@@ -24,6 +24,7 @@ from pathlib import Path
 import attrs
 
 from evalglass.evidence.model import Attempt, AttemptOutcome, CachedPass
+from evalglass.records import git_process
 from evalglass.records.model import CheckKind, CheckRecord
 
 _GIT_TIMEOUT = 60  # seconds; a repository that takes longer is not cached
@@ -156,13 +157,15 @@ def _paths(status: bytes) -> list[bytes]:
 
 
 def _git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> bytes | None:
-    full_env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", **(env or {})}  # looking takes no lock
+    # The records layer's environment (no optional lock: looking takes none; no replace object
+    # or graft), and `env` on top.
+    full_env = {**git_process.environment(), **(env or {})}
     # Settings under which git answers from something other than the files themselves: a
     # filesystem monitor's word, the untracked cache, sparse-checkout patterns.
     settings = ("core.fsmonitor=false", "core.untrackedCache=false", "core.sparseCheckout=false")
     try:
         result = subprocess.run(
-            ["git", *(f for s in settings for f in ("-c", s)), "-C", str(cwd), *args],
+            git_process.command([*(f for s in settings for f in ("-c", s)), "-C", str(cwd), *args]),
             capture_output=True, timeout=_GIT_TIMEOUT, env=full_env, check=False,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
