@@ -109,14 +109,28 @@ class Change:
 
 
 @attrs.frozen(kw_only=True)
+class Needed:
+    """What would pass a gate its bound decided: the least value (for `<=`/`<`, the greatest)
+    that clears every bar at this n, and the least n at which this value does; null where no such
+    number exists, with why in `reason`. `assumptions` says what was held fixed."""
+
+    value_at_n: float | None
+    n_at_value: int | None = attrs.field(validator=_not_negative)
+    assumptions: str
+    reason: str | None
+
+
+@attrs.frozen(kw_only=True)
 class Gate:
     """The gate result, its reason codes and the evidence string with the numbers compared;
-    `change` is set for a regression gate."""
+    `change` is set for a regression gate, `needed` for a gate its bound decided."""
 
     result: ResultName
     reasons: tuple[Reason, ...]
     evidence: str
     change: Change | None
+    # Null for a point rule or a gate not compared, and in files from before it was written.
+    needed: Needed | None = None
 
 
 @attrs.frozen(kw_only=True)

@@ -80,6 +80,8 @@ def _commands() -> list[tuple[tuple[str, ...], set[int]]]:
         (("explain", "safety/toxicity", "run.json", "--format", "markdown"), {0}),
         (("explain", "qa/refusal_rate"), {0}),
         (("explain", "qa/nope", "run.json"), {4}),
+        (("plan", "qa/exact_match", "--expect", "0.9"), {0}),
+        (("plan", "qa/exact_match", "--expect", "0.9", "--format", "json"), {0}),
         (("doctor",), {1}),
         (("doctor", "run.json", "--format", "json"), {1}),
         (("validate",), {0}),

@@ -40,7 +40,7 @@ def test_explain_shows_the_checklist_and_the_hypothetical(work: Path) -> None:
     assert (
         "Hypothetical: if every edit above were made (in memory only; nothing was written)"
     ) in lines
-    assert lines[-1] == "  gate: pass: lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)"
+    assert "  gate: pass: lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)" in lines
 
 
 def test_explain_in_markdown(work: Path) -> None:
@@ -49,7 +49,7 @@ def test_explain_in_markdown(work: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("**`qa/refusal_rate`: informational: shown, never enforced**\n")
     assert "| 1 | `thresholds.yaml` | `qa/refusal_rate.approval` | `approved` |" in result.stdout
-    assert "- gate: fail: upper bound 0.05352 is not &lt;= 0.05" in result.stdout
+    assert "- gate: fail: upper bound 0.06389 is not &lt;= 0.05" in result.stdout
 
 
 def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:

@@ -20,6 +20,7 @@ from evalglass.records.model import (
     MetricRecord,
     MetricStatus,
     Op,
+    Scale,
     ThresholdRecord,
     Tier,
 )
@@ -365,6 +366,9 @@ def test_metric_field_direction_table() -> None:
         ("max_missing_fraction", 0.1, 0.0, Kind.METRIC_TIGHTENED),
         ("requires_baseline", True, False, Kind.METRIC_LOOSENED),
         ("requires_baseline", False, True, Kind.METRIC_TIGHTENED),
+        ("scale", None, Scale.PROPORTION, Kind.METRIC_LOOSENED),
+        ("scale", Scale.UNIT, Scale.PROPORTION, Kind.METRIC_LOOSENED),
+        ("scale", Scale.PROPORTION, None, Kind.METRIC_TIGHTENED),
     ],
 )
 def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind) -> None:
@@ -377,7 +381,7 @@ def test_each_metric_field_move_names_the_field(field: str, old, new, kind: Kind
     moved = attrs.evolve(base.metrics[s.METRIC], **{field: new})
 
     def shown(value: object) -> str:
-        return value.value if isinstance(value, Decision) else str(value)
+        return value.value if isinstance(value, Decision | Scale) else str(value)
 
     detail = f"{field}: {shown(old)} → {shown(new)}"
     changes = diff(base, attrs.evolve(base, metrics={s.METRIC: moved})).changes

@@ -548,3 +548,89 @@ def test_a_calibrated_judge_without_outputs_is_no_error(tmp_path: Path) -> None:
     assert [f.subject for f in blocked] == ["qa/helpfulness"]
     assert "judge_not_independent" in blocked[0].message
     assert graded.exit_code == DOCTOR_ERRORS_EXIT
+
+
+def _one_gate(folder: Path, bar: str, min_samples: int, extra: str = "") -> Path:
+    """Records of one approved gating metric `m` on dataset `d` with the bar `bar`."""
+    (folder / "metrics.yaml").write_text(
+        f"metrics:\n  m:\n    status: gating\n    dataset: d\n    min_samples: {min_samples}\n"
+        + extra
+    )
+    (folder / "datasets.yaml").write_text(
+        "datasets:\n  d:\n    status: validated\n    version: '1'\n"
+    )
+    (folder / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
+    (folder / "thresholds.yaml").write_text(
+        f"thresholds:\n  m:\n    op: '>='\n    value: {bar}\n    approval: approved\n"
+        "    approved_by: '@a'\n    approved_on: 2026-01-01\n    approved_for:\n"
+        "      dataset_version: '1'\n"
+    )
+    return folder
+
+
+def _run(folder: Path, scores: list[float]) -> str:
+    path = folder / "run.json"
+    path.write_text(json.dumps({"metrics": {"m": {"scores": scores}}}))
+    return str(path)
+
+
+def test_a_gate_that_cannot_pass_at_its_measured_n_is_an_error(tmp_path: Path) -> None:
+    """>= 0.99 measured on 200 samples: even 200 of 200 has a Wilson lower bound of 0.9812, so
+    the gate can only fail; the finding says so and gives the n at which a perfect score passes
+    (381, the least n with n/(n + 1.96²) >= 0.99)."""
+    folder = _one_gate(tmp_path, "0.99", 100)
+    evidence = read_outputs([_run(tmp_path, [1.0] * 200)])
+    found = [
+        f for f in diagnose(load_records(folder), evidence, TODAY).findings
+        if f.problem is Problem.CANNOT_PASS_AT_N
+    ]  # fmt: skip
+    assert [(f.severity, f.message) for f in found] == [
+        (
+            Severity.ERROR,
+            (
+                "metric 'm' cannot pass at n 200, the n it is measured with: even a perfect "
+                "score's 95% Wilson lower bound is 0.9812, not >= 0.99; a perfect score passes "
+                "from n 381"
+            ),
+        )
+    ]
+    assert min_n_to_clear(Op.GE, 0.99) == 381
+    # At 381 samples, a perfect score can pass: only min_samples (100 < 381) is still said.
+    evidence = read_outputs([_run(tmp_path, [1.0] * 381)])
+    problems = [f.problem for f in diagnose(load_records(folder), evidence, TODAY).findings]
+    assert problems == [Problem.MIN_SAMPLES_TOO_LOW]
+
+
+def test_min_samples_advice_uses_the_gates_own_method(tmp_path: Path) -> None:
+    """Continuous scores in [0, 1]: a perfect score has no spread, which the gate bounds by
+    Hoeffding's interval, so the advice is Hoeffding's n (185 for >= 0.9 at 95%: the least n
+    with 1 − √(ln 40 / 2n) >= 0.9), not Wilson's 35."""
+    folder = _one_gate(tmp_path, "0.9", 100)
+    evidence = read_outputs([_run(tmp_path, [0.5, 0.75] * 100)])
+    messages = [
+        f.message for f in diagnose(load_records(folder), evidence, TODAY).findings
+        if f.problem in (Problem.MIN_SAMPLES_TOO_LOW, Problem.CANNOT_PASS_AT_N)
+    ]  # fmt: skip
+    assert messages == [
+        (
+            "metric 'm': min_samples 100 is below 185, the smallest n at which even a perfect "
+            "score's 95% Hoeffding lower bound clears >= 0.9: a score measured on fewer samples "
+            "can only fail"
+        )
+    ]
+
+
+def test_a_unit_scale_is_advised_by_hoeffding_without_outputs(tmp_path: Path) -> None:
+    """Records alone: `scale: unit` says the scores are continuous in [0, 1], so the advice is
+    Hoeffding's n; without a scale it is a proportion's (Wilson's)."""
+    folder = _one_gate(tmp_path, "0.9", 100, "    scale: unit\n")
+    messages = [f.message for f in diagnose(load_records(folder), None, TODAY).findings]
+    assert messages == [
+        (
+            "metric 'm': min_samples 100 is below 185, the smallest n at which even a perfect "
+            "score's 95% Hoeffding lower bound clears >= 0.9: a score measured on fewer samples "
+            "can only fail"
+        )
+    ]
+    folder = _one_gate(tmp_path, "0.9", 100)
+    assert diagnose(load_records(folder), None, TODAY).findings == ()

@@ -181,6 +181,10 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
         "Hypothetical: if every edit above were made (in memory only; nothing was written)",
         "  authority: can_gate",
         "  gate: pass: lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)",
+        (
+            "  would pass: a value of at least 0.7912 at n 200, or n 100 at value 0.81 (the "
+            "standard error scaled as 1/√n (standard deviation 0.297 held))"
+        ),
     ]
 
 
@@ -304,3 +308,16 @@ def test_explain_json_carries_the_policy_requirement(
     assert doc["policy"]["source"] == "success.yaml"
     assert doc["policy"]["must_pass"] is True
     assert doc["policy"]["requires"].startswith("success.yaml names it in must_pass")
+
+
+def test_a_metric_that_can_gate_says_what_would_pass(
+    records: HostRecords, evidence: Evidence
+) -> None:
+    """A metric that can gate already is told what would pass it, not "nothing": the least
+    share of its 200 samples, and the least n at its value (min_samples 100 floors it)."""
+    text = render(explain("qa/exact_match", records, evidence), Format.TERMINAL)
+    assert "nothing: it can gate already" not in text
+    assert (
+        "  it can gate already; it would pass: a value of at least 0.9 (180 of 200) at n 200, "
+        "or n 100 at value 0.93 (0/1 scores: a value is k successes of n; n at the same share)\n"
+    ) in text

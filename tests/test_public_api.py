@@ -34,6 +34,7 @@ def test_all_is_pinned_and_importable() -> None:
         "history",
         "load_records",
         "load_scorecard",
+        "plan",
         "read_outputs",
         "resolve",
         "run",

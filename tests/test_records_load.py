@@ -799,7 +799,7 @@ def test_a_record_with_no_fields_is_missing_its_first_required_field(error: Erro
             (
                 "unknown field 'statsu' in metric 'qa/x' (did you mean 'status'?); "
                 "allowed fields: status, dataset, judge, requires_baseline, "
-                "min_samples, decision, max_missing_fraction, interval_level"
+                "min_samples, decision, max_missing_fraction, interval_level, scale"
             ),
         ),
         (
@@ -807,7 +807,7 @@ def test_a_record_with_no_fields_is_missing_its_first_required_field(error: Erro
             (
                 "unknown field 'owner' in metric 'qa/x'; allowed fields: status, "
                 "dataset, judge, requires_baseline, min_samples, decision, "
-                "max_missing_fraction, interval_level"
+                "max_missing_fraction, interval_level, scale"
             ),
         ),
     ],

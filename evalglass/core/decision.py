@@ -13,11 +13,22 @@ import enum
 import attrs
 
 from evalglass.core.authority import Authority, Outcome
+from evalglass.core.needed import Bar, Needed, Search, held_fixed
+from evalglass.core.needed import what_it_takes as search_needed
 from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
-from evalglass.core.regression import Difference, difference
+from evalglass.core.regression import Difference, change_family, difference
+from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
 from evalglass.core.validity import Validity
-from evalglass.evidence.model import Attempt, AttemptOutcome, Interval, Measurement
+from evalglass.evidence import stats
+from evalglass.evidence.model import (
+    Attempt,
+    AttemptOutcome,
+    Interval,
+    MeanSd,
+    Measurement,
+    Proportion,
+)
 from evalglass.reasons import GateCode as G
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
@@ -45,6 +56,8 @@ class GateResult:
     evidence: str = ""
     # current − baseline, for a regression gate: what a reader needs to re-check it.
     change: Difference | None = None
+    # What value, or what n, would pass: for a gate its bound decided (None for any other).
+    needed: Needed | None = None
 
 
 @attrs.frozen
@@ -63,11 +76,14 @@ def decide(
     *,
     check: CheckScope | None = None,
     left_out: str = "",
+    what_it_takes: bool = True,
 ) -> GateResult:
     """The gate result for one metric; compares only when authority is can_gate. `check` is
     given for a host check's metric, which its attempts decide instead of a threshold. `left_out`
     says why this run's scope leaves out an eval metric it has no measurement for (a fast-tier
-    run): then it is not run, as a check of another tier is, instead of unsound."""
+    run): then it is not run, as a check of another tier is, instead of unsound. Without
+    `what_it_takes`, a bound-decided gate leaves `needed` unset (for callers that decide many
+    hypothetical runs and read only the result)."""
     if check is not None:
         return _check_gate(measurement, validity, authority, check)
     if left_out and measurement is None:
@@ -101,19 +117,82 @@ def decide(
             )
         checks.append(regression)
     evidence = "; ".join(c.text for c in checks)
+    needed = None
+    if what_it_takes and metric.decision is Decision.BOUND:
+        needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
-        return GateResult(Result.FAIL, evidence=evidence, change=change)
+        return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
     retried = _after_failed_attempts(measurement, threshold)
     if retried is not None:
         # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry.
-        return GateResult(Result.WARN, (retried,), evidence, change=change)
+        return GateResult(Result.WARN, (retried,), evidence, change=change, needed=needed)
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
             return GateResult(
-                Result.WARN, evidence=f"{evidence}; warning: {warn.text}", change=change
+                Result.WARN,
+                evidence=f"{evidence}; warning: {warn.text}",
+                change=change,
+                needed=needed,
             )
-    return GateResult(Result.PASS, evidence=evidence, change=change)
+    return GateResult(Result.PASS, evidence=evidence, change=change, needed=needed)
+
+
+def clears(interval: Interval, op: Op, limit: float) -> bool:
+    """The bound rule: whether the conservative end of `interval` clears `limit` by `op`. Every
+    bound-decided gate, and every figure of what it would take, is this comparison."""
+    compared, _ = _conservative(interval, op)
+    return op.holds(compared, limit)
+
+
+def _needed(
+    m: Measurement,
+    threshold: ThresholdRecord,
+    metric: MetricRecord,
+    baseline: BaselineRecord | None,
+) -> Needed | None:
+    """What value at this n, and what n at this value, would pass every bar of the gate; None
+    when its interval cannot be remade at another value or n."""
+    interval, n, value = m.interval, m.n, m.value
+    if interval is None or n is None or value is None:
+        return None
+    level = metric.interval_level
+
+    def current(v: float, size: int) -> Interval | None:
+        return kept(stats.moved(interval, v, size, n), v, size, metric.scale, level)
+
+    held = held_fixed(interval, n)
+    if held is None:
+        return None
+    bars = []
+    point_clears = True
+    if threshold.value is not None:
+        bars.append(Bar(current, threshold.op, threshold.value, value))
+        point_clears = threshold.op.holds(value, threshold.value)
+    if threshold.regression:
+        if baseline is None or baseline.value is None:
+            return None
+        family = change_family(m, baseline, level, current)
+        if family is None:
+            return None
+        higher = threshold.op.higher_is_better
+        allowed = _allowed_drop(threshold, baseline.value)
+        limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+        bars.append(Bar(family[0], op, limit, value - baseline.value))
+        point_clears = point_clears and op.holds(value - baseline.value, limit)
+        held = f"{held}; {family[1]}"
+    basis = interval.basis
+    search = Search(
+        value=value,
+        n=n,
+        higher_is_better=threshold.op.higher_is_better,
+        grid=isinstance(basis, Proportion),
+        bounded=metric.scale is not None or (isinstance(basis, MeanSd) and basis.bounded),
+        min_n=metric.min_samples,
+        assumptions=held,
+        point_clears=point_clears,
+    )
+    return search_needed(bars, clears, search)
 
 
 def _after_failed_attempts(m: Measurement, threshold: ThresholdRecord) -> Reason | None:
@@ -190,12 +269,13 @@ def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Chec
     assert m.value is not None
     if decision is Decision.POINT:
         compared, label, context = m.value, "value", f"{n_text(m)}, point rule"
+        holds = op.holds(compared, limit)
     else:
         # Validity has already made a bound rule without an interval unsound: never a point rule.
         assert m.interval is not None
         compared, label = _conservative(m.interval, op)
         context = f"value {fmt(m.value)}, {n_text(m)}, {interval_label(m.interval)}"
-    holds = op.holds(compared, limit)
+        holds = clears(m.interval, op, limit)
     verb = op.value if holds else f"is not {op.value}"
     return _Check(
         holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})"
@@ -224,13 +304,14 @@ def _regression(
     limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
     if decision is Decision.POINT:
         compared, label, how = change.value, "change", "point rule"
+        holds = op.holds(compared, limit)
     elif change.interval is None:
         return None
     else:
         compared, label = _conservative(change.interval, op)
         label = f"change {label}"
         how = interval_label(change.interval)
-    holds = op.holds(compared, limit)
+        holds = clears(change.interval, op, limit)
     verb = op.value if holds else f"is not {op.value}"
     pairing = f"paired over {change.paired} samples" if change.paired else "unpaired"
     return _Check(

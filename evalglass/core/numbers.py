@@ -39,7 +39,12 @@ def plural(count: int, word: str) -> str:
 def interval_label(interval: Interval) -> str:
     """`95% Wilson`: the level and the method, as evidence names them."""
     label = f"{interval.level * 100:g}% {_METHOD_NAMES[interval.method]}"
-    return label if interval.clusters is None else f"{label}, {interval.clusters} clusters"
+    if interval.clusters is not None:
+        label = f"{label}, {interval.clusters} clusters"
+    if interval.clipped is not None:
+        low, high = interval.clipped
+        label = f"{label}, clipped to [{fmt(low)}, {fmt(high)}]"
+    return label
 
 
 def interval_text(interval: Interval) -> str:

@@ -10,7 +10,7 @@ proportions. docs/statistics.md gives the formulas.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -194,3 +194,141 @@ def saved_stderr(entry: contract.Metric) -> float | None:
     if entry.method == "clustered" and entry.clusters is not None and entry.clusters > 1:
         return half / stats.t_quantile(0.5 + entry.level / 2, entry.clusters - 1)
     return None
+
+
+def change_family(
+    current: Measurement,
+    baseline: BaselineRecord,
+    level: float,
+    current_at: Callable[[float, int], Interval | None],
+) -> tuple[Callable[[float, int], Interval | None], str] | None:
+    """The interval of (current − baseline) as `difference` makes it, at another current value
+    and n, with what it holds fixed in words; None when `difference` would give no interval.
+
+    The baseline is held as recorded. Paired: the pairs' spread of differences (paired t) or
+    the runs' correlation φ (Newcombe) is held, and the baseline side has the same n. Unpaired:
+    the current side is `current_at` (its own interval at that value and n)."""
+    if current.value is None or baseline.value is None:
+        return None
+    observed = current.value
+    # n is the current run's; the pairs are a share of it, kept at other sizes.
+    measured = current.n or 0
+    summed = current.paired
+    if summed is not None and summed.n >= 2:
+        if summed.binary:
+            counts = (summed.both, summed.current_only, summed.baseline_only, summed.neither)
+            return _newcombe_family(*counts, observed, level, measured)
+        n, scale = summed.n, aggregate.SCALE
+        spread = n * summed.squares - summed.total**2
+        sd = math.sqrt(spread / (n * (n - 1) * scale * scale)) if spread else 0.0
+        mean = summed.total / (n * scale)
+        return _paired_t_family(mean, sd, summed.bounded, observed, level, (n, measured))
+    pairs = _pairs(current.samples, baseline.sample_scores)
+    if len(pairs) >= 2:
+        if all(a in (0, 1) and b in (0, 1) for a, b in pairs):
+            a = sum(1 for x, y in pairs if x == 1 and y == 1)
+            b = sum(1 for x, y in pairs if x == 1 and y == 0)
+            c = sum(1 for x, y in pairs if x == 0 and y == 1)
+            return _newcombe_family(a, b, c, len(pairs) - a - b - c, observed, level, measured)
+        diffs = [x - y for x, y in pairs]
+        mean = stats.mean(diffs)
+        sd = 0.0
+        if min(diffs) != max(diffs):
+            sd = math.sqrt(stats.squares(d - mean for d in diffs) / (len(diffs) - 1))
+        bounded = all(0 <= x <= 1 and 0 <= y <= 1 for x, y in pairs)
+        return _paired_t_family(mean, sd, bounded, observed, level, (len(pairs), measured))
+    return _unpaired_family(current, baseline, level, current_at)
+
+
+def _pairs_at(paired: int, measured: int, n: int) -> int:
+    """The pairs a run of n would have, at the share of its samples this run paired."""
+    return paired if n == measured or measured < 1 else max(1, round(paired * n / measured))
+
+
+def _newcombe_family(
+    a: int, b: int, c: int, d: int, observed: float, level: float, measured: int
+) -> tuple[Callable[[float, int], Interval | None], str]:
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    denom = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(denom) if denom else 0.0
+
+    def at(value: float, size: int) -> Interval | None:
+        share = p1 + (value - observed)
+        size = _pairs_at(n, measured, size)
+        if not 0 <= share <= 1:
+            return None
+        return _hybrid(share, size, p2, size, phi, level)
+
+    return at, f"paired: the baseline's share {p2:.4g} and the runs' correlation φ {phi:.3g} held"
+
+
+def _paired_t_family(
+    mean: float, sd: float, bounded: bool, observed: float, level: float, sizes: tuple[int, int]
+) -> tuple[Callable[[float, int], Interval | None], str] | None:
+    if sd == 0 and not bounded:
+        return None
+    paired, measured = sizes
+
+    def at(value: float, size: int) -> Interval | None:
+        n = _pairs_at(paired, measured, size)
+        if n < 2:
+            return None
+        centre = mean + (value - observed)
+        if sd == 0:
+            half = 2 * math.sqrt(math.log(2 / (1 - level)) / (2 * n))
+            return Interval(centre - half, centre + half, level, Method.HOEFFDING)
+        se = sd / math.sqrt(n)
+        half = stats.t_quantile(0.5 + level / 2, n - 1) * se
+        return Interval(
+            centre - half, centre + half, level, Method.PAIRED_T,
+            basis=StandardError(centre, se, df=n - 1),
+        )  # fmt: skip
+
+    held = "no spread in the differences" if sd == 0 else f"the differences' sd {sd:.4g} held"
+    return at, f"paired: {held}"
+
+
+def _unpaired_family(
+    current: Measurement,
+    baseline: BaselineRecord,
+    level: float,
+    current_at: Callable[[float, int], Interval | None],
+) -> tuple[Callable[[float, int], Interval | None], str] | None:
+    assert baseline.value is not None
+    interval = current.interval
+    if interval is None:
+        return None
+    then = baseline.value
+    se_then = baseline.stderr
+    if se_then is None and baseline.saved is not None:
+        se_then = saved_stderr(baseline.saved)
+    if isinstance(interval.basis, Proportion) and se_then is None and baseline.n:
+        s2, n2 = then * baseline.n, baseline.n
+
+        def proportions(value: float, n: int) -> Interval | None:
+            if n < 1 or not 0 <= value <= 1:
+                return None
+            return newcombe_unpaired(value * n, n, s2, n2, level)
+
+        return proportions, f"unpaired: the baseline's {then:.4g} of n {n2} held"
+    if se_then is None and baseline.sample_scores:
+        scores = list(baseline.sample_scores.values())
+        if len(scores) >= 2:
+            mean = stats.mean(scores)
+            se_then = math.sqrt(
+                stats.squares(s - mean for s in scores) / (len(scores) - 1) / len(scores)
+            )
+    if se_then is None:
+        return None
+    fixed = se_then
+
+    def normal(value: float, n: int) -> Interval | None:
+        now = current_at(value, n)
+        se_now = None if now is None else stats.standard_error(now)
+        if se_now is None:
+            return None
+        se = math.sqrt(se_now * se_now + fixed * fixed)
+        return None if se == 0 else stats.normal(value - then, se, level)
+
+    return normal, f"unpaired: the baseline's {then:.4g} and standard error {fixed:.4g} held"

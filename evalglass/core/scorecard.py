@@ -17,6 +17,7 @@ from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.exits import Verdict, exit_code
+from evalglass.core.scale import in_scale
 from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, decide_run
@@ -190,7 +191,10 @@ def _card(
     threshold = records.thresholds.get(metric_id)
     authority = resolve(metric_id, records, measurement, evaluated_on=evaluated_on)
     if measurement is not None:
-        measurement = at_level(measurement, metric.interval_level if metric else DEFAULT_LEVEL)
+        level = metric.interval_level if metric else DEFAULT_LEVEL
+        measurement = in_scale(
+            at_level(measurement, level), metric.scale if metric else None, level
+        )
     validity = assess(measurement, metric)
     baseline = records.baselines.get(metric_id)
     name = check_name(metric_id)

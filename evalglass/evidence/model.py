@@ -71,6 +71,8 @@ class Interval:
     basis: Basis | None = attrs.field(default=None, kw_only=True)
     # Independent clusters behind a cluster-robust interval.
     clusters: int | None = attrs.field(default=None, kw_only=True)
+    # The range of values the scores can take, when an end was cut back to it (say so).
+    clipped: tuple[float, float] | None = attrs.field(default=None, kw_only=True)
 
 
 @attrs.frozen(kw_only=True)

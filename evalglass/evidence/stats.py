@@ -12,6 +12,8 @@ import math
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 
+import attrs
+
 from evalglass.evidence.model import (
     Basis,
     Interval,
@@ -186,6 +188,56 @@ def at_level(interval: Interval, level: float) -> Interval | None:
     return None
 
 
+def clip(interval: Interval, low: float, high: float) -> Interval:
+    """The interval with its ends kept inside [low, high], the values the scores can take;
+    marked `clipped` when an end was cut back, so every evidence string can say so."""
+    if low <= interval.low and interval.high <= high:
+        return interval
+    return attrs.evolve(
+        interval,
+        low=min(max(interval.low, low), high),
+        high=max(min(interval.high, high), low),
+        clipped=(low, high),
+    )
+
+
+def moved(interval: Interval, value: float, n: int, observed_n: int) -> Interval | None:
+    """The interval its method gives at another value and sample size, holding what was observed
+    of the scores' spread: a proportion's Wilson interval at value·n successes; Student-t with
+    the same standard deviation; normal with the same standard deviation (stderr·√n); the
+    cluster-robust one with the same clusters' size and spread. None without a basis."""
+    basis = interval.basis
+    level = interval.level
+    if isinstance(basis, Proportion):
+        if n < 1 or not 0 <= value <= 1:
+            return None
+        successes = value * n
+        # A value that is a share of n gives back its count exactly, not a rounding of it.
+        nearest = round(successes)
+        if abs(successes - nearest) <= 1e-9 * n:
+            successes = nearest
+        return wilson(successes, n, level)
+    if isinstance(basis, MeanSd):
+        if basis.bounded and not 0 <= value <= 1:
+            return None
+        return student_t_from(value, basis.sd, n, level, bounded=basis.bounded)
+    if isinstance(basis, StandardError) and observed_n >= 1 and n >= 1:
+        scale = math.sqrt(observed_n / n)
+        if basis.df is None:
+            return normal(value, basis.stderr * scale, level)
+        if interval.clusters is not None and interval.clusters >= 2:
+            c0 = interval.clusters
+            c = max(2, round(c0 * n / observed_n))
+            # SE = √(C/(C−1)·Σ_c r_c²)/n, and Σ_c r_c² grows with C at a fixed cluster size.
+            se = basis.stderr * scale * math.sqrt((c / (c - 1)) / (c0 / (c0 - 1)))
+            half = t_quantile(0.5 + level / 2, c - 1) * se
+            return Interval(
+                value - half, value + half, level, Method.CLUSTERED,
+                basis=StandardError(value, se, df=c - 1), clusters=c,
+            )  # fmt: skip
+    return None
+
+
 def standard_error(interval: Interval) -> float | None:
     """The standard error behind an interval, for combining two of them into a difference."""
     basis = interval.basis
@@ -218,6 +270,15 @@ def t_quantile(p: float, df: int) -> float:
         if hi - lo <= 1e-12 * max(1.0, hi):
             break
     return (lo + hi) / 2
+
+
+def binomial_at_least(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p): the regularized incomplete beta I_p(k, n − k + 1)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return _betainc(k, n - k + 1, p)
 
 
 def t_cdf(t: float, df: int) -> float:

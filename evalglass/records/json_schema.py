@@ -38,6 +38,10 @@ _NOTES: Mapping[str, str] = {
     "approved_by": "Who approved the threshold; required when approval is approved.",
     "approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
     "min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
+    "scale": (
+        "proportion: each sample scores 0 or 1 (Wilson from value and n); unit: scores lie "
+        "in [0, 1] (intervals clipped to it)."
+    ),
     "decision": "bound compares the conservative end of the interval; point the value itself.",
     "approved_for": (
         "What the approval was given for: the dataset_version (and fingerprint, when "

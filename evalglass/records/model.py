@@ -37,6 +37,15 @@ class Decision(enum.Enum):
     POINT = "point"
 
 
+class Scale(enum.Enum):
+    """What values a metric's scores can take, when the records say: `proportion` (each sample
+    scores 0 or 1, so the value is a share of n and its interval is Wilson's) or `unit` (scores
+    lie in [0, 1], so no interval end goes past them)."""
+
+    PROPORTION = "proportion"
+    UNIT = "unit"
+
+
 class Op(enum.Enum):
     """A threshold's direction: `>=` and `>` when higher is better, `<=` and `<` when lower is."""
 
@@ -173,6 +182,8 @@ class MetricRecord:
     max_missing_fraction: float = 0.0
     # Confidence level of the interval a bound rule compares.
     interval_level: float = 0.95
+    # What values the scores can take; None when the records do not say.
+    scale: Scale | None = None
     origin: Origin = _origin()
 
 

@@ -29,6 +29,7 @@ from evalglass.records.model import (
     Op,
     Policy,
     PolicyRecord,
+    Scale,
     Statistic,
     SuccessMode,
     SuccessPolicy,
@@ -163,6 +164,7 @@ KINDS: Mapping[str, Kind] = {
             _field("decision", Decision),
             _field("max_missing_fraction", float, min=0, max=1),
             _field("interval_level", float, min=0.5, max=0.999),
+            _field("scale", Scale),
         ),
         _kind(
             "thresholds", "threshold", ThresholdRecord,

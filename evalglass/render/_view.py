@@ -14,6 +14,7 @@ from evalglass.core.numbers import fmt, plural
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source
+from evalglass.evidence.model import Proportion
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.reasons import Reason
 from evalglass.records.model import Approval, SuccessMode
@@ -214,6 +215,28 @@ def explanation(card: MetricCard) -> str:
     if not card.decided and card.authority.notes:
         text += f"; would block once promoted: {reasons_text(card.authority.notes)}"
     return text
+
+
+def needed_text(card: MetricCard) -> str:
+    """What would pass a gate its bound decided, in one line: `would pass: a value of at least
+    0.945 (189 of 200) at n 200, or n 865 at value 0.92 (what was held)`; "" for any other."""
+    needed = card.gate.needed
+    m = card.measurement
+    if needed is None or card.threshold is None or m is None or m.n is None or m.value is None:
+        return ""
+    least = "at least" if card.threshold.op.higher_is_better else "at most"
+    if needed.value_at_n is None:
+        by_value = f"no value passes at n {m.n}"
+    else:
+        share = ""
+        if m.interval is not None and isinstance(m.interval.basis, Proportion):
+            share = f" ({round(needed.value_at_n * m.n)} of {m.n})"
+        by_value = f"a value of {least} {fmt(needed.value_at_n)}{share} at n {m.n}"
+    if needed.n_at_value is None:
+        by_n = f"no sample size passes at value {fmt(m.value)}"
+    else:
+        by_n = f"n {needed.n_at_value} at value {fmt(m.value)}"
+    return f"would pass: {by_value}, or {by_n} ({needed.assumptions})"
 
 
 # How a metric's numbers read, the same in every format.

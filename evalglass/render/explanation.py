@@ -16,6 +16,7 @@ from evalglass.reasons import Reason
 from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
+from evalglass.render._view import needed_text
 from evalglass.tools.edits import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain
@@ -82,6 +83,7 @@ def render(explanation: Explanation, fmt: Format) -> str:
         gate_text=gate_text,
         method_text=method_text,
         check_text=check_text,
+        needed_text=needed_text,
     )
 
 

@@ -10,6 +10,7 @@ from evalglass.core.authority import Authority
 from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.decision import GateResult
+from evalglass.core.needed import Needed
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
@@ -125,12 +126,22 @@ def _change(change: Difference) -> c.Change:
     )
 
 
+def _needed(n: Needed) -> c.Needed:
+    return c.Needed(
+        value_at_n=None if n.value_at_n is None else _finite(n.value_at_n),
+        n_at_value=n.n_at_value,
+        assumptions=n.assumptions,
+        reason=n.reason or None,
+    )
+
+
 def _gate(g: GateResult) -> c.Gate:
     return c.Gate(
         result=g.result.value,
         reasons=_reasons(g.reasons),
         evidence=g.evidence,
         change=None if g.change is None else _change(g.change),
+        needed=None if g.needed is None else _needed(g.needed),
     )
 
 

@@ -84,6 +84,8 @@ class MetricView:
     why: str
     # `why`, plus what would block a not-yet-gating metric once promoted.
     explanation: str
+    # What value or n would pass a gate its bound decided, in one line ("" for any other).
+    needed: str
     # Why it was not compared (the number's reasons when unsound, else authority's).
     reasons: tuple[ReasonView, ...]
     # What stage 2 would raise once an informational metric is promoted.
@@ -212,6 +214,7 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         source=None if m is None else m.run.source,
         why=_view.why(card),
         explanation=_view.explanation(card),
+        needed=_view.needed_text(card),
         reasons=_reasons(_view.why_reasons(card)),
         notes=_reasons(card.authority.notes),
         earlier_runs=()

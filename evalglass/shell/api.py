@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from evalglass.tools.diagnosis import Diagnosis
     from evalglass.tools.explanation import Explanation
     from evalglass.tools.history import History
+    from evalglass.tools.planning import Plan
     from evalglass.tools.records_diff import RecordsDiff
     from evalglass.tools.trend import Trend
 
@@ -33,6 +34,7 @@ __all__ = [
     "explain",
     "explain_patch",
     "history",
+    "plan",
     "run",
     "score",
     "trend",
@@ -265,6 +267,23 @@ def doctor(
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))
     return diagnose(host, evidence, evaluated_on, ownership(records), unfound)
+
+
+def plan(
+    metric_id: str,
+    records: str | os.PathLike[str] = "host_records",
+    *,
+    expect: float,
+    power: float = 0.8,
+    sd: float | None = None,
+) -> Plan:
+    """The sample size at which the metric's gate, as the records define it, passes with at
+    least `power` when the true value is `expect`: exact binomial for 0/1 scores, the normal
+    approximation for scores of standard deviation `sd`. Reads the records only; writes
+    nothing. Raises PlanError (an EvalglassError) when there is no gate to plan for."""
+    from evalglass.tools.planning import plan as plan_gate
+
+    return plan_gate(metric_id, load_records(records), expect, power, sd)
 
 
 def history(

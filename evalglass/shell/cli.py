@@ -29,6 +29,8 @@ EXAMPLES = {
              "evalglass diff --base origin/main --fail-on-loosen --format markdown"),
     "explain": ("evalglass explain qa/exact_match logs/",
                 "evalglass explain qa/exact_match logs/ --patch"),
+    "plan": ("evalglass plan qa/exact_match --expect 0.9",
+             "evalglass plan qa/exact_match --expect 0.9 --power 0.9 --format json"),
     "history": ("evalglass history qa/exact_match",
                 "evalglass history qa/exact_match --since v0.1.0 --format markdown"),
     "doctor": ("evalglass doctor", "evalglass doctor logs/", "evalglass doctor --format json"),
@@ -57,6 +59,7 @@ app.command(epilog=_epilog("init"))(setup.init)
 app.command(epilog=_epilog("metrics"))(records.metrics)
 app.command(epilog=_epilog("diff"))(records.diff)
 app.command(epilog=_epilog("explain"))(records.explain)
+app.command(epilog=_epilog("plan"))(records.plan)
 app.command(epilog=_epilog("history"))(records.history)
 app.command(epilog=_epilog("doctor"))(records.doctor)
 app.command(epilog=_epilog("trend"))(analysis.trend)

@@ -5,14 +5,21 @@ or a warning at a file and line. Pure: doctor reads loaded values; it never writ
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Iterator, Mapping
 
 import attrs
 
 from evalglass.core.authority import Outcome, evidence_shortfall, resolve
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
-from evalglass.core.numbers import plural
+from evalglass.core.numbers import fmt, plural
+from evalglass.core.perfect import (
+    PerfectBound,
+    least_perfect_n,
+    perfect_bound,
+    perfect_interval,
+)
+from evalglass.core.scale import in_scale
+from evalglass.core.scorecard import at_level
 from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.metric_ids import check_name
@@ -214,7 +221,7 @@ def _gates(
                 authority.reasons if measurement is not None else _of_records(authority.reasons)
             )
             yield from _blocked(metric_id, metric, reasons, records)
-        yield from _assurance(metric_id, metric, records)
+        yield from _assurance(metric_id, metric, records, measurement)
     for dataset_id, users in unpolicied.items():
         dataset = records.datasets.get(dataset_id)
         origin = dataset.origin if dataset is not None else records.metrics[users[0]].origin
@@ -257,8 +264,12 @@ def _blocked(
         )
 
 
-def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> Iterator[Finding]:
-    """Gates that cannot tell much: a point rule, or too few samples for the bound to clear."""
+def _assurance(
+    metric_id: str, metric: MetricRecord, records: HostRecords, measurement: Measurement | None
+) -> Iterator[Finding]:
+    """Gates that cannot tell much: a point rule, too few samples for a perfect score's bound to
+    clear, or a measured n at which even a perfect score fails. A perfect score is bounded by the
+    gate's own method (the measured interval's, else the records' scale's)."""
     if metric.decision is Decision.POINT:
         yield _at(
             metric.origin,
@@ -273,56 +284,58 @@ def _assurance(metric_id: str, metric: MetricRecord, records: HostRecords) -> It
     if threshold is None or bar is None or not 0 <= bar <= 1:
         return  # only a bar inside [0, 1] can be a proportion's
     level = metric.interval_level
-    needed = min_n_to_clear(threshold.op, bar, level)
+    interval = None
+    if measurement is not None:
+        kept = in_scale(at_level(measurement, level), metric.scale, level)
+        interval = kept.interval
+        if interval is None:
+            return  # no method to bound a perfect score by: validity says the rest
+    kind = perfect_bound(interval, metric.scale)
+    if kind is None:
+        return
+    op = threshold.op
+    needed = least_perfect_n(kind, op, bar, level)
     rule = (
-        f"even a perfect score's {level * 100:g}% Wilson "
-        f"{'lower' if threshold.op.higher_is_better else 'upper'} bound"
+        f"even a perfect score's {level * 100:g}% {kind.value} "
+        f"{'lower' if op.higher_is_better else 'upper'} bound"
     )
+    what = "a proportion" if kind is PerfectBound.WILSON else "a score"
     if needed is None:
         yield _at(
             metric.origin,
             Problem.MIN_SAMPLES_TOO_LOW,
             metric_id,
             f"metric '{metric_id}': no n is enough: {rule} never clears "
-            f"{threshold.op.value} {bar:g}, so a proportion can only fail this gate",
+            f"{op.value} {bar:g}, so {what} can only fail this gate",
         )
-    elif metric.min_samples < needed:
+        return
+    if metric.min_samples < needed:
         yield _at(
             metric.origin,
             Problem.MIN_SAMPLES_TOO_LOW,
             metric_id,
             f"metric '{metric_id}': min_samples {metric.min_samples} is below {needed}, "
-            f"the smallest n at which {rule} clears {threshold.op.value} {bar:g}: a "
-            "proportion measured on fewer samples can only fail",
+            f"the smallest n at which {rule} clears {op.value} {bar:g}: {what} "
+            "measured on fewer samples can only fail",
+        )
+    n = None if measurement is None else measurement.n
+    if n is not None and metric.min_samples <= n < needed:
+        perfect = perfect_interval(kind, op, n, level)
+        assert perfect is not None  # n >= needed's floor of 2 for Hoeffding, or Wilson
+        end = perfect.low if op.higher_is_better else perfect.high
+        yield _at(
+            metric.origin,
+            Problem.CANNOT_PASS_AT_N,
+            metric_id,
+            f"metric '{metric_id}' cannot pass at n {n}, the n it is measured with: {rule} "
+            f"is {fmt(end, bar)}, not {op.value} {bar:g}; a perfect score passes from n {needed}",
         )
 
 
 def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> int | None:
     """The smallest n at which a perfect proportion (all ones for `>=`/`>`, all zeros for
-    `<=`/`<`) has a Wilson bound that clears `bar`; None when no n does.
-
-    The bound is n/(n+z²) (lower, all ones) or z²/(n+z²) (upper, all zeros), so the closed form
-    gives the answer to within one; the real interval settles it."""
-    z2 = stats.z_quantile(level) ** 2
-
-    def clears(n: int) -> bool:
-        interval = stats.wilson(n if op.higher_is_better else 0, n, level)
-        return op.holds(interval.low if op.higher_is_better else interval.high, bar)
-
-    if op.higher_is_better:
-        if bar >= 1:
-            return None  # n/(n+z²) is below 1 for every n
-        estimate = bar * z2 / (1 - bar)
-    else:
-        if bar <= 0:
-            return None  # z²/(n+z²) is above 0 for every n
-        estimate = z2 * (1 - bar) / bar
-    n = max(1, math.floor(estimate))
-    while not clears(n):
-        n += 1
-    while n > 1 and clears(n - 1):
-        n -= 1
-    return n
+    `<=`/`<`) has a Wilson bound that clears `bar`; None when no n does."""
+    return least_perfect_n(PerfectBound.WILSON, op, bar, level)
 
 
 def _thresholds(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:

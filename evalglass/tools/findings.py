@@ -36,6 +36,7 @@ class Problem(enum.Enum):
     WOULD_BLOCK = "would_block"
     POINT_DECISION = "point_decision"
     MIN_SAMPLES_TOO_LOW = "min_samples_too_low"
+    CANNOT_PASS_AT_N = "cannot_pass_at_n"
     UNMEETABLE_POLICY = "unmeetable_policy"
     JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
     APPROVAL_EXPIRING = "approval_expiring"

@@ -26,6 +26,7 @@ from evalglass.records.model import (
     MetricRecord,
     MetricStatus,
     Op,
+    Scale,
     ThresholdRecord,
 )
 from evalglass.tools import approval_review
@@ -287,6 +288,9 @@ _METRIC_LOOSER: Mapping[str, Callable[[Any], float]] = {
     "interval_level": lambda level: -level,  # a lower level, a narrower interval
     "max_missing_fraction": lambda f: f,
     "requires_baseline": lambda required: 0.0 if required else 1.0,
+    # A declared proportion lets a value and n gate with no interval of their own; a unit scale
+    # only cuts an interval back to [0, 1]. Declaring either can let a run through.
+    "scale": lambda scale: {None: 0.0, Scale.UNIT: 1.0, Scale.PROPORTION: 2.0}[scale],
 }
 
 

@@ -1,7 +1,7 @@
 # Compiled from templates/explain.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '42b0968daba79bd912c4fa6c4c7fd3cb41e1700c3cf5f06baeb76bf740cb8495'
+KEY = '69506236df30e7e760d4af237a3e8512a261e4e4cbd26e46b64922784269cc94'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'explain.md.j2'
 
@@ -20,6 +20,7 @@ def root(context, missing=missing):
     l_0_method_text = resolve('method_text')
     l_0_threshold_text = resolve('threshold_text')
     l_0_gate_text = resolve('gate_text')
+    l_0_needed_text = resolve('needed_text')
     l_0_card = l_0_plan = missing
     try:
         t_1 = environment.filters['code']
@@ -175,7 +176,14 @@ def root(context, missing=missing):
     yield '\n\n### To make it gate\n\n'
     if ((not environment.getattr((undefined(name='plan') if l_0_plan is missing else l_0_plan), 'edits')) and (not environment.getattr((undefined(name='plan') if l_0_plan is missing else l_0_plan), 'outside'))):
         pass
-        yield 'Nothing: it can gate already.\n'
+        if context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), (undefined(name='card') if l_0_card is missing else l_0_card)):
+            pass
+            yield 'It can gate already; it '
+            yield str(environment.finalize(t_4(context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), (undefined(name='card') if l_0_card is missing else l_0_card)))))
+            yield '.\n'
+        else:
+            pass
+            yield 'Nothing: it can gate already.\n'
     else:
         pass
         if environment.getattr((undefined(name='plan') if l_0_plan is missing else l_0_plan), 'edits'):
@@ -233,9 +241,14 @@ def root(context, missing=missing):
                 yield '- gate: '
                 yield str(environment.finalize(t_4(context.call((undefined(name='gate_text') if l_0_gate_text is missing else l_0_gate_text), environment.getattr((undefined(name='x') if l_0_x is missing else l_0_x), 'hypothetical')))))
                 yield '\n'
+                if context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), environment.getattr((undefined(name='x') if l_0_x is missing else l_0_x), 'hypothetical')):
+                    pass
+                    yield '- '
+                    yield str(environment.finalize(t_4(context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), environment.getattr((undefined(name='x') if l_0_x is missing else l_0_x), 'hypothetical')))))
+                    yield '\n'
             else:
                 pass
                 yield '- gate: cannot say until the values in angle brackets are chosen\n'
 
 blocks = {}
-debug_info = '2=51&3=54&4=58&6=62&8=65&9=68&11=73&13=85&14=88&16=90&17=93&19=98&21=107&22=109&24=112&27=115&28=118&30=120&34=123&35=128&38=135&40=138&42=140&43=145&46=152&50=155&51=160&55=168&57=170&61=172&64=177&69=181&70=185&73=196&77=199&78=203&82=208&88=211&91=217&93=224&95=227&96=230'
+debug_info = '2=52&3=55&4=59&6=63&8=66&9=69&11=74&13=86&14=89&16=91&17=94&19=99&21=108&22=110&24=113&27=116&28=119&30=121&34=124&35=129&38=136&40=139&42=141&43=146&46=153&50=156&51=161&55=169&57=171&61=173&62=175&63=178&68=185&73=189&74=193&77=204&81=207&82=211&86=216&92=219&95=225&97=232&99=235&100=238&101=240&102=243'

@@ -1,7 +1,7 @@
 # Compiled from templates/explain.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '3abdfc97841f65aaff0b51fed7aeb612747aabe7ca0a46ce1aa772e24bd4ad28'
+KEY = '948d9dd37112c219aa71045b283ff80e49fae2c8ce8c1315d08977b0a8606ef4'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'explain.txt.j2'
 
@@ -20,6 +20,7 @@ def root(context, missing=missing):
     l_0_method_text = resolve('method_text')
     l_0_threshold_text = resolve('threshold_text')
     l_0_gate_text = resolve('gate_text')
+    l_0_needed_text = resolve('needed_text')
     l_0_card = l_0_plan = missing
     try:
         t_1 = environment.filters['join']
@@ -172,7 +173,14 @@ def root(context, missing=missing):
     yield '\n\nTo make it gate\n'
     if ((not environment.getattr((undefined(name='plan') if l_0_plan is missing else l_0_plan), 'edits')) and (not environment.getattr((undefined(name='plan') if l_0_plan is missing else l_0_plan), 'outside'))):
         pass
-        yield '  nothing: it can gate already\n'
+        if context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), (undefined(name='card') if l_0_card is missing else l_0_card)):
+            pass
+            yield '  it can gate already; it '
+            yield str(environment.finalize(context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), (undefined(name='card') if l_0_card is missing else l_0_card))))
+            yield '\n'
+        else:
+            pass
+            yield '  nothing: it can gate already\n'
     else:
         pass
         if environment.getattr((undefined(name='plan') if l_0_plan is missing else l_0_plan), 'edits'):
@@ -231,9 +239,14 @@ def root(context, missing=missing):
                 yield '  gate: '
                 yield str(environment.finalize(context.call((undefined(name='gate_text') if l_0_gate_text is missing else l_0_gate_text), environment.getattr((undefined(name='x') if l_0_x is missing else l_0_x), 'hypothetical'))))
                 yield '\n'
+                if context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), environment.getattr((undefined(name='x') if l_0_x is missing else l_0_x), 'hypothetical')):
+                    pass
+                    yield '  '
+                    yield str(environment.finalize(context.call((undefined(name='needed_text') if l_0_needed_text is missing else l_0_needed_text), environment.getattr((undefined(name='x') if l_0_x is missing else l_0_x), 'hypothetical'))))
+                    yield '\n'
             else:
                 pass
                 yield '  gate: cannot say until the values in <angle brackets> are chosen\n'
 
 blocks = {}
-debug_info = '2=45&3=48&4=51&5=55&7=58&8=61&10=66&12=78&13=81&17=84&19=87&20=90&22=95&24=104&25=106&27=109&30=112&31=115&33=117&36=120&37=125&38=129&41=132&43=135&44=137&45=142&46=146&49=149&52=152&53=157&54=161&58=165&59=167&62=169&65=174&67=178&68=182&69=191&72=194&74=197&75=201&79=206&82=209&85=215&87=222&89=225&90=228'
+debug_info = '2=46&3=49&4=52&5=56&7=59&8=62&10=67&12=79&13=82&17=85&19=88&20=91&22=96&24=105&25=107&27=110&30=113&31=116&33=118&36=121&37=126&38=130&41=133&43=136&44=138&45=143&46=147&49=150&52=153&53=158&54=162&58=166&59=168&62=170&63=172&64=175&69=182&71=186&72=190&73=199&76=202&78=205&79=209&83=214&86=217&89=223&91=230&93=233&94=236&95=238&96=241'

@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard_rows.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '8b8a39d0f2a3b5b348eea31b2e150aebc6751ef07727d7f1c404f9a0fff97b18'
+KEY = 'cbbc9d2acc5d6617b2dbd5ec6af35d0c52e41e5ecdd58d6c918b04f5e8838426'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard_rows.md.j2'
 
@@ -64,6 +64,12 @@ def root(context, missing=missing):
                 '; ',
                 str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
             ))
+        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
+            pass
+            t_5.extend((
+                '<br>',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'needed')))),
+            ))
         t_5.append(
             ' |',
         )
@@ -101,4 +107,4 @@ def root(context, missing=missing):
     context.vars['other_row'] = l_0_other_row = Macro(environment, macro, 'other_row', ('m',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=36&4=69'
+debug_info = '3=36&4=75'

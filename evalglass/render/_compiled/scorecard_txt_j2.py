@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'fa716edc733f1fe7bce86a3542d43a2ba8664d80a49b97d3e1c37f4e46afc080'
+KEY = '3ac7fbdd894d99a635f4c344b7572fb15dce85346fc1dfa27b02f20040b389a6'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -134,6 +134,11 @@ def root(context, missing=missing):
             yield '      compared: '
             yield str(environment.finalize(environment.getattr(l_1_m, 'change')))
             yield '\n'
+        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
+            pass
+            yield '      '
+            yield str(environment.finalize(environment.getattr(l_1_m, 'needed')))
+            yield '\n'
         for l_2_run in environment.getattr(l_1_m, 'earlier_runs'):
             _loop_vars = {}
             pass
@@ -191,4 +196,4 @@ def root(context, missing=missing):
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=90&16=94&17=98&20=102&21=105&22=109&23=113&24=115&25=118&27=121&28=123&29=126&31=128&32=131&34=133&35=137&41=152&42=154&43=158&44=162&45=164&46=167&48=170&49=172&50=175&52=177&53=180&55=182&56=185'
+debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=90&16=94&17=98&20=102&21=105&22=109&23=113&24=115&25=118&27=121&28=123&29=126&31=128&32=131&34=133&35=136&37=138&38=142&44=157&45=159&46=163&47=167&48=169&49=172&51=175&52=177&53=180&55=182&56=185&58=187&59=190'

@@ -1,4 +1,4 @@
-"""The commands about host records: `metrics`, `diff`, `explain`, `history`, `doctor`,
+"""The commands about host records: `metrics`, `diff`, `explain`, `plan`, `history`, `doctor`,
 `validate` and `schema`. They read and report; none writes a record."""
 
 from __future__ import annotations
@@ -153,6 +153,39 @@ def explain(
         echo_out(api.explain_patch(result, records), nl=False)
         return
     echo_out(render_explain.render(result, fmt), nl=False)
+
+
+@input_errors_exit
+def plan(
+    metric: Annotated[str, typer.Argument(help="The metric id, as metrics.yaml names it.")],
+    expect: Annotated[
+        float,
+        typer.Option("--expect", metavar="VALUE", help="The value you expect the metric to have."),
+    ] = ...,  # type: ignore[assignment]
+    power: Annotated[
+        float,
+        typer.Option("--power", metavar="P", help="The chance the gate should pass with."),
+    ] = 0.8,
+    sd: Annotated[
+        float | None,
+        typer.Option(
+            "--sd",
+            metavar="SD",
+            help="The scores' standard deviation, for scores that are not 0/1 (normal "
+            "approximation; without it, 0/1 scores and exact binomial power).",
+        ),
+    ] = None,
+    records: Records = Path("host_records"),
+    fmt: TerminalOrJson = Format.TERMINAL,
+) -> None:
+    """How many samples to plan for: the n at which the metric's gate passes with at least
+    --power when its true value is --expect. Reads the records only."""
+    from evalglass.render import planning as render_plan
+    from evalglass.shell import api
+
+    renders_as("plan", fmt, Format.TERMINAL, Format.JSON)
+    result = api.plan(metric, records, expect=expect, power=power, sd=sd)
+    typer.echo(render_plan.render(result, fmt), nl=False)
 
 
 @input_errors_exit
