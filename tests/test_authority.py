@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 
 import attrs
 import pytest
+from hypothesis import given, settings
 
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.scorecard import assemble
@@ -163,35 +164,61 @@ _RECORD_DIMS = (
     s.POLICY_STATES,
     s.BASELINE_STATES,
 )
-# The resolver reads a policy one of three ways: missing, permitted (or redacted), or not. The
-# first walk crosses all six states with every record and output state; the second crosses one
-# of each way with every grader the output can name. The third crosses every record state (the
-# judge with its evidence included) with every approval that is not current: the approval is
-# compared with records only, so two runs (one sound, one not) show it keeps to itself.
+_RUNS = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
+# The walks below cross a dimension with the whole product where it can meet the others, and
+# otherwise only each way the resolver reads it, the way DESIGN.md's table reads it:
+# - a metric status is read one of three ways: no record, gating, or not gating. The first
+#   walk crosses every record state with every run naming no grader for one status of each
+#   way; every other status that is not gating is crossed with every record state and one run.
+# - a policy is read one of three ways: missing, permitted (or redacted), or not;
+# - the judge's evidence one of two: it holds (met) or it falls short (every failing state
+#   fails it alike, and fails it for every calibration: below_bar stands for them);
+# - an output's dataset meets graders nowhere: the one that matches, and the one that is
+#   another dataset altogether (both dataset reasons), stand for the rest beside graders.
+# Graders are crossed with every record state read those ways, and every run; the approvals
+# that are not current (compared with the records only) with every record state read those
+# ways, and two runs, one sound and one not. The property test at the end of this table draws
+# states from the whole space, so a way that was not one fails there too.
+_METRIC_WAYS = (None, MetricStatus.GATING, MetricStatus.INFORMATIONAL)
 _POLICY_WAYS = (None, Policy.PERMITTED, Policy.FORBIDDEN)
+_JUDGE_EVIDENCE_WAYS = [
+    *((judge, "none") for judge in s.JUDGE_STATES),
+    (Calibration.CALIBRATED, "met"),
+    (Calibration.CALIBRATED, "below_bar"),
+    (Calibration.UNCALIBRATED, "below_bar"),
+]
+_GRADED_RUNS = list(
+    itertools.product(
+        s.MODEL_STATES, ("matches", "other_name"), [g for g in s.GRADER_STATES if g != "none"]
+    )
+)
 _APPROVAL_MOVES = tuple(a for a in s.APPROVAL_STATES if a != "current")
 _APPROVAL_RUNS = [("other", "matches", "none"), ("unnamed", "other_version", "none")]
+_READ_WAYS = (
+    (False, True),
+    s.THRESHOLD_STATES,
+    s.DATASET_STATES,
+    _JUDGE_EVIDENCE_WAYS,
+    _POLICY_WAYS,
+    s.BASELINE_STATES,
+)
 
 
 def walks(
     metric: MetricStatus | None = None,
 ) -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]]]]:
     """The table for one metric state, as (record states, the output states crossed with them)
-    pairs: the whole product with no grader named, then the whole product with each grader
-    named, then every record state with each approval that is not current. Over every metric
-    state, the whole table."""
-    plain = list(itertools.product(s.MODEL_STATES, s.OUTPUT_DATASET_STATES, ("none",)))
-    graded = list(
-        itertools.product(
-            s.MODEL_STATES, s.OUTPUT_DATASET_STATES, [g for g in s.GRADER_STATES if g != "none"]
-        )
-    )
+    pairs. Over every metric state, the whole table."""
     rest = _RECORD_DIMS[1:]
+    if metric not in _METRIC_WAYS:
+        for combo in itertools.product((metric,), *rest):
+            yield (*combo, "current"), _RUNS[:1]
+        return
     for combo in itertools.product((metric,), *rest):
-        yield (*combo, "current"), plain
-    for combo in itertools.product((metric,), *rest[:4], _POLICY_WAYS, *rest[5:]):
-        yield (*combo, "current"), graded
-    for combo in itertools.product((metric,), *rest, _APPROVAL_MOVES):
+        yield (*combo, "current"), _RUNS
+    for combo in itertools.product((metric,), *_READ_WAYS):
+        yield (*combo, "current"), _GRADED_RUNS
+    for combo in itertools.product((metric,), *_READ_WAYS, _APPROVAL_MOVES):
         yield combo, _APPROVAL_RUNS
 
 
@@ -228,22 +255,33 @@ def state(on_records: tuple[object, ...], on_run: tuple[object, ...]) -> s.State
 
 
 def test_the_walk_is_the_whole_table() -> None:
-    """The walks, over every metric state, cover each record state crossed with each output
-    state with no grader, each way of reading a policy crossed with each grader, and each
-    record state with each approval that is not current, crossed with two runs."""
+    """The walks cover, for one metric status of each way, each record state crossed with each
+    output state naming no grader, each record state read the resolver's ways crossed with each
+    grader and with each approval that is not current; and each other status with each record
+    state."""
     records = 1
-    for dim in _RECORD_DIMS:
+    for dim in _RECORD_DIMS[1:]:
         records *= len(dim)
-    runs = len(s.MODEL_STATES) * len(s.OUTPUT_DATASET_STATES)
-    graders = len(s.GRADER_STATES) - 1
+    read = 1
+    for dim in _READ_WAYS:
+        read *= len(dim)
+    ways = len(_METRIC_WAYS)
     want = (
-        records * runs
-        + records // len(s.POLICY_STATES) * len(_POLICY_WAYS) * runs * graders
-        + records * len(_APPROVAL_MOVES) * len(_APPROVAL_RUNS)
+        ways * records * len(_RUNS)
+        + ways * read * len(_GRADED_RUNS)
+        + ways * read * len(_APPROVAL_MOVES) * len(_APPROVAL_RUNS)
+        + (len(s.METRIC_STATES) - ways) * records
     )
     walked = [(on_records, tuple(on_runs)) for on_records, on_runs in every_walk()]
     assert len(set(walked)) == len(walked)
-    assert sum(len(on_runs) for _, on_runs in walked) == want > 1_800_000
+    assert sum(len(on_runs) for _, on_runs in walked) == want
+    # Every state of every dimension is walked.
+    for i, dim in enumerate((*_RECORD_DIMS, s.APPROVAL_STATES)):
+        assert {on_records[i] for on_records, _ in walked} == set(dim)
+    runs = {on_run for _, on_runs in walked for on_run in on_runs}
+    assert {m for m, _, _ in runs} == set(s.MODEL_STATES)
+    assert {d for _, d, _ in runs} == set(s.OUTPUT_DATASET_STATES)
+    assert {g for _, _, g in runs} == set(s.GRADER_STATES)
 
 
 @pytest.mark.parametrize("metric", s.METRIC_STATES, ids=str)
@@ -268,6 +306,18 @@ def test_whole_authority_table(metric: MetricStatus | None) -> None:
                 have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
                 wrong.append((state(on_records, on_run), have, want))
     assert not wrong, f"{len(wrong)} states disagree, first: {wrong[0]}"
+
+
+@settings(max_examples=1000)
+@given(s.states())
+def test_any_state_of_the_whole_space_resolves_as_the_table_says(st: s.State) -> None:
+    """States drawn from the whole product, the ways the walks do not cross included (another
+    status that is not gating with a grader, a redacted policy with an expired approval): the
+    resolver reads each dimension only the ways the walks say."""
+    got = resolve(s.METRIC, s.records(st), s.measurement(st), evaluated_on=s.TODAY)
+    want = expectation(st)(st.model, st.output_dataset, st.grader)
+    have = (got.outcome, [r.code for r in got.reasons], [r.code for r in got.notes])
+    assert have == want
 
 
 def test_every_outcome_and_code_is_reached() -> None:
