@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,10 +40,23 @@ def test_help_ends_with_two_or_three_examples_that_parse(name: str, tmp_path: Pa
 
 
 def test_shell_completion_is_offered(tmp_path: Path) -> None:
-    """`--show-completion SHELL` prints a completion script for the `evalglass` command, and
-    `--help` lists both completion options."""
-    shown = cli("--show-completion", "bash", cwd=tmp_path)
-    assert shown.returncode == 0
-    assert "_evalglass_completion" in shown.stdout and "complete " in shown.stdout
+    """In bash, `evalglass --show-completion` prints bash's completion script for the
+    `evalglass` command, and `--help` lists both completion options.
+
+    typer finds the shell from the processes above the command, so the command runs as a child
+    of bash, as a user's would: not of whatever started the tests (a compound command, so that
+    bash does not exec it in its own place)."""
+    command = f"{shlex.quote(sys.executable)} -m evalglass --show-completion; exit $?"
+    shown = subprocess.run(
+        ["bash", "-c", command],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "_evalglass_completion" in shown.stdout
+    assert "complete -o default -F _evalglass_completion evalglass" in shown.stdout
     listed = cli("--help", cwd=tmp_path).stdout
     assert "--install-completion" in listed and "--show-completion" in listed
