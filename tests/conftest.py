@@ -27,8 +27,11 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Each runs whole on one worker, first: Spark's tests share one local session, whose JVM costs
-# more to start than any test here takes; the progress tests share a file of 150,000 rows.
-WHOLE_FILES = frozenset({"tests/test_spark.py", "tests/test_progress.py"})
+# more to start than any test here takes; the progress tests share a file of 150,000 rows; the
+# packaging tests share one build of the sdist and wheel (an isolated build, then a fresh venv).
+WHOLE_FILES = frozenset(
+    {"tests/test_spark.py", "tests/test_progress.py", "tests/test_packaging.py"}
+)
 
 
 @pytest.hookimpl(optionalhook=True)
