@@ -363,6 +363,9 @@ class Scorecard:
     evaluated_at: dt.datetime | None = None
     model: str | None
     sources: tuple[str, ...]
+    # The records folder read, as given or found (inside the commit, with records_at); null when
+    # the records were built in memory, and absent in a file from before evalglass recorded it.
+    records_folder: str | None = None
     # The commit the records were read at; null when they were read from the working tree, and
     # absent in a file from before evalglass recorded it.
     records_at: RecordsAt | None = None

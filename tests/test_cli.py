@@ -57,10 +57,13 @@ def test_example_passes_with_one_gate(work: Path) -> None:
         "PASS — 1 gate enforced, all passed; 4 informational; 2 gating checks not run; "
         "success policy: success.yaml"
     )
-    assert result.stdout.splitlines()[3] == (
-        "success policy (success.yaml): every gate must pass, at least 1 gate, must pass: "
-        "qa/exact_match"
-    )
+    assert result.stdout.splitlines()[3:5] == [
+        "records: host_records",
+        (
+            "success policy (success.yaml): every gate must pass, at least 1 gate, must pass: "
+            "qa/exact_match"
+        ),
+    ]
     assert "would block once promoted: policy_not_permitted" in result.stdout
 
 

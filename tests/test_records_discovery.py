@@ -4,6 +4,7 @@ repository."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -43,6 +44,31 @@ def test_a_subfolder_of_the_repository_uses_the_records_at_its_top(project: Path
     assert checked.stdout == "ok: 17 records in ../../host_records\n"
     at_ref = cli("score", "run.json", "--records-ref", "HEAD", cwd=here)
     assert at_ref.returncode == 0, at_ref.stderr
+
+
+def test_the_scorecard_names_the_records_folder_it_used(project: Path) -> None:
+    """Found above or named, read from the working tree or at a ref: the JSON scorecard, the
+    terminal card and the pull-request comment name the folder the records came from."""
+    here = project / "evals" / "qa"
+    found = json.loads(cli("score", "run.json", "--format", "json", cwd=here).stdout)
+    assert (found["records_folder"], found["records_at"]) == ("../../host_records", None)
+    assert "\nrecords: ../../host_records\n" in cli("score", "run.json", cwd=here).stdout
+    comment = cli("score", "run.json", "--format", "markdown", cwd=here).stdout
+    assert "\nRecords: `../../host_records`\n" in comment
+    named = cli(
+        "score",
+        "evals/qa/run.json",
+        "--records",
+        "host_records",
+        "--format",
+        "json",
+        "--records-ref",
+        "HEAD",
+        cwd=project,
+    )
+    card = json.loads(named.stdout)
+    assert card["records_folder"] == "host_records"
+    assert card["records_at"]["ref"] == "HEAD" and len(card["records_at"]["commit"]) == 40
 
 
 def test_the_records_here_come_first_and_a_named_folder_is_never_looked_for(

@@ -214,20 +214,21 @@ def test_object_ids_are_git_s_own_for_both_formats(tmp_path: Path) -> None:
 def test_the_scorecard_names_the_commit_its_records_were_read_at(failing: Path) -> None:
     """--records-ref as a branch or as a full commit id: the JSON's records_at holds the ref as
     given and the commit it named; the terminal and Markdown say it once; the working tree's
-    records give null."""
+    records give null, and the cards name only the folder."""
     head = blob_of(failing, "HEAD")
     git(failing, "branch", "-q", "base")
     for ref in ("base", head):
         code, out = score(failing, "--records-ref", ref)
         assert code == 1 and json.loads(out)["records_at"] == {"ref": ref, "commit": head}
     text = cli("score", "run.json", "--records-ref", head, cwd=failing).stdout
-    assert f"records: as committed at {head}, commit {head}\n" in text
+    assert f"records: host_records as committed at {head}, commit {head}\n" in text
     markdown = cli("score", "run.json", "--records-ref", "base", "--format", "markdown",
                    cwd=failing).stdout  # fmt: skip
-    assert f"Records as committed at `base`, commit `{head}`" in markdown
+    assert f"Records: `host_records` as committed at `base`, commit `{head}`" in markdown
     plain = cli("score", "run.json", "--format", "json", cwd=failing).stdout
     assert json.loads(plain)["records_at"] is None
-    assert "records:" not in cli("score", "run.json", cwd=failing).stdout
+    working = cli("score", "run.json", cwd=failing).stdout
+    assert "\nrecords: host_records\n" in working and "as committed" not in working
 
 
 def test_records_at_reads_back_and_refuses_a_short_commit() -> None:

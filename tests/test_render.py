@@ -125,6 +125,7 @@ def test_json_is_the_contract_shape() -> None:
         "evaluated_at",
         "model",
         "sources",
+        "records_folder",
         "records_at",
         "counts",
         "policy",

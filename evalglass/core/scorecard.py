@@ -124,6 +124,9 @@ class Scorecard:
     scope: Scope = NO_CHECKS
     # An earlier scorecard beside this one (`--compare`), shown only: set after the verdict.
     comparison: Comparison | None = None
+    # The records folder read, as the command was given or found it; None for records built in
+    # memory.
+    records_folder: str | None = None
     # Where the records came from: a commit (`--records-ref`), or None for the working tree.
     records_at: RecordsAt | None = None
 

@@ -37,6 +37,7 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
         evaluated_at=scorecard.evaluated_at,
         model=scorecard.model,
         sources=scorecard.sources,
+        records_folder=scorecard.records_folder,
         records_at=None
         if scorecard.records_at is None
         else c.RecordsAt(ref=scorecard.records_at.ref, commit=scorecard.records_at.commit),

@@ -164,8 +164,9 @@ class ScorecardView:
     exit_code: int
     model: str | None
     sources: tuple[str, ...]
-    # The git ref the records were read at and the commit it named; both None for the working
-    # tree's records.
+    # The records folder read (None for records built in memory), and the git ref it was read
+    # at and the commit that ref named; both None for the working tree's records.
+    records_folder: str | None
     records_ref: str | None
     records_commit: str | None
     counts: CountsView
@@ -266,6 +267,7 @@ def scorecard_view(scorecard: Scorecard) -> ScorecardView:
         exit_code=scorecard.exit_code,
         model=scorecard.model,
         sources=scorecard.sources,
+        records_folder=scorecard.records_folder,
         records_ref=None if scorecard.records_at is None else scorecard.records_at.ref,
         records_commit=None if scorecard.records_at is None else scorecard.records_at.commit,
         counts=CountsView(

@@ -66,18 +66,20 @@ def score(
         evidence = read_outputs(outputs, input_format, model)
         host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
         card = assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
-        return _read_at(card, records_ref, commit)
+        return _read_at(card, records, records_ref, commit)
 
 
-def _read_at(card: Scorecard, ref: str | None, commit: str | None) -> Scorecard:
-    """The scorecard saying which commit its records were read at, when they were."""
-    if ref is None or commit is None:
-        return card
+def _read_at(
+    card: Scorecard, records: str | os.PathLike[str], ref: str | None, commit: str | None
+) -> Scorecard:
+    """The scorecard naming the records folder it read, and the commit it was read at when it
+    was."""
     import attrs
 
     from evalglass.core.scorecard import RecordsAt
 
-    return attrs.evolve(card, records_at=RecordsAt(ref, commit))
+    at = None if ref is None or commit is None else RecordsAt(ref, commit)
+    return attrs.evolve(card, records_folder=os.fspath(records), records_at=at)
 
 
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
@@ -129,7 +131,7 @@ def run(
         card = assemble(
             host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
         )
-    return _read_at(card, records_ref, commit)
+    return _read_at(card, records, records_ref, commit)
 
 
 def _with_rows(

@@ -107,6 +107,10 @@ def _score(bounds: Bounds, args: Arguments) -> str:
         records_ref=bounds.commit,
         as_of=_as_of(args),
     )
+    if bounds.ref is not None and scorecard.records_at is not None:
+        # Read at the commit the server pinned at start; the scorecard names the ref it was given.
+        pinned = attrs.evolve(scorecard.records_at, ref=bounds.ref)
+        scorecard = attrs.evolve(scorecard, records_at=pinned)
     return render(scorecard, Format.JSON)
 
 

@@ -18,13 +18,18 @@ evalglass=${EVALGLASS:-evalglass}
 python=${PYTHON:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp -R "$root/host_records" "$work/records"
+cp -R "$root/host_records" "$work/host_records"
 mkdir -p "$out/outputs" "$out/scorecards"
+# Scored from a folder holding the records beside the output folders, so that each scorecard
+# names its sources and records folder relative to it (outputs/week-1.json, host_records), not
+# by a temporary path.
+ln -s "$out/outputs" "$work/outputs"
+ln -s "$out/scorecards" "$work/scorecards"
 
 # edit FILE OLD NEW: replace exactly one occurrence, or stop (a records edit that no longer
 # applies must not pass silently).
 edit() {
-    "$python" - "$work/records/$1" "$2" "$3" <<'PY'
+    "$python" - "$work/host_records/$1" "$2" "$3" <<'PY'
 import sys
 path, old, new = sys.argv[1:]
 text = open(path, encoding="utf-8").read()
@@ -60,8 +65,7 @@ PY
 
 # score WEEK DATE: the scorecard of that week's output against the records as they stand now.
 score() {
-    # Run from the output folder, so the scorecards name their sources relative to it.
-    (cd "$out" && "$evalglass" score "outputs/week-$1.json" --records "$work/records" \
+    (cd "$work" && "$evalglass" score "outputs/week-$1.json" --records host_records \
         --as-of "$2" --format json --output "scorecards/week-$1.json") || [ $? -le 3 ]
 }
 

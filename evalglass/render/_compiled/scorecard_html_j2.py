@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.html.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '8d9e1f7d8918538560d4a1d55e7c60e35bb359df548ab680fd1ab57ccd60011a'
+KEY = 'ef94e5c687f7970ad53232fb0c28c54ac11994c6bb047c49fdd1b7532fac4fb3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.html.j2'
 
@@ -151,9 +151,14 @@ def root(context, missing=missing):
     yield escape(environment.finalize((undefined(name='evaluated_at') if l_1_evaluated_at is missing else l_1_evaluated_at)))
     yield ' · evalglass '
     yield escape(environment.finalize((undefined(name='version') if l_1_version is missing else l_1_version)))
+    if (not t_3(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'records_folder'))):
+        pass
+        yield ' · host records <code>'
+        yield escape(environment.finalize(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'records_folder')))
+        yield '</code>'
     if (undefined(name='records_commit') if l_1_records_commit is missing else l_1_records_commit):
         pass
-        yield ' · host records at commit <code>'
+        yield ' at commit <code>'
         yield escape(environment.finalize((undefined(name='records_commit') if l_1_records_commit is missing else l_1_records_commit)))
         yield '</code>'
     yield '</footer>\n</main>\n</body>\n</html>\n'

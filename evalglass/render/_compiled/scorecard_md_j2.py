@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '57944ad8bb28e5fdcaa61109c0217565985ae9a1e45841dc17fc9e794ef842ce'
+KEY = 'bb2afd44f002e4bbabd8569ee0cad12573cf1dc30e0884f60bf2850802b6e3e1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.md.j2'
 
@@ -63,15 +63,19 @@ def root(context, missing=missing):
         yield 'Model under evaluation: '
         yield str(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'model'))))
         yield '\n'
-    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'):
+    if (not t_5(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder'))):
         pass
         if (not t_5(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'model'))):
             pass
             yield '\n'
-        yield 'Records as committed at '
-        yield str(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_ref'))))
-        yield ', commit '
-        yield str(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'))))
+        yield 'Records: '
+        yield str(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder'))))
+        if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'):
+            pass
+            yield ' as committed at '
+            yield str(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_ref'))))
+            yield ', commit '
+            yield str(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'))))
         yield '\n'
     if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source') != 'default'):
         pass
@@ -145,7 +149,7 @@ def root(context, missing=missing):
             yield str(environment.finalize(l_1_count))
             yield ' '
             yield str(environment.finalize(l_1_status))
-            yield str(environment.finalize((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 55 in 'scorecard.md.j2' evaluated to false and no else section was defined."))))
+            yield str(environment.finalize((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 56 in 'scorecard.md.j2' evaluated to false and no else section was defined."))))
         l_1_loop = l_1_status = l_1_count = missing
         yield '.\n'
     if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'others'):
@@ -191,4 +195,4 @@ def root(context, missing=missing):
         yield '\n</details>\n'
 
 blocks = {}
-debug_info = '3=47&4=53&5=55&7=57&8=60&10=62&11=64&14=68&16=72&18=75&20=80&21=83&24=87&26=90&28=93&30=97&34=100&35=103&37=106&41=109&43=112&44=116&48=119&49=127&53=132&55=135&57=147&59=150&61=152&64=155&65=158&70=164&71=168&73=175&77=178&78=182'
+debug_info = '3=47&4=53&5=55&7=57&8=60&10=62&11=64&14=68&17=76&19=79&21=84&22=87&25=91&27=94&29=97&31=101&35=104&36=107&38=110&42=113&44=116&45=120&49=123&50=131&54=136&56=139&58=151&60=154&62=156&65=159&66=162&71=168&72=172&74=179&78=182&79=186'

@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '3ac7fbdd894d99a635f4c344b7572fb15dce85346fc1dfa27b02f20040b389a6'
+KEY = '4470c87d316cc03e992a248bcb9d7a87da2f71675003c5ba05b7d2d5f32a6751'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -44,21 +44,27 @@ def root(context, missing=missing):
         @internalcode
         def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_6 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
     pass
     def macro(l_1_m):
-        t_6 = []
+        t_7 = []
         if l_1_m is missing:
             l_1_m = undefined("parameter 'm' was not provided", name='m')
         pass
         if environment.getattr(l_1_m, 'check'):
             pass
-            t_6.extend((
+            t_7.extend((
                 '      check: ',
                 str(environment.finalize((environment.getattr(environment.getitem(environment.getattr(l_1_m, 'attempts'), -1), 'command') if environment.getattr(l_1_m, 'attempts') else 'not run'))),
             ))
         else:
             pass
-            t_6.extend((
+            t_7.extend((
                 '      value ',
                 str(environment.finalize(environment.getattr(l_1_m, 'value'))),
                 '  interval ',
@@ -68,7 +74,7 @@ def root(context, missing=missing):
                 '  threshold ',
                 str(environment.finalize(environment.getattr(l_1_m, 'threshold'))),
             ))
-        return concat(t_6)
+        return concat(t_7)
     context.exported_vars.add('numbers')
     context.vars['numbers'] = l_0_numbers = Macro(environment, macro, 'numbers', ('m',), False, False, False, context.eval_ctx.autoescape)
     yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'headline'), environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'verdict'), bold=True)))
@@ -81,12 +87,16 @@ def root(context, missing=missing):
         pass
         yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison')))
         yield '\n'
-    if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'):
+    if (not t_6(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder'))):
         pass
-        yield 'records: as committed at '
-        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_ref')))
-        yield ', commit '
-        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit')))
+        yield 'records: '
+        yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder')))
+        if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit'):
+            pass
+            yield ' as committed at '
+            yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_ref')))
+            yield ', commit '
+            yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_commit')))
         yield '\n'
     if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'policy'), 'source') != 'default'):
         pass
@@ -105,7 +115,7 @@ def root(context, missing=missing):
     yield '\nGates that decided ('
     yield str(environment.finalize(t_2(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'))))
     yield ')\n'
-    t_7 = 1
+    t_8 = 1
     for l_1_m in environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'):
         _loop_vars = {}
         pass
@@ -152,9 +162,9 @@ def root(context, missing=missing):
             yield str(environment.finalize(environment.getattr(l_2_run, 'n')))
             yield '\n'
         l_2_run = missing
-        t_7 = 0
+        t_8 = 0
     l_1_m = missing
-    if t_7:
+    if t_8:
         pass
         yield '  none: no metric could gate\n'
     yield '\nNot enforced ('
@@ -196,4 +206,4 @@ def root(context, missing=missing):
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=44&4=70&5=72&6=74&7=76&8=78&10=80&11=83&13=87&14=90&16=94&17=98&20=102&21=105&22=109&23=113&24=115&25=118&27=121&28=123&29=126&31=128&32=131&34=133&35=136&37=138&38=142&44=157&45=159&46=163&47=167&48=169&49=172&51=175&52=177&53=180&55=182&56=185&58=187&59=190'
+debug_info = '3=50&4=76&5=78&6=80&7=82&8=84&10=86&11=89&14=97&15=100&17=104&18=108&21=112&22=115&23=119&24=123&25=125&26=128&28=131&29=133&30=136&32=138&33=141&35=143&36=146&38=148&39=152&45=167&46=169&47=173&48=177&49=179&50=182&52=185&53=187&54=190&56=192&57=195&59=197&60=200'
