@@ -7,6 +7,8 @@ import datetime as dt
 import re
 from pathlib import Path
 
+from packaging.version import Version
+
 from evalglass._version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,19 +22,27 @@ def _text() -> str:
 
 def test_sections_are_unreleased_then_dated_versions_newest_first() -> None:
     """The first section is [Unreleased]; every later one is a version with a date, versions and
-    dates descending, and the newest version is the one evalglass/_version.py holds."""
+    dates descending. evalglass/_version.py holds the newest released version, or between
+    releases a development version of the next (before the first release, the only kind): a
+    version is in the changelog only once it is tagged."""
     lines = [line for line in _text().splitlines() if line.startswith("## ")]
     matches = [SECTION.match(line) for line in lines]
     assert all(matches), lines
     names = [m["name"] for m in matches if m]
     assert names[0] == "Unreleased"
     versions = [m for m in matches[1:] if m]
-    assert versions and all(m["date"] for m in versions)
-    assert versions[0]["name"] == __version__
-    keyed = [(tuple(int(p) for p in m["name"].split(".")), m["date"]) for m in versions]
-    assert keyed == sorted(keyed, reverse=True)
+    assert all(m["date"] for m in versions)
+    released = [Version(m["name"]) for m in versions]
+    assert released == sorted(released, reverse=True)
+    assert [m["date"] for m in versions] == sorted((m["date"] for m in versions), reverse=True)
     for m in versions:
         dt.date.fromisoformat(m["date"])
+    ours = Version(__version__)
+    if ours.is_devrelease:
+        assert not released or ours > released[0]
+        assert not any(v == Version(ours.base_version) for v in released)
+    else:
+        assert released and ours == released[0]
 
 
 def test_subsections_are_keep_a_changelog_kinds() -> None:
