@@ -314,7 +314,7 @@ def _metric_records() -> list[MetricRecord]:
     ]
 
 
-_AUTHORITY_KINDS = {Kind.GAINS_AUTHORITY, Kind.LOSES_AUTHORITY, Kind.OUTCOME_CHANGED}
+_AUTHORITY_KINDS = {Kind.GAINS_AUTHORITY, Kind.LOSES_AUTHORITY}
 
 
 def test_metric_field_direction_table() -> None:

@@ -21,7 +21,8 @@ def paired_sums(pairs: Pairs) -> PairedSums:
     """The sufficient statistics of (current, baseline) pairs of finite scores below ±2^40, as
     a DuckDB join sums them: what `paired_from_sums` needs."""
     binary = all(a in (0, 1) and b in (0, 1) for a, b in pairs)
-    q = [(aggregate.quantum(a), aggregate.quantum(b)) for a, b in pairs]
+    # Each score on the summing grid: trunc(score · 2^64), exact (a power of two scales exactly).
+    q = [(int(a * 2.0**64), int(b * 2.0**64)) for a, b in pairs]
     d = [a - b for a, b in q]
     return PairedSums(
         n=len(pairs),

@@ -9,7 +9,7 @@ import pytest
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.decision import GateResult, Result
 from evalglass.core.exits import Verdict, exit_code
-from evalglass.core.scorecard import MetricCard, verdict_of
+from evalglass.core.scorecard import MetricCard, policy_outcome
 from evalglass.core.validity import Validity
 from tests.render_cases import WHEN
 
@@ -54,7 +54,7 @@ SUBSETS = [set(c) for r in range(len(KINDS) + 1) for c in itertools.combinations
 def test_verdict_precedence(kinds: set[str]) -> None:
     """Every mix of metric outcomes gives the verdict of the precedence table."""
     cards = tuple(card(k, i) for i, k in enumerate(sorted(kinds)))
-    assert verdict_of(cards) is expected_verdict(kinds)
+    assert policy_outcome(cards, None).verdict is expected_verdict(kinds)
 
 
 @pytest.mark.parametrize(
@@ -77,8 +77,8 @@ def test_exit_code_table(verdict: Verdict, require_gate: bool, code: int) -> Non
 
 def test_a_run_with_nothing_enforced_is_never_pass() -> None:
     """Only informational metrics, or none at all: the verdict is informational, not pass."""
-    assert verdict_of(()) is Verdict.INFORMATIONAL
-    assert verdict_of((card("informational", 0),)) is Verdict.INFORMATIONAL
+    assert policy_outcome((), None).verdict is Verdict.INFORMATIONAL
+    assert policy_outcome((card("informational", 0),), None).verdict is Verdict.INFORMATIONAL
 
 
 @pytest.mark.parametrize(

@@ -241,12 +241,6 @@ def at_level(measurement: Measurement, level: float) -> Measurement:
     return attrs.evolve(measurement, interval=stats.at_level(interval, level))
 
 
-def verdict_of(cards: tuple[MetricCard, ...], policy: SuccessPolicy | None = None) -> Verdict:
-    """fail > blocked > pass > informational; a run where nothing was enforced never passes.
-    `policy` is the host's success policy (None: its defaults)."""
-    return policy_outcome(cards, policy).verdict
-
-
 def policy_outcome(
     cards: tuple[MetricCard, ...], policy: SuccessPolicy | None, scope: Scope = NO_CHECKS
 ) -> PolicyOutcome:

@@ -246,11 +246,6 @@ def _residual(entry: MetricStats, mean: float) -> float:
     return math.fsum(terms)
 
 
-def quantum(score: float) -> int:
-    """q for one finite score below ±2^40: trunc(score · 2^64), exactly."""
-    return int(score * _SCALE_F)
-
-
 def moments_of(values: Sequence[float], missing: int = 0) -> Moments:
     """The moments of scores held in memory (every value below ±2^40 or not finite; ints and
     bools are numbers too)."""

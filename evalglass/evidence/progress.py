@@ -1,7 +1,7 @@
 """Progress of reading eval outputs: which output is being read, and how many bytes of its files
 so far, told to a watcher the shell may attach (a progress bar). It counts and shows nothing.
 
-Adapters open their files with `open_binary` / `open_text` / `read_regular`: regular files only
+Adapters open their files with `open_binary` / `read_regular`: regular files only
 (evalglass/_inputs.py: a FIFO or a device would hang the run), counted when a watcher is attached
 (a small run's first second, the library and tests have none); a file read is never changed.
 """
@@ -81,11 +81,6 @@ def open_binary(path: Path) -> IO[bytes]:
         raw.close()
         raise
     return io.BufferedReader(raw, buffer_size=_BUFFER)
-
-
-def open_text(path: Path, encoding: str, newline: str | None = None) -> IO[str]:
-    """`open_binary`, decoded."""
-    return io.TextIOWrapper(open_binary(path), encoding=encoding, newline=newline)
 
 
 def read_regular(path: Path) -> bytes:

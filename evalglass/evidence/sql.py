@@ -7,7 +7,7 @@ The query is the definition the warehouse paths, Spark and DuckDB (for rows with
 it runs nothing.
 
 Each finite score below ±2^40 is split exactly into three integer limbs, |x| = i + f1·2^-32 +
-f2·2^-64 (bits below 2^-64 dropped, as `aggregate.quantum` does), summed as 128-bit decimals so
+f2·2^-64 (bits below 2^-64 dropped, as `aggregate.moments_of` does), summed as 128-bit decimals so
 that no engine rounds and the sums add up the same in any order. With an epoch column, a
 sample's rows (one per epoch) are first reduced to one: q = trunc(Σq / k) over its k scored
 epochs, an exact integer division, then split into limbs again.

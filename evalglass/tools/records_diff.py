@@ -37,7 +37,6 @@ class Kind(enum.Enum):
 
     GAINS_AUTHORITY = "gains_authority"
     LOSES_AUTHORITY = "loses_authority"
-    OUTCOME_CHANGED = "outcome_changed"
     THRESHOLD_LOOSENED = "threshold_loosened"
     THRESHOLD_TIGHTENED = "threshold_tightened"
     METRIC_LOOSENED = "metric_loosened"

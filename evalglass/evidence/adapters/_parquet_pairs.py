@@ -3,7 +3,7 @@
 reading of its result rows.
 
 Builds SQL text and reads result rows; the connection is the caller's. Each side's sample is
-its value on the summing grid, q = trunc(score · 2^64) (aggregate.quantum), or with epochs
+its value on the summing grid, q = trunc(score · 2^64) (as aggregate.moments_of), or with epochs
 trunc(Σq / k) over its k scored rows, as every other path reduces epochs; it is carried as four
 signed 26-bit limbs (q = Σ L_k · 2^(26k)), from the score's double as the moments query splits
 it, or from the exact HUGEINT mean of a sample's epochs. A pair's difference is then the limbs'
