@@ -6,18 +6,24 @@ The public API, re-exported from the modules that own it. Names load on first us
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 from evalglass._version import __version__
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from evalglass.contract import load_scorecard
     from evalglass.core.authority import Authority, Outcome, resolve
     from evalglass.core.decision import GateResult, Result, decide
     from evalglass.core.exits import Verdict
     from evalglass.core.scorecard import MetricCard, Scorecard, assemble
-    from evalglass.errors import EvalglassError, OutputError, RecordError
+    from evalglass.errors import (
+        ContractError,
+        EvalglassError,
+        OutputError,
+        PlanError,
+        RecordError,
+        UnknownMetric,
+    )
     from evalglass.evidence.model import Evidence, Measurement
     from evalglass.evidence.read import read_outputs
     from evalglass.records.load import load_records
@@ -36,6 +42,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "Authority": "evalglass.core.authority",
+    "ContractError": "evalglass.errors",
     "EvalglassError": "evalglass.errors",
     "Evidence": "evalglass.evidence.model",
     "GateResult": "evalglass.core.decision",
@@ -44,9 +51,11 @@ _HOMES = {
     "MetricCard": "evalglass.core.scorecard",
     "Outcome": "evalglass.core.authority",
     "OutputError": "evalglass.errors",
+    "PlanError": "evalglass.errors",
     "RecordError": "evalglass.errors",
     "Result": "evalglass.core.decision",
     "Scorecard": "evalglass.core.scorecard",
+    "UnknownMetric": "evalglass.errors",
     "Verdict": "evalglass.core.exits",
     "assemble": "evalglass.core.scorecard",
     "decide": "evalglass.core.decision",
@@ -68,6 +77,7 @@ _HOMES = {
 # A literal list, so tools see the surface; a test pins it against _HOMES.
 __all__ = [
     "Authority",
+    "ContractError",
     "EvalglassError",
     "Evidence",
     "GateResult",
@@ -76,9 +86,11 @@ __all__ = [
     "MetricCard",
     "Outcome",
     "OutputError",
+    "PlanError",
     "RecordError",
     "Result",
     "Scorecard",
+    "UnknownMetric",
     "Verdict",
     "__version__",
     "assemble",
@@ -99,7 +111,15 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
+        from importlib import import_module
+
+        return getattr(import_module(_HOMES[name]), name)
     raise AttributeError(f"module 'evalglass' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # What `dir(evalglass)` and an editor's completion offer: the public API alone, not the
+    # helpers this module imports to serve it.
+    return list(__all__)

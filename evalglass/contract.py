@@ -26,7 +26,7 @@ from cattrs.errors import IterableValidationError, IterableValidationNote
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from evalglass import _inputs
-from evalglass.errors import EvalglassError
+from evalglass.errors import ContractError
 
 SCHEMA_VERSION: Final = 1
 
@@ -383,10 +383,6 @@ class Scorecard:
     def metric(self, metric_id: str) -> Metric | None:
         """The entry for `metric_id`, or None."""
         return next((m for m in self.metrics if m.id == metric_id), None)
-
-
-class ContractError(EvalglassError):
-    """A file that should be an evalglass scorecard JSON is not one."""
 
 
 def _converter() -> cattrs.Converter:

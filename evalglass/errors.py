@@ -1,16 +1,25 @@
 """Every error a user can cause, as one tree; each carries the place it happened.
 
-    EvalglassError            anything evalglass refuses to go on with (exit 4)
+    EvalglassError            anything evalglass refuses to go on with
     ├── RecordError           a host-records file is unreadable or invalid
     │   └── RecordErrors      several such problems at once (`validate` names them all)
     ├── OutputError           an eval output is unreadable, invalid or ambiguous
-    └── CalibrationError      judgments, labels or a calibration evidence file are unusable
+    ├── CalibrationError      judgments, labels or a calibration evidence file are unusable
+    ├── ContractError         a file that should be a scorecard JSON is not one
+    ├── TemplateError         a host's --template cannot be read, compiled or rendered
+    ├── PlanError             `plan` has no gate to plan for, or cannot take the expected value
+    ├── UnknownMetric         a metric asked for that no record or scorecard has
+    └── WriteError            an output could not be written
 
 Errors from strictyaml, json, the OS or a decompressor are translated into these at the boundary
-where they happen, so the CLI prints one line and no traceback.
+where they happen, so the CLI prints one line and no traceback. The exit code of each is the
+CLI's to choose (docs/cli.md); the control-flow exceptions some modules raise and catch within
+themselves never leave them.
 """
 
 from __future__ import annotations
+
+import re
 
 _PATH_SHOWN = 300
 
@@ -56,3 +65,41 @@ class OutputError(EvalglassError):
 class CalibrationError(EvalglassError):
     """Judgments, human labels or a calibration evidence file are unreadable or invalid, or the
     calibration extra (numpy) is not installed."""
+
+
+class ContractError(EvalglassError):
+    """A file that should be an evalglass scorecard JSON is not one."""
+
+
+class TemplateError(EvalglassError):
+    """A host template that cannot be read, compiled or rendered."""
+
+
+class PlanError(EvalglassError):
+    """A plan that cannot be made: no gate to plan for, or an expected value it cannot take."""
+
+
+class UnknownMetric(EvalglassError):
+    """A metric asked for by id that no record (in any commit read) or no scorecard given has."""
+
+
+class WriteError(EvalglassError):
+    """An output could not be written (a read-only folder, a full disk, a target that changed)."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install what evalglass's optional `extra` brings: its requirements as the
+    installed package's metadata lists them, which a user can install however evalglass itself
+    was installed (from the package index, a clone or a git URL)."""
+    from importlib import metadata
+
+    marker = re.compile(rf"""extra\s*==\s*["']{re.escape(extra)}["']""")
+    try:
+        requires = metadata.requires("evalglass") or []
+    except metadata.PackageNotFoundError:  # a source tree on sys.path, never installed
+        requires = []
+    wanted = [r.split(";", 1)[0].strip() for r in requires if marker.search(r.split(";", 1)[-1])]
+    named = f"evalglass's '{extra}' extra"
+    if not wanted:
+        return f"install {named}"
+    return "pip install " + " ".join(f"'{w}'" for w in wanted) + f" ({named})"

@@ -223,7 +223,7 @@ def test_rows_baseline_without_duckdb_names_the_extra(tmp_path: Path) -> None:
     assert result.returncode == 4 and result.stdout == ""
     said = (
         "evalglass: rec/baselines.yaml:2: baseline 'qa/exact': rows 'base.parquet' cannot be "
-        "read: reading Parquet needs DuckDB: pip install 'evalglass[parquet]'"
+        "read: reading Parquet needs DuckDB: pip install 'duckdb>=1.1' (evalglass's 'parquet' extra)"
     )
     assert result.stderr.splitlines() == [said]
 

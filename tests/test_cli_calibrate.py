@@ -164,7 +164,7 @@ def test_without_numpy_the_command_names_the_extra(work: Path) -> None:
     assert result.returncode == 4
     assert result.stderr == (
         "evalglass: numpy: not installed; evalglass calibrate needs it: "
-        "pip install 'evalglass[calibrate]'\n"
+        "pip install 'numpy>=1.26' (evalglass's 'calibrate' extra)\n"
     )
 
 

@@ -20,6 +20,7 @@ from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import assemble
 from evalglass.core.status import Status
 from evalglass.core.success import Rule, Source
+from evalglass.errors import ContractError
 from evalglass.evidence.model import AttemptOutcome, Evidence, Method
 from evalglass.records.model import Approval, Op, SuccessMode, Tier
 from evalglass.render import Format, render
@@ -138,7 +139,7 @@ def test_a_malformed_scorecard_is_refused_naming_the_field(case: str) -> None:
     """Each malformed field is one ContractError line that names it; nothing is half-read."""
     path, value, named = HOSTILE[case]
     text = json.dumps(_set(_doc(), path, value))
-    with pytest.raises(contract.ContractError) as error:
+    with pytest.raises(ContractError) as error:
         contract.loads(text, "base.json")
     message = str(error.value)
     assert message.startswith("base.json: ") and "\n" not in message
@@ -170,7 +171,7 @@ def test_a_malformed_scorecard_is_refused_naming_the_field(case: str) -> None:
 )
 def test_text_that_is_not_a_scorecard_is_one_line(text: str) -> None:
     """Non-JSON, deep, huge or foreign documents are a ContractError, never a crash."""
-    with pytest.raises(contract.ContractError) as error:
+    with pytest.raises(ContractError) as error:
         contract.loads(text, "base.json")
     assert "\n" not in str(error.value)
 
@@ -241,5 +242,5 @@ def test_a_threshold_says_what_it_was_approved_for_and_until_when() -> None:
         if m.threshold is not None
     )
     next(iter(shown.values()))["expires_on"] = "next year"
-    with pytest.raises(contract.ContractError, match="expires_on must be a date"):
+    with pytest.raises(ContractError, match="expires_on must be a date"):
         contract.loads(json.dumps(doc), "base.json")

@@ -93,7 +93,10 @@ def test_parquet_without_duckdb_names_the_extra(tmp_path: Path) -> None:
     )
     assert result.returncode == 4
     assert result.stderr.splitlines() == [
-        "evalglass: scores.parquet: reading Parquet needs DuckDB: pip install 'evalglass[parquet]'"
+        (
+            "evalglass: scores.parquet: reading Parquet needs DuckDB: pip install 'duckdb>=1.1' "
+            "(evalglass's 'parquet' extra)"
+        )
     ]
 
 

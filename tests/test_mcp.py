@@ -407,7 +407,7 @@ def test_without_the_sdk_the_command_names_the_extra(tmp_path: Path) -> None:
     assert result.returncode == 4
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
-    assert "pip install 'evalglass[mcp]'" in result.stderr
+    assert "pip install 'mcp<3,>=2.3' (evalglass's 'mcp' extra)" in result.stderr
 
 
 def test_score_takes_the_evaluation_time_and_refuses_a_bad_one(repo: Path) -> None:

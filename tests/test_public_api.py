@@ -13,6 +13,7 @@ def test_all_is_pinned_and_importable() -> None:
     """__all__ is sorted, pinned, and every name in it resolves."""
     assert evalglass.__all__ == [
         "Authority",
+        "ContractError",
         "EvalglassError",
         "Evidence",
         "GateResult",
@@ -21,9 +22,11 @@ def test_all_is_pinned_and_importable() -> None:
         "MetricCard",
         "Outcome",
         "OutputError",
+        "PlanError",
         "RecordError",
         "Result",
         "Scorecard",
+        "UnknownMetric",
         "Verdict",
         "__version__",
         "assemble",
@@ -45,6 +48,73 @@ def test_all_is_pinned_and_importable() -> None:
     assert set(evalglass.__all__) == set(evalglass._HOMES) | {"__version__"}
     for name in evalglass.__all__:
         assert getattr(evalglass, name) is not None
+
+
+def test_dir_lists_the_public_api_and_nothing_else() -> None:
+    """`dir(evalglass)` (what an editor or a REPL completes) is __all__: no helper the package
+    imports for itself (typing, importlib, the lazy loader's table)."""
+    assert dir(evalglass) == sorted(evalglass.__all__)
+
+
+def test_every_user_facing_error_is_an_evalglass_error_in_one_home() -> None:
+    """Each exception a user can meet is an EvalglassError defined in evalglass/errors.py, and
+    the tree its docstring draws names exactly those classes."""
+    import inspect
+    import pkgutil
+    from importlib import import_module
+
+    from evalglass import errors
+
+    homes = {}
+    for info in pkgutil.walk_packages(evalglass.__path__, "evalglass."):
+        if info.name.startswith(("evalglass.render._compiled", "evalglass.spark")):
+            continue
+        try:
+            module = import_module(info.name)
+        except ImportError:  # an optional extra's module (the MCP server) without its extra
+            continue
+        for name, value in vars(module).items():
+            raised = inspect.isclass(value) and issubclass(value, BaseException)
+            if raised and value.__module__ == module.__name__ and not name.startswith("_"):
+                homes[name] = module.__name__
+    public = {n for n, m in homes.items() if m == "evalglass.errors"}
+    assert set(homes) - public <= INTERNAL, set(homes) - public - INTERNAL
+    assert all(issubclass(getattr(errors, n), errors.EvalglassError) for n in public)
+    drawn = {
+        line.split("── ")[1].split()[0] for line in errors.__doc__.splitlines() if "── " in line
+    }
+    assert drawn | {"EvalglassError"} == public
+
+
+# Raised and caught inside their own module or layer, never shown to a user as they are.
+INTERNAL = {"Duplicate", "Epochs", "GitFailed", "GitMissing", "Missing", "NotARegularFile",
+            "ObjectError", "Refused", "TooLarge"}  # fmt: skip
+
+
+def test_install_hints_name_the_extras_requirements() -> None:
+    """A missing extra's hint installs exactly what pyproject.toml's extra lists, a command that
+    works however evalglass was installed."""
+    import tomllib
+    from pathlib import Path
+
+    from evalglass.errors import install_hint
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    for extra in ("mcp", "parquet", "calibrate", "yaml", "spark"):
+        wanted = project["project"]["optional-dependencies"][extra]
+        hint = install_hint(extra)
+        assert hint.startswith("pip install ") and hint.endswith(f"(evalglass's '{extra}' extra)")
+        named = [w.strip("'") for w in hint.removeprefix("pip install ").split(" (")[0].split()]
+        assert sorted(n.replace(" ", "").lower() for n in named) == sorted(
+            _normal(w) for w in wanted
+        ), (extra, hint)
+
+
+def _normal(requirement: str) -> str:
+    from packaging.requirements import Requirement
+
+    r = Requirement(requirement)
+    return f"{r.name.lower()}{r.specifier}"
 
 
 def test_vocabularies_are_pinned() -> None:

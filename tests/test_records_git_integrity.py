@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalglass.errors import ContractError
 from evalglass.records import git_objects
 from tests.cli_runner import cli
 from tests.mcp_client import Call, calls, example_repo
@@ -243,7 +244,7 @@ def test_records_at_reads_back_and_refuses_a_short_commit() -> None:
         ref="origin/main", commit="1f" * 20
     )
     doc["records_at"]["commit"] = "1f1f1f1"
-    with pytest.raises(contract.ContractError, match="records_at: commit must be a full commit id"):
+    with pytest.raises(ContractError, match="records_at: commit must be a full commit id"):
         contract.loads(json.dumps(doc), "x")
     del doc["records_at"]
     assert contract.loads(json.dumps(doc), "x").records_at is None

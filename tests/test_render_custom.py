@@ -10,8 +10,9 @@ from pathlib import Path
 import attrs
 import pytest
 
+from evalglass.errors import TemplateError
 from evalglass.render import view
-from evalglass.render.custom import TemplateError, render
+from evalglass.render.custom import render
 from tests.cli_runner import Result, cli
 from tests.test_render import HOSTILE, hostile_scorecard
 

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalglass import contract
-from evalglass.tools.trend import Order, Rule, UnknownMetric, build
+from evalglass.errors import UnknownMetric
+from evalglass.tools.trend import Order, Rule, build
 
 DAY = dt.datetime(2026, 11, 2, tzinfo=dt.UTC)
 

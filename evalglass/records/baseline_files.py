@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from evalglass.errors import RecordError
+from evalglass.errors import ContractError, RecordError
 from evalglass.records.model import BaselineRecord
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _filled(
             raise fail("not found next to the records")
         try:
             cache[name] = contract.loads(text, name)
-        except contract.ContractError as exc:
+        except ContractError as exc:
             raise fail(exc.message) from None
     entry = cache[name].metric(metric_id)
     if entry is None:

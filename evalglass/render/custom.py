@@ -30,15 +30,11 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from evalglass._inputs import Cap, TooLarge, read_regular
 from evalglass.core.numbers import plural
 from evalglass.core.scorecard import Scorecard
-from evalglass.errors import EvalglassError
+from evalglass.errors import TemplateError
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.render.view import scorecard_view
 
 _ESCAPED = (".html", ".htm", ".xml", ".svg")
-
-
-class TemplateError(EvalglassError):
-    """A host template that cannot be read, compiled or rendered."""
 
 
 # What one render may cost: its output (and any string it builds on the way), and its time.

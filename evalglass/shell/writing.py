@@ -28,11 +28,7 @@ from pathlib import Path
 
 import attrs
 
-from evalglass.errors import EvalglassError
-
-
-class WriteError(EvalglassError):
-    """An output could not be written (a read-only folder, a full disk, a target that changed)."""
+from evalglass.errors import WriteError
 
 
 class Kind(enum.Enum):

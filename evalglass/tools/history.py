@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from evalglass.errors import EvalglassError, RecordError
+from evalglass.errors import RecordError, UnknownMetric
 from evalglass.metric_ids import check_metric, check_name
 from evalglass.records._scalars import quote
 from evalglass.records.git_history import Commit, Cut, Revision
@@ -51,10 +51,6 @@ class History:
     # Commits whose parents this clone lacks (a shallow clone), oldest first: the history read
     # starts there, and what the records held at each is nobody's change.
     cut_at: tuple[Commit, ...] = ()
-
-
-class UnknownMetric(EvalglassError):
-    """No commit has a record of the metric."""
 
 
 def build(

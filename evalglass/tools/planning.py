@@ -17,7 +17,7 @@ from evalglass.core.authority import Authority, Outcome
 from evalglass.core.decision import Result, decide
 from evalglass.core.regression import saved_stderr
 from evalglass.core.validity import assess
-from evalglass.errors import EvalglassError
+from evalglass.errors import PlanError
 from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Run
 from evalglass.metric_ids import check_name
@@ -51,10 +51,6 @@ class Plan:
     method: str
     reason: str | None = None
     achieved: float | None = None
-
-
-class PlanError(EvalglassError):
-    """A plan that cannot be made: no gate to plan for, or an expected value it cannot take."""
 
 
 def plan(

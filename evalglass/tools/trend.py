@@ -16,6 +16,7 @@ from typing import cast
 import attrs
 
 from evalglass import contract
+from evalglass.errors import UnknownMetric
 
 
 class Order(enum.Enum):
@@ -118,10 +119,6 @@ class Trend:
         return sum(r.evaluated_at is None for r in self.runs)
 
 
-class UnknownMetric(ValueError):
-    """A metric asked for that no scorecard has."""
-
-
 def build(
     scorecards: Sequence[tuple[str, contract.Scorecard]], metrics: Sequence[str] = ()
 ) -> Trend:
@@ -137,7 +134,7 @@ def build(
     wanted = sorted(known) if not metrics else list(dict.fromkeys(metrics))
     unknown = [m for m in wanted if m not in known]
     if unknown:
-        raise UnknownMetric(f"no scorecard given has the metric {unknown[0]!r}")
+        raise UnknownMetric("metrics", f"no scorecard given has the metric {unknown[0]!r}")
     series = tuple(_series(metric_id, by_run) for metric_id in sorted(wanted))
     return Trend(runs=runs, order=order, series=series)
 

@@ -21,7 +21,13 @@ from hypothesis import strategies as st
 
 from evalglass import contract
 from evalglass.calibration_evidence import evidence_from_text
-from evalglass.errors import CalibrationError, EvalglassError, OutputError, RecordError
+from evalglass.errors import (
+    CalibrationError,
+    ContractError,
+    EvalglassError,
+    OutputError,
+    RecordError,
+)
 from evalglass.evidence.adapters import (
     aggregates,
     deepeval,
@@ -330,7 +336,7 @@ def test_the_contract_loader_survives_mutated_scorecards(data: st.DataObject) ->
     try:
         contract.loads(text.encode("utf-8", "surrogatepass"), "base.json")
     except EvalglassError as exc:
-        assert isinstance(exc, contract.ContractError) and exc.path == "base.json"
+        assert isinstance(exc, ContractError) and exc.path == "base.json"
 
 
 def _saved_scorecard() -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from evalglass.errors import WriteError
 from evalglass.shell import writing
 from tests.cli_runner import Result, cli
 from tests.hostile.harness import copy_example, one_line_error, run
@@ -181,7 +182,7 @@ def test_several_targets_change_nothing_when_one_fails_before_the_first_is_writt
     first, second = work / "a.md", work / "b.md"
     first.write_text("a\n")
     second.write_text("b\n")
-    with pytest.raises(writing.WriteError):
+    with pytest.raises(WriteError):
         writing.write_all([(first, "A\n"), (second, "B\n"), (work / "nowhere" / "c.md", "C\n")])
     assert (first.read_text(), second.read_text()) == ("a\n", "b\n")
     assert sorted(p.name for p in work.iterdir() if p.name.endswith(".tmp")) == []

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from evalglass import _inputs
-from evalglass.errors import OutputError
+from evalglass.errors import OutputError, install_hint
 from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 
@@ -62,8 +62,8 @@ def _yaml(path: Path, shown: str) -> Any:
     except ImportError as exc:
         raise OutputError(
             shown,
-            "reading promptfoo's YAML export needs PyYAML: pip install 'evalglass[yaml]' "
-            "(or export JSON with -o results.json)",
+            f"reading promptfoo's YAML export needs PyYAML: {install_hint('yaml')}, or export "
+            "JSON with -o results.json",
         ) from exc
     try:
         with progress.open_binary(path) as stream:

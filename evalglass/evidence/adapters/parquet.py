@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalglass.errors import OutputError
+from evalglass.errors import OutputError, install_hint
 from evalglass.evidence import aggregate, sql
 from evalglass.evidence.adapters import _parquet_pairs as pairs
 from evalglass.evidence.adapters import _parquet_sums as q
@@ -26,7 +26,6 @@ from evalglass.evidence.model import Measurement, PairedSums
 from evalglass.evidence.registry import Adapter
 
 MAGIC = b"PAR1"
-INSTALL = "pip install 'evalglass[parquet]'"
 # DuckDB's own memory, spilling to a temporary folder beyond it; overridable for big machines.
 MEMORY_LIMIT = os.environ.get("EVALGLASS_DUCKDB_MEMORY", "600MB")
 
@@ -84,7 +83,9 @@ def _connected(shown: str) -> Iterator[tuple[Any, _Placed]]:
     try:
         import duckdb
     except ImportError:
-        raise OutputError(shown, f"reading Parquet needs DuckDB: {INSTALL}") from None
+        raise OutputError(
+            shown, f"reading Parquet needs DuckDB: {install_hint('parquet')}"
+        ) from None
     placed: _Placed | None = None
     try:
         # Spills go to a folder of our own, never beside the user's files.

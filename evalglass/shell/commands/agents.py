@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from evalglass.errors import EvalglassError
+from evalglass.errors import EvalglassError, install_hint
 from evalglass.shell.commands.app import input_errors_exit
 from evalglass.shell.commands.options import (
     folder,
@@ -53,9 +53,8 @@ def mcp_command(
 
     from evalglass.shell.mcp_tools import Bounds
 
-    missing = "the MCP SDK 2.x is not installed{}; pip install 'evalglass[mcp]'"
     if find_spec("mcp") is None or find_spec("mcp_types") is None:
-        raise EvalglassError("mcp", missing.format(""))
+        raise EvalglassError("mcp", f"the MCP SDK 2.x is not installed; {install_hint('mcp')}")
     if cwd is not None:
         os.chdir(cwd)
     # Checked before the SDK loads, which is slow: bad records fail at once.
@@ -65,5 +64,6 @@ def mcp_command(
     except ImportError as exc:
         if (exc.name or "").startswith("evalglass"):
             raise
-        raise EvalglassError("mcp", missing.format(f" ({exc})")) from None
+        said = f"the MCP SDK 2.x is not installed ({exc}); {install_hint('mcp')}"
+        raise EvalglassError("mcp", said) from None
     mcp_server.serve(bounds)

@@ -45,9 +45,9 @@ def trend(
 ) -> None:
     """Show each metric over earlier runs: value and interval, threshold, and where its authority
     changed. A picture: it reads no records and changes no verdict."""
+    from evalglass.errors import UnknownMetric
     from evalglass.render import trend as render_trend
     from evalglass.shell import api
-    from evalglass.tools.trend import UnknownMetric
 
     renders_as("trend", fmt, *render_trend.FORMATS)
     if output is not None:
@@ -59,7 +59,7 @@ def trend(
     try:
         result = api.trend(scorecards, metric or ())
     except UnknownMetric as exc:
-        raise usage_error(f"--metric: {exc}") from None
+        raise usage_error(f"--metric: {exc.message}") from None
     text = render_trend.render(result, fmt)
     if output is None:
         echo_out(text, nl=False)

@@ -13,12 +13,10 @@ from pathlib import Path
 from evalglass._inputs import AGREEMENT_CELLS
 from evalglass._version import __version__
 from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
-from evalglass.errors import CalibrationError
+from evalglass.errors import CalibrationError, install_hint
 from evalglass.tools.calibration.inputs import read_label_file
 from evalglass.tools.calibration.names import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL
 from evalglass.tools.calibration.ratings import Ratings, match
-
-INSTALL_HINT = "pip install 'evalglass[calibrate]'"
 
 
 def calibrate(
@@ -98,7 +96,7 @@ def _measurer() -> Callable[[Ratings, int, int], Measured]:
         if exc.name != "numpy":
             raise
         raise CalibrationError(
-            "numpy", f"not installed; evalglass calibrate needs it: {INSTALL_HINT}"
+            "numpy", f"not installed; evalglass calibrate needs it: {install_hint('calibrate')}"
         ) from None
 
     def measure(ratings: Ratings, resamples: int, seed: int) -> Measured:
