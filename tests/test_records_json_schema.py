@@ -401,3 +401,27 @@ def test_block_and_new_kind_rules(kind: str, text: str, valid: bool) -> None:
     assert _json_accepts(kind, text) is valid
     doc = RecordDocument(kind=kind, text=text, needs_quoting=False)
     assert (_reference(doc) is not _REJECTED) is valid
+
+
+def test_every_note_is_about_a_field_of_its_own_kind() -> None:
+    """Notes are keyed by the field's path in its file, and each key names a field there: a
+    note cannot drift onto another kind's field of the same name (it once did, keyed by the
+    bare name), nor outlive its field."""
+    from evalglass.records.json_schema import NOTES
+    from evalglass.records.schema import KINDS
+
+    paths = set()
+    for kind, spec in KINDS.items():
+        for field in spec.fields:
+            paths.add(f"{kind}.{field.name}")
+            paths.update(f"{kind}.{field.name}.{sub.name}" for sub in field.fields or ())
+    assert set(NOTES) <= paths, set(NOTES) - paths
+    schemas = json_schemas()
+    described = {
+        f"{file.removesuffix('.yaml')}.{name}"
+        for file, schema in schemas.items()
+        for definition in schema["$defs"].values()
+        for name, prop in definition["properties"].items()
+        if "description" in prop
+    }
+    assert described == {p for p in NOTES if p.count(".") == 1}

@@ -33,35 +33,44 @@ _INT_TEXT = "[-+]?[0-9]+"
 _FLOAT_TEXT = r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?"
 _DATE_TEXT = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 
-_NOTES: Mapping[str, str] = {
-    "op": "The direction. Quote it: op: '>=' (unquoted, YAML reads > as a block scalar).",
-    "approved_by": "Who approved the threshold; required when approval is approved.",
-    "approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
-    "min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
-    "scale": (
+_FINGERPRINT = (
+    "A dataset fingerprint, sha256:<hex> over the samples an output records, as "
+    "`evalglass metrics` prints it (docs/formats.md)."
+)
+# Keyed by the field's path in its file (kind.field, kind.field.sub): a note on one kind's field
+# says nothing of another kind's field of the same name. A test holds every key to a field.
+NOTES: Mapping[str, str] = {
+    "thresholds.op": "The direction. Quote it: op: '>=' (unquoted, YAML reads > as a block scalar).",
+    "thresholds.approved_by": "Who approved the threshold; required when approval is approved.",
+    "thresholds.approved_on": "When, as YYYY-MM-DD; required when approval is approved.",
+    "metrics.min_samples": "Fewer scored samples, or an unknown count, make the number unsound.",
+    "metrics.scale": (
         "proportion: each sample scores 0 or 1 (Wilson from value and n); unit: scores lie "
         "in [0, 1] (intervals clipped to it)."
     ),
-    "decision": "bound compares the conservative end of the interval; point the value itself.",
-    "approved_for": (
+    "metrics.decision": (
+        "bound compares the conservative end of the interval; point the value itself."
+    ),
+    "thresholds.approved_for": (
         "What the approval was given for: the dataset_version (and fingerprint, when "
         "the dataset record has one; judge_model, when the metric names a judge); "
         "required when approved."
     ),
-    "expires_on": "The last day the approval holds, as YYYY-MM-DD; not before approved_on.",
-    "min_agreement": "The bar the judge's calibration evidence must clear; needs evidence.",
-    "timeout": "Seconds; required for run and shell checks.",
-    "regex": "A Python regular expression, searched for in in_file.",
-    "min_pass_rate": "Of enforced gates, in (0, 1]; required iff mode is percentage.",
-    "names": (
+    "thresholds.approved_for.fingerprint": _FINGERPRINT,
+    "thresholds.expires_on": (
+        "The last day the approval holds, as YYYY-MM-DD; not before approved_on."
+    ),
+    "judges.min_agreement": "The bar the judge's calibration evidence must clear; needs evidence.",
+    "checks.timeout": "Seconds; required for run and shell checks.",
+    "checks.regex": "A Python regular expression, searched for in in_file.",
+    "success.min_pass_rate": "Of enforced gates, in (0, 1]; required iff mode is percentage.",
+    "datasets.names": (
         "How the tools name this dataset (lm-eval's dataset_path, an Inspect task's dataset "
         "name); an output naming any other dataset is blocked (dataset_mismatch)."
     ),
-    "fingerprint": (
-        "A dataset fingerprint, sha256:<hex> over the samples an output records, as "
-        "`evalglass metrics` prints it (docs/formats.md)."
-    ),
-    "must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
+    "datasets.fingerprint": _FINGERPRINT,
+    "baselines.fingerprint": _FINGERPRINT,
+    "success.must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
 }
 
 
@@ -108,11 +117,13 @@ def _rule(rule: Rule) -> dict[str, Any] | None:
     return None
 
 
-def _record(fields: tuple[Field, ...], rules: tuple[Rule, ...] = ()) -> dict[str, Any]:
+def _record(fields: tuple[Field, ...], at: str, rules: tuple[Rule, ...] = ()) -> dict[str, Any]:
+    """The record of `fields`, found at path `at` in its file (`thresholds`, or
+    `thresholds.approved_for` for a nested one)."""
     record: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
-        "properties": {field.name: _property(field) for field in fields},
+        "properties": {field.name: _property(field, f"{at}.{field.name}") for field in fields},
         "required": [field.name for field in fields if field.required],
     }
     stated = [schema for schema in map(_rule, rules) if schema is not None]
@@ -125,13 +136,13 @@ def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of `{kind}.yaml` ("metrics", "thresholds", ...)."""
     spec = KINDS[kind]
     rules = RULES.get(kind, ())
-    record = _record(spec.fields, rules)
+    record = _record(spec.fields, kind, rules)
     defs = {_def(spec.noun): record}
     by_prefix = [rule for rule in rules if isinstance(rule, ByPrefix)]
     for rule in by_prefix:
         # The fields every other record must give, and the only ones a prefixed record takes.
         record["required"] = [*record["required"], *rule.required]
-        shaped = _record(tuple(f for f in spec.fields if f.name in rule.only))
+        shaped = _record(tuple(f for f in spec.fields if f.name in rule.only), kind)
         defs[_prefixed_def(rule, spec.noun)] = shaped
     if spec.single:
         # `success:` with nothing under it is the policy with every default.
@@ -180,16 +191,16 @@ def json_schemas() -> dict[str, dict[str, Any]]:
     return {spec.filename: json_schema(kind) for kind, spec in KINDS.items()}
 
 
-def _property(field: Field) -> dict[str, Any]:
+def _property(field: Field, path: str) -> dict[str, Any]:
     if field.nested:
-        schema = _record(field.fields)
+        schema = _record(field.fields, path)
     elif field.many:
         # Items are compared as JSON values, the loader compares them as text: 1 and '1' differ.
         schema = {"type": "array", "items": _typed(field), "minItems": 1, "uniqueItems": True}
     else:
         schema = _typed(field)
-    if field.name in _NOTES:
-        schema["description"] = _NOTES[field.name]
+    if path in NOTES:
+        schema["description"] = NOTES[path]
     if not field.required and field.default not in (None, ()):
         schema["default"] = _plain(field.default)
     return schema

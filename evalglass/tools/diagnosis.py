@@ -9,7 +9,8 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from evalglass.core.authority import Outcome, evidence_shortfall, resolve
+from evalglass.core.authority import Outcome, resolve
+from evalglass.core.conditions import BY_CODE, evidence_shortfall
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.core.numbers import fmt, plural
 from evalglass.core.perfect import (
@@ -241,9 +242,10 @@ def _gates(
 
 
 def _of_records(reasons: tuple[Reason, ...]) -> tuple[Reason, ...]:
-    """The reasons that are the records' doing. Without a run, any judged metric "cannot be
-    shown independent": that is for the run to show, not a problem in the records."""
-    return tuple(r for r in reasons if r.code is not C.JUDGE_NOT_INDEPENDENT)
+    """The reasons that are the records' doing. Without a run, a condition about the run (a
+    judged metric "cannot be shown independent") is for the run to show, not a problem in the
+    records."""
+    return tuple(r for r in reasons if not (r.code in BY_CODE and BY_CODE[r.code].about_run))
 
 
 def _blocked(

@@ -1,4 +1,5 @@
-"""Every reason code in plain words: what it means for the metric, and who can change it.
+"""Every reason code in plain words: what it means for the metric, and who can change it. The
+authority codes' words are their conditions' (evalglass/core/conditions.py).
 
 Read by `explain` and `doctor`; it explains decisions already made and never makes one.
 """
@@ -8,101 +9,14 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 
+from evalglass.core.conditions import CONDITIONS
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import GateCode as G
 from evalglass.reasons import ValidityCode as V
 
 PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
     {
-        C.NO_RECORD: (
-            "metrics.yaml does not mention this metric, so nobody has decided what it is for. "
-            "It is shown and never enforced until it has a record."
-        ),
-        C.METRIC_NOT_GATING: (
-            "Its status in metrics.yaml is not `gating`: the eval leads have not asked for it to "
-            "fail builds. Only `gating` metrics may."
-        ),
-        C.THRESHOLD_MISSING: (
-            "thresholds.yaml has no bar for it, so there is nothing to compare its value with."
-        ),
-        C.THRESHOLD_PROPOSED: (
-            "Its threshold is only proposed. A bar may fail builds once its owner approves it "
-            "(approval: approved, with approved_by and approved_on)."
-        ),
-        C.DATASET_PROPOSED: (
-            "Its dataset is only proposed: nobody has yet checked that the data (labels, "
-            "coverage, leakage) is fit to decide a release on."
-        ),
-        C.JUDGE_UNCALIBRATED: (
-            "It is graded by a model judge whose grades have not (yet) been checked against "
-            "human labels. An unchecked grader cannot fail a build."
-        ),
-        C.DANGLING_REFERENCE: (
-            "The metric names a dataset or judge that has no record (or, for a check's metric, "
-            "checks.yaml has no check of its name), usually a typo in an id. A missing record is "
-            "not 'proposed': an authorized metric blocks on it."
-        ),
-        C.POLICY_NOT_PERMITTED: (
-            "Data governance has not permitted results on this dataset to decide a release "
-            "(policies.yaml: permitted or redacted). A dataset with no policy counts as not."
-        ),
-        C.DATASET_RETIRED: (
-            "Its dataset is retired. An authorized metric on retired data blocks rather than "
-            "quietly passing or turning informational."
-        ),
-        C.DATASET_MISMATCH: (
-            "The eval output says it ran on another dataset (a name that is neither the "
-            "record's id nor one of its names:), or on another version or content (fingerprint) "
-            "of it, than the one validated in datasets.yaml, so the number is not about the "
-            "checked data."
-        ),
-        C.DATASET_UNVERIFIABLE: (
-            "The dataset record pins a fingerprint, and the eval output records nothing it can "
-            "be computed from (docs/formats.md says what each format needs), so it cannot show "
-            "it measured that data. Re-run so the output records its samples."
-        ),
-        C.JUDGE_DRIFTED: (
-            "Its judge was calibrated once but no longer agrees with human labels. Its grades "
-            "cannot decide anything until it is recalibrated."
-        ),
-        C.JUDGE_RETIRED: "Its judge is retired: its grades no longer decide anything.",
-        C.JUDGE_EVIDENCE_INSUFFICIENT: (
-            "The judge's record points to calibration evidence (a file `evalglass calibrate` "
-            "wrote) and holds it to that: the file is missing or unreadable, is for another "
-            "judge or model, or its agreement with human labels falls short of the record's "
-            "min_agreement (the lower end of the interval, not the value). Re-calibrate, or "
-            "point `evidence` at the right file."
-        ),
-        C.JUDGE_NOT_INDEPENDENT: (
-            "The judge, or a grader the output names, is (or cannot be shown not to be) the "
-            "model under evaluation, however its name is spelled. A model grading itself is "
-            "not independent evidence; the output must name its model."
-        ),
-        C.JUDGE_MODEL_MISMATCH: (
-            "The output says its judgments were graded by another model than the judge the "
-            "records name (or by several, one of them another), or by a model while "
-            "metrics.yaml names no judge. The calibration vouches for the judge, not for that "
-            "grader: re-grade with the judge, or record the grader as the judge."
-        ),
-        C.BASELINE_MISSING: (
-            "The metric is compared with an approved baseline, and baselines.yaml has none."
-        ),
-        C.BASELINE_NOT_COMPARABLE: (
-            "The baseline was measured on other data or graded by another judge than today's "
-            "records describe, so a comparison with it would not mean anything."
-        ),
-        C.APPROVAL_STALE: (
-            "The threshold's approval was given for other data or another grader than the "
-            "records now name: its approved_for names another dataset version or fingerprint, "
-            "or another judge model (another snapshot counts), than datasets.yaml and judges.yaml "
-            "hold today. The approver vouched for what they saw; the bar's owner must approve it "
-            "again for what is there now."
-        ),
-        C.APPROVAL_EXPIRED: (
-            "The threshold's approval held until its expires_on date, and the evaluation date is "
-            "later. The bar's owner must approve it again (a new approved_on, and a new "
-            "expires_on or none)."
-        ),
+        **{row.code: row.plain for row in CONDITIONS},
         V.VALUE_MISSING: "No value was measured for this metric in the outputs given.",
         V.VALUE_NOT_FINITE: "The measured value is not a number (NaN or infinite).",
         V.TOO_FEW_SAMPLES: (

@@ -1,0 +1,110 @@
+"""Regenerate the parts of docs/ that restate the code, or check that they still do.
+
+    python scripts/docs.py           rewrite every generated block in docs/
+    python scripts/docs.py --check   change nothing; exit 1 naming each block that differs
+
+A generated block sits between `<!-- generated: NAME -->` and `<!-- end generated -->`; the
+text around it is written by hand. The test suite runs --check (tests/test_docs_generated.py),
+so a reason code, condition or format added in code and not in the docs fails CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from evalglass.core.conditions import AUTHORIZING, BY_CODE, SOUNDNESS, Condition
+from evalglass.evidence import registry
+from evalglass.reasons import AuthorityCode
+
+_BLOCK = re.compile(
+    r"(?P<open><!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(?P<close><!-- end generated -->)",
+    re.DOTALL,
+)
+
+
+def _condition_table(rows: tuple[Condition, ...]) -> str:
+    lines = ["| condition | reason code when it fails |", "|---|---|"]
+    lines += [f"| {row.holds_when} | `{row.code.value}` |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _stage_1() -> str:
+    return _condition_table((BY_CODE[AuthorityCode.NO_RECORD], *AUTHORIZING))
+
+
+def _stage_2() -> str:
+    return _condition_table(SOUNDNESS)
+
+
+def _input_formats() -> str:
+    names = ", ".join(f"`{name}`" for name in registry.names())
+    return f"`--input-format NAME` ({names}) reads every file as that format instead.\n"
+
+
+# Each block's name, the file it lives in, and what writes it.
+BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
+    "authority-stage-1": ("docs/authority.md", _stage_1),
+    "authority-stage-2": ("docs/authority.md", _stage_2),
+    "input-formats": ("docs/formats.md", _input_formats),
+}
+
+
+def regenerate(root: Path) -> dict[Path, str]:
+    """Every docs file holding a block, as it reads with each block regenerated. A block
+    missing from its file, or one no generator writes, is an error (SystemExit)."""
+    pages = sorted({relative for relative, _ in BLOCKS.values()})
+    out = {}
+    for relative in pages:
+        path = root / relative
+        found: set[str] = set()
+
+        def fill(
+            match: re.Match[str], path: Path = path, found: set[str] = found, page: str = relative
+        ) -> str:
+            name = match["name"]
+            if BLOCKS.get(name, ("", None))[0] != page:
+                raise SystemExit(f"{path}: no generator writes block '{name}' here")
+            found.add(name)
+            return match["open"] + BLOCKS[name][1]() + match["close"]
+
+        out[path] = _BLOCK.sub(fill, path.read_text(encoding="utf-8"))
+        missing = sorted(n for n, (rel, _) in BLOCKS.items() if rel == relative and n not in found)
+        if missing:
+            raise SystemExit(f"{path}: missing generated block(s): {', '.join(missing)}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Regenerate (or with --check, compare) every block; the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 on a difference"
+    )
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout (default: this one)")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, text in regenerate(args.root).items():
+        if path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path)
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+    if args.check and stale:
+        for path in stale:
+            print(
+                f"{path}: generated docs are out of date; run python scripts/docs.py",
+                file=sys.stderr,
+            )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
