@@ -59,3 +59,23 @@ def test_a_block_removed_from_its_page_is_an_error(tmp_path: Path) -> None:
     result = _docs(root, "--check")
     assert result.returncode != 0
     assert "missing generated block(s): input-formats" in result.stderr
+
+
+def test_the_exit_code_table_lists_every_exit_code_the_scorecard_commands_use() -> None:
+    """docs/ci.md's exit-code table has a row for each code core/exits.py holds for a run's
+    verdict, bad usage, bad input and evalglass's own bugs, and no other."""
+    import re
+
+    from evalglass.core import exits
+
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    table = text.split("| exit | meaning | a pipeline should |", 1)[1].split("\n\n", 1)[0]
+    documented = {int(m) for m in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)}
+    codes = {
+        *exits.VERDICT_EXIT.values(),
+        exits.NO_GATE_REQUIRED_EXIT,
+        exits.USAGE_EXIT,
+        exits.INPUT_ERROR_EXIT,
+        exits.INTERNAL_ERROR_EXIT,
+    }
+    assert documented == codes

@@ -63,6 +63,13 @@ _SUFFIX = {
 }  # fmt: skip
 
 
+def test_every_format_has_golden_files() -> None:
+    """A new --format gets its golden files by being added here: the table is the whole Format
+    vocabulary, so a format left out fails rather than going unreviewed."""
+    assert set(_SUFFIX) == set(Format)
+    assert len(set(_SUFFIX.values())) == len(_SUFFIX)
+
+
 def _outputs() -> dict[str, Callable[[], str]]:
     """Every golden file, by its path under tests/golden/, and how to render it now."""
     outputs: dict[str, Callable[[], str]] = {}

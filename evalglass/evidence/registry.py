@@ -1,5 +1,6 @@
 """The formats evalglass reads: one registry of adapters, each declared by its own module under
-evidence/adapters/ as `ADAPTER`. Adding a format is adding that module (and its tests).
+evidence/adapters/ as `ADAPTER` and listed once in FORMATS below. Adding a format is adding that
+module, its line in FORMATS, and its tests.
 
 Recognising a file must stay cheap: an adapter module imports only what its sniffer needs at the
 top, and its reading machinery (archives, decompressors) inside `read`.
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,22 @@ if TYPE_CHECKING:
 
 # How many bytes from the start of a file a sniffer sees.
 HEAD = 4096
+
+# Every format by name (`--input-format`), with the module under adapters/ declaring it, in the
+# order files are offered to them: a framework's own format before the generic ones it resembles,
+# and generic JSON, which claims any JSON object, last. Read without importing an adapter, so
+# `--help` can list the names for nothing.
+FORMATS: tuple[tuple[str, str], ...] = (
+    ("deepeval", "deepeval"),
+    ("inspect", "inspect_log"),
+    ("lm-eval", "lmeval"),
+    ("promptfoo", "promptfoo"),
+    ("aggregates", "aggregates"),
+    ("judgments", "judgments"),
+    ("parquet", "parquet"),
+    ("rows", "rows"),
+    ("generic", "generic"),
+)
 
 
 def _holds_runs(path: Path, head: bytes) -> str | None:
@@ -38,8 +54,6 @@ class Adapter:
     sniff: Callable[[Path, bytes], bool]
     # The file's measurements; OutputError for anything in the file it cannot use.
     read: Callable[[Path, str], tuple[Measurement, ...]]
-    # Tried in ascending rank: a framework's own format before the generic ones it resembles.
-    rank: int = 0
     # The framework's own files that hold no run (an index, a cache, a report with too little in
     # it): what the file is, said to the user when it is skipped; None for any other file.
     # Asked before any format sniffs, from the same path and head; never raises.
@@ -51,21 +65,15 @@ class Adapter:
 
 @functools.cache
 def adapters() -> tuple[Adapter, ...]:
-    """Every adapter, in the order files are offered to them."""
-    from evalglass.evidence import adapters as package
-
-    found = [
-        importlib.import_module(f"{package.__name__}.{info.name}").ADAPTER
-        for info in pkgutil.iter_modules(package.__path__)
-        if not info.name.startswith("_")
-    ]
-    return tuple(sorted(found, key=lambda a: (a.rank, a.name)))
+    """Every adapter, in the order files are offered to them (FORMATS)."""
+    package = "evalglass.evidence.adapters"
+    return tuple(importlib.import_module(f"{package}.{module}").ADAPTER for _, module in FORMATS)
 
 
 def names() -> tuple[str, ...]:
     """Every format's name, in the order files are offered to them: the choices of
     `--input-format`."""
-    return tuple(a.name for a in adapters())
+    return tuple(name for name, _ in FORMATS)
 
 
 def by_name(name: str) -> Adapter | None:

@@ -243,6 +243,5 @@ ADAPTER = Adapter(
     f".csv or .jsonl with an {MARKER} column",
     sniff=sniff,
     read=read,
-    rank=1,
     read_together=read_together,
 )

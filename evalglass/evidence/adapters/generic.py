@@ -145,5 +145,4 @@ ADAPTER = Adapter(
     recognises='the generic format: a .json object with "metrics"',
     sniff=sniff,
     read=read,
-    rank=2,
 )

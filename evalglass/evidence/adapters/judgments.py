@@ -156,5 +156,4 @@ ADAPTER = Adapter(
     '"passed"',
     sniff=sniff,
     read=read,
-    rank=1,
 )

@@ -215,6 +215,5 @@ ADAPTER = Adapter(
     recognises="Parquet rows (PAR1) with metric and score columns",
     sniff=sniff,
     read=read,
-    rank=1,
     read_together=read_together,
 )

@@ -166,5 +166,4 @@ ADAPTER = Adapter(
     recognises="per-sample rows: .jsonl objects or .csv columns with metric and score",
     sniff=sniff,
     read=read,
-    rank=1,
 )

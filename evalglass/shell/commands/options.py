@@ -14,6 +14,7 @@ import typer
 from evalglass.core.exits import (
     USAGE_EXIT,
 )
+from evalglass.evidence import registry
 from evalglass.render import Format
 from evalglass.render.safe_text import escape
 
@@ -98,18 +99,10 @@ NewRecords = Annotated[
 ]
 
 
-INPUT_FORMATS = (
-    "deepeval", "inspect", "lm-eval", "promptfoo", "aggregates", "judgments", "parquet", "rows",
-    "generic",
-)  # fmt: skip
-
-
 def _known_format(value: str | None) -> str | None:
-    if value is not None:
-        from evalglass.evidence.registry import names
-
-        if value not in names():
-            raise typer.BadParameter(f"{escape(value)!r}: expected one of {', '.join(names())}")
+    if value is not None and value not in registry.names():
+        choices = ", ".join(registry.names())
+        raise typer.BadParameter(f"{escape(value)!r}: expected one of {choices}")
     return value
 
 
@@ -128,9 +121,7 @@ InputFormat = Annotated[
     typer.Option(
         "--input-format",
         metavar="FORMAT",
-        # Named here rather than read from the registry, so `--help` imports no adapters; a test
-        # keeps the two equal.
-        help="Read every output as this format: " + ", ".join(INPUT_FORMATS) + ".",
+        help="Read every output as this format: " + ", ".join(registry.names()) + ".",
         callback=_known_format,
     ),
 ]
