@@ -74,7 +74,8 @@ def test_gitlab_job_writes_every_report_on_a_loosening_merge_request(tmp_path: P
     """The GitLab job's script lines, run as GitLab runs them (one bash under `set -eo pipefail`,
     so a failing line stops the job), on a merge request that loosens a threshold: the JUnit
     report and every scorecard are written, and the job fails with the diff's code (1), the
-    score having passed."""
+    score having passed. The records are the base commit's, by id, though the merge request's
+    own code pointed the target branch at itself."""
     origin, work = tmp_path / "origin.git", tmp_path / "work"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
     work.mkdir()
@@ -84,6 +85,9 @@ def test_gitlab_job_writes_every_report_on_a_loosening_merge_request(tmp_path: P
     _git(work, "commit", "-qm", "records")
     _git(work, "remote", "add", "origin", str(origin))
     _git(work, "push", "-q", "origin", "main")
+    base = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True, check=True
+    ).stdout.strip()
     _git(work, "checkout", "-q", "-b", "loosen")
     thresholds = work / "host_records" / "thresholds.yaml"
     thresholds.write_text(thresholds.read_text().replace("value: 0.85", "value: 0.8", 1))
@@ -93,8 +97,11 @@ def test_gitlab_job_writes_every_report_on_a_loosening_merge_request(tmp_path: P
     stubs = tmp_path / "bin"
     stubs.mkdir()
     (stubs / "pip").write_text("#!/bin/sh\nexit 0\n")
+    # The merge request's own eval code also points the target branch's name at its own
+    # commit: the job reads the base commit by id, so that changes nothing.
     (stubs / "inspect").write_text(
         f"#!/bin/sh\nmkdir -p logs && cp '{ROOT / 'examples' / 'run.json'}' logs/\n"
+        "git push -q -f origin HEAD:main && git fetch -q origin main\n"
     )
     for stub in stubs.iterdir():
         stub.chmod(0o755)
@@ -105,7 +112,7 @@ def test_gitlab_job_writes_every_report_on_a_loosening_merge_request(tmp_path: P
         env={
             "PATH": f"{stubs}:{Path(sys.executable).parent}:/usr/bin:/bin",
             "HOME": str(tmp_path),
-            "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main",
+            "CI_MERGE_REQUEST_DIFF_BASE_SHA": base,
         },
         capture_output=True,
         text=True,
