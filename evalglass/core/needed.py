@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import attrs
 
@@ -136,34 +137,16 @@ def _n_at(holds: Callable[[float, int], bool], s: Search, guess: int) -> int | N
 _FAR = 1e300
 
 
+_N = TypeVar("_N", int, float)
+
+
 def _nearest_int(
     holds: Callable[[int], bool], guess: int, side: int, low: int, high: int
 ) -> int | None:
     """The passing integer of [low, high] next to the failing ones, where `holds` is monotone
     and true toward `side` (+1: the larger); None when none passes. It gallops from `guess`
     (a closed form's answer, so usually a step or two away), then bisects."""
-    start = min(max(guess, low), high)
-    if holds(start):
-        passing, step = start, 1
-        while True:
-            x = passing - side * step
-            if not low <= x <= high:
-                end = low if side > 0 else high
-                return end if end == passing or holds(end) else _edge_int(holds, passing, end)
-            if not holds(x):
-                return _edge_int(holds, passing, x)
-            passing, step = x, step * 2
-    failing, step = start, 1
-    while True:
-        x = failing + side * step
-        if not low <= x <= high:
-            end = high if side > 0 else low
-            if end == failing or not holds(end):
-                return None
-            return _edge_int(holds, end, failing)
-        if holds(x):
-            return _edge_int(holds, x, failing)
-        failing, step = x, step * 2
+    return _gallop(holds, min(max(guess, low), high), 1, side, low, high, _edge_int)
 
 
 def _nearest_float(
@@ -173,15 +156,29 @@ def _nearest_float(
     to adjacent doubles."""
     start = min(max(guess, low), high)
     unit = math.ulp(start) if start else math.ulp(1e-300)
+    return _gallop(holds, start, unit, side, low, high, _edge)
+
+
+def _gallop(
+    holds: Callable[[_N], bool],
+    start: _N,
+    unit: _N,
+    side: int,
+    low: _N,
+    high: _N,
+    edge: Callable[[Callable[[_N], bool], _N, _N], _N],
+) -> _N | None:
+    """From `start`, steps of `unit` doubling each time away from the edge while on its side,
+    then `edge` bisects between the last passing and the first failing point."""
     if holds(start):
         passing, step = start, unit
         while True:
             x = passing - side * step
             if not low <= x <= high:
                 end = low if side > 0 else high
-                return end if end == passing or holds(end) else _edge(holds, passing, end)
+                return end if end == passing or holds(end) else edge(holds, passing, end)
             if not holds(x):
-                return _edge(holds, passing, x)
+                return edge(holds, passing, x)
             passing, step = x, step * 2
     failing, step = start, unit
     while True:
@@ -190,9 +187,9 @@ def _nearest_float(
             end = high if side > 0 else low
             if end == failing or not holds(end):
                 return None
-            return _edge(holds, end, failing)
+            return edge(holds, end, failing)
         if holds(x):
-            return _edge(holds, x, failing)
+            return edge(holds, x, failing)
         failing, step = x, step * 2
 
 
