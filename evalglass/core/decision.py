@@ -4,6 +4,8 @@ Metrics that are not can_gate are never compared: their result is `not_enforced`
 number says. A threshold may hold an absolute bar (`value`), a largest allowed regression from
 the approved baseline (`max_drop`, `max_relative_drop`), or both; every one given must hold.
 A host check has no threshold and no interval: its attempts are its result (`_check_gate`).
+For either, a pass that came only after earlier attempts missed is a warning, and a fail when it
+came later than the success policy's `max_attempts` allows (`_retried`, worded by `retry_text`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import attrs
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
-from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
+from evalglass.core.numbers import fmt, interval_label, interval_text, n_text, plural
 from evalglass.core.regression import Difference, change_family, difference
 from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
@@ -77,15 +79,18 @@ def decide(
     check: CheckScope | None = None,
     left_out: str = "",
     what_it_takes: bool = True,
+    max_attempts: int | None = None,
 ) -> GateResult:
     """The gate result for one metric; compares only when authority is can_gate. `check` is
-    given for a host check's metric, which its attempts decide instead of a threshold. `left_out`
+    given for a host check's metric, which its attempts decide instead of a threshold.
+    `max_attempts` is the success policy's: the latest attempt a gate may pass on after an
+    earlier one missed (None: any, with the warning). `left_out`
     says why this run's scope leaves out an eval metric it has no measurement for (a fast-tier
     run): then it is not run, as a check of another tier is, instead of unsound. Without
     `what_it_takes`, a bound-decided gate leaves `needed` unset (for callers that decide many
     hypothetical runs and read only the result)."""
     if check is not None:
-        return _check_gate(measurement, validity, authority, check)
+        return _check_gate(measurement, validity, authority, check, max_attempts)
     if left_out and measurement is None:
         return GateResult(
             Result.NOT_ENFORCED, (Reason(G.NOT_RUN, left_out),), f"not run: {left_out}; not enforced"
@@ -122,10 +127,14 @@ def decide(
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
-    retried = _after_failed_attempts(measurement, threshold)
-    if retried is not None:
-        # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry.
-        return GateResult(Result.WARN, (retried,), evidence, change=change, needed=needed)
+    tries = _after_failed_attempts(measurement, threshold, baseline)
+    if tries is not None:
+        # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
+        # past the policy's bound it fails, and no value or n would pass it.
+        reason = _retried(tries, max_attempts)
+        if reason.code is G.TOO_MANY_ATTEMPTS:
+            return GateResult(Result.FAIL, (reason,), evidence, change=change)
+        return GateResult(Result.WARN, (reason,), evidence, change=change, needed=needed)
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
@@ -195,25 +204,72 @@ def _needed(
     return search_needed(bars, clears, search)
 
 
-def _after_failed_attempts(m: Measurement, threshold: ThresholdRecord) -> Reason | None:
-    """Why a pass came only after earlier attempts of the same evaluation did not pass: an
-    earlier value that misses the bar (even as a point), or one never measured."""
-    limit = threshold.value
-    if limit is None or not m.earlier:
+@attrs.frozen
+class Tries:
+    """A pass that came only after earlier attempts missed: the deciding attempt's number (its
+    place among all attempts, by start time) and how many before it did not pass."""
+
+    attempt: int
+    failed: int
+
+
+def _after_failed_attempts(
+    m: Measurement, threshold: ThresholdRecord, baseline: BaselineRecord | None
+) -> Tries | None:
+    """The attempts behind a pass, when earlier attempts of the same evaluation did not pass:
+    an earlier value that misses a bar of the threshold (even as a point: the absolute value,
+    the drop from the baseline), or one never measured. None when every earlier one passed."""
+    if not m.earlier:
         return None
-    failed = sum(1 for a in m.earlier if a.value is None or not threshold.op.holds(a.value, limit))
+    failed = sum(
+        1 for a in m.earlier if a.value is None or not _point_holds(a.value, threshold, baseline)
+    )
     if not failed:
         return None
-    attempt = len(m.earlier) + 1
-    said = "earlier attempt" if failed == 1 else "earlier attempts"
-    return Reason(G.PASSED_ON_RETRY, f"passed on attempt {attempt}; {failed} {said} failed")
+    return Tries(attempt=len(m.earlier) + 1, failed=failed)
+
+
+def _point_holds(value: float, threshold: ThresholdRecord, baseline: BaselineRecord | None) -> bool:
+    """Whether `value`, taken as a point, clears every bar of the threshold it can be compared
+    with (a drop only with a baseline value)."""
+    if threshold.value is not None and not threshold.op.holds(value, threshold.value):
+        return False
+    if threshold.regression and baseline is not None and baseline.value is not None:
+        allowed = _allowed_drop(threshold, baseline.value)
+        higher = threshold.op.higher_is_better
+        limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+        return op.holds(value - baseline.value, limit)
+    return True
+
+
+def _retried(tries: Tries, max_attempts: int | None) -> Reason:
+    """A pass after failed attempts: a warning within the policy's bound, a fail past it."""
+    if max_attempts is not None and tries.attempt > max_attempts:
+        return Reason(G.TOO_MANY_ATTEMPTS, retry_text(tries, max_attempts))
+    return Reason(G.PASSED_ON_RETRY, retry_text(tries))
+
+
+def retry_text(tries: Tries, max_attempts: int | None = None) -> str:
+    """The one wording of a pass after failed attempts, in gate reasons and verdict lines alike:
+    `passed on attempt 3; 2 earlier attempts failed`, and past the policy's bound `...; at most
+    2 attempts allowed (max_attempts)`."""
+    said = "earlier attempt" if tries.failed == 1 else "earlier attempts"
+    text = f"passed on attempt {tries.attempt}; {tries.failed} {said} failed"
+    if max_attempts is not None and tries.attempt > max_attempts:
+        text += f"; at most {plural(max_attempts, 'attempt')} allowed (max_attempts)"
+    return text
 
 
 def _check_gate(
-    measurement: Measurement | None, validity: Validity, authority: Authority, check: CheckScope
+    measurement: Measurement | None,
+    validity: Validity,
+    authority: Authority,
+    check: CheckScope,
+    max_attempts: int | None,
 ) -> GateResult:
     """A check passes iff its process exited as expected in time (or its file holds); a gating
-    check that failed was run once more, and passing only then is a warning."""
+    check that failed was run once more, and passing only then is a warning (a fail under a
+    policy of `max_attempts: 1`)."""
     attempts = () if measurement is None else measurement.attempts
     if not check.started:
         said = f"not run: {check.not_started}" if check.not_started else "not run"
@@ -231,11 +287,10 @@ def _check_gate(
     if attempts[-1].outcome is not AttemptOutcome.PASSED:
         return GateResult(Result.FAIL, evidence=evidence)
     if len(attempts) > 1:
-        reason = Reason(
-            G.PASSED_ON_RETRY,
-            "failed its first attempt and passed when run once more: a flaky gate",
-        )
-        return GateResult(Result.WARN, (reason,), evidence)
+        # Only an attempt that did not pass is ever retried: every one before the last failed.
+        reason = _retried(Tries(len(attempts), len(attempts) - 1), max_attempts)
+        result = Result.FAIL if reason.code is G.TOO_MANY_ATTEMPTS else Result.WARN
+        return GateResult(result, (reason,), evidence)
     return GateResult(Result.PASS, evidence=evidence)
 
 

@@ -62,6 +62,10 @@ _NOTES: Mapping[str, str] = {
         "`evalglass metrics` prints it (docs/formats.md)."
     ),
     "must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
+    "max_attempts": (
+        "The latest attempt a gate may pass on after an earlier attempt missed its bar; a "
+        "later pass fails the gate (too_many_attempts). 1: every attempt must pass."
+    ),
 }
 
 
