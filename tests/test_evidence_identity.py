@@ -203,6 +203,28 @@ def test_a_rescored_log_is_no_copy_and_its_new_scorers_are_read_from_it() -> Non
     assert all(m.earlier == () for m in evidence.measurements.values())
 
 
+IN_PLACE = RUNS / "rescored-in-place" / f"{ORIGINAL.stem}-rescored.eval"
+
+
+@pytest.mark.parametrize("order", ["original first", "re-scored first"])
+def test_one_metric_with_other_numbers_in_two_files_of_one_run_is_exit_4_naming_both(
+    tmp_path: Path, order: str
+) -> None:
+    """`inspect score --action overwrite` of the same scorer (exact, with a corrected rule)
+    writes a second file of the run: the same eval_id and start time, and arith/exact/accuracy
+    1.0 where the original has 0.667 (Inspect's own values). Neither file dates the scoring, so
+    which is current cannot be told: an output error naming both files, in either order, with
+    nothing on stdout, never the file order deciding."""
+    given = [ORIGINAL, IN_PLACE] if order == "original first" else [IN_PLACE, ORIGINAL]
+    done = cli("score", *map(str, given), "--records", str(ROOT / "host_records"), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (4, "")
+    (line,) = done.stderr.splitlines()
+    assert str(ORIGINAL) in line and str(IN_PLACE) in line
+    assert "metric 'arith/exact/accuracy' reads " in line
+    assert "0.6666666666666666 (n 24)" in line and "1.0 (n 24)" in line
+    assert "which scoring is current cannot be told" in line
+
+
 def test_a_run_completing_a_stopped_one_is_one_evaluation_not_a_second_attempt() -> None:
     """`inspect eval-retry` keeps the errored run's task_id: its completed result decides, and
     the errored run is not listed as an earlier attempt. Independent runs (new task_ids) are
