@@ -184,3 +184,27 @@ def test_the_json_policy_carries_max_attempts() -> None:
     (x,) = [m for m in doc["metrics"] if m["id"] == "qa/x"]
     assert [r["code"] for r in x["gate"]["reasons"]] == ["too_many_attempts"]
     assert doc["exit_code"] == 1
+
+
+def test_the_policy_line_states_a_bound_other_than_the_default() -> None:
+    """`every attempt must pass` for 1, the latest attempt for another bound; the default (2)
+    adds nothing to the policy line, as without success.yaml."""
+    lines = {
+        bound: render(card_of(SuccessPolicy(max_attempts=bound), ()), Format.TERMINAL)
+        for bound in (1, 2, 3)
+    }
+    policy = "success policy (success.yaml): every gate must pass"
+    assert f"{policy}, every attempt must pass\n" in lines[1]
+    assert f"{policy}\n" in lines[2]
+    assert f"{policy}, a pass by attempt 3 at the latest\n" in lines[3]
+
+
+def test_a_must_pass_gate_failed_by_its_attempts_says_why() -> None:
+    """The must_pass line of a gate that held its bar but took too many attempts gives the
+    attempts, not only the numbers that held."""
+    card = card_of(SuccessPolicy(must_pass=("qa/x",)), (MISSED, MISSED))
+    (unmet,) = card.policy.unmet
+    assert unmet.message == (
+        "must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
+        "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))"
+    )
