@@ -8,6 +8,7 @@ import datetime as dt
 import itertools
 import json
 
+import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
@@ -207,4 +208,23 @@ def test_a_must_pass_gate_failed_by_its_attempts_says_why() -> None:
     assert unmet.message == (
         "must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
         "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))"
+    )
+
+
+def test_the_verdict_line_names_five_retried_gates_and_counts_the_rest() -> None:
+    """Six gates each passed on attempt 2: five named (failures first, then by id), one
+    counted, so the first line stays a line."""
+    ids = [f"qa/{c}" for c in "abcdef"]
+    records = HostRecords(
+        metrics=dict.fromkeys(ids, METRIC),
+        thresholds=dict.fromkeys(ids, BAR),
+        datasets=DATASETS,
+        policies=POLICIES,
+    )
+    measurements = {i: attrs.evolve(measured(0.9, (MISSED,)), id=i) for i in ids}
+    card = assemble(records, Evidence(measurements=measurements), evaluated_at=WHEN)
+    line = render(card, Format.TERMINAL).splitlines()[0]
+    said = "passed on attempt 2; 1 earlier attempt failed"
+    assert line.endswith(
+        "".join(f"; {i} {said}" for i in ids[:5]) + "; 1 more gate passed only after failed attempts"
     )

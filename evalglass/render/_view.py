@@ -50,7 +50,8 @@ def _retried(scorecard: Scorecard) -> str:
         if reason.code in _RETRY_CODES
     ]
     if len(said) > _LISTED:
-        said[_LISTED:] = [f"{len(said) - _LISTED} more gates passed only after failed attempts"]
+        more = plural(len(said) - _LISTED, "more gate")
+        said[_LISTED:] = [f"{more} passed only after failed attempts"]
     return "".join(f"; {text}" for text in said)
 
 
