@@ -5,7 +5,7 @@ number says. A threshold may hold an absolute bar (`value`), a largest allowed r
 the approved baseline (`max_drop`, `max_relative_drop`), or both; every one given must hold.
 A host check has no threshold and no interval: its attempts are its result (`_check_gate`).
 For either, a pass that came only after earlier attempts missed is a warning, and a fail when it
-came later than the success policy's `max_attempts` allows (`_retried`, worded by `retry_text`).
+came later than the success policy's `max_attempts` allows (the rule and its words: `attempts`).
 """
 
 from __future__ import annotations
@@ -14,17 +14,23 @@ import enum
 
 import attrs
 
+from evalglass.core.attempts import Tries, after_failed_attempts, attempts_text, retried
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
-from evalglass.core.numbers import fmt, interval_label, interval_text, n_text, plural
-from evalglass.core.regression import Difference, change_family, difference
+from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
+from evalglass.core.regression import (
+    Difference,
+    allowed_drop,
+    change_family,
+    difference,
+    drop_bar,
+)
 from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
 from evalglass.core.validity import Validity
 from evalglass.evidence import stats
 from evalglass.evidence.model import (
-    Attempt,
     AttemptOutcome,
     Interval,
     MeanSd,
@@ -127,11 +133,11 @@ def decide(
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
-    tries = _after_failed_attempts(measurement, threshold, baseline)
+    tries = after_failed_attempts(measurement, threshold, baseline)
     if tries is not None:
         # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
         # past the policy's bound it fails, and no value or n would pass it.
-        reason = _retried(tries, max_attempts)
+        reason = retried(tries, max_attempts)
         if reason.code is G.TOO_MANY_ATTEMPTS:
             return GateResult(Result.FAIL, (reason,), evidence, change=change)
         return GateResult(Result.WARN, (reason,), evidence, change=change, needed=needed)
@@ -184,9 +190,7 @@ def _needed(
         family = change_family(m, baseline, level, current)
         if family is None:
             return None
-        higher = threshold.op.higher_is_better
-        allowed = _allowed_drop(threshold, baseline.value)
-        limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+        limit, op = drop_bar(threshold, baseline.value)
         bars.append(Bar(family[0], op, limit, value - baseline.value))
         point_clears = point_clears and op.holds(value - baseline.value, limit)
         held = f"{held}; {family[1]}"
@@ -202,62 +206,6 @@ def _needed(
         point_clears=point_clears,
     )
     return search_needed(bars, clears, search)
-
-
-@attrs.frozen
-class Tries:
-    """A pass that came only after earlier attempts missed: the deciding attempt's number (its
-    place among all attempts, by start time) and how many before it did not pass."""
-
-    attempt: int
-    failed: int
-
-
-def _after_failed_attempts(
-    m: Measurement, threshold: ThresholdRecord, baseline: BaselineRecord | None
-) -> Tries | None:
-    """The attempts behind a pass, when earlier attempts of the same evaluation did not pass:
-    an earlier value that misses a bar of the threshold (even as a point: the absolute value,
-    the drop from the baseline), or one never measured. None when every earlier one passed."""
-    if not m.earlier:
-        return None
-    failed = sum(
-        1 for a in m.earlier if a.value is None or not _point_holds(a.value, threshold, baseline)
-    )
-    if not failed:
-        return None
-    return Tries(attempt=len(m.earlier) + 1, failed=failed)
-
-
-def _point_holds(value: float, threshold: ThresholdRecord, baseline: BaselineRecord | None) -> bool:
-    """Whether `value`, taken as a point, clears every bar of the threshold it can be compared
-    with (a drop only with a baseline value)."""
-    if threshold.value is not None and not threshold.op.holds(value, threshold.value):
-        return False
-    if threshold.regression and baseline is not None and baseline.value is not None:
-        allowed = _allowed_drop(threshold, baseline.value)
-        higher = threshold.op.higher_is_better
-        limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
-        return op.holds(value - baseline.value, limit)
-    return True
-
-
-def _retried(tries: Tries, max_attempts: int | None) -> Reason:
-    """A pass after failed attempts: a warning within the policy's bound, a fail past it."""
-    if max_attempts is not None and tries.attempt > max_attempts:
-        return Reason(G.TOO_MANY_ATTEMPTS, retry_text(tries, max_attempts))
-    return Reason(G.PASSED_ON_RETRY, retry_text(tries))
-
-
-def retry_text(tries: Tries, max_attempts: int | None = None) -> str:
-    """The one wording of a pass after failed attempts, in gate reasons and verdict lines alike:
-    `passed on attempt 3; 2 earlier attempts failed`, and past the policy's bound `...; at most
-    2 attempts allowed (max_attempts)`."""
-    said = "earlier attempt" if tries.failed == 1 else "earlier attempts"
-    text = f"passed on attempt {tries.attempt}; {tries.failed} {said} failed"
-    if max_attempts is not None and tries.attempt > max_attempts:
-        text += f"; at most {plural(max_attempts, 'attempt')} allowed (max_attempts)"
-    return text
 
 
 def _check_gate(
@@ -288,36 +236,10 @@ def _check_gate(
         return GateResult(Result.FAIL, evidence=evidence)
     if len(attempts) > 1:
         # Only an attempt that did not pass is ever retried: every one before the last failed.
-        reason = _retried(Tries(len(attempts), len(attempts) - 1), max_attempts)
+        reason = retried(Tries(len(attempts), len(attempts) - 1), max_attempts)
         result = Result.FAIL if reason.code is G.TOO_MANY_ATTEMPTS else Result.WARN
         return GateResult(result, (reason,), evidence)
     return GateResult(Result.PASS, evidence=evidence)
-
-
-def attempts_text(attempts: tuple[Attempt, ...]) -> str:
-    """A check's attempts in one line: `passed: exit 0 (expected 0), 0.41 s`, with the retry."""
-    if not attempts:
-        return "no result"
-    texts = [attempt_text(a) for a in attempts]
-    if len(texts) == 1:
-        return texts[0]
-    return "; ".join(f"attempt {i}: {text}" for i, text in enumerate(texts, start=1))
-
-
-def attempt_text(attempt: Attempt) -> str:
-    """One attempt in words: how it ended and what was found, where a cached pass was recorded,
-    and, for an attempt that did not pass, the start of its last stderr line."""
-    words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
-             AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
-    text = f"{words[attempt.outcome]}: {attempt.found}"
-    if attempt.cached is not None:
-        text += (
-            f" (cached: recorded {attempt.cached.recorded} at commit {attempt.cached.commit[:12]})"
-        )
-    last = attempt.last_stderr_line
-    if last and attempt.outcome is not AttemptOutcome.PASSED:
-        text += f"; stderr: {last[:200]}"
-    return text
 
 
 def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
@@ -353,10 +275,10 @@ def _regression(
     """Non-inferiority: the run must show, at the interval level, it is no worse than allowed."""
     if change is None or baseline is None or baseline.value is None:
         return None
-    allowed = _allowed_drop(threshold, baseline.value)
+    allowed = allowed_drop(threshold, baseline.value)
     higher = threshold.op.higher_is_better
     # Higher is better: (current − baseline) must stay above −allowed; lower is better, mirrored.
-    limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+    limit, op = drop_bar(threshold, baseline.value)
     if decision is Decision.POINT:
         compared, label, how = change.value, "change", "point rule"
         holds = op.holds(compared, limit)
@@ -375,16 +297,6 @@ def _regression(
         f"{'drop' if higher else 'rise'} {fmt(allowed)}; current − baseline "
         f"{fmt(change.value)} from baseline {fmt(baseline.value)}, {pairing}, {how})",
     )
-
-
-def _allowed_drop(threshold: ThresholdRecord, baseline_value: float) -> float:
-    """The stricter of the absolute and the relative allowance, when both are given."""
-    allowances = []
-    if threshold.max_drop is not None:
-        allowances.append(threshold.max_drop)
-    if threshold.max_relative_drop is not None:
-        allowances.append(threshold.max_relative_drop * abs(baseline_value))
-    return min(allowances)
 
 
 def rule_text(t: ThresholdRecord) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from evalglass.core.decision import attempts_text
+from evalglass.core.attempts import attempts_text
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
