@@ -6,12 +6,13 @@ import json
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.errors import EvalglassError
-from evalglass.evidence.model import Evidence, Measurement, Run
+from evalglass.evidence.model import DatasetIdentity, Evidence, Measurement, Run
 from evalglass.evidence.read import read_outputs
 from evalglass.reasons import AuthorityCode, GateCode, ValidityCode
 from evalglass.records.load import load_records
@@ -39,6 +40,16 @@ def records() -> HostRecords:
 @pytest.fixture(scope="module")
 def evidence() -> Evidence:
     return read_outputs([ROOT / "examples" / "run.json"])
+
+
+@pytest.fixture(scope="module")
+def elsewhere(evidence: Evidence) -> Evidence:
+    """The example run with safety/toxicity measured on qa-gold, as one file naming one dataset
+    for every metric says, where its record is toxic-prompts."""
+    tox = evidence.measurements["safety/toxicity"]
+    qa = DatasetIdentity(name="qa-gold", version="2026-10")
+    moved = attrs.evolve(tox, run=attrs.evolve(tox.run, dataset=qa))
+    return attrs.evolve(evidence, measurements={**evidence.measurements, tox.id: moved})
 
 
 def test_every_reason_code_has_a_plain_explanation() -> None:
@@ -104,22 +115,22 @@ def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(
 
 
 def test_a_run_on_another_dataset_is_left_to_the_run(
-    records: HostRecords, evidence: Evidence
+    records: HostRecords, elsewhere: Evidence
 ) -> None:
-    """The example run names qa-gold, and safety/toxicity's record toxic-prompts: no records
-    edit can vouch that they are the same data, so the checklist leaves it to the run."""
-    x = explain("safety/toxicity", records, evidence)
+    """A run naming qa-gold for safety/toxicity, whose record is toxic-prompts: no records edit
+    can vouch that they are the same data, so the checklist leaves it to the run."""
+    x = explain("safety/toxicity", records, elsewhere)
     assert x.hypothetical is not None
     assert x.hypothetical.authority.outcome is Outcome.BLOCKED
     assert [r.code.value for r in x.checklist.outside] == ["dataset_mismatch"]
 
 
 def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
-    records: HostRecords, evidence: Evidence
+    records: HostRecords, elsewhere: Evidence
 ) -> None:
     """explain --format json: every edit in order, a value to choose shown as its placeholder, the
     hypothetical under its own key with gate_known false, and the record's place."""
-    x = explain("safety/toxicity", records, evidence)
+    x = explain("safety/toxicity", records, elsewhere)
     doc = json.loads(render(x, Format.JSON))
     assert [
         (e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
