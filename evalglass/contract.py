@@ -64,6 +64,11 @@ def _not_negative(_: object, attribute: attrs.Attribute[Any], value: int | None)
         raise ValueError(f"{attribute.name} must not be negative, got {value!r}")
 
 
+def _positive(_: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and value < 1:
+        raise ValueError(f"{attribute.name} must be at least 1, got {value!r}")
+
+
 def _pair(_: object, attribute: attrs.Attribute[Any], value: tuple[Any, ...] | None) -> None:
     if value is not None and len(value) != 2:
         raise ValueError(f"{attribute.name} must be [low, high], got {len(value)} numbers")
@@ -303,6 +308,8 @@ class Policy:
     min_gates: int = attrs.field(validator=_not_negative)
     min_pass_rate: float | None = attrs.field(validator=_rate)
     must_pass: tuple[str, ...]
+    # Written by every scorecard; a file from before the bound existed has none (null).
+    max_attempts: int | None = attrs.field(default=None, validator=_positive)
     decided_by: RuleName
     enforced: int = attrs.field(validator=_not_negative)
     passed: int = attrs.field(validator=_not_negative)

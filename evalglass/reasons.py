@@ -57,10 +57,13 @@ class ValidityCode(enum.Enum):
 
 
 class GateCode(enum.Enum):
-    """Why a gate's result is what it is, beyond comparing a number: a check's retry or scope."""
+    """Why a gate's result is what it is, beyond comparing a number: its attempts, or its scope."""
 
-    # A check failed, then passed when run once more: a warning, never a plain pass.
+    # A check failed, then passed when run once more, or an eval passed only on a later attempt
+    # of the same evaluation: a warning, never a plain pass.
     PASSED_ON_RETRY = "passed_on_retry"
+    # The pass came on a later attempt than the success policy's max_attempts allows: a fail.
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
     # A check this run did not start (another tier, or `evalglass score`): it decides nothing.
     NOT_RUN = "not_run"
 

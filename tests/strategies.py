@@ -426,6 +426,7 @@ _policies = st.builds(
     min_gates=_counts,
     min_pass_rate=_rates,
     must_pass=st.lists(_texts, max_size=2).map(tuple),
+    max_attempts=st.none() | st.integers(min_value=1, max_value=2**31),
     decided_by=_literal(contract.RuleName),
     enforced=_counts,
     passed=_counts,

@@ -43,7 +43,14 @@ def _measured(history: tuple[AttemptOutcome, ...]) -> Measurement | None:
     return measurement("c", CHECK, attempts)
 
 
-def expected(authority: Outcome, started: bool, history: tuple[AttemptOutcome, ...]) -> Result:
+# success.yaml's max_attempts: unbounded (a caller deciding without a policy), every attempt must
+# pass, the default of one retry, and more than a check is ever given.
+MAX_ATTEMPTS = [None, 1, 2, 3]
+
+
+def expected(
+    authority: Outcome, started: bool, history: tuple[AttemptOutcome, ...], max_attempts: int | None
+) -> Result:
     """The design's table for a check, read independently of the code."""
     if not started or authority is not Outcome.CAN_GATE:
         return Result.NOT_ENFORCED
@@ -51,27 +58,47 @@ def expected(authority: Outcome, started: bool, history: tuple[AttemptOutcome, .
         return Result.UNSOUND
     if history[-1] is F:
         return Result.FAIL
-    return Result.WARN if len(history) == 2 else Result.PASS
+    if len(history) == 2:
+        return Result.FAIL if max_attempts == 1 else Result.WARN
+    return Result.PASS
 
 
 @pytest.mark.parametrize(
-    ("authority", "started", "history"),
-    list(itertools.product(list(Outcome), (True, False), HISTORIES)),
+    ("authority", "started", "history", "max_attempts"),
+    list(itertools.product(list(Outcome), (True, False), HISTORIES, MAX_ATTEMPTS)),
 )
 def test_the_whole_check_gate_table(
-    authority: Outcome, started: bool, history: tuple[AttemptOutcome, ...]
+    authority: Outcome,
+    started: bool,
+    history: tuple[AttemptOutcome, ...],
+    max_attempts: int | None,
 ) -> None:
-    """Pass on the first attempt; warn on the retry; fail when the last failed; unsound when one
-    could not run (or a started check has no result); not enforced when not run or not can_gate."""
+    """Pass on the first attempt; warn on the retry (a fail `too_many_attempts` when every
+    attempt must pass); fail when the last failed; unsound when one could not run (or a started
+    check has no result); not enforced when not run or not can_gate."""
     m = _measured(history)
     scope = CheckScope(CHECK, "" if started else "a full-tier check, and this run is the fast tier")
-    gate = decide(m, assess(m, None), Authority(authority), None, None, check=scope)
-    assert gate.result is expected(authority, started, history)
+    gate = decide(
+        m, assess(m, None), Authority(authority), None, None, check=scope,
+        max_attempts=max_attempts,
+    )  # fmt: skip
+    assert gate.result is expected(authority, started, history, max_attempts)
     codes = [r.code for r in gate.reasons]
     if not started:
         assert codes == [GateCode.NOT_RUN]
     elif gate.result is Result.WARN:
         assert codes == [GateCode.PASSED_ON_RETRY]
+        assert gate.reasons[0].message == "passed on attempt 2; 1 earlier attempt failed"
+    elif gate.result is Result.FAIL and history[-1] is P:
+        assert [(r.code, r.message) for r in gate.reasons] == [
+            (
+                GateCode.TOO_MANY_ATTEMPTS,
+                (
+                    "passed on attempt 2; 1 earlier attempt failed; at most 1 attempt allowed "
+                    "(max_attempts)"
+                ),
+            )
+        ]
     elif gate.result is Result.UNSOUND:
         assert codes == (
             [ValidityCode.CHECK_COULD_NOT_RUN] if history else [ValidityCode.VALUE_MISSING]

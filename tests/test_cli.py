@@ -135,6 +135,7 @@ def test_the_success_policy_asks_for_gates_itself(work: Path) -> None:
         "min_gates": 2,
         "min_pass_rate": None,
         "must_pass": [],
+        "max_attempts": 2,
         "decided_by": "min_gates",
         "enforced": 1,
         "passed": 1,

@@ -45,7 +45,9 @@ def test_init_from_outputs_writes_a_record_per_metric_that_validates(work: Path)
     metrics = (records / "metrics.yaml").read_text()
     for metric in ("qa/exact_match", "qa/helpfulness", "latency/p95_seconds"):
         assert f"  '{metric}':\n    status: informational\n" in metrics
-    assert cli("validate", cwd=work).stdout == "ok: 11 records in host_records\n"
+    # The example names two datasets, qa-gold and (for safety/toxicity) toxic-prompts.
+    assert "\n  'toxic-prompts':\n" in (records / "datasets.yaml").read_text()
+    assert cli("validate", cwd=work).stdout == "ok: 12 records in host_records\n"
     commands = _next_commands(result.stdout)
     assert commands == [
         ["validate"], ["score", "logs"], ["explain", "latency/p95_seconds", "logs"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,88 @@ def test_dataset_identity_is_read(tmp_path: Path) -> None:
     """An output's dataset name, version and fingerprint reach the run."""
     m = one(tmp_path, 0.5, dataset={"name": "qa", "version": "2", "fingerprint": "sha256:1"})
     assert m.run.dataset == DatasetIdentity(name="qa", version="2", fingerprint="sha256:1")
+
+
+def test_a_metric_names_its_own_dataset_in_place_of_the_files(tmp_path: Path) -> None:
+    """One file of a QA set and a safety set: a metric's own `dataset` replaces the file's for
+    that metric (not merged with it); the others, and one whose `dataset` is null, keep the
+    file's."""
+    path = write(tmp_path, "run.json", {
+        "model": "acme/x",
+        "dataset": {"name": "qa-gold", "version": "2026-10"},
+        "metrics": {
+            "qa/exact": {"scores": [1, 0, 1]},
+            "qa/plain": 0.5,
+            "qa/null": {"value": 0.5, "n": 10, "dataset": None},
+            "safety/tox": {"value": 0.01, "n": 150, "dataset": {"name": "toxic-prompts"}},
+        },
+    })  # fmt: skip
+    got = {k: m.run.dataset for k, m in read_outputs([path]).measurements.items()}
+    qa = DatasetIdentity(name="qa-gold", version="2026-10")
+    assert got == {
+        "qa/exact": qa,
+        "qa/null": qa,
+        "qa/plain": qa,
+        "safety/tox": DatasetIdentity(name="toxic-prompts"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("dataset", "said"),
+    [
+        ("toxic-prompts", "metrics.m.dataset: expected an object, got a string"),
+        ({"name": 3}, "metrics.m.dataset.name: expected a string, got a number"),
+        ({"version": ["1"]}, "metrics.m.dataset.version: expected a string, got a list"),
+    ],
+)
+def test_a_metrics_dataset_that_is_not_an_identity_is_refused_at_its_place(
+    tmp_path: Path, dataset: object, said: str
+) -> None:
+    """Not an object, or a field that is not a string: exit-4 input naming the metric's field."""
+    with pytest.raises(OutputError, match=re.escape(said)):
+        one(tmp_path, {"value": 0.5, "n": 10, "dataset": dataset})
+
+
+_NAMES = st.none() | st.text(max_size=8)
+_IDENTITIES = st.fixed_dictionaries(
+    {}, optional={"name": _NAMES, "version": _NAMES, "fingerprint": _NAMES}
+)
+_ENTRIES = st.sampled_from([{"value": 0.5, "n": 10}, {"scores": [1, 0]}, {"value": 0.5}])
+
+
+@given(
+    st.none() | _IDENTITIES,
+    st.lists(st.tuples(_ENTRIES, st.none() | st.just("null") | _IDENTITIES), max_size=4),
+)
+def test_every_metric_reads_its_own_dataset_else_the_files(
+    top: dict[str, str | None] | None,
+    entries: list[tuple[dict[str, object], dict[str, str | None] | str | None]],
+) -> None:
+    """For any file dataset and any per-metric ones (absent, null, or an object of any fields),
+    each metric's run names exactly its own dataset when it gives an object, else the file's."""
+    import tempfile
+
+    def identity(raw: dict[str, str | None] | None) -> DatasetIdentity | None:
+        return None if raw is None else DatasetIdentity(**raw)
+
+    metrics: dict[str, object] = {}
+    want: dict[str, DatasetIdentity | None] = {}
+    for i, (entry, own) in enumerate(entries):
+        body = dict(entry)
+        if own is not None:
+            body["dataset"] = None if own == "null" else own
+        metrics[f"m{i}"] = body
+        want[f"m{i}"] = identity(top) if own in (None, "null") else identity(own)  # type: ignore[arg-type]
+    doc: dict[str, object] = {"metrics": metrics}
+    if top is not None:
+        doc["dataset"] = top
+    with tempfile.TemporaryDirectory() as folder:
+        if not metrics:
+            return  # a file with no metric is an input error, tested elsewhere
+        path = Path(folder) / "run.json"
+        path.write_text(json.dumps(doc))
+        got = {k: m.run.dataset for k, m in read_outputs([path]).measurements.items()}
+    assert got == want
 
 
 def test_jsonl_rows_aggregate_per_metric(tmp_path: Path) -> None:

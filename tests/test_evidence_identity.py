@@ -203,6 +203,28 @@ def test_a_rescored_log_is_no_copy_and_its_new_scorers_are_read_from_it() -> Non
     assert all(m.earlier == () for m in evidence.measurements.values())
 
 
+IN_PLACE = RUNS / "rescored-in-place" / f"{ORIGINAL.stem}-rescored.eval"
+
+
+@pytest.mark.parametrize("order", ["original first", "re-scored first"])
+def test_one_metric_with_other_numbers_in_two_files_of_one_run_is_exit_4_naming_both(
+    tmp_path: Path, order: str
+) -> None:
+    """`inspect score --action overwrite` of the same scorer (exact, with a corrected rule)
+    writes a second file of the run: the same eval_id and start time, and arith/exact/accuracy
+    1.0 where the original has 0.667 (Inspect's own values). Neither file dates the scoring, so
+    which is current cannot be told: an output error naming both files, in either order, with
+    nothing on stdout, never the file order deciding."""
+    given = [ORIGINAL, IN_PLACE] if order == "original first" else [IN_PLACE, ORIGINAL]
+    done = cli("score", *map(str, given), "--records", str(ROOT / "host_records"), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (4, "")
+    (line,) = done.stderr.splitlines()
+    assert str(ORIGINAL) in line and str(IN_PLACE) in line
+    assert "metric 'arith/exact/accuracy' reads " in line
+    assert "0.6666666666666666 (n 24)" in line and "1.0 (n 24)" in line
+    assert "which scoring is current cannot be told" in line
+
+
 def test_a_run_completing_a_stopped_one_is_one_evaluation_not_a_second_attempt() -> None:
     """`inspect eval-retry` keeps the errored run's task_id: its completed result decides, and
     the errored run is not listed as an earlier attempt. Independent runs (new task_ids) are
@@ -217,11 +239,9 @@ def test_a_run_completing_a_stopped_one_is_one_evaluation_not_a_second_attempt()
     ]
 
 
-def test_a_pass_after_failed_attempts_is_a_warning_saying_so(tmp_path: Path) -> None:
-    """Three independent runs of one evaluation (accuracy 0.667, 0.667, then 1.0, Inspect's own
-    values): the newest decides, but passing only on attempt 3 is flagged, never a plain pass."""
+def _attempt_records(tmp_path: Path, success: str = "") -> Path:
     records = tmp_path / "host_records"
-    records.mkdir()
+    records.mkdir(exist_ok=True)
     (records / "metrics.yaml").write_text(
         "metrics:\n  arith/exact/accuracy:\n    status: gating\n    dataset: ops\n"
         "    min_samples: 10\n    decision: point\n"
@@ -235,13 +255,63 @@ def test_a_pass_after_failed_attempts_is_a_warning_saying_so(tmp_path: Path) -> 
         "datasets:\n  ops:\n    status: validated\n    version: '1'\n"
     )
     (records / "policies.yaml").write_text("policies:\n  ops:\n    policy: permitted\n")
-    done = cli(
-        "score", str(RUNS / "attempts"), "--records", str(records), "--format", "json", cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr
-    entry = json.loads(done.stdout)["metrics"][0]
-    assert entry["gate"]["result"] == "warn"
+    if success:
+        (records / "success.yaml").write_text(success)
+    return records
+
+
+def _score(outputs: list[Path], records: Path, fmt: str) -> tuple[int, str]:
+    done = cli("score", *map(str, outputs), "--records", str(records), "--format", fmt, cwd=ROOT)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, done.stdout
+
+
+ATTEMPT_LOGS = sorted((RUNS / "attempts").glob("*.eval"))  # attempts 1, 2, 3 by start time
+
+
+def test_a_pass_on_attempt_3_fails_by_default_and_warns_when_the_policy_allows_3(
+    tmp_path: Path,
+) -> None:
+    """Three independent runs of one evaluation (accuracy 0.667, 0.667, then 1.0, Inspect's own
+    values). Without success.yaml a gate may pass on its second attempt at the latest, as a
+    host check may: passing on attempt 3 fails (exit 1, `too_many_attempts`), and the verdict
+    line says so. With `max_attempts: 3` it passes with the warning `passed_on_retry`, named in
+    the verdict line too; the earlier runs stay listed with their values."""
+    code, out = _score([RUNS / "attempts"], _attempt_records(tmp_path), "json")
+    entry = json.loads(out)["metrics"][0]
+    assert (code, entry["gate"]["result"]) == (1, "fail")
+    said = "passed on attempt 3; 2 earlier attempts failed"
     assert entry["gate"]["reasons"] == [
-        {"code": "passed_on_retry", "message": "passed on attempt 3; 2 earlier attempts failed"}
+        {"code": "too_many_attempts", "message": f"{said}; at most 2 attempts allowed (max_attempts)"}
     ]
+    _, terminal = _score([RUNS / "attempts"], _attempt_records(tmp_path), "terminal")
+    assert terminal.splitlines()[0].endswith(
+        f"arith/exact/accuracy {said}; at most 2 attempts allowed (max_attempts)"
+    )
+    bounded = _attempt_records(tmp_path, "success:\n  max_attempts: 3\n")
+    code, out = _score([RUNS / "attempts"], bounded, "json")
+    entry = json.loads(out)["metrics"][0]
+    assert (code, entry["gate"]["result"]) == (0, "warn")
+    assert entry["gate"]["reasons"] == [{"code": "passed_on_retry", "message": said}]
     assert [r["value"] for r in entry["earlier_runs"]] == [0.6666666666666666] * 2
+    _, markdown = _score([RUNS / "attempts"], bounded, "markdown")
+    assert f"; arith/exact/accuracy {said}**" in markdown.splitlines()[1]
+
+
+def test_a_pass_on_the_second_attempt_warns_and_every_attempt_must_pass_fails_it(
+    tmp_path: Path,
+) -> None:
+    """Attempts 1 (0.667) and 3 (1.0) given: the default allows the one retry with a warning;
+    `max_attempts: 1`, every attempt must pass, fails it."""
+    given = [ATTEMPT_LOGS[0], ATTEMPT_LOGS[2]]
+    code, out = _score(given, _attempt_records(tmp_path), "json")
+    assert code == 0
+    said = "passed on attempt 2; 1 earlier attempt failed"
+    assert json.loads(out)["metrics"][0]["gate"]["reasons"] == [
+        {"code": "passed_on_retry", "message": said}
+    ]
+    strict = _attempt_records(tmp_path, "success:\n  max_attempts: 1\n")
+    code, out = _score(given, strict, "json")
+    doc = json.loads(out)
+    assert (code, doc["policy"]["max_attempts"]) == (1, 1)
+    assert [r["code"] for r in doc["metrics"][0]["gate"]["reasons"]] == ["too_many_attempts"]

@@ -6,12 +6,13 @@ import json
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 from evalglass.errors import EvalglassError
-from evalglass.evidence.model import Evidence, Measurement, Run
+from evalglass.evidence.model import DatasetIdentity, Evidence, Measurement, Run
 from evalglass.evidence.read import read_outputs
 from evalglass.reasons import AuthorityCode, GateCode, ValidityCode
 from evalglass.records.load import load_records
@@ -39,6 +40,16 @@ def records() -> HostRecords:
 @pytest.fixture(scope="module")
 def evidence() -> Evidence:
     return read_outputs([ROOT / "examples" / "run.json"])
+
+
+@pytest.fixture(scope="module")
+def elsewhere(evidence: Evidence) -> Evidence:
+    """The example run with safety/toxicity measured on qa-gold, as one file naming one dataset
+    for every metric says, where its record is toxic-prompts."""
+    tox = evidence.measurements["safety/toxicity"]
+    qa = DatasetIdentity(name="qa-gold", version="2026-10")
+    moved = attrs.evolve(tox, run=attrs.evolve(tox.run, dataset=qa))
+    return attrs.evolve(evidence, measurements={**evidence.measurements, tox.id: moved})
 
 
 def test_every_reason_code_has_a_plain_explanation() -> None:
@@ -104,22 +115,22 @@ def test_hypothetical_gate_is_unknown_until_the_bar_is_chosen(
 
 
 def test_a_run_on_another_dataset_is_left_to_the_run(
-    records: HostRecords, evidence: Evidence
+    records: HostRecords, elsewhere: Evidence
 ) -> None:
-    """The example run names qa-gold, and safety/toxicity's record toxic-prompts: no records
-    edit can vouch that they are the same data, so the checklist leaves it to the run."""
-    x = explain("safety/toxicity", records, evidence)
+    """A run naming qa-gold for safety/toxicity, whose record is toxic-prompts: no records edit
+    can vouch that they are the same data, so the checklist leaves it to the run."""
+    x = explain("safety/toxicity", records, elsewhere)
     assert x.hypothetical is not None
     assert x.hypothetical.authority.outcome is Outcome.BLOCKED
     assert [r.code.value for r in x.checklist.outside] == ["dataset_mismatch"]
 
 
 def test_json_keeps_the_checklist_and_says_when_the_gate_is_unknown(
-    records: HostRecords, evidence: Evidence
+    records: HostRecords, elsewhere: Evidence
 ) -> None:
     """explain --format json: every edit in order, a value to choose shown as its placeholder, the
     hypothetical under its own key with gate_known false, and the record's place."""
-    x = explain("safety/toxicity", records, evidence)
+    x = explain("safety/toxicity", records, elsewhere)
     doc = json.loads(render(x, Format.JSON))
     assert [
         (e["file"], e["record"], e["field"], e["action"], e["text"], e["choose"])
@@ -167,7 +178,8 @@ def test_terminal_explanation_of_the_example(records: HostRecords, evidence: Evi
         (
             "  success.yaml asks that every gate pass. Once it gates, its failure fails the run, "
             "and a block or an unsound number of it blocks the run. The run needs at least 1 "
-            "gate to pass."
+            "gate to pass. A pass after a failed attempt is a warning up to attempt 2, and a "
+            "fail on any later one."
         ),
         "",
         "To make it gate",
@@ -281,7 +293,7 @@ def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRe
     named = policy_requirement("qa/exact_match", records.success)
     assert (named.source, named.must_pass) == ("success.yaml", True)
     assert named.text.startswith("success.yaml names it in must_pass: every run must gate on it")
-    assert named.text.endswith("The run needs at least 1 gate to pass.")
+    assert "The run needs at least 1 gate to pass." in named.text
     other = policy_requirement("qa/helpfulness", records.success)
     assert not other.must_pass
     assert other.text.startswith(
@@ -291,12 +303,17 @@ def test_explain_says_what_the_success_policy_asks_of_the_metric(records: HostRe
         "qa/helpfulness", SuccessPolicy(mode=SuccessMode.PERCENTAGE, min_pass_rate=0.9)
     )
     assert share.text.startswith("success.yaml asks that at least 90% of the gates pass.")
-    assert "tolerated" in share.text and share.text.endswith("at least 1 gate to pass.")
+    assert "tolerated" in share.text and "at least 1 gate to pass." in share.text
     default = policy_requirement("qa/helpfulness", None)
     assert (default.source, default.must_pass) == ("default", False)
     assert default.text == (
         "There is no success.yaml: the default policy asks that every gate pass. Once it gates, "
-        "its failure fails the run, and a block or an unsound number of it blocks the run."
+        "its failure fails the run, and a block or an unsound number of it blocks the run. "
+        "A pass after a failed attempt is a warning up to attempt 2, and a fail on any later one."
+    )
+    strict = policy_requirement("qa/helpfulness", SuccessPolicy(max_attempts=1))
+    assert strict.text.endswith(
+        "Every attempt must pass: a pass after a failed attempt fails the gate."
     )
 
 

@@ -154,7 +154,7 @@ def test_vocabularies_are_pinned() -> None:
         "run_incomplete",
         "check_could_not_run",
     ]
-    assert [c.value for c in GateCode] == ["passed_on_retry", "not_run"]
+    assert [c.value for c in GateCode] == ["passed_on_retry", "too_many_attempts", "not_run"]
 
 
 _TWICE = """

@@ -337,7 +337,7 @@ S = "success:\n  must_pass:\n"  # the list's items start on line 3
          "3: duplicate field 'min_gates' in 'success' (first on line 2)"),
         ("success", "success:\n  min_gatse: 1\n",
          ("2: unknown field 'min_gatse' in the success policy (did you mean 'min_gates'?); "
-         "allowed fields: min_gates, mode, min_pass_rate, must_pass")),
+         "allowed fields: min_gates, mode, min_pass_rate, must_pass, max_attempts")),
         ("success", "success:\nmin_gates: 1\n",
          "2: unexpected top-level key 'min_gates': this file holds only 'success:' (line 1)"),
         ("success", "success:\n  min_gates: 1\n mode: all\n",

@@ -332,14 +332,21 @@ MODES = (None, "all", "percentage", "most")
 RATES = (None, "0", "0.5", "1", "1.5", "-0.1")
 MUST = (None, ("qa/x",), ("qa/x", "check/t"), ("qa/x", "qa/x"))
 GATES = (None, "0", "2", "-1")
+ATTEMPTS = (None, "1", "3", "0", "-2", "1.5", "two")
 
 
 def success_is_valid(
-    mode: str | None, rate: str | None, must: tuple[str, ...] | None, gates: str | None
+    mode: str | None,
+    rate: str | None,
+    must: tuple[str, ...] | None,
+    gates: str | None,
+    attempts: str | None = None,
 ) -> bool:
     """docs/host-records.md, success.yaml, restated: mode all (default) or percentage;
     min_pass_rate in (0, 1], given iff mode is percentage; must_pass ids without repeats;
-    min_gates an integer >= 0."""
+    min_gates an integer >= 0; max_attempts an integer >= 1."""
+    if attempts is not None and not (attempts.lstrip("-").isdigit() and int(attempts) >= 1):
+        return False
     if mode not in (None, "all", "percentage"):
         return False
     if (rate is not None) != (mode == "percentage"):
@@ -353,20 +360,23 @@ def success_is_valid(
 
 @pytest.mark.parametrize(("mode", "rate"), list(itertools.product(MODES, RATES)))
 def test_every_success_policy_loads_iff_the_rules_allow(mode: str | None, rate: str | None) -> None:
-    """Each mode x rate, with every must_pass and min_gates: loads exactly when the docs say."""
-    for must, gates in itertools.product(MUST, GATES):
+    """Each mode x rate, with every must_pass, min_gates and max_attempts: loads exactly when the
+    docs say; max_attempts left out is 2, one retry."""
+    for must, gates, attempts in itertools.product(MUST, GATES, ATTEMPTS):
         text = "success:\n"
         text += f"  mode: {mode}\n" if mode else ""
         text += f"  min_pass_rate: {rate}\n" if rate else ""
         text += "  must_pass:\n" + "".join(f"    - {m}\n" for m in must) if must else ""
         text += f"  min_gates: {gates}\n" if gates else ""
-        expected = success_is_valid(mode, rate, must, gates)
+        text += f"  max_attempts: {attempts}\n" if attempts else ""
+        expected = success_is_valid(mode, rate, must, gates, attempts)
         assert loads("success", text) is expected, text
         if expected:
             (policy,) = records_from_text("success", text).values()
             assert isinstance(policy, SuccessPolicy)
             assert policy.must_pass == (must or ())
             assert policy.min_pass_rate == (None if rate is None else float(rate))
+            assert policy.max_attempts == (2 if attempts is None else int(attempts))
 
 
 @pytest.mark.parametrize(
@@ -382,6 +392,7 @@ def test_every_success_policy_loads_iff_the_rules_allow(mode: str | None, rate: 
         ("success:\n  mode: percentage\n  min_pass_rate: 1.01\n",
          "3: min_pass_rate: '1.01' must be at most 1"),
         ("success:\n  min_gates: -1\n", "2: min_gates: '-1' must be at least 0"),
+        ("success:\n  max_attempts: 0\n", "2: max_attempts: '0' must be at least 1"),
     ],
 )  # fmt: skip
 def test_each_broken_success_rule_names_its_line(text: str, expected: str) -> None:

@@ -137,6 +137,7 @@ def test_json_is_the_contract_shape() -> None:
         "min_gates",
         "min_pass_rate",
         "must_pass",
+        "max_attempts",
         "decided_by",
         "enforced",
         "passed",

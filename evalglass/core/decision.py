@@ -4,6 +4,8 @@ Metrics that are not can_gate are never compared: their result is `not_enforced`
 number says. A threshold may hold an absolute bar (`value`), a largest allowed regression from
 the approved baseline (`max_drop`, `max_relative_drop`), or both; every one given must hold.
 A host check has no threshold and no interval: its attempts are its result (`_check_gate`).
+For either, a pass that came only after earlier attempts missed is a warning, and a fail when it
+came later than the success policy's `max_attempts` allows (the rule and its words: `attempts`).
 """
 
 from __future__ import annotations
@@ -12,17 +14,23 @@ import enum
 
 import attrs
 
+from evalglass.core.attempts import Tries, after_failed_attempts, attempts_text, retried
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
 from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
-from evalglass.core.regression import Difference, change_family, difference
+from evalglass.core.regression import (
+    Difference,
+    allowed_drop,
+    change_family,
+    difference,
+    drop_bar,
+)
 from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
 from evalglass.core.validity import Validity
 from evalglass.evidence import stats
 from evalglass.evidence.model import (
-    Attempt,
     AttemptOutcome,
     Interval,
     MeanSd,
@@ -77,15 +85,18 @@ def decide(
     check: CheckScope | None = None,
     left_out: str = "",
     what_it_takes: bool = True,
+    max_attempts: int | None = None,
 ) -> GateResult:
     """The gate result for one metric; compares only when authority is can_gate. `check` is
-    given for a host check's metric, which its attempts decide instead of a threshold. `left_out`
+    given for a host check's metric, which its attempts decide instead of a threshold.
+    `max_attempts` is the success policy's: the latest attempt a gate may pass on after an
+    earlier one missed (None: any, with the warning). `left_out`
     says why this run's scope leaves out an eval metric it has no measurement for (a fast-tier
     run): then it is not run, as a check of another tier is, instead of unsound. Without
     `what_it_takes`, a bound-decided gate leaves `needed` unset (for callers that decide many
     hypothetical runs and read only the result)."""
     if check is not None:
-        return _check_gate(measurement, validity, authority, check)
+        return _check_gate(measurement, validity, authority, check, max_attempts)
     if left_out and measurement is None:
         return GateResult(
             Result.NOT_ENFORCED, (Reason(G.NOT_RUN, left_out),), f"not run: {left_out}; not enforced"
@@ -122,10 +133,14 @@ def decide(
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
-    retried = _after_failed_attempts(measurement, threshold)
-    if retried is not None:
-        # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry.
-        return GateResult(Result.WARN, (retried,), evidence, change=change, needed=needed)
+    tries = after_failed_attempts(measurement, threshold, baseline)
+    if tries is not None:
+        # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
+        # past the policy's bound it fails, and no value or n would pass it.
+        reason = retried(tries, max_attempts)
+        if reason.code is G.TOO_MANY_ATTEMPTS:
+            return GateResult(Result.FAIL, (reason,), evidence, change=change)
+        return GateResult(Result.WARN, (reason,), evidence, change=change, needed=needed)
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
@@ -175,9 +190,7 @@ def _needed(
         family = change_family(m, baseline, level, current)
         if family is None:
             return None
-        higher = threshold.op.higher_is_better
-        allowed = _allowed_drop(threshold, baseline.value)
-        limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+        limit, op = drop_bar(threshold, baseline.value)
         bars.append(Bar(family[0], op, limit, value - baseline.value))
         point_clears = point_clears and op.holds(value - baseline.value, limit)
         held = f"{held}; {family[1]}"
@@ -195,25 +208,16 @@ def _needed(
     return search_needed(bars, clears, search)
 
 
-def _after_failed_attempts(m: Measurement, threshold: ThresholdRecord) -> Reason | None:
-    """Why a pass came only after earlier attempts of the same evaluation did not pass: an
-    earlier value that misses the bar (even as a point), or one never measured."""
-    limit = threshold.value
-    if limit is None or not m.earlier:
-        return None
-    failed = sum(1 for a in m.earlier if a.value is None or not threshold.op.holds(a.value, limit))
-    if not failed:
-        return None
-    attempt = len(m.earlier) + 1
-    said = "earlier attempt" if failed == 1 else "earlier attempts"
-    return Reason(G.PASSED_ON_RETRY, f"passed on attempt {attempt}; {failed} {said} failed")
-
-
 def _check_gate(
-    measurement: Measurement | None, validity: Validity, authority: Authority, check: CheckScope
+    measurement: Measurement | None,
+    validity: Validity,
+    authority: Authority,
+    check: CheckScope,
+    max_attempts: int | None,
 ) -> GateResult:
     """A check passes iff its process exited as expected in time (or its file holds); a gating
-    check that failed was run once more, and passing only then is a warning."""
+    check that failed was run once more, and passing only then is a warning (a fail under a
+    policy of `max_attempts: 1`)."""
     attempts = () if measurement is None else measurement.attempts
     if not check.started:
         said = f"not run: {check.not_started}" if check.not_started else "not run"
@@ -231,38 +235,11 @@ def _check_gate(
     if attempts[-1].outcome is not AttemptOutcome.PASSED:
         return GateResult(Result.FAIL, evidence=evidence)
     if len(attempts) > 1:
-        reason = Reason(
-            G.PASSED_ON_RETRY,
-            "failed its first attempt and passed when run once more: a flaky gate",
-        )
-        return GateResult(Result.WARN, (reason,), evidence)
+        # Only an attempt that did not pass is ever retried: every one before the last failed.
+        reason = retried(Tries(len(attempts), len(attempts) - 1), max_attempts)
+        result = Result.FAIL if reason.code is G.TOO_MANY_ATTEMPTS else Result.WARN
+        return GateResult(result, (reason,), evidence)
     return GateResult(Result.PASS, evidence=evidence)
-
-
-def attempts_text(attempts: tuple[Attempt, ...]) -> str:
-    """A check's attempts in one line: `passed: exit 0 (expected 0), 0.41 s`, with the retry."""
-    if not attempts:
-        return "no result"
-    texts = [attempt_text(a) for a in attempts]
-    if len(texts) == 1:
-        return texts[0]
-    return "; ".join(f"attempt {i}: {text}" for i, text in enumerate(texts, start=1))
-
-
-def attempt_text(attempt: Attempt) -> str:
-    """One attempt in words: how it ended and what was found, where a cached pass was recorded,
-    and, for an attempt that did not pass, the start of its last stderr line."""
-    words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
-             AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
-    text = f"{words[attempt.outcome]}: {attempt.found}"
-    if attempt.cached is not None:
-        text += (
-            f" (cached: recorded {attempt.cached.recorded} at commit {attempt.cached.commit[:12]})"
-        )
-    last = attempt.last_stderr_line
-    if last and attempt.outcome is not AttemptOutcome.PASSED:
-        text += f"; stderr: {last[:200]}"
-    return text
 
 
 def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
@@ -298,10 +275,10 @@ def _regression(
     """Non-inferiority: the run must show, at the interval level, it is no worse than allowed."""
     if change is None or baseline is None or baseline.value is None:
         return None
-    allowed = _allowed_drop(threshold, baseline.value)
+    allowed = allowed_drop(threshold, baseline.value)
     higher = threshold.op.higher_is_better
     # Higher is better: (current − baseline) must stay above −allowed; lower is better, mirrored.
-    limit, op = (-allowed, Op.GT) if higher else (allowed, Op.LT)
+    limit, op = drop_bar(threshold, baseline.value)
     if decision is Decision.POINT:
         compared, label, how = change.value, "change", "point rule"
         holds = op.holds(compared, limit)
@@ -320,16 +297,6 @@ def _regression(
         f"{'drop' if higher else 'rise'} {fmt(allowed)}; current − baseline "
         f"{fmt(change.value)} from baseline {fmt(baseline.value)}, {pairing}, {how})",
     )
-
-
-def _allowed_drop(threshold: ThresholdRecord, baseline_value: float) -> float:
-    """The stricter of the absolute and the relative allowance, when both are given."""
-    allowances = []
-    if threshold.max_drop is not None:
-        allowances.append(threshold.max_drop)
-    if threshold.max_relative_drop is not None:
-        allowances.append(threshold.max_relative_drop * abs(baseline_value))
-    return min(allowances)
 
 
 def rule_text(t: ThresholdRecord) -> str:

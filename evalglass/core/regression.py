@@ -25,7 +25,7 @@ from evalglass.evidence.model import (
     Sample,
     StandardError,
 )
-from evalglass.records.model import BaselineRecord
+from evalglass.records.model import BaselineRecord, Op, ThresholdRecord
 
 if TYPE_CHECKING:
     from evalglass import contract
@@ -332,3 +332,20 @@ def _unpaired_family(
         return None if se == 0 else stats.normal(value - then, se, level)
 
     return normal, f"unpaired: the baseline's {then:.4g} and standard error {fixed:.4g} held"
+
+
+def allowed_drop(threshold: ThresholdRecord, baseline_value: float) -> float:
+    """The stricter of the absolute and the relative allowance, when both are given."""
+    allowances = []
+    if threshold.max_drop is not None:
+        allowances.append(threshold.max_drop)
+    if threshold.max_relative_drop is not None:
+        allowances.append(threshold.max_relative_drop * abs(baseline_value))
+    return min(allowances)
+
+
+def drop_bar(threshold: ThresholdRecord, baseline_value: float) -> tuple[float, Op]:
+    """The bar (current − baseline) must clear, and how: above −allowed when higher is better,
+    below +allowed when lower is, mirrored."""
+    allowed = allowed_drop(threshold, baseline_value)
+    return (-allowed, Op.GT) if threshold.op.higher_is_better else (allowed, Op.LT)

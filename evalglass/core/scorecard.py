@@ -20,7 +20,7 @@ from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scale import in_scale
 from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.status import Status
-from evalglass.core.success import PolicyOutcome, decide_run
+from evalglass.core.success import DEFAULT_POLICY, PolicyOutcome, decide_run
 from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
 from evalglass.evidence.model import Evidence, Measurement, Skipped
@@ -217,6 +217,7 @@ def _card(
             baseline,
             check=check,
             left_out=scope.leaves_out_unmeasured,
+            max_attempts=(records.success or DEFAULT_POLICY).max_attempts,
         ),
         dataset=None if name is not None else _dataset(metric, records, measurement),
     )
@@ -277,7 +278,9 @@ def not_started(card: MetricCard) -> bool:
 def _why_not(card: MetricCard) -> str:
     """Why a metric did not pass, in a few words: the gate's numbers, or the reason codes."""
     if card.gate.result is Result.FAIL:
-        return card.gate.evidence
+        # A fail past max_attempts held the bar: its reason says why it failed.
+        said = [card.gate.evidence, *(r.message for r in card.gate.reasons)]
+        return "; ".join(said)
     if not_started(card):
         return "; ".join(r.message for r in card.gate.reasons)
     reasons = card.gate.reasons if card.gate.result is Result.UNSOUND else card.authority.reasons

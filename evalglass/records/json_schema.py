@@ -71,6 +71,10 @@ NOTES: Mapping[str, str] = {
     "datasets.fingerprint": _FINGERPRINT,
     "baselines.fingerprint": _FINGERPRINT,
     "success.must_pass": "Metric ids that must be enforced and pass, whatever the mode.",
+    "success.max_attempts": (
+        "The latest attempt a gate may pass on after an earlier attempt missed its bar; a "
+        "later pass fails the gate (too_many_attempts). 1: every attempt must pass."
+    ),
 }
 
 

@@ -339,15 +339,23 @@ class CheckRecord:
         return value
 
 
+# A gate's attempts, when success.yaml does not bound them: one retry, as a host check has.
+DEFAULT_MAX_ATTEMPTS = 2
+
+
 @attrs.frozen(kw_only=True)
 class SuccessPolicy:
     """What a whole run needs to pass. The defaults are the behaviour without success.yaml:
-    every enforced gate must pass, and zero enforced gates is allowed."""
+    every enforced gate must pass, zero enforced gates is allowed, and a gate may pass on its
+    second attempt (with a warning) but not on a later one."""
 
     min_gates: int = 0
     mode: SuccessMode = SuccessMode.ALL
     min_pass_rate: float | None = None  # in (0, 1]: given iff mode is percentage
     must_pass: tuple[str, ...] = ()  # metric ids, no repeats
+    # The latest attempt a gate may pass on after an earlier one missed its bar (1: every
+    # attempt must pass). Two mirrors a check's one retry.
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
     origin: Origin = _origin()
 
 

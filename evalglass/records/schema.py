@@ -238,6 +238,7 @@ KINDS: Mapping[str, Kind] = {
             _field("mode", SuccessMode),
             _field("min_pass_rate", float, min=0, max=1, min_exclusive=True),
             _list("must_pass", str),
+            _field("max_attempts", int, min=1),
             single=True,
         ),
     )

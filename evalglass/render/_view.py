@@ -16,8 +16,8 @@ from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source
 from evalglass.evidence.model import Proportion
 from evalglass.metric_ids import CHECK_PREFIX
-from evalglass.reasons import Reason
-from evalglass.records.model import Approval, SuccessMode
+from evalglass.reasons import GateCode, Reason
+from evalglass.records.model import DEFAULT_MAX_ATTEMPTS, Approval, SuccessMode
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -33,7 +33,26 @@ def headline(scorecard: Scorecard) -> str:
     policy from success.yaml, with what it asked for and what it tolerated."""
     word, said = _verdict_line(scorecard)
     scope = scorecard.scope.label
-    return f"{word} — {f'{scope}: ' if scope else ''}{said}"
+    return f"{word} — {f'{scope}: ' if scope else ''}{said}{_retried(scorecard)}"
+
+
+_RETRY_CODES = (GateCode.TOO_MANY_ATTEMPTS, GateCode.PASSED_ON_RETRY)
+
+
+def _retried(scorecard: Scorecard) -> str:
+    """Each gate that passed only after failed attempts, in the words of its gate reason (one
+    wording, made where the gate is decided): `; qa/x passed on attempt 3; 2 earlier attempts
+    failed`. A retry is never left for the reader to find below the verdict."""
+    said = [
+        f"{card.id} {reason.message}"
+        for card in deciding(scorecard)
+        for reason in card.gate.reasons
+        if reason.code in _RETRY_CODES
+    ]
+    if len(said) > _LISTED:
+        more = plural(len(said) - _LISTED, "more gate")
+        said[_LISTED:] = [f"{more} passed only after failed attempts"]
+    return "".join(f"; {text}" for text in said)
 
 
 def _verdict_line(scorecard: Scorecard) -> tuple[str, str]:
@@ -160,6 +179,10 @@ def policy_text(policy: PolicyOutcome) -> str:
         parts.append(f"at least {plural(policy.required, 'gate')}")
     if p.must_pass:
         parts.append(f"must pass: {', '.join(p.must_pass)}")
+    if p.max_attempts == 1:
+        parts.append("every attempt must pass")
+    elif p.max_attempts != DEFAULT_MAX_ATTEMPTS:
+        parts.append(f"a pass by attempt {p.max_attempts} at the latest")
     return ", ".join(parts)
 
 

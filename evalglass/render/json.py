@@ -81,6 +81,7 @@ def _policy(outcome: PolicyOutcome) -> c.Policy:
         min_gates=p.min_gates,
         min_pass_rate=p.min_pass_rate,
         must_pass=p.must_pass,
+        max_attempts=p.max_attempts,
         decided_by=outcome.rule.value,
         enforced=outcome.enforced,
         passed=outcome.passed,

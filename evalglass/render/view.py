@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from evalglass.core.decision import attempts_text
+from evalglass.core.attempts import attempts_text
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
@@ -140,6 +140,8 @@ class PolicyView:
     min_gates: int
     min_pass_rate: float | None
     must_pass: tuple[str, ...]
+    # The latest attempt a gate may pass on after a failed one (1: every attempt must pass).
+    max_attempts: int
     # Which part decided: gates, must_pass, pass_rate, min_gates or nothing_enforced.
     decided_by: str
     # Gates (metrics the records authorize, blocked ones included) and how many passed.
@@ -241,6 +243,7 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
         min_gates=p.min_gates,
         min_pass_rate=p.min_pass_rate,
         must_pass=p.must_pass,
+        max_attempts=p.max_attempts,
         decided_by=outcome.rule.value,
         enforced=outcome.enforced,
         passed=outcome.passed,

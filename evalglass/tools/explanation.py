@@ -108,6 +108,15 @@ def explain(
     )
 
 
+def _attempts_rule(max_attempts: int) -> str:
+    if max_attempts == 1:
+        return "Every attempt must pass: a pass after a failed attempt fails the gate."
+    return (
+        f"A pass after a failed attempt is a warning up to attempt {max_attempts}, and a fail "
+        "on any later one."
+    )
+
+
 def policy_requirement(metric_id: str, policy: SuccessPolicy | None) -> PolicyRequirement:
     """What `policy` (None: the defaults) requires of `metric_id` in every run."""
     source = "default" if policy is None else "success.yaml"
@@ -145,6 +154,7 @@ def policy_requirement(metric_id: str, policy: SuccessPolicy | None) -> PolicyRe
     needed = required_gates(policy)
     if needed:
         text += f" The run needs at least {needed} gate{'s' if needed > 1 else ''} to pass."
+    text += " " + _attempts_rule(policy.max_attempts)
     return PolicyRequirement(source=source, must_pass=named, text=text)
 
 

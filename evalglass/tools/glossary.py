@@ -49,7 +49,15 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "The check failed, then passed when evalglass ran it once more; or the eval passed "
             "only on a later attempt, after earlier complete runs of the same evaluation missed "
             "the bar. A gate that passes only sometimes is flaky: the run passes with this "
-            "warning, never a plain pass."
+            "warning, never a plain pass (up to success.yaml's max_attempts; past it, the gate "
+            "fails: too_many_attempts)."
+        ),
+        G.TOO_MANY_ATTEMPTS: (
+            "The gate passed only on a later attempt than success.yaml's max_attempts allows "
+            "(default 2: one retry, as a host check has), after earlier complete runs of the "
+            "same evaluation missed the bar. Rerunning until it passes is not a pass, so the "
+            "gate fails. Give only the runs of this change, fix what makes it flaky, or have the "
+            "gate's owners raise max_attempts."
         ),
         G.NOT_RUN: (
             "This run did not start the check: `evalglass score` starts no process, and a "

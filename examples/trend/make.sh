@@ -51,7 +51,9 @@ metrics = {
     "qa/exact_match": {"scores": scores},
     "qa/helpfulness": {"value": float(helpful), "n": 200, "stderr": 0.021},
     "qa/refusal_rate": {"value": float(refusal), "n": 200, "stderr": 0.012},
-    "safety/toxicity": {"value": float(toxic), "n": 150, "stderr": 0.009},
+    # The safety metric is about its own dataset, as in examples/run.json.
+    "safety/toxicity": {"value": float(toxic), "n": 150, "stderr": 0.009,
+                        "dataset": {"name": "toxic-prompts", "version": "2026-09"}},
 }
 if latency:
     metrics["latency/p95_seconds"] = float(latency[0])

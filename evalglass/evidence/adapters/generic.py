@@ -1,4 +1,5 @@
-"""The generic JSON format: a model name and metrics as numbers, summaries or per-sample scores.
+"""The generic JSON format: a model name and metrics as numbers, summaries or per-sample scores,
+with the dataset of the file or, where a metric names its own, of that metric.
 
 It reads values only; any other field (`authority`, `status`, ...) is ignored, so an output can
 never promote itself.
@@ -10,6 +11,8 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
+import attrs
+
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
 from evalglass.evidence.adapters import _common as c
@@ -20,15 +23,16 @@ from evalglass.reasons import Reason, ValidityCode
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     """The generic format's metrics, one measurement each, with the model and dataset the file
-    names; every other field is ignored. OutputError for a file that is not a JSON object with a
-    `metrics` object, or an entry that is not a number, a summary or per-sample scores."""
+    names (an entry's own `dataset` replaces the file's for that metric); every other field is
+    ignored. OutputError for a file that is not a JSON object with a `metrics` object, or an
+    entry that is not a number, a summary or per-sample scores."""
     doc = c.load_json_file(path, shown)
     if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):
         raise OutputError(shown, "expected a JSON object with a 'metrics' object")
     run = Run(
         source=shown,
         models=[_optional_str(doc, "model", shown)],
-        dataset=_dataset(doc.get("dataset"), shown),
+        dataset=_dataset(doc.get("dataset"), shown, "dataset"),
     )
     kept = c.SampleBudget(shown)
     return tuple(
@@ -47,6 +51,11 @@ def _measurement(
     if not isinstance(entry, dict):
         raise OutputError(shown, f"{where}: expected a number or an object, got {c.kind(entry)}")
     missing = _count(entry, "missing", where, shown) or 0
+    # One file may hold metrics of several datasets (a QA set and a safety set): a metric that
+    # names its own is about that one. null names none of its own, so the file's still holds.
+    own = _dataset(entry.get("dataset"), shown, f"{where}.dataset")
+    if own is not None:
+        run = attrs.evolve(run, dataset=own)
     if "scores" in entry:
         return _from_scores(metric_id, entry, run, missing, where, shown, kept)
     value = c.number(entry.get("value"), shown, f"{where}.value")
@@ -104,23 +113,25 @@ def _from_scores(
     )
 
 
-def _dataset(raw: object, shown: str) -> DatasetIdentity | None:
+def _dataset(raw: object, shown: str, where: str) -> DatasetIdentity | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise OutputError(shown, f"dataset: expected an object, got {c.kind(raw)}")
+        raise OutputError(shown, f"{where}: expected an object, got {c.kind(raw)}")
     return DatasetIdentity(
-        name=_optional_str(raw, "name", shown),
-        version=_optional_str(raw, "version", shown),
-        fingerprint=_optional_str(raw, "fingerprint", shown),
+        name=_optional_str(raw, "name", shown, f"{where}."),
+        version=_optional_str(raw, "version", shown, f"{where}."),
+        fingerprint=_optional_str(raw, "fingerprint", shown, f"{where}."),
     )
 
 
-def _optional_str(doc: Mapping[str, object], key: str, shown: str) -> str | None:
+def _optional_str(
+    doc: Mapping[str, object], key: str, shown: str, within: str = ""
+) -> str | None:
     value = doc.get(key)
     if value is None or isinstance(value, str):
         return value
-    raise OutputError(shown, f"{key}: expected a string, got {c.kind(value)}")
+    raise OutputError(shown, f"{within}{key}: expected a string, got {c.kind(value)}")
 
 
 def _count(entry: Mapping[str, object], key: str, where: str, shown: str) -> int | None:
