@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
 import subprocess
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Scale,
+    SuccessMode,
+    SuccessPolicy,
     ThresholdRecord,
     Tier,
 )
@@ -660,3 +663,101 @@ def test_removing_a_gating_checks_definition_blocks_and_is_shown() -> None:
         (Kind.LOSES_AUTHORITY, "metrics.yaml"),
         (Kind.RECORD_REMOVED, "checks.yaml"),
     ]
+
+
+_POLICIES = [
+    SuccessPolicy(
+        min_gates=gates,
+        mode=SuccessMode.ALL if rate is None else SuccessMode.PERCENTAGE,
+        min_pass_rate=rate,
+        must_pass=must,
+        max_attempts=attempts,
+    )
+    for gates in (0, 1, 2)
+    for rate in (None, 0.9, 0.5)
+    for must in ((), ("a",), ("a", "b"), ("b", "a"))
+    for attempts in (1, 2, 3)
+]
+# A run, as a success policy sees it: how many gates were enforced and how many of them passed,
+# which of the ids a policy can name were enforced and passed, and the latest attempt any
+# passing gate needed. A run where nothing gated is among them.
+_POLICY_RUNS = [(0, 0, frozenset(), 1)] + [
+    (gates, passed, frozenset(named), attempt)
+    for gates in (1, 2, 3, 10)
+    for passed in range(gates + 1)
+    for named in ((), ("a",), ("b",), ("a", "b"))
+    for attempt in (1, 2, 3)
+    if len(named) <= passed  # a must_pass id that passed is one of the gates that passed
+]
+
+
+def _passes(policy: SuccessPolicy, run: tuple[int, int, frozenset[str], int]) -> bool:
+    """Whether the build goes on (exit 0), by DESIGN.md's success policy written out for the
+    runs above: enough gates enforced (a run where nothing gated goes on only when none is
+    required, as informational), the share that must pass passing (all of them, for mode
+    all), every must_pass id enforced and passed, and no gate passing on a later attempt than
+    max_attempts."""
+    gates, passed, named, attempt = run
+    if gates == 0:
+        return policy.min_gates == 0 and not policy.must_pass
+    share = 1.0 if policy.mode is SuccessMode.ALL else policy.min_pass_rate
+    return (
+        gates >= policy.min_gates
+        and passed / gates >= share
+        and set(policy.must_pass) <= named
+        and attempt <= policy.max_attempts
+    )
+
+
+def test_success_policy_direction_table() -> None:
+    """Every pair of success policies over the fields that decide a run: loosened exactly when
+    the new policy passes a run the old one failed, tightened when only the reverse holds, a
+    plain change when no run moves (must_pass reordered); a loosening counts for
+    --fail-on-loosen. No success.yaml is the default policy."""
+    wrong = []
+    passing = {p: frozenset(r for r in _POLICY_RUNS if _passes(p, r)) for p in _POLICIES}
+    for old, new in itertools.product(_POLICIES, repeat=2):
+        base = HostRecords(success=old)
+        head = HostRecords(success=new)
+        result = diff(base, head)
+        lets, stops = bool(passing[new] - passing[old]), bool(passing[old] - passing[new])
+        if old == new:
+            want = []
+        elif lets:
+            want = [Kind.SUCCESS_LOOSENED]
+        else:
+            want = [Kind.SUCCESS_TIGHTENED] if stops else [Kind.RECORD_CHANGED]
+        got = [c.kind for c in result.changes]
+        if got != want or (bool(result.loosening) != lets):
+            wrong.append((old, new, got, want))
+    assert not wrong, f"{len(wrong)} pairs disagree, first: {wrong[0]}"
+    unbounded = diff(HostRecords(), HostRecords(success=SuccessPolicy(max_attempts=3)))
+    assert [(c.kind, c.file, c.detail) for c in unbounded.changes] == [
+        (Kind.SUCCESS_LOOSENED, "success.yaml", "max_attempts: 2 → 3")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  mode: all\n", "  mode: all\n  max_attempts: 5\n"),
+        ("  must_pass:\n    - qa/exact_match\n", ""),
+        ("  mode: all\n", "  mode: percentage\n  min_pass_rate: 0.8\n"),
+    ],
+    ids=["more attempts", "must_pass dropped", "a share of the gates"],
+)
+def test_diff_cli_flags_a_loosened_success_policy(repo: Path, old: str, new: str) -> None:
+    """An edit to success.yaml that lets a run pass that the old policy failed is shown as
+    success_loosened and fails `diff --fail-on-loosen`; putting it back is no change."""
+    path = repo / "host_records/success.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    result = cli("diff", "--base", "main", "--format", "json", cwd=repo)
+    doc = json.loads(result.stdout)
+    assert [(c["kind"], c["file"]) for c in doc["changes"]] == [
+        ("success_loosened", "success.yaml")
+    ]
+    assert cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 1
+    path.write_text(text)
+    assert cli("diff", "--base", "main", "--fail-on-loosen", cwd=repo).returncode == 0

@@ -27,6 +27,8 @@ from evalglass.records.model import (
     MetricStatus,
     Op,
     Scale,
+    SuccessMode,
+    SuccessPolicy,
     ThresholdRecord,
 )
 from evalglass.tools import approval_review
@@ -53,6 +55,9 @@ class Kind(enum.Enum):
     # A regression gate's baseline value moved: the way that lets more runs through, or not.
     BASELINE_LOOSENED = "baseline_loosened"
     BASELINE_TIGHTENED = "baseline_tightened"
+    # success.yaml edited so that a run the old policy failed can pass, or the reverse.
+    SUCCESS_LOOSENED = "success_loosened"
+    SUCCESS_TIGHTENED = "success_tightened"
 
 
 @attrs.frozen(kw_only=True)
@@ -90,6 +95,7 @@ class RecordsDiff:
                 Kind.APPROVAL_LOOSENED,
                 Kind.CHECK_CHANGED,
                 Kind.BASELINE_LOOSENED,
+                Kind.SUCCESS_LOOSENED,
             )
             or (c.kind is Kind.GAINS_AUTHORITY and c.unapproved)
         )
@@ -119,6 +125,7 @@ def diff(
             changes += _records(kind, getattr(base, kind), getattr(head, kind))
     changes += _baselines(base, head)
     changes += _checks(base, head)
+    changes += _success(base.success or SuccessPolicy(), head.success or SuccessPolicy())
     changes += [
         Change(kind=Kind.APPROVAL_STALE, file="thresholds.yaml", id=metric_id, detail=detail)
         for metric_id, detail in approval_review.made_stale(base, head)
@@ -422,6 +429,54 @@ def _checks(base: HostRecords, head: HostRecords) -> Iterator[Change]:
         if change.kind is Kind.RECORD_CHANGED and gated:
             change = attrs.evolve(change, kind=Kind.CHECK_CHANGED)
         yield change
+
+
+def _success(old: SuccessPolicy, new: SuccessPolicy) -> Iterator[Change]:
+    """success.yaml as a whole (an absent file is the default policy): `success_loosened` when
+    the new policy lets a run go on that the old one stopped, on any of its parts, whatever the
+    others do: fewer gates required, a lower share of gates that must pass (`mode: all` is a
+    share of 1), a must_pass id dropped, or more attempts allowed; `success_tightened` for only
+    the opposite moves; a plain change when no run's verdict can move (must_pass reordered)."""
+    if old == new:
+        return
+    was, now = _terms(old), _terms(new)
+    looser = (
+        now.gates < was.gates
+        or now.share < was.share
+        or bool(was.named - now.named)
+        or now.attempts > was.attempts
+    )
+    tighter = (
+        now.gates > was.gates
+        or now.share > was.share
+        or bool(now.named - was.named)
+        or now.attempts < was.attempts
+    )
+    kind = Kind.SUCCESS_LOOSENED if looser else Kind.SUCCESS_TIGHTENED
+    yield Change(
+        kind=kind if looser or tighter else Kind.RECORD_CHANGED,
+        file="success.yaml",
+        id="success",
+        detail=_changed(old, new, lambda name: True),
+    )
+
+
+@attrs.frozen
+class _Terms:
+    """What a success policy asks of a run, each part on its own: the gates that must be
+    enforced, the share of them that must pass, the ids that must pass, the latest attempt."""
+
+    gates: int
+    share: float
+    named: frozenset[str]
+    attempts: int
+
+
+def _terms(policy: SuccessPolicy) -> _Terms:
+    named = frozenset(policy.must_pass)
+    share = 1.0 if policy.mode is SuccessMode.ALL else (policy.min_pass_rate or 0.0)
+    # Every must_pass id is an enforced gate, so naming k of them asks for k gates at least.
+    return _Terms(max(policy.min_gates, len(named)), share, named, policy.max_attempts)
 
 
 def _names(record: object) -> list[str]:
