@@ -14,6 +14,7 @@ import pytest
 from evalglass.errors import OutputError
 from evalglass.evidence.read import read_outputs
 from evalglass.reasons import ValidityCode
+from evalglass.records.source import RecordsSource
 from evalglass.shell.mcp_tools import Bounds, call
 from tests.cli_runner import cli
 from tests.evidence_files import FIXTURES
@@ -112,7 +113,7 @@ def test_the_cli_refuses_two_models_and_scores_the_one_chosen(tmp_path: Path) ->
 def test_the_mcp_tools_take_the_model_argument(monkeypatch: pytest.MonkeyPatch) -> None:
     """The MCP `metrics` tool reads one model with `model`, as `--model` does."""
     monkeypatch.chdir(ROOT)
-    bounds = Bounds(root=str(ROOT), folder="host_records")
+    bounds = Bounds(root=str(ROOT), source=RecordsSource("host_records"))
     outputs = [os.path.relpath(TWO_INSPECT, ROOT)]
     listed = json.loads(call("metrics", {"outputs": outputs, "model": "mockllm/strong"}, bounds))
     assert {m["source"] for m in listed["metrics"]} == {

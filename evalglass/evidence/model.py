@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import types
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import attrs
 
@@ -258,6 +259,15 @@ class Skipped:
     reason: str
 
 
+@attrs.frozen
+class Found:
+    """An output file found and recognised: where it is, how it is shown, the format's name."""
+
+    path: Path
+    shown: str
+    format: str
+
+
 @attrs.frozen(kw_only=True)
 class Evidence:
     """Every measurement from every output given, by metric id, the files they came from, and the
@@ -266,3 +276,7 @@ class Evidence:
     measurements: Mapping[str, Measurement] = attrs.field(factory=dict, converter=_frozen_map)
     sources: tuple[str, ...] = ()
     skipped: tuple[Skipped, ...] = ()
+    # Every file found and recognised, as found (each once, in the order given): what a later
+    # step that reads a format's files again (a baseline's rows paired with them) reads, so
+    # the outputs are expanded and recognised once.
+    found: tuple[Found, ...] = ()

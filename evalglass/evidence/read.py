@@ -26,7 +26,7 @@ from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import models, progress
 from evalglass.evidence._unclaimed import declined
-from evalglass.evidence.model import EarlierAttempt, Evidence, Measurement, Skipped
+from evalglass.evidence.model import EarlierAttempt, Evidence, Found, Measurement, Skipped
 from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.reasons import ValidityCode
@@ -64,6 +64,7 @@ def read_outputs(
     skipped: list[tuple[int, Skipped]] = []
     seen: set[Path] = set()
     together: dict[str, tuple[Adapter, int, list[tuple[Path, str]]]] = {}
+    recognised: list[Found] = []
     for order, (path, shown, found) in enumerate(_expand(paths, input_format)):
         resolved = path.resolve()
         if resolved in seen:
@@ -72,6 +73,7 @@ def read_outputs(
         if isinstance(found, Skipped):
             skipped.append((order, found))
             continue
+        recognised.append(Found(path, shown, found.name))
         if found.read_together is not None:
             together.setdefault(found.name, (found, order, []))[2].append((path, shown))
             continue
@@ -99,23 +101,8 @@ def read_outputs(
         measurements=merge(chosen),
         sources=tuple(source for r in kept for source in r.sources if source not in passed_over),
         skipped=tuple(s for _, s in sorted(skipped, key=_first)),
+        found=tuple(recognised),
     )
-
-
-def files_of(
-    paths: Sequence[str | os.PathLike[str]], input_format: str | None, adapter: str
-) -> list[tuple[Path, str]]:
-    """The files (path, as shown) that `read_outputs` reads with the adapter named `adapter`,
-    in its order, each once: found and recognised again, reading only their first bytes."""
-    seen: set[Path] = set()
-    found = []
-    for path, shown, what in _expand(paths, input_format):
-        resolved = path.resolve()
-        if resolved not in seen:
-            seen.add(resolved)
-            if isinstance(what, Adapter) and what.name == adapter:
-                found.append((path, shown))
-    return found
 
 
 def _nested(

@@ -13,6 +13,7 @@ from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
+from evalglass.records.source import RecordsSource
 from evalglass.shell.baseline_rows import attach
 
 if TYPE_CHECKING:
@@ -60,26 +61,27 @@ def score(
     `OutputError` (both `EvalglassError`) for input it cannot use.
     """
     evaluated_at = _evaluation_time(as_of)
-    host, commit = _pinned_host(records, records_ref)
+    source = RecordsSource.pin(records, records_ref)
+    host = source.load()
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
         evidence = read_outputs(outputs, input_format, model)
-        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
+        host, evidence = attach(host, evidence, source)
         card = assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
-        return _read_at(card, records, records_ref, commit)
+        return _read_at(card, source)
 
 
-def _read_at(
-    card: Scorecard, records: str | os.PathLike[str], ref: str | None, commit: str | None
-) -> Scorecard:
+def _read_at(card: Scorecard, source: RecordsSource) -> Scorecard:
     """The scorecard naming the records folder it read, and the commit it was read at when it
     was."""
     import attrs
 
     from evalglass.core.scorecard import RecordsAt
 
-    at = None if ref is None or commit is None else RecordsAt(ref, commit)
-    return attrs.evolve(card, records_folder=os.fspath(records), records_at=at)
+    at = None
+    if source.ref is not None and source.commit is not None:
+        at = RecordsAt(source.ref, source.commit)
+    return attrs.evolve(card, records_folder=source.folder, records_at=at)
 
 
 def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
@@ -116,10 +118,11 @@ def run(
 
     evaluated_at = _evaluation_time(as_of)
     scope = Scope(Tier(tier))
-    host, commit = _pinned_host(records, records_ref)
+    source = RecordsSource.pin(records, records_ref)
+    host = source.load()
     with paused():
         evidence = read_outputs(outputs, input_format, model)
-        host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
+        host, evidence = attach(host, evidence, source)
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
@@ -131,29 +134,14 @@ def run(
         card = assemble(
             host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
         )
-    return _read_at(card, records, records_ref, commit)
+    return _read_at(card, source)
 
 
-def _with_rows(
-    records: str | os.PathLike[str], ref: str | None, host: HostRecords, commit: str | None
-) -> HostRecords:
+def _with_rows(source: RecordsSource) -> HostRecords:
     """The records with their rows baselines filled in, for commands that read no outputs."""
     from evalglass.evidence.model import Evidence
 
-    return attach(host, Evidence(), (), None, records, ref, commit)[0]
-
-
-def _pinned_host(
-    records: str | os.PathLike[str], records_ref: str | None
-) -> tuple[HostRecords, str | None]:
-    """The records, and the commit `records_ref` named when they were read: a file beside them
-    read later (a baseline's rows) comes from that commit too, even if the ref has moved."""
-    if records_ref is not None:  # an empty ref is refused there, never "the working tree"
-        from evalglass.records.gitref import commit_of, load_records_at
-
-        commit = commit_of(records_ref, records)
-        return load_records_at(records_ref, records, at=commit), commit
-    return load_records(records), None
+    return attach(source.load(), Evidence(), source)[0]
 
 
 def example_paths() -> tuple[Path, Path]:
@@ -185,11 +173,8 @@ def diff_records(
     from evalglass.tools.records_diff import diff
 
     # Each side's baselines with the numbers their rows files give, so a swapped file shows.
-    base = _with_rows(records, base_ref, *_pinned_host(records, base_ref))
-    if head_ref is None:
-        head = _with_rows(records, None, load_records(records), None)
-    else:
-        head = _with_rows(records, head_ref, *_pinned_host(records, head_ref))
+    base = _with_rows(RecordsSource.pin(records, base_ref))
+    head = _with_rows(RecordsSource.pin(records, head_ref))
     evidence = _read(outputs, input_format, on_skipped, model) if outputs else None
     head_name = "working tree" if head_ref is None else head_ref
     return diff(
@@ -220,9 +205,10 @@ def explain(
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
-    host, commit = _pinned_host(records, records_ref)
+    source = RecordsSource.pin(records, records_ref)
+    host = source.load()
     evidence = _read(outputs, input_format, on_skipped, model) if outputs else Evidence()
-    host, evidence = attach(host, evidence, outputs, input_format, records, records_ref, commit)
+    host, evidence = attach(host, evidence, source)
     return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
 
 
@@ -264,7 +250,7 @@ def doctor(
 
     evaluated_on = evaluation_date(_evaluation_time(as_of))
     # A baseline's rows file is read as score reads it: one it could not use is found here.
-    host = _with_rows(records, records_ref, *_pinned_host(records, records_ref))
+    host = _with_rows(RecordsSource.pin(records, records_ref))
     evidence = _read(outputs, input_format, on_skipped, model) if outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))

@@ -9,8 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import attrs
@@ -19,34 +18,29 @@ from evalglass.errors import OutputError, RecordError
 from evalglass.evidence.model import Evidence, Measurement, Method
 from evalglass.records.baseline_files import inside_records, rows_error
 from evalglass.records.model import BaselineRecord, HostRecords
+from evalglass.records.source import RecordsSource
 
 # The methods that are value ± q·se: a saved scorecard gives its standard error for these alone.
 _SYMMETRIC = (Method.NORMAL, Method.STUDENT_T, Method.CLUSTERED)
 
 
 def attach(
-    host: HostRecords,
-    evidence: Evidence,
-    outputs: Sequence[str | os.PathLike[str]],
-    input_format: str | None,
-    records: str | os.PathLike[str],
-    records_ref: str | None,
-    commit: str | None = None,
+    host: HostRecords, evidence: Evidence, source: RecordsSource
 ) -> tuple[HostRecords, Evidence]:
     """The records with every baseline naming a rows file filled in from it, and the evidence
     with each current Parquet metric paired with its baseline's rows. Unchanged when no baseline
     names one. RecordError at the baseline's line for a file that is missing, is not Parquet or
-    cannot be read (DuckDB missing included). `commit`: the one `records_ref` named when the
-    records were read, so the file comes from the same commit."""
+    cannot be read (DuckDB missing included). The file comes from where the records did (the
+    pinned commit, with a ref); the current Parquet files are those the evidence was read
+    from."""
     named = {metric: b for metric, b in host.baselines.items() if b.rows is not None}
     if not named:
         return host, evidence
     # DuckDB and the readers load only for a baseline that names rows.
     from evalglass.evidence import aggregate
     from evalglass.evidence.adapters import parquet
-    from evalglass.evidence.read import files_of
 
-    current = files_of(outputs, input_format, parquet.ADAPTER.name) if outputs else []
+    current = [(f.path, f.shown) for f in evidence.found if f.format == parquet.ADAPTER.name]
     label = aggregate.joined(tuple(shown for _, shown in current))
     by_file: dict[str, list[str]] = {}
     for metric, b in sorted(named.items()):
@@ -60,7 +54,7 @@ def attach(
         paired = [m for m in metrics if _from(measurements.get(m), label)]
         first = named[metrics[0]]
         fail = functools.partial(rows_error, first, metrics[0])
-        with _located(name, records, records_ref, commit, fail) as path:
+        with _located(name, source, fail) as path:
             with path.open("rb") as head:
                 if not parquet.sniff(path, head.read(len(parquet.MAGIC))):
                     raise rows_error(first, metrics[0], "is not a Parquet file")
@@ -102,11 +96,7 @@ def _filled(b: BaselineRecord, metric: str, m: Measurement | None) -> BaselineRe
 
 @contextlib.contextmanager
 def _located(
-    name: str,
-    records: str | os.PathLike[str],
-    records_ref: str | None,
-    commit: str | None,
-    fail: Callable[[str], RecordError],
+    name: str, source: RecordsSource, fail: Callable[[str], RecordError]
 ) -> Iterator[Path]:
     """The rows file as a local path while it is read: the file in the records folder, or its
     blob at `records_ref` copied to a private folder removed after. A Git LFS pointer in its
@@ -117,8 +107,8 @@ def _located(
     from evalglass.records import lfs
 
     with tempfile.TemporaryDirectory(prefix="evalglass-baseline-") as private:
-        if records_ref is None:
-            path = Path(records) / name
+        if source.ref is None:
+            path = Path(source.folder) / name
             if not path.is_file():
                 raise fail("not found next to the records")
             where: Path | None = path.parent  # the repository holding the file holds its object
@@ -127,7 +117,7 @@ def _located(
 
             path = Path(private) / "committed"
             with path.open("wb") as target:
-                if not copy_file_at(records_ref, records, name, target, at=commit):
+                if not copy_file_at(source.ref, source.folder, name, target, at=source.commit):
                     raise fail("not found next to the records")
             where = None  # the repository gitref read it from, around the current directory
         pointer = lfs.pointer_in(path)
@@ -136,7 +126,7 @@ def _located(
             return
         copy = Path(private) / "baseline.parquet"
         with copy.open("wb") as target:
-            problem = lfs.copy_object(pointer, where, target, records_ref)
+            problem = lfs.copy_object(pointer, where, target, source.ref)
         if problem is not None:
             raise fail(problem)
         yield copy

@@ -15,6 +15,7 @@ import attrs
 
 from evalglass.errors import EvalglassError
 from evalglass.records.model import HostRecords
+from evalglass.records.source import RecordsSource
 from evalglass.render import Format
 from evalglass.shell.confine import confine
 
@@ -22,35 +23,25 @@ from evalglass.shell.confine import confine
 @attrs.frozen
 class Bounds:
     """What the server is bound to from its start: `root`, the working directory every output
-    must lie under, and where it reads the host records on every call: `folder`, or with
-    `commit` that folder as committed there (the commit `ref` named when the server started, so
+    must lie under, and where it reads the host records on every call: the folder, or with a
+    ref that folder as committed at the commit the ref named when the server started (so
     moving the ref afterwards changes nothing)."""
 
     root: str
-    folder: str
-    ref: str | None = None
-    commit: str | None = None
+    source: RecordsSource
 
     @classmethod
     def open(cls, folder: str | os.PathLike[str], ref: str | None = None) -> Bounds:
         """Fix the places, from the current directory, and check that the records there load:
         RecordError (exit 4) when not."""
-        from evalglass.records.gitref import commit_of
-
-        commit = None if ref is None else commit_of(ref)
-        bounds = cls(os.getcwd(), os.fspath(folder), ref, commit)
+        bounds = cls(os.getcwd(), RecordsSource.pin(folder, ref))
         bounds.load()
         return bounds
 
     def load(self) -> HostRecords:
         """The host records, read afresh on each call from the folder, or from it as committed at
         the commit fixed at start. RecordError when they do not load."""
-        from evalglass.records.gitref import load_records_at
-        from evalglass.records.load import load_records
-
-        if self.commit is None:
-            return load_records(self.folder)
-        return load_records_at(self.commit, self.folder)
+        return self.source.load()
 
 
 Arguments = Mapping[str, Any]
@@ -100,16 +91,16 @@ def _score(bounds: Bounds, args: Arguments) -> str:
 
     scorecard = api.score(
         _paths(bounds, args),
-        bounds.folder,
+        bounds.source.folder,
         input_format=args.get("input_format"),
         model=args.get("model"),
         require_gate=args.get("require_gate", False),
-        records_ref=bounds.commit,
+        records_ref=bounds.source.commit,
         as_of=_as_of(args),
     )
-    if bounds.ref is not None and scorecard.records_at is not None:
+    if bounds.source.ref is not None and scorecard.records_at is not None:
         # Read at the commit the server pinned at start; the scorecard names the ref it was given.
-        pinned = attrs.evolve(scorecard.records_at, ref=bounds.ref)
+        pinned = attrs.evolve(scorecard.records_at, ref=bounds.source.ref)
         scorecard = attrs.evolve(scorecard, records_at=pinned)
     return render(scorecard, Format.JSON)
 
@@ -132,10 +123,10 @@ def _explain(bounds: Bounds, args: Arguments) -> str:
     result = api.explain(
         args["metric"],
         _paths(bounds, args),
-        bounds.folder,
+        bounds.source.folder,
         input_format=args.get("input_format"),
         model=args.get("model"),
-        records_ref=bounds.commit,
+        records_ref=bounds.source.commit,
     )
     return explanation.render(result, Format.JSON)
 
@@ -146,10 +137,10 @@ def _doctor(bounds: Bounds, args: Arguments) -> str:
 
     result = api.doctor(
         _paths(bounds, args),
-        bounds.folder,
+        bounds.source.folder,
         input_format=args.get("input_format"),
         model=args.get("model"),
-        records_ref=bounds.commit,
+        records_ref=bounds.source.commit,
     )
     return diagnosis.render(result, Format.JSON)
 
@@ -171,9 +162,9 @@ def _diff(bounds: Bounds, args: Arguments) -> str:
         raise EvalglassError(base, "a git ref does not start with '-'")
     result = api.diff_records(
         base,
-        bounds.folder,
+        bounds.source.folder,
         _paths(bounds, args),
-        head_ref=bounds.commit,
+        head_ref=bounds.source.commit,
         input_format=args.get("input_format"),
         model=args.get("model"),
     )
