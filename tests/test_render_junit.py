@@ -16,6 +16,7 @@ from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.render import Format, render
 from evalglass.render.junit import case_name, xml_text
 from evalglass.render.safe_text import escape
+from evalglass.render.view import scorecard_view
 from tests.render_cases import scorecard, single
 
 # The Jenkins JUnit schema (tests/junit_schema/README.md says where it came from).
@@ -185,7 +186,8 @@ def test_any_id_and_model_read_back_as_written(metric_id: str, model: str) -> No
     text = render(card, Format.JUNIT)
     root = ET.fromstring(text.encode("utf-8"))
     cases = root.findall("testsuite/testcase")
-    assert [case.get("name") for case in cases] == [xml_text(escape(case_name(card.metrics[0])))]
+    (metric,) = (*scorecard_view(card).gates, *scorecard_view(card).others)
+    assert [case.get("name") for case in cases] == [xml_text(escape(case_name(metric)))]
     assert [case.get("name").startswith(xml_text(escape(metric_id))) for case in cases] == [True]
     found = root.find("testsuite/properties/property[@name='model']")
     assert found.get("value") == xml_text(escape(model))

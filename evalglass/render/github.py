@@ -1,19 +1,20 @@
 """GitHub Actions workflow commands: the headline, then one annotation per metric, worst first,
 at most PER_LEVEL of each level, and one notice saying how many more there are and where to see
-them. Reads a Scorecard; never decides. Every id and message is escaped so it cannot end or forge a command,
+them. Reads the view model every format reads (render/view.py); never decides. Every id and message is escaped so it cannot end or forge a command,
 nor carry a control character (safe_text) into the log or the annotation."""
 
 from __future__ import annotations
 
-from evalglass.core.exits import Verdict
-from evalglass.core.scorecard import MetricCard, Scorecard
-from evalglass.render import _view
+from evalglass.core.scorecard import Scorecard
+from evalglass.core.status import Status
 from evalglass.render.safe_text import escape
+from evalglass.render.view import MetricView, scorecard_view
 
 # GitHub shows 10 error, 10 warning and 10 notice annotations per step and silently drops the
 # rest, so more than that would hide metrics without saying so.
 PER_LEVEL = 10
 _LEVELS = ("error", "warning", "notice")
+_BY_WORD = {status.value: status for status in Status}
 
 
 def escape_data(text: object) -> str:
@@ -33,13 +34,13 @@ def command(level: str, title: str, message: str) -> str:
     return f"::{level} title={escape_property(title)}::{escape_data(message)}"
 
 
-def level(card: MetricCard) -> str:
+def level(metric: MetricView) -> str:
     """error for a gate that failed or could not be decided; warning for a gate that passed with
     a warning; notice for a passed gate and for a metric that does not gate, warning when that
     metric would block once promoted."""
-    if not card.decided and card.authority.notes:
+    if not metric.decided and metric.notes:
         return "warning"
-    return card.status.github
+    return _BY_WORD[metric.status].github
 
 
 def render(scorecard: Scorecard) -> str:
@@ -47,24 +48,24 @@ def render(scorecard: Scorecard) -> str:
     per metric, the gates that decided first (failed and blocked before passed), at most
     PER_LEVEL of each level counting the headline; when some are left out, a last notice
     says how many and that the step summary lists every metric."""
-    stops = scorecard.verdict in (Verdict.FAIL, Verdict.BLOCKED)
+    view = scorecard_view(scorecard)
+    stops = view.verdict in ("fail", "blocked")
     head = "error" if stops else "notice"
-    cards = [*_view.deciding(scorecard), *_view.others(scorecard)]
-    levels = [level(card) for card in cards]
+    metrics = [*view.gates, *view.others]
+    levels = [level(metric) for metric in metrics]
     room = {name: PER_LEVEL - (name == head) for name in _LEVELS}
     if any(levels.count(name) > room[name] for name in _LEVELS):
         room["notice"] -= 1  # the notice that says what was left out
-    lines = [command(head, "evalglass", _view.headline(scorecard))]
+    lines = [command(head, "evalglass", view.headline)]
     left_out = dict.fromkeys(_LEVELS, 0)
-    for card, name in zip(cards, levels, strict=True):
+    for metric, name in zip(metrics, levels, strict=True):
         if room[name] == 0:
             left_out[name] += 1
             continue
         room[name] -= 1
-        title = f"{card.status.value.upper()} {card.id}"
-        change = _view.change_text(scorecard, card)
-        message = _view.explanation(card) + (f"; compared: {change}" if change else "")
-        lines.append(command(name, title, message))
+        title = f"{metric.status.upper()} {metric.id}"
+        compared = f"; compared: {metric.change}" if metric.change else ""
+        lines.append(command(name, title, metric.explanation + compared))
     if any(left_out.values()):
         lines.append(command("notice", "evalglass", _left_out_text(left_out)))
     return "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 
 from evalglass.core.attempts import attempts_text
+from evalglass.core.decision import Result
 from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
@@ -17,6 +18,8 @@ from evalglass.evidence.model import Attempt
 from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
 from evalglass.render import _view
+
+_COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
 
 
 @attrs.frozen
@@ -80,6 +83,9 @@ class MetricView:
     missing: int
     model: str | None
     source: str | None
+    # The comparison that decided a compared gate (pass, warn or fail), in one line; "" for a
+    # metric not compared.
+    evidence: str
     # The numbers for a compared gate, else the reasons, in one line.
     why: str
     # `why`, plus what would block a not-yet-gating metric once promoted.
@@ -215,6 +221,7 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,
         source=None if m is None else m.run.source,
+        evidence=card.gate.evidence if card.gate.result in _COMPARED else "",
         why=_view.why(card),
         explanation=_view.explanation(card),
         needed=_view.needed_text(card),
