@@ -79,3 +79,20 @@ def test_the_exit_code_table_lists_every_exit_code_the_scorecard_commands_use() 
         exits.INTERNAL_ERROR_EXIT,
     }
     assert documented == codes
+
+
+def test_each_records_file_documents_exactly_its_fields() -> None:
+    """docs/host-records.md's field table under each `## KIND.yaml` heading has a row for each
+    field the schema gives that kind, and no other: a field added to the schema and not to the
+    docs (or left in the docs after it went) fails here."""
+    from evalglass.records.schema import KINDS
+
+    text = (ROOT / "docs" / "host-records.md").read_text(encoding="utf-8")
+    for spec in KINDS.values():
+        section = text.split(f"\n## {spec.filename}\n", 1)[1].split("\n## ", 1)[0]
+        table = section.split("| field | required | values | meaning |\n|---|---|---|---|\n", 1)
+        assert len(table) == 2, f"no field table under ## {spec.filename}"
+        rows = table[1].split("\n\n", 1)[0].splitlines()
+        documented = [row.split("|")[1].strip() for row in rows]
+        assert len(set(documented)) == len(documented), spec.filename
+        assert set(documented) == {field.name for field in spec.fields}, spec.filename
