@@ -216,3 +216,18 @@ def test_informational_run_never_reads_as_pass() -> None:
     assert hidden == "<!-- evalglass-scorecard -->"
     assert shown.startswith("**NO ACTIVE GATE — nothing was enforced")
     assert json.loads(render(card, Format.JSON))["verdict"] == "informational"
+
+
+def test_the_view_is_built_once_per_scorecard_and_never_for_another() -> None:
+    """Formats rendered from one scorecard share its view; another scorecard, even one that
+    differs only in a verdict-deciding field, gets its own, never the last one's."""
+    import attrs
+
+    from evalglass.core.exits import Verdict
+    from evalglass.render.view import scorecard_view
+
+    first = hostile_scorecard()
+    assert scorecard_view(first) is scorecard_view(first)
+    other = attrs.evolve(first, verdict=Verdict.PASS, exit_code=0)
+    assert scorecard_view(other).verdict == "pass" != scorecard_view(first).verdict
+    assert render(other, Format.JUNIT) != render(first, Format.JUNIT)

@@ -6,13 +6,14 @@ import re
 
 from evalglass.render import Format, render
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, chart_for
+from evalglass.render.view import scorecard_view
 from tests.render_cases import single
 
 
 def test_the_template_draws_in_the_frame_the_geometry_assumes() -> None:
     """viewBox, axis, ticks, interval, rule, arrow and dot sit where html.py's constants say."""
     card = single("qa/x", 0.9)
-    (metric,) = card.metrics
+    (metric,) = (*scorecard_view(card).gates, *scorecard_view(card).others)
     c = chart_for(metric)
     assert c is not None and c.rule is not None and c.arrow is not None
     page = render(card, Format.HTML)

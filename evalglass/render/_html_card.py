@@ -13,12 +13,9 @@ import shlex
 
 from markupsafe import Markup
 
-from evalglass.core.numbers import fmt, interval_label
-from evalglass.core.scorecard import MetricCard, Scorecard
-from evalglass.reasons import Reason
-from evalglass.records.model import Op
-from evalglass.render import _view, safe_text
+from evalglass.render import safe_text
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
+from evalglass.render.view import MetricView, ReasonView, ScorecardView
 
 
 def escape(text: object) -> str:
@@ -44,52 +41,48 @@ def _listed(label: str, items: list[str]) -> str:
     )
 
 
-def _reasons(label: str, reasons: tuple[Reason, ...]) -> str:
-    items = [f"<code>{escape(r.code.value)}</code> {escape(r.message)}" for r in reasons]
+def _reasons(label: str, reasons: tuple[ReasonView, ...]) -> str:
+    items = [f"<code>{escape(r.code)}</code> {escape(r.message)}" for r in reasons]
     return _listed(label, items)
 
 
-def cards(cards: list[MetricCard], scorecard: Scorecard | None = None) -> Markup:
-    """The cards of these metrics, a blank line apart; with `scorecard`, each shows its change
-    against the earlier scorecard it was compared with, if any."""
-    return Markup(
-        "\n".join(
-            card(c, "" if scorecard is None else _view.change_text(scorecard, c)) for c in cards
-        )
-    )
+def cards(metrics: tuple[MetricView, ...]) -> Markup:
+    """The cards of these metrics, a blank line apart, each with its change against the earlier
+    scorecard it was compared with, if any."""
+    return Markup("\n".join(card(m) for m in metrics))
 
 
-def card(card: MetricCard, change: str = "") -> str:
+def card(metric: MetricView) -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
-    word = card.status.value
-    m = card.measurement
-    label = "" if m is None or m.interval is None else f" ({escape(interval_label(m.interval))})"
-    missing = "" if m is None or not m.missing else f" ({m.missing} missing)"
+    word = metric.status
+    label = f" ({escape(metric.method)})" if metric.method else ""
+    missing = f" ({metric.missing} missing)" if metric.missing else ""
     parts = [
         (
             f'<article class="metric s-{word}">\n'
             f'  <header><span class="badge">{word.upper()}</span>'
-            f"<h3><code>{escape(card.id)}</code></h3></header>\n"
+            f"<h3><code>{escape(metric.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
-            f"      <dt>value</dt><dd>{_view.value_text(card)}</dd>\n"
-            f"      <dt>interval</dt><dd>{_view.interval_text(card)}{label}</dd>\n"
-            f"      <dt>n</dt><dd>{_view.n_text(card)}{missing}</dd>\n"
-            f"      <dt>threshold</dt><dd>{escape(_view.threshold_text(card))}</dd>\n"
+            f"      <dt>value</dt><dd>{metric.value}</dd>\n"
+            f"      <dt>interval</dt><dd>{metric.interval}{label}</dd>\n"
+            f"      <dt>n</dt><dd>{metric.n}{missing}</dd>\n"
+            f"      <dt>threshold</dt><dd>{escape(metric.threshold)}</dd>\n"
             "    </dl>\n"
         )
     ]
     if word in ("pass", "warn", "fail"):
         parts.append(
             f'    <p class="why"><span class="label">Evidence:</span> '
-            f"{escape(card.gate.evidence)}</p>\n"
+            f"{escape(metric.evidence)}</p>\n"
         )
     else:
-        heading = "Why it cannot be decided" if card.decided else "Why it does not gate"
-        parts.append(_reasons(heading, _view.why_reasons(card)))
-    if card.authority.notes:
-        parts.append(_reasons("Would block once promoted", card.authority.notes))
+        heading = "Why it cannot be decided" if metric.decided else "Why it does not gate"
+        parts.append(_reasons(heading, metric.reasons))
+    if metric.notes:
+        parts.append(_reasons("Would block once promoted", metric.notes))
+    change = metric.change
     if change:
         parts.append(
             f'    <p class="why"><span class="label">Compared:</span> {escape(change)}</p>\n'
@@ -97,33 +90,33 @@ def card(card: MetricCard, change: str = "") -> str:
     if word in ("fail", "blocked", "unsound"):
         parts.append(
             f'    <p class="why"><span class="label">Why, and what would change it:</span> '
-            f"<code>{escape(explain_command(card.id))}</code></p>\n"
+            f"<code>{escape(explain_command(metric.id))}</code></p>\n"
         )
-    if m is not None and m.earlier:
+    if metric.earlier_runs:
         runs = [
             f"<code>{escape(a.source)}</code> ({escape(a.started or 'start unknown')}): "
             f"value {escape(a.value)}, n {escape(a.n)}"
-            for a in m.earlier
+            for a in metric.earlier_runs
         ]
         parts.append(_listed("Earlier runs", runs))
     parts.append("  </div>\n")
-    parts.append(chart_svg(card) or '  <p class="none">No chart: no number here can be drawn.</p>')
+    parts.append(chart_svg(metric) or '  <p class="none">No chart: no number here can be drawn.</p>')
     parts.append("\n</article>\n")
     return "".join(parts)
 
 
-def chart_svg(card: MetricCard) -> str | None:
+def chart_svg(metric: MetricView) -> str | None:
     """The chart of one metric as inline SVG, indented for its place in the card.
 
     Positions (floats) and tick labels (a float formatted with fixed decimals) are numbers, whose
     text cannot hold markup, and go in as they are: escaping them was a good part of a large
     page's time. Every other string is escaped."""
-    c = chart_for(card)
+    c = chart_for(metric)
     if c is None:
         return None
     parts = [
         (
-            f'  <svg class="chart" role="img" aria-label="{escape(describe(card))}" '
+            f'  <svg class="chart" role="img" aria-label="{escape(describe(metric))}" '
             f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">\n'
         ),
         _axis_svg(c.ticks),
@@ -162,31 +155,19 @@ def _axis_svg(ticks: tuple[Tick, ...]) -> str:
     )
 
 
-def bound_text(card: MetricCard) -> str:
-    """The end of the interval a bound rule compares: the lower for `>=` and `>`, the upper for
-    `<=` and `<`; "—" without a threshold or an interval."""
-    m, t = card.measurement, card.threshold
-    if m is None or m.interval is None or t is None:
-        return "—"
-    if t.op in (Op.GE, Op.GT):
-        return f"lower {fmt(m.interval.low)}"
-    return f"upper {fmt(m.interval.high)}"
-
-
-def summary(scorecard: Scorecard) -> Markup:
+def summary(view: ScorecardView) -> Markup:
     """The summary table's rows: one per metric, the deciding gates first (failed and blocked
     before passed), then the rest by id: status, metric, value, bound, threshold and the change
     against an earlier scorecard (— without one). No links: the page holds none, so hostile
     text has none to hide behind."""
     rows = []
-    for card in [*_view.deciding(scorecard), *_view.others(scorecard)]:
-        word = card.status.value
-        change = _view.change_text(scorecard, card) or "—"
+    for metric in (*view.gates, *view.others):
+        word = metric.status
         rows.append(
             f'      <tr class="s-{word}"><td><span class="badge">{word.upper()}</span></td>'
-            f"<td><code>{escape(card.id)}</code></td>"
-            f"<td>{_view.value_text(card)}</td><td>{bound_text(card)}</td>"
-            f"<td>{escape(_view.threshold_text(card))}</td><td>{escape(change)}</td></tr>\n"
+            f"<td><code>{escape(metric.id)}</code></td>"
+            f"<td>{metric.value}</td><td>{metric.bound}</td>"
+            f"<td>{escape(metric.threshold)}</td><td>{escape(metric.change or '—')}</td></tr>\n"
         )
     return Markup("".join(rows))
 

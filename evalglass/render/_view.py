@@ -232,9 +232,10 @@ def why_reasons(card: MetricCard) -> tuple[Reason, ...]:
     return card.authority.reasons
 
 
-def explanation(card: MetricCard) -> str:
-    """`why` in one line, with what would block a not-yet-gating metric once promoted."""
-    text = why(card)
+def explanation(card: MetricCard, said: str | None = None) -> str:
+    """`why` (or `said`, when the caller has it already) in one line, with what would block a
+    not-yet-gating metric once promoted."""
+    text = why(card) if said is None else said
     if not card.decided and card.authority.notes:
         text += f"; would block once promoted: {reasons_text(card.authority.notes)}"
     return text

@@ -1,6 +1,7 @@
 """The geometry of the HTML scorecard's per-metric charts: where a bar, a dot and a rule sit.
 
-Numbers only; the markup is written in _html_card.py. Reads a Scorecard; never decides.
+Numbers only; the markup is written in _html_card.py. Reads the view model's numbers; never
+decides.
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ from collections.abc import Iterable
 
 import attrs
 
-from evalglass.core.numbers import fmt, interval_label
-from evalglass.core.scorecard import MetricCard
-from evalglass.records.model import Approval
-from evalglass.render import _view
+from evalglass.core.numbers import fmt
+from evalglass.render.view import MetricView
 
 # The chart's frame, in SVG user units.
 WIDTH = 360
@@ -186,26 +185,20 @@ def _finite(x: float | None) -> float | None:
     return x if x is not None and math.isfinite(x) else None
 
 
-def chart_for(card: MetricCard) -> Chart | None:
+def chart_for(metric: MetricView) -> Chart | None:
     """Where to draw this metric's value, interval and threshold; None when nothing is finite or
     a number is too large to draw."""
-    m, t = card.measurement, card.threshold
-    return chart(
-        None if m is None else m.value,
-        None if m is None or m.interval is None else (m.interval.low, m.interval.high),
-        None if t is None else t.op.value,
-        None if t is None else t.value,
-        proposed=t is not None and t.approval is not Approval.APPROVED,
-    )
+    n = metric.numbers
+    interval = None if n.low is None or n.high is None else (n.low, n.high)
+    return chart(n.value, interval, n.op, n.bar, proposed=n.proposed)
 
 
-def describe(card: MetricCard) -> str:
+def describe(metric: MetricView) -> str:
     """The chart in words, for a screen reader."""
-    m = card.measurement
-    parts = ["no value" if m is None or m.value is None else f"value {_view.value_text(card)}"]
-    if m is not None and m.interval is not None:
-        low, high = fmt(m.interval.low), fmt(m.interval.high)
-        parts.append(f"{interval_label(m.interval)} interval {low} to {high}")
-    if card.threshold is not None:
-        parts.append(f"threshold {_view.threshold_text(card)}")
+    n = metric.numbers
+    parts = ["no value" if n.value is None else f"value {metric.value}"]
+    if n.low is not None and n.high is not None:
+        parts.append(f"{metric.method} interval {fmt(n.low)} to {fmt(n.high)}")
+    if n.op is not None:
+        parts.append(f"threshold {metric.threshold}")
     return ", ".join(parts)

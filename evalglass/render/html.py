@@ -1,4 +1,5 @@
-"""The HTML scorecard: one self-contained page. Reads a Scorecard; never decides.
+"""The HTML scorecard: one self-contained page. Reads the view model every format reads
+(render/view.py); never decides.
 
 The page frame is the autoescaping template; each metric's card is written by _html_card.py,
 which escapes every value it writes.
@@ -12,8 +13,9 @@ import jinja2
 
 from evalglass._version import __version__
 from evalglass.core.scorecard import Scorecard
-from evalglass.render import _html_card, _view
+from evalglass.render import _html_card
 from evalglass.render._templates import environment
+from evalglass.render.view import scorecard_view
 
 # The version the footer names (a module name, so the golden files can pin it).
 VERSION = __version__
@@ -30,17 +32,11 @@ def render(scorecard: Scorecard) -> str:
     """The whole HTML scorecard as one self-contained page; every value from the inputs is
     escaped."""
     template = _environment().get_template("scorecard.html.j2")
+    view = scorecard_view(scorecard)
     return template.render(
-        scorecard=scorecard,
+        scorecard=view,
         metric_cards=_html_card.cards,
-        summary_rows=_html_card.summary(scorecard),
-        comparison=_view.comparison_text(scorecard),
+        summary_rows=_html_card.summary(view),
         evaluated_at=f"{scorecard.evaluated_at:%Y-%m-%d %H:%M:%S} UTC",
         version=VERSION,
-        records_commit=records_commit(scorecard),
     )
-
-
-def records_commit(scorecard: Scorecard) -> str | None:
-    """The commit the host records were read at, when the scorecard records one."""
-    return None if scorecard.records_at is None else scorecard.records_at.commit

@@ -7,16 +7,19 @@ Strings here are raw; each template escapes them for its medium with a filter.
 
 from __future__ import annotations
 
+import weakref
+
 import attrs
 
 from evalglass.core.attempts import attempts_text
 from evalglass.core.decision import Result
-from evalglass.core.numbers import interval_label
+from evalglass.core.numbers import fmt, interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.success import PolicyOutcome
 from evalglass.evidence.model import Attempt
 from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
+from evalglass.records.model import Approval, Op
 from evalglass.render import _view
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
@@ -61,6 +64,20 @@ class AttemptView:
 
 
 @attrs.frozen(kw_only=True)
+class NumbersView:
+    """A metric's numbers as numbers, for a layout that draws them (the HTML page's chart);
+    None where there is none."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    # The threshold's direction (>=, >, <=, <) and absolute value; whether it is only proposed.
+    op: str | None
+    bar: float | None
+    proposed: bool
+
+
+@attrs.frozen(kw_only=True)
 class MetricView:
     """One metric as every format shows it."""
 
@@ -80,6 +97,10 @@ class MetricView:
     threshold: str
     # "95% Wilson", or "" without an interval.
     method: str
+    # The end of the interval a bound rule compares (`lower 0.8859`, `upper 0.0453`); "—"
+    # without an interval or a threshold.
+    bound: str
+    numbers: NumbersView
     missing: int
     model: str | None
     source: str | None
@@ -201,12 +222,35 @@ def _attempt(a: Attempt) -> AttemptView:
     )  # fmt: skip
 
 
+def _bound(card: MetricCard) -> str:
+    m, t = card.measurement, card.threshold
+    if m is None or m.interval is None or t is None:
+        return "—"
+    if t.op in (Op.GE, Op.GT):
+        return f"lower {fmt(m.interval.low)}"
+    return f"upper {fmt(m.interval.high)}"
+
+
+def _numbers(card: MetricCard) -> NumbersView:
+    m, t = card.measurement, card.threshold
+    interval = None if m is None else m.interval
+    return NumbersView(
+        value=None if m is None else m.value,
+        low=None if interval is None else interval.low,
+        high=None if interval is None else interval.high,
+        op=None if t is None else t.op.value,
+        bar=None if t is None else t.value,
+        proposed=t is not None and t.approval is not Approval.APPROVED,
+    )
+
+
 def metric_view(card: MetricCard, change: str = "") -> MetricView:
     """One metric card as templates read it, every field already decided and formatted; `change`
     is its line against an earlier scorecard, when one was compared."""
     m = card.measurement
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
+    why = _view.why(card)
     return MetricView(
         id=card.id,
         status=card.status.value,
@@ -218,12 +262,14 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         n=_view.n_text(card),
         threshold=_view.threshold_text(card),
         method="" if m is None or m.interval is None else interval_label(m.interval),
+        bound=_bound(card),
+        numbers=_numbers(card),
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,
         source=None if m is None else m.run.source,
         evidence=card.gate.evidence if card.gate.result in _COMPARED else "",
-        why=_view.why(card),
-        explanation=_view.explanation(card),
+        why=why,
+        explanation=_view.explanation(card, why),
         needed=_view.needed_text(card),
         reasons=_reasons(_view.why_reasons(card)),
         notes=_reasons(card.authority.notes),
@@ -268,8 +314,23 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
 
 
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:
-    """The whole scorecard as the view model (docs/templates.md): what our templates and a host's
-    own `--template` render."""
+    """The whole scorecard as the view model (docs/templates.md): what every format, our
+    templates and a host's own `--template` render. Built once per scorecard: a run writing
+    several formats of one scorecard builds it for the first and reuses it after."""
+    held = _LAST.get("view")
+    if held is not None and held[0]() is scorecard:
+        return held[1]
+    view = _build(scorecard)
+    _LAST["view"] = (weakref.ref(scorecard), view)
+    return view
+
+
+# The last scorecard viewed, and its view. The scorecard is frozen, so the view is a function of
+# it alone; held by a weak reference, so it is never kept alive (nor its id reused) for this.
+_LAST: dict[str, tuple[weakref.ref[Scorecard], ScorecardView]] = {}
+
+
+def _build(scorecard: Scorecard) -> ScorecardView:
     c = scorecard.counts
     return ScorecardView(
         verdict=scorecard.verdict.value,

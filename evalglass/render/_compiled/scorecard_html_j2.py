@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.html.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'ef94e5c687f7970ad53232fb0c28c54ac11994c6bb047c49fdd1b7532fac4fb3'
+KEY = 'e7bbe523cb204fb9fa1aa838e6016a0d68f06924fbbd8105be1253b5fa3da829'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.html.j2'
 
@@ -30,28 +30,21 @@ def root(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
-    l_1_headline = resolve('headline')
     l_1_scorecard = resolve('scorecard')
-    l_1_policy_text = resolve('policy_text')
-    l_1_policy_details = resolve('policy_details')
-    l_1_comparison = resolve('comparison')
     l_1_summary_rows = resolve('summary_rows')
-    l_1_deciding = resolve('deciding')
     l_1_metric_cards = resolve('metric_cards')
-    l_1_others = resolve('others')
     l_1_evaluated_at = resolve('evaluated_at')
     l_1_version = resolve('version')
-    l_1_records_commit = resolve('records_commit')
     l_1_counts = l_1_details = l_1_gates = l_1_rest = missing
     pass
     t_4 = context.eval_ctx.save()
     context.eval_ctx.autoescape = True
     yield '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">\n<title>evalglass: '
-    yield escape(environment.finalize(context.call((undefined(name='headline') if l_1_headline is missing else l_1_headline), (undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard))))
+    yield escape(environment.finalize(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'headline')))
     yield '</title>\n<style>\n  :root { --fail: #b42318; --blocked: #b54708; --pass: #067647; --warn: #eaaa08; --info: #475467; --ink: #101828; --muted: #475467; --line: #d0d5dd; }\n  * { box-sizing: border-box; }\n  body { margin: 0; padding: 24px; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }\n  main { max-width: 1100px; margin: 0 auto; }\n  code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.92em; overflow-wrap: anywhere; }\n  .verdict { color: #fff; border-radius: 8px; padding: 18px 22px; margin-bottom: 16px; }\n  .verdict h1 { margin: 0; font-size: 26px; line-height: 1.25; }\n  .verdict p { margin: 8px 0 0; }\n  .verdict-fail { background: var(--fail); }\n  .verdict-blocked { background: var(--blocked); }\n  .verdict-pass { background: var(--pass); }\n  .verdict-informational { background: repeating-linear-gradient(135deg, #475467 0 14px, #526077 14px 28px); }\n  .counts { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 8px; padding: 0; list-style: none; }\n  .counts li { border: 1px solid var(--line); border-radius: 999px; padding: 2px 12px; }\n  .meta { color: var(--muted); margin: 0 0 20px; }\n  h2 { font-size: 19px; margin: 28px 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }\n  .metric { border: 1px solid var(--line); border-left: 6px solid var(--info); border-radius: 6px; padding: 12px 16px; margin: 0 0 12px; display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 4px 20px; }\n  .metric header { grid-column: 1 / -1; display: flex; gap: 10px; align-items: baseline; }\n  .metric h3 { margin: 0; font-size: 16px; font-weight: 600; }\n  .badge { display: inline-block; min-width: 7.5em; text-align: center; font-weight: 700; font-size: 12px; letter-spacing: 0.04em; color: #fff; background: var(--info); border-radius: 4px; padding: 1px 8px; }\n  .s-fail { border-left-color: var(--fail); } .s-fail .badge { background: var(--fail); }\n  .s-blocked, .s-unsound { border-left-color: var(--blocked); } .s-blocked .badge, .s-unsound .badge { background: var(--blocked); }\n  .s-pass { border-left-color: var(--pass); } .s-pass .badge { background: var(--pass); }\n  .s-warn { border-left-color: var(--warn); } .s-warn .badge { background: var(--warn); color: var(--ink); }\n  dl.numbers { display: grid; grid-template-columns: max-content 1fr; gap: 0 12px; margin: 6px 0; }\n  dl.numbers dt { color: var(--muted); }\n  dl.numbers dd { margin: 0; font-variant-numeric: tabular-nums; }\n  .why { margin: 6px 0 0; }\n  .why ul { margin: 2px 0 0; padding-left: 20px; }\n  .label { font-weight: 600; }\n  .none { color: var(--muted); font-style: italic; }\n  svg.chart { display: block; margin-top: 4px; }\n  svg .axis, svg .tick { stroke: #667085; stroke-width: 1; }\n  svg text { font: 11px system-ui, sans-serif; fill: #344054; }\n  svg .interval { fill: #98a2b3; opacity: 0.55; }\n  svg .value { fill: var(--info); stroke: #fff; stroke-width: 1.5; }\n  svg .rule, svg .arrow { stroke: var(--ink); stroke-width: 2; }\n  svg .rule.proposed { stroke-dasharray: 3 3; }\n  svg .arrow-head { fill: var(--ink); }\n  .s-fail svg .value { fill: var(--fail); } .s-fail svg .interval { fill: var(--fail); opacity: 0.3; }\n  .s-blocked svg .value, .s-unsound svg .value { fill: var(--blocked); }\n  .s-blocked svg .interval, .s-unsound svg .interval { fill: var(--blocked); opacity: 0.3; }\n  .s-warn svg .value { fill: var(--warn); } .s-warn svg .interval { fill: var(--warn); opacity: 0.35; }\n  .s-pass svg .value { fill: var(--pass); } .s-pass svg .interval { fill: var(--pass); opacity: 0.3; }\n  .table-wrap { overflow-x: auto; margin: 0 0 8px; }\n  table.summary { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }\n  table.summary th, table.summary td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--line); vertical-align: top; }\n  table.summary th { color: var(--muted); font-weight: 600; white-space: nowrap; }\n  .s-fail td .badge { background: var(--fail); } .s-blocked td .badge, .s-unsound td .badge { background: var(--blocked); }\n  .s-pass td .badge { background: var(--pass); } .s-warn td .badge { background: var(--warn); color: var(--ink); }\n  footer.meta { margin-top: 28px; border-top: 1px solid var(--line); padding-top: 8px; }\n  @media (max-width: 760px) { .metric { grid-template-columns: 1fr; } body { padding: 12px; } svg.chart { max-width: 100%; height: auto; } }\n</style>\n</head>\n<body>\n<main>\n<header class="verdict verdict-'
-    yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'verdict'), 'value')))
+    yield escape(environment.finalize(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'verdict')))
     yield '">\n  <h1>'
-    yield escape(environment.finalize(context.call((undefined(name='headline') if l_1_headline is missing else l_1_headline), (undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard))))
+    yield escape(environment.finalize(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'headline')))
     yield '</h1>\n  <p>Model under evaluation: '
     if (not t_3(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'model'))):
         pass
@@ -72,14 +65,14 @@ def root(context, missing=missing):
     yield ' blocked or unsound</li>\n  <li>'
     yield escape(environment.finalize(environment.getattr((undefined(name='counts') if l_1_counts is missing else l_1_counts), 'informational')))
     yield ' informational</li>\n</ul>\n'
-    if (environment.getattr(environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'), 'source'), 'value') != 'default'):
+    if (environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'), 'source') != 'default'):
         pass
         yield '<p class="meta">Success policy (<code>'
-        yield escape(environment.finalize(environment.getattr(environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'), 'source'), 'value')))
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'), 'source')))
         yield '</code>): '
-        yield escape(environment.finalize(context.call((undefined(name='policy_text') if l_1_policy_text is missing else l_1_policy_text), environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'))))
+        yield escape(environment.finalize(environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'), 'text')))
         yield '.</p>\n'
-    l_1_details = context.call((undefined(name='policy_details') if l_1_policy_details is missing else l_1_policy_details), environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'))
+    l_1_details = environment.getattr(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'policy'), 'details')
     if (undefined(name='details') if l_1_details is missing else l_1_details):
         pass
         yield '<ul class="policy">\n'
@@ -109,10 +102,10 @@ def root(context, missing=missing):
         pass
         yield 'none'
     yield '.</p>\n'
-    if (undefined(name='comparison') if l_1_comparison is missing else l_1_comparison):
+    if environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'comparison'):
         pass
         yield '<p class="meta">'
-        yield escape(environment.finalize(t_1((undefined(name='comparison') if l_1_comparison is missing else l_1_comparison))))
+        yield escape(environment.finalize(t_1(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'comparison'))))
         yield '.</p>\n'
     yield '\n<h2>Summary</h2>\n'
     if (undefined(name='summary_rows') if l_1_summary_rows is missing else l_1_summary_rows):
@@ -124,25 +117,25 @@ def root(context, missing=missing):
         pass
         yield '<p class="none">No metric was measured or recorded.</p>\n'
     yield '\n'
-    l_1_gates = context.call((undefined(name='deciding') if l_1_deciding is missing else l_1_deciding), (undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard))
+    l_1_gates = environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'gates')
     yield '<h2>Gates that decided ('
     yield escape(environment.finalize(t_2((undefined(name='gates') if l_1_gates is missing else l_1_gates))))
     yield ')</h2>\n'
     if (undefined(name='gates') if l_1_gates is missing else l_1_gates):
         pass
-        yield escape(environment.finalize(context.call((undefined(name='metric_cards') if l_1_metric_cards is missing else l_1_metric_cards), (undefined(name='gates') if l_1_gates is missing else l_1_gates), (undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard))))
+        yield escape(environment.finalize(context.call((undefined(name='metric_cards') if l_1_metric_cards is missing else l_1_metric_cards), (undefined(name='gates') if l_1_gates is missing else l_1_gates))))
         yield '\n'
     else:
         pass
         yield '<p class="none">No metric could gate: nothing in this run was enforced.</p>\n'
     yield '\n'
-    l_1_rest = context.call((undefined(name='others') if l_1_others is missing else l_1_others), (undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard))
+    l_1_rest = environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'others')
     yield '<h2>Not affecting the verdict ('
     yield escape(environment.finalize(t_2((undefined(name='rest') if l_1_rest is missing else l_1_rest))))
     yield ')</h2>\n'
     if (undefined(name='rest') if l_1_rest is missing else l_1_rest):
         pass
-        yield escape(environment.finalize(context.call((undefined(name='metric_cards') if l_1_metric_cards is missing else l_1_metric_cards), (undefined(name='rest') if l_1_rest is missing else l_1_rest), (undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard))))
+        yield escape(environment.finalize(context.call((undefined(name='metric_cards') if l_1_metric_cards is missing else l_1_metric_cards), (undefined(name='rest') if l_1_rest is missing else l_1_rest))))
         yield '\n'
     else:
         pass
@@ -156,14 +149,14 @@ def root(context, missing=missing):
         yield ' · host records <code>'
         yield escape(environment.finalize(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'records_folder')))
         yield '</code>'
-    if (undefined(name='records_commit') if l_1_records_commit is missing else l_1_records_commit):
+    if environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'records_commit'):
         pass
         yield ' at commit <code>'
-        yield escape(environment.finalize((undefined(name='records_commit') if l_1_records_commit is missing else l_1_records_commit)))
+        yield escape(environment.finalize(environment.getattr((undefined(name='scorecard') if l_1_scorecard is missing else l_1_scorecard), 'records_commit')))
         yield '</code>'
     yield '</footer>\n</main>\n</body>\n</html>\n'
     context.eval_ctx.revert(t_4)
-    l_1_headline = l_1_scorecard = l_1_counts = l_1_policy_text = l_1_policy_details = l_1_details = l_1_comparison = l_1_summary_rows = l_1_deciding = l_1_gates = l_1_metric_cards = l_1_others = l_1_rest = l_1_evaluated_at = l_1_version = l_1_records_commit = missing
+    l_1_scorecard = l_1_counts = l_1_details = l_1_summary_rows = l_1_gates = l_1_metric_cards = l_1_rest = l_1_evaluated_at = l_1_version = missing
 
 blocks = {}
-debug_info = '12=46&71=48&72=50&73=52&75=61&77=63&78=65&79=67&80=69&82=71&83=74&85=78&86=79&88=82&89=86&93=91&94=108&95=111&99=114&104=117&111=123&112=125&113=127&114=129&119=135&120=137&121=139&122=141&126=147'
+debug_info = '12=39&71=41&72=43&73=45&75=54&77=56&78=58&79=60&80=62&82=64&83=67&85=71&86=72&88=75&89=79&93=84&94=101&95=104&99=107&104=110&111=116&112=118&113=120&114=122&119=128&120=130&121=132&122=134&126=140'
