@@ -103,19 +103,15 @@ def _json_source(link: str) -> str:
     # An epoch names one when it is truthy in Python: a non-empty string, a nonzero integer.
     epoch = (f"NULLIF(CASE WHEN starts_with({ep}, '\"') THEN {string(ep, 'epoch')} "
              f"WHEN {ep} NOT IN ('null', 'false', '0') THEN {ep} END, '')")  # fmt: skip
-    ok = " AND ".join(
-        (
-            f"starts_with({m}, '\"') AND {m} <> '\"\"'",
-            # A number within the exact range, Python's spelling of a non-finite one, a
-            # boolean (true is a pass), null or an empty string (a missing sample).
-            f"({sc} IS NULL OR {sc} IN ('null', 'true', 'false', '\"\"') OR {sc} IN {_NONFINITE} "
-            f"OR NOT starts_with({sc}, '\"') AND abs({number}) < {_LIMIT})",
-            sample_ok,
-            cluster_ok,
-            f"({ep} IS NULL OR {ep} IN ('null', 'false') OR starts_with({ep}, '\"') "
-            f"OR {whole(ep)})",
-        )
-    )
+    metric_ok = f"starts_with({m}, '\"') AND {m} <> '\"\"'"
+    # A number within the exact range, Python's spelling of a non-finite one, a boolean (true
+    # is a pass), null or an empty string (a missing sample).
+    score_ok = (f"({sc} IS NULL OR {sc} IN ('null', 'true', 'false', '\"\"') "
+                f"OR {sc} IN {_NONFINITE} OR NOT starts_with({sc}, '\"') "
+                f"AND abs({number}) < {_LIMIT})")  # fmt: skip
+    epoch_ok = (f"({ep} IS NULL OR {ep} IN ('null', 'false') OR starts_with({ep}, '\"') "
+                f"OR {whole(ep)})")  # fmt: skip
+    ok = f"{metric_ok} AND {score_ok} AND {sample_ok} AND {cluster_ok} AND {epoch_ok}"
     return f"""SELECT {string(m, "metric")} AS metric, {score} AS score, {sample} AS sample_id,
   {cluster} AS cluster,
   CASE WHEN starts_with({mo}, '"') THEN {string(mo, "model")} END AS model, {epoch} AS epoch,
