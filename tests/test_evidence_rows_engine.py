@@ -6,10 +6,12 @@ line."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import math
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,16 @@ from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _rows_engine, rows
 from evalglass.render import json as render_json
 from tests.test_cli import EXAMPLE_RECORDS
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _every_file_through_duckdb() -> Iterator[None]:
+    """Small files would take the rows reader (faster there than starting DuckDB): here every
+    file the engine can vouch for takes the engine path."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_rows_engine, "FROM_BYTES", 0)
+        yield
+
 
 # The same rows as JSONL, CSV and Parquet: values each format holds alike (a CSV cell is text,
 # so no booleans; an epoch is a positive integer, since a CSV "0" names an epoch and JSON 0 not).
@@ -112,14 +124,9 @@ def _parquet(path: Path, rows_: list[dict[str, Any]]) -> Path:
 
 
 def _scorecard(path: Path) -> str:
-    card = evalglass.score([path], EXAMPLE_RECORDS, as_of=evalglass_date())
+    # One fixed evaluation time, so that two scorecards compare byte for byte.
+    card = evalglass.score([path], EXAMPLE_RECORDS, as_of=dt.date(2026, 11, 30))
     return render_json.render(card).replace(path.name, "rows")
-
-
-def evalglass_date() -> Any:
-    import datetime as dt
-
-    return dt.date(2026, 11, 30)
 
 
 @pytest.fixture
@@ -314,6 +321,15 @@ def test_a_repeated_sample_is_named_by_line_though_duckdb_found_it(tmp_path: Pat
     with pytest.raises(OutputError) as caught:
         rows.aggregates(path, "rows.csv")
     assert str(caught.value) == "rows.csv:4: sample_id 's1' appears twice for metric 'a'"
+
+
+def test_a_small_file_takes_the_rows_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below FROM_BYTES the rows reader is faster than starting DuckDB: the engine declines."""
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"metric": "a", "score": 1}\n')
+    assert _rows_engine.aggregates(path, "rows.jsonl") is not None
+    monkeypatch.setattr(_rows_engine, "FROM_BYTES", path.stat().st_size + 1)
+    assert _rows_engine.aggregates(path, "rows.jsonl") is None
 
 
 def test_without_duckdb_the_pure_reader_reads_the_rows(tmp_path: Path, no_duckdb: Any) -> None:
