@@ -220,6 +220,15 @@ _ODD_LINE = st.sampled_from([
     "", "   ", "[1]", "5", "{bad", '{"metric": "a", "metric": "b", "score": 1}',
     '{"metric": "a", "score": 1} trailing', '{"metric": "a", "score": 1}\r',
     '{"metric": "a\\ud800", "score": 1}', '{"Metric": "a", "score": 1}',
+    # What DuckDB's JSON reader takes and Python's json refuses, in a column evalglass ignores.
+    '{"metric": "a", "score": 1, "x": nan}', '{"metric": "a", "score": 1, "x": [-inf]}',
+    '{"metric": "a", "score": 1, "x": 1,}', '\x0b{"metric": "a", "score": 1}',
+    '\ufeff{"metric": "a", "score": 1}', '{"metric": "a", "score": 1, "x": +Infinity}',
+    '{"metric": "a", "score": 1, "x": ' + "[" * 1500 + "]" * 1500 + "}",
+    '{"metric": "a", "score": 1, "x": ' + "9" * 5000 + "}",
+    # What only looks so: the same outcome either way.
+    '{"metric": "inference/nan", "score": 1, "x": "note: inf"}',
+    '{"metric": "a", "score": 1, "x": [NaN, -Infinity]}',
 ])  # fmt: skip
 _PLAIN_LINE = st.sampled_from(['{"metric": "a", "score": 1}', '{"metric": "b", "score": 0.25}'])
 

@@ -60,6 +60,8 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
                 if source is None:
                     return None
             else:
+                if _json_suspect(con, link):
+                    return None
                 source = _json_source(link)
             _load(con, source, placed.folder)
             return parquet.reduce_scores(con, shown)
@@ -72,6 +74,32 @@ def _starts_with_bom(path: Path) -> bool:
     # mark as part of the first column's name (CSV).
     with open(path, "rb") as stream:
         return stream.read(3) == b"\xef\xbb\xbf"
+
+
+# Whether a line may hold what DuckDB's JSON reader takes and Python's json (the rows reader)
+# refuses, anywhere in the line, in a column evalglass reads or not: a control character outside
+# JSON's whitespace (DuckDB skips a vertical tab), a byte-order mark, a trailing comma, `nan` or
+# `inf` in any spelling but Python's `NaN`, `Infinity`, `-Infinity`, nesting too deep for
+# Python's parser, an integer of more digits than Python converts. Each test may also match a
+# string that only looks so (then the rows reader reads the file: slower, never otherwise).
+_ODD = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x{feff}]|,\s*[\]}]"
+_SPELLED = r"[:,\[]\s*[-+]?(?i:nan|inf)"
+_PYTHONS = r"[:,\[]\s*(NaN|-?Infinity)"
+_SUSPECT = f"""SELECT 1 FROM read_csv(?, columns = {{'line': 'VARCHAR'}}, header = false,
+  auto_detect = false, delim = ?, quote = '', escape = '', strict_mode = true)
+WHERE regexp_matches(line, '{_ODD}|(?i:nan|inf)') AND (regexp_matches(line, '{_ODD}')
+    OR len(regexp_extract_all(line, '{_SPELLED}')) <> len(regexp_extract_all(line, '{_PYTHONS}')))
+  OR strlen(line) >= 200 AND (strlen(line) - strlen(translate(line, '[{{', '')) >= 200
+    OR strlen(line) >= 4000 AND list_max(list_transform(regexp_extract_all(line, '[0-9]+'),
+      lambda d: strlen(d))) >= 4000)
+LIMIT 1"""
+
+
+def _json_suspect(con: Any, link: str) -> bool:
+    """Whether some line may be read by DuckDB where the rows reader refuses it (`_SUSPECT`):
+    one scan of the lines as text, which DuckDB splits at newlines alone (a delimiter no JSON
+    line holds raw)."""
+    return con.execute(_SUSPECT, [link, "\x1f"]).fetchone() is not None
 
 
 def _json_source(link: str) -> str:
