@@ -15,7 +15,7 @@ import math
 import operator
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator
-from itertools import accumulate, chain, compress, count, islice, repeat
+from itertools import compress, count, islice, repeat
 from typing import Any
 
 from evalglass.errors import OutputError
@@ -253,20 +253,19 @@ def _stats(
 def _cluster_sums(
     scores: list[float], numbers: list[int], sizes: Counter[int], names: dict[int, str]
 ) -> dict[str, tuple[int, int]]:
-    """Each cluster's (n, Σq). Clusters are many and small (a few rows each), so the work is
-    done in passes over the whole metric rather than a call a cluster: the rows put in cluster
-    order by one sort, their quanta summed into running totals, and each cluster's sum read off
-    as the difference of the totals where it ends and where the one before it ends."""
-    if not math.isfinite(sum(scores)):
-        scores = [x if math.isfinite(x) else 0 for x in scores]  # a non-finite score adds 0
-    order = sorted(range(len(numbers)), key=numbers.__getitem__)
-    keys = list(map(numbers.__getitem__, order))
-    running = list(accumulate(map(int, map(_SCALE_F.__mul__, map(scores.__getitem__, order)))))
-    ends = list(compress(count(), map(operator.ne, keys, islice(keys, 1, None))))
-    ends.append(len(keys) - 1)
-    at_ends = list(map(running.__getitem__, ends))
-    totals = map(operator.sub, at_ends, chain((0,), at_ends))
-    return {names[c]: (sizes[c], t) for c, t in zip(map(keys.__getitem__, ends), totals)}
+    """Each cluster's (n, Σq): the scores gathered per cluster (a pointer a row), then summed."""
+    gathered: dict[int, list[float]] = {number: [] for number in sizes}
+    _drain(map(_list_append, map(gathered.__getitem__, numbers), scores))
+    exact = _exact_sum if math.isfinite(sum(scores)) else _finite_sum
+    return {names[c]: (len(group), exact(group)) for c, group in gathered.items()}
+
+
+def _exact_sum(scores: list[float]) -> int:
+    return sum(map(int, map(_SCALE_F.__mul__, scores)))
+
+
+def _finite_sum(scores: list[float]) -> int:
+    return sum(map(int, map(_SCALE_F.__mul__, filter(math.isfinite, scores))))
 
 
 def _cluster(raw: object, shown: str, line: int) -> str | None:
