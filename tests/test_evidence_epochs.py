@@ -53,7 +53,7 @@ def test_epochs_reduce_alike_in_jsonl_and_parquet(
 ) -> None:
     """The rows reader and DuckDB (running `evalglass sql`'s query) give the same sums."""
     jsonl, target = write(tmp_path_factory.mktemp("epochs"), table, _TYPES)
-    assert parquet.aggregates([(target, "rows")]) == rows.aggregates(jsonl, "rows")
+    assert parquet.aggregates([(target, "rows")]) == rows.exact_aggregates(jsonl, "rows")
 
 
 def test_n_counts_samples_and_the_value_is_the_mean_of_means(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_a_sample_whose_epochs_name_two_clusters_is_refused(tmp_path: Path) -> N
         {"metric": "m", "score": 0.0, "sample_id": "p", "epoch": 2, "cluster": "y"},
     ]
     jsonl, target = write(tmp_path, table, _TYPES)
-    for read in (lambda: rows.aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
+    for read in (lambda: rows.exact_aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
         with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
             read()
 
@@ -98,6 +98,6 @@ def test_a_sample_with_a_cluster_on_some_epochs_only_is_refused(
         {"metric": "m", "score": 0.0, "sample_id": "p", "epoch": 2, "cluster": clusters[1]},
     ]
     jsonl, target = write(tmp_path, table, _TYPES)
-    for read in (lambda: rows.aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
+    for read in (lambda: rows.exact_aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
         with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
             read()

@@ -68,7 +68,7 @@ def test_duckdb_sums_equal_the_rows_reader(
     folder = tmp_path_factory.mktemp("sums")
     jsonl, target = write(folder, table, {"metric": "VARCHAR", "score": "DOUBLE",
                                           "cluster": "VARCHAR"})  # fmt: skip
-    want = rows.aggregates(jsonl, "rows")
+    want = rows.exact_aggregates(jsonl, "rows")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_parquet_sums, "few_scores", lambda counts: few)
         got = parquet.aggregates([(target, "rows")])
@@ -101,11 +101,11 @@ def test_integer_ids_and_epochs_repeat_as_in_the_rows_reader(tmp_path: Path) -> 
         {"metric": "m", "score": 0.0, "sample_id": 8, "epoch": 1},
     ]
     jsonl, target = write(tmp_path, table, types)
-    got, want = parquet.aggregates([(target, "p")]), rows.aggregates(jsonl, "p")
+    got, want = parquet.aggregates([(target, "p")]), rows.exact_aggregates(jsonl, "p")
     assert got == want and want.metrics["m"].moments.n == 2
     assert want.metrics["m"].moments.total == 2 * aggregate.SCALE // 3
     table.append({"metric": "m", "score": 1.0, "sample_id": 7, "epoch": None})
     jsonl, target = write(tmp_path, table, types)
-    for read in (lambda: parquet.aggregates([(target, "p")]), lambda: rows.aggregates(jsonl, "p")):
+    for read in (lambda: parquet.aggregates([(target, "p")]), lambda: rows.exact_aggregates(jsonl, "p")):
         with pytest.raises(OutputError, match="sample_id '?7'? appears twice for metric 'm'"):
             read()

@@ -61,8 +61,8 @@ def test_blocks_read_as_rows_one_by_one(
     path.write_text("\n".join(lines) + "\n")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(rows, "_BLOCK_BYTES", block)
-        got = outcome(lambda: rows.aggregates(path, "rows.jsonl"))
-    want = outcome(lambda: rows.aggregates(path, "rows.jsonl", exact=True))
+        got = outcome(lambda: rows.exact_aggregates(path, "rows.jsonl"))
+    want = outcome(lambda: rows.exact_aggregates(path, "rows.jsonl", exact=True))
     assert got == want
 
 

@@ -230,7 +230,9 @@ def epochs_query(c: Columns) -> str:
     epochs. Σq is summed exactly as HUGEINT (q < 2^104); only a sample of several scored rows
     is divided, since DuckDB's 128-bit division costs more than all the rest."""
     cluster = f"NULLIF({c.cluster}, '')" if c.has("cluster") else "CAST(NULL AS VARCHAR)"
-    sample = c.sample if c.sample == "sample_id" else f"NULLIF({c.sample}, '')"
+    # '' names no sample, as null does; only an integer id cannot be ''.
+    integer = c.types["sample_id"] in _INTEGERS
+    sample = c.sample if integer else f"NULLIF({c.sample}, '')"
     q = f"CASE WHEN {_OK} THEN CAST(trunc(score * 18446744073709551616.0) AS HUGEINT) END"
     finite = "CASE WHEN isfinite(score) THEN score END"
     bad = "score IS NOT NULL AND NOT isfinite(score)"

@@ -45,7 +45,7 @@ def read_together(files: Sequence[tuple[Path, str]]) -> tuple[Measurement, ...]:
 def aggregates(files: Sequence[tuple[Path, str]]) -> aggregate.Aggregates:
     """The sufficient statistics of every row of every file, as one table."""
     first = files[0][1]
-    with _connected(first) as (con, placed):
+    with connected(first) as (con, placed):
         return _aggregate(con, placed.paths(files), first)
 
 
@@ -58,7 +58,7 @@ def with_baseline(
     OutputError, naming the baseline file, when DuckDB is missing or cannot read the rows, or
     the baseline repeats a sample id."""
     shown = baseline[1]
-    with _connected(shown) as (con, placed):
+    with connected(shown) as (con, placed):
         then_paths = placed.paths([baseline])
         found = _aggregate(con, then_paths, shown)
         if not current or not metrics:
@@ -77,7 +77,7 @@ def with_baseline(
 
 
 @contextlib.contextmanager
-def _connected(shown: str) -> Iterator[tuple[Any, _Placed]]:
+def connected(shown: str) -> Iterator[tuple[Any, _Placed]]:
     """A DuckDB connection of our own settings and a private folder of its own; OutputError
     naming `shown` when DuckDB (the `parquet` extra) is missing or fails."""
     try:
@@ -124,6 +124,11 @@ class _Placed:
         self._folder = os.path.abspath(folder)
         self._shown: dict[str, str] = {}
 
+    @property
+    def folder(self) -> str:
+        """The private folder itself, for files of our own (it goes when the connection does)."""
+        return self._folder
+
     def paths(self, files: Sequence[tuple[Path, str]]) -> list[str]:
         """A path for each file; OutputError where the platform makes no links and the path
         is not plain."""
@@ -164,6 +169,12 @@ def _columns(con: Any, view: str) -> q.Columns:
 
 def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
     con.execute(f"CREATE TEMP VIEW scores AS SELECT * FROM {_parquet(paths)}")
+    return reduce_scores(con, shown)
+
+
+def reduce_scores(con: Any, shown: str) -> aggregate.Aggregates:
+    """The sufficient statistics of the rows of the view (or table) `scores`, whatever it is
+    read from: Parquet files, or JSON lines and CSV read into typed columns."""
     c = _columns(con, "scores")
     lacking = [name for name in ("metric", "score") if not c.has(name)]
     if lacking:

@@ -1,0 +1,222 @@
+"""Generic rows in JSONL or CSV reduced by DuckDB when the `parquet` extra is installed: the file
+is read once into typed columns, every value checked to be one the rows reader reads the same
+way, then reduced by the Parquet path's queries, so the three formats give the same numbers.
+
+DuckDB's readers take some values the rows reader refuses or reads otherwise (a number as a
+metric becomes text, `true` as an id becomes "true", `nan` is a number). So each column is read
+as raw JSON (or CSV text) and typed here by the rows reader's rules; a value outside what these
+rules cover, any error of DuckDB's, or any input error the queries find gives None, and the
+caller reads the file with the exact reader, which names the line. Must not decide anything the
+rows reader would decide otherwise.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from evalglass.errors import OutputError
+from evalglass.evidence import aggregate
+from evalglass.evidence.adapters import _parquet_sums as q
+from evalglass.evidence.adapters import parquet
+
+_LIMIT = int(aggregate.LIMIT)
+# Files smaller than this are read faster by the rows reader than DuckDB starts and writes its
+# typed copy (measured: about even at 100,000 rows, 10 MB; a quarter less CPU at a million).
+FROM_BYTES = 16 << 20
+_COLUMNS = ("metric", "score", "sample_id", "cluster", "model", "epoch")
+# The non-finite literals Python's json module accepts; DuckDB accepts more spellings (`nan`).
+_NONFINITE = "('NaN', 'Infinity', '-Infinity')"
+# A CSV score Python's float() and DuckDB's cast read to the same double: plain decimal
+# notation, no spaces, no underscores (both round correctly). Python's NaN and infinity
+# spellings, in any case, are handled beside it.
+_DECIMAL = r"'^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'"
+_CSV_NONFINITE = "('nan', '+nan', '-nan', 'inf', '+inf', '-inf', 'infinity', '+infinity', '-infinity')"
+
+
+def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
+    """The file's sufficient statistics, reduced by DuckDB; None when the file is small (below
+    `FROM_BYTES`), or DuckDB is not installed, or it cannot vouch that the rows reader would
+    read every value the same way, or it finds an input error (the rows reader then reads the
+    file, and names the line)."""
+    try:
+        found = os.stat(path)
+        if not stat.S_ISREG(found.st_mode) or found.st_size < FROM_BYTES:
+            return None
+        import duckdb  # noqa: F401  (only whether it is there)
+    except (ImportError, OSError):
+        return None
+    try:
+        if _starts_with_bom(path):
+            return None
+        with parquet.connected(shown) as (con, placed):
+            [link] = placed.paths([(path, shown)])
+            if path.suffix.lower() == ".csv":
+                source = _csv_source(path, link)
+                if source is None:
+                    return None
+            else:
+                if _json_suspect(con, link):
+                    return None
+                source = _json_source(link)
+            _load(con, source, placed.folder)
+            return parquet.reduce_scores(con, shown)
+    except (OutputError, OSError, UnicodeDecodeError, csv.Error):
+        return None
+
+
+def _starts_with_bom(path: Path) -> bool:
+    # DuckDB skips a byte-order mark; the rows reader refuses the first line (JSON) or reads the
+    # mark as part of the first column's name (CSV).
+    with open(path, "rb") as stream:
+        return stream.read(3) == b"\xef\xbb\xbf"
+
+
+# Whether a line may hold what DuckDB's JSON reader takes and Python's json (the rows reader)
+# refuses, anywhere in the line, in a column evalglass reads or not: a control character outside
+# JSON's whitespace (DuckDB skips a vertical tab), a byte-order mark, a trailing comma, `nan` or
+# `inf` in any spelling but Python's `NaN`, `Infinity`, `-Infinity`, nesting too deep for
+# Python's parser, an integer of more digits than Python converts. Each test may also match a
+# string that only looks so (then the rows reader reads the file: slower, never otherwise).
+_ODD = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x{feff}]|,\s*[\]}]"
+_SPELLED = r"[:,\[]\s*[-+]?(?i:nan|inf)"
+_PYTHONS = r"[:,\[]\s*(NaN|-?Infinity)"
+_SUSPECT = f"""SELECT 1 FROM read_csv(?, columns = {{'line': 'VARCHAR'}}, header = false,
+  auto_detect = false, delim = ?, quote = '', escape = '', strict_mode = true)
+WHERE regexp_matches(line, '{_ODD}|(?i:nan|inf)') AND (regexp_matches(line, '{_ODD}')
+    OR len(regexp_extract_all(line, '{_SPELLED}')) <> len(regexp_extract_all(line, '{_PYTHONS}')))
+  OR strlen(line) >= 200 AND (strlen(line) - strlen(translate(line, '[{{', '')) >= 200
+    OR strlen(line) >= 4000 AND list_max(list_transform(regexp_extract_all(line, '[0-9]+'),
+      lambda d: strlen(d))) >= 4000)
+LIMIT 1"""
+
+
+def _json_suspect(con: Any, link: str) -> bool:
+    """Whether some line may be read by DuckDB where the rows reader refuses it (`_SUSPECT`):
+    one scan of the lines as text, which DuckDB splits at newlines alone (a delimiter no JSON
+    line holds raw)."""
+    return con.execute(_SUSPECT, [link, "\x1f"]).fetchone() is not None
+
+
+def _json_source(link: str) -> str:
+    """The rows, each column as a JSON value, and whether every value is one vouched for.
+
+    A value's JSON type is told by its text's first character (a string opens with a quote, a
+    number with a digit or a minus), cheaper than asking DuckDB's JSON functions, which parse
+    the value again; a string is unquoted by cutting its quotes when it holds no escape."""
+    columns = ", ".join(f"{q.quoted(name)}: 'JSON'" for name in _COLUMNS)
+    reader = (f"read_json({q.quoted(link)}, format = 'newline_delimited', compression = 'none', "
+              f"columns = {{{columns}}})")  # fmt: skip
+
+    def string(t: str, column: str) -> str:
+        return f"CASE WHEN contains({t}, '\\') THEN {column} ->> '$' ELSE {t}[2:-2] END"
+
+    def whole(t: str) -> str:
+        """Whether the JSON number `t` is an integer: digits, no point, no exponent (DuckDB's
+        cast to an integer would round `1.5` and take `1e5`)."""
+        return (f"(TRY_CAST({t} AS HUGEINT) IS NOT NULL AND NOT contains({t}, '.') "
+                f"AND NOT contains({t}, 'e') AND NOT contains({t}, 'E'))")  # fmt: skip
+
+    def key(column: str) -> tuple[str, str]:
+        """A sample id or cluster as the rows reader keys it (a string, or an integer's
+        digits; '' and null name none), and whether it is one of these."""
+        t = f"CAST({column} AS VARCHAR)"
+        value = (f"NULLIF(CASE WHEN starts_with({t}, '\"') THEN {string(t, column)} "
+                 f"WHEN {t} <> 'null' THEN {t} END, '')")  # fmt: skip
+        ok = f"({t} IS NULL OR {t} = 'null' OR starts_with({t}, '\"') OR {whole(t)})"
+        return value, ok
+
+    m, sc, mo, ep = (f"CAST({name} AS VARCHAR)" for name in ("metric", "score", "model", "epoch"))
+    number = f"TRY_CAST({sc} AS DOUBLE)"
+    score = f"CASE WHEN {sc} = 'true' THEN 1.0 WHEN {sc} = 'false' THEN 0.0 ELSE {number} END"
+    sample, sample_ok = key("sample_id")
+    cluster, cluster_ok = key("cluster")
+    # An epoch names one when it is truthy in Python: a non-empty string, a nonzero integer.
+    epoch = (f"NULLIF(CASE WHEN starts_with({ep}, '\"') THEN {string(ep, 'epoch')} "
+             f"WHEN {ep} NOT IN ('null', 'false', '0') THEN {ep} END, '')")  # fmt: skip
+    metric_ok = f"starts_with({m}, '\"') AND {m} <> '\"\"'"
+    # A number within the exact range, Python's spelling of a non-finite one, a boolean (true
+    # is a pass), null or an empty string (a missing sample).
+    score_ok = (f"({sc} IS NULL OR {sc} IN ('null', 'true', 'false', '\"\"') "
+                f"OR {sc} IN {_NONFINITE} OR NOT starts_with({sc}, '\"') "
+                f"AND abs({number}) < {_LIMIT})")  # fmt: skip
+    epoch_ok = (f"({ep} IS NULL OR {ep} IN ('null', 'false') OR starts_with({ep}, '\"') "
+                f"OR {whole(ep)})")  # fmt: skip
+    ok = f"{metric_ok} AND {score_ok} AND {sample_ok} AND {cluster_ok} AND {epoch_ok}"
+    return f"""SELECT {string(m, "metric")} AS metric, {score} AS score, {sample} AS sample_id,
+  {cluster} AS cluster,
+  CASE WHEN starts_with({mo}, '"') THEN {string(mo, "model")} END AS model, {epoch} AS epoch,
+  {ok} AS ok
+FROM {reader}"""
+
+
+def _csv_source(path: Path, link: str) -> str | None:
+    """The rows of a CSV file as text, and whether every value is one vouched for; None when
+    the file holds a double quote anywhere, or its header repeats a name or lacks metric or
+    score.
+
+    Python's csv module reads a malformed quoted field leniently (`"a" ,1` is the metric `a `)
+    where DuckDB reads it otherwise, so only files without quotes are read here, with quoting
+    off: then both split each line at every comma. A scan for the byte costs little beside the
+    read."""
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            if b'"' in chunk:
+                return None
+    with open(path, "rb") as stream:
+        head = stream.readline()
+    try:
+        names = head.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        return None
+    header = next(csv.reader(io.StringIO(names)), [])
+    if "\r" in names or len(set(header)) != len(header):
+        return None
+    if not {"metric", "score"} <= set(header):
+        return None
+    columns = ", ".join(f"{q.quoted(name)}: 'VARCHAR'" for name in header)
+    reader = (f"read_csv({q.quoted(link)}, header = true, auto_detect = false, delim = ',', "
+              "quote = '', escape = '', strict_mode = true, null_padding = false, "
+              f"compression = 'none', columns = {{{columns}}})")  # fmt: skip
+
+    def column(name: str) -> str:
+        return f'"{name}"' if name in header else "CAST(NULL AS VARCHAR)"
+
+    s = column("score")
+    score = (f"CASE WHEN regexp_full_match({s}, {_DECIMAL}) THEN CAST({s} AS DOUBLE) "
+             f"WHEN lower({s}) IN {_CSV_NONFINITE} THEN CAST(lower(ltrim({s}, '+')) AS DOUBLE) END")  # fmt: skip
+    ok = (f"{column('metric')} IS NOT NULL AND ({s} IS NULL OR regexp_full_match({s}, {_DECIMAL}) "
+          f"AND abs(CAST({s} AS DOUBLE)) < {_LIMIT} OR lower({s}) IN {_CSV_NONFINITE})")  # fmt: skip
+    return f"""SELECT {column("metric")} AS metric, {score} AS score,
+  NULLIF({column("sample_id")}, '') AS sample_id, NULLIF({column("cluster")}, '') AS cluster,
+  {column("model")} AS model, NULLIF({column("epoch")}, '') AS epoch, {ok} AS ok
+FROM {reader}"""
+
+
+def _load(con: Any, source: str, folder: str) -> None:
+    """The rows of `source`, typed, written to a Parquet file in our private `folder` (a
+    dictionary-encoded copy: a few bytes a row, where a table in memory would hold every
+    string), and the view `scores` over it with the columns the rows name. A row not vouched
+    for stops DuckDB there, with an error."""
+    typed = os.path.join(folder, "rows.parquet")
+    con.execute(
+        f"COPY (SELECT * EXCLUDE (ok) FROM ({source}) WHERE CASE WHEN ok THEN true "
+        f"ELSE error('evalglass: not vouched for') END) TO {q.quoted(typed)} (FORMAT parquet)"
+    )
+    table = f"read_parquet({q.quoted(typed)})"
+    ids, clusters, models, epochs = con.execute(
+        f"SELECT count(sample_id), count(cluster), count(model), count(epoch) FROM {table}"
+    ).fetchone()
+    # A column no row fills is left out, as absent from a Parquet file.
+    named = ["metric", "score"] + [
+        name
+        for name, present in (
+            ("sample_id", ids), ("cluster", clusters), ("model", models), ("epoch", epochs)
+        )
+        if present
+    ]  # fmt: skip
+    con.execute(f"CREATE TEMP VIEW scores AS SELECT {', '.join(named)} FROM {table}")
