@@ -62,7 +62,7 @@ def resolve(
     if check is not None:
         unauthorized, unsound = _check_stages(check, metric, records)
     else:
-        situation = Situation(metric_id, metric, records, measurement, evaluated_on)
+        situation = Situation.of(metric_id, metric, records, measurement, evaluated_on)
         unauthorized = _failed(AUTHORIZING, situation)
         unsound = _failed(SOUNDNESS, situation)
     if unauthorized:

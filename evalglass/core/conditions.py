@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-import functools
 from collections.abc import Callable
 
 import attrs
@@ -48,34 +47,42 @@ class Stage(enum.Enum):
 @attrs.frozen
 class Situation:
     """What a condition reads: one metric's records, the run that measured it (None: no output
-    measures it) and the evaluation date; the records the metric names, looked up once."""
+    measures it) and the evaluation date; the records the metric names, looked up once (`of`)."""
 
     metric_id: str
     metric: MetricRecord
     records: HostRecords
     measurement: Measurement | None
     evaluated_on: dt.date
+    # The dataset and judge records the metric names, if they exist; its threshold, if any.
+    dataset: DatasetRecord | None
+    judge: JudgeRecord | None
+    threshold: ThresholdRecord | None
+    # The dataset the output says it was measured on.
+    seen: DatasetIdentity | None
 
-    @functools.cached_property
-    def dataset(self) -> DatasetRecord | None:
-        """The dataset record the metric names, if there is one."""
-        return self.records.dataset_of(self.metric)
-
-    @functools.cached_property
-    def judge(self) -> JudgeRecord | None:
-        """The judge record the metric names, if it names one and it exists."""
-        name = self.metric.judge
-        return self.records.judges.get(name) if name is not None else None
-
-    @functools.cached_property
-    def threshold(self) -> ThresholdRecord | None:
-        """The metric's threshold, if it has one."""
-        return self.records.thresholds.get(self.metric_id)
-
-    @property
-    def seen(self) -> DatasetIdentity | None:
-        """The dataset the output says it was measured on."""
-        return self.measurement.run.dataset if self.measurement is not None else None
+    @classmethod
+    def of(
+        cls,
+        metric_id: str,
+        metric: MetricRecord,
+        records: HostRecords,
+        measurement: Measurement | None,
+        evaluated_on: dt.date,
+    ) -> Situation:
+        """The situation of `metric_id`, with the records it names looked up."""
+        name = metric.judge
+        return cls(
+            metric_id,
+            metric,
+            records,
+            measurement,
+            evaluated_on,
+            records.dataset_of(metric),
+            records.judges.get(name) if name is not None else None,
+            records.thresholds.get(metric_id),
+            measurement.run.dataset if measurement is not None else None,
+        )
 
 
 @attrs.frozen
