@@ -41,6 +41,11 @@ class Status(enum.Enum):
         )
         return member
 
+    @classmethod
+    def named(cls, word: str) -> Status:
+        """The status whose word is `word`, as the view model carries it."""
+        return _BY_WORD[word]
+
     @property
     def decided(self) -> bool:
         """Whether a metric of this status affects the verdict."""
@@ -49,3 +54,7 @@ class Status(enum.Enum):
     def __str__(self) -> str:
         """The status word, as every format prints it."""
         return str(self.value)
+
+
+# Looked up by word for every metric a format writes.
+_BY_WORD = {status.value: status for status in Status}

@@ -14,7 +14,6 @@ from evalglass.render.view import MetricView, scorecard_view
 # rest, so more than that would hide metrics without saying so.
 PER_LEVEL = 10
 _LEVELS = ("error", "warning", "notice")
-_BY_WORD = {status.value: status for status in Status}
 
 
 def escape_data(text: object) -> str:
@@ -40,7 +39,7 @@ def level(metric: MetricView) -> str:
     metric would block once promoted."""
     if not metric.decided and metric.notes:
         return "warning"
-    return _BY_WORD[metric.status].github
+    return Status.named(metric.status).github
 
 
 def render(scorecard: Scorecard) -> str:

@@ -25,7 +25,6 @@ _DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 # evalglass reads results an eval already produced, so it has no duration of its own to report;
 # readers that parse `time` with no fallback (dorny/test-reporter) need a number, not an absence.
 _TIME = "0"
-_BY_WORD = {status.value: status for status in Status}
 
 
 def xml_text(text: object) -> str:
@@ -110,7 +109,7 @@ def case_name(metric: MetricView) -> str:
 
 
 def _testcase(metric: MetricView) -> tuple[str | None, str]:
-    status = _BY_WORD[metric.status]
+    status = Status.named(metric.status)
     # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
     # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
     kind = status.junit

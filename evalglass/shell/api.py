@@ -38,6 +38,7 @@ __all__ = [
     "plan",
     "run",
     "score",
+    "score_from",
     "trend",
     "validate",
 ]
@@ -60,8 +61,29 @@ def score(
     UTC; default: now), recorded as the scorecard's `evaluated_at`. Raises `RecordError` or
     `OutputError` (both `EvalglassError`) for input it cannot use.
     """
-    evaluated_at = _evaluation_time(as_of)
     source = RecordsSource.pin(records, records_ref)
+    return score_from(
+        outputs,
+        source,
+        input_format=input_format,
+        model=model,
+        require_gate=require_gate,
+        as_of=as_of,
+    )
+
+
+def score_from(
+    outputs: Sequence[str | os.PathLike[str]],
+    source: RecordsSource,
+    *,
+    input_format: str | None = None,
+    model: str | None = None,
+    require_gate: bool = False,
+    as_of: dt.date | dt.datetime | None = None,
+) -> Scorecard:
+    """`score`, with the records from a source pinned already (the MCP server's, fixed when it
+    started): the scorecard names the ref as given and the commit it named then."""
+    evaluated_at = _evaluation_time(as_of)
     host = source.load()
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():

@@ -89,19 +89,14 @@ def _score(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import render
     from evalglass.shell import api
 
-    scorecard = api.score(
+    scorecard = api.score_from(
         _paths(bounds, args),
-        bounds.source.folder,
+        bounds.source,
         input_format=args.get("input_format"),
         model=args.get("model"),
         require_gate=args.get("require_gate", False),
-        records_ref=bounds.source.commit,
         as_of=_as_of(args),
     )
-    if bounds.source.ref is not None and scorecard.records_at is not None:
-        # Read at the commit the server pinned at start; the scorecard names the ref it was given.
-        pinned = attrs.evolve(scorecard.records_at, ref=bounds.source.ref)
-        scorecard = attrs.evolve(scorecard, records_at=pinned)
     return render(scorecard, Format.JSON)
 
 
