@@ -28,6 +28,7 @@ if _typing.TYPE_CHECKING:
     from evalglass.evidence.read import read_outputs
     from evalglass.records.load import load_records
     from evalglass.records.model import HostRecords
+    from evalglass.render.evidence_line import evidence_line
     from evalglass.shell.api import (
         diff_records,
         doctor,
@@ -61,6 +62,7 @@ _HOMES = {
     "decide": "evalglass.core.decision",
     "diff_records": "evalglass.shell.api",
     "doctor": "evalglass.shell.api",
+    "evidence_line": "evalglass.render.evidence_line",
     "explain": "evalglass.shell.api",
     "history": "evalglass.shell.api",
     "load_records": "evalglass.records.load",
@@ -97,6 +99,7 @@ __all__ = [
     "decide",
     "diff_records",
     "doctor",
+    "evidence_line",
     "explain",
     "history",
     "load_records",

@@ -19,6 +19,7 @@ from evalglass.core.regression import difference
 from evalglass.evidence import stats
 from evalglass.evidence.model import Measurement, Run, Sample
 from evalglass.records.model import BaselineRecord
+from evalglass.render.evidence_line import evidence_line
 from tests.cli_runner import cli
 from tests.test_records_gitref import commit, git
 from tests.test_regression_sums import paired_sums
@@ -329,7 +330,7 @@ def test_records_and_rows_come_from_one_commit_when_the_ref_moves(
     monkeypatch.setattr(gitref, "load_records_at", then_move)
     raced = evalglass.score(["now.parquet"], "rec", records_ref="pinned")
     gates = {
-        name: {m.id: m.gate.evidence for m in card.metrics if m.id in METRICS}
+        name: {m.id: evidence_line(m) for m in card.metrics if m.id in METRICS}
         for name, card in (("first", first), ("moved", moved), ("raced", raced))
     }
     assert gates["raced"] == gates["first"] != gates["moved"]

@@ -217,8 +217,9 @@ def test_a_must_pass_check_not_run_blocks_the_run(mode: SuccessMode) -> None:
     assert card.verdict is Verdict.BLOCKED
     assert card.exit_code == 3
     assert card.policy.rule is Rule.MUST_PASS
-    [unmet] = card.policy.unmet
-    assert unmet.message.startswith(
+    [unmet] = _view.unmet_messages(card)
+    assert card.policy.unmet[0].not_run
+    assert unmet.startswith(
         "must-pass gate 'check/b' was not run, so it cannot show that it passed: "
     )
     assert _view.headline(card).endswith("; 2 gating checks not run")
@@ -249,7 +250,7 @@ def test_the_fast_tier_leaves_what_it_does_not_run_to_the_full_run(mode: Success
     assert (card.verdict, card.exit_code, card.policy.unmet) == (Verdict.PASS, 0, ())
     assert card.policy.deferred == ("check/b", "qa/x")
     assert [c.gate.reasons[0].code.value for c in card.metrics if c.id == "qa/x"] == ["not_run"]
-    assert _view.policy_details(card.policy) == [
+    assert _view.policy_details(card) == [
         f"must-pass gate '{i}' is left to the full run: this fast-tier run does not measure it"
         for i in ("check/b", "qa/x")
     ]

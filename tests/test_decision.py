@@ -1,5 +1,5 @@
 """Only can_gate metrics are compared, by the conservative end of the interval unless the record
-says point; the evidence string carries the numbers."""
+says point; the gate carries the numbers its evidence line shows."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.scorecard import MetricCard
 from evalglass.core.validity import assess
 from evalglass.evidence.model import Interval, Measurement, Method, Run
 from evalglass.reasons import ValidityCode as V
@@ -22,6 +23,7 @@ from evalglass.records.model import (
     Op,
     ThresholdRecord,
 )
+from evalglass.render.evidence_line import evidence_line
 
 CAN_GATE = Authority(Outcome.CAN_GATE)
 RUN = Run(source="run.json", models=["acme/x"])
@@ -54,6 +56,15 @@ def gate(m: Measurement, t: ThresholdRecord, rec: MetricRecord | None = None):
     return decide(m, assess(m, rec), CAN_GATE, t, rec)
 
 
+def line(m: Measurement, t: ThresholdRecord, result: GateResult) -> str:
+    """The evidence line every format shows for this gate."""
+    card = MetricCard(
+        id="m", measurement=m, validity=assess(m, metric()), authority=CAN_GATE, threshold=t,
+        gate=result,
+    )  # fmt: skip
+    return evidence_line(card)
+
+
 # (op, limit, value, low, high, bound result, point result)
 CASES = [
     (Op.GE, 0.8, 0.85, 0.81, 0.89, Result.PASS, Result.PASS),
@@ -80,7 +91,8 @@ def test_bound_and_point_rules(op, limit, value, low, high, bound, point) -> Non
 def test_evidence_names_bound_value_n_and_method() -> None:
     """A pass reads like `lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)`."""
     m = measured(0.893, 0.871, 0.92, n=412)
-    assert gate(m, threshold(Op.GE, 0.85)).evidence == (
+    t = threshold(Op.GE, 0.85)
+    assert line(m, t, gate(m, t)) == (
         "lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)"
     )
 
@@ -88,7 +100,8 @@ def test_evidence_names_bound_value_n_and_method() -> None:
 def test_evidence_of_a_failure_says_is_not() -> None:
     """A failed upper-bound gate says which bound, which rule, and that it does not hold."""
     m = measured(0.05, 0.02, 0.11)
-    assert gate(m, threshold(Op.LE, 0.1)).evidence == (
+    t = threshold(Op.LE, 0.1)
+    assert line(m, t, gate(m, t)) == (
         "upper bound 0.11 is not <= 0.1 (value 0.05, n 100, 95% Wilson)"
     )
 
@@ -96,9 +109,10 @@ def test_evidence_of_a_failure_says_is_not() -> None:
 def test_evidence_never_rounds_a_failing_bound_onto_the_threshold() -> None:
     """A bound of 0.849999 beside 0.85 prints enough digits to show why it failed."""
     m = measured(0.9, 0.849999, 0.95)
-    result = gate(m, threshold(Op.GE, 0.85))
+    t = threshold(Op.GE, 0.85)
+    result = gate(m, t)
     assert result.result is Result.FAIL
-    assert result.evidence.startswith("lower bound 0.849999 is not >= 0.85 ")
+    assert line(m, t, result).startswith("lower bound 0.849999 is not >= 0.85 ")
 
 
 @pytest.mark.parametrize(
@@ -144,4 +158,6 @@ def test_metrics_that_cannot_gate_are_not_enforced(outcome: Outcome) -> None:
     rec = metric()
     result = decide(m, assess(m, rec), Authority(outcome), threshold(Op.GE, 0.9), rec)
     assert result.result is Result.NOT_ENFORCED
-    assert result.evidence.endswith("not enforced")
+    assert line(m, threshold(Op.GE, 0.9), result) == (
+        "value 0.1, n 100, 95% Wilson [0, 0.2]; not enforced"
+    )

@@ -14,7 +14,7 @@ import pytest
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.decision import Result, decide
 from evalglass.core.exits import Verdict
-from evalglass.core.scorecard import assemble
+from evalglass.core.scorecard import MetricCard, assemble
 from evalglass.core.validity import assess
 from evalglass.evidence.model import (
     EarlierAttempt,
@@ -36,7 +36,8 @@ from evalglass.records.model import (
     SuccessPolicy,
     ThresholdRecord,
 )
-from evalglass.render import Format, render
+from evalglass.render import Format, _view, render
+from evalglass.render.evidence_line import evidence_line
 from tests.render_cases import DATASETS, POLICIES, WHEN, threshold
 
 CAN_GATE = Authority(Outcome.CAN_GATE)
@@ -108,7 +109,11 @@ def test_a_fail_past_max_attempts_says_what_held_and_proposes_no_value() -> None
     bound = MetricRecord(status=MetricStatus.GATING, dataset="qa-gold")
     gate = decide(m, assess(m, bound), CAN_GATE, BAR, bound, max_attempts=2)
     assert gate.result is Result.FAIL
-    assert gate.evidence.startswith("lower bound 0.925 >= 0.8")
+    card = MetricCard(
+        id="qa/x", measurement=m, validity=assess(m, bound), authority=CAN_GATE, threshold=BAR,
+        gate=gate,
+    )  # fmt: skip
+    assert evidence_line(card).startswith("lower bound 0.925 >= 0.8")
     assert gate.needed is None
 
 
@@ -204,11 +209,10 @@ def test_a_must_pass_gate_failed_by_its_attempts_says_why() -> None:
     """The must_pass line of a gate that held its bar but took too many attempts gives the
     attempts, not only the numbers that held."""
     card = card_of(SuccessPolicy(must_pass=("qa/x",)), (MISSED, MISSED))
-    (unmet,) = card.policy.unmet
-    assert unmet.message == (
-        "must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
-        "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))"
-    )
+    assert _view.unmet_messages(card) == [
+        ("must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
+        "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))")
+    ]
 
 
 def test_the_verdict_line_names_five_retried_gates_and_counts_the_rest() -> None:

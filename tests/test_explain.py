@@ -18,6 +18,7 @@ from evalglass.reasons import AuthorityCode, GateCode, ValidityCode
 from evalglass.records.load import load_records
 from evalglass.records.model import HostRecords
 from evalglass.render import Format
+from evalglass.render.evidence_line import evidence_line
 from evalglass.render.explanation import render
 from evalglass.tools import explanation
 from evalglass.tools.explanation import Explanation
@@ -84,7 +85,7 @@ def test_hypothetical_gate_for_a_calibrating_judge(
     assert x.hypothetical is not None and x.hypothetical_gate_known
     assert x.hypothetical.authority.outcome is Outcome.CAN_GATE
     assert x.hypothetical.gate.result is Result.PASS
-    assert x.hypothetical.gate.evidence == (
+    assert evidence_line(x.hypothetical) == (
         "lower bound 0.7688 >= 0.75 (value 0.81, n 200, 95% normal)"
     )
 

@@ -33,6 +33,7 @@ def test_all_is_pinned_and_importable() -> None:
         "decide",
         "diff_records",
         "doctor",
+        "evidence_line",
         "explain",
         "history",
         "load_records",
@@ -203,3 +204,18 @@ def test_every_exported_callable_works_twice_in_one_process(tmp_path) -> None:  
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "ok\n"
+
+
+def test_the_evidence_line_is_the_one_the_json_shows() -> None:
+    """`evalglass.evidence_line(card)` is each metric's `gate.evidence` in the JSON, word for word:
+    the gate carries numbers, and one renderer words them for every reader."""
+    import json
+
+    from evalglass.render import Format, render
+
+    card = evalglass.score(["examples/run.json"], "host_records")
+    doc = json.loads(render(card, Format.JSON))
+    assert [m["gate"]["evidence"] for m in doc["metrics"]] == [
+        evalglass.evidence_line(metric) for metric in card.metrics
+    ]
+    assert any(" >= " in m["gate"]["evidence"] for m in doc["metrics"])

@@ -12,7 +12,7 @@ import pytest
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import Result, decide
 from evalglass.core.regression import difference, newcombe_paired, newcombe_unpaired
-from evalglass.core.scorecard import at_level
+from evalglass.core.scorecard import MetricCard, at_level
 from evalglass.core.validity import assess
 from evalglass.errors import RecordError
 from evalglass.evidence import stats
@@ -29,6 +29,7 @@ from evalglass.records.model import (
     ThresholdRecord,
 )
 from evalglass.render import Format, render
+from evalglass.render.evidence_line import evidence_line
 from evalglass.shell.api import score as score_outputs
 from tests import states as s
 
@@ -130,6 +131,19 @@ def gate(now, base, op: Op = Op.GE, decision: Decision = Decision.BOUND, **bar):
     return decide(m, assess(m, metric), CAN_GATE, threshold, metric, base)
 
 
+def line(now, base, op: Op = Op.GE, **bar) -> str:
+    """The evidence line of the regression gate `gate` decides."""
+    metric, threshold = regression_gate(op, **bar)
+    m = measured(now)
+    validity = assess(m, metric)
+    result = decide(m, validity, CAN_GATE, threshold, metric, base)
+    card = MetricCard(
+        id="m", measurement=m, validity=validity, authority=CAN_GATE, threshold=threshold,
+        gate=result,
+    )  # fmt: skip
+    return evidence_line(card)
+
+
 def test_regression_gate_rates() -> None:
     """A real drop of 10 points fails nearly always; noise passes at the test's power (about
     80% here); a drop exactly at the allowance passes at most about 2.5% of the time."""
@@ -166,9 +180,11 @@ def test_lower_is_better_is_mirrored() -> None:
     small = [1.0] * 600 + [0.0] * 9400  # 0.06
     big = [1.0] * 900 + [0.0] * 9100  # 0.09
     assert gate(small, base, op=Op.LE, max_drop=0.02).result is Result.PASS
-    result = gate(big, base, op=Op.LE, max_drop=0.02)
-    assert result.result is Result.FAIL
-    assert "allowed rise 0.02" in result.evidence
+    assert gate(big, base, op=Op.LE, max_drop=0.02).result is Result.FAIL
+    said = line(big, base, op=Op.LE, max_drop=0.02)
+    assert said.startswith("change upper bound 0.0")
+    assert " is not < 0.02 (allowed rise 0.02; current − baseline 0.04 from baseline 0.05, " in said
+    assert said.endswith(", unpaired, 95% normal)")
 
 
 def test_point_rule_compares_the_point_change() -> None:
@@ -193,7 +209,14 @@ def test_warn_tier() -> None:
     m = measured([1.0] * 80 + [0.0] * 20)
     result = decide(m, assess(m, metric), CAN_GATE, threshold, metric)
     assert result.result is Result.WARN
-    assert "warning: lower bound" in result.evidence
+    card = MetricCard(
+        id="m", measurement=m, validity=assess(m, metric), authority=CAN_GATE,
+        threshold=threshold, gate=result,
+    )  # fmt: skip
+    assert evidence_line(card) == (
+        "lower bound 0.7112 >= 0.5 (value 0.8, n 100, 95% Wilson); "
+        "warning: lower bound 0.7112 is not >= 0.9 (value 0.8, n 100, 95% Wilson)"
+    )
 
 
 def test_regression_threshold_requires_a_baseline() -> None:

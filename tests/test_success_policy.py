@@ -8,6 +8,7 @@ import itertools
 import json
 from fractions import Fraction
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,8 +17,8 @@ from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scorecard import assemble
 from evalglass.core.status import Status
 from evalglass.core.success import Rule, Source, decide_run
-from evalglass.evidence.model import Evidence
-from evalglass.records.model import HostRecords, SuccessMode, SuccessPolicy
+from evalglass.evidence.model import Evidence, Interval, Method
+from evalglass.records.model import Approval, HostRecords, SuccessMode, SuccessPolicy
 from evalglass.render import Format, render
 from tests import states as s
 from tests.render_cases import WHEN
@@ -25,7 +26,8 @@ from tests.render_cases import WHEN
 RESULTS = ("pass", "warn", "fail", "unsound", "blocked", "informational")
 # Rates written as a host writes them; 0.75 and 0.25 fall exactly on 3 of 4 and 1 of 4.
 RATES = ("0.25", "0.5", "0.75", "0.9", "1")
-ABSENT = "gone/metric"  # a must_pass id no record and no output names
+ABSENT = "gone/metric"
+_KINDS = ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")  # a must_pass id no record and no output names
 EXIT = {"pass": 0, "fail": 1, "blocked": 3}
 
 
@@ -154,25 +156,50 @@ def test_the_numbers_count_every_gate_and_list_what_a_pass_tolerated() -> None:
     assert (below.verdict, below.rule, below.tolerated) == (Verdict.FAIL, Rule.PASS_RATE, ())
 
 
-def test_a_must_pass_id_not_met_is_named_with_why() -> None:
-    """Each must_pass id that did not pass is listed with its status and why, absent ones too."""
+def test_a_must_pass_id_not_met_is_named() -> None:
+    """Each must_pass id that did not pass is listed with its status, absent ones too."""
     got = decide_run(
-        {"a": Status.PASS, "b": Status.INFORMATIONAL},
-        SuccessPolicy(must_pass=("a", "b", "c")),
-        why={"b": "threshold_proposed"},
+        {"a": Status.PASS, "b": Status.INFORMATIONAL, "d": Status.BLOCKED},
+        SuccessPolicy(must_pass=("a", "b", "c", "d")),
+        not_run={"d"},
     )
-    assert (got.verdict, got.rule) == (Verdict.BLOCKED, Rule.MUST_PASS)
-    assert [(u.id, u.status, u.message) for u in got.unmet] == [
-        (
-            "b",
-            Status.INFORMATIONAL,
-            (
-                "must-pass gate 'b' is informational: the records do not let it gate "
-                "(threshold_proposed)"
-            ),
-        ),
-        ("c", None, "must-pass gate 'c' is not in this run: no record and no output names it"),
+    assert (got.verdict, got.rule) == (Verdict.BLOCKED, Rule.GATES)
+    assert [(u.id, u.status, u.not_run) for u in got.unmet] == [
+        ("b", Status.INFORMATIONAL, False),
+        ("c", None, False),
+        ("d", Status.BLOCKED, True),
     ]
+
+
+def test_each_unmet_must_pass_id_says_why() -> None:
+    """The policy's lines, in the JSON and on the terminal, name each must_pass id not met with
+    why: a failed gate's numbers, the reason codes of one that could not gate, and an id no
+    record or output names."""
+    failed = s.records(s.State(), "m/failed")
+    proposed = s.records(s.State(threshold=Approval.PROPOSED), "m/proposed")
+    records = HostRecords(
+        **{kind: {**getattr(failed, kind), **getattr(proposed, kind)} for kind in _KINDS},
+        success=SuccessPolicy(must_pass=("m/failed", "m/proposed", "m/gone")),
+    )
+    measurements = {
+        "m/failed": attrs.evolve(
+            s.measurement(s.State(), 0.1, 500, "m/failed"),
+            interval=Interval(0.07, 0.13, 0.95, Method.WILSON),
+        ),
+        "m/proposed": s.measurement(s.State(), 0.9, 500, "m/proposed"),
+    }
+    card = assemble(records, Evidence(measurements=measurements), evaluated_at=WHEN)
+    expected = [
+        ("must-pass gate 'm/failed' failed its gate (lower bound 0.07 is not >= 0.8 (value 0.1, "
+        "n 500, 95% Wilson))"),
+        ("must-pass gate 'm/proposed' is informational: the records do not let it gate "
+        "(threshold_proposed)"),
+        "must-pass gate 'm/gone' is not in this run: no record and no output names it",
+    ]
+    doc = json.loads(render(card, Format.JSON))
+    assert [u["message"] for u in doc["policy"]["unmet"]] == expected
+    shown = render(card, Format.TERMINAL).splitlines()
+    assert [f"  {line}" for line in expected] == shown[4:7]
 
 
 @pytest.mark.parametrize(

@@ -14,11 +14,11 @@ import enum
 
 import attrs
 
-from evalglass.core.attempts import Tries, after_failed_attempts, attempts_text, retried
+from evalglass.core.attempts import Tries, after_failed_attempts, retried
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
-from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
+from evalglass.core.numbers import fmt
 from evalglass.core.regression import (
     Difference,
     allowed_drop,
@@ -54,24 +54,67 @@ class Result(enum.Enum):
     NOT_ENFORCED = "not_enforced"
 
 
+class Ground(enum.Enum):
+    """What a gate result rests on, which its evidence line shows (render/evidence_line.py):
+    the bars compared; or, uncompared, what was measured, the run's scope, or a check's
+    attempts."""
+
+    # Every bar of the threshold compared: `GateResult.compared`.
+    COMPARED = "compared"
+    # Not compared, with what was measured: authority did not let it gate.
+    MEASURED = "measured"
+    # Not compared: the number is unsound for the threshold's rule (validity's reasons).
+    CANNOT_COMPARE = "cannot_compare"
+    # Not compared: a regression bar without an interval for the change.
+    NO_CHANGE_INTERVAL = "no_change_interval"
+    # Outside this run's scope (another tier's check, or an eval metric a fast run leaves out).
+    NOT_RUN = "not_run"
+    # A host check: its attempts are its evidence.
+    ATTEMPTS = "attempts"
+
+
+class Side(enum.Enum):
+    """Which number a bar compared: the point itself, or the end of its interval that makes the
+    bar hardest to clear."""
+
+    POINT = "point"
+    LOWER = "lower"
+    UPPER = "upper"
+
+
+@attrs.frozen(kw_only=True)
+class Compared:
+    """One bar a gate compared, as numbers: `compared` (the value, or the change from the
+    baseline when `drop` is set; at `side`) against `limit` by `op`, and whether it held. A
+    drop bar also carries its allowance (the stricter of max_drop and max_relative_drop) and the
+    baseline value the change is measured from."""
+
+    holds: bool
+    side: Side
+    compared: float
+    op: Op
+    limit: float
+    drop: bool = False
+    allowed: float | None = None
+    baseline: float | None = None
+
+
 @attrs.frozen
 class GateResult:
-    """The gate result with its reason codes and the evidence string (the numbers compared), so
-    every format shows why without recomputing it. Made only by `decide`."""
+    """The gate result with its reason codes and what it rests on, as numbers: the bars compared
+    (`compared`, and `warning` for a warn_value bar the run missed), or why nothing was. Every
+    format's evidence line is rendered from it and the card (render/evidence_line.py). Made only
+    by `decide`."""
 
     result: Result
     reasons: tuple[Reason, ...] = ()
-    evidence: str = ""
+    ground: Ground = Ground.COMPARED
+    compared: tuple[Compared, ...] = ()
+    warning: Compared | None = None
     # current − baseline, for a regression gate: what a reader needs to re-check it.
     change: Difference | None = None
     # What value, or what n, would pass: for a gate its bound decided (None for any other).
     needed: Needed | None = None
-
-
-@attrs.frozen
-class _Check:
-    holds: bool
-    text: str
 
 
 def decide(
@@ -98,19 +141,13 @@ def decide(
     if check is not None:
         return _check_gate(measurement, validity, authority, check, max_attempts)
     if left_out and measurement is None:
-        return GateResult(
-            Result.NOT_ENFORCED, (Reason(G.NOT_RUN, left_out),), f"not run: {left_out}; not enforced"
-        )
+        return GateResult(Result.NOT_ENFORCED, (Reason(G.NOT_RUN, left_out),), Ground.NOT_RUN)
     if authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
-        return GateResult(Result.NOT_ENFORCED, evidence=f"{_measured(measurement)}; not enforced")
+        return GateResult(Result.NOT_ENFORCED, ground=Ground.MEASURED)
     if not validity.valid:
-        return GateResult(
-            Result.UNSOUND,
-            validity.reasons,
-            f"cannot compare with {rule_text(threshold)}: {_measured(measurement)}",
-        )
+        return GateResult(Result.UNSOUND, validity.reasons, Ground.CANNOT_COMPARE)
     assert measurement is not None and measurement.value is not None  # valid implies both
-    checks: list[_Check] = []
+    checks: list[Compared] = []
     if threshold.value is not None:
         checks.append(_absolute(measurement, threshold.op, threshold.value, metric.decision))
     change = None
@@ -124,33 +161,32 @@ def decide(
                 "or per-sample scores, on both sides)",
             )
             return GateResult(
-                Result.UNSOUND, (reason,), f"cannot compare with {rule_text(threshold)}", change
+                Result.UNSOUND, (reason,), Ground.NO_CHANGE_INTERVAL, change=change
             )
         checks.append(regression)
-    evidence = "; ".join(c.text for c in checks)
+    compared = tuple(checks)
     needed = None
     if what_it_takes and metric.decision is Decision.BOUND:
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
-        return GateResult(Result.FAIL, evidence=evidence, change=change, needed=needed)
+        return GateResult(Result.FAIL, compared=compared, change=change, needed=needed)
     tries = after_failed_attempts(measurement, threshold, baseline)
     if tries is not None:
         # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
         # past the policy's bound it fails, and no value or n would pass it.
         reason = retried(tries, max_attempts)
         if reason.code is G.TOO_MANY_ATTEMPTS:
-            return GateResult(Result.FAIL, (reason,), evidence, change=change)
-        return GateResult(Result.WARN, (reason,), evidence, change=change, needed=needed)
+            return GateResult(Result.FAIL, (reason,), compared=compared, change=change)
+        return GateResult(
+            Result.WARN, (reason,), compared=compared, change=change, needed=needed
+        )
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
             return GateResult(
-                Result.WARN,
-                evidence=f"{evidence}; warning: {warn.text}",
-                change=change,
-                needed=needed,
+                Result.WARN, compared=compared, warning=warn, change=change, needed=needed
             )
-    return GateResult(Result.PASS, evidence=evidence, change=change, needed=needed)
+    return GateResult(Result.PASS, compared=compared, change=change, needed=needed)
 
 
 def clears(interval: Interval, op: Op, limit: float) -> bool:
@@ -220,50 +256,45 @@ def _check_gate(
     policy of `max_attempts: 1`)."""
     attempts = () if measurement is None else measurement.attempts
     if not check.started:
-        said = f"not run: {check.not_started}" if check.not_started else "not run"
         reasons = (Reason(G.NOT_RUN, check.not_started),) if check.not_started else ()
-        return GateResult(Result.NOT_ENFORCED, reasons, f"{said}; not enforced")
-    evidence = attempts_text(attempts)
+        return GateResult(Result.NOT_ENFORCED, reasons, Ground.NOT_RUN)
     if authority.outcome is not Outcome.CAN_GATE:
-        return GateResult(Result.NOT_ENFORCED, evidence=f"{evidence}; not enforced")
+        return GateResult(Result.NOT_ENFORCED, ground=Ground.ATTEMPTS)
     if not attempts:
         # Started and no result is no pass: fail closed.
         reason = Reason(V.VALUE_MISSING, "the check was in this run's scope and has no result")
-        return GateResult(Result.UNSOUND, (reason,), "no result")
+        return GateResult(Result.UNSOUND, (reason,), Ground.ATTEMPTS)
     if not validity.valid:
-        return GateResult(Result.UNSOUND, validity.reasons, evidence)
+        return GateResult(Result.UNSOUND, validity.reasons, Ground.ATTEMPTS)
     if attempts[-1].outcome is not AttemptOutcome.PASSED:
-        return GateResult(Result.FAIL, evidence=evidence)
+        return GateResult(Result.FAIL, ground=Ground.ATTEMPTS)
     if len(attempts) > 1:
         # Only an attempt that did not pass is ever retried: every one before the last failed.
         reason = retried(Tries(len(attempts), len(attempts) - 1), max_attempts)
         result = Result.FAIL if reason.code is G.TOO_MANY_ATTEMPTS else Result.WARN
-        return GateResult(result, (reason,), evidence)
-    return GateResult(Result.PASS, evidence=evidence)
+        return GateResult(result, (reason,), Ground.ATTEMPTS)
+    return GateResult(Result.PASS, ground=Ground.ATTEMPTS)
 
 
-def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> _Check:
+def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> Compared:
     assert m.value is not None
     if decision is Decision.POINT:
-        compared, label, context = m.value, "value", f"{n_text(m)}, point rule"
-        holds = op.holds(compared, limit)
-    else:
-        # Validity has already made a bound rule without an interval unsound: never a point rule.
-        assert m.interval is not None
-        compared, label = _conservative(m.interval, op)
-        context = f"value {fmt(m.value)}, {n_text(m)}, {interval_label(m.interval)}"
-        holds = clears(m.interval, op, limit)
-    verb = op.value if holds else f"is not {op.value}"
-    return _Check(
-        holds, f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} ({context})"
+        return Compared(
+            holds=op.holds(m.value, limit), side=Side.POINT, compared=m.value, op=op, limit=limit
+        )
+    # Validity has already made a bound rule without an interval unsound: never a point rule.
+    assert m.interval is not None
+    compared, side = _conservative(m.interval, op)
+    return Compared(
+        holds=clears(m.interval, op, limit), side=side, compared=compared, op=op, limit=limit
     )
 
 
-def _conservative(interval: Interval, op: Op) -> tuple[float, str]:
+def _conservative(interval: Interval, op: Op) -> tuple[float, Side]:
     """The end of the interval that makes the gate hardest to pass."""
     if op.higher_is_better:
-        return interval.low, "lower bound"
-    return interval.high, "upper bound"
+        return interval.low, Side.LOWER
+    return interval.high, Side.UPPER
 
 
 def _regression(
@@ -271,32 +302,25 @@ def _regression(
     threshold: ThresholdRecord,
     baseline: BaselineRecord | None,
     decision: Decision,
-) -> _Check | None:
+) -> Compared | None:
     """Non-inferiority: the run must show, at the interval level, it is no worse than allowed."""
     if change is None or baseline is None or baseline.value is None:
         return None
     allowed = allowed_drop(threshold, baseline.value)
-    higher = threshold.op.higher_is_better
     # Higher is better: (current − baseline) must stay above −allowed; lower is better, mirrored.
     limit, op = drop_bar(threshold, baseline.value)
     if decision is Decision.POINT:
-        compared, label, how = change.value, "change", "point rule"
+        compared, side = change.value, Side.POINT
         holds = op.holds(compared, limit)
     elif change.interval is None:
         return None
     else:
-        compared, label = _conservative(change.interval, op)
-        label = f"change {label}"
-        how = interval_label(change.interval)
+        compared, side = _conservative(change.interval, op)
         holds = clears(change.interval, op, limit)
-    verb = op.value if holds else f"is not {op.value}"
-    pairing = f"paired over {change.paired} samples" if change.paired else "unpaired"
-    return _Check(
-        holds,
-        f"{label} {fmt(compared, limit)} {verb} {fmt(limit, compared)} (allowed "
-        f"{'drop' if higher else 'rise'} {fmt(allowed)}; current − baseline "
-        f"{fmt(change.value)} from baseline {fmt(baseline.value)}, {pairing}, {how})",
-    )
+    return Compared(
+        holds=holds, side=side, compared=compared, op=op, limit=limit, drop=True,
+        allowed=allowed, baseline=baseline.value,
+    )  # fmt: skip
 
 
 def rule_text(t: ThresholdRecord) -> str:
@@ -309,18 +333,3 @@ def rule_text(t: ThresholdRecord) -> str:
     if t.max_relative_drop is not None:
         parts.append(f"max relative drop {fmt(t.max_relative_drop)}")
     return " and ".join(parts)
-
-
-def _measured(measurement: Measurement | None) -> str:
-    if measurement is None or measurement.value is None:
-        return "no value measured"
-    parts = [f"value {fmt(measurement.value)}"]
-    parts.append(n_text(measurement))
-    if measurement.interval is None:
-        parts.append("no interval")
-    else:
-        interval = measurement.interval
-        parts.append(f"{interval_label(interval)} {interval_text(interval)}")
-    if measurement.missing:
-        parts.append(f"{measurement.missing} missing")
-    return ", ".join(parts)

@@ -264,27 +264,13 @@ def policy_outcome(
         )  # fmt: skip
     not_run = {i for i, card in named.items() if not_started(card)}
     asked = attrs.evolve(policy, must_pass=tuple(i for i in policy.must_pass if i not in deferred))
-    outcome = decide_run(
-        statuses, asked, {i: _why_not(card) for i, card in named.items()}, not_run
-    )
+    outcome = decide_run(statuses, asked, not_run)
     return attrs.evolve(outcome, policy=policy, deferred=deferred)
 
 
 def not_started(card: MetricCard) -> bool:
     """A host check that could gate and that this run did not start (another tier, `score`)."""
     return card.authority.outcome is Outcome.CAN_GATE and card.gate.result is Result.NOT_ENFORCED
-
-
-def _why_not(card: MetricCard) -> str:
-    """Why a metric did not pass, in a few words: the gate's numbers, or the reason codes."""
-    if card.gate.result is Result.FAIL:
-        # A fail past max_attempts held the bar: its reason says why it failed.
-        said = [card.gate.evidence, *(r.message for r in card.gate.reasons)]
-        return "; ".join(said)
-    if not_started(card):
-        return "; ".join(r.message for r in card.gate.reasons)
-    reasons = card.gate.reasons if card.gate.result is Result.UNSOUND else card.authority.reasons
-    return ", ".join(r.code.value for r in reasons)
 
 
 def _model(evidence: Evidence) -> str | None:

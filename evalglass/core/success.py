@@ -39,11 +39,12 @@ class Rule(enum.Enum):
 
 @attrs.frozen
 class Unmet:
-    """A must_pass id the run did not satisfy: its status (None: no such metric this run)."""
+    """A must_pass id the run did not satisfy: its status (None: no such metric this run), and
+    whether it is a host check this run did not start."""
 
     id: str
     status: Status | None
-    message: str
+    not_run: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -83,12 +84,10 @@ def required_gates(policy: SuccessPolicy) -> int:
 def decide_run(
     statuses: Mapping[str, Status],
     policy: SuccessPolicy | None,
-    why: Mapping[str, str] | None = None,
     not_run: Collection[str] = (),
 ) -> PolicyOutcome:
     """The verdict for metrics of these statuses (id -> status) under `policy` (None: the
-    defaults, every enforced gate must pass and zero gates is allowed). `why` gives, by id, the
-    words that say why a metric did not pass, for the must_pass messages; `not_run` are host
+    defaults, every enforced gate must pass and zero gates is allowed). `not_run` are host
     checks that could gate and that this run did not start. A must_pass check not run is unmet
     like any gate that did not pass: a check not run cannot show that it passed.
 
@@ -100,7 +99,7 @@ def decide_run(
     gates = {i: s for i, s in statuses.items() if s.decided}
     passed = sum(s in _PASSED for s in gates.values())
     unmet = tuple(
-        _unmet(i, statuses.get(i), (why or {}).get(i, ""), i in not_run)
+        Unmet(i, statuses.get(i), i in not_run)
         for i in policy.must_pass
         if statuses.get(i) not in _PASSED
     )
@@ -157,21 +156,3 @@ def _rate(policy: SuccessPolicy) -> float:
     # The loader requires a rate in percentage mode; a policy built in memory without one
     # demands every gate, the strictest reading.
     return 1.0 if policy.min_pass_rate is None else policy.min_pass_rate
-
-
-_UNMET = {
-    Status.FAIL: "failed its gate",
-    Status.UNSOUND: "is unsound: its number could not be compared",
-    Status.BLOCKED: "is blocked: its evidence is not sound",
-    Status.INFORMATIONAL: "is informational: the records do not let it gate",
-}
-
-
-def _unmet(metric_id: str, status: Status | None, why: str, not_run: bool) -> Unmet:
-    if status is None:
-        said = "is not in this run: no record and no output names it"
-    elif not_run:
-        said = "was not run, so it cannot show that it passed" + (f": {why}" if why else "")
-    else:
-        said = _UNMET[status] + (f" ({why})" if why else "")
-    return Unmet(metric_id, status, f"must-pass gate '{metric_id}' {said}")

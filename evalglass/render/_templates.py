@@ -117,15 +117,10 @@ def environment() -> jinja2.Environment:
         f"{r.code}: {r.message}" for r in reasons
     )
     env.globals.update(
-        headline=_view.headline,
-        deciding=_view.deciding,
-        others=_view.others,
         value_text=_view.value_text,
         interval_text=_view.interval_text,
         n_text=_view.n_text,
         threshold_text=_view.threshold_text,
-        policy_text=_view.policy_text,
-        policy_details=_view.policy_details,
     )
     return env
 

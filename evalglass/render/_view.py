@@ -13,11 +13,12 @@ from evalglass.core.exits import Verdict
 from evalglass.core.numbers import fmt, plural
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
-from evalglass.core.success import PolicyOutcome, Rule, Source
+from evalglass.core.success import PolicyOutcome, Rule, Source, Unmet
 from evalglass.evidence.model import Proportion
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.reasons import GateCode, Reason
 from evalglass.records.model import DEFAULT_MAX_ATTEMPTS, Approval, SuccessMode
+from evalglass.render.evidence_line import evidence_line
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -186,10 +187,11 @@ def policy_text(policy: PolicyOutcome) -> str:
     return ", ".join(parts)
 
 
-def policy_details(policy: PolicyOutcome) -> list[str]:
+def policy_details(scorecard: Scorecard) -> list[str]:
     """What the policy found, one line each: every must_pass id not met and why, every gate a
     percentage pass tolerated. Empty when there is nothing to say."""
-    lines = [u.message for u in policy.unmet]
+    policy = scorecard.policy
+    lines = unmet_messages(scorecard)
     lines += [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
     lines += [
         f"must-pass gate '{metric_id}' is left to the full run: this fast-tier run does not "
@@ -197,6 +199,44 @@ def policy_details(policy: PolicyOutcome) -> list[str]:
         for metric_id in policy.deferred
     ]
     return lines
+
+
+_UNMET = {
+    Status.FAIL: "failed its gate",
+    Status.UNSOUND: "is unsound: its number could not be compared",
+    Status.BLOCKED: "is blocked: its evidence is not sound",
+    Status.INFORMATIONAL: "is informational: the records do not let it gate",
+}
+
+
+def unmet_messages(scorecard: Scorecard) -> list[str]:
+    """Each must_pass id the run did not satisfy, in one line: its status and why."""
+    unmet = scorecard.policy.unmet
+    named = {u.id for u in unmet}
+    cards = {card.id: card for card in scorecard.metrics if card.id in named}
+    return [_unmet_message(u, cards.get(u.id)) for u in unmet]
+
+
+def _unmet_message(u: Unmet, card: MetricCard | None) -> str:
+    why = "" if card is None else _why_not(card)
+    if u.status is None:
+        said = "is not in this run: no record and no output names it"
+    elif u.not_run:
+        said = "was not run, so it cannot show that it passed" + (f": {why}" if why else "")
+    else:
+        said = _UNMET[u.status] + (f" ({why})" if why else "")
+    return f"must-pass gate '{u.id}' {said}"
+
+
+def _why_not(card: MetricCard) -> str:
+    """Why a metric did not pass, in a few words: the gate's numbers, or the reason codes."""
+    if card.gate.result is Result.FAIL:
+        # A fail past max_attempts held the bar: its reason says why it failed.
+        return "; ".join([evidence_line(card), *(r.message for r in card.gate.reasons)])
+    if not_started(card):
+        return "; ".join(r.message for r in card.gate.reasons)
+    reasons = card.gate.reasons if card.gate.result is Result.UNSOUND else card.authority.reasons
+    return ", ".join(r.code.value for r in reasons)
 
 
 def deciding(scorecard: Scorecard) -> list[MetricCard]:
@@ -218,7 +258,8 @@ def why(card: MetricCard) -> str:
     """The numbers for a compared gate, the reasons for anything else."""
     if card.gate.result in (Result.PASS, Result.WARN, Result.FAIL):
         said = card.gate.reasons  # a check that passed only on its retry says so
-        return f"{card.gate.evidence}; {reasons_text(said)}" if said else card.gate.evidence
+        line = evidence_line(card)
+        return f"{line}; {reasons_text(said)}" if said else line
     return reasons_text(why_reasons(card))
 
 

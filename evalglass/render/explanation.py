@@ -17,6 +17,7 @@ from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
 from evalglass.render._view import needed_text
+from evalglass.render.evidence_line import evidence_line
 from evalglass.tools.edits import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain
@@ -57,8 +58,8 @@ def gate_text(card: MetricCard) -> str:
         return "not enforced"
     if gate.result is Result.UNSOUND:
         codes = ", ".join(r.code.value for r in gate.reasons)
-        return f"unsound ({codes}): {gate.evidence}"
-    return f"{gate.result.value}: {gate.evidence}"
+        return f"unsound ({codes}): {evidence_line(card)}"
+    return f"{gate.result.value}: {evidence_line(card)}"
 
 
 def method_text(card: MetricCard) -> str:

@@ -9,15 +9,15 @@ from evalglass import contract as c
 from evalglass.core.authority import Authority
 from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck
-from evalglass.core.decision import GateResult
 from evalglass.core.needed import Needed
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
-from evalglass.core.success import PolicyOutcome
 from evalglass.core.validity import Validity
 from evalglass.evidence.model import Attempt, EarlierAttempt, Interval, Measurement
 from evalglass.reasons import Reason
 from evalglass.records.model import ApprovedFor, ThresholdRecord
+from evalglass.render._view import unmet_messages
+from evalglass.render.evidence_line import evidence_line
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
@@ -49,7 +49,7 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
             informational=counts.informational,
             not_run=counts.not_run,
         ),
-        policy=_policy(scorecard.policy),
+        policy=_policy(scorecard),
         metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
         skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
         tier=None if scorecard.scope.tier is None else scorecard.scope.tier.value,
@@ -73,7 +73,8 @@ def _comparison(comparison: Comparison) -> c.Comparison:
     )
 
 
-def _policy(outcome: PolicyOutcome) -> c.Policy:
+def _policy(scorecard: Scorecard) -> c.Policy:
+    outcome = scorecard.policy
     p = outcome.policy
     return c.Policy(
         source=outcome.source.value,
@@ -88,8 +89,8 @@ def _policy(outcome: PolicyOutcome) -> c.Policy:
         pass_rate=outcome.pass_rate,
         tolerated=tuple(c.Tolerated(id=i, status=s.value) for i, s in outcome.tolerated),
         unmet=tuple(
-            c.Unmet(id=u.id, status=None if u.status is None else u.status.value, message=u.message)
-            for u in outcome.unmet
+            c.Unmet(id=u.id, status=None if u.status is None else u.status.value, message=said)
+            for u, said in zip(outcome.unmet, unmet_messages(scorecard), strict=True)
         ),
     )
 
@@ -137,11 +138,12 @@ def _needed(n: Needed) -> c.Needed:
     )
 
 
-def _gate(g: GateResult) -> c.Gate:
+def _gate(card: MetricCard) -> c.Gate:
+    g = card.gate
     return c.Gate(
         result=g.result.value,
         reasons=_reasons(g.reasons),
-        evidence=g.evidence,
+        evidence=evidence_line(card),
         change=None if g.change is None else _change(g.change),
         needed=None if g.needed is None else _needed(g.needed),
     )
@@ -226,7 +228,7 @@ def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
         validity=_validity(card.validity),
         authority=_authority(card.authority),
         threshold=None if card.threshold is None else _threshold(card.threshold),
-        gate=_gate(card.gate),
+        gate=_gate(card),
         samples=_samples(m) if keep_samples else None,
         attempts=tuple(_check_attempt(a) for a in m.attempts) if m and m.attempts else None,
     )

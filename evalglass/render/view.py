@@ -15,12 +15,12 @@ from evalglass.core.attempts import attempts_text
 from evalglass.core.decision import Result
 from evalglass.core.numbers import fmt, interval_label
 from evalglass.core.scorecard import MetricCard, Scorecard
-from evalglass.core.success import PolicyOutcome
 from evalglass.evidence.model import Attempt
 from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
 from evalglass.records.model import Approval, Op
 from evalglass.render import _view
+from evalglass.render.evidence_line import evidence_line
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
 
@@ -267,7 +267,7 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,
         source=None if m is None else m.run.source,
-        evidence=card.gate.evidence if card.gate.result in _COMPARED else "",
+        evidence=evidence_line(card) if card.gate.result in _COMPARED else "",
         why=why,
         explanation=_view.explanation(card, why),
         needed=_view.needed_text(card),
@@ -287,8 +287,9 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     )
 
 
-def policy_view(outcome: PolicyOutcome) -> PolicyView:
+def policy_view(scorecard: Scorecard) -> PolicyView:
     """The success policy and its numbers, as templates show them."""
+    outcome = scorecard.policy
     p = outcome.policy
     return PolicyView(
         source=outcome.source.value,
@@ -302,13 +303,11 @@ def policy_view(outcome: PolicyOutcome) -> PolicyView:
         passed=outcome.passed,
         pass_rate=outcome.pass_rate,
         text=_view.policy_text(outcome),
-        details=tuple(_view.policy_details(outcome)),
+        details=tuple(_view.policy_details(scorecard)),
         tolerated=tuple((i, s.value) for i, s in outcome.tolerated),
         unmet=tuple(
-            UnmetView(
-                id=u.id, status=None if u.status is None else u.status.value, message=u.message
-            )
-            for u in outcome.unmet
+            UnmetView(id=u.id, status=None if u.status is None else u.status.value, message=said)
+            for u, said in zip(outcome.unmet, _view.unmet_messages(scorecard), strict=True)
         ),
     )
 
@@ -350,7 +349,7 @@ def _build(scorecard: Scorecard) -> ScorecardView:
             enforced=c.enforced,
             not_run=c.not_run,
         ),
-        policy=policy_view(scorecard.policy),
+        policy=policy_view(scorecard),
         gates=tuple(
             metric_view(card, _view.change_text(scorecard, card))
             for card in _view.deciding(scorecard)
