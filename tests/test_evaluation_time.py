@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalglass.core.evaluation_time import evaluation_date, evaluation_time, parse_as_of
+from evalglass.core.evaluation_time import evaluation_time, parse_as_of
 from evalglass.shell import api
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,8 +54,7 @@ def test_a_date_is_its_midnight_utc(day: dt.date) -> None:
 def test_the_evaluation_date_is_the_utc_date_of_the_evaluation_time(as_of: dt.date) -> None:
     """Approvals are dated by one date: the UTC date of `evaluated_at`, wherever the time was
     given (a date given is that date)."""
-    day = evaluation_date(as_of)
-    assert day == evaluation_time(as_of).date()
+    day = evaluation_time(as_of).date()
     if isinstance(as_of, dt.datetime):
         aware = as_of if as_of.tzinfo else as_of.replace(tzinfo=dt.UTC)
         assert day == aware.astimezone(dt.UTC).date()
@@ -106,3 +105,35 @@ def test_score_records_as_of_and_defaults_to_now() -> None:
     before = dt.datetime.now(dt.UTC).replace(microsecond=0)
     now = api.score([EXAMPLE], RECORDS).evaluated_at
     assert before <= now <= dt.datetime.now(dt.UTC) and now.tzinfo is dt.UTC
+
+
+def test_a_runs_inputs_fix_its_evaluation_time_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock is read once, where a run's inputs are resolved: every step after (the
+    scorecard, explain's and doctor's evaluation date) takes that instant, however long the run
+    takes."""
+    from evalglass.shell.run_inputs import RunInputs
+
+    inputs = RunInputs.of([EXAMPLE], RECORDS, as_of=dt.datetime(2026, 11, 30, 23, 59, 59, 900))
+    assert inputs.evaluated_at == dt.datetime(2026, 11, 30, 23, 59, 59, tzinfo=dt.UTC)
+    assert inputs.evaluated_on == dt.date(2026, 11, 30)
+    read = []
+    real = dt.datetime
+
+    class Any(type):
+        # Every datetime, made before or after the patch, is still one.
+        def __instancecheck__(cls, obj: object) -> bool:
+            return isinstance(obj, real)
+
+    class Clock(real, metaclass=Any):
+        @classmethod
+        def now(cls, tz: dt.tzinfo | None = None) -> Clock:
+            read.append(tz)
+            return cls(2027, 1, 1, tzinfo=dt.UTC)
+
+    monkeypatch.setattr(dt, "datetime", Clock)
+    assert api.scorecard(inputs).evaluated_at == inputs.evaluated_at
+    assert api.explanation("qa/exact_match", inputs).card.id == "qa/exact_match"
+    assert api.diagnosis(inputs).exit_code in (0, 1)
+    assert read == []
+    assert RunInputs.of([EXAMPLE], RECORDS).evaluated_at == Clock(2027, 1, 1, tzinfo=dt.UTC)
+    assert read == [dt.UTC]

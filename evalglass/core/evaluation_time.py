@@ -19,17 +19,13 @@ _AS_OF = re.compile(
 
 def evaluation_time(as_of: dt.date | dt.datetime) -> dt.datetime:
     """`as_of` as an aware UTC datetime to the second: a date is its midnight UTC, and a time
-    without a zone is taken as UTC (as eval outputs' start times are)."""
+    without a zone is taken as UTC (as eval outputs' start times are). Its UTC date is the
+    evaluation date, which dated records (an approval's `approved_on` and `expires_on`) are
+    compared with."""
     if not isinstance(as_of, dt.datetime):
         return dt.datetime(as_of.year, as_of.month, as_of.day, tzinfo=dt.UTC)
     moment = as_of if as_of.tzinfo is not None else as_of.replace(tzinfo=dt.UTC)
     return moment.astimezone(dt.UTC).replace(microsecond=0)
-
-
-def evaluation_date(as_of: dt.date | dt.datetime) -> dt.date:
-    """The evaluation date: the UTC date of the evaluation time, which dated records (an
-    approval's `approved_on` and `expires_on`) are compared with."""
-    return evaluation_time(as_of).date()
 
 
 def parse_as_of(text: str) -> dt.date | dt.datetime:

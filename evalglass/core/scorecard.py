@@ -15,7 +15,7 @@ from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
-from evalglass.core.evaluation_time import evaluation_date, evaluation_time
+from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scale import in_scale
 from evalglass.core.scope import NO_CHECKS, Scope
@@ -162,7 +162,7 @@ def assemble(
     caller's clock or `--as-of`: a pure function reads no clock). `scope` says which checks the
     run started (none, by default)."""
     moment = evaluation_time(evaluated_at)
-    evaluated_on = evaluation_date(moment)
+    evaluated_on = moment.date()
     ids = set(records.metrics) | set(evidence.measurements)
     ids.update(check_metric(name) for name in records.checks)
     cards = tuple(

@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
-from evalglass.core.evaluation_time import evaluation_date, evaluation_time
 from evalglass.core.scorecard import Scorecard, assemble
-from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 from evalglass.records.source import RecordsSource
 from evalglass.shell.baseline_rows import attach
+from evalglass.shell.run_inputs import RunInputs
 
 if TYPE_CHECKING:
     from evalglass.evidence.model import Evidence, Skipped
@@ -28,17 +27,22 @@ if TYPE_CHECKING:
     from evalglass.tools.trend import Trend
 
 __all__ = [
+    "RunInputs",
     "Scorecard",
+    "checked",
+    "diagnosis",
     "diff_records",
     "doctor",
     "example_paths",
     "explain",
     "explain_patch",
+    "explanation",
     "history",
     "plan",
+    "records_diff",
     "run",
     "score",
-    "score_from",
+    "scorecard",
     "trend",
     "validate",
 ]
@@ -61,36 +65,26 @@ def score(
     UTC; default: now), recorded as the scorecard's `evaluated_at`. Raises `RecordError` or
     `OutputError` (both `EvalglassError`) for input it cannot use.
     """
-    source = RecordsSource.pin(records, records_ref)
-    return score_from(
+    inputs = RunInputs.of(
         outputs,
-        source,
+        records,
+        records_ref=records_ref,
         input_format=input_format,
         model=model,
-        require_gate=require_gate,
         as_of=as_of,
     )
+    return scorecard(inputs, require_gate=require_gate)
 
 
-def score_from(
-    outputs: Sequence[str | os.PathLike[str]],
-    source: RecordsSource,
-    *,
-    input_format: str | None = None,
-    model: str | None = None,
-    require_gate: bool = False,
-    as_of: dt.date | dt.datetime | None = None,
-) -> Scorecard:
-    """`score`, with the records from a source pinned already (the MCP server's, fixed when it
-    started): the scorecard names the ref as given and the commit it named then."""
-    evaluated_at = _evaluation_time(as_of)
-    host = source.load()
+def scorecard(inputs: RunInputs, *, require_gate: bool = False) -> Scorecard:
+    """`score`, of inputs resolved already (the CLI's and the MCP server's, whose records were
+    pinned when it started): the scorecard names the ref as given and the commit it named."""
+    host = inputs.records.load()
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
-        evidence = read_outputs(outputs, input_format, model)
-        host, evidence = attach(host, evidence, source)
-        card = assemble(host, evidence, require_gate=require_gate, evaluated_at=evaluated_at)
-        return _read_at(card, source)
+        host, evidence = attach(host, inputs.evidence(), inputs.records)
+        card = assemble(host, evidence, require_gate=require_gate, evaluated_at=inputs.evaluated_at)
+        return _read_at(card, inputs.records)
 
 
 def _read_at(card: Scorecard, source: RecordsSource) -> Scorecard:
@@ -104,11 +98,6 @@ def _read_at(card: Scorecard, source: RecordsSource) -> Scorecard:
     if source.ref is not None and source.commit is not None:
         at = RecordsAt(source.ref, source.commit)
     return attrs.evolve(card, records_folder=source.folder, records_at=at)
-
-
-def _evaluation_time(as_of: dt.date | dt.datetime | None) -> dt.datetime:
-    """`as_of`, or the clock: the only place the library reads it."""
-    return evaluation_time(dt.datetime.now(dt.UTC) if as_of is None else as_of)
 
 
 def run(
@@ -131,6 +120,35 @@ def run(
     `$XDG_CACHE_HOME/evalglass`) unless `use_cache` is false. Outputs are read before any check
     starts, so bad input fails at once. `as_of` is the evaluation time as for `score` (default:
     the clock when the run starts). Raises EvalglassError for input it cannot use."""
+    inputs = RunInputs.of(
+        outputs,
+        records,
+        records_ref=records_ref,
+        input_format=input_format,
+        model=model,
+        as_of=as_of,
+    )
+    return checked(
+        inputs,
+        tier=tier,
+        use_cache=use_cache,
+        cache_dir=cache_dir,
+        progress=progress,
+        require_gate=require_gate,
+    )
+
+
+def checked(
+    inputs: RunInputs,
+    *,
+    tier: str = "full",
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    require_gate: bool = False,
+) -> Scorecard:
+    """`run`, of inputs resolved already: the host checks of `tier` run, then scored with the
+    outputs."""
     import attrs
 
     from evalglass.core.scope import Scope
@@ -138,25 +156,22 @@ def run(
     from evalglass.tools.checks.cache import Store, default_folder
     from evalglass.tools.checks.session import Settings, run_checks
 
-    evaluated_at = _evaluation_time(as_of)
     scope = Scope(Tier(tier))
-    source = RecordsSource.pin(records, records_ref)
-    host = source.load()
+    host = inputs.records.load()
     with paused():
-        evidence = read_outputs(outputs, input_format, model)
-        host, evidence = attach(host, evidence, source)
+        host, evidence = attach(host, inputs.evidence(), inputs.records)
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())
-    settings = Settings(scope=scope, evaluated_on=evaluation_date(evaluated_at), store=store)
+    settings = Settings(scope=scope, evaluated_on=inputs.evaluated_on, store=store)
     checked = run_checks(host, settings, progress)
     # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
     both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
     with paused():
         card = assemble(
-            host, both, require_gate=require_gate, evaluated_at=evaluated_at, scope=scope
+            host, both, require_gate=require_gate, evaluated_at=inputs.evaluated_at, scope=scope
         )
-    return _read_at(card, source)
+    return _read_at(card, inputs.records)
 
 
 def _with_rows(source: RecordsSource) -> HostRecords:
@@ -192,20 +207,36 @@ def diff_records(
     """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
     authority each side resolves for the given outputs, as of the evaluation time `as_of`
     (default: now), which also dates the approvals found expiring."""
+    base = RecordsSource.pin(records, base_ref)
+    head = RunInputs.of(
+        outputs,
+        records,
+        records_ref=head_ref,
+        input_format=input_format,
+        model=model,
+        as_of=as_of,
+    )
+    return records_diff(base, head, on_skipped)
+
+
+def records_diff(
+    base: RecordsSource, head: RunInputs, on_skipped: Callable[[Skipped], None] | None = None
+) -> RecordsDiff:
+    """`diff_records`, of inputs resolved already: the records at `base` against the head's,
+    for the head's outputs, on its evaluation date."""
     from evalglass.tools.records_diff import diff
 
     # Each side's baselines with the numbers their rows files give, so a swapped file shows.
-    base = _with_rows(RecordsSource.pin(records, base_ref))
-    head = _with_rows(RecordsSource.pin(records, head_ref))
-    evidence = _read(outputs, input_format, on_skipped, model) if outputs else None
-    head_name = "working tree" if head_ref is None else head_ref
+    before = _with_rows(base)
+    after = _with_rows(head.records)
+    evidence = _read(head, on_skipped) if head.outputs else None
     return diff(
-        base,
-        head,
+        before,
+        after,
         evidence,
-        base_name=base_ref,
-        head_name=head_name,
-        evaluated_on=evaluation_date(_evaluation_time(as_of)),
+        base_name=base.ref or base.folder,
+        head_name="working tree" if head.records.ref is None else head.records.ref,
+        evaluated_on=head.evaluated_on,
     )
 
 
@@ -224,14 +255,28 @@ def explain(
     (given outputs) the hypothetical result, evaluated at `as_of` (default: now). Reads only;
     raises EvalglassError for an unknown id. With `records_ref`, the records are read as
     committed at that git ref."""
+    inputs = RunInputs.of(
+        outputs,
+        records,
+        records_ref=records_ref,
+        input_format=input_format,
+        model=model,
+        as_of=as_of,
+    )
+    return explanation(metric_id, inputs, on_skipped)
+
+
+def explanation(
+    metric_id: str, inputs: RunInputs, on_skipped: Callable[[Skipped], None] | None = None
+) -> Explanation:
+    """`explain`, of inputs resolved already."""
     from evalglass.evidence.model import Evidence
     from evalglass.tools.explanation import explain as explain_metric
 
-    source = RecordsSource.pin(records, records_ref)
-    host = source.load()
-    evidence = _read(outputs, input_format, on_skipped, model) if outputs else Evidence()
-    host, evidence = attach(host, evidence, source)
-    return explain_metric(metric_id, host, evidence, evaluated_at=_evaluation_time(as_of))
+    host = inputs.records.load()
+    evidence = _read(inputs, on_skipped) if inputs.outputs else Evidence()
+    host, evidence = attach(host, evidence, inputs.records)
+    return explain_metric(metric_id, host, evidence, evaluated_at=inputs.evaluated_at)
 
 
 def explain_patch(
@@ -266,17 +311,31 @@ def doctor(
     of the repository around the records folder, where there is one, and the programs run checks
     name that are not found from here. Reads only. With `records_ref`, the records are read as
     committed at that git ref (CODEOWNERS still from the working tree)."""
+    inputs = RunInputs.of(
+        outputs,
+        records,
+        records_ref=records_ref,
+        input_format=input_format,
+        model=model,
+        as_of=as_of,
+    )
+    return diagnosis(inputs, on_skipped)
+
+
+def diagnosis(
+    inputs: RunInputs, on_skipped: Callable[[Skipped], None] | None = None
+) -> Diagnosis:
+    """`doctor`, of inputs resolved already."""
     from evalglass.shell.ownership import ownership
     from evalglass.tools.checks.attempts import unfound_executables
     from evalglass.tools.diagnosis import diagnose
 
-    evaluated_on = evaluation_date(_evaluation_time(as_of))
     # A baseline's rows file is read as score reads it: one it could not use is found here.
-    host = _with_rows(RecordsSource.pin(records, records_ref))
-    evidence = _read(outputs, input_format, on_skipped, model) if outputs else None
+    host = _with_rows(inputs.records)
+    evidence = _read(inputs, on_skipped) if inputs.outputs else None
     # Looked for here, where evalglass run would start them: doctor itself touches nothing.
     unfound = unfound_executables(host, Path("."))
-    return diagnose(host, evidence, evaluated_on, ownership(records), unfound)
+    return diagnose(host, evidence, inputs.evaluated_on, ownership(inputs.records.folder), unfound)
 
 
 def plan(
@@ -309,15 +368,10 @@ def history(
     return build(metric_id, revisions(records, since), folder=os.fspath(records), since=since)
 
 
-def _read(
-    outputs: Sequence[str | os.PathLike[str]],
-    input_format: str | None,
-    on_skipped: Callable[[Skipped], None] | None,
-    model: str | None = None,
-) -> Evidence:
+def _read(inputs: RunInputs, on_skipped: Callable[[Skipped], None] | None) -> Evidence:
     """The outputs' evidence; each file skipped (it held no run) is passed to `on_skipped`,
     since these results do not list their sources."""
-    evidence = read_outputs(outputs, input_format, model)
+    evidence = inputs.evidence()
     if on_skipped is not None:
         for item in evidence.skipped:
             on_skipped(item)

@@ -18,6 +18,7 @@ from evalglass.records.model import HostRecords
 from evalglass.records.source import RecordsSource
 from evalglass.render import Format
 from evalglass.shell.confine import confine
+from evalglass.shell.run_inputs import RunInputs
 
 
 @attrs.frozen
@@ -37,6 +38,15 @@ class Bounds:
         bounds = cls(os.getcwd(), RecordsSource.pin(folder, ref))
         bounds.load()
         return bounds
+
+    @property
+    def by_commit(self) -> RecordsSource:
+        """The records source named by the commit it pinned rather than the ref it was given,
+        for answers that name where each record was read (doctor's `COMMIT:path`, diff's head):
+        the ref may name another commit by now. The working tree's source is itself."""
+        if self.source.commit is None:
+            return self.source
+        return attrs.evolve(self.source, ref=self.source.commit)
 
     def load(self) -> HostRecords:
         """The host records, read afresh on each call from the folder, or from it as committed at
@@ -81,22 +91,23 @@ def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
     }
 
 
-def _paths(bounds: Bounds, args: Arguments) -> list[str]:
-    return confine(list(args.get("outputs", [])), bounds.root)
+def _inputs(bounds: Bounds, args: Arguments, source: RecordsSource | None = None) -> RunInputs:
+    """The call's inputs: its outputs, under the server's root, read against the records the
+    server pinned when it started (`source`: as another answer names them)."""
+    return RunInputs.of(
+        confine(list(args.get("outputs", [])), bounds.root),
+        bounds.source if source is None else source,
+        input_format=args.get("input_format"),
+        model=args.get("model"),
+        as_of=_as_of(args),
+    )
 
 
 def _score(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import render
     from evalglass.shell import api
 
-    scorecard = api.score_from(
-        _paths(bounds, args),
-        bounds.source,
-        input_format=args.get("input_format"),
-        model=args.get("model"),
-        require_gate=args.get("require_gate", False),
-        as_of=_as_of(args),
-    )
+    scorecard = api.scorecard(_inputs(bounds, args), require_gate=args.get("require_gate", False))
     return render(scorecard, Format.JSON)
 
 
@@ -115,14 +126,7 @@ def _explain(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import explanation
     from evalglass.shell import api
 
-    result = api.explain(
-        args["metric"],
-        _paths(bounds, args),
-        bounds.source.folder,
-        input_format=args.get("input_format"),
-        model=args.get("model"),
-        records_ref=bounds.source.commit,
-    )
+    result = api.explanation(args["metric"], _inputs(bounds, args, bounds.by_commit))
     return explanation.render(result, Format.JSON)
 
 
@@ -130,22 +134,13 @@ def _doctor(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import diagnosis
     from evalglass.shell import api
 
-    result = api.doctor(
-        _paths(bounds, args),
-        bounds.source.folder,
-        input_format=args.get("input_format"),
-        model=args.get("model"),
-        records_ref=bounds.source.commit,
-    )
-    return diagnosis.render(result, Format.JSON)
+    return diagnosis.render(api.diagnosis(_inputs(bounds, args, bounds.by_commit)), Format.JSON)
 
 
 def _metrics(bounds: Bounds, args: Arguments) -> str:
-    from evalglass.evidence.read import read_outputs
     from evalglass.render import listing
 
-    evidence = read_outputs(_paths(bounds, args), args.get("input_format"), args.get("model"))
-    return listing.render(evidence, Format.JSON)
+    return listing.render(_inputs(bounds, args).evidence(), Format.JSON)
 
 
 def _diff(bounds: Bounds, args: Arguments) -> str:
@@ -155,13 +150,8 @@ def _diff(bounds: Bounds, args: Arguments) -> str:
     base = args["base"]
     if base.startswith("-"):
         raise EvalglassError(base, "a git ref does not start with '-'")
-    result = api.diff_records(
-        base,
-        bounds.source.folder,
-        _paths(bounds, args),
-        head_ref=bounds.source.commit,
-        input_format=args.get("input_format"),
-        model=args.get("model"),
+    result = api.records_diff(
+        RecordsSource.pin(bounds.source.folder, base), _inputs(bounds, args, bounds.by_commit)
     )
     return records_diff.render(result, Format.JSON)
 

@@ -10,7 +10,6 @@ import difflib
 
 import attrs
 
-from evalglass.core.evaluation_time import evaluation_date
 from evalglass.core.scorecard import MetricCard, Scorecard, assemble
 from evalglass.core.success import required_gates
 from evalglass.errors import EvalglassError
@@ -74,8 +73,9 @@ class Explanation:
 def explain(
     metric_id: str, records: HostRecords, evidence: Evidence, *, evaluated_at: dt.datetime
 ) -> Explanation:
-    """Explain `metric_id` as evaluated at `evaluated_at`; raises EvalglassError when neither
-    records nor outputs know it."""
+    """Explain `metric_id` as evaluated at `evaluated_at` (the run's evaluation time, aware UTC,
+    whose date dated records are compared with); raises EvalglassError when neither records nor
+    outputs know it."""
     known = sorted(
         set(records.metrics)
         | set(evidence.measurements)
@@ -86,7 +86,7 @@ def explain(
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         where = "metrics.yaml or the outputs given" if evidence.sources else "metrics.yaml"
         raise EvalglassError(metric_id, f"no such metric in {where}{hint}")
-    evaluated_on = evaluation_date(evaluated_at)
+    evaluated_on = evaluated_at.date()
     plan = checklist(
         metric_id, records, evidence.measurements.get(metric_id), evaluated_on=evaluated_on
     )
