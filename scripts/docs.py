@@ -4,7 +4,7 @@
     python scripts/docs.py --check   change nothing; exit 1 naming each block that differs
 
 A generated block sits between `<!-- generated: NAME -->` and `<!-- end generated -->`; the
-text around it is written by hand. The test suite runs --check (tests/test_docs_generated.py),
+text around it is written by hand. The test suite runs --check (tests/project/test_docs_generated.py),
 so a reason code, condition or format added in code and not in the docs fails CI.
 """
 

@@ -187,7 +187,7 @@ def read_outputs(path: Path) -> dict[str, str]:
 def run_action(github: GitHub, cwd: Path, **inputs: str) -> Result:
     """The action's steps, on `cwd` (the workspace). Inputs are named as in action.yml, with `_`
     for `-`. setup-python and the install step are stood in for by this interpreter, which has
-    evalglass installed (tests/test_action.py tests the install script on its own)."""
+    evalglass installed (tests/project/test_action.py tests the install script on its own)."""
     spec = action()
     given = {name.replace("_", "-"): value for name, value in inputs.items()}
     unknown = set(given) - set(spec["inputs"])

@@ -1,6 +1,6 @@
 """`evalglass ARGS` run in this process, as the installed command would run in a subprocess with
 a clean environment: for the tests where a subprocess would prove nothing more than the command's
-own code does (tests/test_cli.py keeps the real-process end-to-end runs)."""
+own code does (tests/shell/test_cli.py keeps the real-process end-to-end runs)."""
 
 from __future__ import annotations
 

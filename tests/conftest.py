@@ -30,7 +30,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # more to start than any test here takes; the progress tests share a file of 150,000 rows; the
 # packaging tests share one build of the sdist and wheel (an isolated build, then a fresh venv).
 WHOLE_FILES = frozenset(
-    {"tests/test_spark.py", "tests/test_progress.py", "tests/test_packaging.py"}
+    {"tests/shell/test_spark.py", "tests/shell/test_progress.py", "tests/project/test_packaging.py"}
 )
 
 

@@ -19,7 +19,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import TextContent, Tool
 
 from tests.cli_runner import cli
-from tests.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
+from tests.shell.test_cli import EVALGLASS, EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 T = TypeVar("T")
 Call = tuple[str, dict[str, Any]]

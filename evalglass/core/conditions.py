@@ -3,7 +3,7 @@ order, the check, and the words people read about it.
 
 `resolve` runs the checks in this order; the glossary `explain` and `doctor` quote, and the
 reason table in docs/authority.md, are read from the same rows. Adding a condition is a row here,
-the record field it reads, and a state in the exhaustive table (tests/test_authority.py), whose
+the record field it reads, and a state in the exhaustive table (tests/core/test_authority.py), whose
 expectation is written from DESIGN.md, not from these rows.
 """
 

@@ -16,7 +16,7 @@ from evalglass.shell.commands.app import app
 __all__ = ["app", "main"]
 
 # What each command's `--help` ends with: two or three examples, runnable as written on a project
-# with host_records/ and eval outputs in logs/ (tests/test_docs_commands.py checks they parse).
+# with host_records/ and eval outputs in logs/ (tests/project/test_docs_commands.py checks they parse).
 EXAMPLES = {
     "score": ("evalglass score logs/", "evalglass score logs/ --format markdown --output card.md",
               "evalglass score logs/ --records-ref origin/main --require-gate"),

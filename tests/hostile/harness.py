@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 
 from tests.cli_runner import Result
-from tests.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
+from tests.shell.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
 
 # A bomb gets this much address space: Python, the libraries and evalglass fit in a fifth of it.
 ADDRESS_SPACE = 1 << 30

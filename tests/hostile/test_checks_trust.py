@@ -15,7 +15,7 @@ from evalglass.evidence.model import Attempt, AttemptOutcome
 from evalglass.records.load import load_records
 from evalglass.tools.checks import cache
 from tests.hostile.harness import run
-from tests.test_cli import EXAMPLE_OUTPUT
+from tests.shell.test_cli import EXAMPLE_OUTPUT
 
 BASE_CHECKS = "checks:\n  unit:\n    shell: 'touch ran-base'\n    timeout: 30\n"
 # What a pull request's branch makes of checks.yaml: its own command, and a new check.

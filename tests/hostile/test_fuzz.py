@@ -42,9 +42,9 @@ from evalglass.evidence.adapters import (
 from evalglass.records.load import records_from_text
 from evalglass.records.schema import KINDS
 from evalglass.tools.calibration.inputs import read_label_file
+from tests.evidence.test_evidence_damaged import judgment_rows, parquet_rows
 from tests.evidence_files import FIXTURES
 from tests.hostile.harness import FUZZ
-from tests.test_evidence_damaged import judgment_rows, parquet_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 # Inspect's JSON logs that hold samples and reductions (not an eval-set's index files).

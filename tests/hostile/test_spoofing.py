@@ -63,7 +63,7 @@ def _hostile_card(text: str) -> Scorecard:
 
 
 # Every format but JSON, whose strings are data, not display: any text reads back as written
-# (tests/test_contract.py). A format added to Format is held to these rules with no list to edit.
+# (tests/foundation/test_contract.py). A format added to Format is held to these rules with no list to edit.
 TEXT_FORMATS = tuple(f for f in Format if f is not Format.JSON)
 
 

@@ -1,0 +1,98 @@
+"""The docs that restate the code are generated from it, and the suite fails when they drift:
+the authority tables from the conditions, the --input-format list from the registry."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "docs.py"
+
+
+def _docs(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def _copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("img"))
+    return tmp_path
+
+
+def test_the_generated_docs_are_current() -> None:
+    """`scripts/docs.py --check` on this checkout finds nothing to regenerate."""
+    result = _docs(ROOT, "--check")
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_hand_edit_inside_a_block_fails_the_check_and_is_regenerated(tmp_path: Path) -> None:
+    """A row edited (or a code renamed) by hand in docs/authority.md: --check exits 1 naming
+    the file and changes nothing; a plain run writes the generated text back."""
+    root = _copy(tmp_path)
+    page = root / "docs" / "authority.md"
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original.replace("`approval_expired` |", "`approval_lapsed` |"))
+    checked = _docs(root, "--check")
+    assert checked.returncode == 1
+    assert checked.stderr == (
+        f"{page}: generated docs are out of date; run python scripts/docs.py\n"
+    )
+    assert "`approval_lapsed` |" in page.read_text(encoding="utf-8")
+    assert _docs(root).returncode == 0
+    assert page.read_text(encoding="utf-8") == original
+
+
+def test_a_block_removed_from_its_page_is_an_error(tmp_path: Path) -> None:
+    """A generated block whose markers were deleted is not silently skipped."""
+    root = _copy(tmp_path)
+    page = root / "docs" / "formats.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("<!-- generated: input-formats -->\n", ""))
+    result = _docs(root, "--check")
+    assert result.returncode != 0
+    assert "missing generated block(s): input-formats" in result.stderr
+
+
+def test_the_exit_code_table_lists_every_exit_code_the_scorecard_commands_use() -> None:
+    """docs/ci.md's exit-code table has a row for each code core/exits.py holds for a run's
+    verdict, bad usage, bad input and evalglass's own bugs, and no other."""
+    import re
+
+    from evalglass.core import exits
+
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    table = text.split("| exit | meaning | a pipeline should |", 1)[1].split("\n\n", 1)[0]
+    documented = {int(m) for m in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)}
+    codes = {
+        *exits.VERDICT_EXIT.values(),
+        exits.NO_GATE_REQUIRED_EXIT,
+        exits.USAGE_EXIT,
+        exits.INPUT_ERROR_EXIT,
+        exits.INTERNAL_ERROR_EXIT,
+    }
+    assert documented == codes
+
+
+def test_each_records_file_documents_exactly_its_fields() -> None:
+    """docs/host-records.md's field table under each `## KIND.yaml` heading has a row for each
+    field the schema gives that kind, and no other: a field added to the schema and not to the
+    docs (or left in the docs after it went) fails here."""
+    from evalglass.records.schema import KINDS
+
+    text = (ROOT / "docs" / "host-records.md").read_text(encoding="utf-8")
+    for spec in KINDS.values():
+        section = text.split(f"\n## {spec.filename}\n", 1)[1].split("\n## ", 1)[0]
+        table = section.split("| field | required | values | meaning |\n|---|---|---|---|\n", 1)
+        assert len(table) == 2, f"no field table under ## {spec.filename}"
+        rows = table[1].split("\n\n", 1)[0].splitlines()
+        documented = [row.split("|")[1].strip() for row in rows]
+        assert len(set(documented)) == len(documented), spec.filename
+        assert set(documented) == {field.name for field in spec.fields}, spec.filename

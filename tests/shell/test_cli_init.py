@@ -1,0 +1,103 @@
+"""`evalglass init`: a new records folder of commented starter files that load as written, the
+next three commands, and never a change to an existing folder."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runner import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = ["datasets.yaml", "metrics.yaml", "policies.yaml", "thresholds.yaml"]
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """An empty project with one eval output in logs/."""
+    (tmp_path / "logs").mkdir()
+    shutil.copy(ROOT / "examples" / "run.json", tmp_path / "logs" / "run.json")
+    return tmp_path
+
+
+def _next_commands(stdout: str) -> list[list[str]]:
+    lines = stdout.splitlines()
+    assert lines[1] == "next:"
+    return [shlex.split(line.strip())[1:] for line in lines[2:]]
+
+
+def test_init_from_outputs_writes_a_record_per_metric_that_validates(work: Path) -> None:
+    """Each metric the output yields gets a metric record and a proposed threshold; the files
+    load (`validate`), are commented, and the three commands printed run as printed."""
+    result = cli("init", "logs/", cwd=work)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(
+        "created host_records/: metrics.yaml, thresholds.yaml, datasets.yaml, policies.yaml "
+        "(5 metrics, all informational; nothing gates until a person promotes it)\n"
+    )
+    records = work / "host_records"
+    assert sorted(p.name for p in records.iterdir()) == FILES
+    for name in FILES:
+        assert (records / name).read_text().startswith("# Written by `evalglass init`.")
+    metrics = (records / "metrics.yaml").read_text()
+    for metric in ("qa/exact_match", "qa/helpfulness", "latency/p95_seconds"):
+        assert f"  '{metric}':\n    status: informational\n" in metrics
+    # The example names two datasets, qa-gold and (for safety/toxicity) toxic-prompts.
+    assert "\n  'toxic-prompts':\n" in (records / "datasets.yaml").read_text()
+    assert cli("validate", cwd=work).stdout == "ok: 12 records in host_records\n"
+    commands = _next_commands(result.stdout)
+    assert commands == [
+        ["validate"], ["score", "logs"], ["explain", "latency/p95_seconds", "logs"]
+    ]
+    for argv in commands:
+        assert cli(*argv, cwd=work).returncode == 0, argv
+
+
+def test_init_without_outputs_writes_files_of_comments_that_load(work: Path) -> None:
+    """No outputs: every file is comments only (an example of each record), `validate` loads
+    zero records, and the next commands name the outputs still to come."""
+    result = cli("init", cwd=work)
+    assert result.returncode == 0
+    records = work / "host_records"
+    for name in FILES:
+        lines = (records / name).read_text().splitlines()
+        assert lines and all(line.startswith("#") for line in lines), name
+    assert cli("validate", cwd=work).stdout == "ok: 0 records in host_records\n"
+    assert _next_commands(result.stdout) == [
+        ["validate"], ["metrics", "OUTPUTS"], ["score", "OUTPUTS"]
+    ]
+
+
+def test_init_into_another_folder_names_it_in_every_next_command(work: Path) -> None:
+    """`--records gate_records` creates that folder, and the commands printed pass it on."""
+    result = cli("init", "logs/", "--records", "gate_records", cwd=work)
+    assert result.returncode == 0
+    assert (work / "gate_records" / "metrics.yaml").is_file()
+    for argv in _next_commands(result.stdout):
+        assert argv[-2:] == ["--records", "gate_records"]
+        assert cli(*argv, cwd=work).returncode == 0, argv
+
+
+@pytest.mark.parametrize("existing", ["folder", "empty folder", "file"])
+def test_init_refuses_an_existing_records_folder(work: Path, existing: str) -> None:
+    """A records folder (even an empty one) or a file in its place: exit 4, one line, and it is
+    left exactly as it was."""
+    target = work / "host_records"
+    if existing == "file":
+        target.write_text("mine\n")
+    else:
+        target.mkdir()
+        if existing == "folder":
+            (target / "metrics.yaml").write_text("metrics:\n")
+    before = sorted(p.name for p in target.iterdir()) if target.is_dir() else target.read_text()
+    result = cli("init", "logs/", cwd=work)
+    assert result.returncode == 4 and result.stdout == ""
+    assert result.stderr == (
+        "evalglass: host_records: already exists: evalglass init never changes a records "
+        "folder; edit its files, or give --records a new folder\n"
+    )
+    after = sorted(p.name for p in target.iterdir()) if target.is_dir() else target.read_text()
+    assert after == before

@@ -1,0 +1,114 @@
+"""`evalglass score --compare CARD.json`: each metric beside an earlier scorecard (its value there,
+the change and the change's interval), in every format, display only, and stale cards labelled.
+End to end through the real CLI on the bundled example and a run derived from it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evalglass.core.regression import newcombe_paired
+from tests.cli_runner import cli
+from tests.shell.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS
+
+PINNED = ("--as-of", "2026-11-30")
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """The example's records, its run saved as the earlier scorecard (samples kept), and a later
+    run where ten exact-match answers went wrong and helpfulness rose to 0.85."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "before.json")
+    run = json.loads(EXAMPLE_OUTPUT.read_text())
+    scores = run["metrics"]["qa/exact_match"]["scores"]
+    flipped = [i for i, s in enumerate(scores) if s == 1][:10]
+    for i in flipped:
+        scores[i] = 0
+    run["metrics"]["qa/helpfulness"]["value"] = 0.85
+    (tmp_path / "after.json").write_text(json.dumps(run))
+    base = cli("score", "before.json", "--format", "json", "--keep-samples", *PINNED, cwd=tmp_path)
+    assert base.returncode == 0, base.stderr
+    (tmp_path / "base.json").write_text(base.stdout)
+    return tmp_path
+
+
+def comparison(work: Path, *extra: str) -> dict[str, object]:
+    done = cli("score", "after.json", "--format", "json", "--compare", "base.json", *extra,
+               *PINNED, cwd=work)  # fmt: skip
+    doc: dict[str, object] = json.loads(done.stdout)["comparison"]
+    return doc
+
+
+def test_json_carries_the_earlier_value_and_the_paired_change(work: Path) -> None:
+    """Per metric the earlier value and current − earlier; where both sides have samples the
+    interval is the paired one (Newcombe, 200 pairs), otherwise unpaired from the stderrs."""
+    doc = comparison(work)
+    assert doc["source"] == "base.json" and doc["stale"] is None
+    assert doc["evaluated_at"] == "2026-11-30T00:00:00Z"
+    by_id = {m["id"]: m for m in doc["metrics"]}  # type: ignore[attr-defined]
+    exact = by_id["qa/exact_match"]
+    assert exact["earlier"] == 0.93
+    assert exact["change"]["value"] == pytest.approx(-0.05)
+    assert (exact["change"]["method"], exact["change"]["paired"]) == ("newcombe", 200)
+    before = json.loads(EXAMPLE_OUTPUT.read_text())["metrics"]["qa/exact_match"]["scores"]
+    after = json.loads((work / "after.json").read_text())["metrics"]["qa/exact_match"]["scores"]
+    expected = newcombe_paired(list(zip(after, before, strict=True)), 0.95)
+    assert exact["change"]["interval"] == pytest.approx([expected.low, expected.high])
+    helpful = by_id["qa/helpfulness"]
+    assert helpful["earlier"] == 0.81 and helpful["change"]["value"] == pytest.approx(0.04)
+    assert (helpful["change"]["method"], helpful["change"]["paired"]) == ("normal", None)
+    assert by_id["latency/p95_seconds"]["change"]["interval"] is None  # no stderr on either side
+
+
+def test_a_comparison_changes_no_gate_verdict_or_exit_code(work: Path) -> None:
+    """The later run fails its gate; with --compare the exit code, the verdict and every metric
+    entry are exactly those without it."""
+    plain = cli("score", "after.json", "--format", "json", *PINNED, cwd=work)
+    compared = cli(
+        "score", "after.json", "--format", "json", "--compare", "base.json", *PINNED, cwd=work
+    )
+    assert plain.returncode == compared.returncode == 1
+    with_it = json.loads(compared.stdout)
+    assert "comparison" not in json.loads(plain.stdout)
+    del with_it["comparison"]
+    assert with_it == json.loads(plain.stdout)
+
+
+def test_every_format_shows_the_change(work: Path) -> None:
+    """Terminal, Markdown, JUnit, GitHub and HTML each show the earlier value and the change."""
+    line = "earlier 0.93, change -0.05"
+    for fmt in ("terminal", "markdown", "junit", "github", "html"):
+        done = cli("score", "after.json", "--format", fmt, "--compare", "base.json", *PINNED,
+                   cwd=work)  # fmt: skip
+        assert done.returncode == 1, (fmt, done.stderr)
+        assert line in done.stdout, fmt
+        assert "compared with base.json" in done.stdout.lower() or fmt == "github", fmt
+
+
+def test_a_card_older_than_the_base_commit_is_labelled_stale(work: Path) -> None:
+    """With --records-ref, an earlier scorecard evaluated before that commit was made is stale,
+    and says so; one evaluated after it is not."""
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    subprocess.run([*GIT, "-C", str(work), "add", "-A"], check=True)
+    subprocess.run([*GIT, "-C", str(work), "commit", "-qm", "records"], check=True)
+    assert comparison(work, "--records-ref", "HEAD")["stale"] is True
+    text = cli("score", "after.json", "--compare", "base.json", "--records-ref", "HEAD",
+               *PINNED, cwd=work).stdout  # fmt: skip
+    assert "STALE: evaluated before the base commit it stands for" in text
+    fresh = cli("score", "before.json", "--format", "json", "--as-of", "2099-01-01", cwd=work)
+    (work / "base.json").write_text(fresh.stdout)
+    assert comparison(work, "--records-ref", "HEAD")["stale"] is False
+
+
+def test_a_compare_file_that_is_not_a_scorecard_is_an_input_error(work: Path) -> None:
+    """--compare on a file that is not a scorecard JSON: exit 4, one line naming it."""
+    (work / "notes.json").write_text('{"hello": 1}')
+    done = cli("score", "after.json", "--compare", "notes.json", cwd=work)
+    assert done.returncode == 4 and done.stdout == ""
+    assert done.stderr.startswith("evalglass: notes.json") and len(done.stderr.splitlines()) == 1

@@ -1,0 +1,70 @@
+"""End to end: what would pass a failed gate, in every format that shows it, from the real CLI on
+the bundled example with its bar raised; and the example's rate kept inside [0, 1]."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runner import cli
+from tests.shell.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, edit
+
+NEEDED = (
+    "would pass: a value of at least 0.945 (189 of 200) at n 200, or n 385 at value 0.93 "
+    "(0/1 scores: a value is k successes of n; n at the same share)"
+)
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """The bundled example with qa/exact_match's bar raised to >= 0.9: 0.93 of 200 fails it."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
+    edit(tmp_path / "host_records/thresholds.yaml", "value: 0.85", "value: 0.9")
+    return tmp_path
+
+
+def test_json_terminal_and_markdown_say_what_would_pass(work: Path) -> None:
+    """A failed gate carries gate.needed in the JSON, and the terminal and Markdown cards print
+    the same figures under it."""
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
+    assert entry["gate"]["result"] == "fail"
+    assert entry["gate"]["needed"] == {
+        "value_at_n": 0.945,
+        "n_at_value": 385,
+        "assumptions": "0/1 scores: a value is k successes of n; n at the same share",
+        "reason": None,
+    }
+    terminal = cli("score", "run.json", cwd=work)
+    assert terminal.returncode == 1
+    assert f"      {NEEDED}" in terminal.stdout.splitlines()
+    markdown = cli("score", "run.json", "--format", "markdown", cwd=work).stdout
+    row = next(line for line in markdown.splitlines() if "`qa/exact_match`" in line)
+    assert "<br>would pass: a value of at least 0.945 (189 of 200) at n 200, or n 385" in row
+
+
+def test_a_passing_gate_shows_its_figures_in_json_only(tmp_path: Path) -> None:
+    """A gate that passed carries its margin in the JSON, and its card stays one line of why."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=tmp_path).stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
+    assert entry["gate"]["result"] == "pass"
+    assert entry["gate"]["needed"]["value_at_n"] == 0.9
+    assert "would pass" not in cli("score", "run.json", cwd=tmp_path).stdout
+
+
+def test_the_examples_rate_interval_stays_inside_zero_and_one(tmp_path: Path) -> None:
+    """safety/toxicity reports a stderr; its records say it is a proportion, so its interval is
+    Wilson's from value and n, inside [0, 1], on every card."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=tmp_path).stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "safety/toxicity")
+    low, high = entry["interval"]
+    assert entry["method"] == "wilson" and 0 <= low < entry["value"] < high <= 1
+    assert "interval [0.003102, 0.04527]" in cli("score", "run.json", cwd=tmp_path).stdout
