@@ -13,8 +13,8 @@
 
 Errors from strictyaml, json, the OS or a decompressor are translated into these at the boundary
 where they happen, so the CLI prints one line and no traceback. The exit code of each is the
-CLI's to choose (docs/cli.md); the control-flow exceptions some modules raise and catch within
-themselves never leave them.
+CLI's to choose (core/exits.py; the table in docs/ci.md); the control-flow exceptions some
+modules raise and catch within themselves never leave them.
 """
 
 from __future__ import annotations

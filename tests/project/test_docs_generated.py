@@ -96,3 +96,19 @@ def test_each_records_file_documents_exactly_its_fields() -> None:
         documented = [row.split("|")[1].strip() for row in rows]
         assert len(set(documented)) == len(documented), spec.filename
         assert set(documented) == {field.name for field in spec.fields}, spec.filename
+
+
+def test_every_docs_page_named_in_the_project_exists() -> None:
+    """A `docs/NAME.md` named in the code, the templates or the docs is a page of this
+    repository: a renamed or never-written page fails here, not in a reader's browser. (A host's
+    own files in an example, in a fenced block or quoted, are not ours.)"""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    named = set()
+    for path in [*root.glob("evalglass/**/*.py"), *root.glob("templates/*.j2"),
+                 *root.glob("docs/*.md"), root / "README.md", root / "action.yml"]:  # fmt: skip
+        text = re.sub(r"^```.*?^```", "", path.read_text(), flags=re.MULTILINE | re.DOTALL)
+        named.update(re.findall(r"(?<!')\bdocs/([a-z_-]+\.md)", text))
+    assert named
+    assert sorted(n for n in named if not (root / "docs" / n).is_file()) == []
