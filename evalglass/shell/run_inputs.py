@@ -48,7 +48,8 @@ class RunInputs:
         evaluation time (a date is its midnight UTC, a naive time is UTC; None: the clock,
         read here and nowhere else)."""
         if isinstance(records, RecordsSource):
-            assert records_ref is None, "a pinned source carries its own ref"
+            if records_ref is not None:
+                raise ValueError("a records source already pinned carries its own ref")
             source = records
         else:
             source = RecordsSource.pin(records, records_ref)
