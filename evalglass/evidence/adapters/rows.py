@@ -22,7 +22,8 @@ from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _rows_engine as engine
-from evalglass.evidence.adapters._row_sums import Duplicate, Epochs, RowSums
+from evalglass.evidence.adapters._row_exact import Epochs, ExactRows
+from evalglass.evidence.adapters._row_sums import Duplicate, RowSums
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -67,19 +68,19 @@ def exact_aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregat
     while True:
         try:
             return _read(path, shown, exact=exact, epochs=epochs)
-        except Duplicate:
-            # Two rows of a metric may name one sample: read again keeping the keys themselves,
-            # which names the first line that repeats one (or finds that only hashes collided).
-            exact = True
+        except Duplicate as found:
+            # What only the exact path names the line of (a sample id given twice, a sample's
+            # epochs in two clusters) may be there: read again keeping each sample's key and,
+            # if a row named an epoch, reducing each sample's rows as they come.
+            exact, epochs = True, found.epochs
         except Epochs:
-            # A row names an epoch: read again, each sample's rows kept to be reduced to one.
+            # The exact path met an epoch: read again, each sample's rows kept to be reduced.
             exact = epochs = True
 
 
 def _read(path: Path, shown: str, *, exact: bool, epochs: bool = False) -> aggregate.Aggregates:
     # A parsed row holds no cycle, so reference counting frees every block; the cyclic
-    # collector would only scan the million dicts parsed meanwhile (and, with epochs, every
-    # sample kept), again and again.
+    # collector would only scan the million objects kept meanwhile, again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -90,15 +91,20 @@ def _read(path: Path, shown: str, *, exact: bool, epochs: bool = False) -> aggre
 
 
 def _read_rows(path: Path, shown: str, *, exact: bool, epochs: bool) -> aggregate.Aggregates:
-    sums = RowSums(shown, exact=exact, epochs=epochs)
+    sums = ExactRows(shown, epochs=epochs) if exact else RowSums(shown)
     try:
         if path.suffix.lower() == ".csv":
             sums.add_rows(_csv_rows(path, shown))
         else:
-            for first, lines in _blocks(path):
-                rows = None if exact else _parsed(lines)
-                if rows is None or not sums.add_block(rows):
-                    sums.add_rows(_json_rows(lines, first, shown))
+            number = 1  # of the block's first line
+            for block in _blocks(path):
+                rows = _parsed(block) if isinstance(sums, RowSums) else None
+                if rows is not None and isinstance(sums, RowSums) and sums.add_block(rows):
+                    number += len(rows)
+                else:
+                    lines = _lines(block)
+                    sums.add_rows(_json_rows(lines, number, shown))
+                    number += len(lines)
     except UnicodeDecodeError as exc:
         raise OutputError(shown, "not UTF-8 text") from exc
     except csv.Error as exc:
@@ -106,16 +112,16 @@ def _read_rows(path: Path, shown: str, *, exact: bool, epochs: bool) -> aggregat
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
     except OutputError:
-        # A repeated sample id before the line at fault is the first error: name that.
-        if sums.repeats():
-            raise Duplicate from None
+        # A repeated sample before the line at fault is the first error: name that.
+        if isinstance(sums, RowSums) and sums.suspect():
+            raise Duplicate(sums.epochs) from None
         raise
     return sums.aggregates()
 
 
-def _blocks(path: Path) -> Iterator[tuple[int, list[bytes]]]:
-    """The file's lines, a block at a time, each block with the number of its first line."""
-    number = 1
+def _blocks(path: Path) -> Iterator[bytes]:
+    """The file's lines, a block at a time: whole lines, each with its newline (the file's
+    last line may lack one)."""
     with progress.open_binary(path) as stream:
         rest = b""
         while chunk := stream.read(_BLOCK_BYTES):
@@ -123,19 +129,40 @@ def _blocks(path: Path) -> Iterator[tuple[int, list[bytes]]]:
             cut = chunk.rfind(b"\n") + 1
             rest = chunk[cut:]
             if cut:
-                lines = chunk[:cut].split(b"\n")
-                lines.pop()  # what follows the last newline is `rest`
-                yield number, lines
-                number += len(lines)
+                yield chunk[:cut]
         if rest:
-            yield number, [rest]
+            yield rest
 
 
-def _parsed(lines: list[bytes]) -> list[Any] | None:
-    """Every line parsed by orjson, or None when one is not (blank, NaN, malformed): that block
-    is then read line by line."""
+def _lines(block: bytes) -> list[bytes]:
+    lines = block.split(b"\n")
+    if block.endswith(b"\n"):
+        lines.pop()  # what follows the last newline is the next block
+    return lines
+
+
+def _parsed(block: bytes) -> list[Any] | None:
+    """Every line of the block parsed by orjson, or None when one is not (blank, NaN,
+    malformed): that block is then read line by line.
+
+    One orjson call parses the whole block as an array, the newlines becoming `,\n`, where it
+    is sure to give exactly the lines' rows: when every line opens with `{` and no line holds
+    a `[`. Then a line cannot go on into the next: a string cannot hold the raw newline kept
+    after each comma, and, with no list anywhere, `,{` can only part two objects at the top
+    level, so each line's `{` opens a row of its own that closes before the next line's. Any
+    other block is parsed line by line (a row kept alive per line costs orjson twice the time
+    of one array)."""
+    body = block[:-1] if block.endswith(b"\n") else block
+    joined = body.replace(b"\n", b",\n")
+    lines = len(joined) - len(body) + 1
+    if body[:1] == b"{" and b"[" not in body and body.count(b"\n{") == lines - 1:
+        try:
+            rows = _fast(b"[" + joined + b"]")
+        except ValueError:
+            return None
+        return rows if len(rows) == lines else None
     try:
-        return list(map(_fast, lines))
+        return list(map(_fast, _lines(block)))
     except ValueError:
         return None
 

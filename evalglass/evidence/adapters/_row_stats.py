@@ -1,0 +1,280 @@
+"""A metric's statistics from the rows the rows reader kept: rows that are each a sample of their
+own (a score and a cluster number each), and samples named by several rows (their epochs), each
+reduced to q = trunc(Σq / k) as the SQL does (evidence/sql.py). Pure: no I/O.
+
+Every pass over the rows is a C-level loop (`map`, `compress`, `Counter`, slices) where it can
+be; a Python loop is left only where each step is a plain addition.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Sequence
+from itertools import chain, compress, repeat
+from typing import Any
+
+from evalglass.evidence import aggregate
+
+_SCALE = aggregate.SCALE
+_SCALE_F = float(_SCALE)
+# Quanta are made a slice at a time: those of a million scores would be 50 MB at once.
+_SLICE = 1 << 16
+_list_append: Any = list.append
+
+
+class Conflict(Exception):
+    """Two rows of a metric name one sample and one epoch, or one sample's rows name two
+    clusters: an input error whose line only the exact path names."""
+
+
+def _drain(iterator: Iterable[object]) -> None:
+    deque(iterator, maxlen=0)
+
+
+class Clusters:
+    """The clusters of the rows last reduced, by number: how many rows each has, and their
+    names. Metrics scored on the same samples in the same order share them, counted once."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        self.names = names
+        self.numbers: Sequence[int] | None = None
+        self.sizes: Counter[int] = Counter()
+        self.labels: list[str] = []
+
+    def of(self, numbers: Sequence[int]) -> Counter[int]:
+        if numbers != self.numbers:
+            self.numbers, self.sizes = numbers, Counter(numbers)
+            self.labels = list(map(self.names.__getitem__, self.sizes))
+        return self.sizes
+
+    def sums(self, totals: Iterable[int]) -> dict[str, aggregate.ClusterSums]:
+        """Each cluster's (n, Σq), from its Σq in the order of `sizes`."""
+        return dict(zip(self.labels, zip(self.sizes.values(), totals)))
+
+
+def plain(
+    scores: Sequence[float], numbers: Sequence[int], missing: int, clusters: Clusters
+) -> aggregate.MetricStats:
+    """A metric's statistics from rows that are each a sample: their scores and cluster
+    numbers (0: none)."""
+    if not any(numbers):
+        return aggregate.MetricStats(moments=aggregate.moments_of(scores, missing))
+    loose: Sequence[float] = []
+    inner, within = scores, numbers
+    if 0 in numbers:
+        loose = list(compress(scores, map(operator.not_, numbers)))
+        inner, within = list(compress(scores, numbers)), list(compress(numbers, numbers))
+    sizes = clusters.of(within)
+    finite = inner if math.isfinite(sum(inner)) else list(filter(math.isfinite, inner))
+    binary = finite.count(0) + finite.count(1)
+    if binary == len(inner):
+        # Every score 0 or 1: a cluster's sum is its count of ones.
+        moments = aggregate.moments_of(inner)
+        ones = Counter(compress(within, map(operator.eq, inner, repeat(1))))
+        sums = clusters.sums(map(operator.mul, map(ones.get, sizes, repeat(0)), repeat(_SCALE)))
+    else:
+        moments, totals = _graded(inner, finite, binary, within, sizes)
+        sums = clusters.sums(map(totals.__getitem__, sizes))
+    return aggregate.MetricStats(
+        moments=aggregate.moments_of(loose, missing) + moments,
+        clusters=sums,
+        clustered_squares=moments.squares,
+    )
+
+
+def _graded(
+    scores: Sequence[float],
+    finite: Sequence[float],
+    binary: int,
+    numbers: Sequence[int],
+    sizes: Counter[int],
+) -> tuple[aggregate.Moments, Any]:
+    """The moments of scores in named clusters (as `moments_of` gives them) and Σq per
+    cluster number, each q made once."""
+    slots = _slots(sizes)
+    total = squares = 0
+    whole = len(finite) == len(scores)
+    for start in range(0, len(scores), _SLICE):
+        part = scores[start : start + _SLICE]
+        if whole:
+            qs = list(map(int, map(_SCALE_F.__mul__, part)))
+        else:  # a score that is not finite adds nothing to a sum
+            qs = [int(q * _SCALE_F) if math.isfinite(q) else 0 for q in part]
+        total += sum(qs)
+        squares += sum(map(operator.mul, qs, qs))
+        for number, q in zip(numbers[start : start + _SLICE], qs):
+            slots[number] += q
+    moments = aggregate.Moments(
+        n=len(scores), nonfinite=len(scores) - len(finite), nonbinary=len(finite) - binary,
+        low=float(min(finite)) if finite else None, high=float(max(finite)) if finite else None,
+        total=total, squares=squares,
+    )  # fmt: skip
+    return moments, slots
+
+
+def _slots(sizes: Counter[int]) -> Any:
+    """A running sum per cluster number (and for 0): a list indexed by number where the
+    numbers are dense, else a dict."""
+    top = max(sizes, default=0)
+    if top > 4 * len(sizes) + 1024:
+        return dict.fromkeys(chain(sizes, (0,)), 0)
+    return [0] * (top + 1)
+
+
+def repeated(keys: list[str]) -> tuple[list[bool], list[list[int]]]:
+    """Which positions hold a key named more than once, and those keys' positions, key by key
+    (each in order); ([], []) when every key is named once."""
+    if len(set(keys)) == len(keys):
+        return [], []
+    many = {key for key, n in Counter(keys).items() if n > 1}
+    mask = list(map(many.__contains__, keys))
+    groups: defaultdict[str, list[int]] = defaultdict(list)
+    at = list(compress(range(len(keys)), mask))
+    _drain(map(_list_append, map(groups.__getitem__, map(keys.__getitem__, at)), at))
+    return mask, list(groups.values())
+
+
+class _Samples:
+    """Samples reduced to one value each: the quanta of those with a finite mean and their
+    cluster numbers, the cluster numbers of those with a score that is not finite, and
+    counts."""
+
+    def __init__(self) -> None:
+        self.quanta: list[int] = []
+        self.numbers: list[int] = []
+        self.bad: list[int] = []
+        self.missing = self.nonbinary = 0
+        self.low: float | None = None
+        self.high: float | None = None
+
+    def extent(self, low: float, high: float) -> None:
+        self.low = low if self.low is None else min(self.low, low)
+        self.high = high if self.high is None else max(self.high, high)
+
+    def stats(self, names: dict[int, str]) -> aggregate.MetricStats:
+        quanta, numbers = self.quanta, self.numbers
+        squares = list(map(operator.mul, quanta, quanta))
+        sizes = Counter(number for number in chain(numbers, self.bad) if number)
+        clusters: dict[str, aggregate.ClusterSums] = {}
+        clustered = 0
+        if sizes:
+            slots = _slots(sizes)
+            for number, q in zip(numbers, quanta):
+                slots[number] += q
+            clusters = {names[c]: (n, slots[c]) for c, n in sizes.items()}
+            clustered = sum(compress(squares, numbers))
+        moments = aggregate.Moments(
+            n=len(quanta) + len(self.bad), missing=self.missing, nonfinite=len(self.bad),
+            nonbinary=self.nonbinary, low=self.low, high=self.high, total=sum(quanta),
+            squares=sum(squares),
+        )  # fmt: skip
+        return aggregate.MetricStats(
+            moments=moments, clusters=clusters, clustered_squares=clustered
+        )
+
+
+def reduced(
+    groups: list[list[int]],
+    scores: Sequence[float | None],
+    numbers: Sequence[int],
+    epochs: Sequence[str | None] | None,
+    names: dict[int, str],
+) -> aggregate.MetricStats:
+    """The statistics of samples named by several rows each (`groups`: each sample's row
+    positions): every sample a row of its mean. Conflict when a sample names one epoch twice
+    or two clusters."""
+    if epochs is None:
+        raise Conflict  # no row names an epoch: a sample id given twice
+    out = _Samples()
+    by_size: defaultdict[int, list[list[int]]] = defaultdict(list)
+    for group in groups:
+        by_size[len(group)].append(group)
+    for k, same in by_size.items():
+        if not _reduce_alike(k, same, scores, numbers, epochs, out):
+            for group in same:
+                _reduce_one(group, scores, numbers, epochs, out)
+    return out.stats(names)
+
+
+def _reduce_alike(
+    k: int,
+    groups: list[list[int]],
+    scores: Sequence[float | None],
+    numbers: Sequence[int],
+    epochs: Sequence[str | None],
+    out: _Samples,
+) -> bool:
+    """Samples of k rows each, at once, column by column: row j of every sample is the slice
+    [j::k] of the gathered rows. False, changing nothing, unless every row is scored and
+    finite (then each sample is reduced by `_reduce_one`)."""
+    at = list(chain.from_iterable(groups))
+    gathered = list(map(scores.__getitem__, at))
+    if None in gathered or not math.isfinite(sum(gathered)):  # type: ignore[arg-type]
+        return False
+    values: list[float] = gathered  # type: ignore[assignment]
+    rows = list(map(numbers.__getitem__, at))
+    first = rows[0::k]
+    named = list(map(epochs.__getitem__, at))
+    for j in range(1, k):
+        if rows[j::k] != first:
+            raise Conflict
+    # Each sample's epochs are distinct: as many (sample, epoch) pairs as rows.
+    sample = chain.from_iterable(map(repeat, range(len(groups)), repeat(k)))
+    if len(set(zip(sample, named))) != len(at):
+        raise Conflict
+    qs = list(map(int, map(_SCALE_F.__mul__, values)))
+    totals = qs[0::k]
+    zeros = list(map(operator.eq, values[0::k], repeat(0)))
+    ones = list(map(operator.eq, values[0::k], repeat(1)))
+    for j in range(1, k):
+        totals = list(map(operator.add, totals, qs[j::k]))
+        zeros = list(map(operator.add, zeros, map(operator.eq, values[j::k], repeat(0))))
+        ones = list(map(operator.add, ones, map(operator.eq, values[j::k], repeat(1))))
+    if min(totals) >= 0:
+        means = list(map(operator.floordiv, totals, repeat(k)))
+    else:
+        means = [t // k if t >= 0 else -(-t // k) for t in totals]
+    out.quanta += means
+    out.numbers += first
+    out.nonbinary += len(groups) - zeros.count(k) - ones.count(k)
+    out.extent(float(min(values)), float(max(values)))
+    return True
+
+
+def _reduce_one(
+    group: list[int],
+    scores: Sequence[float | None],
+    numbers: Sequence[int],
+    epochs: Sequence[str | None],
+    out: _Samples,
+) -> None:
+    """One sample's rows to its mean, as `Epochs.stats` does (_row_epochs.py)."""
+    number = numbers[group[0]]
+    if any(numbers[i] != number for i in group):
+        raise Conflict
+    if len({epochs[i] for i in group}) != len(group):
+        raise Conflict
+    k = bad = zeros = ones = total = 0
+    for i in group:
+        score = scores[i]
+        if score is None:
+            continue
+        k += 1
+        if not math.isfinite(score):
+            bad += 1
+            continue
+        zeros += score == 0
+        ones += score == 1
+        total += int(score * _SCALE_F)
+        out.extent(float(score), float(score))
+    if not k:
+        out.missing += 1
+    elif bad:
+        out.bad.append(number)
+    else:
+        q = abs(total) // k
+        out.quanta.append(-q if total < 0 else q)
+        out.numbers.append(number)
+        out.nonbinary += zeros != k and ones != k
