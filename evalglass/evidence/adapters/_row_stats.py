@@ -67,51 +67,51 @@ def plain(
         loose = list(compress(scores, map(operator.not_, numbers)))
         inner, within = list(compress(scores, numbers)), list(compress(numbers, numbers))
     sizes = clusters.of(within)
-    finite = inner if math.isfinite(sum(inner)) else list(filter(math.isfinite, inner))
-    binary = finite.count(0) + finite.count(1)
-    if binary == len(inner):
-        # Every score 0 or 1: a cluster's sum is its count of ones.
-        moments = aggregate.moments_of(inner)
-        ones = Counter(compress(within, map(operator.eq, inner, repeat(1))))
-        sums = clusters.sums(map(operator.mul, map(ones.get, sizes, repeat(0)), repeat(_SCALE)))
-    else:
-        moments, totals = _graded(inner, finite, binary, within, sizes)
-        sums = clusters.sums(map(totals.__getitem__, sizes))
+    moments, totals = _clustered(inner, within, sizes)
     return aggregate.MetricStats(
         moments=aggregate.moments_of(loose, missing) + moments,
-        clusters=sums,
+        clusters=clusters.sums(totals),
         clustered_squares=moments.squares,
     )
 
 
-def _graded(
-    scores: Sequence[float],
-    finite: Sequence[float],
-    binary: int,
-    numbers: Sequence[int],
-    sizes: Counter[int],
-) -> tuple[aggregate.Moments, Any]:
-    """The moments of scores in named clusters (as `moments_of` gives them) and Σq per
-    cluster number, each q made once."""
-    slots = _slots(sizes)
-    total = squares = 0
-    whole = len(finite) == len(scores)
-    for start in range(0, len(scores), _SLICE):
-        part = scores[start : start + _SLICE]
-        if whole:
-            qs = list(map(int, map(_SCALE_F.__mul__, part)))
-        else:  # a score that is not finite adds nothing to a sum
-            qs = [int(q * _SCALE_F) if math.isfinite(q) else 0 for q in part]
-        total += sum(qs)
-        squares += sum(map(operator.mul, qs, qs))
-        for number, q in zip(numbers[start : start + _SLICE], qs):
-            slots[number] += q
+def _clustered(
+    scores: Sequence[float], numbers: Sequence[int], sizes: Counter[int]
+) -> tuple[aggregate.Moments, Iterable[int]]:
+    """The moments of scores in named clusters (as `moments_of` gives them) and each
+    cluster's Σq, in the order of `sizes`, each q made once."""
+    finite = scores if math.isfinite(sum(scores)) else list(filter(math.isfinite, scores))
+    # Counting against floats compares float to float, twice as fast as against ints.
+    ones = finite.count(1.0)
+    binary = finite.count(0.0) + ones
+    low = high = None
+    if finite:
+        low, high = float(min(finite)), float(max(finite))
+    if binary == len(scores):
+        # Every score 0 or 1: the sums are counts, a cluster's its count of ones.
+        total, squares = ones * _SCALE, ones * _SCALE * _SCALE
+        per = Counter(compress(numbers, map(operator.eq, scores, repeat(1.0))))
+        totals: Iterable[int] = map(operator.mul, map(per.get, sizes, repeat(0)), repeat(_SCALE))
+    else:
+        slots = _slots(sizes)
+        total = squares = 0
+        whole = len(finite) == len(scores)
+        for start in range(0, len(scores), _SLICE):
+            part = scores[start : start + _SLICE]
+            if whole:
+                qs = list(map(int, map(_SCALE_F.__mul__, part)))
+            else:  # a score that is not finite adds nothing to a sum
+                qs = [int(q * _SCALE_F) if math.isfinite(q) else 0 for q in part]
+            squares += sum(map(operator.mul, qs, qs))
+            for number, q in zip(numbers[start : start + _SLICE], qs):
+                slots[number] += q
+        total = sum(slots.values() if type(slots) is dict else slots)
+        totals = map(slots.__getitem__, sizes)
     moments = aggregate.Moments(
         n=len(scores), nonfinite=len(scores) - len(finite), nonbinary=len(finite) - binary,
-        low=float(min(finite)) if finite else None, high=float(max(finite)) if finite else None,
-        total=total, squares=squares,
+        low=low, high=high, total=total, squares=squares,
     )  # fmt: skip
-    return moments, slots
+    return moments, totals
 
 
 def _slots(sizes: Counter[int]) -> Any:

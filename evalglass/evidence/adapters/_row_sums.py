@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import operator
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import compress, count, islice, repeat
 from typing import Any
 
@@ -85,6 +85,31 @@ def _take(column: list[Any], where: slice | list[int]) -> list[Any]:
     return column[where] if type(where) is slice else list(map(column.__getitem__, where))
 
 
+def _each(
+    column: list[Any],
+    routes: list[tuple[str, slice | list[int]]],
+    convert: Callable[[list[Any]], list[Any] | None],
+) -> list[list[Any]] | None:
+    """The column's values of each route, converted (None when one cannot be). Values equal
+    to another route's are converted once: where every row of a sample names its id and
+    cluster, each metric's are the same."""
+    done: list[tuple[list[Any], list[Any]]] = []
+    out = []
+    for _, where in routes:
+        part = _take(column, where)
+        for raw, converted in done:
+            if part == raw:
+                break
+        else:
+            got = convert(part)
+            if got is None:
+                return None
+            done.append((part, got))
+            converted = got
+        out.append(converted)
+    return out
+
+
 class RowSums:
     """Everything the fast path keeps: about 60 bytes a row, plus each sample's key once."""
 
@@ -120,38 +145,69 @@ class RowSums:
             return False
         if not all(type(m) is str and m for m, _ in routes):
             return False
-        id_kinds = set(map(type, ids))
-        if not _KEYS.issuperset(id_kinds):
-            return False
-        valued = scores if None not in scores else [s for s in scores if s is not None]
-        if valued and not _within(valued):
+        if not _within(scores) and not (None in scores and _within_or_none(scores)):
             return False
         texts = None
         if any(epochs):
             if not _KEYS.issuperset(map(type, epochs)):
                 return False
             texts = list(map(self.epoch_text.__getitem__, epochs))
-        numbers = self._numbers(list(map(_get, rows, repeat("cluster"))))
-        if numbers is None:
+        clusters: list[Any] = list(map(_get, rows, repeat("cluster")))
+        keys = _each(ids, routes, self._interned)
+        if keys is not None:  # every row names its sample by text, the common shape
+            numbers = _each(clusters, routes, self._numbers)
+            if numbers is None:
+                return False
+            self._changed(rows, models, texts)
+            for (metric, where), got, their in zip(routes, keys, numbers, strict=True):
+                state = self._metric(metric)
+                state.keys += got
+                state.scores += _take(scores, where)
+                state.numbers += their
+                state.add_epochs(None if texts is None else _take(texts, where), len(got))
+            return True
+        kinds = set(map(type, ids))
+        if not _KEYS.issuperset(kinds):
             return False
-        # Every check passed: now the state changes.
+        whole = self._numbers(clusters)
+        if whole is None:
+            return False
+        self._changed(rows, models, texts)
+        if kinds == {_NONE}:
+            self._loose(routes, scores, whole)
+        else:  # integer ids, or rows naming no sample among rows naming one
+            named = [i is not None and i != "" for i in ids]
+            part = [list(compress(column, named)) for column in (metrics, scores, whole, ids)]
+            some = None if texts is None else list(compress(texts, named))
+            self._named(_routes(part[0]), part[1], part[2], self._keys(part[3], kinds), some)
+            loose = list(map(operator.not_, named))
+            rest = [list(compress(column, loose)) for column in (metrics, scores, whole)]
+            self._loose(_routes(rest[0]), rest[1], rest[2])
+        return True
+
+    def _changed(self, rows: list[Any], models: set[Any], texts: list[Any] | None) -> None:
+        """Every check of a block passed: what it holds besides its columns is kept."""
         self.kept.add(c.Cost.ROW, len(rows))
         self.models.update(m for m in models if m and type(m) is str)
         self.epochs = self.epochs or texts is not None
-        if _NONE not in id_kinds and not (str in id_kinds and "" in ids):
-            self._named(routes, scores, numbers, self._keys(ids, id_kinds), texts)
-        elif id_kinds == {_NONE}:
-            self._loose(routes, scores, numbers)
-        else:
-            named = [i is not None and i != "" for i in ids]
-            part = [list(compress(column, named)) for column in (metrics, scores, numbers, ids)]
-            keys = self._keys(part[3], id_kinds)
-            some = None if texts is None else list(compress(texts, named))
-            self._named(_routes(part[0]), part[1], part[2], keys, some)
-            loose = list(map(operator.not_, named))
-            rest = [list(compress(column, loose)) for column in (metrics, scores, numbers)]
-            self._loose(_routes(rest[0]), rest[1], rest[2])
-        return True
+
+    def _interned(self, ids: list[Any]) -> list[str] | None:
+        """Each sample id as its key, one copy of each for the whole file; None, keeping
+        none of them, when an id new to the file is not non-empty text."""
+        known = self.ids
+        before = len(known)
+        try:
+            keys: list[str] | None = list(map(known.setdefault, ids, ids))
+        except TypeError:  # a list or an object as an id
+            keys = None
+        if keys is None or len(known) > before:
+            # Only text is ever kept, and no other value equals text: a new id is checked.
+            fresh = list(islice(reversed(known), len(known) - before))
+            if keys is None or not all(type(key) is str and key for key in fresh):
+                for key in fresh:
+                    del known[key]
+                return None
+        return keys
 
     def _numbers(self, clusters: list[Any]) -> list[int] | None:
         """Each row's cluster number, or None, numbering nothing, when a cluster is new to
@@ -163,7 +219,7 @@ class RowSums:
         except TypeError:  # a list or an object as a cluster
             numbers = None
         if numbers is None or len(numbering) > before:
-            fresh = list(islice(numbering, before, None))
+            fresh = list(islice(reversed(numbering), len(numbering) - before))
             if numbers is None or not all(type(name) is str for name in fresh):
                 for name in fresh:
                     del numbering[name]
@@ -171,7 +227,7 @@ class RowSums:
         return numbers
 
     def _keys(self, ids: list[Any], kinds: set[type]) -> list[str]:
-        """Each sample id as its key, one copy of each key for the whole file."""
+        """Each sample id (text or an integer) as its key, one copy of each key for the file."""
         text = ids if int not in kinds else list(map(str, ids))
         return list(map(self.ids.setdefault, text, text))
 
@@ -324,6 +380,12 @@ def _routes(metrics: list[Any]) -> list[tuple[Any, slice | list[int]]]:
     at: defaultdict[Any, list[int]] = defaultdict(list)
     _drain(map(_list_append, map(at.__getitem__, metrics), range(len(metrics))))
     return list(at.items())
+
+
+def _within_or_none(scores: list[Any]) -> bool:
+    """Whether every score given is a number, finite and below ±2^40; some are None."""
+    given = [score for score in scores if score is not None]
+    return not given or _within(given)
 
 
 def _within(scores: list[Any]) -> bool:
