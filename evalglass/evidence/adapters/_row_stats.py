@@ -34,18 +34,22 @@ def _drain(iterator: Iterable[object]) -> None:
 
 
 class Clusters:
-    """The clusters of the rows last reduced, by number: how many rows each has, and their
-    names. Metrics scored on the same samples in the same order share them, counted once."""
+    """The clusters of the rows last reduced, by number: how many rows each has (0, none,
+    apart), and their names. Metrics scored on the same samples in the same order share
+    them, counted once."""
 
     def __init__(self, names: dict[int, str]) -> None:
         self.names = names
         self.numbers: Sequence[int] | None = None
         self.sizes: Counter[int] = Counter()
+        self.loose = 0
         self.labels: list[str] = []
 
     def of(self, numbers: Sequence[int]) -> Counter[int]:
+        """The named clusters' sizes; `loose` is then the count of rows naming none."""
         if numbers != self.numbers:
             self.numbers, self.sizes = numbers, Counter(numbers)
+            self.loose = self.sizes.pop(0, 0)
             self.labels = list(map(self.names.__getitem__, self.sizes))
         return self.sizes
 
@@ -59,14 +63,14 @@ def plain(
 ) -> aggregate.MetricStats:
     """A metric's statistics from rows that are each a sample: their scores and cluster
     numbers (0: none)."""
-    if not any(numbers):
+    sizes = clusters.of(numbers)
+    if not sizes:
         return aggregate.MetricStats(moments=aggregate.moments_of(scores, missing))
     loose: Sequence[float] = []
     inner, within = scores, numbers
-    if 0 in numbers:
+    if clusters.loose:
         loose = list(compress(scores, map(operator.not_, numbers)))
         inner, within = list(compress(scores, numbers)), list(compress(numbers, numbers))
-    sizes = clusters.of(within)
     moments, totals = _clustered(inner, within, sizes)
     return aggregate.MetricStats(
         moments=aggregate.moments_of(loose, missing) + moments,

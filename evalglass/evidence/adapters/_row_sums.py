@@ -124,6 +124,8 @@ class RowSums:
         self.kept = c.SampleBudget(shown)
         # Whether any row named an epoch: the exact path then reduces samples from the start.
         self.epochs = False
+        # Whether a row naming a sample may have no score (None among the kept scores).
+        self.unscored = False
 
     def _metric(self, name: str) -> _Metric:
         got = self.metrics.get(name)
@@ -145,7 +147,8 @@ class RowSums:
             return False
         if not all(type(m) is str and m for m, _ in routes):
             return False
-        if not _within(scores) and not (None in scores and _within_or_none(scores)):
+        unscored = not _within(scores)
+        if unscored and not (None in scores and _within_or_none(scores)):
             return False
         texts = None
         if any(epochs):
@@ -158,7 +161,7 @@ class RowSums:
             numbers = _each(clusters, routes, self._numbers)
             if numbers is None:
                 return False
-            self._changed(rows, models, texts)
+            self._changed(rows, models, texts, unscored)
             for (metric, where), got, their in zip(routes, keys, numbers, strict=True):
                 state = self._metric(metric)
                 state.keys += got
@@ -172,7 +175,7 @@ class RowSums:
         whole = self._numbers(clusters)
         if whole is None:
             return False
-        self._changed(rows, models, texts)
+        self._changed(rows, models, texts, unscored)
         if kinds == {_NONE}:
             self._loose(routes, scores, whole)
         else:  # integer ids, or rows naming no sample among rows naming one
@@ -185,11 +188,14 @@ class RowSums:
             self._loose(_routes(rest[0]), rest[1], rest[2])
         return True
 
-    def _changed(self, rows: list[Any], models: set[Any], texts: list[Any] | None) -> None:
+    def _changed(
+        self, rows: list[Any], models: set[Any], texts: list[Any] | None, unscored: bool
+    ) -> None:
         """Every check of a block passed: what it holds besides its columns is kept."""
         self.kept.add(c.Cost.ROW, len(rows))
         self.models.update(m for m in models if m and type(m) is str)
         self.epochs = self.epochs or texts is not None
+        self.unscored = self.unscored or unscored
 
     def _interned(self, ids: list[Any]) -> list[str] | None:
         """Each sample id as its key, one copy of each for the whole file; None, keeping
@@ -301,6 +307,7 @@ class RowSums:
             else:
                 state.keys.append(key)
                 state.scores.append(value)
+                self.unscored = self.unscored or value is None
                 state.numbers.append(number)
                 state.add_epochs(None if epoch is None else (epoch,), 1)
 
@@ -350,7 +357,7 @@ class RowSums:
                 single = list(map(operator.not_, once))
                 scores, numbers = list(compress(scores, single)), list(compress(numbers, single))
             missing = state.missing
-            if None in scores:
+            if self.unscored and None in scores:
                 present = list(map(operator.is_not, scores, repeat(None)))
                 missing += present.count(False)
                 scores, numbers = list(compress(scores, present)), list(compress(numbers, present))

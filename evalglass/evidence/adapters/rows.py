@@ -125,11 +125,12 @@ def _blocks(path: Path) -> Iterator[bytes]:
     with progress.open_binary(path) as stream:
         rest = b""
         while chunk := stream.read(_BLOCK_BYTES):
-            chunk = rest + chunk
             cut = chunk.rfind(b"\n") + 1
-            rest = chunk[cut:]
             if cut:
-                yield chunk[:cut]
+                yield b"".join((rest, memoryview(chunk)[:cut]))
+                rest = chunk[cut:]
+            else:
+                rest += chunk
         if rest:
             yield rest
 
@@ -146,22 +147,28 @@ def _parsed(block: bytes) -> list[Any] | None:
     malformed): that block is then read line by line.
 
     A block with no `[` is parsed by one orjson call, as an array in which each newline
-    becomes `,0,` and a newline: orjson per line costs about twice the time when each line's
-    row is kept. It gives exactly the lines' rows when the array holds two elements a line,
-    less one. A string cannot hold the raw newline that follows each `,0,`, an object cannot
-    hold the `0` (where a key belongs) and, with no `[` in the block, no array but the outer
-    one can: so every `0` is an element of the outer array, between the elements the lines
-    hold; a blank line would leave `,,`, so each line holds at least one; and with 2n - 1
-    elements in all, each of the n lines holds exactly one."""
-    body = block[:-1] if block.endswith(b"\n") else block
-    if b"[" not in body:
-        joined = body.replace(b"\n", b",0,\n")
-        lines = (len(joined) - len(body)) // 3 + 1
+    becomes `,0,` and a newline (and a last `0` closes a block that ends in a newline):
+    orjson per line costs about twice the time when each line's row is kept. It gives exactly
+    the lines' rows when the array holds two elements a line, less one. A string cannot hold
+    the raw newline that follows each `,0,`, an object cannot hold the `0` (where a key
+    belongs) and, with no `[` in the block, no array but the outer one can: so every `0` is
+    an element of the outer array, between the elements the lines hold; a blank line would
+    leave `,,`, so each line holds at least one; and with 2n - 1 elements in all (2n + 1 with
+    the last 0), each of the n lines holds exactly one."""
+    if b"[" not in block:
+        joined = block.replace(b"\n", b",0,\n")
+        lines = (len(joined) - len(block)) // 3
+        ends = joined.endswith(b"\n")
+        if not ends:
+            lines += 1  # the file's last line, with no newline
         try:
-            both = _fast(b"[" + joined + b"]")
+            both: list[Any] = _fast(b"".join((b"[", joined, b"0]" if ends else b"]")))
         except ValueError:
             return None
-        return both[0::2] if len(both) == 2 * lines - 1 else None
+        # With a newline at the end, the array ends in two more elements: `,0,` and the 0.
+        if len(both) == 2 * lines - 1 + 2 * ends:
+            return both[0 : 2 * lines : 2]
+        return None
     try:
         return list(map(_fast, _lines(block)))
     except ValueError:
