@@ -127,17 +127,25 @@ def _slots(sizes: Counter[int]) -> Any:
     return [0] * (top + 1)
 
 
-def repeated(keys: list[str]) -> tuple[list[bool], list[list[int]]]:
-    """Which positions hold a key named more than once, and those keys' positions, key by key
-    (each in order); ([], []) when every key is named once."""
-    if len(set(keys)) == len(keys):
-        return [], []
-    many = {key for key, n in Counter(keys).items() if n > 1}
-    mask = list(map(many.__contains__, keys))
-    groups: defaultdict[str, list[int]] = defaultdict(list)
-    at = list(compress(range(len(keys)), mask))
-    _drain(map(_list_append, map(groups.__getitem__, map(keys.__getitem__, at)), at))
-    return mask, list(groups.values())
+class Repeats:
+    """Where keys are named more than once: `single` tells, position by position, whether its
+    key is named once, and `groups[k]` holds the positions of each key named by k rows, k at a
+    time (each key's in order). Metrics scored on the same samples share them."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.single: list[bool] = []
+        self.groups: dict[int, list[int]] = {}
+        if len(set(keys)) == len(keys):
+            return
+        many = {key for key, n in Counter(keys).items() if n > 1}
+        self.single = list(map(operator.not_, map(many.__contains__, keys)))
+        at: defaultdict[str, list[int]] = defaultdict(list)
+        where = list(compress(range(len(keys)), map(operator.not_, self.single)))
+        _drain(map(_list_append, map(at.__getitem__, map(keys.__getitem__, where)), where))
+        groups: defaultdict[int, list[int]] = defaultdict(list)
+        for positions in at.values():
+            groups[len(positions)] += positions
+        self.groups = dict(groups)
 
 
 class _Samples:
@@ -180,75 +188,79 @@ class _Samples:
 
 
 def reduced(
-    groups: list[list[int]],
+    repeats: Repeats,
     scores: Sequence[float | None],
     numbers: Sequence[int],
     epochs: Sequence[str | None] | None,
     names: dict[int, str],
 ) -> aggregate.MetricStats:
-    """The statistics of samples named by several rows each (`groups`: each sample's row
-    positions): every sample a row of its mean. Conflict when a sample names one epoch twice
-    or two clusters."""
+    """The statistics of the samples named by several rows each: every sample a row of its
+    mean. Conflict when a sample names one epoch twice or two clusters."""
     if epochs is None:
         raise Conflict  # no row names an epoch: a sample id given twice
     out = _Samples()
-    by_size: defaultdict[int, list[list[int]]] = defaultdict(list)
-    for group in groups:
-        by_size[len(group)].append(group)
-    for k, same in by_size.items():
-        if not _reduce_alike(k, same, scores, numbers, epochs, out):
-            for group in same:
+    for k, at in repeats.groups.items():
+        if not _reduce_alike(k, at, scores, numbers, epochs, out):
+            for group in zip(*[iter(at)] * k, strict=True):
                 _reduce_one(group, scores, numbers, epochs, out)
     return out.stats(names)
 
 
 def _reduce_alike(
     k: int,
-    groups: list[list[int]],
+    at: list[int],
     scores: Sequence[float | None],
     numbers: Sequence[int],
     epochs: Sequence[str | None],
     out: _Samples,
 ) -> bool:
-    """Samples of k rows each, at once, column by column: row j of every sample is the slice
-    [j::k] of the gathered rows. False, changing nothing, unless every row is scored and
-    finite (then each sample is reduced by `_reduce_one`)."""
-    at = list(chain.from_iterable(groups))
+    """Samples of k rows each (their positions `at`, k at a time), at once, column by column:
+    row j of every sample is the slice [j::k]. False, changing nothing, unless every row is
+    scored and finite (then each sample is reduced by `_reduce_one`)."""
     gathered = list(map(scores.__getitem__, at))
     if None in gathered or not math.isfinite(sum(gathered)):  # type: ignore[arg-type]
         return False
     values: list[float] = gathered  # type: ignore[assignment]
     rows = list(map(numbers.__getitem__, at))
     first = rows[0::k]
+    if any(rows[j::k] != first for j in range(1, k)):
+        raise Conflict
     named = list(map(epochs.__getitem__, at))
-    for j in range(1, k):
-        if rows[j::k] != first:
-            raise Conflict
-    # Each sample's epochs are distinct: as many (sample, epoch) pairs as rows.
-    sample = chain.from_iterable(map(repeat, range(len(groups)), repeat(k)))
-    if len(set(zip(sample, named))) != len(at):
+    if k <= 4:  # each pair of a sample's rows names two epochs
+        for i in range(k):
+            if any(any(map(operator.eq, named[i::k], named[j::k])) for j in range(i + 1, k)):
+                raise Conflict
+    elif len(
+        set(zip(chain.from_iterable(map(repeat, range(len(at) // k), repeat(k))), named))
+    ) < len(at):
         raise Conflict
     qs = list(map(int, map(_SCALE_F.__mul__, values)))
     totals = qs[0::k]
-    zeros = list(map(operator.eq, values[0::k], repeat(0)))
-    ones = list(map(operator.eq, values[0::k], repeat(1)))
     for j in range(1, k):
         totals = list(map(operator.add, totals, qs[j::k]))
-        zeros = list(map(operator.add, zeros, map(operator.eq, values[j::k], repeat(0))))
-        ones = list(map(operator.add, ones, map(operator.eq, values[j::k], repeat(1))))
     if min(totals) >= 0:
         means = list(map(operator.floordiv, totals, repeat(k)))
     else:
         means = [t // k if t >= 0 else -(-t // k) for t in totals]
+    if values.count(0.0) + values.count(1.0) == len(values):
+        # Rows of 0 and 1 only: a sample is all 0 or all 1 when its Σq is 0 or k·2^64.
+        binary = totals.count(0) + totals.count(k * _SCALE)
+    else:
+        zeros = list(map(operator.eq, values[0::k], repeat(0.0)))
+        ones = list(map(operator.eq, values[0::k], repeat(1.0)))
+        for j in range(1, k):
+            zeros = list(map(operator.add, zeros, map(operator.eq, values[j::k], repeat(0.0))))
+            ones = list(map(operator.add, ones, map(operator.eq, values[j::k], repeat(1.0))))
+        binary = zeros.count(k) + ones.count(k)
     out.quanta += means
     out.numbers += first
-    out.nonbinary += len(groups) - zeros.count(k) - ones.count(k)
+    out.nonbinary += len(first) - binary
     out.extent(float(min(values)), float(max(values)))
     return True
 
 
 def _reduce_one(
-    group: list[int],
+    group: Sequence[int],
     scores: Sequence[float | None],
     numbers: Sequence[int],
     epochs: Sequence[str | None],

@@ -22,7 +22,7 @@ from typing import Any
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.adapters._row_stats import Clusters, Conflict, plain, reduced, repeated
+from evalglass.evidence.adapters._row_stats import Clusters, Conflict, Repeats, plain, reduced
 from evalglass.evidence.adapters._row_values import cluster, score
 
 _NONE = type(None)
@@ -347,14 +347,13 @@ class RowSums:
         stats = {}
         # Metrics scored on the same samples in the same order share their repeats, found once.
         last: list[str] | None = None
-        found: tuple[list[bool], list[list[int]]] = ([], [])
+        repeats = Repeats([])
         for metric, state in self.metrics.items():
             if state.keys != last:
-                last, found = state.keys, repeated(state.keys)
-            once, groups = found
+                last, repeats = state.keys, Repeats(state.keys)
             scores, numbers = state.scores, state.numbers
-            if groups:
-                single = list(map(operator.not_, once))
+            if repeats.groups:
+                single = repeats.single
                 scores, numbers = list(compress(scores, single)), list(compress(numbers, single))
             missing = state.missing
             if self.unscored and None in scores:
@@ -364,8 +363,8 @@ class RowSums:
             if state.loose:
                 scores, numbers = state.loose + scores, state.loose_numbers + numbers
             entry = plain(scores, numbers, missing, clusters)
-            if groups:
-                entry += reduced(groups, state.scores, state.numbers, state.epochs, names)
+            if repeats.groups:
+                entry += reduced(repeats, state.scores, state.numbers, state.epochs, names)
             stats[metric] = entry
         return stats
 
