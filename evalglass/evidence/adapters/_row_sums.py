@@ -213,6 +213,7 @@ class RowSums:
                 for key in fresh:
                     del known[key]
                 return None
+            self.kept.add(c.Cost.KEY, len(fresh))
         return keys
 
     def _numbers(self, clusters: list[Any]) -> list[int] | None:
@@ -235,7 +236,10 @@ class RowSums:
     def _keys(self, ids: list[Any], kinds: set[type]) -> list[str]:
         """Each sample id (text or an integer) as its key, one copy of each key for the file."""
         text = ids if int not in kinds else list(map(str, ids))
-        return list(map(self.ids.setdefault, text, text))
+        before = len(self.ids)
+        keys = list(map(self.ids.setdefault, text, text))
+        self.kept.add(c.Cost.KEY, len(self.ids) - before)
+        return keys
 
     def _named(
         self,
@@ -278,7 +282,10 @@ class RowSums:
             key = epoch = None
             if sample_id is not None and sample_id != "":
                 text = str(sample_id)
-                key = self.ids.setdefault(text, text)
+                key = self.ids.get(text)
+                if key is None:
+                    key = self.ids[text] = text
+                    self.kept.add(c.Cost.KEY)
                 named_epoch = row.get("epoch")
                 epoch = str(named_epoch) if named_epoch else None
                 self.epochs = self.epochs or epoch is not None
@@ -361,7 +368,8 @@ class RowSums:
                 missing += present.count(False)
                 scores, numbers = list(compress(scores, present)), list(compress(numbers, present))
             if state.loose:
-                scores, numbers = state.loose + scores, state.loose_numbers + numbers
+                scores = state.loose + scores if scores else state.loose
+                numbers = state.loose_numbers + numbers if numbers else state.loose_numbers
             entry = plain(scores, numbers, missing, clusters)
             if repeats.groups:
                 entry += reduced(repeats, state.scores, state.numbers, state.epochs, names)
