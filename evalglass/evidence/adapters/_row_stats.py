@@ -103,7 +103,7 @@ def _clustered(
         for start in range(0, len(scores), _SLICE):
             part = scores[start : start + _SLICE]
             if whole:
-                qs = list(map(int, map(_SCALE_F.__mul__, part)))
+                qs = list(map(math.trunc, map(_SCALE_F.__mul__, part)))
             else:  # a score that is not finite adds nothing to a sum
                 qs = [int(q * _SCALE_F) if math.isfinite(q) else 0 for q in part]
             squares += sum(map(operator.mul, qs, qs))
@@ -146,6 +146,40 @@ class Repeats:
         for positions in at.values():
             groups[len(positions)] += positions
         self.groups = dict(groups)
+        self._checked: tuple[Sequence[int], Sequence[str | None], dict[int, list[int]]] | None
+        self._checked = None
+
+    def clusters(
+        self, numbers: Sequence[int], epochs: Sequence[str | None]
+    ) -> dict[int, list[int]]:
+        """Each k-row sample's cluster number, by k, once every sample's rows are checked to
+        name one cluster and k epochs (Conflict otherwise). Metrics whose rows name the same
+        clusters and epochs share them, checked once."""
+        if self._checked and self._checked[0] == numbers and self._checked[1] == epochs:
+            return self._checked[2]
+        firsts = {}
+        for k, at in self.groups.items():
+            rows = list(map(numbers.__getitem__, at))
+            first = rows[0::k]
+            if any(rows[j::k] != first for j in range(1, k)):
+                raise Conflict
+            named = list(map(epochs.__getitem__, at))
+            if k <= 4:  # each pair of a sample's rows names two epochs
+                for i in range(k):
+                    if any(
+                        any(map(operator.eq, named[i::k], named[j::k])) for j in range(i + 1, k)
+                    ):
+                        raise Conflict
+            elif len(set(zip(_each_sample(len(at) // k, k), named))) < len(at):
+                raise Conflict
+            firsts[k] = first
+        self._checked = (numbers, epochs, firsts)
+        return firsts
+
+
+def _each_sample(samples: int, k: int) -> Iterable[int]:
+    """0 k times, 1 k times, ... : each row's sample, rows gathered k at a time."""
+    return chain.from_iterable(map(repeat, range(samples), repeat(k)))
 
 
 class _Samples:
@@ -199,42 +233,26 @@ def reduced(
     if epochs is None:
         raise Conflict  # no row names an epoch: a sample id given twice
     out = _Samples()
-    for k, at in repeats.groups.items():
-        if not _reduce_alike(k, at, scores, numbers, epochs, out):
-            for group in zip(*[iter(at)] * k, strict=True):
-                _reduce_one(group, scores, numbers, epochs, out)
+    for k, first in repeats.clusters(numbers, epochs).items():
+        at = repeats.groups[k]
+        if not _reduce_alike(k, at, scores, first, out):
+            groups = zip(*[iter(at)] * k, strict=True)
+            for group, number in zip(groups, first, strict=True):
+                _reduce_one(group, scores, number, out)
     return out.stats(names)
 
 
 def _reduce_alike(
-    k: int,
-    at: list[int],
-    scores: Sequence[float | None],
-    numbers: Sequence[int],
-    epochs: Sequence[str | None],
-    out: _Samples,
+    k: int, at: list[int], scores: Sequence[float | None], first: list[int], out: _Samples
 ) -> bool:
-    """Samples of k rows each (their positions `at`, k at a time), at once, column by column:
-    row j of every sample is the slice [j::k]. False, changing nothing, unless every row is
-    scored and finite (then each sample is reduced by `_reduce_one`)."""
+    """Samples of k rows each (their positions `at`, k at a time; their clusters `first`), at
+    once, column by column: row j of every sample is the slice [j::k]. False, changing
+    nothing, unless every row is scored and finite (then each sample is reduced alone)."""
     gathered = list(map(scores.__getitem__, at))
     if None in gathered or not math.isfinite(sum(gathered)):  # type: ignore[arg-type]
         return False
     values: list[float] = gathered  # type: ignore[assignment]
-    rows = list(map(numbers.__getitem__, at))
-    first = rows[0::k]
-    if any(rows[j::k] != first for j in range(1, k)):
-        raise Conflict
-    named = list(map(epochs.__getitem__, at))
-    if k <= 4:  # each pair of a sample's rows names two epochs
-        for i in range(k):
-            if any(any(map(operator.eq, named[i::k], named[j::k])) for j in range(i + 1, k)):
-                raise Conflict
-    elif len(
-        set(zip(chain.from_iterable(map(repeat, range(len(at) // k), repeat(k))), named))
-    ) < len(at):
-        raise Conflict
-    qs = list(map(int, map(_SCALE_F.__mul__, values)))
+    qs = list(map(math.trunc, map(_SCALE_F.__mul__, values)))
     totals = qs[0::k]
     for j in range(1, k):
         totals = list(map(operator.add, totals, qs[j::k]))
@@ -260,18 +278,9 @@ def _reduce_alike(
 
 
 def _reduce_one(
-    group: Sequence[int],
-    scores: Sequence[float | None],
-    numbers: Sequence[int],
-    epochs: Sequence[str | None],
-    out: _Samples,
+    group: Sequence[int], scores: Sequence[float | None], number: int, out: _Samples
 ) -> None:
-    """One sample's rows to its mean, as `Epochs.stats` does (_row_epochs.py)."""
-    number = numbers[group[0]]
-    if any(numbers[i] != number for i in group):
-        raise Conflict
-    if len({epochs[i] for i in group}) != len(group):
-        raise Conflict
+    """One sample's rows (checked) to its mean, as `Epochs.stats` does (_row_epochs.py)."""
     k = bad = zeros = ones = total = 0
     for i in group:
         score = scores[i]

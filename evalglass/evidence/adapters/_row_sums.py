@@ -355,13 +355,16 @@ class RowSums:
         # Metrics scored on the same samples in the same order share their repeats, found once.
         last: list[str] | None = None
         repeats = Repeats([])
+        shared: tuple[list[int] | None, list[int]] = (None, [])
         for metric, state in self.metrics.items():
             if state.keys != last:
-                last, repeats = state.keys, Repeats(state.keys)
+                last, repeats, shared = state.keys, Repeats(state.keys), (None, [])
             scores, numbers = state.scores, state.numbers
             if repeats.groups:
-                single = repeats.single
-                scores, numbers = list(compress(scores, single)), list(compress(numbers, single))
+                scores = list(compress(scores, repeats.single))
+                if numbers != shared[0]:
+                    shared = (numbers, list(compress(numbers, repeats.single)))
+                numbers = shared[1]
             missing = state.missing
             if self.unscored and None in scores:
                 present = list(map(operator.is_not, scores, repeat(None)))
