@@ -35,7 +35,7 @@ _fast = orjson.loads
 _decode = json.JSONDecoder().decode
 # Lines are parsed a block at a time: large enough that per-block work vanishes, small enough
 # that a block's parsed rows stay a few megabytes.
-_BLOCK_BYTES = 1 << 18
+_BLOCK_BYTES = 1 << 17
 # The columns compared as text, where a float and an integer of one value are not one key.
 _KEYS = ("sample_id", "cluster", "epoch")
 _FLOAT = float
