@@ -94,7 +94,7 @@ def _clustered(
     if binary == len(scores):
         # Every score 0 or 1: the sums are counts, a cluster's its count of ones.
         total, squares = ones * _SCALE, ones * _SCALE * _SCALE
-        per = Counter(compress(numbers, map(operator.eq, scores, repeat(1.0))))
+        per = Counter(compress(numbers, scores))  # 1 is true, 0 (and -0.0) false
         totals: Iterable[int] = map(operator.mul, map(per.get, sizes, repeat(0)), repeat(_SCALE))
     else:
         slots = _slots(sizes)
