@@ -86,7 +86,7 @@ _PIECE = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 # A list going on into the next line swallows one `,0,`, and a line with two rows makes up
 # the count; a string going on into the next line; an object going on into the next line.
-@example(['{"a": [1', '2]}', '{"a": 1},0,{"a": 1}'], True)
+@example(['{"a": [1', "2]}", '{"a": 1},0,{"a": 1}'], True)
 @example(['{"a": "x', 'y"}', "{}"], False)
 @example(['{"a": 1', '"b": 2}', "{},{}"], True)
 @given(st.lists(st.lists(_PIECE, max_size=6).map("".join), min_size=1, max_size=6), st.booleans())
@@ -132,7 +132,9 @@ def test_a_repeat_inside_a_block_names_its_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("epoch", [None, 1])
 @pytest.mark.parametrize(
-    ("score", "cluster"), [("bad", None), (1, [1]), (None, [1])], ids=["score", "cluster", "unscored"]
+    ("score", "cluster"),
+    [("bad", None), (1, [1]), (None, [1])],
+    ids=["score", "cluster", "unscored"],
 )
 def test_a_repeat_on_a_line_at_fault_is_named_first(
     tmp_path: Path, epoch: int | None, score: object, cluster: object
@@ -168,3 +170,28 @@ def test_an_unscored_row_with_a_list_for_a_cluster(tmp_path: Path, epoch: int | 
         assert got == "rows.jsonl:5: cluster: expected a string or a number"
     else:
         assert isinstance(got, aggregate.Aggregates) and got.metrics["m"].moments.missing == 1
+
+
+@pytest.mark.parametrize("again", ["odd", 1])
+@pytest.mark.parametrize("odd", [True, 1.0, "1"])
+def test_an_id_equal_to_an_integer_is_keyed_by_its_own_text(
+    tmp_path: Path, odd: object, again: object
+) -> None:
+    """In a block where each metric's ids equal the others' (`1 == 1.0 == True`), an id that
+    is not the integer is keyed by its own text (`True`, `1.0`, `1`), as reading row by row
+    keys it: the same id given again on that metric is a repeat, the integer 1 is one only
+    where the id was the text "1"."""
+    head = [{"metric": m, "score": 1, "sample_id": i if m == "a" or i != 1 else odd}
+            for i in range(3) for m in ("a", "b")]  # fmt: skip
+    text = "".join(json.dumps(r) + "\n" for r in head)
+    repeat = {"metric": "b", "score": 0, "sample_id": odd if again == "odd" else again}
+    path = tmp_path / "rows.jsonl"
+    path.write_text(text + json.dumps(repeat) + "\n" + json.dumps({"metric": "a", "score": 0}))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rows, "_BLOCK_BYTES", len(text.encode()))  # the head is a block
+        got = outcome(lambda: rows.exact_aggregates(path, "rows.jsonl"))
+    assert got == outcome(lambda: rows.exact_aggregates(path, "rows.jsonl", exact=True))
+    if again == "odd" or odd == "1":
+        assert isinstance(got, str) and got.startswith("rows.jsonl:7: sample_id ")
+    else:
+        assert isinstance(got, aggregate.Aggregates) and got.metrics["b"].moments.n == 4

@@ -99,20 +99,26 @@ def _take(column: list[Any], where: slice | list[int]) -> list[Any]:
     return column[where] if type(where) is slice else list(map(column.__getitem__, where))
 
 
+def _integers(values: list[Any]) -> bool:
+    return set(map(type, values)) == {int}
+
+
 def _each(
     column: list[Any],
     routes: list[tuple[str, slice | list[int]]],
     convert: Callable[[list[Any]], list[Any] | None],
+    alike: Callable[[list[Any]], bool] | None = None,
 ) -> list[list[Any]] | None:
     """The column's values of each route, converted (None when one cannot be). Values equal
     to another route's are converted once: where every row of a sample names its id and
-    cluster, each metric's are the same."""
+    cluster, each metric's are the same. Equal is not alike where `convert` takes numbers
+    (`1 == 1.0 == True`): then values are taken as converted ones only if `alike` too."""
     done: list[tuple[list[Any], list[Any]]] = []
     out = []
     for _, where in routes:
         part = _take(column, where)
         for raw, converted in done:
-            if part == raw:
+            if part == raw and (alike is None or alike(part)):
                 break
         else:
             got = convert(part)
@@ -167,7 +173,9 @@ class RowSums:
                 return False
             texts = list(map(self.epoch_text.__getitem__, epochs))
         keys = _each(ids, routes, self._interned)
-        if keys is not None:  # every row names its sample by text, the common shape
+        if keys is None:
+            keys = _each(ids, routes, self._numbered, _integers)
+        if keys is not None:  # every row names its sample, by text or by an integer
             numbers = _each(clusters, routes, self._numbers)
             if numbers is None:
                 return False
@@ -188,7 +196,9 @@ class RowSums:
         self._changed(rows, models, texts, unscored)
         if kinds == {_NONE}:
             self._loose(routes, scores, whole)
-        else:  # integer ids, or rows naming no sample among rows naming one
+        elif _NONE not in kinds and "" not in ids:  # integer ids, or text and integers
+            self._named(routes, scores, whole, self._keys(ids, kinds), texts)
+        else:  # rows naming no sample among rows naming one
             named = [i is not None and i != "" for i in ids]
             part = [list(compress(column, named)) for column in (metrics, scores, whole, ids)]
             some = None if texts is None else list(compress(texts, named))
@@ -224,6 +234,17 @@ class RowSums:
                     del known[key]
                 return None
             self.kept.add(c.Cost.KEY, len(fresh))
+        return keys
+
+    def _numbered(self, ids: list[Any]) -> list[str] | None:
+        """Integer sample ids as their keys (their digits), one copy of each for the file;
+        None, keeping none, unless every id is an integer."""
+        if not _integers(ids):
+            return None
+        text = list(map(str, ids))
+        before = len(self.ids)
+        keys = list(map(self.ids.setdefault, text, text))
+        self.kept.add(c.Cost.KEY, len(self.ids) - before)
         return keys
 
     def _numbers(self, clusters: list[Any]) -> list[int] | None:
