@@ -1,6 +1,7 @@
 """Generic per-sample rows, as JSONL or CSV: `metric`, `score`, and optionally `sample_id`,
-`cluster`, `model`, `epoch`. Streams the file once and keeps each score (8 bytes a row), not the
-rows; rows that share a `cluster` get a cluster-robust interval.
+`cluster`, `model`, `epoch`. Streams the file once and keeps each row's score, cluster number and
+sample key (about 50 bytes a row, each key once), not the rows; samples scored in several epochs
+are reduced to their mean at the end. Rows that share a `cluster` get a cluster-robust interval.
 
 A sample id seen twice for one metric is an input error: silently counting it twice would
 inflate n and narrow the interval.
@@ -52,8 +53,8 @@ def aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggr
 
     Reduced by DuckDB when it is installed and vouches for every value (the same numbers, at
     engine speed); otherwise, and to name the line of any input error, by the exact reader
-    below. `exact`: only the exact reader, every row one by one, keeping sample keys rather
-    than their hashes."""
+    below. `exact`: only the exact reader's slow path, every row one by one, each sample's
+    rows reduced as they come."""
     if not exact:
         found = engine.aggregates(path, shown)
         if found is not None:
