@@ -154,7 +154,7 @@ def test_samples_of_several_rows_reduce_as_defined(
     scores, numbers, epochs, keys = (
         [column[i] for i in order] for column in (scores, numbers, epochs, keys)
     )
-    got = rs.reduced(rs.Repeats(keys), scores, numbers, epochs, _NAMES)
+    got = rs.reduced(rs.Repeats(keys), scores, numbers, epochs, rs.Clusters(_NAMES))
     assert got_of(got) == want_samples(samples)
 
 
@@ -171,10 +171,14 @@ def test_a_sample_naming_an_epoch_twice_or_two_clusters_conflicts(
     keys = ["s", "s", "t", "t"]
     with pytest.raises(rs.Conflict):
         rs.reduced(
-            rs.Repeats(keys), [*scores, 1.0, 1.0], [*numbers, 3, 3], [*epochs, "1", "2"], _NAMES
+            rs.Repeats(keys),
+            [*scores, 1.0, 1.0],
+            [*numbers, 3, 3],
+            [*epochs, "1", "2"],
+            rs.Clusters(_NAMES),
         )
 
 
 def test_a_sample_id_twice_without_epochs_conflicts() -> None:
     with pytest.raises(rs.Conflict):
-        rs.reduced(rs.Repeats(["s", "s"]), [1.0, 1.0], [0, 0], None, _NAMES)
+        rs.reduced(rs.Repeats(["s", "s"]), [1.0, 1.0], [0, 0], None, rs.Clusters(_NAMES))

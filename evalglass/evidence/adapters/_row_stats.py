@@ -199,26 +199,25 @@ class _Samples:
         self.low = low if self.low is None else min(self.low, low)
         self.high = high if self.high is None else max(self.high, high)
 
-    def stats(self, names: dict[int, str]) -> aggregate.MetricStats:
+    def stats(self, clusters: Clusters) -> aggregate.MetricStats:
         quanta, numbers = self.quanta, self.numbers
         squares = list(map(operator.mul, quanta, quanta))
-        sizes = Counter(number for number in chain(numbers, self.bad) if number)
-        clusters: dict[str, aggregate.ClusterSums] = {}
+        # A sample whose score is not finite counts in its cluster and adds nothing to it.
+        sizes = clusters.of(numbers + self.bad if self.bad else numbers)
+        sums: dict[str, aggregate.ClusterSums] = {}
         clustered = 0
         if sizes:
             slots = _slots(sizes)
             for number, q in zip(numbers, quanta):
                 slots[number] += q
-            clusters = {names[c]: (n, slots[c]) for c, n in sizes.items()}
+            sums = clusters.sums(map(slots.__getitem__, sizes))
             clustered = sum(compress(squares, numbers))
         moments = aggregate.Moments(
             n=len(quanta) + len(self.bad), missing=self.missing, nonfinite=len(self.bad),
             nonbinary=self.nonbinary, low=self.low, high=self.high, total=sum(quanta),
             squares=sum(squares),
         )  # fmt: skip
-        return aggregate.MetricStats(
-            moments=moments, clusters=clusters, clustered_squares=clustered
-        )
+        return aggregate.MetricStats(moments=moments, clusters=sums, clustered_squares=clustered)
 
 
 def reduced(
@@ -226,7 +225,7 @@ def reduced(
     scores: Sequence[float | None],
     numbers: Sequence[int],
     epochs: Sequence[str | None] | None,
-    names: dict[int, str],
+    clusters: Clusters,
 ) -> aggregate.MetricStats:
     """The statistics of the samples named by several rows each: every sample a row of its
     mean. Conflict when a sample names one epoch twice or two clusters."""
@@ -239,7 +238,7 @@ def reduced(
             groups = zip(*[iter(at)] * k, strict=True)
             for group, number in zip(groups, first, strict=True):
                 _reduce_one(group, scores, number, out)
-    return out.stats(names)
+    return out.stats(clusters)
 
 
 def _reduce_alike(

@@ -381,7 +381,8 @@ class RowSums:
 
     def _stats(self) -> dict[str, aggregate.MetricStats]:
         names = {number: str(name) for name, number in self.cluster_number.items() if number}
-        clusters = Clusters(names)
+        # Rows that are samples, and samples of several rows, each share their clusters' sizes.
+        clusters, samples = Clusters(names), Clusters(names)
         stats = {}
         # Metrics scored on the same samples in the same order share their repeats, found once.
         last: list[str] | None = None
@@ -406,7 +407,7 @@ class RowSums:
                 numbers = state.loose_numbers + numbers if numbers else state.loose_numbers
             entry = plain(scores, numbers, missing, clusters)
             if repeats.groups:
-                entry += reduced(repeats, state.scores, state.numbers, state.epochs, names)
+                entry += reduced(repeats, state.scores, state.numbers, state.epochs, samples)
             stats[metric] = entry
         return stats
 
