@@ -12,7 +12,6 @@ found at the end, and makes the reader read again, exactly. Reads no files.
 
 from __future__ import annotations
 
-import math
 import operator
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
@@ -158,7 +157,9 @@ class RowSums:
         the common shape (then `add_rows` takes the block)."""
         try:
             metrics, scores, ids, epochs, modelled, clusters = map(_column, repeat(rows), _COLUMNS)
-            models = set(modelled)
+            # Rows mostly name one model: comparing each to the first is cheaper than hashing.
+            first = modelled[0]
+            models = {first} if modelled.count(first) == len(modelled) else set(modelled)
             routes = _routes(metrics)
         except TypeError:  # a row that is not an object; a list where a string belongs
             return False
@@ -438,10 +439,10 @@ def _within_or_none(scores: list[Any]) -> bool:
 
 
 def _within(scores: list[Any]) -> bool:
-    """Whether every score is a number, finite and below ±2^40 (else the block is read row by
-    row, where a score of another kind or beyond is named, and a NaN kept)."""
+    """Whether every score is a number below ±2^40 (else the block is read row by row, where a
+    score of another kind or beyond is named). orjson reads no NaN or infinity; one kept here
+    would be kept by the row path too."""
     try:
-        # A NaN or an infinity makes the sum one; a sum that overflows only sends the block on.
-        return math.isfinite(sum(scores)) and -_LIMIT < min(scores) and max(scores) < _LIMIT
-    except (TypeError, OverflowError):  # text or a list; an integer too large for a float
+        return bool(-_LIMIT < min(scores) and max(scores) < _LIMIT)
+    except TypeError:  # text or a list (compared with a number), None
         return False
