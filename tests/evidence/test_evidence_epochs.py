@@ -4,11 +4,12 @@ SQL `evalglass sql` prints; a sample whose epochs name two clusters is an input 
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evalglass.errors import OutputError
@@ -101,3 +102,64 @@ def test_a_sample_with_a_cluster_on_some_epochs_only_is_refused(
     for read in (lambda: rows.exact_aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
         with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
             read()
+
+
+_HARD = st.sampled_from([None, 0.0, -0.0, 1.0, 0, 1, True, 0.5, -0.25, 5e-324, 2.0**-70,
+                         2.0**40 - 2.0**-12, 1e9 + 0.001, math.nan, "0.5"])  # fmt: skip
+
+
+@st.composite
+def epoch_lines(draw: st.DrawFn) -> list[str]:
+    """JSON lines of samples scored in one to five epochs (one of them maybe none: 0, null),
+    rows of a sample apart, on one or two metrics; in one table in four, one row at fault: an
+    epoch named twice, or a sample's epochs in two clusters."""
+    table: list[dict[str, object]] = []
+    for index in range(draw(st.integers(1, 12))):
+        cluster = draw(st.sampled_from([None, "x", "y", 7]))
+        epochs = draw(st.lists(st.sampled_from([1, 2, 3, "4", "5"]), min_size=1, max_size=5,
+                               unique_by=str))  # fmt: skip
+        epochs[0] = draw(st.sampled_from([epochs[0], 0, None]))
+        for metric in draw(st.sampled_from([["a"], ["a", "b"]])):
+            table += [{"metric": metric, "score": draw(_HARD), "sample_id": f"s{index}",
+                       "epoch": epoch, "cluster": cluster} for epoch in epochs]  # fmt: skip
+    fault = draw(st.sampled_from(["", "", "", "cluster", "epoch"]))
+    if fault:
+        row = dict(draw(st.sampled_from(table)))
+        row.update({"cluster": "z", "epoch": 9} if fault == "cluster" else {"score": 0.25})
+        table.insert(draw(st.integers(0, len(table))), row)
+    order = draw(st.permutations(range(len(table))))
+    return [json.dumps(table[i]) for i in sorted(order, key=lambda i: order[i] % 4)]
+
+
+def outcome(read: object) -> object:
+    try:
+        return read()  # type: ignore[operator]
+    except OutputError as exc:
+        return str(exc)
+
+
+_FAULTY = [
+    {"metric": "a", "score": 1.0, "sample_id": "p", "epoch": 1, "cluster": "x"},
+    {"metric": "a", "score": None, "sample_id": "q", "epoch": 1, "cluster": "x"},
+    {"metric": "a", "score": 0.0, "sample_id": "p", "epoch": 2, "cluster": "x"},
+    {"metric": "a", "score": None, "sample_id": "q", "epoch": 2, "cluster": "y"},
+]
+
+
+@settings(max_examples=150, deadline=None)
+# A sample in two clusters among samples of the same size, with and without a missing score.
+@example(lines=[json.dumps(row) for row in _FAULTY], block=1 << 18)
+@example(lines=[json.dumps({**row, "score": 0.5}) for row in _FAULTY], block=64)
+@given(lines=epoch_lines(), block=st.sampled_from([64, 300, 1 << 18]))
+def test_epochs_read_in_blocks_as_row_by_row(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], block: int
+) -> None:
+    """The rows reader's fast path (blocks, epochs reduced at the end) gives what the exact
+    path gives reading every row one by one: the same sums, or the same error naming the same
+    line (an epoch named twice, a sample's epochs in two clusters)."""
+    path = tmp_path_factory.mktemp("epochs") / "rows.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rows, "_BLOCK_BYTES", block)
+        got = outcome(lambda: rows.exact_aggregates(path, "rows.jsonl"))
+    assert got == outcome(lambda: rows.exact_aggregates(path, "rows.jsonl", exact=True))

@@ -205,7 +205,8 @@ class Cost(enum.IntEnum):
     """What one per-sample entry of each kind takes in memory until the run ends, in bytes (as
     measured with tracemalloc, rounded up), everything derived from it included."""
 
-    ROW = 48  # a score as parsed, its cluster number, its sample key's hash
+    ROW = 48  # a score as parsed, its cluster number, a pointer to its sample's key
+    KEY = 104  # a sample's key, kept once for all its rows: its text and its slot in a table
     SCORE = 160  # a score kept as a Sample, for pairing with a baseline
     SUMMARY = 720  # an Inspect summary, its epoch score and its Sample
     # A value an Inspect reducer gave, kept as a new (sample id, value) pair and its list slot,

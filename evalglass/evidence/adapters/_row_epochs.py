@@ -1,7 +1,8 @@
 """A sample's epochs reduced to one score, as the SQL does (evidence/sql.py): per metric and
 sample id, its k scored rows, their exact Σq, whether any is not finite and whether all are 0
-(or all 1); its value is q = trunc(Σq / k), an exact integer division. The rows reader uses this
-once a row names an epoch. Pure: no I/O.
+(or all 1); its value is q = trunc(Σq / k), an exact integer division. The rows reader's exact
+path uses this once a row names an epoch, row by row; its fast path reduces the samples the same
+way at the end (_row_stats.py). Pure: no I/O.
 """
 
 from __future__ import annotations

@@ -1,290 +1,448 @@
-"""The rows reader's running state, and how it turns into `Aggregates`: per metric, each scored
-row's score and cluster (as a small integer), each sample key's hash, and the missing count.
+"""The rows reader's fast path: per metric, each row's score, its cluster as a small number and
+its sample's key (one copy of each key for every metric), kept as columns and reduced at the end
+(`_row_stats`): rows naming a sample once are summed as they are, samples named by several rows
+(epochs) reduced to their mean first.
 
-A block of parsed rows is taken whole, column by column, by C-level loops (`map`, `set`,
-`array.extend`) when every row is of the common shape; any other block is taken row by row, with
-messages naming lines. Both fill the same state. Repeated sample ids are found from the hashes at
-the end; a repeat (or two ids whose hashes collide) makes the reader read again exactly, row by
-row, keeping the keys themselves, which names the line. Reads no files.
+A block of parsed rows is taken whole, column by column, by C-level loops (`map`, slices,
+`set`) when every row is of the common shape; any other block is taken row by row, with messages
+naming lines. Both fill the same columns. What only the exact path (`_row_exact`) can name the
+line of (a sample id and epoch given twice for a metric, a sample's epochs in two clusters) is
+found at the end, and makes the reader read again, exactly. Reads no files.
 """
 
 from __future__ import annotations
 
-import array
-import math
 import operator
-from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
 from itertools import compress, count, islice, repeat
 from typing import Any
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.adapters._row_epochs import Epochs as Epochs_
+from evalglass.evidence.adapters._row_stats import Clusters, Conflict, Repeats, plain, reduced
+from evalglass.evidence.adapters._row_values import cluster, score
 
 _NONE = type(None)
-_IDS = frozenset({str, int, _NONE})
+# What a block takes as a sample id or an epoch without reading the rows one by one (a float,
+# a boolean or a list is read by the row path's rules).
+_KEYS = frozenset({str, int, _NONE})
 _get = dict.get
-_append: Any = array.array.append
 _list_append: Any = list.append
 _LIMIT = aggregate.LIMIT
-_SCALE = aggregate.SCALE
-_SCALE_F = float(_SCALE)
 
 
 class Duplicate(Exception):
-    """Two rows of one metric may name one sample: read again, exactly."""
+    """The rows may hold an input error only the exact path names the line of: read again,
+    exactly (with `epochs`, reducing each sample's rows, as a row named an epoch)."""
 
-
-class Epochs(Exception):
-    """A row names an epoch: read again, reducing each sample's rows to one."""
+    def __init__(self, epochs: bool = False) -> None:
+        super().__init__()
+        self.epochs = epochs
 
 
 def _drain(iterator: Iterable[object]) -> None:
     deque(iterator, maxlen=0)
 
 
-def _hashes() -> array.array[int]:
-    return array.array("q")
+class _EpochText(dict[object, str | None]):
+    """An epoch as parsed (text or an integer) to its text; None for no epoch (0, "", null)."""
+
+    def __missing__(self, epoch: object) -> str | None:
+        text = self[epoch] = str(epoch) if epoch else None
+        return text
+
+
+class _Metric:
+    """One metric's rows: those naming no sample (scored ones, and a count of the others), and
+    those naming one (a score or None, a cluster number, the sample's key and, once any row
+    names an epoch, each row's epoch)."""
+
+    __slots__ = ("epochs", "keys", "loose", "loose_numbers", "missing", "numbers", "scores")
+
+    def __init__(self) -> None:
+        self.loose: list[Any] = []
+        self.loose_numbers: list[int] = []
+        self.missing = 0
+        self.scores: list[Any] = []
+        self.numbers: list[int] = []
+        self.keys: list[str] = []
+        self.epochs: list[str | None] | None = None
+
+    def add_epochs(self, epochs: Iterable[str | None] | None, rows: int) -> None:
+        """The epochs of the `rows` rows just added (None: none names one)."""
+        if epochs is not None:
+            if self.epochs is None:
+                self.epochs = [None] * (len(self.keys) - rows)
+            self.epochs.extend(epochs)
+        elif self.epochs is not None:
+            self.epochs.extend(repeat(None, rows))
+
+
+_COLUMNS = ("metric", "score", "sample_id", "epoch", "model", "cluster")
+_GETTERS = {name: operator.itemgetter(name) for name in _COLUMNS}
+
+
+def _column(rows: list[Any], name: str) -> list[Any]:
+    """The rows' values of a key; None where a row lacks it. TypeError for a row that is not
+    an object."""
+    try:
+        # A key every row has is taken faster by itemgetter than by dict.get.
+        return list(map(_GETTERS[name], rows))
+    except KeyError:
+        return list(map(_get, rows, repeat(name)))
+
+
+def _take(column: list[Any], where: slice | list[int]) -> list[Any]:
+    return column[where] if type(where) is slice else list(map(column.__getitem__, where))
+
+
+def _integers(values: list[Any]) -> bool:
+    return set(map(type, values)) == {int}
+
+
+def _each(
+    column: list[Any],
+    routes: list[tuple[str, slice | list[int]]],
+    convert: Callable[[list[Any]], list[Any] | None],
+    alike: Callable[[list[Any]], bool] | None = None,
+) -> list[list[Any]] | None:
+    """The column's values of each route, converted (None when one cannot be). Values equal
+    to another route's are converted once: where every row of a sample names its id and
+    cluster, each metric's are the same. Equal is not alike where `convert` takes numbers
+    (`1 == 1.0 == True`): then values are taken as converted ones only if `alike` too."""
+    done: list[tuple[list[Any], list[Any]]] = []
+    out = []
+    for _, where in routes:
+        part = _take(column, where)
+        for raw, converted in done:
+            if part == raw and (alike is None or alike(part)):
+                break
+        else:
+            got = convert(part)
+            if got is None:
+                return None
+            done.append((part, got))
+            converted = got
+        out.append(converted)
+    return out
 
 
 class RowSums:
-    """Everything the reader keeps: 16 to 40 bytes a scored row. With `exact`, each metric's
-    sample keys themselves instead of their hashes, for naming a repeated one."""
+    """Everything the fast path keeps: about 60 bytes a row, plus each sample's key once."""
 
-    def __init__(self, shown: str, *, exact: bool = False, epochs: bool = False) -> None:
+    def __init__(self, shown: str) -> None:
         self.shown = shown
-        self.exact = exact or epochs
-        # With epochs, the rows naming a sample are kept per sample, not as rows.
-        self.epochs = Epochs_() if epochs else None
-        # Each metric's scores (numbers as parsed: a list holds 0 and 1 for nothing, and passes
-        # over it make no objects) and each score's cluster as a number, 0 for none.
-        self.scores: defaultdict[str, list[float]] = defaultdict(list)
-        self.clusters: defaultdict[str, list[int]] = defaultdict(list)
+        self.metrics: dict[str, _Metric] = {}
         self.cluster_number: defaultdict[object, int] = defaultdict(count(1).__next__)
         self.cluster_number[None] = self.cluster_number[""] = 0
-        self.hashes: defaultdict[str, array.array[int]] = defaultdict(_hashes)
-        self.keys: defaultdict[str, set[object]] = defaultdict(set)
-        self.shared: dict[object, object] = {}
         self.ids: dict[str, str] = {}
-        self.missing: Counter[str] = Counter()
+        self.epoch_text = _EpochText()
         self.models: set[str] = set()
         self.kept = c.SampleBudget(shown)
+        # Whether any row named an epoch: the exact path then reduces samples from the start.
+        self.epochs = False
+        # Whether a row naming a sample may have no score (None among the kept scores).
+        self.unscored = False
+
+    def _metric(self, name: str) -> _Metric:
+        got = self.metrics.get(name)
+        if got is None:
+            got = self.metrics[name] = _Metric()
+        return got
 
     def add_block(self, rows: list[Any]) -> bool:
         """Take a block of parsed rows at once; False, changing nothing, when a row is not of
         the common shape (then `add_rows` takes the block)."""
         try:
-            metrics: list[Any] = list(map(_get, rows, repeat("metric")))
-            scores: list[Any] = list(map(_get, rows, repeat("score")))
-            ids: list[Any] = list(map(_get, rows, repeat("sample_id")))
-            models = set(map(_get, rows, repeat("model")))
-            # Hashing each column's distinct values also caches the hashes the routing uses.
-            named = set(metrics)
-            distinct_ids = set(ids)
+            metrics, scores, ids, epochs, modelled, clusters = map(_column, repeat(rows), _COLUMNS)
+            # Rows mostly name one model: comparing each to the first is cheaper than hashing.
+            first = modelled[0]
+            models = {first} if modelled.count(first) == len(modelled) else set(modelled)
+            routes = _routes(metrics)
         except TypeError:  # a row that is not an object; a list where a string belongs
             return False
-        if not all(type(m) is str and m for m in named):
+        if not all(type(m) is str and m for m, _ in routes):
             return False
-        id_kinds = set(map(type, distinct_ids))
-        if not _IDS.issuperset(id_kinds) or any(map(_get, rows, repeat("epoch"))):
+        unscored = not _within(scores)
+        if unscored and not (None in scores and _within_or_none(scores)):
             return False
-        clusters = list(map(_get, rows, repeat("cluster")))
-        scored = metrics
-        absent: Iterator[str] = iter(())
-        if None in scores:
-            present = list(map(operator.is_not, scores, repeat(None)))
-            absent = compress(metrics, map(operator.not_, present))
-            scored, scores = list(compress(metrics, present)), list(compress(scores, present))
-            clusters = list(compress(clusters, present))
-        if scores and not _within(scores):
+        texts = None
+        if any(epochs):
+            if not _KEYS.issuperset(map(type, epochs)):
+                return False
+            texts = list(map(self.epoch_text.__getitem__, epochs))
+        keys = _each(ids, routes, self._interned)
+        if keys is None:
+            keys = _each(ids, routes, self._numbered, _integers)
+        if keys is not None:  # every row names its sample, by text or by an integer
+            numbers = _each(clusters, routes, self._numbers)
+            if numbers is None:
+                return False
+            self._changed(rows, models, texts, unscored)
+            for (metric, where), got, their in zip(routes, keys, numbers, strict=True):
+                state = self._metric(metric)
+                state.keys += got
+                state.scores += _take(scores, where)
+                state.numbers += their
+                state.add_epochs(None if texts is None else _take(texts, where), len(got))
+            return True
+        kinds = set(map(type, ids))
+        if not _KEYS.issuperset(kinds):
             return False
+        whole = self._numbers(clusters)
+        if whole is None:
+            return False
+        self._changed(rows, models, texts, unscored)
+        if kinds == {_NONE}:
+            self._loose(routes, scores, whole)
+        elif _NONE not in kinds and "" not in ids:  # integer ids, or text and integers
+            self._named(routes, scores, whole, self._keys(ids, kinds), texts)
+        else:  # rows naming no sample among rows naming one
+            named = [i is not None and i != "" for i in ids]
+            part = [list(compress(column, named)) for column in (metrics, scores, whole, ids)]
+            some = None if texts is None else list(compress(texts, named))
+            self._named(_routes(part[0]), part[1], part[2], self._keys(part[3], kinds), some)
+            loose = list(map(operator.not_, named))
+            rest = [list(compress(column, loose)) for column in (metrics, scores, whole)]
+            self._loose(_routes(rest[0]), rest[1], rest[2])
+        return True
+
+    def _changed(
+        self, rows: list[Any], models: set[Any], texts: list[Any] | None, unscored: bool
+    ) -> None:
+        """Every check of a block passed: what it holds besides its columns is kept."""
+        self.kept.add(c.Cost.ROW, len(rows))
+        self.models.update(m for m in models if m and type(m) is str)
+        self.epochs = self.epochs or texts is not None
+        self.unscored = self.unscored or unscored
+
+    def _interned(self, ids: list[Any]) -> list[str] | None:
+        """Each sample id as its key, one copy of each for the whole file; None, keeping
+        none of them, when an id new to the file is not non-empty text."""
+        known = self.ids
+        before = len(known)
+        try:
+            keys: list[str] | None = list(map(known.setdefault, ids, ids))
+        except TypeError:  # a list or an object as an id
+            keys = None
+        if keys is None or len(known) > before:
+            # Only text is ever kept, and no other value equals text: a new id is checked.
+            fresh = list(islice(reversed(known), len(known) - before))
+            if keys is None or not all(type(key) is str and key for key in fresh):
+                for key in fresh:
+                    del known[key]
+                return None
+            self.kept.add(c.Cost.KEY, len(fresh))
+        return keys
+
+    def _numbered(self, ids: list[Any]) -> list[str] | None:
+        """Integer sample ids as their keys (their digits), one copy of each for the file;
+        None, keeping none, unless every id is an integer."""
+        if not _integers(ids):
+            return None
+        text = list(map(str, ids))
+        before = len(self.ids)
+        keys = list(map(self.ids.setdefault, text, text))
+        self.kept.add(c.Cost.KEY, len(self.ids) - before)
+        return keys
+
+    def _numbers(self, clusters: list[Any]) -> list[int] | None:
+        """Each row's cluster number, or None, numbering nothing, when a cluster is new to
+        this block and not text (`7` must read as "7": the row path reads it)."""
         numbering = self.cluster_number
         before = len(numbering)
         try:
-            numbers = list(map(numbering.__getitem__, clusters))
+            numbers: list[int] | None = list(map(numbering.__getitem__, clusters))
         except TypeError:  # a list or an object as a cluster
             numbers = None
         if numbers is None or len(numbering) > before:
-            # Clusters new to this block: only text is taken here (`7` must read as "7").
-            fresh = list(islice(numbering, before, None))
+            fresh = list(islice(reversed(numbering), len(numbering) - before))
             if numbers is None or not all(type(name) is str for name in fresh):
                 for name in fresh:
                     del numbering[name]
-                return False
-        # Every check passed: now the state changes.
-        self.kept.add(c.Cost.ROW, len(rows))
-        self.missing.update(absent)
-        self.models.update(m for m in models if m and type(m) is str)
-        _drain(map(_list_append, map(self.scores.__getitem__, scored), scores))
-        _drain(map(_list_append, map(self.clusters.__getitem__, scored), numbers))
-        if distinct_ids != {None}:
-            if None in distinct_ids or "" in distinct_ids:
-                keep = [i is not None and i != "" for i in ids]
-                metrics, ids = list(compress(metrics, keep)), list(compress(ids, keep))
-            keys = ids if int not in id_kinds else map(str, ids)
-            _drain(map(_append, map(self.hashes.__getitem__, metrics), map(hash, keys)))
-        return True
+                return None
+        return numbers
+
+    def _keys(self, ids: list[Any], kinds: set[type]) -> list[str]:
+        """Each sample id (text or an integer) as its key, one copy of each key for the file."""
+        text = ids if int not in kinds else list(map(str, ids))
+        before = len(self.ids)
+        keys = list(map(self.ids.setdefault, text, text))
+        self.kept.add(c.Cost.KEY, len(self.ids) - before)
+        return keys
+
+    def _named(
+        self,
+        routes: list[tuple[str, slice | list[int]]],
+        scores: list[Any],
+        numbers: list[int],
+        keys: list[str],
+        epochs: list[str | None] | None,
+    ) -> None:
+        for metric, where in routes:
+            state = self._metric(metric)
+            got = _take(keys, where)
+            state.keys += got
+            state.scores += _take(scores, where)
+            state.numbers += _take(numbers, where)
+            state.add_epochs(None if epochs is None else _take(epochs, where), len(got))
+
+    def _loose(
+        self, routes: list[tuple[str, slice | list[int]]], scores: list[Any], numbers: list[int]
+    ) -> None:
+        for metric, where in routes:
+            state = self._metric(metric)
+            got, their = _take(scores, where), _take(numbers, where)
+            if None in got:
+                present = list(map(operator.is_not, got, repeat(None)))
+                state.missing += present.count(False)
+                got, their = list(compress(got, present)), list(compress(their, present))
+            state.loose += got
+            state.loose_numbers += their
 
     def add_rows(self, rows: Iterable[tuple[int, dict[str, object]]]) -> None:
         """Take rows one by one, each checked with its line number in the messages."""
         shown = self.shown
         for line, row in rows:
             self.kept.add(c.Cost.ROW)
-            metric, score = row.get("metric"), row.get("score")
+            metric = row.get("metric")
             if type(metric) is not str or not metric:
                 raise OutputError(shown, "metric: expected a non-empty string", line)
             sample_id = row.get("sample_id")
-            named = sample_id is not None and sample_id != ""
-            if named:
-                epoch = row.get("epoch")
-                if epoch and self.epochs is None:
-                    raise Epochs
-                key: object = (str(sample_id), str(epoch)) if epoch else str(sample_id)
-                if self.epochs is not None:
-                    # One copy of a sample's id for all its metrics.
-                    text = str(sample_id)
-                    sample = self.ids.setdefault(text, text)
-                    if self.epochs.repeats(metric, sample, str(epoch) if epoch else None):
-                        raise OutputError(
-                            shown,
-                            f"sample_id {c.shown_value(sample_id)} appears twice for metric "
-                            f"'{metric}'", line,
-                        )  # fmt: skip
-                elif self.exact:
-                    key = self.shared.setdefault(key, key)
-                    seen = self.keys[metric]
-                    if key in seen:
-                        raise OutputError(
-                            shown,
-                            f"sample_id {c.shown_value(sample_id)} appears twice for metric "
-                            f"'{metric}'", line,
-                        )  # fmt: skip
-                    seen.add(key)
-                else:
-                    self.hashes[metric].append(hash(key))
+            key = epoch = None
+            if sample_id is not None and sample_id != "":
+                text = str(sample_id)
+                key = self.ids.get(text)
+                if key is None:
+                    key = self.ids[text] = text
+                    self.kept.add(c.Cost.KEY)
+                named_epoch = row.get("epoch")
+                epoch = str(named_epoch) if named_epoch else None
+                self.epochs = self.epochs or epoch is not None
             model = row.get("model")
             if model and type(model) is str:
                 self.models.add(model)
-            if type(score) is float:
-                value: float | None = score
-            elif score is None or score == "":
-                # An errored or skipped sample: missing, never a pass or a failure.
-                value = None
+            scored = False
+            try:
+                value = score(row.get("score"), shown, line)
+                scored = True
+                if key is None and value is None:
+                    self._metric(metric).missing += 1
+                    continue
+                number = self.cluster_number[cluster(row.get("cluster"), shown, line)]
+            except OutputError:
+                # The exact path names a repeat first; and it checks the cluster of an
+                # unscored row only once a row has named an epoch.
+                unscored = scored and value is None
+                if key is not None and (unscored or self._seen(metric, key, epoch)):
+                    raise Duplicate(self.epochs) from None
+                raise
+            state = self._metric(metric)
+            if key is None:
+                state.loose.append(value)
+                state.loose_numbers.append(number)
             else:
-                value = _score(score, shown, line)
-            if value is not None and not -_LIMIT < value < _LIMIT and math.isfinite(value):
-                raise OutputError(
-                    shown, f"score: {value!r} is beyond ±2^40, more than evalglass sums exactly",
-                    line,
-                )  # fmt: skip
-            if named and self.epochs is not None:
-                cluster = _cluster(row.get("cluster"), shown, line)
-                self.epochs.add(metric, sample, cluster, value, shown, line)
-            elif value is None:
-                self.missing[metric] += 1
-            else:
-                self.scores[metric].append(value)
-                cluster = _cluster(row.get("cluster"), shown, line)
-                self.clusters[metric].append(self.cluster_number[cluster])
+                state.keys.append(key)
+                state.scores.append(value)
+                self.unscored = self.unscored or value is None
+                state.numbers.append(number)
+                state.add_epochs(None if epoch is None else (epoch,), 1)
 
-    def repeats(self) -> bool:
-        """Whether two rows of one metric may name one sample (their keys' hashes are equal)."""
-        return any(len(set(h)) != len(h) for h in self.hashes.values())
+    def _seen(self, metric: str, key: str, epoch: str | None) -> bool:
+        """Whether a row of the metric named this sample and epoch already."""
+        state = self.metrics.get(metric)
+        if state is None:
+            return False
+        epochs = state.epochs or repeat(None)
+        return any(k is key and e == epoch for k, e in zip(state.keys, epochs))
+
+    def suspect(self) -> bool:
+        """Whether the rows so far hold what only the exact path names: a sample id and epoch
+        given twice for a metric, or a sample's epochs in two clusters."""
+        try:
+            self._stats()
+        except Conflict:
+            return True
+        return False
 
     def aggregates(self) -> aggregate.Aggregates:
-        if self.repeats():
-            raise Duplicate
+        try:
+            stats = self._stats()
+        except Conflict:
+            raise Duplicate(self.epochs) from None
         if len(self.models) > 1:
             raise OutputError(
                 self.shown, f"rows name several models: {', '.join(sorted(self.models))}"
             )
-        names = {number: str(name) for name, number in self.cluster_number.items() if number}
-        metrics = set(self.missing) | self.scores.keys()
-        stats = {
-            m: _stats(self.scores[m], self.clusters[m], self.missing[m], names) for m in metrics
-        }
-        if self.epochs is not None:
-            for m in self.epochs.samples:
-                reduced = self.epochs.stats(m)
-                stats[m] = stats[m] + reduced if m in stats else reduced
         return aggregate.Aggregates(
             source=self.shown, model=next(iter(self.models), None), metrics=stats
         )
 
+    def _stats(self) -> dict[str, aggregate.MetricStats]:
+        names = {number: str(name) for name, number in self.cluster_number.items() if number}
+        # Rows that are samples, and samples of several rows, each share their clusters' sizes.
+        clusters, samples = Clusters(names), Clusters(names)
+        stats = {}
+        # Metrics scored on the same samples in the same order share their repeats, found once.
+        last: list[str] | None = None
+        repeats = Repeats([])
+        shared: tuple[list[int] | None, list[int]] = (None, [])
+        for metric, state in self.metrics.items():
+            if state.keys != last:
+                last, repeats, shared = state.keys, Repeats(state.keys), (None, [])
+            scores, numbers = state.scores, state.numbers
+            if repeats.groups:
+                scores = list(compress(scores, repeats.single))
+                if numbers != shared[0]:
+                    shared = (numbers, list(compress(numbers, repeats.single)))
+                numbers = shared[1]
+            missing = state.missing
+            if self.unscored and None in scores:
+                present = list(map(operator.is_not, scores, repeat(None)))
+                missing += present.count(False)
+                scores, numbers = list(compress(scores, present)), list(compress(numbers, present))
+            if state.loose:
+                scores = state.loose + scores if scores else state.loose
+                numbers = state.loose_numbers + numbers if numbers else state.loose_numbers
+            entry = plain(scores, numbers, missing, clusters)
+            if repeats.groups:
+                entry += reduced(repeats, state.scores, state.numbers, state.epochs, samples)
+            stats[metric] = entry
+        return stats
+
+
+def _routes(metrics: list[Any]) -> list[tuple[Any, slice | list[int]]]:
+    """Each metric of a block and where its rows are: a slice when the metrics repeat in one
+    order (each sample scored on the same metrics, or one metric throughout), else the rows'
+    positions."""
+    if not metrics:
+        return []
+    first, period = metrics[0], len(metrics)
+    try:
+        period = metrics.index(first, 1)
+    except ValueError:
+        pass
+    head = metrics[:period]
+    if metrics[period:] == metrics[:-period] and len(set(head)) == period:
+        return [(metric, slice(j, None, period)) for j, metric in enumerate(head)]
+    at: defaultdict[Any, list[int]] = defaultdict(list)
+    _drain(map(_list_append, map(at.__getitem__, metrics), range(len(metrics))))
+    return list(at.items())
+
+
+def _within_or_none(scores: list[Any]) -> bool:
+    """Whether every score given is a number, finite and below ±2^40; some are None."""
+    given = [score for score in scores if score is not None]
+    return not given or _within(given)
+
 
 def _within(scores: list[Any]) -> bool:
-    """Whether every score is a number, finite and below ±2^40 (else the block is read row by
-    row, where a score of another kind or beyond is named, and a NaN kept)."""
+    """Whether every score is a number below ±2^40 (else the block is read row by row, where a
+    score of another kind or beyond is named). orjson reads no NaN or infinity; one kept here
+    would be kept by the row path too."""
     try:
-        # A NaN or an infinity makes the sum one; a sum that overflows only sends the block on.
-        return math.isfinite(sum(scores)) and -_LIMIT < min(scores) and max(scores) < _LIMIT
-    except (TypeError, OverflowError):  # text or a list; an integer too large for a float
+        return bool(-_LIMIT < min(scores) and max(scores) < _LIMIT)
+    except TypeError:  # text or a list (compared with a number), None
         return False
-
-
-def _stats(
-    scores: list[float], clusters: list[int], missing: int, names: dict[int, str]
-) -> aggregate.MetricStats:
-    """A metric's statistics from its scores and their cluster numbers (0: none)."""
-    if not any(clusters):
-        return aggregate.MetricStats(moments=aggregate.moments_of(scores, missing))
-    loose: list[float] = []
-    inner, numbers = scores, clusters
-    if 0 in clusters:
-        loose = list(compress(scores, map(operator.not_, clusters)))
-        inner, numbers = list(compress(scores, clusters)), list(compress(clusters, clusters))
-    within = aggregate.moments_of(inner)
-    sizes = Counter(numbers)
-    if within.nonbinary == 0 and within.nonfinite == 0:
-        # Every score 0 or 1: a cluster's sum is its count of ones.
-        ones = Counter(compress(numbers, map(operator.eq, inner, repeat(1))))
-        sums = {names[c]: (n, ones[c] * _SCALE) for c, n in sizes.items()}
-    else:
-        sums = _cluster_sums(inner, numbers, sizes, names)
-    return aggregate.MetricStats(
-        moments=aggregate.moments_of(loose, missing) + within,
-        clusters=sums,
-        clustered_squares=within.squares,
-    )
-
-
-def _cluster_sums(
-    scores: list[float], numbers: list[int], sizes: Counter[int], names: dict[int, str]
-) -> dict[str, tuple[int, int]]:
-    """Each cluster's (n, Σq): the scores gathered per cluster (a pointer a row), then summed."""
-    gathered: dict[int, list[float]] = {number: [] for number in sizes}
-    _drain(map(_list_append, map(gathered.__getitem__, numbers), scores))
-    exact = _exact_sum if math.isfinite(sum(scores)) else _finite_sum
-    return {names[c]: (len(group), exact(group)) for c, group in gathered.items()}
-
-
-def _exact_sum(scores: list[float]) -> int:
-    return sum(map(int, map(_SCALE_F.__mul__, scores)))
-
-
-def _finite_sum(scores: list[float]) -> int:
-    return sum(map(int, map(_SCALE_F.__mul__, filter(math.isfinite, scores))))
-
-
-def _cluster(raw: object, shown: str, line: int) -> str | None:
-    """A row's cluster as text (`7` and `"7"` are one cluster); None for none."""
-    if raw is None or raw == "":
-        return None
-    if type(raw) is str:
-        return raw
-    if not isinstance(raw, int | float) or isinstance(raw, bool):
-        raise OutputError(shown, "cluster: expected a string or a number", line)
-    return str(raw)
-
-
-def _score(raw: object, shown: str, line: int) -> float:
-    if isinstance(raw, int | float):  # a boolean too: true is a pass
-        return c.to_float(raw)
-    if isinstance(raw, str):
-        try:
-            return float(raw)
-        except ValueError:
-            pass
-    raise OutputError(shown, f"score: expected a number, got {c.shown_value(raw)}", line)
