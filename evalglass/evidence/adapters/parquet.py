@@ -163,8 +163,9 @@ def _parquet(paths: list[str]) -> str:
     return f"read_parquet([{', '.join(map(q.quoted, paths))}], union_by_name = true)"
 
 
-def _columns(con: Any, view: str) -> q.Columns:
-    return q.Columns({row[0]: row[1] for row in con.execute(f"DESCRIBE {view}").fetchall()})
+def _columns(con: Any, view: str, json_keys: bool = False) -> q.Columns:
+    types = {row[0]: row[1] for row in con.execute(f"DESCRIBE {view}").fetchall()}
+    return q.Columns(types, json=json_keys)
 
 
 def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
@@ -172,37 +173,79 @@ def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
     return reduce_scores(con, shown)
 
 
-def reduce_scores(con: Any, shown: str) -> aggregate.Aggregates:
+def reduce_scores(con: Any, shown: str, json_keys: bool = False) -> aggregate.Aggregates:
     """The sufficient statistics of the rows of the view (or table) `scores`, whatever it is
-    read from: Parquet files, or JSON lines and CSV read into typed columns."""
-    c = _columns(con, "scores")
+    read from: Parquet files, or JSON lines and CSV read into typed columns (`json_keys`: the
+    metric, cluster and model columns hold each value's JSON text)."""
+    c = _columns(con, "scores", json_keys)
     lacking = [name for name in ("metric", "score") if not c.has(name)]
     if lacking:
         raise OutputError(shown, f"Parquet rows lack column(s) {', '.join(lacking)}")
     counts = con.execute(q.metrics_query(c)).fetchall()
-    metrics = q.refuse_blank([row[0] for row in counts], shown)
-    if c.has("sample_id") and metrics and con.execute(q.repeats_query(c, metrics)).fetchone():
-        metric, sample_id = con.execute(q.repeated_query(c)).fetchone()
-        raise OutputError(shown, f"sample_id {sample_id!r} appears twice for metric '{metric}'")
+    metrics = q.refuse_blank([row[0] for row in counts], shown, c)
+    epochs = c.has("epoch") and c.has("sample_id")
+    several = 0
+    if c.has("sample_id") and metrics:
+        if epochs:
+            con.execute(q.several_query(c, metrics))
+            repeated, several = con.execute(
+                f"SELECT count_if(repeated), sum(rows) FROM {q.SEVERAL}"
+            ).fetchone()
+        else:
+            repeated = con.execute(q.repeats_query(c, metrics)).fetchone()
+        if repeated:
+            metric, sample_id = con.execute(q.repeated_query(c)).fetchone()
+            raise OutputError(
+                shown, f"sample_id {sample_id!r} appears twice for metric '{c.name(metric)}'"
+            )
     model = _model(con, c, shown)
-    if c.has("epoch") and c.has("sample_id"):
+    if not several:
+        return _once(con, c, counts, model, shown)
+    if 2 * several >= sum(row[1] for row in counts):
         return _with_epochs(con, c, model, shown)
-    moments = con.execute(q.moments_query(c, few=q.few_scores(counts))).fetchall()
+    # Most rows are of samples scored once: those are summed as rows, and only the samples
+    # scored in several epochs are reduced a sample at a time.
+    for view in q.split_by_epochs(c):
+        con.execute(view)
+    once = _once(con, c, counts, model, shown, "evalglass_once")
+    return aggregate.merge([once, _with_epochs(con, c, model, shown, "evalglass_epochs")])
+
+
+def _once(
+    con: Any,
+    c: q.Columns,
+    counts: list[tuple[Any, ...]],
+    model: str | None,
+    shown: str,
+    source: str = "scores",
+) -> aggregate.Aggregates:
+    """Rows each its own sample: the moments per metric, then n and Σq per cluster."""
+    moments = con.execute(q.moments_query(c, q.few_scores(counts), source)).fetchall()
     clusters = []
     if c.has("cluster"):
         finite = not any(row[4] or row[5] for row in moments)
-        clusters = con.execute(q.clusters_query(c, finite)).fetchall()
-    return q.assemble(moments, clusters, model, shown)
+        clusters = con.execute(q.clusters_query(c, finite, source=source)).fetchall()
+        if any(max(row[2]) >= q.LIMB_ROWS for row in clusters):
+            clusters = con.execute(q.clusters_query(c, finite, True, source)).fetchall()
+    return q.assemble(moments, clusters, model, shown, c)
 
 
-def _with_epochs(con: Any, c: q.Columns, model: str | None, shown: str) -> aggregate.Aggregates:
+def _with_epochs(
+    con: Any, c: q.Columns, model: str | None, shown: str, source: str = "scores"
+) -> aggregate.Aggregates:
     """Rows with epochs: each sample's rows reduced to one inside DuckDB, in one pass; only
     when a sample names two clusters, a second finds it for the message."""
-    rows = con.execute(q.epochs_query(c)).fetchall()
-    if any(row[20] for row in rows):
+    con.execute(f"CREATE OR REPLACE TEMP TABLE evalglass_reduced AS {q.epochs_query(c, source)}")
+    if con.execute("SELECT sum(split) FROM evalglass_reduced WHERE whole = 1").fetchone()[0]:
         metric, sample_id = con.execute(q.split_samples_query(c)).fetchone()
-        raise OutputError(shown, sql.two_clusters(sample_id, metric))
-    return q.assemble_epochs(rows, model, shown)
+        raise OutputError(shown, sql.two_clusters(sample_id, c.name(metric)))
+    moments = con.execute(
+        "SELECT * EXCLUDE (cluster, whole, split) FROM evalglass_reduced WHERE whole = 1"
+    ).fetchall()
+    named = ("SELECT metric, cluster, n, total_high AS s0, total_low AS s1 "
+             "FROM evalglass_reduced WHERE whole = 0")  # fmt: skip
+    clusters = con.execute(q.per_metric(named, 2, c)).fetchall()
+    return q.assemble(moments, clusters, model, shown, c)
 
 
 def _model(con: Any, c: q.Columns, shown: str) -> str | None:
@@ -212,8 +255,8 @@ def _model(con: Any, c: q.Columns, shown: str) -> str | None:
     named = {row[0] for row in con.execute(q.models_query(c)).fetchall()} - {None, ""}
     if len(named) > 1:
         every = [row[0] for row in con.execute(q.models_query(c, every=True)).fetchall()]
-        raise OutputError(shown, f"rows name several models: {', '.join(every)}")
-    return named.pop() if named else None
+        raise OutputError(shown, f"rows name several models: {', '.join(map(c.name, every))}")
+    return c.name(named.pop()) if named else None
 
 
 def sniff(path: Path, head: bytes) -> bool:
