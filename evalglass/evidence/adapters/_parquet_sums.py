@@ -41,6 +41,8 @@ _MASK = 64
 # magnitude is exact, in whatever order it adds them, over fewer than this many of them. DuckDB
 # sums DOUBLE about twice as fast as it sums BIGINT into HUGEINT.
 LIMB_ROWS = 1 << 27
+# Below this magnitude, q = trunc(|score| · 2^64) has no bits from 2^78 up.
+_SMALL = 2.0**14
 
 
 def quoted(text: str) -> str:
@@ -106,10 +108,27 @@ class Columns:
 
 
 def metrics_query(c: Columns) -> str:
-    """Each metric, its rows and about how many distinct scores it has (which decides whether
-    `moments_query` counts each distinct score first)."""
-    return (f"SELECT {c.metric} AS metric, count(*), approx_count_distinct({c.score}) "
-            "FROM scores GROUP BY metric")  # fmt: skip
+    """Each metric: its rows, about how many distinct scores it has (which decides whether
+    `moments_query` counts each distinct score first), how many of its rows name no cluster,
+    and its least and greatest score (NaN the greatest)."""
+    loose = "count(*)"
+    if c.has("cluster"):
+        loose = f"count(*) - count(NULLIF({c.cluster}, ''))"
+    return (f"SELECT {c.metric} AS metric, count(*), approx_count_distinct({c.score}), {loose}, "
+            f"min({c.score}), max({c.score}) FROM scores GROUP BY metric")  # fmt: skip
+
+
+def loose_rows(counts: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether some row of `metrics_query`'s counts names no cluster."""
+    return any(row[3] for row in counts)
+
+
+def small_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether every score is known to lie below 2^14 in magnitude (or is null), so that the
+    top 26-bit limb of q is zero."""
+    return all(
+        row[4] is None or -_SMALL < row[4] and row[5] < _SMALL for row in counts
+    )  # fmt: skip
 
 
 def few_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
@@ -131,28 +150,37 @@ def refuse_blank(metrics: Sequence[str | None], shown: str, c: Columns) -> list[
     return sorted(m for m in metrics if m)
 
 
+def named_sample(c: Columns) -> str:
+    """Whether a row names a sample (null and '' name none)."""
+    if c.types["sample_id"] in _INTEGERS:
+        return "sample_id IS NOT NULL"
+    return f"{c.sample} <> ''"
+
+
 def _per_sample(c: Columns, metrics: Sequence[str]) -> str:
-    """Each sample and epoch: its rows and how many distinct metrics they name, as
-    `rows` and `bits`; they differ where a metric scores the sample twice.
+    """Each sample (by the hash of its id) and epoch: its rows and how many distinct metrics
+    they name, as `rows` and `bits`; they differ where a metric may score the sample twice.
 
     Grouped by sample rather than by sample and metric (far fewer groups): each of a sample's
     rows sets its metric's bit, and a metric scored twice sets a bit already set, so the
     sample has more rows than bits. Up to 64 metrics share one mask; more are grouped 64 at a
-    time by their place in an ENUM of the metrics."""
+    time by their place in an ENUM of the metrics. An id's 64-bit hash groups faster than the
+    id; two ids of one hash share a group, where a metric scoring both looks like a repeat,
+    which `repeated_query` then looks for exactly."""
     listed = ", ".join(map(quoted, metrics))
     if len(metrics) <= _MASK:
         number, part = f"list_position([{listed}], {c.metric}) - 1", ""
     else:
         number, part = f"enum_code(CAST({c.metric} AS ENUM({listed})))", ", k // 64"
-    return f"""SELECT id, ep, count(*) AS rows,
+    epoch = (", ep", f", {c.epoch} AS ep") if c.has("epoch") else ("", "")
+    return f"""SELECT id{epoch[0]}, count(*) AS rows,
   bit_count(bit_or(CAST(1 AS UBIGINT) << CAST(k % 64 AS INTEGER))) AS bits
-FROM (SELECT {c.sample} AS id, {c.epoch} AS ep, {number} AS k FROM scores)
-GROUP BY id, ep{part}
-HAVING id IS NOT NULL AND CAST(id AS VARCHAR) <> ''"""
+FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
+GROUP BY id{epoch[0]}{part}"""
 
 
 def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
-    """One row if some metric scores a sample (and epoch) twice, none otherwise."""
+    """One row if some metric may score a sample (and epoch) twice, none otherwise."""
     return f"SELECT 1 FROM ({_per_sample(c, metrics)}) WHERE rows <> bits LIMIT 1"
 
 
@@ -160,9 +188,9 @@ SEVERAL = "evalglass_several"
 
 
 def several_query(c: Columns, metrics: Sequence[str]) -> str:
-    """The table `SEVERAL` of the samples scored in more than one epoch, with their rows, and
-    of any sample some metric scores twice in one epoch (`repeated`). Rows with epochs are
-    mostly of samples scored once, which need no reducing."""
+    """The table `SEVERAL` of the samples (by the hash of their ids) scored in more than one
+    epoch, with their rows, and of any some metric may score twice in one epoch (`repeated`).
+    Rows with epochs are mostly of samples scored once, which need no reducing."""
     return f"""CREATE OR REPLACE TEMP TABLE {SEVERAL} AS
 SELECT id, bool_or(rows <> bits) AS repeated, sum(rows) AS rows
 FROM ({_per_sample(c, metrics)})
@@ -171,7 +199,7 @@ GROUP BY id HAVING count(DISTINCT ep) > 1 OR bool_or(rows <> bits)"""
 
 def split_by_epochs(c: Columns) -> tuple[str, str]:
     """Views of the rows of samples scored in one epoch and of those in several (`SEVERAL`)."""
-    on = f"ON {c.sample} = {SEVERAL}.id"
+    on = f"ON hash({c.sample}) = {SEVERAL}.id"
     return (
         f"CREATE OR REPLACE TEMP VIEW evalglass_once AS SELECT scores.* FROM scores ANTI JOIN {SEVERAL} {on}",
         f"CREATE OR REPLACE TEMP VIEW evalglass_epochs AS SELECT scores.* FROM scores SEMI JOIN {SEVERAL} {on}",
@@ -179,7 +207,7 @@ def split_by_epochs(c: Columns) -> tuple[str, str]:
 
 
 def repeated_query(c: Columns) -> str:
-    """The first (metric, sample id) scored twice: run only once one is known to exist."""
+    """The first (metric, sample id) scored twice, if any: run only once one may exist."""
     return f"""SELECT {c.metric} AS metric, CAST({c.sample} AS VARCHAR) AS id FROM scores
 WHERE sample_id IS NOT NULL AND CAST(sample_id AS VARCHAR) <> ''
 GROUP BY metric, id, {c.epoch} HAVING count(*) > 1 ORDER BY metric, id LIMIT 1"""
@@ -208,13 +236,18 @@ def models_query(c: Columns, every: bool = False) -> str:
     return "SELECT DISTINCT model FROM scores LIMIT 4"
 
 
-def moments_query(c: Columns, few: bool = False, source: str = "scores") -> str:
-    """Per metric and whether the row names a cluster: counts, range, Σq and Σq².
+def moments_query(
+    c: Columns, few: bool = False, source: str = "scores", some_loose: bool = True
+) -> str:
+    """Per metric and whether the row names a cluster: counts, range, Σq and Σq² (where no row
+    names none, `some_loose` false, that need not be asked a row).
 
     Each finite score below ±2^40 is split exactly into four 26-bit limbs of |q| (q < 2^104),
     l3·2^78 + l2·2^52 + l1·2^26 + l0, by scaling and flooring doubles (each step exact). With
     `few`, rows are first counted per distinct score (w), and each sum is weighted by w."""
     loose = f"({c.cluster} IS NULL OR {c.cluster} = '')" if c.has("cluster") else "true"
+    if not some_loose:
+        loose = "false"
     rows = f"SELECT {c.metric} AS metric, {loose} AS loose, {c.score} AS score FROM {source}"
     if few:
         rows = f"SELECT metric, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
@@ -333,19 +366,22 @@ SELECT metric, false, n, {nulls}, total_high, total_low, {nulls7}, cluster, 0, 0
 FROM evalglass_clusters WHERE cluster IS NOT NULL"""
 
 
-def clusters_query(c: Columns, finite: bool, wide: bool = False, source: str = "scores") -> str:
+def clusters_query(
+    c: Columns, finite: bool, wide: bool = False, source: str = "scores", small: bool = False
+) -> str:
     """Per metric and named cluster as stored: n and Σq, as `per_metric` gathers them. The
     groups are many, so they carry the fewest sums: the four 26-bit limbs of |q|, signed, each
-    summed as DOUBLE, exact in groups of fewer than `LIMB_ROWS` rows (the caller checks n);
-    `wide`, two 52-bit limbs summed as BIGINT into HUGEINT, exact in any group. `finite`:
-    every score is known finite and in range."""
+    summed as DOUBLE, exact in groups of fewer than `LIMB_ROWS` rows (the caller checks n),
+    the top one left out where every score is `small` (`small_scores`); `wide`, two 52-bit
+    limbs summed as BIGINT into HUGEINT, exact in any group. `finite`: every score is known
+    finite and in range."""
     parts: tuple[str, ...]
     if wide:
         parts = ("floor(a)", "floor((a - floor(a)) * 4503599627370496.0)")
         kind, scaled, total = "BIGINT", "abs(score) * 4096.0", "sum(d{k})"
     else:
         limb = "floor((t1 - floor(t1)) * 67108864.0)"
-        parts = ("floor(t3)", "floor(t2)", "floor(t1)", limb)
+        parts = ("floor(t3)", "floor(t2)", "floor(t1)", limb)[1 if small else 0 :]
         # Each sum an integer below 2^53: as BIGINT, which Python takes faster than HUGEINT.
         kind, scaled, total = "DOUBLE", "abs(score) * 0.00006103515625", "CAST(sum(d{k}) AS BIGINT)"
     sums = ", ".join(f"{total.format(k=k)} AS s{k}" for k in range(len(parts)))
@@ -368,14 +404,14 @@ GROUP BY metric, cluster"""
 
 def per_metric(groups: str, limbs: int, c: Columns) -> str:
     """The rows of the query `groups` (metric, cluster, n, and Σq as the limb sums `s0` …, the
-    most significant first, each 104 / `limbs` bits above the next), those of a named cluster
-    with scores, gathered per metric into lists: a few Python objects a cluster rather than a
-    row of them, and each cluster named as its key stands for."""
+    most significant first, each 26 bits above the next, or two, 52 bits apart), those of a
+    named cluster with scores, gathered per metric into lists: a few Python objects a cluster
+    rather than a row of them, and each cluster named as its key stands for."""
     label = "cluster"
     if c.json:
         label = "CASE WHEN contains(cluster, '\\') THEN cluster ->> '$' ELSE cluster[2:-2] END"
-    sums = ", ".join(f"list(coalesce(s{k}, 0))" for k in range(limbs))
-    return f"""SELECT metric, list({label}), list(n), {sums}
+    sums = ", ".join(f"list(coalesce(s{k}, 0)) AS s{k}" for k in range(limbs))
+    return f"""SELECT metric, list({label}) AS clusters, list(n) AS ns, {sums}
 FROM ({groups})
 WHERE n > 0 AND cluster IS NOT NULL AND CAST(cluster AS VARCHAR) <> ''
 GROUP BY metric"""
@@ -409,7 +445,7 @@ def assemble(
         squares[metric] = squares.get(metric, 0) + (0 if loose else square)
     named: dict[str, dict[str, aggregate.ClusterSums]] = {metric: {} for metric in totals}
     for metric, labels, ns, *limbs in clusters:
-        step = 104 // len(limbs)
+        step = 52 if len(limbs) == 2 else 26
         sums = limbs[0]
         for limb in limbs[1:]:
             sums = map(operator.add, map(operator.lshift, sums, repeat(step)), limb)

@@ -64,9 +64,10 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
             else:
                 if _json_suspect(con, link):
                     return None
+                parquet.trim(con)
                 source = _json_source(link)
             _load(con, source)
-            sums = parquet.reduce_scores(con, shown, json_keys=not table)
+            sums = parquet.reduce_scores(con, shown, not table, lambda: _unload(con))
     except (OutputError, OSError, UnicodeDecodeError, csv.Error):
         return None
     # A score beyond the exact range is an input error, which the rows reader names by line.
@@ -93,7 +94,8 @@ def _starts_with_bom(path: Path) -> bool:
 _SPELLED = r"[:,\[]\s*[-+]?(?i:nan|inf)"
 _PYTHONS = r"[:,\[]\s*(NaN|-?Infinity)"
 _SUSPECT = f"""SELECT 1 FROM read_csv(?, columns = {{'line': 'VARCHAR'}}, header = false,
-  auto_detect = false, delim = ?, quote = '', escape = '', strict_mode = true)
+  auto_detect = false, delim = ?, quote = '', escape = '', strict_mode = true,
+  buffer_size = 8388608)
 WHERE contains(line, chr(11)) OR contains(line, chr(12)) OR contains(line, chr(65279))
   OR regexp_matches(line, ',\\s*[\\]}}]')
   OR regexp_matches(line, '(?i)n(?:an|f)')
@@ -227,3 +229,12 @@ def _load(con: Any, source: tuple[str, str]) -> None:
         if present
     ]  # fmt: skip
     con.execute(f"CREATE TEMP VIEW scores AS SELECT {', '.join(named)} FROM {_ROWS}")
+    # What the reading held beside the table (its buffers) goes back before the passes.
+    parquet.trim(con)
+
+
+def _unload(con: Any) -> None:
+    """The typed rows dropped, once read, and their memory given back before Python builds the
+    result."""
+    con.execute(f"DROP TABLE IF EXISTS {_ROWS}")
+    parquet.trim(con)
