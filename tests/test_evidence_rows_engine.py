@@ -230,6 +230,12 @@ _ODD_LINES = [
     '\ufeff{"metric": "a", "score": 1}', '{"metric": "a", "score": 1, "x": +Infinity}',
     '{"metric": "a", "score": 1, "x": ' + "[" * 1500 + "]" * 1500 + "}",
     '{"metric": "a", "score": 1, "x": ' + "9" * 5000 + "}",
+    '{"metric": "a", "score": 1, "x": NAN}', '{"metric": "a", "score": 1, "x": [1, nAn]}',
+    '{"metric": "a", "score": INF}', '{"metric": "a", "score": -Inf}',
+    '{"metric": "a", "score": 1, "x": iNfInItY}', '{"metric": "a", "score": 1, "x": -NaN}',
+    '{"metric": "a", "score": 1, "x": [1 , ]}', '{"metric": "a", "score": 1 ,\t}',
+    ' \x0b {"metric": "a", "score": 1}', '{"metric": "a", "score": 1}\x0c',
+    '{"metric": "a", "model": nan, "score": 1}',
     # What only looks so: the same outcome either way.
     '{"metric": "inference/nan", "score": 1, "x": "note: inf"}',
     '{"metric": "a", "score": 1, "x": [NaN, -Infinity]}',
@@ -330,6 +336,26 @@ def test_each_known_odd_json_line_ends_as_the_pure_reader_does(tmp_path: Path, o
     lines = ['{"metric": "a", "score": 1}', odd, '{"metric": "a", "score": 0}']
     path.write_bytes("".join(f"{line}\n" for line in lines).encode("utf-8", "surrogatepass"))
     assert _outcome(path, note=False) == _pure_outcome(path, note=False)
+
+
+# Every control character, the byte-order mark and two other odd spaces, at a line's start and
+# end (where DuckDB trims what it takes for whitespace), between tokens and inside a string.
+_PLACES = {
+    "start": '{c}{{"metric": "a", "score": 1}}', "end": '{{"metric": "a", "score": 1}}{c}',
+    "token": '{{"metric":{c} "a", "score": 1}}', "string": '{{"metric": "a{c}", "score": 1}}',
+}  # fmt: skip
+_CHARS = [chr(k) for k in (*range(32), 127, 0xFEFF, 0x2028, 0xA0) if chr(k) != "\n"]
+
+
+@pytest.mark.parametrize("char", _CHARS, ids=[f"U+{ord(c):04X}" for c in _CHARS])
+def test_each_odd_character_ends_as_the_pure_reader_does(tmp_path: Path, char: str) -> None:
+    """A control character (or an odd space) anywhere in a line: the engine path gives the
+    pure reader's sums or error, wherever it stands."""
+    for place, line in _PLACES.items():
+        path = tmp_path / f"{place}.jsonl"
+        lines = ['{"metric": "a", "score": 1}', line.format(c=char), '{"metric": "a", "score": 0}']
+        path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+        assert _outcome(path, note=False) == _pure_outcome(path, note=False), place
 
 
 @pytest.mark.parametrize("odd", _CSV_ODD_LINES, ids=range(len(_CSV_ODD_LINES)))

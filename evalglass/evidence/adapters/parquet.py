@@ -28,6 +28,10 @@ from evalglass.evidence.registry import Adapter
 MAGIC = b"PAR1"
 # DuckDB's own memory, spilling to a temporary folder beyond it; overridable for big machines.
 MEMORY_LIMIT = os.environ.get("EVALGLASS_DUCKDB_MEMORY", "600MB")
+# Rows with epochs, mostly of samples scored once: those rows are summed as rows and only the
+# samples scored in several epochs reduced a sample at a time, unless their rows are at least
+# this share of all (then every sample is reduced, without the joins that tell them apart).
+SEVERAL_SHARE = 0.5
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -222,10 +226,8 @@ def reduce_scores(
     model = _model(con, c, shown)
     if not several:
         return _once(con, c, counts, model, shown, release=release)
-    if 2 * several >= sum(row[1] for row in counts):
+    if several >= SEVERAL_SHARE * sum(row[1] for row in counts):
         return _with_epochs(con, c, model, shown, release=release)
-    # Most rows are of samples scored once: those are summed as rows, and only the samples
-    # scored in several epochs are reduced a sample at a time.
     for view in q.split_by_epochs(c):
         con.execute(view)
     reduced = _with_epochs(con, c, model, shown, "evalglass_epochs")
