@@ -32,7 +32,7 @@ def _every_file_through_duckdb() -> Iterator[None]:
     """Small files would take the rows reader (faster there than starting DuckDB): here every
     file the engine can vouch for takes the engine path."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_rows_engine, "FROM_BYTES", 0)
+        patch.setattr(_rows_engine, "FROM_BYTES", dict.fromkeys(_rows_engine.FROM_BYTES, 0))
         yield
 
 
@@ -386,13 +386,27 @@ def test_a_repeated_sample_is_named_by_line_though_duckdb_found_it(tmp_path: Pat
     assert str(caught.value) == "rows.csv:4: sample_id 's1' appears twice for metric 'a'"
 
 
-def test_a_small_file_takes_the_rows_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Below FROM_BYTES the rows reader is faster than starting DuckDB: the engine declines."""
-    path = tmp_path / "rows.jsonl"
-    path.write_text('{"metric": "a", "score": 1}\n')
-    assert _rows_engine.aggregates(path, "rows.jsonl") is not None
-    monkeypatch.setattr(_rows_engine, "FROM_BYTES", path.stat().st_size + 1)
-    assert _rows_engine.aggregates(path, "rows.jsonl") is None
+@pytest.mark.parametrize(
+    ("kind", "name", "text"),
+    [
+        ("csv", "rows.csv", "metric,score\na,1\n"),
+        ("jsonl", "rows.jsonl", '{"metric": "a", "score": 1}\n'),
+        ("epochs", "rows.jsonl", '{"metric": "a", "score": 1, "sample_id": "s", "epoch": 1}\n'),
+    ],
+)
+def test_a_small_file_takes_the_rows_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, name: str, text: str
+) -> None:
+    """Below its kind's FROM_BYTES the rows reader is faster than DuckDB: the engine declines.
+    A JSON lines file whose first lines name an epoch is of the kind "epochs"."""
+    path = tmp_path / name
+    path.write_text(text)
+    size = path.stat().st_size
+    others = {k: v for k, v in _rows_engine.FROM_BYTES.items() if k != kind}
+    monkeypatch.setattr(_rows_engine, "FROM_BYTES", {**others, kind: size})
+    assert _rows_engine.aggregates(path, name) is not None
+    monkeypatch.setattr(_rows_engine, "FROM_BYTES", {**others, kind: size + 1})
+    assert _rows_engine.aggregates(path, name) is None
 
 
 def test_without_duckdb_the_pure_reader_reads_the_rows(tmp_path: Path, no_duckdb: Any) -> None:
