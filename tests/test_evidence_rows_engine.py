@@ -56,7 +56,9 @@ _ROW = st.fixed_dictionaries(
     optional={
         "sample_id": _ID,
         "epoch": st.one_of(st.none(), st.integers(1, 3)),
-        "cluster": st.one_of(st.none(), st.sampled_from(["c1", "c2", ""]), st.integers(0, 2)),
+        "cluster": st.one_of(
+            st.none(), st.sampled_from(["c1", "c2", "", 'c"3', "c\\4", "ç"]), st.integers(0, 2)
+        ),
         "model": st.sampled_from(["acme/x", None]),
     },
 )
@@ -193,7 +195,8 @@ _RAW = {
         '"s1"', '"s2"', "1", "2", "1E5", "100000.0", "true", "false", "null", '""', "[1]", "{}",
         "18446744073709551616", "-0", '"1"', "1.0", "-3", "NaN", '"a\\u0000b"',
     ],
-    "cluster": ['"c1"', '"c2"', "7", '"7"', "7.0", "true", "null", '""', "[1]", "1E5", "-1"],
+    "cluster": ['"c1"', '"c2"', "7", '"7"', "7.0", "true", "null", '""', "[1]", "1E5", "-1",
+                '"c\\"1"', '"c\\n1"', '"c\\u00e71"', '"\\u0063\\u0031"'],
     "epoch": ["1", "2", "0", "null", "false", "true", '"1"', '""', "1.0", "[]", '"a"', "-1", "0.0"],
     "model": ['"acme/x"', '"acme/y"', "5", "null", '""', "true"],
 }  # fmt: skip
@@ -204,7 +207,8 @@ _VOUCHED = {
               "null", '""', "1099511627775", "-2.5e-7"],
     "sample_id": ['"s1"', '"s2"', "1", "2", "null", '""', "18446744073709551616", "-0", '"1"',
                   "-3", '"a\\u0000b"'],
-    "cluster": ['"c1"', '"c2"', "7", '"7"', "null", '""', "-1"],
+    "cluster": ['"c1"', '"c2"', "7", '"7"', "null", '""', "-1", '"c\\"1"', '"c\\n1"',
+                '"c\\u00e71"', '"\\u0063\\u0031"'],
     "epoch": ["1", "2", "0", "null", "false", '"1"', '""', "-1"],
     "model": ['"acme/x"', "5", "null", '""', "true"],
 }  # fmt: skip
@@ -364,6 +368,25 @@ def test_each_known_odd_csv_line_ends_as_the_pure_reader_does(tmp_path: Path, od
     path = tmp_path / "rows.csv"
     path.write_text(f"metric,score\na,1\n{odd}\nb,0\n", encoding="utf-8", newline="")
     assert _outcome(path, note=False) == _pure_outcome(path, note=False)
+
+
+def test_keys_are_named_as_the_rows_reader_names_them(tmp_path: Path) -> None:
+    """Metrics, clusters and models grouped by their JSON texts get the names the rows reader
+    gives them: escaped or not, a string or an integer's digits, one key however it is written."""
+    lines = [
+        '{"metric": "a\\"b", "score": 1, "cluster": "c\\"1", "model": "m\\\\x"}',
+        '{"metric": "\\u0061\\"b", "score": 0, "cluster": "\\u0063\\"1", "model": "m\\\\x"}',
+        '{"metric": "a\\"b", "score": 0.5, "cluster": "c\\n1"}',
+        '{"metric": "é", "score": 1, "cluster": 7, "sample_id": 3}',
+        '{"metric": "\\u00e9", "score": 0, "cluster": "7", "sample_id": "4"}',
+    ]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    got = _rows_engine.aggregates(path, "rows.x")
+    assert got is not None and got == _pure_outcome(path, note=False)
+    assert set(got.metrics) == {'a"b', "é"} and got.model == "m\\x"
+    assert set(got.metrics['a"b'].clusters) == {'c"1', "c\n1"}
+    assert set(got.metrics["é"].clusters) == {"7"}
 
 
 def test_a_value_the_engine_cannot_vouch_for_is_read_by_the_exact_reader(tmp_path: Path) -> None:
