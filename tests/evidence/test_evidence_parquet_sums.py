@@ -1,7 +1,9 @@
 """DuckDB's fast sums over Parquet equal the rows reader's exactly, on any scores the format takes:
 signs, zeros, the smallest and largest magnitudes, NaN and infinities, missing scores, rows with
-and without clusters; whichever way the per-metric sums are grouped; and the repeated-sample
-check is exact past 64 metrics and with integer ids and epochs."""
+and without clusters; whichever way the per-metric and per-cluster sums are taken; rows with
+epochs, whether every sample is reduced or only those scored in several epochs; and the
+repeated-sample check is exact past 64 metrics, with integer ids and epochs, and where ids
+share a hash."""
 
 from __future__ import annotations
 
@@ -58,21 +60,56 @@ def write(folder: Path, table: list[dict[str, object]], types: dict[str, str]) -
     return jsonl, target
 
 
-@pytest.mark.parametrize("few", [True, False])
+@pytest.mark.parametrize(("few", "wide"), [(True, False), (False, False), (False, True)])
 @settings(max_examples=40, deadline=None)
 @given(table=st.lists(_ROW, min_size=1, max_size=40))
 def test_duckdb_sums_equal_the_rows_reader(
-    tmp_path_factory: pytest.TempPathFactory, few: bool, table: list[dict[str, object]]
+    tmp_path_factory: pytest.TempPathFactory, few: bool, wide: bool, table: list[dict[str, object]]
 ) -> None:
-    """Every count, sum, square sum, range and cluster from DuckDB equals the rows reader's."""
+    """Every count, sum, square sum, range and cluster from DuckDB equals the rows reader's:
+    moments from each distinct score or from each row; cluster sums from DOUBLE limbs or, as
+    for a cluster of 2^27 rows or more (`wide`), from BIGINT limbs into HUGEINT."""
     folder = tmp_path_factory.mktemp("sums")
     jsonl, target = write(folder, table, {"metric": "VARCHAR", "score": "DOUBLE",
                                           "cluster": "VARCHAR"})  # fmt: skip
     want = rows.exact_aggregates(jsonl, "rows")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_parquet_sums, "few_scores", lambda counts: few)
+        if wide:
+            patch.setattr(_parquet_sums, "LIMB_ROWS", 1)
         got = parquet.aggregates([(target, "rows")])
     assert got == want
+
+
+def test_the_top_limb_is_left_out_only_where_every_score_is_below_2_to_the_14(
+    tmp_path: Path,
+) -> None:
+    """Per-cluster sums from three limbs where every score lies below 2^14 in magnitude, the
+    same as from four; a score of 2^14, or NaN as the greatest, keeps the fourth."""
+    table: list[dict[str, object]] = [
+        {"metric": "a", "score": s, "cluster": f"c{i % 3}"}
+        for i, s in enumerate([2.0**14 - 2.0**-38, -(2.0**14) + 2.0**-38, 0.1, 2.0**-70, 1e-300])
+    ]
+    types = {"metric": "VARCHAR", "score": "DOUBLE", "cluster": "VARCHAR"}
+    _, target = write(tmp_path, table, types)
+    con = _database()
+    con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
+    c = parquet._columns(con, "scores")
+    counts = con.execute(_parquet_sums.metrics_query(c)).fetchall()
+    assert _parquet_sums.small_scores(counts)
+    three, four = (
+        con.execute(_parquet_sums.clusters_query(c, True, small=small)).fetchall()
+        for small in (True, False)
+    )
+    assert len(three[0]) == len(four[0]) - 1
+    assert _parquet_sums.assemble([], three, None, "p", c) == _parquet_sums.assemble(
+        [], four, None, "p", c
+    )
+    for edge in (2.0**14, -(2.0**14), math.nan):
+        wider = [*table, {"metric": "a", "score": edge, "cluster": "c0"}]
+        _, target = write(tmp_path, wider, types)
+        con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
+        assert not _parquet_sums.small_scores(con.execute(_parquet_sums.metrics_query(c)).fetchall())
 
 
 def test_repeats_are_found_past_64_metrics(tmp_path: Path) -> None:
@@ -109,3 +146,76 @@ def test_integer_ids_and_epochs_repeat_as_in_the_rows_reader(tmp_path: Path) -> 
     for read in (lambda: parquet.aggregates([(target, "p")]), lambda: rows.exact_aggregates(jsonl, "p")):
         with pytest.raises(OutputError, match="sample_id '?7'? appears twice for metric 'm'"):
             read()
+
+
+# Rows with epochs: a few samples, each named in one cluster, scored in one epoch or several.
+_EPOCH_ROW = st.fixed_dictionaries(
+    {
+        "metric": st.sampled_from(["a", "b"]),
+        "score": st.one_of(st.none(), st.sampled_from([0.0, 1.0, 0.5, math.nan, 2.0**-70])),
+        "sample_id": st.one_of(st.none(), st.sampled_from(["s1", "s2", "s3", "s4", ""])),
+        "epoch": st.one_of(st.none(), st.integers(1, 3)),
+    }
+)
+
+
+def _one_cluster_a_sample(table: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The rows less repeats of (metric, sample, epoch), each sample in the cluster its id
+    names (s4 in none), so that every path reads them without an input error."""
+    seen: set[tuple[object, ...]] = set()
+    kept = []
+    for row in table:
+        sample = row["sample_id"]
+        if sample:
+            key = (row["metric"], sample, row["epoch"] or None)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append({**row, "cluster": f"c{sample}" if sample and sample != "s4" else None})
+    return kept
+
+
+@pytest.mark.parametrize("share", [0.0, 2.0], ids=["every sample reduced", "several apart"])
+@settings(max_examples=40, deadline=None)
+@given(table=st.lists(_EPOCH_ROW, min_size=1, max_size=30))
+def test_epochs_reduce_alike_all_at_once_or_only_where_several(
+    tmp_path_factory: pytest.TempPathFactory, share: float, table: list[dict[str, object]]
+) -> None:
+    """Rows with epochs give the rows reader's sums whether every sample is reduced or only
+    the samples scored in several epochs are, the rest summed as rows."""
+    folder = tmp_path_factory.mktemp("epochs")
+    types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR", "epoch": "INTEGER",
+             "cluster": "VARCHAR"}  # fmt: skip
+    jsonl, target = write(folder, _one_cluster_a_sample(table), types)
+    want = rows.exact_aggregates(jsonl, "p")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parquet, "SEVERAL_SHARE", share)
+        assert parquet.aggregates([(target, "p")]) == want
+
+
+@pytest.mark.parametrize("epochs", [False, True])
+def test_ids_that_only_share_a_hash_are_no_repeat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epochs: bool
+) -> None:
+    """The repeat check groups samples by the hash of their ids; where it sees a repeat that is
+    not one (as two ids of one hash would look), the exact check finds none and the rows are
+    read, to the rows reader's sums."""
+    table: list[dict[str, object]] = [
+        {"metric": m, "score": (i % 3) / 2, "sample_id": f"s{i}", "epoch": 1 + i % 2}
+        for i in range(6)
+        for m in ("a", "b")
+    ]
+    types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR"}
+    if epochs:
+        types["epoch"] = "INTEGER"
+    else:
+        table = [{k: v for k, v in r.items() if k != "epoch"} for r in table]
+    jsonl, target = write(tmp_path, table, types)
+    several = _parquet_sums.several_query
+    monkeypatch.setattr(_parquet_sums, "repeats_query", lambda c, metrics: "SELECT 1")
+    monkeypatch.setattr(
+        _parquet_sums,
+        "several_query",
+        lambda c, metrics: several(c, metrics).replace("bool_or(rows <> bits)", "true"),
+    )
+    assert parquet.aggregates([(target, "p")]) == rows.exact_aggregates(jsonl, "p")

@@ -32,7 +32,7 @@ def _every_file_through_duckdb() -> Iterator[None]:
     """Small files would take the rows reader (faster there than starting DuckDB): here every
     file the engine can vouch for takes the engine path."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_rows_engine, "FROM_BYTES", 0)
+        patch.setattr(_rows_engine, "FROM_BYTES", dict.fromkeys(_rows_engine.FROM_BYTES, 0))
         yield
 
 
@@ -56,7 +56,9 @@ _ROW = st.fixed_dictionaries(
     optional={
         "sample_id": _ID,
         "epoch": st.one_of(st.none(), st.integers(1, 3)),
-        "cluster": st.one_of(st.none(), st.sampled_from(["c1", "c2", ""]), st.integers(0, 2)),
+        "cluster": st.one_of(
+            st.none(), st.sampled_from(["c1", "c2", "", 'c"3', "c\\4", "ç"]), st.integers(0, 2)
+        ),
         "model": st.sampled_from(["acme/x", None]),
     },
 )
@@ -193,7 +195,8 @@ _RAW = {
         '"s1"', '"s2"', "1", "2", "1E5", "100000.0", "true", "false", "null", '""', "[1]", "{}",
         "18446744073709551616", "-0", '"1"', "1.0", "-3", "NaN", '"a\\u0000b"',
     ],
-    "cluster": ['"c1"', '"c2"', "7", '"7"', "7.0", "true", "null", '""', "[1]", "1E5", "-1"],
+    "cluster": ['"c1"', '"c2"', "7", '"7"', "7.0", "true", "null", '""', "[1]", "1E5", "-1",
+                '"c\\"1"', '"c\\n1"', '"c\\u00e71"', '"\\u0063\\u0031"'],
     "epoch": ["1", "2", "0", "null", "false", "true", '"1"', '""', "1.0", "[]", '"a"', "-1", "0.0"],
     "model": ['"acme/x"', '"acme/y"', "5", "null", '""', "true"],
 }  # fmt: skip
@@ -204,7 +207,8 @@ _VOUCHED = {
               "null", '""', "1099511627775", "-2.5e-7"],
     "sample_id": ['"s1"', '"s2"', "1", "2", "null", '""', "18446744073709551616", "-0", '"1"',
                   "-3", '"a\\u0000b"'],
-    "cluster": ['"c1"', '"c2"', "7", '"7"', "null", '""', "-1"],
+    "cluster": ['"c1"', '"c2"', "7", '"7"', "null", '""', "-1", '"c\\"1"', '"c\\n1"',
+                '"c\\u00e71"', '"\\u0063\\u0031"'],
     "epoch": ["1", "2", "0", "null", "false", '"1"', '""', "-1"],
     "model": ['"acme/x"', "5", "null", '""', "true"],
 }  # fmt: skip
@@ -230,6 +234,12 @@ _ODD_LINES = [
     '\ufeff{"metric": "a", "score": 1}', '{"metric": "a", "score": 1, "x": +Infinity}',
     '{"metric": "a", "score": 1, "x": ' + "[" * 1500 + "]" * 1500 + "}",
     '{"metric": "a", "score": 1, "x": ' + "9" * 5000 + "}",
+    '{"metric": "a", "score": 1, "x": NAN}', '{"metric": "a", "score": 1, "x": [1, nAn]}',
+    '{"metric": "a", "score": INF}', '{"metric": "a", "score": -Inf}',
+    '{"metric": "a", "score": 1, "x": iNfInItY}', '{"metric": "a", "score": 1, "x": -NaN}',
+    '{"metric": "a", "score": 1, "x": [1 , ]}', '{"metric": "a", "score": 1 ,\t}',
+    ' \x0b {"metric": "a", "score": 1}', '{"metric": "a", "score": 1}\x0c',
+    '{"metric": "a", "model": nan, "score": 1}',
     # What only looks so: the same outcome either way.
     '{"metric": "inference/nan", "score": 1, "x": "note: inf"}',
     '{"metric": "a", "score": 1, "x": [NaN, -Infinity]}',
@@ -332,12 +342,51 @@ def test_each_known_odd_json_line_ends_as_the_pure_reader_does(tmp_path: Path, o
     assert _outcome(path, note=False) == _pure_outcome(path, note=False)
 
 
+# Every control character, the byte-order mark and two other odd spaces, at a line's start and
+# end (where DuckDB trims what it takes for whitespace), between tokens and inside a string.
+_PLACES = {
+    "start": '{c}{{"metric": "a", "score": 1}}', "end": '{{"metric": "a", "score": 1}}{c}',
+    "token": '{{"metric":{c} "a", "score": 1}}', "string": '{{"metric": "a{c}", "score": 1}}',
+}  # fmt: skip
+_CHARS = [chr(k) for k in (*range(32), 127, 0xFEFF, 0x2028, 0xA0) if chr(k) != "\n"]
+
+
+@pytest.mark.parametrize("char", _CHARS, ids=[f"U+{ord(c):04X}" for c in _CHARS])
+def test_each_odd_character_ends_as_the_pure_reader_does(tmp_path: Path, char: str) -> None:
+    """A control character (or an odd space) anywhere in a line: the engine path gives the
+    pure reader's sums or error, wherever it stands."""
+    for place, line in _PLACES.items():
+        path = tmp_path / f"{place}.jsonl"
+        lines = ['{"metric": "a", "score": 1}', line.format(c=char), '{"metric": "a", "score": 0}']
+        path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+        assert _outcome(path, note=False) == _pure_outcome(path, note=False), place
+
+
 @pytest.mark.parametrize("odd", _CSV_ODD_LINES, ids=range(len(_CSV_ODD_LINES)))
 def test_each_known_odd_csv_line_ends_as_the_pure_reader_does(tmp_path: Path, odd: str) -> None:
     """Each CSV line the two readers are known to read apart, between two plain rows."""
     path = tmp_path / "rows.csv"
     path.write_text(f"metric,score\na,1\n{odd}\nb,0\n", encoding="utf-8", newline="")
     assert _outcome(path, note=False) == _pure_outcome(path, note=False)
+
+
+def test_keys_are_named_as_the_rows_reader_names_them(tmp_path: Path) -> None:
+    """Metrics, clusters and models grouped by their JSON texts get the names the rows reader
+    gives them: escaped or not, a string or an integer's digits, one key however it is written."""
+    lines = [
+        '{"metric": "a\\"b", "score": 1, "cluster": "c\\"1", "model": "m\\\\x"}',
+        '{"metric": "\\u0061\\"b", "score": 0, "cluster": "\\u0063\\"1", "model": "m\\\\x"}',
+        '{"metric": "a\\"b", "score": 0.5, "cluster": "c\\n1"}',
+        '{"metric": "é", "score": 1, "cluster": 7, "sample_id": 3}',
+        '{"metric": "\\u00e9", "score": 0, "cluster": "7", "sample_id": "4"}',
+    ]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    got = _rows_engine.aggregates(path, "rows.x")
+    assert got is not None and got == _pure_outcome(path, note=False)
+    assert set(got.metrics) == {'a"b', "é"} and got.model == "m\\x"
+    assert set(got.metrics['a"b'].clusters) == {'c"1', "c\n1"}
+    assert set(got.metrics["é"].clusters) == {"7"}
 
 
 def test_a_value_the_engine_cannot_vouch_for_is_read_by_the_exact_reader(tmp_path: Path) -> None:
@@ -360,13 +409,27 @@ def test_a_repeated_sample_is_named_by_line_though_duckdb_found_it(tmp_path: Pat
     assert str(caught.value) == "rows.csv:4: sample_id 's1' appears twice for metric 'a'"
 
 
-def test_a_small_file_takes_the_rows_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Below FROM_BYTES the rows reader is faster than starting DuckDB: the engine declines."""
-    path = tmp_path / "rows.jsonl"
-    path.write_text('{"metric": "a", "score": 1}\n')
-    assert _rows_engine.aggregates(path, "rows.jsonl") is not None
-    monkeypatch.setattr(_rows_engine, "FROM_BYTES", path.stat().st_size + 1)
-    assert _rows_engine.aggregates(path, "rows.jsonl") is None
+@pytest.mark.parametrize(
+    ("kind", "name", "text"),
+    [
+        ("csv", "rows.csv", "metric,score\na,1\n"),
+        ("jsonl", "rows.jsonl", '{"metric": "a", "score": 1}\n'),
+        ("epochs", "rows.jsonl", '{"metric": "a", "score": 1, "sample_id": "s", "epoch": 1}\n'),
+    ],
+)
+def test_a_small_file_takes_the_rows_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, name: str, text: str
+) -> None:
+    """Below its kind's FROM_BYTES the rows reader is faster than DuckDB: the engine declines.
+    A JSON lines file whose first lines name an epoch is of the kind "epochs"."""
+    path = tmp_path / name
+    path.write_text(text)
+    size = path.stat().st_size
+    others = {k: v for k, v in _rows_engine.FROM_BYTES.items() if k != kind}
+    monkeypatch.setattr(_rows_engine, "FROM_BYTES", {**others, kind: size})
+    assert _rows_engine.aggregates(path, name) is not None
+    monkeypatch.setattr(_rows_engine, "FROM_BYTES", {**others, kind: size + 1})
+    assert _rows_engine.aggregates(path, name) is None
 
 
 def test_without_duckdb_the_pure_reader_reads_the_rows(tmp_path: Path, no_duckdb: Any) -> None:

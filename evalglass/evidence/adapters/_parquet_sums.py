@@ -1,17 +1,22 @@
-"""The DuckDB queries that reduce a table of generic rows (the view `scores`) to `Aggregates`, in
-few passes and little arithmetic a row; and the assembly of their results.
+"""The DuckDB queries that reduce a table of generic rows (the view `scores`, or another view of
+the same columns) to `Aggregates`, in few passes and little arithmetic a row; and the assembly
+of their results.
 
 Builds SQL text and reads result rows; the connection is the caller's. The numbers are those of
 `evalglass sql` (docs/scale.md), which the tests check, but arranged for speed: the full
 statistics per metric and whether a row names a cluster, where grouping is cheap; only n and Σq
-per metric and cluster, where the groups are many; Σq and Σq² from integer limbs summed as
-BIGINT into HUGEINT, never DECIMAL arithmetic a row; columns used as stored where their type
-allows, since a cast or a string function a row costs more than the sums.
+per metric and cluster, where the groups are many, from 26-bit limbs summed as DOUBLE (exact in
+groups below `LIMB_ROWS` rows, which the caller checks); Σq² from integer limbs summed as BIGINT
+into HUGEINT, never DECIMAL arithmetic a row; columns used as stored where their type allows,
+since a cast or a string function a row costs more than the sums.
 """
 
 from __future__ import annotations
 
+import json
+import operator
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 import attrs
@@ -32,6 +37,12 @@ SQUARES = (
 _FEW = 1 << 21
 # A bit a metric in one 64-bit mask: more metrics than this are looked up in an ENUM instead.
 _MASK = 64
+# A DOUBLE holds every integer below 2^53 exactly, so DuckDB's sum of integers each below 2^26 in
+# magnitude is exact, in whatever order it adds them, over fewer than this many of them. DuckDB
+# sums DOUBLE about twice as fast as it sums BIGINT into HUGEINT.
+LIMB_ROWS = 1 << 27
+# Below this magnitude, q = trunc(|score| · 2^64) has no bits from 2^78 up.
+_SMALL = 2.0**14
 
 
 def quoted(text: str) -> str:
@@ -44,6 +55,9 @@ class Columns:
     the type the statistics need (the column itself when it already is)."""
 
     types: Mapping[str, str]
+    # Whether metric, cluster and model hold JSON texts (JSON lines as DuckDB wrote each value
+    # back, one text for one value), named by decoding them once grouped, not a row at a time.
+    json: bool = False
 
     def has(self, column: str) -> bool:
         return column in self.types
@@ -74,6 +88,12 @@ class Columns:
             else self._as("sample_id", "VARCHAR")
         )
 
+    def name(self, key: str) -> str:
+        """The name a metric, cluster or model key stands for."""
+        if not self.json:
+            return key
+        return key[1:-1] if "\\" not in key else str(json.loads(key))
+
     @property
     def epoch(self) -> str:
         """An epoch as grouped: '' for none (null, 0, false, empty), as the rows reader reads it."""
@@ -88,10 +108,27 @@ class Columns:
 
 
 def metrics_query(c: Columns) -> str:
-    """Each metric, its rows and about how many distinct scores it has (which decides whether
-    `moments_query` counts each distinct score first)."""
-    return (f"SELECT {c.metric} AS metric, count(*), approx_count_distinct({c.score}) "
-            "FROM scores GROUP BY metric")  # fmt: skip
+    """Each metric: its rows, about how many distinct scores it has (which decides whether
+    `moments_query` counts each distinct score first), how many of its rows name no cluster,
+    and its least and greatest score (NaN the greatest)."""
+    loose = "count(*)"
+    if c.has("cluster"):
+        loose = f"count(*) - count(NULLIF({c.cluster}, ''))"
+    return (f"SELECT {c.metric} AS metric, count(*), approx_count_distinct({c.score}), {loose}, "
+            f"min({c.score}), max({c.score}) FROM scores GROUP BY metric")  # fmt: skip
+
+
+def loose_rows(counts: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether some row of `metrics_query`'s counts names no cluster."""
+    return any(row[3] for row in counts)
+
+
+def small_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether every score is known to lie below 2^14 in magnitude (or is null), so that the
+    top 26-bit limb of q is zero."""
+    return all(
+        row[4] is None or -_SMALL < row[4] and row[5] < _SMALL for row in counts
+    )  # fmt: skip
 
 
 def few_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
@@ -103,36 +140,74 @@ def few_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
     return 2 * distinct <= _FEW and 8 * distinct <= rows
 
 
-def refuse_blank(metrics: Sequence[str | None], shown: str) -> list[str]:
-    """The metrics named, sorted; a row without one is an input error."""
+def refuse_blank(metrics: Sequence[str | None], shown: str, c: Columns) -> list[str]:
+    """The metrics' keys, sorted; a row without a metric is an input error, and so, in JSON
+    lines, is a metric that is not a string."""
     if any(m is None or m == "" for m in metrics):
         raise OutputError(shown, "metric: expected a non-empty string (a row has none)")
+    if c.json and any(m == '""' or not m.startswith('"') for m in metrics if m):
+        raise OutputError(shown, "metric: expected a non-empty string")
     return sorted(m for m in metrics if m)
 
 
-def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
-    """One row if some metric scores a sample (and epoch) twice, none otherwise.
+def named_sample(c: Columns) -> str:
+    """Whether a row names a sample (null and '' name none)."""
+    if c.types["sample_id"] in _INTEGERS:
+        return "sample_id IS NOT NULL"
+    return f"{c.sample} <> ''"
+
+
+def _per_sample(c: Columns, metrics: Sequence[str]) -> str:
+    """Each sample (by the hash of its id) and epoch: its rows and how many distinct metrics
+    they name, as `rows` and `bits`; they differ where a metric may score the sample twice.
 
     Grouped by sample rather than by sample and metric (far fewer groups): each of a sample's
     rows sets its metric's bit, and a metric scored twice sets a bit already set, so the
     sample has more rows than bits. Up to 64 metrics share one mask; more are grouped 64 at a
-    time by their place in an ENUM of the metrics."""
+    time by their place in an ENUM of the metrics. An id's 64-bit hash groups faster than the
+    id; two ids of one hash share a group, where a metric scoring both looks like a repeat,
+    which `repeated_query` then looks for exactly."""
     listed = ", ".join(map(quoted, metrics))
     if len(metrics) <= _MASK:
         number, part = f"list_position([{listed}], {c.metric}) - 1", ""
     else:
         number, part = f"enum_code(CAST({c.metric} AS ENUM({listed})))", ", k // 64"
-    return f"""SELECT 1 FROM (
-  SELECT {c.sample} AS id, {c.epoch} AS ep, {number} AS k FROM scores
-)
-GROUP BY id, ep{part}
-HAVING id IS NOT NULL AND CAST(id AS VARCHAR) <> ''
-  AND count(*) <> bit_count(bit_or(CAST(1 AS UBIGINT) << CAST(k % 64 AS INTEGER)))
-LIMIT 1"""
+    epoch = (", ep", f", {c.epoch} AS ep") if c.has("epoch") else ("", "")
+    return f"""SELECT id{epoch[0]}, count(*) AS rows,
+  bit_count(bit_or(CAST(1 AS UBIGINT) << CAST(k % 64 AS INTEGER))) AS bits
+FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
+GROUP BY id{epoch[0]}{part}"""
+
+
+def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
+    """One row if some metric may score a sample (and epoch) twice, none otherwise."""
+    return f"SELECT 1 FROM ({_per_sample(c, metrics)}) WHERE rows <> bits LIMIT 1"
+
+
+SEVERAL = "evalglass_several"
+
+
+def several_query(c: Columns, metrics: Sequence[str]) -> str:
+    """The table `SEVERAL` of the samples (by the hash of their ids) scored in more than one
+    epoch, with their rows, and of any some metric may score twice in one epoch (`repeated`).
+    Rows with epochs are mostly of samples scored once, which need no reducing."""
+    return f"""CREATE OR REPLACE TEMP TABLE {SEVERAL} AS
+SELECT id, bool_or(rows <> bits) AS repeated, sum(rows) AS rows
+FROM ({_per_sample(c, metrics)})
+GROUP BY id HAVING count(DISTINCT ep) > 1 OR bool_or(rows <> bits)"""
+
+
+def split_by_epochs(c: Columns) -> tuple[str, str]:
+    """Views of the rows of samples scored in one epoch and of those in several (`SEVERAL`)."""
+    on = f"ON hash({c.sample}) = {SEVERAL}.id"
+    return (
+        f"CREATE OR REPLACE TEMP VIEW evalglass_once AS SELECT scores.* FROM scores ANTI JOIN {SEVERAL} {on}",
+        f"CREATE OR REPLACE TEMP VIEW evalglass_epochs AS SELECT scores.* FROM scores SEMI JOIN {SEVERAL} {on}",
+    )
 
 
 def repeated_query(c: Columns) -> str:
-    """The first (metric, sample id) scored twice: run only once one is known to exist."""
+    """The first (metric, sample id) scored twice, if any: run only once one may exist."""
     return f"""SELECT {c.metric} AS metric, CAST({c.sample} AS VARCHAR) AS id FROM scores
 WHERE sample_id IS NOT NULL AND CAST(sample_id AS VARCHAR) <> ''
 GROUP BY metric, id, {c.epoch} HAVING count(*) > 1 ORDER BY metric, id LIMIT 1"""
@@ -161,14 +236,19 @@ def models_query(c: Columns, every: bool = False) -> str:
     return "SELECT DISTINCT model FROM scores LIMIT 4"
 
 
-def moments_query(c: Columns, few: bool = False) -> str:
-    """Per metric and whether the row names a cluster: counts, range, Σq and Σq².
+def moments_query(
+    c: Columns, few: bool = False, source: str = "scores", some_loose: bool = True
+) -> str:
+    """Per metric and whether the row names a cluster: counts, range, Σq and Σq² (where no row
+    names none, `some_loose` false, that need not be asked a row).
 
     Each finite score below ±2^40 is split exactly into four 26-bit limbs of |q| (q < 2^104),
     l3·2^78 + l2·2^52 + l1·2^26 + l0, by scaling and flooring doubles (each step exact). With
     `few`, rows are first counted per distinct score (w), and each sum is weighted by w."""
     loose = f"({c.cluster} IS NULL OR {c.cluster} = '')" if c.has("cluster") else "true"
-    rows = f"SELECT {c.metric} AS metric, {loose} AS loose, {c.score} AS score FROM scores"
+    if not some_loose:
+        loose = "false"
+    rows = f"SELECT {c.metric} AS metric, {loose} AS loose, {c.score} AS score FROM {source}"
     if few:
         rows = f"SELECT metric, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
 
@@ -216,14 +296,15 @@ def split(rows: str) -> str:
         FROM ({rows}))))"""
 
 
-def epochs_query(c: Columns) -> str:
+def epochs_query(c: Columns, source: str = "scores") -> str:
     """Rows with epochs, in one pass: each sample's rows reduced to one (rows naming no sample
     are samples of their own), then the moments per metric and whether the sample names a
     cluster, and n and Σq per metric and cluster, from one aggregation per metric and cluster
     (rolled up per metric, rather than aggregated twice as grouping sets would). The result
-    rows are those of `moments_query` and `clusters_query` together, told apart by
-    `whole` (1: a moments row, whose `cluster` is null), each with how many samples' rows name
-    more than one cluster (or a cluster on some and none on others): `split`.
+    rows are those of `moments_query` and of `clusters_query` (`n`, `total_high`,
+    `total_low`) together, told apart by `whole` (1: a moments row, whose `cluster` is null),
+    each with how many samples' rows name more than one cluster (or a cluster on some and none
+    on others): `split`.
 
     A sample's value is v = trunc(Σq / k) over its k scored rows, then split into the moments'
     four 26-bit limbs, so that Σv and Σv² are BIGINT limbs summed into HUGEINT as without
@@ -247,7 +328,7 @@ def epochs_query(c: Columns) -> str:
     nulls, nulls7 = ", ".join(["NULL"] * 6), ", ".join(["NULL"] * len(SQUARES))
     # Written out in both branches: a CTE read twice would be materialised, every row of it.
     rows = (f"(SELECT {c.metric} AS metric, {sample} AS sample, {cluster} AS cluster, "
-            f"{c.score} AS score FROM scores)")  # fmt: skip
+            f"{c.score} AS score FROM {source})")  # fmt: skip
     return f"""WITH evalglass_samples AS (
   SELECT metric, min(cluster) AS cluster, count(score) AS k, count_if({bad}) AS bad,
     count_if({beyond}) AS oor, min({finite}) AS low, max({finite}) AS high, sum({q}) AS t,
@@ -275,38 +356,65 @@ evalglass_clusters AS (
     {squares},
     count_if(split) AS split
   FROM evalglass_split GROUP BY metric, cluster)
-SELECT metric, cluster IS NULL AS loose, sum(n), sum(missing), sum(nonfinite),
-  sum(out_of_range), sum(nonbinary), min(low), max(high), sum(total_high), sum(total_low),
-  {rolled}, NULL, 1 AS whole, sum(split)
+SELECT metric, cluster IS NULL AS loose, sum(n) AS n, sum(missing), sum(nonfinite),
+  sum(out_of_range), sum(nonbinary), min(low), max(high), sum(total_high) AS total_high,
+  sum(total_low) AS total_low, {rolled}, CAST(NULL AS VARCHAR) AS cluster, 1 AS whole,
+  sum(split) AS split
 FROM evalglass_clusters GROUP BY metric, loose
 UNION ALL
 SELECT metric, false, n, {nulls}, total_high, total_low, {nulls7}, cluster, 0, 0
 FROM evalglass_clusters WHERE cluster IS NOT NULL"""
 
 
-def clusters_query(c: Columns, finite: bool) -> str:
-    """Per metric and cluster as stored: n and Σq, from two 52-bit limbs of |q|. The groups are
-    many, so they carry the fewest sums; the groups of no cluster (null, '') are dropped by
-    the caller rather than tested a row. `finite`: every score is known finite and in range."""
-    high = "CAST(floor(a) * sign(score) AS BIGINT)"
-    low = "CAST(floor((a - floor(a)) * 4503599627370496.0) * sign(score) AS BIGINT)"
-    if not finite:
-        high, low = f"CASE WHEN {_OK} THEN {high} END", f"CASE WHEN {_OK} THEN {low} END"
-    return f"""SELECT metric, cluster, count(score) AS n, sum(h) AS total_high, sum(l) AS total_low
-FROM (
-  SELECT metric, cluster, score, {high} AS h, {low} AS l FROM (
-    SELECT *, abs(score) * 4096.0 AS a FROM (
-      SELECT {c.metric} AS metric, {c.cluster} AS cluster, {c.score} AS score FROM scores)))
+def clusters_query(
+    c: Columns, finite: bool, wide: bool = False, source: str = "scores", small: bool = False
+) -> str:
+    """Per metric and named cluster as stored: n and Σq, as `per_metric` gathers them. The
+    groups are many, so they carry the fewest sums: the four 26-bit limbs of |q|, signed, each
+    summed as DOUBLE, exact in groups of fewer than `LIMB_ROWS` rows (the caller checks n),
+    the top one left out where every score is `small` (`small_scores`); `wide`, two 52-bit
+    limbs summed as BIGINT into HUGEINT, exact in any group. `finite`: every score is known
+    finite and in range."""
+    parts: tuple[str, ...]
+    if wide:
+        parts = ("floor(a)", "floor((a - floor(a)) * 4503599627370496.0)")
+        kind, scaled, total = "BIGINT", "abs(score) * 4096.0", "sum(d{k})"
+    else:
+        limb = "floor((t1 - floor(t1)) * 67108864.0)"
+        parts = ("floor(t3)", "floor(t2)", "floor(t1)", limb)[1 if small else 0 :]
+        # Each sum an integer below 2^53: as BIGINT, which Python takes faster than HUGEINT.
+        kind, scaled, total = "DOUBLE", "abs(score) * 0.00006103515625", "CAST(sum(d{k}) AS BIGINT)"
+    sums = ", ".join(f"{total.format(k=k)} AS s{k}" for k in range(len(parts)))
+    limbs = ", ".join(
+        f"CASE WHEN {_OK} THEN CAST({e} * sign(score) AS {kind}) END AS d{k}"
+        if not finite
+        else f"CAST({e} * sign(score) AS {kind}) AS d{k}"
+        for k, e in enumerate(parts)
+    )
+    groups = f"""SELECT metric, cluster, count(score) AS n, {sums} FROM (
+  SELECT metric, cluster, score, {limbs} FROM (
+    SELECT *, (t2 - floor(t2)) * 67108864.0 AS t1 FROM (
+      SELECT *, (t3 - floor(t3)) * 67108864.0 AS t2 FROM (
+        SELECT *, {scaled} AS t3, t3 AS a FROM (
+          SELECT {c.metric} AS metric, {c.cluster} AS cluster, {c.score} AS score
+          FROM {source})))))
 GROUP BY metric, cluster"""
+    return per_metric(groups, len(parts), c)
 
 
-def assemble_epochs(
-    rows: Sequence[tuple[Any, ...]], model: str | None, source: str
-) -> aggregate.Aggregates:
-    """`Aggregates` from the result of `epochs_query` (none of whose samples is split)."""
-    moments = [row[:18] for row in rows if row[19]]
-    clusters = [(row[0], row[18], row[2], row[9], row[10]) for row in rows if not row[19]]
-    return assemble(moments, clusters, model, source)
+def per_metric(groups: str, limbs: int, c: Columns) -> str:
+    """The rows of the query `groups` (metric, cluster, n, and Σq as the limb sums `s0` …, the
+    most significant first, each 26 bits above the next, or two, 52 bits apart), those of a
+    named cluster with scores, gathered per metric into lists: a few Python objects a cluster
+    rather than a row of them, and each cluster named as its key stands for."""
+    label = "cluster"
+    if c.json:
+        label = "CASE WHEN contains(cluster, '\\') THEN cluster ->> '$' ELSE cluster[2:-2] END"
+    sums = ", ".join(f"list(coalesce(s{k}, 0)) AS s{k}" for k in range(limbs))
+    return f"""SELECT metric, list({label}) AS clusters, list(n) AS ns, {sums}
+FROM ({groups})
+WHERE n > 0 AND cluster IS NOT NULL AND CAST(cluster AS VARCHAR) <> ''
+GROUP BY metric"""
 
 
 def assemble(
@@ -314,12 +422,15 @@ def assemble(
     clusters: Sequence[tuple[Any, ...]],
     model: str | None,
     source: str,
+    c: Columns,
 ) -> aggregate.Aggregates:
-    """`Aggregates` from the results of `moments_query` and `clusters_query`."""
+    """`Aggregates` from the moments (`moments_query`, or the whole rows of `epochs_query`) and
+    the clusters (`per_metric`), each metric named as its key stands for."""
     totals: dict[str, aggregate.Moments] = {}
     squares: dict[str, int] = {}
+    name = c.name
     for row in moments:
-        metric, loose, low, high = row[0], row[1], row[7], row[8]
+        metric, loose, low, high = name(row[0]), row[1], row[7], row[8]
         # A sum or a count_if over nulls alone is null.
         n, missing, nonfinite, out_of_range, nonbinary, high_sum, low_sum = (
             v or 0 for v in row[2:7] + row[9:11]
@@ -333,9 +444,12 @@ def assemble(
         totals[metric] = totals[metric] + part if metric in totals else part
         squares[metric] = squares.get(metric, 0) + (0 if loose else square)
     named: dict[str, dict[str, aggregate.ClusterSums]] = {metric: {} for metric in totals}
-    for metric, cluster, n, high_sum, low_sum in clusters:
-        if cluster is not None and cluster != "" and n:
-            named[metric][cluster] = (n, ((high_sum or 0) << 52) + (low_sum or 0))
+    for metric, labels, ns, *limbs in clusters:
+        step = 52 if len(limbs) == 2 else 26
+        sums = limbs[0]
+        for limb in limbs[1:]:
+            sums = map(operator.add, map(operator.lshift, sums, repeat(step)), limb)
+        named[name(metric)] = dict(zip(labels, zip(ns, sums)))
     return aggregate.Aggregates(
         source=source,
         model=model,

@@ -1,13 +1,14 @@
 """Generic rows in JSONL or CSV reduced by DuckDB when the `parquet` extra is installed: the file
-is read once into typed columns, every value checked to be one the rows reader reads the same
-way, then reduced by the Parquet path's queries, so the three formats give the same numbers.
+is read once into a table of typed columns, every value checked to be one the rows reader reads
+the same way, then reduced by the Parquet path's queries, so the three formats give the same
+numbers.
 
 DuckDB's readers take some values the rows reader refuses or reads otherwise (a number as a
-metric becomes text, `true` as an id becomes "true", `nan` is a number). So each column is read
-as raw JSON (or CSV text) and typed here by the rows reader's rules; a value outside what these
-rules cover, any error of DuckDB's, or any input error the queries find gives None, and the
-caller reads the file with the exact reader, which names the line. Must not decide anything the
-rows reader would decide otherwise.
+metric becomes text, `true` as an id becomes "true", `nan` is a number). So each JSON column is
+read as raw JSON (each CSV cell as text) and typed here by the rows reader's rules; a value
+outside what these rules cover, any error of DuckDB's, or any input error the queries find gives
+None, and the caller reads the file with the exact reader, which names the line. Must not decide
+anything the rows reader would decide otherwise.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters import parquet
 
-_LIMIT = int(aggregate.LIMIT)
-# Files smaller than this are read faster by the rows reader than DuckDB starts and writes its
-# typed copy (measured: about even at 100,000 rows, 10 MB; a quarter less CPU at a million).
-FROM_BYTES = 16 << 20
+# Files smaller than this are read faster by the rows reader than by DuckDB, which starts,
+# scans the lines and loads a table first. Measured in CPU against the rows reader: CSV about
+# even at 4 MB; JSON lines with epochs (which the rows reader keeps a sample at a time) ahead
+# from below 34 MB; plain JSON lines, which the rows reader takes a block at a time, even near
+# 60 MB. Which kind a JSON lines file is, is told from its first lines.
+FROM_BYTES = {"csv": 4 << 20, "epochs": 16 << 20, "jsonl": 64 << 20}
+_HEAD = 1 << 16
 _COLUMNS = ("metric", "score", "sample_id", "cluster", "model", "epoch")
 # The non-finite literals Python's json module accepts; DuckDB accepts more spellings (`nan`).
 _NONFINITE = "('NaN', 'Infinity', '-Infinity')"
@@ -36,6 +40,7 @@ _NONFINITE = "('NaN', 'Infinity', '-Infinity')"
 # spellings, in any case, are handled beside it.
 _DECIMAL = r"'^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'"
 _CSV_NONFINITE = "('nan', '+nan', '-nan', 'inf', '+inf', '-inf', 'infinity', '+infinity', '-infinity')"
+_ROWS = "evalglass_rows"
 
 
 def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
@@ -45,7 +50,10 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
     file, and names the line)."""
     try:
         found = os.stat(path)
-        if not stat.S_ISREG(found.st_mode) or found.st_size < FROM_BYTES:
+        if not stat.S_ISREG(found.st_mode) or found.st_size < min(FROM_BYTES.values()):
+            return None
+        table = path.suffix.lower() == ".csv"
+        if found.st_size < FROM_BYTES["csv" if table else _kind(path)]:
             return None
         import duckdb  # noqa: F401  (only whether it is there)
     except (ImportError, OSError):
@@ -55,18 +63,29 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
             return None
         with parquet.connected(shown) as (con, placed):
             [link] = placed.paths([(path, shown)])
-            if path.suffix.lower() == ".csv":
+            if table:
                 source = _csv_source(path, link)
                 if source is None:
                     return None
             else:
                 if _json_suspect(con, link):
                     return None
+                parquet.trim(con)
                 source = _json_source(link)
-            _load(con, source, placed.folder)
-            return parquet.reduce_scores(con, shown)
+            _load(con, source)
+            sums = parquet.reduce_scores(con, shown, not table, lambda: _unload(con))
     except (OutputError, OSError, UnicodeDecodeError, csv.Error):
         return None
+    # A score beyond the exact range is an input error, which the rows reader names by line.
+    if any(m.moments.out_of_range for m in sums.metrics.values()):
+        return None
+    return sums
+
+
+def _kind(path: Path) -> str:
+    """"epochs" where the first lines of a JSON lines file name an epoch, else "jsonl"."""
+    with open(path, "rb") as stream:
+        return "epochs" if b'"epoch"' in stream.read(_HEAD) else "jsonl"
 
 
 def _starts_with_bom(path: Path) -> bool:
@@ -77,18 +96,24 @@ def _starts_with_bom(path: Path) -> bool:
 
 
 # Whether a line may hold what DuckDB's JSON reader takes and Python's json (the rows reader)
-# refuses, anywhere in the line, in a column evalglass reads or not: a control character outside
-# JSON's whitespace (DuckDB skips a vertical tab), a byte-order mark, a trailing comma, `nan` or
-# `inf` in any spelling but Python's `NaN`, `Infinity`, `-Infinity`, nesting too deep for
-# Python's parser, an integer of more digits than Python converts. Each test may also match a
-# string that only looks so (then the rows reader reads the file: slower, never otherwise).
-_ODD = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x{feff}]|,\s*[\]}]"
+# refuses, anywhere in the line, in a column evalglass reads or not: a vertical tab or form feed
+# (DuckDB trims them off a line's ends, as whitespace), a byte-order mark, a trailing comma,
+# `nan` or `inf` in any spelling but Python's `NaN`, `Infinity`, `-Infinity`, nesting too deep
+# for Python's parser, an integer of more digits than Python converts. Each test may also match
+# a string that only looks so (then the rows reader reads the file: slower, never otherwise).
+# A regular expression a line costs DuckDB more than the rest of the scan unless it opens with
+# one fixed character (in either case), as these do: every spelling of nan or inf holds an `n`
+# followed by `an` or `f`, and only such lines are tested closely. 8 MiB buffers: smaller cost
+# more CPU (2 MiB: three times the scan), larger more memory (the default: 50 MB more).
 _SPELLED = r"[:,\[]\s*[-+]?(?i:nan|inf)"
 _PYTHONS = r"[:,\[]\s*(NaN|-?Infinity)"
 _SUSPECT = f"""SELECT 1 FROM read_csv(?, columns = {{'line': 'VARCHAR'}}, header = false,
-  auto_detect = false, delim = ?, quote = '', escape = '', strict_mode = true)
-WHERE regexp_matches(line, '{_ODD}|(?i:nan|inf)') AND (regexp_matches(line, '{_ODD}')
-    OR len(regexp_extract_all(line, '{_SPELLED}')) <> len(regexp_extract_all(line, '{_PYTHONS}')))
+  auto_detect = false, delim = ?, quote = '', escape = '', strict_mode = true,
+  buffer_size = 8388608)
+WHERE contains(line, chr(11)) OR contains(line, chr(12)) OR contains(line, chr(65279))
+  OR regexp_matches(line, ',\\s*[\\]}}]')
+  OR regexp_matches(line, '(?i)n(?:an|f)')
+    AND len(regexp_extract_all(line, '{_SPELLED}')) <> len(regexp_extract_all(line, '{_PYTHONS}'))
   OR strlen(line) >= 200 AND (strlen(line) - strlen(translate(line, '[{{', '')) >= 200
     OR strlen(line) >= 4000 AND list_max(list_transform(regexp_extract_all(line, '[0-9]+'),
       lambda d: strlen(d))) >= 4000)
@@ -102,18 +127,21 @@ def _json_suspect(con: Any, link: str) -> bool:
     return con.execute(_SUSPECT, [link, "\x1f"]).fetchone() is not None
 
 
-def _json_source(link: str) -> str:
-    """The rows, each column as a JSON value, and whether every value is one vouched for.
+def _json_source(link: str) -> tuple[str, str]:
+    """The rows, each column typed from its JSON text, and the condition that a row's values
+    are ones vouched for.
 
-    A value's JSON type is told by its text's first character (a string opens with a quote, a
-    number with a digit or a minus), cheaper than asking DuckDB's JSON functions, which parse
-    the value again; a string is unquoted by cutting its quotes when it holds no escape."""
+    DuckDB writes each JSON value back as one text for one value (a string with only the
+    escapes JSON needs, a number as read), so a string's text is its key as it stands: metric,
+    cluster and model are named by decoding their texts once grouped (`Columns.json`), not a
+    row at a time. An integer id is keyed as the string of its digits, as the rows reader keys
+    it; a value's JSON type is told by its text's first character (a string opens with a
+    quote), cheaper than asking DuckDB's JSON functions, which parse the value again. The
+    checks that cost a function call a row run only on the rows not of the common kind (in a
+    filter, where DuckDB tests a disjunction's terms only on the rows still undecided)."""
     columns = ", ".join(f"{q.quoted(name)}: 'JSON'" for name in _COLUMNS)
     reader = (f"read_json({q.quoted(link)}, format = 'newline_delimited', compression = 'none', "
               f"columns = {{{columns}}})")  # fmt: skip
-
-    def string(t: str, column: str) -> str:
-        return f"CASE WHEN contains({t}, '\\') THEN {column} ->> '$' ELSE {t}[2:-2] END"
 
     def whole(t: str) -> str:
         """Whether the JSON number `t` is an integer: digits, no point, no exponent (DuckDB's
@@ -121,43 +149,39 @@ def _json_source(link: str) -> str:
         return (f"(TRY_CAST({t} AS HUGEINT) IS NOT NULL AND NOT contains({t}, '.') "
                 f"AND NOT contains({t}, 'e') AND NOT contains({t}, 'E'))")  # fmt: skip
 
-    def key(column: str) -> tuple[str, str]:
-        """A sample id or cluster as the rows reader keys it (a string, or an integer's
-        digits; '' and null name none), and whether it is one of these."""
-        t = f"CAST({column} AS VARCHAR)"
-        value = (f"NULLIF(CASE WHEN starts_with({t}, '\"') THEN {string(t, column)} "
-                 f"WHEN {t} <> 'null' THEN {t} END, '')")  # fmt: skip
-        ok = f"({t} IS NULL OR {t} = 'null' OR starts_with({t}, '\"') OR {whole(t)})"
+    def key(t: str, none: str = "") -> tuple[str, str]:
+        """A sample id, cluster or epoch as the rows reader keys it (a string, or an integer's
+        digits as that string; `none`, '' and null name none), and whether it is one of these."""
+        value = (f"CASE WHEN starts_with({t}, '\"') THEN NULLIF({t}, '\"\"') {none}"
+                 f"ELSE '\"' || {t} || '\"' END")  # fmt: skip
+        ok = f"({t} IS NULL OR starts_with({t}, '\"') OR {whole(t)})"
         return value, ok
 
-    m, sc, mo, ep = (f"CAST({name} AS VARCHAR)" for name in ("metric", "score", "model", "epoch"))
+    texts = ", ".join(f"CAST({name} AS VARCHAR) AS t_{name}" for name in _COLUMNS)
+    m, sc, sa, cl, mo, ep = (f"t_{name}" for name in _COLUMNS)
     number = f"TRY_CAST({sc} AS DOUBLE)"
     score = f"CASE WHEN {sc} = 'true' THEN 1.0 WHEN {sc} = 'false' THEN 0.0 ELSE {number} END"
-    sample, sample_ok = key("sample_id")
-    cluster, cluster_ok = key("cluster")
+    sample, sample_ok = key(sa)
+    cluster, cluster_ok = key(cl)
     # An epoch names one when it is truthy in Python: a non-empty string, a nonzero integer.
-    epoch = (f"NULLIF(CASE WHEN starts_with({ep}, '\"') THEN {string(ep, 'epoch')} "
-             f"WHEN {ep} NOT IN ('null', 'false', '0') THEN {ep} END, '')")  # fmt: skip
-    metric_ok = f"starts_with({m}, '\"') AND {m} <> '\"\"'"
-    # A number within the exact range, Python's spelling of a non-finite one, a boolean (true
-    # is a pass), null or an empty string (a missing sample).
-    score_ok = (f"({sc} IS NULL OR {sc} IN ('null', 'true', 'false', '\"\"') "
-                f"OR {sc} IN {_NONFINITE} OR NOT starts_with({sc}, '\"') "
-                f"AND abs({number}) < {_LIMIT})")  # fmt: skip
-    epoch_ok = (f"({ep} IS NULL OR {ep} IN ('null', 'false') OR starts_with({ep}, '\"') "
-                f"OR {whole(ep)})")  # fmt: skip
-    ok = f"{metric_ok} AND {score_ok} AND {sample_ok} AND {cluster_ok} AND {epoch_ok}"
-    return f"""SELECT {string(m, "metric")} AS metric, {score} AS score, {sample} AS sample_id,
-  {cluster} AS cluster,
-  CASE WHEN starts_with({mo}, '"') THEN {string(mo, "model")} END AS model, {epoch} AS epoch,
-  {ok} AS ok
-FROM {reader}"""
+    epoch, epoch_ok = key(ep, f"WHEN {ep} IN ('0', 'false') THEN NULL ")
+    epoch_ok = f"({epoch_ok} OR {ep} = 'false')"
+    # A number as Python's json reads it (the non-finite ones as it spells them), a boolean
+    # (true is a pass), null or an empty string (a missing sample). A metric is checked once
+    # grouped: a non-empty string.
+    score_ok = (f"(score IS NOT NULL AND (isfinite(score) OR {sc} IN {_NONFINITE}) "
+                f"OR {sc} IS NULL OR {sc} = '\"\"')")  # fmt: skip
+    rows = f"""SELECT {sc}, {sa}, {cl}, {ep}, {m} AS metric, {score} AS score,
+  {sample} AS sample_id, {cluster} AS cluster,
+  CASE WHEN starts_with({mo}, '"') AND {mo} <> '""' THEN {mo} END AS model, {epoch} AS epoch
+FROM (SELECT {texts} FROM {reader})"""
+    return rows, f"{score_ok} AND {sample_ok} AND {cluster_ok} AND {epoch_ok}"
 
 
-def _csv_source(path: Path, link: str) -> str | None:
-    """The rows of a CSV file as text, and whether every value is one vouched for; None when
-    the file holds a double quote anywhere, or its header repeats a name or lacks metric or
-    score.
+def _csv_source(path: Path, link: str) -> tuple[str, str] | None:
+    """The rows of a CSV file as text, and the condition that a row's values are ones vouched
+    for; None when the file holds a double quote anywhere, or its header repeats a name or lacks
+    metric or score.
 
     Python's csv module reads a malformed quoted field leniently (`"a" ,1` is the metric `a `)
     where DuckDB reads it otherwise, so only files without quotes are read here, with quoting
@@ -189,27 +213,26 @@ def _csv_source(path: Path, link: str) -> str | None:
     s = column("score")
     score = (f"CASE WHEN regexp_full_match({s}, {_DECIMAL}) THEN CAST({s} AS DOUBLE) "
              f"WHEN lower({s}) IN {_CSV_NONFINITE} THEN CAST(lower(ltrim({s}, '+')) AS DOUBLE) END")  # fmt: skip
-    ok = (f"{column('metric')} IS NOT NULL AND ({s} IS NULL OR regexp_full_match({s}, {_DECIMAL}) "
-          f"AND abs(CAST({s} AS DOUBLE)) < {_LIMIT} OR lower({s}) IN {_CSV_NONFINITE})")  # fmt: skip
-    return f"""SELECT {column("metric")} AS metric, {score} AS score,
+    ok = ("metric IS NOT NULL AND (t_score IS NULL OR score IS NOT NULL)")  # fmt: skip
+    rows = f"""SELECT {s} AS t_score, {column("metric")} AS metric, {score} AS score,
   NULLIF({column("sample_id")}, '') AS sample_id, NULLIF({column("cluster")}, '') AS cluster,
-  {column("model")} AS model, NULLIF({column("epoch")}, '') AS epoch, {ok} AS ok
+  {column("model")} AS model, NULLIF({column("epoch")}, '') AS epoch
 FROM {reader}"""
+    return rows, ok
 
 
-def _load(con: Any, source: str, folder: str) -> None:
-    """The rows of `source`, typed, written to a Parquet file in our private `folder` (a
-    dictionary-encoded copy: a few bytes a row, where a table in memory would hold every
-    string), and the view `scores` over it with the columns the rows name. A row not vouched
-    for stops DuckDB there, with an error."""
-    typed = os.path.join(folder, "rows.parquet")
+def _load(con: Any, source: tuple[str, str]) -> None:
+    """The rows of `source` (a query and the condition its rows must meet), typed, in a table
+    of our own, and the view `scores` over it with the columns the rows name: read once, where
+    each of the queries after would read the file again. A row not vouched for stops DuckDB
+    there, with an error."""
+    rows, vouched = source
     con.execute(
-        f"COPY (SELECT * EXCLUDE (ok) FROM ({source}) WHERE CASE WHEN ok THEN true "
-        f"ELSE error('evalglass: not vouched for') END) TO {q.quoted(typed)} (FORMAT parquet)"
+        f"CREATE TEMP TABLE {_ROWS} AS SELECT metric, score, sample_id, cluster, model, epoch "
+        f"FROM ({rows}) WHERE {vouched} OR error('evalglass: not vouched for')"
     )
-    table = f"read_parquet({q.quoted(typed)})"
     ids, clusters, models, epochs = con.execute(
-        f"SELECT count(sample_id), count(cluster), count(model), count(epoch) FROM {table}"
+        f"SELECT count(sample_id), count(cluster), count(model), count(epoch) FROM {_ROWS}"
     ).fetchone()
     # A column no row fills is left out, as absent from a Parquet file.
     named = ["metric", "score"] + [
@@ -219,4 +242,13 @@ def _load(con: Any, source: str, folder: str) -> None:
         )
         if present
     ]  # fmt: skip
-    con.execute(f"CREATE TEMP VIEW scores AS SELECT {', '.join(named)} FROM {table}")
+    con.execute(f"CREATE TEMP VIEW scores AS SELECT {', '.join(named)} FROM {_ROWS}")
+    # What the reading held beside the table (its buffers) goes back before the passes.
+    parquet.trim(con)
+
+
+def _unload(con: Any) -> None:
+    """The typed rows dropped, once read, and their memory given back before Python builds the
+    result."""
+    con.execute(f"DROP TABLE IF EXISTS {_ROWS}")
+    parquet.trim(con)
