@@ -414,14 +414,14 @@ def test_a_repeated_sample_is_named_by_line_though_duckdb_found_it(tmp_path: Pat
     [
         ("csv", "rows.csv", "metric,score\na,1\n"),
         ("jsonl", "rows.jsonl", '{"metric": "a", "score": 1}\n'),
-        ("epochs", "rows.jsonl", '{"metric": "a", "score": 1, "sample_id": "s", "epoch": 1}\n'),
+        ("jsonl", "rows.jsonl", '{"metric": "a", "score": 1, "sample_id": "s", "epoch": 1}\n'),
     ],
 )
 def test_a_small_file_takes_the_rows_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, name: str, text: str
 ) -> None:
-    """Below its kind's FROM_BYTES the rows reader is faster than DuckDB: the engine declines.
-    A JSON lines file whose first lines name an epoch is of the kind "epochs"."""
+    """Below its kind's FROM_BYTES the rows reader is faster than DuckDB: the engine declines,
+    with or without an epoch column."""
     path = tmp_path / name
     path.write_text(text)
     size = path.stat().st_size

@@ -26,12 +26,11 @@ from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters import parquet
 
 # Files smaller than this are read faster by the rows reader than by DuckDB, which starts,
-# scans the lines and loads a table first. Measured in CPU against the rows reader: CSV about
-# even at 4 MB; JSON lines with epochs (which the rows reader keeps a sample at a time) ahead
-# from below 34 MB; plain JSON lines, which the rows reader takes a block at a time, even near
-# 60 MB. Which kind a JSON lines file is, is told from its first lines.
-FROM_BYTES = {"csv": 4 << 20, "epochs": 16 << 20, "jsonl": 64 << 20}
-_HEAD = 1 << 16
+# scans the lines and loads a table first (docs/scale.md, "Which path"). CSV, which the rows
+# reader takes a row at a time: about even at 4 MB. JSON lines, which it takes a block at a
+# time, with or without epochs: even in wall time near a million rows (100 MB), where DuckDB
+# still takes more CPU on two cores and twice the memory.
+FROM_BYTES = {"csv": 4 << 20, "jsonl": 128 << 20}
 _COLUMNS = ("metric", "score", "sample_id", "cluster", "model", "epoch")
 # The non-finite literals Python's json module accepts; DuckDB accepts more spellings (`nan`).
 _NONFINITE = "('NaN', 'Infinity', '-Infinity')"
@@ -53,7 +52,7 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
         if not stat.S_ISREG(found.st_mode) or found.st_size < min(FROM_BYTES.values()):
             return None
         table = path.suffix.lower() == ".csv"
-        if found.st_size < FROM_BYTES["csv" if table else _kind(path)]:
+        if found.st_size < FROM_BYTES["csv" if table else "jsonl"]:
             return None
         import duckdb  # noqa: F401  (only whether it is there)
     except (ImportError, OSError):
@@ -80,12 +79,6 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
     if any(m.moments.out_of_range for m in sums.metrics.values()):
         return None
     return sums
-
-
-def _kind(path: Path) -> str:
-    """"epochs" where the first lines of a JSON lines file name an epoch, else "jsonl"."""
-    with open(path, "rb") as stream:
-        return "epochs" if b'"epoch"' in stream.read(_HEAD) else "jsonl"
 
 
 def _starts_with_bom(path: Path) -> bool:
