@@ -125,10 +125,22 @@ def evalglass() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "evalglass"]
 
 
+# The summary table docs/scale.md shows, a row per figure, printed at the end of a run.
+TABLE: list[str] = []
+
+
 def line(
-    what: str, figure: tuple[float, float, float], floor: tuple[float, float, float], target: str
+    what: str,
+    figure: tuple[float, float, float],
+    floor: tuple[float, float, float],
+    target: str,
+    row: str = "",
 ) -> str:
+    """One figure beside its floor, as printed; with `row`, also the table's row for it."""
     wall, cpu, rss = figure
+    if row:
+        TABLE.append(f"| {row} | {wall / floor[0]:.2f}x | {cpu / floor[1]:.2f}x | {rss:.0f} MB "
+                     f"({floor[2]:.0f}) | {target} |")  # fmt: skip
     return (f"  {what:34} {wall:7.2f} s ({cpu:.2f} s CPU) {rss:6.0f} MB;  floor {floor[0]:.2f} s "
             f"({floor[1]:.2f} s CPU) {floor[2]:.0f} MB;  {wall / floor[0]:.2f}x wall, "
             f"{cpu / floor[1]:.2f}x CPU   target {target}")  # fmt: skip
@@ -148,7 +160,8 @@ def bench_parquet(work: Path, rows: int, epochs: bool) -> None:
     print(f"  floor: plain DuckDB query, floating point  {floor[0]:.2f} s ({floor[1]:.2f} s CPU) "
           f"{floor[2]:.0f} MB")  # fmt: skip
     figure = timed([*evalglass(), "score", str(path), "--records", "host_records"], work)
-    print(line("evalglass score", figure, floor, "2x, < 1024 MB"))
+    what = f"{rows:,} Parquet rows{', epochs' if epochs else ''}"
+    print(line("evalglass score", figure, floor, "2x, < 1024 MB", what))
     path.unlink()
 
 
@@ -236,9 +249,13 @@ def bench_jsonl(work: Path, rows: int, epochs: bool, repeat: int = 1) -> None:
     pure, orjson_floor = alternated(
         [*pure_evalglass(), *score], [sys.executable, "-c", parse, str(path)], work, repeat
     )
-    print(line("evalglass score, DuckDB installed", chosen, duck, "1.3x DuckDB, < 150 MB"))
-    print(line("  the same, forced through DuckDB", engine, duck_again, "(the engine path)"))
-    print(line("evalglass score, pure rows reader", pure, orjson_floor, "3x orjson's parse"))
+    what = f"{rows:,} JSON lines{', epochs' if epochs else ''}"
+    print(line("evalglass score, DuckDB installed", chosen, duck, "1.3x DuckDB, < 150 MB",
+               f"{what}, DuckDB installed"))  # fmt: skip
+    print(line("  the same, forced through DuckDB", engine, duck_again, "(the engine path)",
+               f"{what}, forced through DuckDB"))  # fmt: skip
+    print(line("evalglass score, pure rows reader", pure, orjson_floor, "3x orjson's parse",
+               f"{what}, pure rows reader"))  # fmt: skip
     if repeat > 1:
         print(f"    (each figure and its floor: medians of {repeat} runs in turn)")
     if not epochs:
@@ -249,7 +266,8 @@ def bench_jsonl(work: Path, rows: int, epochs: bool, repeat: int = 1) -> None:
             [*evalglass(), "score", str(table), "--records", "host_records"],
             [*duckdb_floor("read_csv(FILE)", epochs), str(table)], work, repeat,
         )  # fmt: skip
-        print(line("evalglass score, through DuckDB", engine, duck, "1.3x DuckDB read_csv"))
+        print(line("evalglass score, DuckDB installed", engine, duck, "1.3x DuckDB read_csv",
+                   f"{rows:,} CSV rows, DuckDB installed"))  # fmt: skip
         table.unlink()
     path.unlink()
 
@@ -341,6 +359,10 @@ def main() -> None:
         if not args.skip_paired:
             bench_paired(work, args.paired_rows)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    print("\nThe table in docs/scale.md (ratios to each figure's floor; peak memory, the floor's in")
+    print("brackets):\n")
+    print("| figure | wall | CPU | peak | target |\n|---|---|---|---|---|")
+    print("\n".join(TABLE))
 
 
 if __name__ == "__main__":
