@@ -66,13 +66,9 @@ def score(
     `OutputError` (both `EvalglassError`) for input it cannot use.
     """
     inputs = RunInputs.of(
-        outputs,
-        records,
-        records_ref=records_ref,
-        input_format=input_format,
-        model=model,
+        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
         as_of=as_of,
-    )
+    )  # fmt: skip
     return scorecard(inputs, require_gate=require_gate)
 
 
@@ -121,13 +117,9 @@ def run(
     starts, so bad input fails at once. `as_of` is the evaluation time as for `score` (default:
     the clock when the run starts). Raises EvalglassError for input it cannot use."""
     inputs = RunInputs.of(
-        outputs,
-        records,
-        records_ref=records_ref,
-        input_format=input_format,
-        model=model,
+        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
         as_of=as_of,
-    )
+    )  # fmt: skip
     return checked(
         inputs,
         tier=tier,
@@ -209,13 +201,9 @@ def diff_records(
     (default: now), which also dates the approvals found expiring."""
     base = RecordsSource.pin(records, base_ref)
     head = RunInputs.of(
-        outputs,
-        records,
-        records_ref=head_ref,
-        input_format=input_format,
-        model=model,
+        outputs, records, records_ref=head_ref, input_format=input_format, model=model,
         as_of=as_of,
-    )
+    )  # fmt: skip
     return records_diff(base, head, on_skipped)
 
 
@@ -256,13 +244,9 @@ def explain(
     raises EvalglassError for an unknown id. With `records_ref`, the records are read as
     committed at that git ref."""
     inputs = RunInputs.of(
-        outputs,
-        records,
-        records_ref=records_ref,
-        input_format=input_format,
-        model=model,
+        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
         as_of=as_of,
-    )
+    )  # fmt: skip
     return explanation(metric_id, inputs, on_skipped)
 
 
@@ -312,13 +296,9 @@ def doctor(
     name that are not found from here. Reads only. With `records_ref`, the records are read as
     committed at that git ref (CODEOWNERS still from the working tree)."""
     inputs = RunInputs.of(
-        outputs,
-        records,
-        records_ref=records_ref,
-        input_format=input_format,
-        model=model,
+        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
         as_of=as_of,
-    )
+    )  # fmt: skip
     return diagnosis(inputs, on_skipped)
 
 
