@@ -190,9 +190,13 @@ def policy_text(policy: PolicyOutcome) -> str:
 def policy_details(scorecard: Scorecard) -> list[str]:
     """What the policy found, one line each: every must_pass id not met and why, every gate a
     percentage pass tolerated. Empty when there is nothing to say."""
-    policy = scorecard.policy
-    lines = unmet_messages(scorecard)
-    lines += [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
+    return unmet_messages(scorecard) + policy_notes(scorecard.policy)
+
+
+def policy_notes(policy: PolicyOutcome) -> list[str]:
+    """The policy's lines beside the must_pass ids not met: gates a percentage pass tolerated,
+    must-pass gates left to the full run."""
+    lines = [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
     lines += [
         f"must-pass gate '{metric_id}' is left to the full run: this fast-tier run does not "
         "measure it"

@@ -291,6 +291,7 @@ def policy_view(scorecard: Scorecard) -> PolicyView:
     """The success policy and its numbers, as templates show them."""
     outcome = scorecard.policy
     p = outcome.policy
+    unmet = _view.unmet_messages(scorecard)
     return PolicyView(
         source=outcome.source.value,
         mode=p.mode.value,
@@ -303,11 +304,11 @@ def policy_view(scorecard: Scorecard) -> PolicyView:
         passed=outcome.passed,
         pass_rate=outcome.pass_rate,
         text=_view.policy_text(outcome),
-        details=tuple(_view.policy_details(scorecard)),
+        details=(*unmet, *_view.policy_notes(outcome)),
         tolerated=tuple((i, s.value) for i, s in outcome.tolerated),
         unmet=tuple(
             UnmetView(id=u.id, status=None if u.status is None else u.status.value, message=said)
-            for u, said in zip(outcome.unmet, _view.unmet_messages(scorecard), strict=True)
+            for u, said in zip(outcome.unmet, unmet, strict=True)
         ),
     )
 

@@ -75,12 +75,18 @@ def score(
 def scorecard(inputs: RunInputs, *, require_gate: bool = False) -> Scorecard:
     """`score`, of inputs resolved already (the CLI's and the MCP server's, whose records were
     pinned when it started): the scorecard names the ref as given and the commit it named."""
+    host, evidence = _gathered(inputs)
+    with paused():
+        card = assemble(host, evidence, require_gate=require_gate, evaluated_at=inputs.evaluated_at)
+    return _read_at(card, inputs.records)
+
+
+def _gathered(inputs: RunInputs) -> tuple[HostRecords, Evidence]:
+    """The records and the outputs' evidence, each baseline's rows filled in."""
     host = inputs.records.load()
     # Reading a large output and assembling its scorecard build many small acyclic objects.
     with paused():
-        host, evidence = attach(host, inputs.evidence(), inputs.records)
-        card = assemble(host, evidence, require_gate=require_gate, evaluated_at=inputs.evaluated_at)
-        return _read_at(card, inputs.records)
+        return attach(host, inputs.evidence(), inputs.records)
 
 
 def _read_at(card: Scorecard, source: RecordsSource) -> Scorecard:
@@ -149,9 +155,7 @@ def checked(
     from evalglass.tools.checks.session import Settings, run_checks
 
     scope = Scope(Tier(tier))
-    host = inputs.records.load()
-    with paused():
-        host, evidence = attach(host, inputs.evidence(), inputs.records)
+    host, evidence = _gathered(inputs)
     store = None
     if use_cache:
         store = Store(Path(cache_dir) if cache_dir is not None else default_folder())

@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Ground, Result, decide
+from evalglass.core.decision import Compared, GateResult, Ground, Result, decide
 from evalglass.core.scope import CheckScope
 from evalglass.core.scorecard import MetricCard
 from evalglass.core.validity import assess
@@ -207,7 +207,11 @@ def test_the_cases_cover_every_ground() -> None:
 
 
 def test_a_gate_carries_no_sentence() -> None:
-    """The core's gate result holds numbers and codes: no field is display text."""
+    """The core's gate result holds numbers and codes: no field of it, nor of a bar it
+    compared, is display text (its reasons are codes, with their rows' own words)."""
+    for kind in (GateResult, Compared):
+        typed = {field.name: str(field.type) for field in attrs.fields(kind)}
+        assert not [name for name, type_ in typed.items() if "str" in type_], kind
     gate = decide(_measured(), assess(_measured(), RECORD), CAN_GATE, BAR, RECORD)
     assert gate.result is Result.PASS
     assert not any(isinstance(v, str) for v in attrs.asdict(gate, recurse=False).values())

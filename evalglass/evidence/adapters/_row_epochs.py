@@ -18,6 +18,13 @@ _SCALE = aggregate.SCALE
 _SCALE_F = float(_SCALE)
 
 
+def mean_quantum(total: int, k: int) -> int:
+    """A sample's value from its k rows' Σq: trunc(Σq / k), rounded toward zero as the SQL's
+    integer division does (Python's // rounds down)."""
+    q = abs(total) // k
+    return -q if total < 0 else q
+
+
 # No row of the sample read yet: its cluster and its epochs are not known.
 _UNSET = object()
 
@@ -107,8 +114,7 @@ class Epochs:
             if sample.bad:
                 nonfinite += 1
             else:
-                q = abs(sample.total) // sample.k
-                q = -q if sample.total < 0 else q
+                q = mean_quantum(sample.total, sample.k)
                 nonbinary += sample.zeros != sample.k and sample.ones != sample.k
                 total += q
                 squares += q * q

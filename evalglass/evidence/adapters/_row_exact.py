@@ -34,7 +34,7 @@ class ExactRows:
         self.cluster_number: defaultdict[object, int] = defaultdict(count(1).__next__)
         self.cluster_number[None] = self.cluster_number[""] = 0
         self.keys: defaultdict[str, set[str]] = defaultdict(set)
-        self.shared: dict[str, str] = {}
+        # One copy of each sample's id for all its metrics.
         self.ids: dict[str, str] = {}
         self.missing: Counter[str] = Counter()
         self.models: set[str] = set()
@@ -54,19 +54,16 @@ class ExactRows:
                 epoch = row.get("epoch")
                 if epoch and self.epochs is None:
                     raise Epochs
+                text = str(sample_id)
+                sample = self.ids.setdefault(text, text)
                 if self.epochs is not None:
-                    # One copy of a sample's id for all its metrics.
-                    text = str(sample_id)
-                    sample = self.ids.setdefault(text, text)
                     if self.epochs.repeats(metric, sample, str(epoch) if epoch else None):
                         raise OutputError(shown, twice(sample_id, metric), line)
                 else:
-                    text = str(sample_id)
-                    key = self.shared.setdefault(text, text)
                     seen = self.keys[metric]
-                    if key in seen:
+                    if sample in seen:
                         raise OutputError(shown, twice(sample_id, metric), line)
-                    seen.add(key)
+                    seen.add(sample)
             model = row.get("model")
             if model and type(model) is str:
                 self.models.add(model)

@@ -16,12 +16,13 @@ from itertools import chain, compress, repeat
 from typing import Any
 
 from evalglass.evidence import aggregate
+from evalglass.evidence.adapters._row_epochs import mean_quantum
 
 _SCALE = aggregate.SCALE
 _SCALE_F = float(_SCALE)
 # Quanta are made a slice at a time: those of a million scores would be 50 MB at once.
 _SLICE = 1 << 16
-_list_append: Any = list.append
+list_append: Any = list.append
 
 
 class Conflict(Exception):
@@ -29,7 +30,8 @@ class Conflict(Exception):
     clusters: an input error whose line only the exact path names."""
 
 
-def _drain(iterator: Iterable[object]) -> None:
+def drain(iterator: Iterable[object]) -> None:
+    """Run a `map` made for its effects (appends), at C speed, keeping nothing."""
     deque(iterator, maxlen=0)
 
 
@@ -141,7 +143,7 @@ class Repeats:
         self.single = list(map(operator.not_, map(many.__contains__, keys)))
         at: defaultdict[str, list[int]] = defaultdict(list)
         where = list(compress(range(len(keys)), map(operator.not_, self.single)))
-        _drain(map(_list_append, map(at.__getitem__, map(keys.__getitem__, where)), where))
+        drain(map(list_append, map(at.__getitem__, map(keys.__getitem__, where)), where))
         groups: defaultdict[int, list[int]] = defaultdict(list)
         for positions in at.values():
             groups[len(positions)] += positions
@@ -255,10 +257,10 @@ def _reduce_alike(
     totals = qs[0::k]
     for j in range(1, k):
         totals = list(map(operator.add, totals, qs[j::k]))
-    if min(totals) >= 0:
+    if min(totals) >= 0:  # then // is the truncation, and faster
         means = list(map(operator.floordiv, totals, repeat(k)))
     else:
-        means = [t // k if t >= 0 else -(-t // k) for t in totals]
+        means = list(map(mean_quantum, totals, repeat(k)))
     if values.count(0.0) + values.count(1.0) == len(values):
         # Rows of 0 and 1 only: a sample is all 0 or all 1 when its Σq is 0 or k·2^64.
         binary = totals.count(0) + totals.count(k * _SCALE)
@@ -298,7 +300,6 @@ def _reduce_one(
     elif bad:
         out.bad.append(number)
     else:
-        q = abs(total) // k
-        out.quanta.append(-q if total < 0 else q)
+        out.quanta.append(mean_quantum(total, k))
         out.numbers.append(number)
         out.nonbinary += zeros != k and ones != k

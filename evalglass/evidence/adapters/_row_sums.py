@@ -13,7 +13,7 @@ found at the end, and makes the reader read again, exactly. Reads no files.
 from __future__ import annotations
 
 import operator
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import compress, count, islice, repeat
 from typing import Any
@@ -21,7 +21,15 @@ from typing import Any
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.adapters._row_stats import Clusters, Conflict, Repeats, plain, reduced
+from evalglass.evidence.adapters._row_stats import (
+    Clusters,
+    Conflict,
+    Repeats,
+    drain,
+    list_append,
+    plain,
+    reduced,
+)
 from evalglass.evidence.adapters._row_values import cluster, score
 
 _NONE = type(None)
@@ -29,7 +37,6 @@ _NONE = type(None)
 # a boolean or a list is read by the row path's rules).
 _KEYS = frozenset({str, int, _NONE})
 _get = dict.get
-_list_append: Any = list.append
 _LIMIT = aggregate.LIMIT
 
 
@@ -40,10 +47,6 @@ class Duplicate(Exception):
     def __init__(self, epochs: bool = False) -> None:
         super().__init__()
         self.epochs = epochs
-
-
-def _drain(iterator: Iterable[object]) -> None:
-    deque(iterator, maxlen=0)
 
 
 class _EpochText(dict[object, str | None]):
@@ -240,13 +243,7 @@ class RowSums:
     def _numbered(self, ids: list[Any]) -> list[str] | None:
         """Integer sample ids as their keys (their digits), one copy of each for the file;
         None, keeping none, unless every id is an integer."""
-        if not _integers(ids):
-            return None
-        text = list(map(str, ids))
-        before = len(self.ids)
-        keys = list(map(self.ids.setdefault, text, text))
-        self.kept.add(c.Cost.KEY, len(self.ids) - before)
-        return keys
+        return self._keys(ids, {int}) if _integers(ids) else None
 
     def _numbers(self, clusters: list[Any]) -> list[int] | None:
         """Each row's cluster number, or None, numbering nothing, when a cluster is new to
@@ -428,7 +425,7 @@ def _routes(metrics: list[Any]) -> list[tuple[Any, slice | list[int]]]:
     if metrics[period:] == metrics[:-period] and len(set(head)) == period:
         return [(metric, slice(j, None, period)) for j, metric in enumerate(head)]
     at: defaultdict[Any, list[int]] = defaultdict(list)
-    _drain(map(_list_append, map(at.__getitem__, metrics), range(len(metrics))))
+    drain(map(list_append, map(at.__getitem__, metrics), range(len(metrics))))
     return list(at.items())
 
 

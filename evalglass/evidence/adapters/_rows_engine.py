@@ -49,10 +49,9 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
     file, and names the line)."""
     try:
         found = os.stat(path)
-        if not stat.S_ISREG(found.st_mode) or found.st_size < min(FROM_BYTES.values()):
-            return None
         table = path.suffix.lower() == ".csv"
-        if found.st_size < FROM_BYTES["csv" if table else "jsonl"]:
+        least = FROM_BYTES["csv" if table else "jsonl"]
+        if not stat.S_ISREG(found.st_mode) or found.st_size < least:
             return None
         import duckdb  # noqa: F401  (only whether it is there)
     except (ImportError, OSError):
