@@ -2,7 +2,7 @@
 signs, zeros, the smallest and largest magnitudes, NaN and infinities, missing scores, rows with
 and without clusters; whichever way the per-metric and per-cluster sums are taken; rows with
 epochs, whether every sample is reduced or only those scored in several epochs; and the
-repeated-sample check is exact past 64 metrics, with integer ids and epochs, and where ids
+repeated-sample check is exact however many metrics, with integer ids and epochs, and where ids
 share a hash."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import json
 import math
 from pathlib import Path
 
+import attrs
 import duckdb
 import pytest
 from hypothesis import given, settings
@@ -68,7 +69,7 @@ def test_duckdb_sums_equal_the_rows_reader(
 ) -> None:
     """Every count, sum, square sum, range and cluster from DuckDB equals the rows reader's:
     moments from each distinct score or from each row; cluster sums from DOUBLE limbs or, as
-    for a cluster of 2^27 rows or more (`wide`), from BIGINT limbs into HUGEINT."""
+    for a cluster too large for them (`wide`), from BIGINT limbs into HUGEINT."""
     folder = tmp_path_factory.mktemp("sums")
     jsonl, target = write(folder, table, {"metric": "VARCHAR", "score": "DOUBLE",
                                           "cluster": "VARCHAR"})  # fmt: skip
@@ -76,9 +77,63 @@ def test_duckdb_sums_equal_the_rows_reader(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_parquet_sums, "few_scores", lambda counts: few)
         if wide:
-            patch.setattr(_parquet_sums, "LIMB_ROWS", 1)
+            patch.setattr(_parquet_sums, "limbs_for", lambda counts: _TOO_SMALL)
         got = parquet.aggregates([(target, "rows")])
     assert got == want
+
+
+# Limbs exact in no group: every cluster goes to the WIDE limbs.
+_TOO_SMALL = _parquet_sums.Limbs(4, 26, 1)
+_UNIT_SCORE = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.0**-12, 2.0**-70, 5e-324, 1 - 2.0**-53]),
+    st.floats(min_value=-1.0, max_value=1.0),
+)
+_UNIT_ROW = st.fixed_dictionaries(
+    {
+        "metric": st.sampled_from(["a", "b"]),
+        "score": _UNIT_SCORE,
+        "cluster": st.sampled_from([None, "x", "y"]),
+    }
+)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@settings(max_examples=40, deadline=None)
+@given(table=st.lists(_UNIT_ROW, min_size=1, max_size=40))
+def test_scores_within_one_sum_per_cluster_in_two_32_bit_limbs(
+    tmp_path_factory: pytest.TempPathFactory, wide: bool, table: list[dict[str, object]]
+) -> None:
+    """Where every score lies within [-1, 1], the per-cluster sums take two 32-bit limbs of q,
+    signed as q, and equal the rows reader's sums; and so do they where a cluster holds too
+    many rows for those limbs to sum exactly, which sends every cluster to the wide limbs."""
+    folder = tmp_path_factory.mktemp("unit")
+    types = {"metric": "VARCHAR", "score": "DOUBLE", "cluster": "VARCHAR"}
+    jsonl, target = write(folder, table, types)
+    con = _database()
+    con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
+    counts = con.execute(_parquet_sums.metrics_query(parquet._columns(con, "scores"))).fetchall()
+    assert _parquet_sums.limbs_for(counts) == _parquet_sums.UNIT
+    with pytest.MonkeyPatch.context() as patch:
+        if wide:
+            patch.setattr(_parquet_sums, "UNIT", attrs.evolve(_parquet_sums.UNIT, rows=1))
+        assert parquet.aggregates([(target, "rows")]) == rows.exact_aggregates(jsonl, "rows")
+
+
+@pytest.mark.parametrize("edge", [1.0 + 2.0**-52, -1.0 - 2.0**-52, math.nan, math.inf])
+def test_a_score_beyond_one_or_not_finite_keeps_more_limbs(tmp_path: Path, edge: float) -> None:
+    """One score just beyond ±1, NaN or infinity among fractions: the 32-bit limbs are not
+    taken, and the sums still equal the rows reader's."""
+    table: list[dict[str, object]] = [
+        {"metric": "a", "score": s, "cluster": f"c{i % 2}"} for i, s in enumerate([0.25, -1.0, edge])
+    ]
+    jsonl, target = write(tmp_path, table, {"metric": "VARCHAR", "score": "DOUBLE",
+                                            "cluster": "VARCHAR"})  # fmt: skip
+    con = _database()
+    con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
+    counts = con.execute(_parquet_sums.metrics_query(parquet._columns(con, "scores"))).fetchall()
+    assert _parquet_sums.limbs_for(counts) != _parquet_sums.UNIT
+    assert parquet.aggregates([(target, "rows")]) == rows.exact_aggregates(jsonl, "rows")
 
 
 def test_the_top_limb_is_left_out_only_where_every_score_is_below_2_to_the_14(
@@ -96,34 +151,41 @@ def test_the_top_limb_is_left_out_only_where_every_score_is_below_2_to_the_14(
     con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
     c = parquet._columns(con, "scores")
     counts = con.execute(_parquet_sums.metrics_query(c)).fetchall()
-    assert _parquet_sums.small_scores(counts)
+    assert _parquet_sums.limbs_for(counts) == _parquet_sums.SMALL
     three, four = (
-        con.execute(_parquet_sums.clusters_query(c, True, small=small)).fetchall()
-        for small in (True, False)
+        con.execute(_parquet_sums.clusters_query(c, ["a"], True, limbs)).fetchall()
+        for limbs in (_parquet_sums.SMALL, _parquet_sums.FULL)
     )
     assert len(three[0]) == len(four[0]) - 1
-    assert _parquet_sums.assemble([], three, None, "p", c) == _parquet_sums.assemble(
-        [], four, None, "p", c
+    assert _parquet_sums.assemble([], three, None, "p", c, 26) == _parquet_sums.assemble(
+        [], four, None, "p", c, 26
     )
     for edge in (2.0**14, -(2.0**14), math.nan):
         wider = [*table, {"metric": "a", "score": edge, "cluster": "c0"}]
         _, target = write(tmp_path, wider, types)
         con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
-        assert not _parquet_sums.small_scores(con.execute(_parquet_sums.metrics_query(c)).fetchall())
+        counts = con.execute(_parquet_sums.metrics_query(c)).fetchall()
+        assert _parquet_sums.limbs_for(counts) == _parquet_sums.FULL
 
 
-def test_repeats_are_found_past_64_metrics(tmp_path: Path) -> None:
-    """With 70 metrics (masks of 64), a sample scored twice by one metric is an input error,
-    and 70 metrics each scoring a sample once are not."""
+@pytest.mark.parametrize("metrics", [58, 59, 70, 117])
+def test_repeats_are_found_however_many_metrics(tmp_path: Path, metrics: int) -> None:
+    """Metrics are counted 58 to a word (and found in an ENUM past 58): with as many metrics as
+    fill one word, one more, and several words, a sample scored twice by the last metric is an
+    input error, and every metric scoring each sample once is not; the sums are the rows
+    reader's."""
+    last = f"m{metrics - 1:03d}"
     table: list[dict[str, object]] = [
-        {"metric": f"m{k}", "score": 1.0, "sample_id": f"s{i}"} for i in range(3) for k in range(70)
+        {"metric": f"m{k:03d}", "score": (i + k) % 3 / 2, "sample_id": f"s{i}", "cluster": f"c{i % 2}"}
+        for i in range(3)
+        for k in range(metrics)
     ]
-    types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR"}
+    types = {"metric": "VARCHAR", "score": "DOUBLE", "sample_id": "VARCHAR", "cluster": "VARCHAR"}
+    jsonl, target = write(tmp_path, table, types)
+    assert parquet.aggregates([(target, "p")]) == rows.exact_aggregates(jsonl, "p")
+    table.append({"metric": last, "score": 0.0, "sample_id": "s1", "cluster": "c1"})
     _, target = write(tmp_path, table, types)
-    assert len(parquet.aggregates([(target, "p")]).metrics) == 70
-    table.append({"metric": "m67", "score": 0.0, "sample_id": "s1"})
-    _, target = write(tmp_path, table, types)
-    with pytest.raises(OutputError, match="sample_id 's1' appears twice for metric 'm67'"):
+    with pytest.raises(OutputError, match=f"sample_id 's1' appears twice for metric '{last}'"):
         parquet.aggregates([(target, "p")])
 
 

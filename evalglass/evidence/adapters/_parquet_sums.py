@@ -5,10 +5,11 @@ of their results.
 Builds SQL text and reads result rows; the connection is the caller's. The numbers are those of
 `evalglass sql` (docs/scale.md), which the tests check, but arranged for speed: the full
 statistics per metric and whether a row names a cluster, where grouping is cheap; only n and Σq
-per metric and cluster, where the groups are many, from 26-bit limbs summed as DOUBLE (exact in
-groups below `LIMB_ROWS` rows, which the caller checks); Σq² from integer limbs summed as BIGINT
-into HUGEINT, never DECIMAL arithmetic a row; columns used as stored where their type allows,
-since a cast or a string function a row costs more than the sums.
+per metric and cluster, where the groups are many, from the fewest limbs the scores' range
+allows summed as DOUBLE (exact in groups below `Limbs.rows` rows, which the caller checks); Σq²
+from integer limbs summed as BIGINT into HUGEINT, never DECIMAL arithmetic a row; each metric
+grouped by its place among the metrics, an integer, not by its text; columns used as stored where
+their type allows, since a cast or a string function a row costs more than the sums.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ SQUARES = (
 )  # fmt: skip
 # At most this many distinct (metric, score) pairs are counted first (a small hash table).
 _FEW = 1 << 21
-# A bit a metric in one 64-bit mask: more metrics than this are looked up in an ENUM instead.
-_MASK = 64
+# A bit a metric below bit 58 of one 64-bit word, whose top bits count the rows: more metrics than
+# this are grouped this many at a time, and looked up in an ENUM rather than a list.
+_MASK = 58
 # A DOUBLE holds every integer below 2^53 exactly, so DuckDB's sum of integers each below 2^26 in
 # magnitude is exact, in whatever order it adds them, over fewer than this many of them. DuckDB
 # sums DOUBLE about twice as fast as it sums BIGINT into HUGEINT.
@@ -157,26 +159,39 @@ def named_sample(c: Columns) -> str:
     return f"{c.sample} <> ''"
 
 
+def metric_number(c: Columns, metrics: Sequence[str]) -> str:
+    """A row's metric as its place (from 0) in `metrics`, the sorted metrics: an integer groups
+    faster than the text. Looked up in a list among few metrics, in an ENUM among many."""
+    listed = ", ".join(map(quoted, metrics))
+    if len(metrics) <= _MASK:
+        return f"list_position([{listed}], {c.metric}) - 1"
+    return f"enum_code(CAST({c.metric} AS ENUM({listed})))"
+
+
+def metric_named(number: str, metrics: Sequence[str]) -> str:
+    """The metric's key back from its place (`metric_number`), on a result row."""
+    return f"[{', '.join(map(quoted, metrics))}][{number} + 1]"
+
+
 def _per_sample(c: Columns, metrics: Sequence[str]) -> str:
     """Each sample (by the hash of its id) and epoch: its rows and how many distinct metrics
     they name, as `rows` and `bits`; they differ where a metric may score the sample twice.
 
-    Grouped by sample rather than by sample and metric (far fewer groups): each of a sample's
-    rows sets its metric's bit, and a metric scored twice sets a bit already set, so the
-    sample has more rows than bits. Up to 64 metrics share one mask; more are grouped 64 at a
-    time by their place in an ENUM of the metrics. An id's 64-bit hash groups faster than the
-    id; two ids of one hash share a group, where a metric scoring both looks like a repeat,
-    which `repeated_query` then looks for exactly."""
-    listed = ", ".join(map(quoted, metrics))
-    if len(metrics) <= _MASK:
-        number, part = f"list_position([{listed}], {c.metric}) - 1", ""
-    else:
-        number, part = f"enum_code(CAST({c.metric} AS ENUM({listed})))", ", k // 64"
+    Grouped by sample rather than by sample and metric (far fewer groups), in one sum: each of
+    a sample's rows adds 2^58, counting it, and 2^k for its metric's place k. Where no metric
+    repeats, the low 58 bits hold one bit a row; a metric scored twice carries, so the low bits
+    hold fewer bits than the rows counted above them. More metrics are grouped 58 at a time.
+    An id's 64-bit hash groups faster than the id; two ids of one hash share a group, where a
+    metric scoring both looks like a repeat, which `repeated_query` then looks for exactly."""
+    number = metric_number(c, metrics)
+    part = "" if len(metrics) <= _MASK else f", k // {_MASK}"
     epoch = (", ep", f", {c.epoch} AS ep") if c.has("epoch") else ("", "")
-    return f"""SELECT id{epoch[0]}, count(*) AS rows,
-  bit_count(bit_or(CAST(1 AS UBIGINT) << CAST(k % 64 AS INTEGER))) AS bits
-FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
-GROUP BY id{epoch[0]}{part}"""
+    row = f"(CAST(1 AS BIGINT) << {_MASK}) | (CAST(1 AS BIGINT) << CAST(k % {_MASK} AS INTEGER))"
+    return f"""SELECT id{epoch[0]}, s >> {_MASK} AS rows,
+  bit_count(s & CAST({(1 << _MASK) - 1} AS HUGEINT)) AS bits
+FROM (SELECT id{epoch[0]}, sum({row}) AS s
+  FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
+  GROUP BY id{epoch[0]}{part})"""
 
 
 def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
@@ -237,10 +252,15 @@ def models_query(c: Columns, every: bool = False) -> str:
 
 
 def moments_query(
-    c: Columns, few: bool = False, source: str = "scores", some_loose: bool = True
+    c: Columns,
+    metrics: Sequence[str],
+    few: bool = False,
+    source: str = "scores",
+    some_loose: bool = True,
 ) -> str:
-    """Per metric and whether the row names a cluster: counts, range, Σq and Σq² (where no row
-    names none, `some_loose` false, that need not be asked a row).
+    """Per metric (of the sorted `metrics`, grouped by its place) and whether the row names a
+    cluster: counts, range, Σq and Σq² (where no row names none, `some_loose` false, that need
+    not be asked a row).
 
     Each finite score below ±2^40 is split exactly into four 26-bit limbs of |q| (q < 2^104),
     l3·2^78 + l2·2^52 + l1·2^26 + l0, by scaling and flooring doubles (each step exact). With
@@ -248,9 +268,10 @@ def moments_query(
     loose = f"({c.cluster} IS NULL OR {c.cluster} = '')" if c.has("cluster") else "true"
     if not some_loose:
         loose = "false"
-    rows = f"SELECT {c.metric} AS metric, {loose} AS loose, {c.score} AS score FROM {source}"
+    rows = (f"SELECT {metric_number(c, metrics)} AS k, {loose} AS loose, {c.score} AS score "
+            f"FROM {source}")  # fmt: skip
     if few:
-        rows = f"SELECT metric, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
+        rows = f"SELECT k, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
 
         def total(expr: str) -> str:
             return f"sum(CAST(w AS HUGEINT) * ({expr}))"
@@ -269,7 +290,7 @@ def moments_query(
 
         everything = "count(*)"
     squares = ",\n  ".join(f"{total(e)} AS c{k}" for k, e in enumerate(SQUARES))
-    return f"""SELECT metric, loose,
+    return f"""SELECT {metric_named("k", metrics)} AS metric, * EXCLUDE (k) FROM (SELECT k, loose,
   {tally("score IS NOT NULL")} AS n, {everything} - {tally("score IS NOT NULL")} AS missing,
   {tally("score IS NOT NULL AND NOT isfinite(score)")} AS nonfinite,
   {tally(f"isfinite(score) AND abs(score) >= {_LIMIT}")} AS out_of_range,
@@ -279,7 +300,7 @@ def moments_query(
   {total("s * (l3 * 67108864 + l2)")} AS total_high, {total("s * (l1 * 67108864 + l0)")} AS total_low,
   {squares}
 FROM ({split(rows)})
-GROUP BY metric, loose"""
+GROUP BY k, loose)"""
 
 
 def split(rows: str) -> str:
@@ -366,55 +387,94 @@ SELECT metric, false, n, {nulls}, total_high, total_low, {nulls7}, cluster, 0, 0
 FROM evalglass_clusters WHERE cluster IS NOT NULL"""
 
 
+@attrs.frozen
+class Limbs:
+    """How `clusters_query` sums q per cluster: as `count` signed limbs of `bits` bits each,
+    the most significant first, each limb's sum exact in a group of fewer than `rows` rows
+    (None: in any group), which the caller checks."""
+
+    count: int
+    bits: int
+    rows: int | None
+
+
+# Every score within [-1, 1], so |q| <= 2^64: two 32-bit limbs summed as DOUBLE, exact below
+# 2^21 rows a cluster (2^21 · 2^32 = 2^53). The common case: scores are mostly fractions.
+UNIT = Limbs(2, 32, 1 << 21)
+# Every score below 2^14 in magnitude (q < 2^78): three 26-bit limbs as DOUBLE.
+SMALL = Limbs(3, 26, LIMB_ROWS)
+FULL = Limbs(4, 26, LIMB_ROWS)
+# Any group: two 52-bit limbs summed as BIGINT into HUGEINT.
+WIDE = Limbs(2, 52, None)
+
+
+def limbs_for(counts: Sequence[tuple[Any, ...]]) -> Limbs:
+    """The fewest limbs every score allows, from `metrics_query`'s least and greatest scores
+    (NaN the greatest, so a metric with NaN is never UNIT)."""
+    if all(row[4] is None or -1.0 <= row[4] and row[5] <= 1.0 for row in counts):
+        return UNIT
+    return SMALL if small_scores(counts) else FULL
+
+
 def clusters_query(
-    c: Columns, finite: bool, wide: bool = False, source: str = "scores", small: bool = False
+    c: Columns, metrics: Sequence[str], finite: bool, limbs: Limbs, source: str = "scores"
 ) -> str:
-    """Per metric and named cluster as stored: n and Σq, as `per_metric` gathers them. The
-    groups are many, so they carry the fewest sums: the four 26-bit limbs of |q|, signed, each
-    summed as DOUBLE, exact in groups of fewer than `LIMB_ROWS` rows (the caller checks n),
-    the top one left out where every score is `small` (`small_scores`); `wide`, two 52-bit
-    limbs summed as BIGINT into HUGEINT, exact in any group. `finite`: every score is known
-    finite and in range."""
-    parts: tuple[str, ...]
-    if wide:
-        parts = ("floor(a)", "floor((a - floor(a)) * 4503599627370496.0)")
-        kind, scaled, total = "BIGINT", "abs(score) * 4096.0", "sum(d{k})"
+    """Per metric (of the sorted `metrics`, grouped by its place) and named cluster as stored:
+    n and Σq, as `per_metric` gathers them. The groups are many, so they carry the fewest sums,
+    as `limbs` says. `finite`: every score is known finite and in range (always so for UNIT)."""
+    rows = (f"SELECT {metric_number(c, metrics)} AS metric, {c.cluster} AS cluster, "
+            f"{c.score} AS score FROM {source}")  # fmt: skip
+    if limbs == UNIT:
+        # q = trunc(score · 2^64) = trunc(a) · 2^32 + trunc(frac(a) · 2^32) for a = score · 2^32:
+        # both parts carry q's sign, and each step is exact in a double.
+        split = (f"SELECT *, trunc(a) AS d0, trunc((a - trunc(a)) * 4294967296.0) AS d1 "
+                 f"FROM (SELECT *, score * 4294967296.0 AS a FROM ({rows}))")  # fmt: skip
+        total = "CAST(sum(d{k}) AS BIGINT)"
     else:
-        limb = "floor((t1 - floor(t1)) * 67108864.0)"
-        parts = ("floor(t3)", "floor(t2)", "floor(t1)", limb)[1 if small else 0 :]
-        # Each sum an integer below 2^53: as BIGINT, which Python takes faster than HUGEINT.
-        kind, scaled, total = "DOUBLE", "abs(score) * 0.00006103515625", "CAST(sum(d{k}) AS BIGINT)"
-    sums = ", ".join(f"{total.format(k=k)} AS s{k}" for k in range(len(parts)))
-    limbs = ", ".join(
-        f"CASE WHEN {_OK} THEN CAST({e} * sign(score) AS {kind}) END AS d{k}"
-        if not finite
-        else f"CAST({e} * sign(score) AS {kind}) AS d{k}"
-        for k, e in enumerate(parts)
-    )
-    groups = f"""SELECT metric, cluster, count(score) AS n, {sums} FROM (
-  SELECT metric, cluster, score, {limbs} FROM (
+        parts: tuple[str, ...]
+        if limbs == WIDE:
+            parts = ("floor(a)", "floor((a - floor(a)) * 4503599627370496.0)")
+            kind, scaled, total = "BIGINT", "abs(score) * 4096.0", "sum(d{k})"
+        else:
+            limb = "floor((t1 - floor(t1)) * 67108864.0)"
+            parts = ("floor(t3)", "floor(t2)", "floor(t1)", limb)[4 - limbs.count :]
+            # Each sum an integer below 2^53: as BIGINT, which Python takes faster than HUGEINT.
+            kind, scaled = "DOUBLE", "abs(score) * 0.00006103515625"
+            total = "CAST(sum(d{k}) AS BIGINT)"
+        signed = ", ".join(
+            f"CASE WHEN {_OK} THEN CAST({e} * sign(score) AS {kind}) END AS d{k}"
+            if not finite
+            else f"CAST({e} * sign(score) AS {kind}) AS d{k}"
+            for k, e in enumerate(parts)
+        )
+        split = f"""SELECT metric, cluster, score, {signed} FROM (
     SELECT *, (t2 - floor(t2)) * 67108864.0 AS t1 FROM (
       SELECT *, (t3 - floor(t3)) * 67108864.0 AS t2 FROM (
-        SELECT *, {scaled} AS t3, t3 AS a FROM (
-          SELECT {c.metric} AS metric, {c.cluster} AS cluster, {c.score} AS score
-          FROM {source})))))
+        SELECT *, {scaled} AS t3, t3 AS a FROM ({rows}))))"""
+    sums = ", ".join(f"{total.format(k=k)} AS s{k}" for k in range(limbs.count))
+    groups = f"""SELECT metric, cluster, count(score) AS n, {sums} FROM ({split})
 GROUP BY metric, cluster"""
-    return per_metric(groups, len(parts), c)
+    return per_metric(groups, limbs.count, c, metrics)
 
 
-def per_metric(groups: str, limbs: int, c: Columns) -> str:
+def per_metric(
+    groups: str, limbs: int, c: Columns, metrics: Sequence[str] | None = None
+) -> str:
     """The rows of the query `groups` (metric, cluster, n, and Σq as the limb sums `s0` …, the
-    most significant first, each 26 bits above the next, or two, 52 bits apart), those of a
-    named cluster with scores, gathered per metric into lists: a few Python objects a cluster
-    rather than a row of them, and each cluster named as its key stands for."""
+    most significant first), those of a named cluster with scores, gathered per metric into
+    lists: a few Python objects a cluster rather than a row of them, and each cluster named as
+    its key stands for. With `metrics`, `groups` gives each metric as its place in them."""
     label = "cluster"
     if c.json:
         label = "CASE WHEN contains(cluster, '\\') THEN cluster ->> '$' ELSE cluster[2:-2] END"
     sums = ", ".join(f"list(coalesce(s{k}, 0)) AS s{k}" for k in range(limbs))
-    return f"""SELECT metric, list({label}) AS clusters, list(n) AS ns, {sums}
+    gathered = f"""SELECT metric, list({label}) AS clusters, list(n) AS ns, {sums}
 FROM ({groups})
 WHERE n > 0 AND cluster IS NOT NULL AND CAST(cluster AS VARCHAR) <> ''
 GROUP BY metric"""
+    if metrics is None:
+        return gathered
+    return f"SELECT {metric_named('metric', metrics)} AS metric, * EXCLUDE (metric) FROM ({gathered})"
 
 
 def assemble(
@@ -423,9 +483,11 @@ def assemble(
     model: str | None,
     source: str,
     c: Columns,
+    bits: int,
 ) -> aggregate.Aggregates:
     """`Aggregates` from the moments (`moments_query`, or the whole rows of `epochs_query`) and
-    the clusters (`per_metric`), each metric named as its key stands for."""
+    the clusters (`per_metric`, their limbs `bits` apart), each metric named as its key stands
+    for."""
     totals: dict[str, aggregate.Moments] = {}
     squares: dict[str, int] = {}
     name = c.name
@@ -445,10 +507,9 @@ def assemble(
         squares[metric] = squares.get(metric, 0) + (0 if loose else square)
     named: dict[str, dict[str, aggregate.ClusterSums]] = {metric: {} for metric in totals}
     for metric, labels, ns, *limbs in clusters:
-        step = 52 if len(limbs) == 2 else 26
         sums = limbs[0]
         for limb in limbs[1:]:
-            sums = map(operator.add, map(operator.lshift, sums, repeat(step)), limb)
+            sums = map(operator.add, map(operator.lshift, sums, repeat(bits)), limb)
         named[name(metric)] = dict(zip(labels, zip(ns, sums)))
     return aggregate.Aggregates(
         source=source,

@@ -225,19 +225,20 @@ def reduce_scores(
             )
     model = _model(con, c, shown)
     if not several:
-        return _once(con, c, counts, model, shown, release=release)
+        return _once(con, c, counts, metrics, model, shown, release=release)
     if several >= SEVERAL_SHARE * sum(row[1] for row in counts):
         return _with_epochs(con, c, model, shown, release=release)
     for view in q.split_by_epochs(c):
         con.execute(view)
     reduced = _with_epochs(con, c, model, shown, "evalglass_epochs")
-    return aggregate.merge([_once(con, c, counts, model, shown, "evalglass_once", release), reduced])
+    return aggregate.merge([_once(con, c, counts, metrics, model, shown, "evalglass_once", release), reduced])
 
 
 def _once(
     con: Any,
     c: q.Columns,
     counts: list[tuple[Any, ...]],
+    metrics: list[str],
     model: str | None,
     shown: str,
     source: str = "scores",
@@ -245,21 +246,25 @@ def _once(
 ) -> aggregate.Aggregates:
     """Rows each its own sample: the moments per metric, then n and Σq per cluster."""
     few, loose = q.few_scores(counts), q.loose_rows(counts)
-    moments = con.execute(q.moments_query(c, few, source, loose)).fetchall()
+    moments = con.execute(q.moments_query(c, metrics, few, source, loose)).fetchall()
     if not c.has("cluster"):
         release()
-        return q.assemble(moments, [], model, shown, c)
+        return q.assemble(moments, [], model, shown, c, q.WIDE.bits)
     finite = not any(row[4] or row[5] for row in moments)
     # The groups are many here: the memory the passes before held goes back first.
     trim(con)
-    query = q.clusters_query(c, finite, source=source, small=q.small_scores(counts))
+    limbs = q.limbs_for(counts)
+    query = q.clusters_query(c, metrics, finite, limbs, source)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {_CLUSTERS} AS {query}")
-    if con.execute(f"SELECT max(list_max(ns)) >= {q.LIMB_ROWS} FROM {_CLUSTERS}").fetchone()[0]:
-        query = q.clusters_query(c, finite, wide=True, source=source)
+    if limbs.rows is not None and con.execute(
+        f"SELECT max(list_max(ns)) >= {limbs.rows} FROM {_CLUSTERS}"
+    ).fetchone()[0]:
+        limbs = q.WIDE
+        query = q.clusters_query(c, metrics, finite, limbs, source)
         con.execute(f"CREATE OR REPLACE TEMP TABLE {_CLUSTERS} AS {query}")
     release()
     clusters = con.execute(f"SELECT * FROM {_CLUSTERS}").fetchall()
-    return q.assemble(moments, clusters, model, shown, c)
+    return q.assemble(moments, clusters, model, shown, c, limbs.bits)
 
 
 def _with_epochs(
@@ -283,7 +288,8 @@ def _with_epochs(
     named = ("SELECT metric, cluster, n, total_high AS s0, total_low AS s1 "
              "FROM evalglass_reduced WHERE whole = 0")  # fmt: skip
     clusters = con.execute(q.per_metric(named, 2, c)).fetchall()
-    return q.assemble(moments, clusters, model, shown, c)
+    # epochs_query's Σq: two limbs 52 bits apart, as WIDE's.
+    return q.assemble(moments, clusters, model, shown, c, q.WIDE.bits)
 
 
 _CLUSTERS = "evalglass_clusters"
