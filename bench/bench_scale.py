@@ -121,12 +121,6 @@ def in_turn(commands: list[list[str]], cwd: Path, repeat: int) -> list[Figure]:
     return [median([run[k] for run in runs]) for k in range(len(commands))]
 
 
-def alternated(command: list[str], floor: list[str], cwd: Path, repeat: int) -> tuple[Figure, Figure]:
-    """The command and its floor, `in_turn`."""
-    figure, floor_figure = in_turn([command, floor], cwd, repeat)
-    return figure, floor_figure
-
-
 def evalglass() -> list[str]:
     script = Path(sys.executable).parent / "evalglass"
     return [str(script)] if script.exists() else [sys.executable, "-m", "evalglass"]
@@ -168,7 +162,7 @@ def bench_parquet(work: Path, rows: int, epochs: bool) -> None:
     what = f"{rows:,} Parquet rows{', epochs' if epochs else ''}"
     if epochs:
         # The plain query with epochs takes half a minute and GBs: once.
-        figure, floor = alternated(score, floor_command, work, 1)
+        figure, floor = in_turn([score, floor_command], work, 1)
     else:
         figure, floor, bare = in_turn([score, floor_command, [*groupings(), str(path)]], work, 3)
     print(f"  floor: plain DuckDB query, floating point  {floor[0]:.2f} s ({floor[1]:.2f} s CPU) "
@@ -275,10 +269,10 @@ def bench_jsonl(work: Path, rows: int, epochs: bool, repeat: int = 1) -> None:
     parse = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)"
     floor = [*duckdb_floor("read_json(FILE)", epochs), str(path)]
     score = ["score", str(path), "--records", "host_records"]
-    chosen, duck = alternated([*evalglass(), *score], floor, work, repeat)
-    engine, duck_again = alternated([*engine_evalglass(), *score], floor, work, repeat)
-    pure, orjson_floor = alternated(
-        [*pure_evalglass(), *score], [sys.executable, "-c", parse, str(path)], work, repeat
+    chosen, duck = in_turn([[*evalglass(), *score], floor], work, repeat)
+    engine, duck_again = in_turn([[*engine_evalglass(), *score], floor], work, repeat)
+    pure, orjson_floor = in_turn(
+        [[*pure_evalglass(), *score], [sys.executable, "-c", parse, str(path)]], work, repeat
     )
     what = f"{rows:,} JSON lines{', epochs' if epochs else ''}"
     print(line("evalglass score, DuckDB installed", chosen, duck, "1.3x DuckDB, < 150 MB",
@@ -293,9 +287,9 @@ def bench_jsonl(work: Path, rows: int, epochs: bool, repeat: int = 1) -> None:
         table = work / "rows.csv"
         duckdb_copy(path, table)
         print(f"CSV, the same rows: {table.stat().st_size / 1e6:.0f} MB")
-        engine, duck = alternated(
-            [*evalglass(), "score", str(table), "--records", "host_records"],
-            [*duckdb_floor("read_csv(FILE)", epochs), str(table)], work, repeat,
+        engine, duck = in_turn(
+            [[*evalglass(), "score", str(table), "--records", "host_records"],
+             [*duckdb_floor("read_csv(FILE)", epochs), str(table)]], work, repeat,
         )  # fmt: skip
         print(line("evalglass score, DuckDB installed", engine, duck, "1.3x DuckDB read_csv",
                    f"{rows:,} CSV rows, DuckDB installed"))  # fmt: skip

@@ -125,14 +125,6 @@ def loose_rows(counts: Sequence[tuple[Any, ...]]) -> bool:
     return any(row[3] for row in counts)
 
 
-def small_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
-    """Whether every score is known to lie below 2^14 in magnitude (or is null), so that the
-    top 26-bit limb of q is zero."""
-    return all(
-        row[4] is None or -_SMALL < row[4] and row[5] < _SMALL for row in counts
-    )  # fmt: skip
-
-
 def few_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
     """Whether the metrics' distinct scores are few beside their rows (a few of each, as in
     pass/fail and graded scores, not latencies), so counting each distinct score first and
@@ -410,10 +402,14 @@ WIDE = Limbs(2, 52, None)
 
 def limbs_for(counts: Sequence[tuple[Any, ...]]) -> Limbs:
     """The fewest limbs every score allows, from `metrics_query`'s least and greatest scores
-    (NaN the greatest, so a metric with NaN is never UNIT)."""
-    if all(row[4] is None or -1.0 <= row[4] and row[5] <= 1.0 for row in counts):
+    (NaN the greatest, so a metric with NaN keeps all four; a metric of null scores alone has
+    no range)."""
+    ranges = [(row[4], row[5]) for row in counts if row[4] is not None]
+    if all(-1.0 <= low and high <= 1.0 for low, high in ranges):
         return UNIT
-    return SMALL if small_scores(counts) else FULL
+    if all(-_SMALL < low and high < _SMALL for low, high in ranges):
+        return SMALL
+    return FULL
 
 
 def clusters_query(
