@@ -31,6 +31,7 @@ FORMATS: tuple[tuple[str, str], ...] = (
     ("inspect", "inspect_log"),
     ("lm-eval", "lmeval"),
     ("promptfoo", "promptfoo"),
+    ("eee", "eee"),
     ("aggregates", "aggregates"),
     ("judgments", "judgments"),
     ("parquet", "parquet"),
