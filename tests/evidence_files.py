@@ -20,6 +20,8 @@ FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval", "eee")
 # Files beside the outputs that no tool wrote as a result: how a fixture was made (its config/
 # folder, run.sh) and what documents it (READMEs, package lists, console captures).
 _MADE_BY = frozenset({"config"})
+# The plugin packages the tests install: code, not outputs.
+_PLUGINS = frozenset({"plugin_pkg", "plugin_broken"})
 _DOCS = frozenset(
     {
         "run.sh",
@@ -50,6 +52,7 @@ def is_output(path: Path) -> bool:
     inside = path.relative_to(FIXTURES).parts[:-1]
     return not (
         _MADE_BY.intersection(inside)
+        or _PLUGINS.intersection(inside)
         or path.name in _DOCS
         or path.name.startswith("README")
         or path.suffix == ".md"
