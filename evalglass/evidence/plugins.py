@@ -266,10 +266,14 @@ def _interval(value: Any, bad: _Bad, where: str) -> Interval | None:
         return None
     if type(value) is not Interval or type(value.method) is not Method:
         raise bad(f"{where} with an interval that is no evalglass.Interval")
-    low, high, level = (_value(x, bad, f"{where}: interval") for x in (value.low, value.high, value.level))
+    low, high, level = (
+        _value(x, bad, f"{where}: interval") for x in (value.low, value.high, value.level)
+    )
     assert low is not None and high is not None and level is not None
     if not (math.isfinite(low) and math.isfinite(high) and low <= high and 0 < level < 1):
-        raise bad(f"{where} with an interval that is not finite bounds low <= high at a level in (0, 1)")
+        raise bad(
+            f"{where} with an interval that is not finite bounds low <= high at a level in (0, 1)"
+        )
     # Its basis is not kept: a bound evalglass recomputes at another level must be its own.
     return Interval(low, high, level, value.method)
 

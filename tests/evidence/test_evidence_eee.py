@@ -22,8 +22,14 @@ MMLU_020 = EEE / "repository/global-mmlu-lite-0.2.0/7e577a20-9de8-49d7-b598-1175
 DEMO_030 = EEE / "repository/demo-0.3.0/f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40.json"
 LM = EEE / "converted/lm-eval"
 INSPECT = EEE / "converted/inspect"
-SIMPLEQA = INSPECT / "SimpleQA-Verified/anthropic/claude-opus-4-6/f153501a-236c-4307-ba57-26aea0eb2edc.json"
-CYSE2 = INSPECT / "cyse2_vulnerability_exploit/mistral/mistral-large-latest/13894dac-d395-4aa6-b67e-1fdd33d72e33.json"
+SIMPLEQA = (
+    INSPECT
+    / "SimpleQA-Verified/anthropic/claude-opus-4-6/f153501a-236c-4307-ba57-26aea0eb2edc.json"
+)
+CYSE2 = (
+    INSPECT
+    / "cyse2_vulnerability_exploit/mistral/mistral-large-latest/13894dac-d395-4aa6-b67e-1fdd33d72e33.json"
+)
 ARC_030 = INSPECT / "ai2_arc/ollama/qwen2.5-0.5b/f6229c75-4597-49c4-9384-eddec929b791.json"
 
 # Every metric of every aggregate file but the global-mmlu scrape (below): value as the file's
@@ -105,7 +111,10 @@ def test_model_dataset_graders_and_start_come_from_the_file() -> None:
     assert m.run.models == ("anthropic/claude-opus-4-6",)
     assert m.run.graders == ("google/gemini-2.0-flash-001",)
     assert m.run.dataset is not None
-    assert (m.run.dataset.name, m.run.dataset.location) == ("SimpleQA-Verified", "codelion/SimpleQA-Verified")
+    assert (m.run.dataset.name, m.run.dataset.location) == (
+        "SimpleQA-Verified",
+        "codelion/SimpleQA-Verified",
+    )
     assert m.run.started == "2026-02-06T02:15:41+00:00"
 
 
@@ -147,7 +156,10 @@ def test_a_rows_path_elsewhere_is_looked_for_only_beside_the_file(tmp_path: Path
     doc = json.loads(ARC_020.read_text())
     doc["detailed_evaluation_results"]["file_path"] = "../../secret/rows.jsonl"
     (tmp_path / "secret").mkdir()
-    shutil.copy(ARC_020.with_name("ai2_arc_ollama_qwen2.5:0.5b_1761001924.jsonl"), tmp_path / "secret" / "rows.jsonl")
+    shutil.copy(
+        ARC_020.with_name("ai2_arc_ollama_qwen2.5:0.5b_1761001924.jsonl"),
+        tmp_path / "secret" / "rows.jsonl",
+    )
     del doc["evaluation_results"][0]["source_data"]["sample_ids"]
     inner = tmp_path / "a" / "b"
     inner.mkdir(parents=True)

@@ -130,7 +130,9 @@ def test_help_and_metrics_list_the_plugin_format(project: Path, plugins: Path) -
     generic ones, `--input-format acme` reads a file by it, and `metrics` lists its ids."""
     from evalglass.evidence.registry import FRAMEWORKS, GENERIC
 
-    listed = ", ".join([*(n for n, _ in FRAMEWORKS), "acme", "evil", "raising", *(n for n, _ in GENERIC)])
+    listed = ", ".join(
+        [*(n for n, _ in FRAMEWORKS), "acme", "evil", "raising", *(n for n, _ in GENERIC)]
+    )
     for command in ("score", "metrics"):
         help_text = evalglass(command, "--help", cwd=project, site=plugins).stdout
         assert listed in " ".join(help_text.split()), command

@@ -175,7 +175,10 @@ class _Rows:
         """The distinct samples behind one result: its rows, or every row when the rows name no
         result of the file (0.2.x's Inspect rows name the dataset instead), each run's result
         being computed over the run's samples."""
-        for key in (c.text(entry.get("evaluation_result_id")), c.text(entry.get("evaluation_name"))):
+        for key in (
+            c.text(entry.get("evaluation_result_id")),
+            c.text(entry.get("evaluation_name")),
+        ):
             if key is not None and key in self.by_key:
                 return self.by_key[key]
         if not set(self.by_key) & self.result_keys:
