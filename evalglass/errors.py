@@ -4,6 +4,7 @@
     ├── RecordError           a host-records file is unreadable or invalid
     │   └── RecordErrors      several such problems at once (`validate` names them all)
     ├── OutputError           an eval output is unreadable, invalid or ambiguous
+    │   └── PluginError       a plugin's reader failed to load, raised, or returned no evidence
     ├── CalibrationError      judgments, labels or a calibration evidence file are unusable
     ├── ContractError         a file that should be a scorecard JSON is not one
     ├── TemplateError         a host's --template cannot be read, compiled or rendered
@@ -60,6 +61,11 @@ class RecordErrors(RecordError):
 
 class OutputError(EvalglassError):
     """An eval output is unreadable, malformed, or conflicts with another output."""
+
+
+class PluginError(OutputError):
+    """A reader a package added (entry-point group `evalglass.formats`) could not be loaded,
+    raised, or returned something that is not evidence; the message names the plugin."""
 
 
 class CalibrationError(EvalglassError):

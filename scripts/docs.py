@@ -44,8 +44,12 @@ def _stage_2() -> str:
 
 
 def _input_formats() -> str:
-    names = ", ".join(f"`{name}`" for name in registry.names())
-    return f"`--input-format NAME` ({names}) reads every file as that format instead.\n"
+    # The built-in formats only: what a plugin adds depends on the machine, not on this page.
+    names = ", ".join(f"`{name}`" for name, _ in registry.FORMATS)
+    return (
+        f"`--input-format NAME` ({names}, or a format an installed plugin adds: see "
+        "[plugins.md](plugins.md)) reads every file as that format instead.\n"
+    )
 
 
 # Each block's name, the file it lives in, and what writes it.

@@ -15,11 +15,13 @@ from evalglass.errors import OutputError
 from evalglass.evidence.registry import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
-FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval")
+FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval", "eee")
 
 # Files beside the outputs that no tool wrote as a result: how a fixture was made (its config/
 # folder, run.sh) and what documents it (READMEs, package lists, console captures).
 _MADE_BY = frozenset({"config"})
+# The plugin packages the tests install: code, not outputs.
+_PLUGINS = frozenset({"plugin_pkg", "plugin_broken"})
 _DOCS = frozenset(
     {
         "run.sh",
@@ -50,6 +52,7 @@ def is_output(path: Path) -> bool:
     inside = path.relative_to(FIXTURES).parts[:-1]
     return not (
         _MADE_BY.intersection(inside)
+        or _PLUGINS.intersection(inside)
         or path.name in _DOCS
         or path.name.startswith("README")
         or path.suffix == ".md"
@@ -59,6 +62,13 @@ def is_output(path: Path) -> bool:
 def outputs(under: Path = FIXTURES) -> list[Path]:
     """Every file an eval tool wrote below `under`, sorted."""
     return sorted(p for p in under.rglob("*") if p.is_file() and is_output(p))
+
+
+def read_through_another(path: Path) -> bool:
+    """Whether an output is read only through the file that names it (lm-eval's samples files,
+    EEE's instance-level rows), never claimed on its own."""
+    inside_eee = path.relative_to(FIXTURES).parts[0] == "eee"
+    return "samples_" in path.name or (inside_eee and path.suffix == ".jsonl")
 
 
 def files(framework: str) -> list[Path]:

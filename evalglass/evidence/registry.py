@@ -1,6 +1,7 @@
 """The formats evalglass reads: one registry of adapters, each declared by its own module under
-evidence/adapters/ as `ADAPTER` and listed once in FORMATS below. Adding a format is adding that
-module, its line in FORMATS, and its tests.
+evidence/adapters/ as `ADAPTER` and listed once in FRAMEWORKS or GENERIC below, and the formats
+installed packages add (evidence/plugins.py), offered files between the two. Adding a format is
+adding that module, its line here, and its tests.
 
 Recognising a file must stay cheap: an adapter module imports only what its sniffer needs at the
 top, and its reading machinery (archives, decompressors) inside `read`.
@@ -22,21 +23,26 @@ if TYPE_CHECKING:
 # How many bytes from the start of a file a sniffer sees.
 HEAD = 4096
 
-# Every format by name (`--input-format`), with the module under adapters/ declaring it, in the
-# order files are offered to them: a framework's own format before the generic ones it resembles,
-# and generic JSON, which claims any JSON object, last. Read without importing an adapter, so
-# `--help` can list the names for nothing.
-FORMATS: tuple[tuple[str, str], ...] = (
+# Every built-in format by name (`--input-format`), with the module under adapters/ declaring
+# it, in the order files are offered to them: the frameworks' own formats, then the formats
+# plugins add, then the generic ones a framework's file may resemble, generic JSON (which claims
+# any JSON object with "metrics") last. Read without importing an adapter, so `--help` can list
+# the names for nothing.
+FRAMEWORKS: tuple[tuple[str, str], ...] = (
     ("deepeval", "deepeval"),
     ("inspect", "inspect_log"),
     ("lm-eval", "lmeval"),
     ("promptfoo", "promptfoo"),
+    ("eee", "eee"),
+)
+GENERIC: tuple[tuple[str, str], ...] = (
     ("aggregates", "aggregates"),
     ("judgments", "judgments"),
     ("parquet", "parquet"),
     ("rows", "rows"),
     ("generic", "generic"),
 )
+FORMATS = FRAMEWORKS + GENERIC
 
 
 def _holds_runs(path: Path, head: bytes) -> str | None:
@@ -63,29 +69,71 @@ class Adapter:
     read_together: Callable[[Sequence[tuple[Path, str]]], tuple[Measurement, ...]] | None = None
 
 
-@functools.cache
-def adapters() -> tuple[Adapter, ...]:
-    """Every adapter, in the order files are offered to them (FORMATS)."""
+def _built(table: tuple[tuple[str, str], ...]) -> tuple[Adapter, ...]:
     package = "evalglass.evidence.adapters"
-    return tuple(importlib.import_module(f"{package}.{module}").ADAPTER for _, module in FORMATS)
+    return tuple(importlib.import_module(f"{package}.{module}").ADAPTER for _, module in table)
+
+
+@functools.cache
+def builtin() -> tuple[Adapter, ...]:
+    """Every built-in adapter, in the order files are offered to them (FORMATS)."""
+    return _built(FORMATS)
+
+
+def adapters() -> tuple[Adapter, ...]:
+    """Every adapter, plugins' included (imported now), in the order files are offered to them."""
+    return _frameworks() + _plugins() + _generic()
+
+
+@functools.cache
+def _frameworks() -> tuple[Adapter, ...]:
+    return builtin()[: len(FRAMEWORKS)]
+
+
+@functools.cache
+def _generic() -> tuple[Adapter, ...]:
+    return builtin()[len(FRAMEWORKS) :]
+
+
+def _plugins() -> tuple[Adapter, ...]:
+    from evalglass.evidence import plugins
+
+    return tuple(plugins.adapter(name, _BUILTIN_NAMES) for name in plugins.names())
+
+
+_BUILTIN_NAMES = frozenset(name for name, _ in FORMATS)
 
 
 def names() -> tuple[str, ...]:
-    """Every format's name, in the order files are offered to them: the choices of
-    `--input-format`."""
-    return tuple(name for name, _ in FORMATS)
+    """Every format's name, in the order files are offered to them, plugins' included (none of
+    them imported): the choices of `--input-format`."""
+    from evalglass.evidence import plugins
+
+    added = tuple(n for n in plugins.names() if n not in _BUILTIN_NAMES)
+    return tuple(n for n, _ in FRAMEWORKS) + added + tuple(n for n, _ in GENERIC)
 
 
 def by_name(name: str) -> Adapter | None:
-    """The adapter `--input-format NAME` selects, or None when no format has that name."""
-    return next((a for a in adapters() if a.name == name), None)
+    """The adapter `--input-format NAME` selects, or None when no format has that name; a
+    plugin's is imported only when it is the one named."""
+    from evalglass.evidence import plugins
+
+    found = next((a for a in builtin() if a.name == name), None)
+    if found is None and name in plugins.names():
+        return plugins.adapter(name, _BUILTIN_NAMES)
+    return found
 
 
 def detect(path: Path, head: bytes) -> Adapter | None:
-    """The first adapter that claims the file, or None."""
-    return next((a for a in adapters() if a.sniff(path, head)), None)
+    """The first adapter that claims the file, or None. Plugins are looked for only when no
+    framework's own format claims it."""
+    for group in (_frameworks, _plugins, _generic):
+        found = next((a for a in group() if a.sniff(path, head)), None)
+        if found is not None:
+            return found
+    return None
 
 
 def not_a_run(path: Path, head: bytes) -> str | None:
     """Why a framework's own file holds no run to read, or None when no format says so."""
-    return next((why for a in adapters() if (why := a.not_a_run(path, head))), None)
+    return next((why for a in builtin() if (why := a.not_a_run(path, head))), None)

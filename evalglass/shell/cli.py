@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from evalglass.shell.commands import agents, analysis, records, scoring, setup
 from evalglass.shell.commands.app import app
+from evalglass.shell.commands.options import ListsFormats
 
 __all__ = ["app", "main"]
 
@@ -52,22 +53,22 @@ def _epilog(name: str) -> str:
 
 
 # Every command, in the order `--help` lists them.
-app.command(epilog=_epilog("score"))(scoring.score)
-app.command("run", epilog=_epilog("run"))(scoring.run_command)
-app.command(epilog=_epilog("demo"))(scoring.demo)
-app.command(epilog=_epilog("init"))(setup.init)
-app.command(epilog=_epilog("metrics"))(records.metrics)
-app.command(epilog=_epilog("diff"))(records.diff)
-app.command(epilog=_epilog("explain"))(records.explain)
-app.command(epilog=_epilog("plan"))(records.plan)
-app.command(epilog=_epilog("history"))(records.history)
-app.command(epilog=_epilog("doctor"))(records.doctor)
-app.command(epilog=_epilog("trend"))(analysis.trend)
-app.command(epilog=_epilog("validate"))(records.validate)
-app.command("mcp", epilog=_epilog("mcp"))(agents.mcp_command)
-app.command(epilog=_epilog("schema"))(records.schema)
-app.command(epilog=_epilog("calibrate"))(analysis.calibrate)
-app.command(epilog=_epilog("sql"))(analysis.sql)
+app.command(cls=ListsFormats, epilog=_epilog("score"))(scoring.score)
+app.command("run", cls=ListsFormats, epilog=_epilog("run"))(scoring.run_command)
+app.command(cls=ListsFormats, epilog=_epilog("demo"))(scoring.demo)
+app.command(cls=ListsFormats, epilog=_epilog("init"))(setup.init)
+app.command(cls=ListsFormats, epilog=_epilog("metrics"))(records.metrics)
+app.command(cls=ListsFormats, epilog=_epilog("diff"))(records.diff)
+app.command(cls=ListsFormats, epilog=_epilog("explain"))(records.explain)
+app.command(cls=ListsFormats, epilog=_epilog("plan"))(records.plan)
+app.command(cls=ListsFormats, epilog=_epilog("history"))(records.history)
+app.command(cls=ListsFormats, epilog=_epilog("doctor"))(records.doctor)
+app.command(cls=ListsFormats, epilog=_epilog("trend"))(analysis.trend)
+app.command(cls=ListsFormats, epilog=_epilog("validate"))(records.validate)
+app.command("mcp", cls=ListsFormats, epilog=_epilog("mcp"))(agents.mcp_command)
+app.command(cls=ListsFormats, epilog=_epilog("schema"))(records.schema)
+app.command(cls=ListsFormats, epilog=_epilog("calibrate"))(analysis.calibrate)
+app.command(cls=ListsFormats, epilog=_epilog("sql"))(analysis.sql)
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ from evalglass.errors import (
 from evalglass.evidence.adapters import (
     aggregates,
     deepeval,
+    eee,
     generic,
     inspect_log,
     judgments,
@@ -58,6 +59,7 @@ LMEVAL = next((FIXTURES / "lm-eval").rglob("results_*.json"))
 PROMPTFOO = FIXTURES / "promptfoo" / "results" / "results.json"
 DEEPEVAL = next((FIXTURES / "deepeval").rglob("test_run_*.json"))
 GENERIC = ROOT / "examples" / "run.json"
+EEE = next((FIXTURES / "eee" / "converted" / "lm-eval" / "arith_mc").rglob("*-*.json"))
 
 # Values that break a reader that trusts a shape: every JSON type, numbers at the edges of a
 # float and of Python's int parsing, lone surrogates, nesting.
@@ -196,6 +198,7 @@ test_lmeval_survives_mutation = _json_fuzz(lmeval, LMEVAL)
 test_promptfoo_survives_mutation = _json_fuzz(promptfoo, PROMPTFOO)
 test_deepeval_survives_mutation = _json_fuzz(deepeval, DEEPEVAL)
 test_inspect_json_survives_mutation = _json_fuzz(inspect_log, INSPECT_JSON[0])
+test_eee_survives_mutation = _json_fuzz(eee, EEE)
 
 
 def _eval_members() -> dict[str, Any]:
@@ -540,6 +543,7 @@ FUZZED = {
     "lm-eval": (test_lmeval_survives_mutation,),
     "promptfoo": (test_promptfoo_survives_mutation, test_promptfoo_other_exports_survive_mutation),
     "deepeval": (test_deepeval_survives_mutation,),
+    "eee": (test_eee_survives_mutation,),
     "aggregates": (test_aggregates_survive_mutation,),
     "judgments": (test_judgments_survive_mutation,),
     "parquet": (test_parquet_survives_damage, test_parquet_survives_tables_of_any_shape),
@@ -552,4 +556,4 @@ def test_every_reader_is_fuzzed() -> None:
     """Every format evalglass reads has a fuzz target here (docs/security.md says so)."""
     from evalglass.evidence import registry
 
-    assert sorted(FUZZED) == sorted(registry.names())
+    assert sorted(FUZZED) == sorted(name for name, _ in registry.FORMATS)

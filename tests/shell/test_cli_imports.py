@@ -179,3 +179,14 @@ def test_help_names_every_input_format_the_registry_reads(tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr
     assert ", ".join(names()) in " ".join(result.stdout.split())
     assert {m for m in modules if m.startswith("evalglass.evidence.adapters")} == set()
+
+
+def test_scoring_with_no_plugin_installed_never_imports_the_entry_point_machinery(
+    tmp_path: Path,
+) -> None:
+    """A generic JSON output reaches the plugins' turn, but with no package declaring a reader
+    `importlib.metadata` (slow to import) is never loaded."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    assert "evalglass.evidence.plugins" in modules
+    assert loaded(modules, ("importlib.metadata",)) == set()

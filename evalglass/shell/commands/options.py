@@ -7,9 +7,10 @@ import contextlib
 import datetime as dt
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.core
 
 from evalglass.core.exits import (
     USAGE_EXIT,
@@ -122,10 +123,28 @@ InputFormat = Annotated[
     typer.Option(
         "--input-format",
         metavar="FORMAT",
-        help="Read every output as this format: " + ", ".join(registry.names()) + ".",
+        # The formats are listed when help is shown (help_lists_formats): plugins' among them,
+        # whose lookup no other command line should pay for.
+        help="Read every output as this format.",
         callback=_known_format,
     ),
 ]
+
+
+def input_format_help() -> str:
+    """`--input-format`'s help: every format, plugins' included, in the order files are offered."""
+    return "Read every output as this format: " + ", ".join(registry.names()) + "."
+
+
+class ListsFormats(typer.core.TyperCommand):
+    """A command whose `--help` lists every format `--input-format` takes, looked up only then."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help, `--input-format`'s with every format's name."""
+        for param in self.params:
+            if param.name == "input_format" and isinstance(param, typer.core.TyperOption):
+                param.help = input_format_help()
+        super().format_help(ctx, formatter)
 
 
 def usage_error(message: str) -> typer.Exit:
