@@ -54,6 +54,7 @@ def is_output(path: Path) -> bool:
     return not (
         _MADE_BY.intersection(inside)
         or path.name in _DOCS
+        or path.name.startswith("pip-freeze")  # one per tool version a fixture was made with
         or path.name.startswith("README")
         or path.suffix == ".md"
     )
