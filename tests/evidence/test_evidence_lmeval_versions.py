@@ -90,3 +90,14 @@ def test_v03_files_of_one_model_read_together() -> None:
     evidence = read_outputs([V03])
     assert "gsm8k/acc" in evidence.measurements and "hellaswag/acc_norm" in evidence.measurements
     assert len(evidence.sources) == 2
+
+
+def test_a_results_object_without_lm_evals_marks_is_not_claimed() -> None:
+    """`{"results": {task: {metric: number}}}` alone is no lm-eval file: v0.3's shape is claimed
+    only with a `_stderr` key or the tasks' `versions` beside it."""
+    bare = b'{"results": {"qa": {"score": 0.9}}, "metrics": {"qa": 0.9}}'
+    legacy = b'{"results": {"qa": {"acc": 0.9, "acc_stderr": 0.01}}}'
+    assert (lmeval.sniff(Path("x.json"), bare), lmeval.sniff(Path("x.json"), legacy)) == (
+        False,
+        True,
+    )

@@ -236,13 +236,16 @@ _LEGACY_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{\s*"[^"]+"\s*:\s*\{\s*"[^",
 
 def sniff(path: Path, head: bytes) -> bool:
     """A JSON object that opens with `results` keyed by task, with an alias or a metric key in
-    the head, or (v0.3) a first task whose first key is a metric's number; a samples file alone
-    is never claimed."""
+    the head, or (v0.3) a first task whose first key is a metric's number, with a stderr or the
+    tasks' versions in the head; a samples file alone is never claimed."""
     body = head.lstrip(c.BOM_AND_SPACE)
     return bool(_RESULTS_FIRST.match(body)) and (
         b'"alias"' in head
         or _METRIC_KEY.search(head) is not None
-        or _LEGACY_FIRST.match(body) is not None
+        or (
+            _LEGACY_FIRST.match(body) is not None
+            and (b'"versions"' in head or b'_stderr"' in head)
+        )
     )
 
 
