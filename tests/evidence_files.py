@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from evalglass.errors import OutputError
+from evalglass.evidence.head import read_head
 from evalglass.evidence.registry import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -42,6 +43,8 @@ NOT_RUNS = {
     "eval-set.json": "inspect",
     ".eval-set-id": "inspect",
     ".deepeval-cache.json": "deepeval",
+    ".temp-deepeval-cache.json": "deepeval",
+    ".temp_test_run_data.json": "deepeval",
     "deepeval.db": "deepeval",
     "results.junit.xml": "promptfoo",
 }
@@ -54,6 +57,7 @@ def is_output(path: Path) -> bool:
         _MADE_BY.intersection(inside)
         or _PLUGINS.intersection(inside)
         or path.name in _DOCS
+        or path.name.startswith("pip-freeze")  # one per tool version a fixture was made with
         or path.name.startswith("README")
         or path.suffix == ".md"
     )
@@ -108,7 +112,8 @@ def claims(framework: str, path: Path) -> tuple[bool, str | None]:
     """What a format makes of a file: whether it sniffs as a run, and its not-a-run note."""
     adapter = by_name(framework)
     assert adapter is not None
-    head = path.read_bytes()[:4096]
+    with path.open("rb") as stream:
+        head = read_head(stream)
     return adapter.sniff(path, head), adapter.not_a_run(path, head)
 
 

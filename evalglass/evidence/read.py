@@ -1,6 +1,6 @@
 """Find and read eval outputs: files and folders in, one Evidence out.
 
-Formats are detected from each file's name and first bytes (`input_format` overrides). A file a
+Formats are detected from each file's name and head (`input_format` overrides). A file a
 framework writes beside its runs (an index, a cache) and a second copy of a run already read are
 skipped, each with the reason, never counted. When two runs measure the same metric, the newest
 by the run's own start time decides and the others are kept as earlier attempts, so a retry can
@@ -26,8 +26,9 @@ from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import models, progress
 from evalglass.evidence._unclaimed import declined
+from evalglass.evidence.head import read_head
 from evalglass.evidence.model import EarlierAttempt, Evidence, Found, Measurement, Skipped
-from evalglass.evidence.registry import HEAD, Adapter, by_name, detect, names, not_a_run
+from evalglass.evidence.registry import Adapter, by_name, detect, names, not_a_run
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.reasons import ValidityCode
 
@@ -280,7 +281,7 @@ def _detect(path: Path, shown: str, input_format: str | None) -> Adapter | Skipp
 def _head(path: Path, shown: str) -> bytes:
     try:
         with open_regular(path) as stream:
-            return stream.read(HEAD)
+            return read_head(stream)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
 

@@ -20,7 +20,8 @@ import attrs
 if TYPE_CHECKING:
     from evalglass.evidence.model import Measurement
 
-# How many bytes from the start of a file a sniffer sees.
+# How many bytes of a file's start a sniffer sees: of its structure, in a JSON file, whose long
+# strings are cut short first (evidence/head.py), so no mark is pushed out of sight by text.
 HEAD = 4096
 
 # Every built-in format by name (`--input-format`), with the module under adapters/ declaring
@@ -56,7 +57,7 @@ class Adapter:
     name: str
     # What `sniff` looks for, in words: told to a user whose file no format claimed.
     recognises: str
-    # Whether this file is this format, from its path and first HEAD bytes; never raises.
+    # Whether this file is this format, from its path and head (evidence/head.py); never raises.
     sniff: Callable[[Path, bytes], bool]
     # The file's measurements; OutputError for anything in the file it cannot use.
     read: Callable[[Path, str], tuple[Measurement, ...]]

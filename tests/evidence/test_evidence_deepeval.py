@@ -165,11 +165,11 @@ def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", files("deepeval"), ids=lambda p: p.name)
 def test_sniff_claims_test_run_files(path: Path) -> None:
     """sniff() claims every test run DeepEval wrote (.deepeval/ copies too); its metric cache
-    is named as not a run."""
+    and the working copy of a run under way are named as not a run."""
     sniffed, note = claims("deepeval", path)
     if path.name in NOT_RUNS:
         assert note is not None and note.startswith(
-            ("DeepEval's metric cache", "DeepEval's SQLite store")
+            ("DeepEval's metric cache", "DeepEval's SQLite store", "DeepEval's working copy")
         )
     else:
         assert (sniffed, note) == (True, None)

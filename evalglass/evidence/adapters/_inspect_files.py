@@ -10,6 +10,7 @@ result, or the same error; a part of the wrong shape is an OutputError naming it
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -81,6 +82,15 @@ def score_value(scores: dict[str, object], name: str, scorer: str) -> float | No
         # A scorer returning several values: results name each key as its own "scorer".
         value = value.get(name)
     return value_to_float(value)
+
+
+def has_score(scores: dict[str, object], name: str, scorer: str) -> bool:
+    """Whether the sample has a score for a results entry (under its name, else its scorer's),
+    of any value but an unscored one (NaN)."""
+    value = scores[name] if name in scores else scores.get(scorer, _NOT_A_SCORE)
+    if value is _NOT_A_SCORE or value is None:
+        return False
+    return not (isinstance(value, float) and math.isnan(value))
 
 
 def cluster_key(scorer_spec: dict[str, Any]) -> str | None:

@@ -4,7 +4,6 @@ never invents a value for a run that ended without results."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +13,11 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _inspect_epochs as epochs
 from evalglass.evidence.adapters import _inspect_files as files
 from evalglass.evidence.adapters import _inspect_groups as groups
-from evalglass.evidence.adapters._inspect_scores import epoch_reducer, value_to_float
 from evalglass.evidence.fingerprint import fingerprint
-from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.reasons import Reason, ValidityCode
 
 FORMAT = "inspect"
@@ -27,7 +26,6 @@ FORMAT = "inspect"
 _SPREAD = frozenset({"stderr", "bootstrap_stderr", "std"})
 # Metrics that are the mean of the per-sample scores, so the samples and the stderr describe them.
 _MEANS = frozenset({"accuracy", "mean"})
-_DEFAULT_REDUCER = "mean"
 # The one status of a run that finished: "started", "cancelled" and "error" did not.
 _COMPLETE = "success"
 
@@ -64,7 +62,9 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         return
     listed = c.mapping(results, shown, "results").get("scores", [])
     entries = [c.mapping(e, shown, "results.scores[]") for e in c.sequence(listed, shown, "scores")]
-    default_reducer = _default_reducer(spec)
+    default_reducer = epochs.default_reducer(spec)
+    # Without a reducer, Inspect's metrics and scored_samples are over every epoch's score.
+    unreduced = epochs.unreduced(spec)
     names = [_name(e, shown, f"results.scores[{i}].name") for i, e in enumerate(entries)]
     repeated = {n for n, k in Counter(names).items() if k > 1}
     metadata: dict[str, dict[str, Any]] | None = None
@@ -74,12 +74,15 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         # Several epoch reducers give one entry per reducer under the same scorer name.
         segment = f"{name}@{reducer}" if name in repeated else name
         scorer_spec = _scorer_spec(spec, scorer)
-        per_epoch = _epoch_scores(log.samples, name, scorer)
-        reduced = _reduced(log.reductions, name, scorer, reducer, default_reducer)
+        per_epoch = epochs.epoch_scores(log.samples, name, scorer)
+        reduced = (
+            None
+            if unreduced
+            else epochs.reduced(log.reductions, name, scorer, reducer, default_reducer)
+        )
         if reduced is None and per_epoch is not None:
-            reduced = _reduce(per_epoch, reducer)
-        scored = c.count(entry.get("scored_samples"))
-        n = scored if scored is not None else (len(reduced) if reduced is not None else None)
+            reduced = epochs.reduce(per_epoch, reducer)
+        n = _count(entry, unreduced, reduced, epochs.scored_ids(log.samples, name, scorer))
         metrics = c.mapping(entry.get("metrics"), shown, f"results.scores[{name}].metrics")
         stderr = _stderr(metrics, shown)
         cluster_key = files.cluster_key(scorer_spec)
@@ -88,9 +91,9 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
             run=attrs.evolve(run, graders=_graders(entry, scorer_spec, spec, scorer)),
             value=None,
             n=n,
-            samples=_samples(per_epoch, cluster_key),
+            samples=epochs.samples(per_epoch, cluster_key),
             missing=_missing(declared, n),
-            reduction=_epochs(per_epoch, reducer),
+            reduction=epochs.reduction(per_epoch, reducer),
         )
         for metric, body in metrics.items():
             if metric in _SPREAD:
@@ -115,13 +118,41 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
                 scores = None if cluster_key or reduced is None else [v for _, v in reduced]
                 findings: tuple[Reason, ...] = ()
                 if scores is not None:
-                    findings = c.mismatch(
-                        value, c.mean(scores), f"the mean of its {len(scores)} sample scores"
-                    ) + c.count_mismatch(n, len(scores), "scored samples")
+                    findings = _value_check(value, scores, per_epoch if unreduced else None)
+                    findings += c.count_mismatch(n, len(scores), "scored samples")
                 measured = attrs.evolve(
                     measured, interval=c.interval(value, scores, stderr), findings=findings
                 )
             yield _flagged(measured, incomplete, 0)
+
+
+def _count(
+    entry: dict[str, Any],
+    unreduced: bool,
+    reduced: list[tuple[str | None, float]] | None,
+    scored: set[str] | None,
+) -> int | None:
+    """Distinct samples scored: the log's `scored_samples`, except when the run kept its epochs
+    unreduced (then it counts epochs) or does not say; then the samples with a score of any
+    value (a metric of the scorer's own over dict-valued scores has no number per sample), else
+    those with a reduced value."""
+    written = c.count(entry.get("scored_samples"))
+    if written is not None and not unreduced:
+        return written
+    if scored:
+        return len(scored)
+    return None if reduced is None or unreduced else len(reduced)
+
+
+def _value_check(
+    value: float | None, scores: list[float], per_epoch: list[epochs.EpochScore] | None
+) -> tuple[Reason, ...]:
+    """The value against the samples: the mean of their reduced scores, or, when the run kept
+    its epochs unreduced, of every epoch's score, as Inspect's metric then is."""
+    if per_epoch is not None:
+        pooled = [s.score for s in per_epoch]
+        return c.mismatch(value, c.mean(pooled), f"the mean of its {len(pooled)} epoch scores")
+    return c.mismatch(value, c.mean(scores), f"the mean of its {len(scores)} sample scores")
 
 
 def _incomplete(
@@ -157,7 +188,7 @@ def _flagged(measured: Measurement, incomplete: tuple[Reason, ...], unstarted: i
 def _in_group(
     measured: Measurement,
     ids: frozenset[str] | None,
-    per_epoch: list[_EpochScore] | None,
+    per_epoch: list[epochs.EpochScore] | None,
     reduced: list[tuple[str | None, float]] | None,
     kind: str | None,
     reducer: str,
@@ -183,7 +214,7 @@ def _in_group(
         samples=None if samples is None else tuple(s for s in samples if s.id in ids),
         missing=max(0, len(ids) - len(values)),
         findings=findings,
-        reduction=_epochs(
+        reduction=epochs.reduction(
             None if per_epoch is None else [s for s in per_epoch if s.sample_id in ids], reducer
         ),
     )
@@ -195,15 +226,6 @@ def _metadata(samples: list[files.Summary] | None) -> dict[str, dict[str, Any]]:
     for summary in samples or []:
         found.setdefault(summary.id, summary.metadata)
     return found
-
-
-def _epochs(scores: list[_EpochScore] | None, reducer: str) -> Reduction | None:
-    """How epochs were reduced, when any sample was scored more than once."""
-    if not scores:
-        return None
-    counts = Counter(s.sample_id for s in scores)
-    least, most = min(counts.values()), max(counts.values())
-    return Reduction(reducer=reducer, least=least, most=most) if most > 1 else None
 
 
 def _identity(spec: dict[str, Any], stats: dict[str, Any]) -> str | None:
@@ -318,14 +340,6 @@ def _missing(declared: int | None, n: int | None) -> int:
     return max(0, declared - (n or 0))
 
 
-def _default_reducer(spec: dict[str, Any]) -> str:
-    config = c.section(spec, "config")
-    reducers = config.get("epochs_reducer")
-    if isinstance(reducers, list) and len(reducers) == 1 and isinstance(reducers[0], str):
-        return reducers[0]
-    return _DEFAULT_REDUCER
-
-
 def _scorer_spec(spec: dict[str, Any], scorer: str) -> dict[str, Any]:
     for item in spec.get("scorers") or []:
         if isinstance(item, dict) and item.get("name") == scorer:
@@ -373,80 +387,3 @@ def _stderr(metrics: dict[str, Any], shown: str) -> float | None:
         if isinstance(spread, dict):
             return c.number(spread.get("value"), shown, f"metrics.{key}.value")
     return None
-
-
-@attrs.frozen
-class _EpochScore:
-    sample_id: str
-    epoch: int | None
-    score: float
-    metadata: dict[str, Any]
-
-
-def _epoch_scores(
-    samples: list[files.Summary] | None, name: str, scorer: str
-) -> list[_EpochScore] | None:
-    """Scores per (sample, epoch) as Inspect's value_to_float reads them; errored ones have none."""
-    if samples is None:
-        return None
-    found = []
-    for summary in samples:
-        if summary.scores is None:
-            continue
-        value = files.score_value(summary.scores, name, scorer)
-        if value is None or math.isnan(value):
-            continue  # an unscored sample (Score.unscored(), NaN): missing, not a score
-        found.append(_EpochScore(summary.id, summary.epoch, value, summary.metadata))
-    return found
-
-
-def _reduced(
-    reductions: list[files.Reduction] | None,
-    name: str,
-    scorer: str,
-    reducer: str,
-    default_reducer: str,
-) -> list[tuple[str | None, float]] | None:
-    """The epoch-reduced (sample id, value) pairs Inspect itself fed this scorer's metrics;
-    unscored samples (NaN) are left out, as Inspect leaves them out of its metrics."""
-    for reduction in reductions or []:
-        if (c.text(reduction.reducer) or default_reducer) != reducer:
-            continue
-        if c.text(reduction.scorer) not in (name, scorer):
-            continue
-        values = []
-        for written in reduction.values:
-            sample, raw = written
-            value = value_to_float(raw.get(name) if isinstance(raw, dict) else raw)
-            if value is not None and not math.isnan(value):
-                values.append((str(sample) if isinstance(sample, str | int) else None, value))
-        return values
-    return None
-
-
-def _reduce(scores: list[_EpochScore], reducer: str) -> list[tuple[str | None, float]] | None:
-    """Reduce each sample's epochs as the log says; None for a reducer we cannot reproduce."""
-    by_sample: dict[str, list[float]] = {}
-    for score in scores:
-        by_sample.setdefault(score.sample_id, []).append(score.score)
-    reduce = epoch_reducer(reducer)
-    if reduce is None:
-        return None
-    return [(sample, reduce(values)) for sample, values in by_sample.items()]
-
-
-def _samples(
-    scores: list[_EpochScore] | None, cluster_key: str | None
-) -> tuple[Sample, ...] | None:
-    if scores is None:
-        return None
-    ordered = sorted(scores, key=lambda s: (s.sample_id, s.epoch or 0))
-    return tuple(
-        Sample(
-            id=s.sample_id,
-            score=s.score,
-            epoch=s.epoch,
-            cluster=None if cluster_key is None else c.text(str(s.metadata.get(cluster_key, ""))),
-        )
-        for s in ordered
-    )

@@ -263,9 +263,13 @@ def sniff(path: Path, head: bytes) -> bool:
 _SQLITE = b"SQLite format 3\x00"
 
 
+# Where DeepEval keeps the test run while `deepeval test run` is under way, case by case.
+_IN_PROGRESS = ".temp_test_run_data.json"
+
+
 def not_a_run(path: Path, head: bytes) -> str | None:
-    """DeepEval's cache, the run link it writes in place of results once logged in, and its
-    SQLite store.
+    """DeepEval's cache, the run link it writes in place of results once logged in, the test
+    run it keeps while one is under way, and its SQLite store.
 
     The store is refused, not read: an SQLite file is a program for the SQLite engine as much
     as data (its schema can hold triggers and views), reading an untrusted one safely needs
@@ -280,6 +284,12 @@ def not_a_run(path: Path, head: bytes) -> str | None:
     body = head.lstrip(c.BOM_AND_SPACE)
     if not body.startswith(b"{"):
         return None
+    if path.name == _IN_PROGRESS:
+        return (
+            "DeepEval's working copy of a test run under way (.temp_test_run_data.json): "
+            "DeepEval computed no result for it; the finished run is .latest_test_run.json "
+            "or the test_run_*.json in DEEPEVAL_RESULTS_FOLDER"
+        )
     if b'"test_cases_lookup_map"' in head:
         return "DeepEval's metric cache (.deepeval-cache.json): cached scores, not a test run"
     if re.match(rb'\{\s*"testRunLink"\s*:', body) and b'"testCases"' not in head:

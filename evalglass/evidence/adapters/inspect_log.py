@@ -13,15 +13,24 @@ from evalglass.evidence.adapters._common import BOM_AND_SPACE, ZIP_MAGIC
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
+# How Inspect opens every JSON log it writes, in every release: the log's format version, the
+# run's status, then the eval's spec (EvalLog's first three fields, in their order).
+_JSON_LOG = re.compile(
+    rb'\{\s*"version"\s*:\s*[0-9]+\s*,\s*"status"\s*:\s*"(started|success|cancelled|error)"'
+    rb'\s*,\s*"eval"\s*:\s*\{'
+)
+
 
 def sniff(path: Path, head: bytes) -> bool:
     """An Inspect log: a zip archive (a .eval file, or one with Inspect's member names), or a
-    JSON log whose head has status, eval_id and task_id."""
+    JSON log opening as Inspect writes one (version, status, eval), or whose head has status,
+    eval_id and task_id."""
     if head.startswith(ZIP_MAGIC):
         return path.suffix.lower() == ".eval" or b"_journal/" in head or b"header.json" in head
     body = head.lstrip(BOM_AND_SPACE)
-    return body.startswith(b"{") and all(
-        key in head for key in (b'"status"', b'"eval_id"', b'"task_id"')
+    return body.startswith(b"{") and (
+        _JSON_LOG.match(body) is not None
+        or all(key in head for key in (b'"status"', b'"eval_id"', b'"task_id"'))
     )
 
 
@@ -59,7 +68,8 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 
 ADAPTER = Adapter(
     name="inspect",
-    recognises="an Inspect AI log: a .eval zip archive, or JSON with status, eval_id and task_id",
+    recognises="an Inspect AI log: a .eval zip archive, or JSON opening with version, status and "
+    "eval (or with status, eval_id and task_id)",
     sniff=sniff,
     read=read,
     not_a_run=not_a_run,

@@ -1,10 +1,9 @@
-"""lm-evaluation-harness `results_<ts>.json`, with its `samples_<task>_<ts>.jsonl`, as
-Measurements. It never claims a samples file on its own and never reads a field as permission
-to gate."""
+"""lm-evaluation-harness `results_<ts>.json` (v0.3, and 0.4 on), with its
+`samples_<task>_<ts>.jsonl`, as Measurements. It never claims a samples file on its own and
+never reads a field as permission to gate."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +12,8 @@ from typing import Any
 import attrs
 
 from evalglass.errors import OutputError
-from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _lmeval_samples as samples_file
 from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
@@ -29,8 +28,6 @@ _BYPASS = "bypass"
 # Hugging Face's packaged builders: a dataset_path naming the loader of local data_files, not
 # a dataset. The files name the dataset.
 _LOADERS = frozenset({"json", "csv", "parquet", "text", "arrow", "pandas"})
-
-_PerDoc = dict[str, float | None]  # doc_id -> score (None: not a number, e.g. a BLEU tuple)
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -55,9 +52,12 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
     kept = c.SampleBudget(shown)
     bypassed = False
     found = 0
+    # lm-eval v0.3 (2021-2023) keys a task's metrics bare (`acc`, `acc_stderr`), with no filter,
+    # and lists each task's version beside its results.
+    legacy = "versions" in doc and "configs" not in doc
     for task, row in results.items():
         row = c.mapping(groups.get(task, row), shown, f"results.{task}")
-        keys = [(key, *key.split(",", 1)) for key in row if "," in key]
+        keys = _metric_keys(row, legacy)
         bypassed = bypassed or any(metric == _BYPASS for _, metric, _ in keys)
         metrics = [
             (key, metric, flt)
@@ -69,14 +69,17 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
             for key, metric, flt in metrics:
                 yield _group_measurement(task, row, key, metric, flt, run, shown)
             continue
-        samples = _samples_beside(path, shown, task, kept) if metrics else _Samples({}, set())
+        written = [(metric, flt) for _, metric, flt in metrics]
+        samples = samples_file.beside(path, shown, task, kept, written)
         task_run = attrs.evolve(run, dataset=_dataset(doc, task, samples.doc_hashes))
         per_doc = samples.scores
         for key, metric, flt in metrics:
             scores = (
                 per_doc.get((metric, flt)) if _aggregation(doc, task, metric) == "mean" else None
             )
-            yield _task_measurement(task, row, key, metric, flt, task_run, scores, shown)
+            yield _task_measurement(
+                task, row, key, metric, flt, task_run, scores, shown, _documents(doc, task, row)
+            )
     if bypassed and not found:
         raise OutputError(
             shown,
@@ -92,12 +95,13 @@ def _task_measurement(
     metric: str,
     flt: str,
     run: Run,
-    per_doc: _PerDoc | None,
+    per_doc: samples_file.PerDoc | None,
     shown: str,
+    documents: int | None,
 ) -> Measurement:
     value = _value(row[key], shown, f"results.{task}.{key}")
-    stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"results.{task}.{metric}_stderr")
-    documents = c.count(row.get("sample_len"))
+    spread = f"{metric}_stderr,{flt}" if "," in key else f"{metric}_stderr"
+    stderr = _value(row.get(spread), shown, f"results.{task}.{spread}")
     numeric = {doc_id: v for doc_id, v in (per_doc or {}).items() if v is not None}
     if not numeric or len(numeric) != len(per_doc or {}):
         # No samples file, or per-document values that are not scores (e.g. BLEU pairs).
@@ -136,6 +140,25 @@ def _group_measurement(
         n=c.count(c.section(row, "sample_count").get(key)),
         interval=c.interval(value, None, stderr),
     )
+
+
+def _metric_keys(row: dict[str, Any], legacy: bool) -> list[tuple[str, str, str]]:
+    """Each (key, metric, filter) of a task's row: `metric,filter` keys, and in a v0.3 file the
+    bare metric keys with the filter `none`."""
+    keys = [(key, *key.split(",", 1)) for key in row if "," in key]
+    if legacy and not keys:
+        keys = [(key, key, "none") for key in row if c.is_number(row[key])]
+    return [(key, metric, flt) for key, metric, flt in keys]
+
+
+def _documents(doc: dict[str, Any], task: str, row: dict[str, Any]) -> int | None:
+    """How many documents the task ran: `sample_len` (lm-eval 0.4.12 on), else the effective
+    count of `n-samples` (0.4.0 on: fewer than the original under `--limit`); None in a v0.3
+    file, which records no count."""
+    written = c.count(row.get("sample_len"))
+    if written is not None:
+        return written
+    return c.count(c.section(c.section(doc, "n-samples"), task).get("effective"))
 
 
 def _metric_id(task: str, metric: str, flt: str) -> str:
@@ -205,78 +228,24 @@ def _stamp_time(path: Path) -> str | None:
     return c.iso_time(f"{found.group(1)}:{found.group(2)}:{found.group(3)}") if found else None
 
 
-@attrs.frozen
-class _Samples:
-    """What a task's samples file holds: per metric and filter, each document's score; and
-    every document's doc_hash."""
-
-    scores: dict[tuple[str, str], _PerDoc]
-    doc_hashes: set[str]
-
-
-def _samples_beside(path: Path, shown: str, task: str, kept: c.SampleBudget) -> _Samples:
-    """Per-document scores from the samples_<task>_<ts>.jsonl beside the results, if it is there."""
-    stamp = path.stem.rpartition("_")[2]
-    name = f"samples_{task}_{stamp}.jsonl"
-    # A task name comes from the file: it names a file beside it, never one elsewhere.
-    if "_" not in path.stem or _ELSEWHERE.search(task) or task in (".", ".."):
-        return _Samples({}, set())
-    sibling = path.with_name(name)
-    if not sibling.is_file():
-        return _Samples({}, set())
-    sibling_shown = os.path.join(os.path.dirname(shown), sibling.name)
-    try:
-        with progress.open_binary(sibling) as stream:
-            return _read_samples(stream, sibling_shown, kept)
-    except OSError as exc:
-        raise OutputError(sibling_shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
-
-
-_ELSEWHERE = re.compile(r"[/\\\x00]")
-
-
-def _read_samples(stream: Any, shown: str, kept: c.SampleBudget) -> _Samples:
-    found: dict[tuple[str, str], _PerDoc] = {}
-    hashes: set[str] = set()
-    unhashed = False
-    for number, line in enumerate(stream, 1):
-        if not line.strip():
-            continue
-        entry = c.parse_json_line(line, shown, number)
-        if not isinstance(entry, dict) or not isinstance(entry.get("metrics"), list):
-            raise OutputError(shown, "expected an object with a 'metrics' list", number)
-        doc_id = entry.get("doc_id")
-        if not isinstance(doc_id, int | str) or isinstance(doc_id, bool):
-            raise OutputError(shown, "expected a 'doc_id'", number)
-        doc_hash = c.text(entry.get("doc_hash"))
-        if doc_hash is None:
-            unhashed = True
-        else:
-            hashes.add(doc_hash)
-        # One line per document per filter: the filter is part of the key.
-        raw_filter = entry.get("filter")
-        flt = raw_filter if isinstance(raw_filter, str) else "none"
-        for metric in entry["metrics"]:
-            if not isinstance(metric, str):
-                continue  # no results key names it
-            kept.add(c.Cost.SCORE)
-            value: Any = entry.get(metric)
-            scores = found.setdefault((metric, flt), {})
-            scores[str(doc_id)] = c.to_float(value) if c.is_number(value) else None
-    # A document without its hash leaves the set short: no fingerprint rather than a wrong one.
-    return _Samples(found, set() if unhashed else hashes)
-
-
 _RESULTS_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{')
 _METRIC_KEY = re.compile(rb'"[^",]+,[^",]+"\s*:')
+# v0.3: the first task's first key is a bare metric with its number.
+_LEGACY_FIRST = re.compile(rb'\{\s*"results"\s*:\s*\{\s*"[^"]+"\s*:\s*\{\s*"[^",]+"\s*:\s*-?[0-9]')
 
 
 def sniff(path: Path, head: bytes) -> bool:
     """A JSON object that opens with `results` keyed by task, with an alias or a metric key in
-    the head; a samples file alone is never claimed."""
+    the head, or (v0.3) a first task whose first key is a metric's number, with a stderr or the
+    tasks' versions in the head; a samples file alone is never claimed."""
     body = head.lstrip(c.BOM_AND_SPACE)
     return bool(_RESULTS_FIRST.match(body)) and (
-        b'"alias"' in head or _METRIC_KEY.search(head) is not None
+        b'"alias"' in head
+        or _METRIC_KEY.search(head) is not None
+        or (
+            _LEGACY_FIRST.match(body) is not None
+            and (b'"versions"' in head or b'_stderr"' in head)
+        )
     )
 
 
