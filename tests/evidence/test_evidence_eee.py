@@ -157,7 +157,7 @@ def test_a_rows_path_elsewhere_is_looked_for_only_beside_the_file(tmp_path: Path
     doc["detailed_evaluation_results"]["file_path"] = "../../secret/rows.jsonl"
     (tmp_path / "secret").mkdir()
     shutil.copy(
-        ARC_020.with_name("ai2_arc_ollama_qwen2.5:0.5b_1761001924.jsonl"),
+        ARC_020.with_name("ai2_arc_ollama_qwen2.5%3A0.5b_1761001924.jsonl"),
         tmp_path / "secret" / "rows.jsonl",
     )
     del doc["evaluation_results"][0]["source_data"]["sample_ids"]
