@@ -99,6 +99,12 @@ class DatasetIdentity:
     fingerprint: str | None = None
 
 
+# What a run names as a grader when a model graded it but the output does not say which (e.g.
+# promptfoo's default grader): never shown independent of the model under evaluation, never the
+# judge the records name.
+UNKNOWN_GRADER = "unknown grader"
+
+
 def _names(values: Iterable[str | None]) -> tuple[str, ...]:
     """Every distinct name given, sorted; blanks and Nones are no name."""
     return tuple(sorted({v for v in values if v is not None and v.strip()}))

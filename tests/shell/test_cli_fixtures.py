@@ -317,6 +317,35 @@ def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path:
     assert result.returncode == 3
 
 
+DEFAULT_GRADED = FIXTURES / "promptfoo-default-grader/results/default/results.json"
+
+
+@pytest.mark.parametrize("judge", [None, "grader"])
+def test_a_promptfoo_rubric_graded_by_the_default_grader_is_blocked(
+    tmp_path: Path, judge: str | None
+) -> None:
+    """A real llm-rubric graded by promptfoo's default grader, which the export does not name:
+    with or without a judge in the records, its rubric and pass rate cannot gate (the grader is
+    neither shown independent nor shown to be the judge); the contains metric is unaffected."""
+    for metric in ("mock-calculator/sum/rubric", "mock-calculator/sum/pass_rate"):
+        (place := tmp_path / metric.replace("/", "_")).mkdir()
+        folder = records(place, metric, 0.01, judges=JUDGE)
+        if judge is not None:
+            name_judge(folder, judge, "mockllm/judge")
+        result = score_json(DEFAULT_GRADED, folder, tmp_path)
+        got = card(result, metric)
+        assert [r["code"] for r in got["authority"]["reasons"]] == [
+            "judge_not_independent",
+            "judge_model_mismatch",
+        ]
+        assert "without naming which" in got["authority"]["reasons"][0]["message"]
+        assert result.returncode == 3
+    (tmp_path / "correct").mkdir()
+    folder = records(tmp_path / "correct", "mock-calculator/sum/correct", 0.01)
+    result = score_json(DEFAULT_GRADED, folder, tmp_path)
+    assert card(result, "mock-calculator/sum/correct")["authority"]["outcome"] == "can_gate"
+
+
 def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
     """lm-eval records the task's content hash; a different validated fingerprint blocks."""
     metric = "arith_mc/acc"

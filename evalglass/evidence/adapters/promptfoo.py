@@ -14,6 +14,7 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _promptfoo_graders as graded_by
 from evalglass.evidence.adapters._promptfoo_cases import (
     Cases,
     cases_of,
@@ -28,26 +29,6 @@ from evalglass.evidence.registry import Adapter
 
 _PASS_RATE = "pass_rate"
 _ERROR = 2  # ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded
-# Assertion types graded by a model, whose grader is the judge of the metric they feed.
-_MODEL_GRADED = frozenset(
-    {
-        "llm-rubric",
-        "model-graded-closedqa",
-        "model-graded-factuality",
-        "factuality",
-        "answer-relevance",
-        "context-faithfulness",
-        "context-recall",
-        "context-relevance",
-        "conversation-relevance",
-        "g-eval",
-        "search-rubric",
-        "select-best",
-        "similar",
-        "classifier",
-        "moderation",
-    }
-)
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -122,7 +103,7 @@ def _columns(
             source=shown,
             models=_models(column_rows, config, provider),
             dataset=dataset,
-            graders=_graders(column_rows, None, config),
+            graders=graded_by.graders(column_rows, None, config),
             started=started,
             identity=identity,
         )
@@ -132,7 +113,7 @@ def _columns(
         )
         named = c.section(metrics, "namedScores") if metrics else _row_metrics(column_rows)
         for name in named:
-            metric_run = attrs.evolve(run, graders=_graders(column_rows, name, config))
+            metric_run = attrs.evolve(run, graders=graded_by.graders(column_rows, name, config))
             yield _named(
                 f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
                 once, shown,
@@ -291,14 +272,8 @@ def _ratio(total: float | None, count: float | None) -> float | None:
     return None if total is None or not count else total / count
 
 
-def _components(row: dict[str, Any]) -> list[Any]:
-    """The row's assertion results; a row that lists none (or not as a list) has none."""
-    components = c.section(row, "gradingResult").get("componentResults")
-    return components if isinstance(components, list) else []
-
-
 def _contributing(row: dict[str, Any], name: str) -> int:
-    components = _components(row)
+    components = graded_by.components(row)
     found = sum(
         1
         for comp in components
@@ -334,43 +309,6 @@ def _models(rows: list[dict[str, Any]], config: dict[str, Any], column_provider:
         ):
             return [c.text(provider.get("id")) or column_provider]
     return [column_provider]
-
-
-def _graders(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> list[str]:
-    """The grader(s) of the model-graded assertions behind a metric, row by row, as the file
-    records them (an assertion's own provider, else its test's, else the default test's)."""
-    default = c.section(c.section(config, "defaultTest"), "options").get("provider")
-    graders: list[str] = []
-    for row in rows:
-        test_grader = c.section(c.section(row, "testCase"), "options").get("provider")
-        for comp in _components(row):
-            assertion = c.section(comp, "assertion") if isinstance(comp, dict) else {}
-            kind = (c.text(assertion.get("type")) or "").removeprefix("not-")
-            if kind not in _MODEL_GRADED or (metric and assertion.get("metric") != metric):
-                continue
-            for source in (assertion.get("provider"), test_grader, default):
-                names = _provider_names(source)
-                if names:
-                    graders.extend(names)
-                    break
-    return graders
-
-
-def _provider_names(value: object) -> list[str]:
-    if isinstance(value, str) and value.strip():
-        return [value]
-    if isinstance(value, dict):
-        # A grader that is also a configured provider is written {providerId, label, delay}.
-        for key in ("id", "providerId", "label"):
-            if c.text(value.get(key)):
-                return [value[key]]
-        # options.provider may name one grader per task: {text: ..., embedding: ...}.
-        return [
-            n
-            for key in ("text", "embedding", "classification")
-            for n in _provider_names(value.get(key))
-        ]
-    return []
 
 
 def _dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> DatasetIdentity:
