@@ -15,6 +15,7 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _promptfoo_graders as graded_by
+from evalglass.evidence.adapters import _promptfoo_runs as runs
 from evalglass.evidence.adapters._promptfoo_cases import (
     Cases,
     cases_of,
@@ -26,6 +27,7 @@ from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
 from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
+from evalglass.reasons import Reason
 
 _PASS_RATE = "pass_rate"
 _ERROR = 2  # ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded
@@ -68,9 +70,8 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     started = c.iso_time(results.get("timestamp")) or c.iso_time(
         c.section(doc, "metadata").get("evaluationCreatedAt")
     )
-    # Without rows, a count of rows is a count of tests only when nothing was repeated.
-    once = c.integer(c.section(doc, "runtimeOptions").get("repeat")) == 1
-    yield from _columns(columns, by_column, c.section(doc, "config"), started, once, shown)
+    repeat = c.integer(c.section(doc, "runtimeOptions").get("repeat"))
+    yield from _columns(columns, by_column, c.section(doc, "config"), started, repeat, shown)
 
 
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
@@ -79,7 +80,7 @@ def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     if not rows:
         raise OutputError(shown, "no result rows")
-    yield from _columns(*columns_of_rows(rows, shown), {}, None, False, shown)
+    yield from _columns(*columns_of_rows(rows, shown), {}, None, None, shown)
 
 
 def _columns(
@@ -87,18 +88,27 @@ def _columns(
     by_column: dict[int, list[dict[str, Any]]],
     config: dict[str, Any],
     started: str | None,
-    once: bool,
+    repeat: int | None,
     shown: str,
 ) -> Iterator[Measurement]:
     rows = [row for column_rows in by_column.values() for row in column_rows]
     cases = cases_of(by_column)
     identity = run_identity(rows)
     dataset = _dataset(config, cases, content_keys(rows))
+    # Without rows, a count of rows is a count of tests only when nothing was repeated.
+    once = repeat == 1
+    # A paused eval's export holds the rows run so far, and nothing else says it stopped.
+    incomplete, unrun = runs.shortfall(
+        runs.planned(config, repeat),
+        [len({cases.of[id(row)] for row in by_column.get(i, [])}) for i in range(len(columns))],
+        [len(by_column.get(i, [])) for i in range(len(columns))],
+    )
     for index, column in enumerate(columns):
         provider, label = c.text(column.get("provider")), c.text(column.get("label"))
         if provider is None or label is None:
             raise OutputError(shown, f"results.prompts[{index}]: expected a provider and a label")
         column_rows = by_column.get(index, [])
+        whole = _Whole(incomplete, unrun[index])
         run = Run(
             source=shown,
             models=_models(column_rows, config, provider),
@@ -108,16 +118,36 @@ def _columns(
             identity=identity,
         )
         metrics = c.section(column, "metrics")
-        yield _pass_rate(
-            f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, cases, run, once, shown
+        yield whole.of(
+            _pass_rate(
+                f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, cases, run, once, shown
+            )
         )
         named = c.section(metrics, "namedScores") if metrics else _row_metrics(column_rows)
         for name in named:
             metric_run = attrs.evolve(run, graders=graded_by.graders(column_rows, name, config))
-            yield _named(
-                f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
-                once, shown,
+            yield whole.of(
+                _named(
+                    f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
+                    once, shown,
+                )
             )  # fmt: skip
+
+
+@attrs.frozen
+class _Whole:
+    """What a run that stopped before its end does to each of its metrics: it cannot gate, and
+    the tests it never ran are missing."""
+
+    incomplete: tuple[Reason, ...]
+    unrun: int
+
+    def of(self, m: Measurement) -> Measurement:
+        if not self.incomplete and not self.unrun:
+            return m
+        return attrs.evolve(
+            m, missing=m.missing + self.unrun, findings=self.incomplete + m.findings
+        )
 
 
 def _row_metrics(rows: list[dict[str, Any]]) -> dict[str, None]:
