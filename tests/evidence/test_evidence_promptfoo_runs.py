@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from evalglass.errors import OutputError
 from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import Measurement
+from evalglass.evidence.read import read_outputs
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES
 
@@ -131,3 +133,72 @@ def test_a_paused_eval_cannot_pass_its_gate(tmp_path: Path) -> None:
 
 
 GATE_ID = "slow-calc/sum/pass_rate"
+
+
+@pytest.mark.parametrize(
+    ("part", "whole"),
+    [
+        ("one-provider/paused/export.json", "one-provider/resumed/results.json"),
+        ("two-providers/errors/results.json", "two-providers/retried/results.json"),
+    ],
+)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_most_complete_file_of_an_eval_decides(part: str, whole: str, reverse: bool) -> None:
+    """A paused eval's export beside its resumed output, or an eval's errors beside its
+    --retry-errors output (one evalId, rewritten in place): in either order the file holding
+    more of the eval is read, with promptfoo's own numbers, and the other is skipped saying so."""
+    paths = [RUNS / part, RUNS / whole]
+    evidence = read_outputs(paths[::-1] if reverse else paths)
+    doc = export(RUNS / whole)
+    for column in doc["results"]["prompts"]:
+        metrics = column["metrics"]
+        got = evidence.measurements[f"{column['provider']}/{column['label']}/pass_rate"]
+        graded = metrics["testPassCount"] + metrics["testFailCount"]
+        assert (got.value, got.n, got.missing) == (metrics["testPassCount"] / graded, graded, 0)
+        assert got.run.source == str(RUNS / whole)
+        assert (got.findings, got.earlier) == ((), ())
+    assert [s.source for s in evidence.skipped] == [str(RUNS / part)]
+    assert evidence.skipped[0].reason.startswith(f"part of the run read from {RUNS / whole}")
+
+
+def test_columns_written_twice_with_sums_their_rows_contradict_are_an_input_error() -> None:
+    """A resumed eval with two providers writes every column twice; calc-b's copies claim 11
+    passes of 16 where their rows hold 8 of 12: an input error naming both copies and the field,
+    never the first copy read quietly."""
+    path = RUNS / "two-providers/resumed/results.json"
+    doc = export(path)
+    copies = doc["results"]["prompts"][2:]
+    assert [c["provider"] for c in copies] == ["calc-b", "calc-b"]
+    passes = sum(r["success"] for r in doc["results"]["results"] if r["promptIdx"] == 2)
+    with pytest.raises(OutputError) as caught:
+        promptfoo.read(path, "resumed.json")
+    message = str(caught.value)
+    assert message.startswith("resumed.json: results.prompts[2] and results.prompts[3]")
+    stated = copies[0]["metrics"]["testPassCount"]
+    assert f"results.prompts[2].metrics.testPassCount {stated}, while its rows give {passes}" in (
+        message
+    )
+    assert "\n" not in message
+
+
+def test_columns_written_twice_that_agree_with_their_rows_are_read_once() -> None:
+    """--retry-errors also writes every column twice, but here each copy's counts are its rows'
+    and the two copies agree: each column is one metric, with promptfoo's numbers."""
+    path = RUNS / "two-providers/retried/results.json"
+    ids = [m.id for m in promptfoo.read(path, str(path))]
+    assert sorted(ids) == sorted(set(ids))
+    assert len(ids) == 4
+
+
+def test_the_skipped_part_of_an_eval_is_said_on_stderr(tmp_path: Path) -> None:
+    """End to end: `evalglass metrics` given the resumed output first and the paused export
+    second reads the resumed one and says, on stderr, that the paused export was skipped."""
+    from tests.cli_runner import cli
+
+    whole, part = (
+        RUNS / "one-provider/resumed/results.json",
+        RUNS / "one-provider/paused/export.json",
+    )
+    result = cli("metrics", str(whole), str(part), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"evalglass: skipped {part}: part of the run read from {whole}" in result.stderr

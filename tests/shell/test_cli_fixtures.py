@@ -378,6 +378,14 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
     assert "earlier run:" in terminal
 
 
+# Real outputs refused on purpose, with what the refusal says.
+REFUSED = {
+    FIXTURES / "promptfoo-interrupted/results/two-providers/resumed/results.json": (
+        "results.prompts[2] and results.prompts[3] are both column calc-b/sum"
+    ),
+}
+
+
 @pytest.mark.parametrize(
     "fixture",
     [p for p in outputs() if "samples_" not in p.name and p.suffix != ".csv"],
@@ -390,6 +398,10 @@ def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
     if fixture.name in NOT_RUNS:
         assert (result.returncode, result.stdout) == (4, "")
         assert "holds no run to read" in result.stderr
+    elif fixture in REFUSED:
+        # A file promptfoo wrote that cannot be read as it stands: refused, saying why.
+        assert (result.returncode, result.stdout) == (4, "")
+        assert REFUSED[fixture] in result.stderr
     elif "predict-only" in fixture.parts:
         # lm-eval --predict_only computes no metric: recognised, and refused as measuring nothing.
         assert (result.returncode, result.stdout) == (4, "")

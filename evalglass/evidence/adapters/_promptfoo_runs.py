@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.reasons import Reason, ValidityCode
 
@@ -70,3 +71,77 @@ def shortfall(
         "(--filter-first-n, --filter-pattern), which the export does not record"
     )
     return (Reason(ValidityCode.RUN_INCOMPLETE, message),), unrun
+
+
+def once_each(
+    columns: list[dict[str, Any]], by_column: dict[int, list[dict[str, Any]]], shown: str
+) -> list[int]:
+    """The index of each column to read: a resumed or retried eval writes every column twice
+    (with rows of its own); a column written again with the same counts, each agreeing with its
+    rows, is read once. OutputError naming them when a copy's counts disagree with its rows or
+    with the other copy's, since which holds the column cannot then be told."""
+    first: dict[tuple[object, object], int] = {}
+    read: list[int] = []
+    for index, column in enumerate(columns):
+        key = (column.get("provider"), column.get("label"))
+        if key not in first:
+            first[key] = index
+            read.append(index)
+            continue
+        copies = (first[key], index)
+        for i in copies:
+            wrong = _disagreement(columns[i], by_column.get(i, []))
+            if wrong is not None:
+                raise OutputError(shown, _twice(copies, key, f"results.prompts[{i}].{wrong}"))
+        counts = [_counts(columns[i]) for i in copies]
+        if counts[0] != counts[1]:
+            raise OutputError(
+                shown,
+                _twice(copies, key, f"their counts differ ({counts[0]} and {counts[1]})"),
+            )
+    return read
+
+
+_COUNTS = ("testPassCount", "testFailCount", "testErrorCount")
+
+
+def _counts(column: dict[str, Any]) -> tuple[object, ...]:
+    metrics = c.section(column, "metrics")
+    return tuple(metrics.get(k) for k in _COUNTS)
+
+
+def _disagreement(column: dict[str, Any], rows: list[dict[str, Any]]) -> str | None:
+    """The first of a column's counts its rows do not give, with both numbers; None when all
+    agree (a count the column does not hold is not compared)."""
+    errors = sum(is_error(row) for row in rows)
+    passes = sum(row.get("success") is True and not is_error(row) for row in rows)
+    counted = dict(zip(_COUNTS, (passes, len(rows) - errors - passes, errors), strict=True))
+    metrics = c.section(column, "metrics")
+    for key in _COUNTS:
+        stated = c.count(metrics.get(key))
+        if stated is not None and stated != counted[key]:
+            return f"metrics.{key} {stated}, while its rows give {counted[key]}"
+    return None
+
+
+def _twice(copies: tuple[int, int], key: tuple[object, object], why: str) -> str:
+    provider, label = key
+    return (
+        f"results.prompts[{copies[0]}] and results.prompts[{copies[1]}] are both column "
+        f"{c.one_line(provider, 60)}/{c.one_line(label, 60)}, written twice as a resumed or "
+        f"retried eval (--resume, --retry-errors) writes them, and {why}: which copy holds "
+        "the column cannot be told; run the eval afresh (promptfoo eval -o results.json)"
+    )
+
+
+# ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded.
+_ERROR = 2
+
+
+def is_error(row: dict[str, Any]) -> bool:
+    """A row promptfoo could not grade: a provider or eval error, never a failure."""
+    reason = row.get("failureReason")
+    if reason is not None:
+        return bool(reason == _ERROR)
+    # Without failureReason, an ungraded row with an error is a provider error.
+    return bool(row.get("error")) and row.get("gradingResult") is None

@@ -30,7 +30,6 @@ from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason
 
 _PASS_RATE = "pass_rate"
-_ERROR = 2  # ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -71,7 +70,14 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
         c.section(doc, "metadata").get("evaluationCreatedAt")
     )
     repeat = c.integer(c.section(doc, "runtimeOptions").get("repeat"))
-    yield from _columns(columns, by_column, c.section(doc, "config"), started, repeat, shown)
+    measured = _columns(columns, by_column, c.section(doc, "config"), started, repeat, shown)
+    # Every file of one evalId holds that eval as it stood when written: a paused eval's export
+    # holds part of what its resumed output holds, and an eval retried holds fewer errors.
+    eval_id = c.text(doc.get("evalId"))
+    whole = None if eval_id is None else f"promptfoo-eval:{eval_id}"
+    extent = (len(rows), sum(not runs.is_error(row) for row in rows))
+    for m in measured:
+        yield attrs.evolve(m, run=attrs.evolve(m.run, whole=whole, extent=extent))
 
 
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
@@ -80,7 +86,9 @@ def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     if not rows:
         raise OutputError(shown, "no result rows")
-    yield from _columns(*columns_of_rows(rows, shown), {}, None, None, shown)
+    extent = (len(rows), sum(not runs.is_error(row) for row in rows))
+    for m in _columns(*columns_of_rows(rows, shown), {}, None, None, shown):
+        yield attrs.evolve(m, run=attrs.evolve(m.run, extent=extent))
 
 
 def _columns(
@@ -103,10 +111,14 @@ def _columns(
         [len({cases.of[id(row)] for row in by_column.get(i, [])}) for i in range(len(columns))],
         [len(by_column.get(i, [])) for i in range(len(columns))],
     )
+    names: list[tuple[str, str]] = []
     for index, column in enumerate(columns):
         provider, label = c.text(column.get("provider")), c.text(column.get("label"))
         if provider is None or label is None:
             raise OutputError(shown, f"results.prompts[{index}]: expected a provider and a label")
+        names.append((provider, label))
+    for index in runs.once_each(columns, by_column, shown):
+        column, (provider, label) = columns[index], names[index]
         column_rows = by_column.get(index, [])
         whole = _Whole(incomplete, unrun[index])
         run = Run(
@@ -172,14 +184,6 @@ def _column_of(row: dict[str, Any], columns: list[dict[str, Any]], shown: str) -
     )
 
 
-def _is_error(row: dict[str, Any]) -> bool:
-    reason = row.get("failureReason")
-    if reason is not None:
-        return bool(reason == _ERROR)
-    # Without failureReason, an ungraded row with an error is a provider error.
-    return bool(row.get("error")) and row.get("gradingResult") is None
-
-
 def _pass_rate(
     metric_id: str,
     metrics: dict[str, Any],
@@ -189,7 +193,7 @@ def _pass_rate(
     once: bool,
     shown: str,
 ) -> Measurement:
-    graded = [row for row in rows if not _is_error(row)]
+    graded = [row for row in rows if not runs.is_error(row)]
     scored = score_cases(
         [(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases
     )
@@ -247,7 +251,7 @@ def _named(
     # own viewer does (by the assertion count only in exports that predate the weights).
     weights = c.number(c.section(metrics, "namedScoreWeights").get(name), shown, where)
     reported = _ratio(total, weights if weights is not None else count)
-    errors = sum(_is_error(row) for row in rows)
+    errors = sum(runs.is_error(row) for row in rows)
     if total is not None and count is None and weights is None:
         # A derived metric: promptfoo stores its computed value, with no rows behind it.
         return Measurement(id=metric_id, run=run, value=total, n=None, missing=errors)
@@ -258,7 +262,7 @@ def _named(
     weighted, weight_sum, assertions = 0.0, 0.0, 0
     for row in rows:
         scores = c.section(row, "namedScores")
-        if _is_error(row) or name not in scores:
+        if runs.is_error(row) or name not in scores:
             continue
         score = c.number(scores[name], shown, f"row {_sample_id(row)} {where}")
         if score is None:
@@ -291,7 +295,9 @@ def _named(
         n=len(means),
         interval=c.interval(value, means, None),
         samples=scored.samples,
-        missing=len({cases.of[id(row)] for row in rows if _is_error(row)} - set(scored.per_case)),
+        missing=len(
+            {cases.of[id(row)] for row in rows if runs.is_error(row)} - set(scored.per_case)
+        ),
         findings=c.mismatch(reported, recomputed, f"the mean over its {len(graded)} graded rows")
         + c.count_mismatch(count, assertions, "scored assertions"),
         reduction=scored.reduction,
