@@ -171,14 +171,16 @@ def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]])
     A file of the same run holding other scores (Inspect's `inspect score --output-file`, a
     re-scoring) is no copy: the metrics only it holds are read from it."""
     kept: list[_Reading] = []
-    for reading in _most_complete(readings, skipped):
-        marks = reading.marks
-        twin = next((k for k in kept if marks & k.marks), None)
+    marks = {id(r): r.marks for r in readings}
+    for reading in _most_complete(readings, marks, skipped):
+        mine = marks[id(reading)]
+        twin = next((k for k in kept if mine & marks[id(k)]), None)
         if twin is None:
             kept.append(reading)
             continue
         rescored = _rescored(twin, reading)
         if rescored is not None:
+            marks[id(rescored)] = rescored.marks
             kept.append(rescored)
             continue
         if reading.ordered and not twin.ordered:
@@ -189,14 +191,16 @@ def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]])
     return sorted(kept, key=lambda r: r.order)
 
 
-def _most_complete(readings: list[_Reading], skipped: list[tuple[int, Skipped]]) -> list[_Reading]:
+def _most_complete(
+    readings: list[_Reading], marks: dict[int, frozenset[str]], skipped: list[tuple[int, Skipped]]
+) -> list[_Reading]:
     """The readings left once every file holding less of a run than another file of it (a
     paused eval's export beside its resumed output, an eval's errors before they were retried)
     is skipped, saying which file holds more: the most complete file decides, never the order
     the files were given in."""
     groups: list[list[_Reading]] = []
     for reading in readings:
-        joined = [g for g in groups if any(reading.marks & r.marks for r in g)]
+        joined = [g for g in groups if any(marks[id(reading)] & marks[id(r)] for r in g)]
         merged = [r for g in joined for r in g] + [reading]
         groups = [g for g in groups if not any(g is j for j in joined)] + [merged]
     left: list[_Reading] = []
