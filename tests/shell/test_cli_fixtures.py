@@ -383,6 +383,10 @@ REFUSED = {
     FIXTURES / "promptfoo-interrupted/results/two-providers/resumed/results.json": (
         "results.prompts[2] and results.prompts[3] are both column calc-b/sum"
     ),
+    **{
+        path: "a promptfoo export version 2 (results.version"
+        for path in (FIXTURES / "promptfoo-v2/results").rglob("results.*")
+    },
 }
 
 

@@ -145,3 +145,14 @@ def is_error(row: dict[str, Any]) -> bool:
         return bool(reason == _ERROR)
     # Without failureReason, an ungraded row with an error is a provider error.
     return bool(row.get("error")) and row.get("gradingResult") is None
+
+
+def older_export(version: object) -> str:
+    """Why an export older than version 3 is not read, and what to run instead."""
+    which = "with no version" if version is None else f"version {c.shown_value(version)}"
+    return (
+        f"a promptfoo export {which} (results.version; promptfoo 0.91 and earlier): its rows "
+        "name no test, no column and no row id, so a test run twice cannot be told from two "
+        "tests, nor n, the number of distinct tests, counted; evalglass reads version 3: run "
+        "the eval again with promptfoo 0.92 or later (promptfoo eval -c CONFIG -o results.json)"
+    )

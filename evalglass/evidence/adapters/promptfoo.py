@@ -48,11 +48,7 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     results = c.mapping(doc.get("results"), shown, "results")
     version = c.integer(results.get("version"))
     if version is None or version < 3:
-        raise OutputError(
-            shown,
-            f"results version {c.shown_value(results.get('version'))}: "
-            "only version 3 exports are read",
-        )
+        raise OutputError(shown, runs.older_export(results.get("version")))
     columns = [
         c.mapping(column, shown, "results.prompts[]")
         for column in c.sequence(results.get("prompts"), shown, "results.prompts")
@@ -366,6 +362,11 @@ def _dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> Dat
 _ROW_KEYS = (b'"gradingResult"', b'"namedScores"', b'"promptIdx"', b'"testIdx"', b'"testCase"')
 _XML_ROOT = re.compile(rb"(<\?xml[^>]*\?>\s*)?<promptfoo>")
 _YAML_KEYS = (re.compile(rb"^evalId:", re.MULTILINE), re.compile(rb"^results:", re.MULTILINE))
+# Exports before version 3 may have no evalId (promptfoo 0.24 wrote {results, config,
+# shareableUrl}; later ones none in YAML): a summary `results` first, opening with its own keys.
+_OLDER_KEYS = rb"(version|timestamp|results|stats|table)"
+_OLDER_JSON = re.compile(rb'\{\s*"results"\s*:\s*\{\s*"' + _OLDER_KEYS + rb'"\s*:')
+_OLDER_YAML = re.compile(rb"results:[ \t]*\r?\n[ \t]+" + _OLDER_KEYS + rb":")
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -377,10 +378,12 @@ def sniff(path: Path, head: bytes) -> bool:
         first = body.split(b"\n", 1)[0]
         return first.startswith(b"{") and sum(key in first for key in _ROW_KEYS) >= 2
     if suffix in (".yaml", ".yml"):
-        return all(key.search(body) for key in _YAML_KEYS)
+        return all(key.search(body) for key in _YAML_KEYS) or bool(_OLDER_YAML.match(body))
     if body.startswith(b"<"):
         return bool(_XML_ROOT.match(body)) and b"<evalId>" in head
-    return body.startswith(b"{") and b'"evalId"' in head and b'"results"' in head
+    return (b'"evalId"' in head and b'"results"' in head and body.startswith(b"{")) or bool(
+        _OLDER_JSON.match(body)
+    )
 
 
 def not_a_run(path: Path, head: bytes) -> str | None:
