@@ -1,7 +1,8 @@
-"""Whether a promptfoo export holds the whole of its run. An eval paused with Ctrl-C writes no
+"""Whether a promptfoo export holds its run whole and once. An eval paused with Ctrl-C writes no
 `-o` file, and `promptfoo export eval ID` then holds the rows run so far with nothing marking the
-eval paused: the export's own config says how many rows a complete run has. It counts; what the
-rows score is the adapter's.
+eval paused: the export's own config says how many rows a complete run has. A resumed or retried
+eval writes its columns twice; an export older than version 3 cannot say which test a row is.
+It counts and refuses; what the rows score is the adapter's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.model import Measurement
 from evalglass.reasons import Reason, ValidityCode
 
 # A var given as a file reference may be a glob that promptfoo expands into several tests.
@@ -71,6 +73,22 @@ def shortfall(
         "(--filter-first-n, --filter-pattern), which the export does not record"
     )
     return (Reason(ValidityCode.RUN_INCOMPLETE, message),), unrun
+
+
+@attrs.frozen
+class Stopped:
+    """What a run that stopped before its end does to each of its metrics: it cannot gate, and
+    the tests it never ran are missing."""
+
+    incomplete: tuple[Reason, ...]
+    unrun: int
+
+    def of(self, m: Measurement) -> Measurement:
+        if not self.incomplete and not self.unrun:
+            return m
+        return attrs.evolve(
+            m, missing=m.missing + self.unrun, findings=self.incomplete + m.findings
+        )
 
 
 def once_each(

@@ -27,7 +27,6 @@ from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
 from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
-from evalglass.reasons import Reason
 
 _PASS_RATE = "pass_rate"
 
@@ -116,7 +115,7 @@ def _columns(
     for index in runs.once_each(columns, by_column, shown):
         column, (provider, label) = columns[index], names[index]
         column_rows = by_column.get(index, [])
-        whole = _Whole(incomplete, unrun[index])
+        whole = runs.Stopped(incomplete, unrun[index])
         run = Run(
             source=shown,
             models=_models(column_rows, config, provider),
@@ -140,22 +139,6 @@ def _columns(
                     once, shown,
                 )
             )  # fmt: skip
-
-
-@attrs.frozen
-class _Whole:
-    """What a run that stopped before its end does to each of its metrics: it cannot gate, and
-    the tests it never ran are missing."""
-
-    incomplete: tuple[Reason, ...]
-    unrun: int
-
-    def of(self, m: Measurement) -> Measurement:
-        if not self.incomplete and not self.unrun:
-            return m
-        return attrs.evolve(
-            m, missing=m.missing + self.unrun, findings=self.incomplete + m.findings
-        )
 
 
 def _row_metrics(rows: list[dict[str, Any]]) -> dict[str, None]:
