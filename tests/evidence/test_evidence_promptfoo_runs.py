@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from evalglass.errors import OutputError
+from evalglass.evidence.adapters import _promptfoo_runs as runs
 from evalglass.evidence.adapters import promptfoo
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.read import read_outputs
@@ -202,3 +203,33 @@ def test_the_skipped_part_of_an_eval_is_said_on_stderr(tmp_path: Path) -> None:
     result = cli("metrics", str(whole), str(part), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert f"evalglass: skipped {part}: part of the run read from {whole}" in result.stderr
+
+
+TEST = {"description": "t", "vars": {"a": 1}}
+
+
+@pytest.mark.parametrize(
+    ("config", "tests"),
+    [
+        ({"tests": [TEST, TEST]}, 2),
+        ({"tests": "tests.csv"}, None),
+        ({"tests": ["file://a.yaml"]}, None),
+        ({"tests": []}, None),
+        ({}, None),
+        ({"tests": [TEST], "scenarios": [{"config": []}]}, None),
+        ({"tests": [{"vars": {"a": [1, 2]}}]}, None),
+        ({"tests": [{"vars": {"a": "file://data/*.txt"}}]}, None),
+        ({"tests": [TEST], "defaultTest": {"vars": {"b": [1, 2]}}}, None),
+        ({"tests": [{**TEST, "providers": ["calc-a"]}]}, None),
+        ({"tests": [{**TEST, "prompts": ["sum"]}]}, None),
+        ({"tests": [{"vars": "not a mapping"}]}, None),
+    ],
+)
+def test_the_planned_tests_are_counted_only_where_the_config_lists_them(
+    config: dict[str, Any], tests: int | None
+) -> None:
+    """A complete run's tests come from inline config.tests alone: anything promptfoo expands or
+    narrows at run time (files, scenarios, list or file vars, per-test providers or prompts)
+    leaves the count unknown, and completeness unchecked, rather than guessed."""
+    plan = runs.planned(config, 1)
+    assert (plan.tests if plan else None) == tests

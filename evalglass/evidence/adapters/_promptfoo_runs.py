@@ -16,6 +16,8 @@ from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.model import Measurement
 from evalglass.reasons import Reason, ValidityCode
 
+# A test naming these runs against only the providers or prompts it names.
+_SOME_COLUMNS = frozenset({"providers", "prompts"})
 # A var given as a file reference may be a glob that promptfoo expands into several tests.
 _FILE_REFERENCE = "file://"
 
@@ -30,14 +32,15 @@ class Plan:
 
 def planned(config: dict[str, Any], repeat: int | None) -> Plan | None:
     """The tests a complete run has, from the export's inline `config.tests`; None when the
-    config does not show them (tests loaded from a file or a generator, scenarios, or vars
-    promptfoo expands into several tests: a list, or a file reference)."""
+    config does not show them (tests loaded from a file or a generator, scenarios, vars
+    promptfoo expands into several tests: a list, or a file reference), or a test runs in only
+    some columns (its own `providers` or `prompts`)."""
     tests = config.get("tests")
     if not isinstance(tests, list) or not tests or config.get("scenarios"):
         return None
     default_vars = c.section(c.section(config, "defaultTest"), "vars")
     for test in tests:
-        if not isinstance(test, dict):
+        if not isinstance(test, dict) or test.keys() & _SOME_COLUMNS:
             return None
         test_vars = test.get("vars", {})
         if not isinstance(test_vars, dict):
