@@ -19,7 +19,7 @@ from evalglass.calibration_evidence import CalibrationEvidence
 from evalglass.core.agreement import check_agreement
 from evalglass.core.dataset_check import names_other
 from evalglass.core.model_names import same_grader, same_model
-from evalglass.evidence.model import DatasetIdentity, Measurement
+from evalglass.evidence.model import UNKNOWN_GRADER, DatasetIdentity, Measurement
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.model import (
     Approval,
@@ -242,9 +242,16 @@ def _not_independent(s: Situation) -> str:
             for m in models
             if same_model(judge.model, m)
         ][:1]
+    if UNKNOWN_GRADER in graders:
+        # A grader nobody named could be the model under evaluation itself.
+        said.append(
+            "the output says a model graded it without naming which (the tool's default "
+            "grader), so the grading cannot be shown independent"
+        )
     said += [
         f"the output says '{g}', the model under evaluation '{m}', graded it"
         for g in graders
+        if g != UNKNOWN_GRADER
         for m in models
         if same_model(g, m)
     ][:1]

@@ -99,6 +99,12 @@ class DatasetIdentity:
     fingerprint: str | None = None
 
 
+# What a run names as a grader when a model graded it but the output does not say which (e.g.
+# promptfoo's default grader): never shown independent of the model under evaluation, never the
+# judge the records name.
+UNKNOWN_GRADER = "unknown grader"
+
+
 def _names(values: Iterable[str | None]) -> tuple[str, ...]:
     """Every distinct name given, sorted; blanks and Nones are no name."""
     return tuple(sorted({v for v in values if v is not None and v.strip()}))
@@ -124,6 +130,12 @@ class Run:
     # What identifies this run in every file it is written to (promptfoo's row ids, DeepEval's
     # test run), so one run written twice is read once; None when the format has no such mark.
     identity: str | None = None
+    # The run this file holds all or part of, where a tool writes one run to several files as
+    # it goes (promptfoo's evalId: a paused eval's export, then its resumed or retried output),
+    # and how much of it the file holds (its rows, and those with a result): of the files of one
+    # run, the one holding the most is read. None when the format has no such mark.
+    whole: str | None = None
+    extent: tuple[int, int] | None = None
     # What makes runs one evaluation (Inspect: the task_id and model an eval-retry keeps), so a
     # run completing a stopped one is that evaluation, not a new attempt; None when not recorded.
     evaluation: str | None = None

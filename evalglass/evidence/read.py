@@ -47,6 +47,17 @@ class _Reading:
         return frozenset(m.run.identity for m in self.measurements if m.run.identity)
 
     @property
+    def marks(self) -> frozenset[str]:
+        """What says another file holds this run, or part of it: its identity and its whole."""
+        return self.identity | {m.run.whole for m in self.measurements if m.run.whole}
+
+    @property
+    def extent(self) -> tuple[int, int] | None:
+        """How much of its run the file holds, where the format says (the same for every
+        measurement of one file)."""
+        return max((m.run.extent for m in self.measurements if m.run.extent), default=None)
+
+    @property
     def ordered(self) -> bool:
         return all(m.run.started is not None for m in self.measurements)
 
@@ -161,14 +172,16 @@ def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]])
     A file of the same run holding other scores (Inspect's `inspect score --output-file`, a
     re-scoring) is no copy: the metrics only it holds are read from it."""
     kept: list[_Reading] = []
-    for reading in readings:
-        identity = reading.identity
-        twin = next((k for k in kept if identity and k.identity == identity), None)
+    marks = {id(r): r.marks for r in readings}
+    for reading in _most_complete(readings, marks, skipped):
+        mine = marks[id(reading)]
+        twin = next((k for k in kept if mine & marks[id(k)]), None)
         if twin is None:
             kept.append(reading)
             continue
         rescored = _rescored(twin, reading)
         if rescored is not None:
+            marks[id(rescored)] = rescored.marks
             kept.append(rescored)
             continue
         if reading.ordered and not twin.ordered:
@@ -177,6 +190,35 @@ def _distinct_runs(readings: list[_Reading], skipped: list[tuple[int, Skipped]])
         why = f"the same run as {twin.sources[0]}"
         skipped += [(reading.order, Skipped(source, why)) for source in reading.sources]
     return sorted(kept, key=lambda r: r.order)
+
+
+def _most_complete(
+    readings: list[_Reading], marks: dict[int, frozenset[str]], skipped: list[tuple[int, Skipped]]
+) -> list[_Reading]:
+    """The readings left once every file holding less of a run than another file of it (a
+    paused eval's export beside its resumed output, an eval's errors before they were retried)
+    is skipped, saying which file holds more: the most complete file decides, never the order
+    the files were given in."""
+    groups: list[list[_Reading]] = []
+    for reading in readings:
+        joined = [g for g in groups if any(marks[id(reading)] & marks[id(r)] for r in g)]
+        merged = [r for g in joined for r in g] + [reading]
+        groups = [g for g in groups if not any(g is j for j in joined)] + [merged]
+    left: list[_Reading] = []
+    for group in groups:
+        most = max((r.extent for r in group if r.extent is not None), default=None)
+        best = min((r for r in group if r.extent == most), key=lambda r: r.order, default=None)
+        for reading in group:
+            if most is None or best is None or reading.extent is None or reading.extent >= most:
+                left.append(reading)
+                continue
+            rows, held = reading.extent
+            why = (
+                f"part of the run read from {best.sources[0]}, which holds more of it "
+                f"({most[0]} rows, {most[1]} with a result; this file {rows}, {held})"
+            )
+            skipped += [(reading.order, Skipped(source, why)) for source in reading.sources]
+    return sorted(left, key=lambda r: r.order)
 
 
 def _rescored(first: _Reading, other: _Reading) -> _Reading | None:

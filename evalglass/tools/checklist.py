@@ -16,7 +16,7 @@ from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputF
 from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
-from evalglass.evidence.model import Measurement, Run
+from evalglass.evidence.model import UNKNOWN_GRADER, Measurement, Run
 from evalglass.metric_ids import check_name
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
@@ -274,6 +274,17 @@ class _Plan:
         if judge_id is None and not graders:
             return (), None
         outside = []
+        if UNKNOWN_GRADER in graders:
+            # No record names a grader the run does not name: only a re-run can.
+            graders.remove(UNKNOWN_GRADER)
+            outside.append(
+                Reason(
+                    C.JUDGE_NOT_INDEPENDENT,
+                    "the run does not name the model that graded it (the tool's default "
+                    "grader): name the grader in the eval's config (promptfoo: "
+                    "defaultTest.options.provider) and re-run",
+                )
+            )
         if len(graders) > 1:
             named = "the one metrics.yaml names" if judge_id else "then name it in metrics.yaml"
             outside.append(

@@ -10,8 +10,9 @@ import attrs
 import pytest
 from scipy import stats as sp
 
+from evalglass.evidence.adapters import _promptfoo_graders as graded_by
 from evalglass.evidence.adapters import promptfoo
-from evalglass.evidence.model import DatasetIdentity, Measurement, Method
+from evalglass.evidence.model import UNKNOWN_GRADER, DatasetIdentity, Measurement, Method
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, NOT_RUNS, claims, files, others, refuse
 
@@ -215,3 +216,46 @@ def test_sniff_claims_every_export_that_holds_the_run(path: Path) -> None:
 def test_sniff_leaves_other_frameworks_files_alone(path: Path) -> None:
     """sniff() is false on every other framework's file, and none is taken for promptfoo's."""
     assert claims("promptfoo", path) == (False, None)
+
+
+DEFAULT_GRADER = FIXTURES / "promptfoo-default-grader/results"
+
+
+def test_a_rubric_graded_by_promptfoos_default_grader_names_an_unknown_grader() -> None:
+    """llm-rubric with no grader named anywhere (promptfoo's default grader): the rubric and
+    the pass rate it feeds are judged by an unknown grader; the contains metric by none."""
+    m = read(DEFAULT_GRADER / "default/results.json")
+    assert m["mock-calculator/sum/rubric"].run.graders == (UNKNOWN_GRADER,)
+    assert m["mock-calculator/sum/pass_rate"].run.graders == (UNKNOWN_GRADER,)
+    assert m["mock-calculator/sum/correct"].run.graders == ()
+    rubric = m["mock-calculator/sum/rubric"]
+    assert (rubric.value, rubric.n) == (4 / 6, 6)
+
+
+def test_a_grader_given_with_the_grader_flag_is_named() -> None:
+    """`--grader openai:chat:gpt-4.1-mini` is recorded as the provider object it became
+    ({modelName, ...}, no id): its model is the grader."""
+    m = read(DEFAULT_GRADER / "cli-grader/results.json")
+    assert m["mock-calculator/sum/rubric"].run.graders == ("gpt-4.1-mini",)
+    assert m["mock-calculator/sum/correct"].run.graders == ()
+
+
+def test_every_model_graded_assertion_type_has_a_grader(tmp_path: Path) -> None:
+    """Each assertion type promptfoo has a model grade (the declared list, its negations and
+    the red-team graders) makes the metric judged; other types do not."""
+    kinds = [
+        *sorted(graded_by.MODEL_GRADED),
+        "not-similar",
+        "promptfoo:redteam:harmful:hate",
+    ]
+    for kind in [*kinds, "contains", "javascript", "max-score", "not-contains"]:
+
+        def edit(doc: dict[str, Any], kind: str = kind) -> None:
+            for row in doc["results"]["results"]:
+                for comp in (row["gradingResult"] or {}).get("componentResults", []):
+                    if comp["assertion"]["metric"] == "closeness":
+                        comp["assertion"]["type"] = kind
+
+        m = read(edited(tmp_path, edit))
+        expected = (UNKNOWN_GRADER,) if kind in kinds else ()
+        assert m["echo/terse/closeness"].run.graders == expected, kind

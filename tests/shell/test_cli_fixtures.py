@@ -317,6 +317,35 @@ def test_a_real_promptfoo_column_graded_by_its_own_provider_is_blocked(tmp_path:
     assert result.returncode == 3
 
 
+DEFAULT_GRADED = FIXTURES / "promptfoo-default-grader/results/default/results.json"
+
+
+@pytest.mark.parametrize("judge", [None, "grader"])
+def test_a_promptfoo_rubric_graded_by_the_default_grader_is_blocked(
+    tmp_path: Path, judge: str | None
+) -> None:
+    """A real llm-rubric graded by promptfoo's default grader, which the export does not name:
+    with or without a judge in the records, its rubric and pass rate cannot gate (the grader is
+    neither shown independent nor shown to be the judge); the contains metric is unaffected."""
+    for metric in ("mock-calculator/sum/rubric", "mock-calculator/sum/pass_rate"):
+        (place := tmp_path / metric.replace("/", "_")).mkdir()
+        folder = records(place, metric, 0.01, judges=JUDGE)
+        if judge is not None:
+            name_judge(folder, judge, "mockllm/judge")
+        result = score_json(DEFAULT_GRADED, folder, tmp_path)
+        got = card(result, metric)
+        assert [r["code"] for r in got["authority"]["reasons"]] == [
+            "judge_not_independent",
+            "judge_model_mismatch",
+        ]
+        assert "without naming which" in got["authority"]["reasons"][0]["message"]
+        assert result.returncode == 3
+    (tmp_path / "correct").mkdir()
+    folder = records(tmp_path / "correct", "mock-calculator/sum/correct", 0.01)
+    result = score_json(DEFAULT_GRADED, folder, tmp_path)
+    assert card(result, "mock-calculator/sum/correct")["authority"]["outcome"] == "can_gate"
+
+
 def test_other_dataset_content_is_blocked(tmp_path: Path) -> None:
     """lm-eval records the task's content hash; a different validated fingerprint blocks."""
     metric = "arith_mc/acc"
@@ -349,6 +378,18 @@ def test_retries_cannot_launder_a_failure(tmp_path: Path) -> None:
     assert "earlier run:" in terminal
 
 
+# Real outputs refused on purpose, with what the refusal says.
+REFUSED = {
+    FIXTURES / "promptfoo-interrupted/results/two-providers/resumed/results.json": (
+        "results.prompts[2] and results.prompts[3] are both column calc-b/sum"
+    ),
+    **{
+        path: "a promptfoo export version 2 (results.version"
+        for path in (FIXTURES / "promptfoo-v2/results").rglob("results.*")
+    },
+}
+
+
 @pytest.mark.parametrize(
     "fixture",
     [p for p in outputs() if not read_through_another(p) and p.suffix != ".csv"],
@@ -361,6 +402,10 @@ def test_every_fixture_is_recognised(tmp_path: Path, fixture: Path) -> None:
     if fixture.name in NOT_RUNS:
         assert (result.returncode, result.stdout) == (4, "")
         assert "holds no run to read" in result.stderr
+    elif fixture in REFUSED:
+        # A file promptfoo wrote that cannot be read as it stands: refused, saying why.
+        assert (result.returncode, result.stdout) == (4, "")
+        assert REFUSED[fixture] in result.stderr
     elif "predict-only" in fixture.parts:
         # lm-eval --predict_only computes no metric: recognised, and refused as measuring nothing.
         assert (result.returncode, result.stdout) == (4, "")

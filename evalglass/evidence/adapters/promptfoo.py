@@ -14,6 +14,8 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _promptfoo_graders as graded_by
+from evalglass.evidence.adapters import _promptfoo_runs as runs
 from evalglass.evidence.adapters._promptfoo_cases import (
     Cases,
     cases_of,
@@ -27,27 +29,6 @@ from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
 
 _PASS_RATE = "pass_rate"
-_ERROR = 2  # ResultFailureReason.ERROR: the provider or the eval failed; nothing was graded
-# Assertion types graded by a model, whose grader is the judge of the metric they feed.
-_MODEL_GRADED = frozenset(
-    {
-        "llm-rubric",
-        "model-graded-closedqa",
-        "model-graded-factuality",
-        "factuality",
-        "answer-relevance",
-        "context-faithfulness",
-        "context-recall",
-        "context-relevance",
-        "conversation-relevance",
-        "g-eval",
-        "search-rubric",
-        "select-best",
-        "similar",
-        "classifier",
-        "moderation",
-    }
-)
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -66,11 +47,7 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     results = c.mapping(doc.get("results"), shown, "results")
     version = c.integer(results.get("version"))
     if version is None or version < 3:
-        raise OutputError(
-            shown,
-            f"results version {c.shown_value(results.get('version'))}: "
-            "only version 3 exports are read",
-        )
+        raise OutputError(shown, runs.older_export(results.get("version")))
     columns = [
         c.mapping(column, shown, "results.prompts[]")
         for column in c.sequence(results.get("prompts"), shown, "results.prompts")
@@ -87,9 +64,15 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     started = c.iso_time(results.get("timestamp")) or c.iso_time(
         c.section(doc, "metadata").get("evaluationCreatedAt")
     )
-    # Without rows, a count of rows is a count of tests only when nothing was repeated.
-    once = c.integer(c.section(doc, "runtimeOptions").get("repeat")) == 1
-    yield from _columns(columns, by_column, c.section(doc, "config"), started, once, shown)
+    repeat = c.integer(c.section(doc, "runtimeOptions").get("repeat"))
+    measured = _columns(columns, by_column, c.section(doc, "config"), started, repeat, shown)
+    # Every file of one evalId holds that eval as it stood when written: a paused eval's export
+    # holds part of what its resumed output holds, and an eval retried holds fewer errors.
+    eval_id = c.text(doc.get("evalId"))
+    whole = None if eval_id is None else f"promptfoo-eval:{eval_id}"
+    extent = (len(rows), sum(not runs.is_error(row) for row in rows))
+    for m in measured:
+        yield attrs.evolve(m, run=attrs.evolve(m.run, whole=whole, extent=extent))
 
 
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
@@ -98,7 +81,9 @@ def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     if not rows:
         raise OutputError(shown, "no result rows")
-    yield from _columns(*columns_of_rows(rows, shown), {}, None, False, shown)
+    extent = (len(rows), sum(not runs.is_error(row) for row in rows))
+    for m in _columns(*columns_of_rows(rows, shown), {}, None, None, shown):
+        yield attrs.evolve(m, run=attrs.evolve(m.run, extent=extent))
 
 
 def _columns(
@@ -106,36 +91,53 @@ def _columns(
     by_column: dict[int, list[dict[str, Any]]],
     config: dict[str, Any],
     started: str | None,
-    once: bool,
+    repeat: int | None,
     shown: str,
 ) -> Iterator[Measurement]:
     rows = [row for column_rows in by_column.values() for row in column_rows]
     cases = cases_of(by_column)
     identity = run_identity(rows)
     dataset = _dataset(config, cases, content_keys(rows))
+    # Without rows, a count of rows is a count of tests only when nothing was repeated.
+    once = repeat == 1
+    # A paused eval's export holds the rows run so far, and nothing else says it stopped.
+    incomplete, unrun = runs.shortfall(
+        runs.planned(config, repeat),
+        [len({cases.of[id(row)] for row in by_column.get(i, [])}) for i in range(len(columns))],
+        [len(by_column.get(i, [])) for i in range(len(columns))],
+    )
+    names: list[tuple[str, str]] = []
     for index, column in enumerate(columns):
         provider, label = c.text(column.get("provider")), c.text(column.get("label"))
         if provider is None or label is None:
             raise OutputError(shown, f"results.prompts[{index}]: expected a provider and a label")
+        names.append((provider, label))
+    for index in runs.once_each(columns, by_column, shown):
+        column, (provider, label) = columns[index], names[index]
         column_rows = by_column.get(index, [])
+        whole = runs.Stopped(incomplete, unrun[index])
         run = Run(
             source=shown,
             models=_models(column_rows, config, provider),
             dataset=dataset,
-            graders=_graders(column_rows, None, config),
+            graders=graded_by.graders(column_rows, None, config),
             started=started,
             identity=identity,
         )
         metrics = c.section(column, "metrics")
-        yield _pass_rate(
-            f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, cases, run, once, shown
+        yield whole.of(
+            _pass_rate(
+                f"{provider}/{label}/{_PASS_RATE}", metrics, column_rows, cases, run, once, shown
+            )
         )
         named = c.section(metrics, "namedScores") if metrics else _row_metrics(column_rows)
         for name in named:
-            metric_run = attrs.evolve(run, graders=_graders(column_rows, name, config))
-            yield _named(
-                f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
-                once, shown,
+            metric_run = attrs.evolve(run, graders=graded_by.graders(column_rows, name, config))
+            yield whole.of(
+                _named(
+                    f"{provider}/{label}/{name}", name, metrics, column_rows, cases, metric_run,
+                    once, shown,
+                )
             )  # fmt: skip
 
 
@@ -161,14 +163,6 @@ def _column_of(row: dict[str, Any], columns: list[dict[str, Any]], shown: str) -
     )
 
 
-def _is_error(row: dict[str, Any]) -> bool:
-    reason = row.get("failureReason")
-    if reason is not None:
-        return bool(reason == _ERROR)
-    # Without failureReason, an ungraded row with an error is a provider error.
-    return bool(row.get("error")) and row.get("gradingResult") is None
-
-
 def _pass_rate(
     metric_id: str,
     metrics: dict[str, Any],
@@ -178,7 +172,7 @@ def _pass_rate(
     once: bool,
     shown: str,
 ) -> Measurement:
-    graded = [row for row in rows if not _is_error(row)]
+    graded = [row for row in rows if not runs.is_error(row)]
     scored = score_cases(
         [(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases
     )
@@ -236,7 +230,7 @@ def _named(
     # own viewer does (by the assertion count only in exports that predate the weights).
     weights = c.number(c.section(metrics, "namedScoreWeights").get(name), shown, where)
     reported = _ratio(total, weights if weights is not None else count)
-    errors = sum(_is_error(row) for row in rows)
+    errors = sum(runs.is_error(row) for row in rows)
     if total is not None and count is None and weights is None:
         # A derived metric: promptfoo stores its computed value, with no rows behind it.
         return Measurement(id=metric_id, run=run, value=total, n=None, missing=errors)
@@ -247,7 +241,7 @@ def _named(
     weighted, weight_sum, assertions = 0.0, 0.0, 0
     for row in rows:
         scores = c.section(row, "namedScores")
-        if _is_error(row) or name not in scores:
+        if runs.is_error(row) or name not in scores:
             continue
         score = c.number(scores[name], shown, f"row {_sample_id(row)} {where}")
         if score is None:
@@ -280,7 +274,9 @@ def _named(
         n=len(means),
         interval=c.interval(value, means, None),
         samples=scored.samples,
-        missing=len({cases.of[id(row)] for row in rows if _is_error(row)} - set(scored.per_case)),
+        missing=len(
+            {cases.of[id(row)] for row in rows if runs.is_error(row)} - set(scored.per_case)
+        ),
         findings=c.mismatch(reported, recomputed, f"the mean over its {len(graded)} graded rows")
         + c.count_mismatch(count, assertions, "scored assertions"),
         reduction=scored.reduction,
@@ -291,14 +287,8 @@ def _ratio(total: float | None, count: float | None) -> float | None:
     return None if total is None or not count else total / count
 
 
-def _components(row: dict[str, Any]) -> list[Any]:
-    """The row's assertion results; a row that lists none (or not as a list) has none."""
-    components = c.section(row, "gradingResult").get("componentResults")
-    return components if isinstance(components, list) else []
-
-
 def _contributing(row: dict[str, Any], name: str) -> int:
-    components = _components(row)
+    components = graded_by.components(row)
     found = sum(
         1
         for comp in components
@@ -336,43 +326,6 @@ def _models(rows: list[dict[str, Any]], config: dict[str, Any], column_provider:
     return [column_provider]
 
 
-def _graders(rows: list[dict[str, Any]], metric: str | None, config: dict[str, Any]) -> list[str]:
-    """The grader(s) of the model-graded assertions behind a metric, row by row, as the file
-    records them (an assertion's own provider, else its test's, else the default test's)."""
-    default = c.section(c.section(config, "defaultTest"), "options").get("provider")
-    graders: list[str] = []
-    for row in rows:
-        test_grader = c.section(c.section(row, "testCase"), "options").get("provider")
-        for comp in _components(row):
-            assertion = c.section(comp, "assertion") if isinstance(comp, dict) else {}
-            kind = (c.text(assertion.get("type")) or "").removeprefix("not-")
-            if kind not in _MODEL_GRADED or (metric and assertion.get("metric") != metric):
-                continue
-            for source in (assertion.get("provider"), test_grader, default):
-                names = _provider_names(source)
-                if names:
-                    graders.extend(names)
-                    break
-    return graders
-
-
-def _provider_names(value: object) -> list[str]:
-    if isinstance(value, str) and value.strip():
-        return [value]
-    if isinstance(value, dict):
-        # A grader that is also a configured provider is written {providerId, label, delay}.
-        for key in ("id", "providerId", "label"):
-            if c.text(value.get(key)):
-                return [value[key]]
-        # options.provider may name one grader per task: {text: ..., embedding: ...}.
-        return [
-            n
-            for key in ("text", "embedding", "classification")
-            for n in _provider_names(value.get(key))
-        ]
-    return []
-
-
 def _dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> DatasetIdentity:
     tests = config.get("tests")
     if isinstance(tests, str):
@@ -392,6 +345,11 @@ def _dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> Dat
 _ROW_KEYS = (b'"gradingResult"', b'"namedScores"', b'"promptIdx"', b'"testIdx"', b'"testCase"')
 _XML_ROOT = re.compile(rb"(<\?xml[^>]*\?>\s*)?<promptfoo>")
 _YAML_KEYS = (re.compile(rb"^evalId:", re.MULTILINE), re.compile(rb"^results:", re.MULTILINE))
+# Exports before version 3 may have no evalId (promptfoo 0.24 wrote {results, config,
+# shareableUrl}; later ones none in YAML): a summary `results` first, opening with its own keys.
+_OLDER_KEYS = rb"(version|timestamp|results|stats|table)"
+_OLDER_JSON = re.compile(rb'\{\s*"results"\s*:\s*\{\s*"' + _OLDER_KEYS + rb'"\s*:')
+_OLDER_YAML = re.compile(rb"results:[ \t]*\r?\n[ \t]+" + _OLDER_KEYS + rb":")
 
 
 def sniff(path: Path, head: bytes) -> bool:
@@ -403,10 +361,12 @@ def sniff(path: Path, head: bytes) -> bool:
         first = body.split(b"\n", 1)[0]
         return first.startswith(b"{") and sum(key in first for key in _ROW_KEYS) >= 2
     if suffix in (".yaml", ".yml"):
-        return all(key.search(body) for key in _YAML_KEYS)
+        return all(key.search(body) for key in _YAML_KEYS) or bool(_OLDER_YAML.match(body))
     if body.startswith(b"<"):
         return bool(_XML_ROOT.match(body)) and b"<evalId>" in head
-    return body.startswith(b"{") and b'"evalId"' in head and b'"results"' in head
+    return (b'"evalId"' in head and b'"results"' in head and body.startswith(b"{")) or bool(
+        _OLDER_JSON.match(body)
+    )
 
 
 def not_a_run(path: Path, head: bytes) -> str | None:
