@@ -182,7 +182,7 @@ def _dataset_mismatch(s: Situation) -> str:
         differs.append(
             f"the output names dataset '{seen.name}', not the record's '{dataset_id}'{also}"
         )
-    elif seen.version is not None and seen.version != dataset.version:
+    elif seen.version is not None and dataset.version is not None and seen.version != dataset.version:
         differs.append(
             f"measured on dataset version '{seen.version}', record validates '{dataset.version}'"
         )
@@ -297,7 +297,7 @@ def _baseline_not_comparable(s: Situation) -> str:
         if baseline.dataset_version != dataset.version:
             differs.append(
                 f"dataset version: baseline '{baseline.dataset_version}', "
-                f"dataset '{dataset.version}'"
+                f"dataset {_named(dataset.version)}"
             )
         if (
             baseline.fingerprint is not None
@@ -356,8 +356,8 @@ def approval_differences(
     if dataset is not None:
         if approved.dataset_version != dataset.version:
             differs.append(
-                f"dataset version: approved '{approved.dataset_version}', dataset "
-                f"'{metric.dataset}' is at '{dataset.version}'"
+                f"dataset version: approved {_named(approved.dataset_version)}, dataset "
+                f"'{metric.dataset}' is at {_named(dataset.version)}"
             )
         if approved.fingerprint != dataset.fingerprint:
             differs.append(
@@ -538,9 +538,10 @@ CONDITIONS: tuple[Condition, ...] = (
         (
             "the output was measured on the validated dataset: the dataset it names (if any) is "
             "the record's id or one of its `names`; its version (when it names this dataset, or "
-            "names none) and its fingerprint (when it yields one and the record has one) equal "
-            "the record's. An output that names no version passes this row, and the scorecard "
-            "says the dataset version was not verified"
+            "names none, and the record has one) and its fingerprint (when it yields one and the "
+            "record has one) equal the record's. An output that names no version passes this "
+            "row, and the scorecard says the dataset was not verified unless the fingerprint the "
+            "record pins matched"
         ),
         (
             "The eval output says it ran on another dataset (a name that is neither the "

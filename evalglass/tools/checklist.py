@@ -202,8 +202,11 @@ class _Plan:
             )
         )
 
-    def dataset(self, dataset_id: str, measurement: Measurement | None) -> tuple[str, str | None]:
-        """The dataset edits; returns the version and fingerprint the dataset record will hold."""
+    def dataset(
+        self, dataset_id: str, measurement: Measurement | None
+    ) -> tuple[str | None, str | None]:
+        """The dataset edits; returns the version and fingerprint the dataset record will hold
+        (at least one of them)."""
         dataset = self.records.datasets.get(dataset_id)
         seen = measurement.run.dataset if measurement is not None else None
         # Authority compares a version only when the output names this dataset, or names none.
@@ -223,6 +226,17 @@ class _Plan:
                     "the version you checked is the one this run was measured on",
                 )
                 return seen_version, None
+            if seen is not None and seen.fingerprint is not None:
+                # The output names no version (Inspect never does): its fingerprint pins the data.
+                self.put(
+                    "datasets",
+                    dataset_id,
+                    "fingerprint",
+                    seen.fingerprint,
+                    "the data you checked is the data this run measured: these samples, by "
+                    "the fingerprint `evalglass metrics` prints",
+                )
+                return None, seen.fingerprint
             self.put(
                 "datasets",
                 dataset_id,
@@ -261,6 +275,27 @@ class _Plan:
                 "the data you checked has this content hash, the one this run used",
             )
             fingerprint = seen.fingerprint
+        if version is None and fingerprint is None:
+            # A proposed record may pin nothing yet; a validated one pins what was checked.
+            if seen is not None and seen.fingerprint is not None:
+                self.put(
+                    "datasets",
+                    dataset_id,
+                    "fingerprint",
+                    seen.fingerprint,
+                    "the data you checked is the data this run measured: these samples, by "
+                    "the fingerprint `evalglass metrics` prints",
+                )
+                return None, seen.fingerprint
+            self.put(
+                "datasets",
+                dataset_id,
+                "version",
+                "<version>",
+                "this is the version you checked",
+                choose="the version you checked",
+            )
+            return "<version>", None
         return version, fingerprint
 
     def judge(
@@ -375,8 +410,10 @@ class _Plan:
         )
 
     def baseline(
-        self, metric_id: str, dataset_id: str, version: str, judge_model: str | None
+        self, metric_id: str, dataset_id: str, version: str | None, judge_model: str | None
     ) -> None:
+        # A baseline names a version; one for data pinned by fingerprint alone is to be chosen.
+        version = "<version>" if version is None else version
         baseline = self.records.baselines.get(metric_id)
         dataset = self.records.datasets.get(dataset_id)
         fingerprint = dataset.fingerprint if dataset is not None else None
@@ -543,7 +580,7 @@ class _Binding:
     """What an approval must be for once the other edits are made: the dataset version and
     fingerprint, and the judge model (None: not model-graded)."""
 
-    version: str
+    version: str | None
     fingerprint: str | None
     judge_model: str | None
 
@@ -566,9 +603,12 @@ class _Binding:
         return types.MappingProxyType({k: v for k, v in parts.items() if v is not None})
 
     def said(self) -> str:
-        said = f"dataset version {yaml_text(self.version)}"
-        if self.fingerprint is not None:
-            said += f" (fingerprint {yaml_text(self.fingerprint)})"
+        if self.version is None:
+            said = f"dataset fingerprint {yaml_text(self.fingerprint)}"
+        else:
+            said = f"dataset version {yaml_text(self.version)}"
+            if self.fingerprint is not None:
+                said += f" (fingerprint {yaml_text(self.fingerprint)})"
         if self.judge_model is not None:
             said += f" graded by judge model {yaml_text(self.judge_model)}"
         return said
