@@ -66,11 +66,12 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
         ]
         found += len(metrics)
         if task in group_names:
+            group_run = attrs.evolve(run, task=task)
             for key, metric, flt in metrics:
-                yield _group_measurement(task, row, key, metric, flt, run, shown)
+                yield _group_measurement(task, row, key, metric, flt, group_run, shown)
             continue
         samples = _samples_beside(path, shown, task, kept) if metrics else _Samples({}, set())
-        task_run = attrs.evolve(run, dataset=_dataset(doc, task, samples.doc_hashes))
+        task_run = attrs.evolve(run, task=task, dataset=_dataset(doc, task, samples.doc_hashes))
         per_doc = samples.scores
         for key, metric, flt in metrics:
             scores = (
