@@ -292,21 +292,21 @@ def _baseline_not_comparable(s: Situation) -> str:
     dataset = s.dataset
     differs = []
     if dataset is None:
-        differs.append(f"dataset version: baseline '{baseline.dataset_version}', no dataset record")
+        differs.append(
+            f"dataset version: baseline {_named(baseline.dataset_version)}, no dataset record"
+        )
     else:
         if baseline.dataset_version != dataset.version:
             differs.append(
-                f"dataset version: baseline '{baseline.dataset_version}', "
+                f"dataset version: baseline {_named(baseline.dataset_version)}, "
                 f"dataset {_named(dataset.version)}"
             )
-        if (
-            baseline.fingerprint is not None
-            and dataset.fingerprint is not None
-            and baseline.fingerprint != dataset.fingerprint
-        ):
+        # Data pinned by fingerprint alone is the same data only by the same fingerprint.
+        both = baseline.fingerprint is not None and dataset.fingerprint is not None
+        if (both or dataset.version is None) and baseline.fingerprint != dataset.fingerprint:
             differs.append(
-                f"dataset fingerprint: baseline '{baseline.fingerprint}', "
-                f"dataset '{dataset.fingerprint}'"
+                f"dataset fingerprint: baseline {_named(baseline.fingerprint)}, "
+                f"dataset {_named(dataset.fingerprint)}"
             )
     if s.metric.judge is not None:
         judge = s.judge
@@ -648,8 +648,10 @@ CONDITIONS: tuple[Condition, ...] = (
         _2,
         (
             "a required baseline is comparable: its `dataset_version` equals the dataset "
-            "record's `version`, and its `judge`, when both it and the metric's judge exist, "
-            "equals the judge record's `model` exactly"
+            "record's `version` (both absent for data pinned by fingerprint alone), its "
+            "`fingerprint` the record's when both have one or the record has no version, and "
+            "its `judge`, when both it and the metric's judge exist, equals the judge record's "
+            "`model` exactly"
         ),
         (
             "The baseline was measured on other data or graded by another judge than today's "

@@ -288,9 +288,11 @@ class PolicyRecord:
 class BaselineRecord:
     """An approved earlier measurement of a metric: inline numbers, a saved scorecard JSON
     (`scorecard`, relative to the records folder) whose entry for the metric supplies them, or a
-    Parquet rows file (`rows`, likewise) that the shell reads and pairs with the current rows."""
+    Parquet rows file (`rows`, likewise) that the shell reads and pairs with the current rows.
+    It names the data it was measured on by dataset_version, fingerprint or both (the loader
+    requires one), as the dataset record pins it."""
 
-    dataset_version: str
+    dataset_version: str | None = None
     value: float | None = None
     n: int | None = None
     stderr: float | None = None

@@ -153,7 +153,11 @@ RULES: Mapping[str, tuple[Rule, ...]] = {
         Requires("min_agreement", ("evidence",), "has min_agreement"),
     ),
     # A baseline's numbers come from one place: the record, a saved scorecard or a rows file.
-    "baselines": (EitherOr(("scorecard", "rows"), ("value", "n")),),
+    "baselines": (
+        EitherOr(("scorecard", "rows"), ("value", "n")),
+        AnyOf(("dataset_version", "fingerprint"),
+              "names no data it was measured on: give dataset_version, fingerprint or both"),
+    ),
     "checks": (
         ExactlyOne(_CHECK_KINDS, "to say what it checks"),
         # A process with no time limit could hold the gate open for ever.

@@ -75,7 +75,7 @@ def checklist(
     threshold = records.thresholds.get(metric_id)
     requires = metric is not None and metric.requires_baseline
     if requires or (threshold is not None and threshold.regression):
-        plan.baseline(metric_id, dataset_id, version, judge_model)
+        plan.baseline(metric_id, _Binding(version, fingerprint, judge_model))
     plan.threshold(metric_id)
     plan.approval(metric_id, _Binding(version, fingerprint, judge_model), evaluated_on)
     if metric is None:
@@ -409,15 +409,11 @@ class _Plan:
             assumes=(("evidence_read", _assumed_evidence(judge_id, judge)),),
         )
 
-    def baseline(
-        self, metric_id: str, dataset_id: str, version: str | None, judge_model: str | None
-    ) -> None:
-        # A baseline names a version; one for data pinned by fingerprint alone is to be chosen.
-        version = "<version>" if version is None else version
+    def baseline(self, metric_id: str, data: _Binding) -> None:
+        """The baseline edits, for the dataset version and fingerprint (and the judge model) the
+        records will hold once the other edits are made."""
+        version, fingerprint, judge_model = data.version, data.fingerprint, data.judge_model
         baseline = self.records.baselines.get(metric_id)
-        dataset = self.records.datasets.get(dataset_id)
-        fingerprint = dataset.fingerprint if dataset is not None else None
-        on_version = f"the baseline was measured on dataset version {yaml_text(version)}"
         if baseline is None:
             self.put(
                 "baselines",
@@ -435,6 +431,8 @@ class _Plan:
                 "the baseline's sample count",
                 choose="the baseline's sample count",
             )
+        on_version = f"the baseline was measured on dataset version {yaml_text(version)}"
+        if version is not None and baseline is None:
             self.put(
                 "baselines",
                 metric_id,
@@ -443,7 +441,7 @@ class _Plan:
                 on_version,
                 choose="the version in datasets.yaml" if version.startswith("<") else None,
             )
-        elif baseline.dataset_version != version:
+        elif version is not None and baseline is not None and baseline.dataset_version != version:
             self.put(
                 "baselines",
                 metric_id,
@@ -451,11 +449,13 @@ class _Plan:
                 version,
                 on_version + " (re-measure it if it was not)",
             )
+        # Data pinned by fingerprint alone is named by it; otherwise a fingerprint the baseline
+        # gives must be the dataset's.
+        given = baseline is not None and baseline.fingerprint is not None
         if (
-            baseline is not None
-            and baseline.fingerprint is not None
-            and fingerprint is not None
-            and baseline.fingerprint != fingerprint
+            fingerprint is not None
+            and (version is None or given)
+            and (baseline is None or baseline.fingerprint != fingerprint)
         ):
             self.put(
                 "baselines",

@@ -53,6 +53,9 @@ def _breaks_a_rule(kind: str, record_id: str, fields: dict[str, Any]) -> bool:
     if kind == "baselines":
         # Exactly one source of the numbers: a scorecard, a rows file, or value with n.
         files, has_numbers = {"scorecard", "rows"} & given, {"value", "n"} & given
+        # It names the data it was measured on: a dataset version, a fingerprint or both.
+        if not {"dataset_version", "fingerprint"} & given:
+            return True
         if files:
             return len(files) > 1 or bool(has_numbers)
         return has_numbers != {"value", "n"}

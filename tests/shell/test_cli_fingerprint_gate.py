@@ -125,3 +125,30 @@ def test_records_that_pin_nothing_are_refused(
     checked = cli("validate", cwd=gated)
     assert checked.returncode == 4
     assert checked.stderr == f"evalglass: {refused}\n"
+
+
+def test_a_baseline_for_fingerprinted_data_names_the_fingerprint(tmp_path: Path) -> None:
+    """A metric that requires a baseline, on data pinned by fingerprint alone: the patch gives
+    the baseline the fingerprint (no version to name); filled in, it gates; a baseline measured
+    on other samples is not comparable."""
+    (tmp_path / "logs").mkdir()
+    shutil.copy(FIXTURES / "inspect" / "logs" / "eval" / LOG, tmp_path / "logs" / LOG)
+    records = tmp_path / "host_records"
+    records.mkdir()
+    (records / "metrics.yaml").write_text(
+        f"metrics:\n  {METRIC}:\n    status: informational\n    dataset: arith\n"
+        "    requires_baseline: yes\n"
+    )
+    git(tmp_path, "init", "-q")
+    printed = cli("explain", METRIC, "logs", "--patch", cwd=tmp_path)
+    assert f"+  {METRIC}:\n+    value: <" in printed.stdout.replace("'", "")
+    assert f"+    fingerprint: '{SEEN}'\n" in printed.stdout.split("+++ b/host_records/baselines.yaml")[1].split("diff --git")[0]
+    (tmp_path / "edits.patch").write_text(printed.stdout)
+    assert git(tmp_path, "apply", "edits.patch").returncode == 0, printed.stdout
+    fill(records)
+    baselines = (records / "baselines.yaml").read_text()
+    assert "dataset_version" not in baselines
+    assert _card(tmp_path)["authority"]["outcome"] == "can_gate"  # type: ignore[index]
+    (records / "baselines.yaml").write_text(baselines.replace(SEEN, OTHER))
+    card = _card(tmp_path)
+    assert [r["code"] for r in card["authority"]["reasons"]] == ["baseline_not_comparable"]  # type: ignore[index]

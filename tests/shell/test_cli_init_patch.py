@@ -19,6 +19,7 @@ from tests.real_outputs import FIXTURES, RUNS
 FILLED = {
     "approved_by": "'@alice'", "approved_on": "2026-11-01", "version": "'2026-10'",
     "dataset_version": "'2026-10'", "model": "judge/model-z", "judge": "judge-z",
+    "value": "0.5", "n": "100", "op": "'>='",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(r"^( *)(\w+): <.*>$", re.MULTILINE)
 _REFUSED = re.compile(r"evalglass: (host_records/\w+\.yaml):(\d+): (\w+): <.*> is a placeholder")
