@@ -140,10 +140,10 @@ class Gate:
 
 @attrs.frozen(kw_only=True)
 class ApprovedFor:
-    """What the threshold's approval was given for: the dataset version (and fingerprint) and
-    the judge model it saw."""
+    """What the threshold's approval was given for: the dataset version and fingerprint (one or
+    both) and the judge model it saw."""
 
-    dataset_version: str
+    dataset_version: str | None
     fingerprint: str | None
     judge_model: str | None
 

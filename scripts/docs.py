@@ -5,14 +5,19 @@
 
 A generated block sits between `<!-- generated: NAME -->` and `<!-- end generated -->`; the
 text around it is written by hand. The test suite runs --check (tests/project/test_docs_generated.py),
-so a reason code, condition or format added in code and not in the docs fails CI.
+so a reason code, condition or format added in code and not in the docs fails CI. The console
+sessions of docs/promoting-a-gate.md are what the commands print, run on the bundled example.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -52,11 +57,67 @@ def _input_formats() -> str:
     )
 
 
+def _run(argv: list[str], cwd: Path) -> str:
+    """What `evalglass ARGV` prints in `cwd` (stdout, then stderr), with a clean environment."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "evalglass", *argv],
+        cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def _session(*steps: tuple[str, str]) -> str:
+    """A console block: each command after `$ ` and what it printed."""
+    lines = ["```console"]
+    for command, printed in steps:
+        lines += [f"$ {command}", *printed.removesuffix("\n").split("\n")] if printed else [
+            f"$ {command}"
+        ]
+    return "\n".join([*lines, "```"]) + "\n"
+
+
+def _example(*argv: str) -> str:
+    """A command on the bundled example, run from the repository's root as the page says."""
+    return _session(("evalglass " + " ".join(argv), _run(list(argv), ROOT)))
+
+
+def _reapproval() -> str:
+    """The re-approval walk: a copy of the example in a git repository, qa-gold bumped to
+    2026-11 in datasets.yaml and in the run; explain's checklist (its head cut, and marked),
+    its patch, and validate on the patch applied unfilled."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        shutil.copytree(ROOT / "host_records", work / "host_records")
+        data = work / "host_records" / "datasets.yaml"
+        data.write_text(data.read_text().replace("version: '2026-10'", "version: '2026-11'", 1))
+        run = (ROOT / "examples" / "run.json").read_text()
+        (work / "run.json").write_text(run.replace('"2026-10"', '"2026-11"'))
+        subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+        explained = _run(["explain", "qa/exact_match", "run.json"], work)
+        patch = _run(["explain", "qa/exact_match", "run.json", "--patch"], work)
+        (work / "reapprove.patch").write_text(patch)
+        subprocess.run(["git", "apply", "reapprove.patch"], cwd=work, check=True)
+        validated = _run(["validate"], work)
+    _, cut, tail = explained.partition("To make it gate\n")
+    assert cut, explained
+    return _session(
+        # The blank line parts the checklist from the next command.
+        ("evalglass explain qa/exact_match run.json", "...\n" + cut + tail + "\n"),
+        ("evalglass explain qa/exact_match run.json --patch > reapprove.patch", ""),
+        ("cat reapprove.patch", patch),
+        ("git apply reapprove.patch && evalglass validate", validated),
+    )
+
+
 # Each block's name, the file it lives in, and what writes it.
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "authority-stage-1": ("docs/authority.md", _stage_1),
     "authority-stage-2": ("docs/authority.md", _stage_2),
     "input-formats": ("docs/formats.md", _input_formats),
+    "promote-metrics": ("docs/promoting-a-gate.md", lambda: _example("metrics", "examples/run.json")),
+    "promote-doctor": ("docs/promoting-a-gate.md", lambda: _example("doctor", "examples/run.json")),
+    "promote-reapproval": ("docs/promoting-a-gate.md", _reapproval),
 }
 
 

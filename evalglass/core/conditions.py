@@ -182,7 +182,7 @@ def _dataset_mismatch(s: Situation) -> str:
         differs.append(
             f"the output names dataset '{seen.name}', not the record's '{dataset_id}'{also}"
         )
-    elif seen.version is not None and seen.version != dataset.version:
+    elif seen.version is not None and dataset.version is not None and seen.version != dataset.version:
         differs.append(
             f"measured on dataset version '{seen.version}', record validates '{dataset.version}'"
         )
@@ -299,21 +299,21 @@ def _baseline_not_comparable(s: Situation) -> str:
     dataset = s.dataset
     differs = []
     if dataset is None:
-        differs.append(f"dataset version: baseline '{baseline.dataset_version}', no dataset record")
+        differs.append(
+            f"dataset version: baseline {_named(baseline.dataset_version)}, no dataset record"
+        )
     else:
         if baseline.dataset_version != dataset.version:
             differs.append(
-                f"dataset version: baseline '{baseline.dataset_version}', "
-                f"dataset '{dataset.version}'"
+                f"dataset version: baseline {_named(baseline.dataset_version)}, "
+                f"dataset {_named(dataset.version)}"
             )
-        if (
-            baseline.fingerprint is not None
-            and dataset.fingerprint is not None
-            and baseline.fingerprint != dataset.fingerprint
-        ):
+        # Data pinned by fingerprint alone is the same data only by the same fingerprint.
+        both = baseline.fingerprint is not None and dataset.fingerprint is not None
+        if (both or dataset.version is None) and baseline.fingerprint != dataset.fingerprint:
             differs.append(
-                f"dataset fingerprint: baseline '{baseline.fingerprint}', "
-                f"dataset '{dataset.fingerprint}'"
+                f"dataset fingerprint: baseline {_named(baseline.fingerprint)}, "
+                f"dataset {_named(dataset.fingerprint)}"
             )
     if s.metric.judge is not None:
         judge = s.judge
@@ -363,8 +363,8 @@ def approval_differences(
     if dataset is not None:
         if approved.dataset_version != dataset.version:
             differs.append(
-                f"dataset version: approved '{approved.dataset_version}', dataset "
-                f"'{metric.dataset}' is at '{dataset.version}'"
+                f"dataset version: approved {_named(approved.dataset_version)}, dataset "
+                f"'{metric.dataset}' is at {_named(dataset.version)}"
             )
         if approved.fingerprint != dataset.fingerprint:
             differs.append(
@@ -545,9 +545,10 @@ CONDITIONS: tuple[Condition, ...] = (
         (
             "the output was measured on the validated dataset: the dataset it names (if any) is "
             "the record's id or one of its `names`; its version (when it names this dataset, or "
-            "names none) and its fingerprint (when it yields one and the record has one) equal "
-            "the record's. An output that names no version passes this row, and the scorecard "
-            "says the dataset version was not verified"
+            "names none, and the record has one) and its fingerprint (when it yields one and the "
+            "record has one) equal the record's. An output that names no version passes this "
+            "row, and the scorecard says the dataset was not verified unless the fingerprint the "
+            "record pins matched"
         ),
         (
             "The eval output says it ran on another dataset (a name that is neither the "
@@ -654,8 +655,10 @@ CONDITIONS: tuple[Condition, ...] = (
         _2,
         (
             "a required baseline is comparable: its `dataset_version` equals the dataset "
-            "record's `version`, and its `judge`, when both it and the metric's judge exist, "
-            "equals the judge record's `model` exactly"
+            "record's `version` (both absent for data pinned by fingerprint alone), its "
+            "`fingerprint` the record's when both have one or the record has no version, and "
+            "its `judge`, when both it and the metric's judge exist, equals the judge record's "
+            "`model` exactly"
         ),
         (
             "The baseline was measured on other data or graded by another judge than today's "

@@ -18,7 +18,8 @@ class DatasetCheck:
     `record` is the dataset id the metric's record names (None: it names none). A part is
     verified when the output gives it and it equals what the record holds: the name is the
     record's id or one of its `names`; the version is the record's; the fingerprint is the one
-    the record pins."""
+    the record pins. `contradicted`: the output names another dataset, or this one at another
+    version than the record's (`dataset_mismatch`)."""
 
     record: str | None
     name: str | None
@@ -27,12 +28,15 @@ class DatasetCheck:
     name_verified: bool
     version_verified: bool
     fingerprint_verified: bool
+    contradicted: bool = False
 
     @property
     def verified(self) -> bool:
-        """Whether the output showed the record's dataset at the record's version. (A record
+        """Whether the output showed the record's data, contradicting nothing it holds: the
+        fingerprint the record pins, or the record's dataset at the record's version. (A record
         that pins a fingerprint blocks every output that does not show it.)"""
-        return self.name_verified and self.version_verified
+        shown = self.fingerprint_verified or (self.name_verified and self.version_verified)
+        return shown and not self.contradicted
 
 
 def names_other(dataset_id: str, record: DatasetRecord, seen: DatasetIdentity | None) -> bool:
@@ -64,12 +68,14 @@ def check_dataset(
             fingerprint_verified=False,
         )
     same = name is not None and not names_other(dataset_id, record, seen)
+    other_version = version is not None and record.version is not None and version != record.version
     return DatasetCheck(
         record=dataset_id,
         name=name,
         version=version,
         fingerprint=printed,
         name_verified=same,
-        version_verified=same and version == record.version,
+        version_verified=same and version is not None and version == record.version,
         fingerprint_verified=record.fingerprint is not None and printed == record.fingerprint,
+        contradicted=names_other(dataset_id, record, seen) or (same and other_version),
     )

@@ -116,9 +116,12 @@ class Run:
 
     `models` are every model under evaluation the output names for the metric (usually one);
     `graders` every model it names as grading the metric's judgments (none for a metric that
-    is not model-graded, or a format that does not record its grader)."""
+    is not model-graded, or a format that does not record its grader). `task` is the task (or
+    lm-eval group) the output says it ran, as written (`inspect_evals/gsm8k`); None for a format
+    that names none: a metric id's first segment is not a task."""
 
     source: str
+    task: str | None = None
     models: tuple[str, ...] = attrs.field(default=(), converter=_names)
     dataset: DatasetIdentity | None = None
     graders: tuple[str, ...] = attrs.field(default=(), converter=_names)

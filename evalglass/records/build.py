@@ -301,6 +301,9 @@ def _block(
     values = _typed(
         kind, _sub_table(kind, field.name), raw, path, line, False, record_id, field.name
     )
+    broken = cross_field_problem(f"{kind}.{field.name}", values, record_id)
+    if broken:
+        raise RecordError(path, f"{_owner(kind, record_id, field.name)} {broken}", line)
     return field.type(**values, origin=Origin(path, line))
 
 

@@ -12,9 +12,9 @@ from evalglass.records.model import Approval, HostRecords, ThresholdRecord
 
 def check(records: HostRecords) -> None:
     """Raise RecordError for the first approved threshold whose approved_for lacks a part the
-    other records require: the fingerprint, when its dataset record has one; the judge model,
-    when its metric names a judge. (A missing approved_for, or dataset_version, is refused with
-    its own file.)"""
+    other records require: the dataset version, or the fingerprint, when its dataset record has
+    one; the judge model, when its metric names a judge. (A missing approved_for, or one naming
+    no data, is refused with its own file.)"""
     for metric_id, threshold in records.thresholds.items():
         problem = _missing_part(metric_id, threshold, records)
         if problem is not None:
@@ -30,6 +30,13 @@ def _missing_part(metric_id: str, threshold: ThresholdRecord, records: HostRecor
     owner = f"approved_for of threshold {quote(metric_id)} is missing required field"
     # A check's metric names no dataset: its definition, not data, is what was approved.
     dataset = records.dataset_of(metric)
+    if approved.dataset_version is None and dataset is not None and dataset.version is not None:
+        return (
+            f"{owner} 'dataset_version': dataset {quote(metric.dataset or '')} has a version in "
+            "datasets.yaml, so the approval must name the version it was given for; add "
+            f"dataset_version: below approved_for (the dataset's today is "
+            f"{excerpt(dataset.version)})"
+        )
     if approved.fingerprint is None and dataset is not None and dataset.fingerprint is not None:
         return (
             f"{owner} 'fingerprint': dataset {quote(metric.dataset or '')} has one in "

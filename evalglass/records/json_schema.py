@@ -14,6 +14,7 @@ from typing import Any
 from evalglass.records.rules import (
     RULES,
     AnyOf,
+    AnyOfUnless,
     ByPrefix,
     EitherOr,
     ExactlyOne,
@@ -52,9 +53,9 @@ NOTES: Mapping[str, str] = {
         "bound compares the conservative end of the interval; point the value itself."
     ),
     "thresholds.approved_for": (
-        "What the approval was given for: the dataset_version (and fingerprint, when "
-        "the dataset record has one; judge_model, when the metric names a judge); "
-        "required when approved."
+        "What the approval was given for: the dataset_version and the fingerprint, "
+        "those the dataset record has (at least one); judge_model, when the metric names a "
+        "judge; required when approved."
     ),
     "thresholds.approved_for.fingerprint": _FINGERPRINT,
     "thresholds.expires_on": (
@@ -89,6 +90,11 @@ def _rule(rule: Rule) -> dict[str, Any] | None:
         return {"if": {"required": [rule.field]}, "then": {"required": list(rule.required)}}
     if isinstance(rule, AnyOf):
         return {"anyOf": [{"required": [name]} for name in rule.fields]}
+    if isinstance(rule, AnyOfUnless):
+        return {
+            "if": {"properties": {rule.field: {"const": rule.value}}, "required": [rule.field]},
+            "else": {"anyOf": [{"required": [name]} for name in rule.fields]},
+        }
     if isinstance(rule, ExactlyOne):
         return {"oneOf": [{"required": [name]} for name in rule.fields]}
     if isinstance(rule, EitherOr):
@@ -197,7 +203,7 @@ def json_schemas() -> dict[str, dict[str, Any]]:
 
 def _property(field: Field, path: str) -> dict[str, Any]:
     if field.nested:
-        schema = _record(field.fields, path)
+        schema = _record(field.fields, path, RULES.get(path, ()))
     elif field.many:
         # Items are compared as JSON values, the loader compares them as text: 1 and '1' differ.
         schema = {"type": "array", "items": _typed(field), "minItems": 1, "uniqueItems": True}

@@ -189,9 +189,10 @@ class MetricRecord:
 
 @attrs.frozen(kw_only=True)
 class ApprovedFor:
-    """What an approval was given for: the dataset (and judge) it saw. `origin` is its line."""
+    """What an approval was given for: the dataset (and judge) it saw, by version, fingerprint
+    or both (the loader requires one). `origin` is its line."""
 
-    dataset_version: str
+    dataset_version: str | None = None
     fingerprint: str | None = None
     judge_model: str | None = None
     origin: Origin = _origin()
@@ -228,10 +229,12 @@ class DatasetRecord:
     """A dataset the host has reviewed: its status, and the version (and fingerprint) an output
     must have been measured on for its metrics to gate. `names` are how the tools name it
     (lm-eval's dataset_path, an Inspect task's dataset name): an output naming a dataset that
-    is neither the record's id nor one of them measured something else."""
+    is neither the record's id nor one of them measured something else. It pins a version, a
+    fingerprint or both (the loader requires one): a tool that records no version, as Inspect,
+    is checked by the fingerprint alone."""
 
     status: DatasetStatus
-    version: str
+    version: str | None = None
     fingerprint: str | None = None
     names: tuple[str, ...] = ()  # no repeats
     origin: Origin = _origin()
@@ -285,9 +288,11 @@ class PolicyRecord:
 class BaselineRecord:
     """An approved earlier measurement of a metric: inline numbers, a saved scorecard JSON
     (`scorecard`, relative to the records folder) whose entry for the metric supplies them, or a
-    Parquet rows file (`rows`, likewise) that the shell reads and pairs with the current rows."""
+    Parquet rows file (`rows`, likewise) that the shell reads and pairs with the current rows.
+    It names the data it was measured on by dataset_version, fingerprint or both (the loader
+    requires one), as the dataset record pins it."""
 
-    dataset_version: str
+    dataset_version: str | None = None
     value: float | None = None
     n: int | None = None
     stderr: float | None = None

@@ -14,7 +14,7 @@ import attrs
 
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.records._scalars import quote
-from evalglass.records.model import Approval, SuccessMode
+from evalglass.records.model import Approval, DatasetStatus, SuccessMode
 
 
 @attrs.frozen
@@ -41,6 +41,16 @@ class AnyOf:
     """At least one of `fields` must be given."""
 
     fields: tuple[str, ...]
+    message: str
+
+
+@attrs.frozen
+class AnyOfUnless:
+    """At least one of `fields` must be given, unless `field` holds `value`."""
+
+    fields: tuple[str, ...]
+    field: str
+    value: str
     message: str
 
 
@@ -102,7 +112,7 @@ class ByPrefix:
 
 
 Rule = (
-    RequiredWhen | Requires | AnyOf | ExactlyOne | EitherOr | OnlyWith | OnlyWhen | NotBefore
+    RequiredWhen | Requires | AnyOf | AnyOfUnless | ExactlyOne | EitherOr | OnlyWith | OnlyWhen | NotBefore
     | ByPrefix
 )  # fmt: skip
 
@@ -126,12 +136,28 @@ RULES: Mapping[str, tuple[Rule, ...]] = {
               "has no bar: give value, max_drop or max_relative_drop"),
         NotBefore("expires_on", "approved_on", "an approval cannot expire before it is given"),
     ),
+    # What the data is checked by: a record that pinned neither could verify nothing. A
+    # proposed one gates nothing yet, so it may wait for the version to be known.
+    "datasets": (
+        AnyOfUnless(("version", "fingerprint"), "status", DatasetStatus.PROPOSED.value,
+                    "pins nothing to check an output against: give version, fingerprint or "
+                    "both (only a proposed dataset may give neither)"),
+    ),
+    # An approval binds to the data it saw; one that names neither part binds to nothing.
+    "thresholds.approved_for": (
+        AnyOf(("dataset_version", "fingerprint"),
+              "names no data: give dataset_version, fingerprint or both"),
+    ),
     "judges": (
         # The bar is checked against a calibration file; without one it could never be met.
         Requires("min_agreement", ("evidence",), "has min_agreement"),
     ),
     # A baseline's numbers come from one place: the record, a saved scorecard or a rows file.
-    "baselines": (EitherOr(("scorecard", "rows"), ("value", "n")),),
+    "baselines": (
+        EitherOr(("scorecard", "rows"), ("value", "n")),
+        AnyOf(("dataset_version", "fingerprint"),
+              "names no data it was measured on: give dataset_version, fingerprint or both"),
+    ),
     "checks": (
         ExactlyOne(_CHECK_KINDS, "to say what it checks"),
         # A process with no time limit could hold the gate open for ever.
@@ -196,6 +222,15 @@ def _check(rule: Rule) -> Check:
     if isinstance(rule, AnyOf):
         fields = set(rule.fields)
         return lambda values, _: None if fields & values.keys() else rule.message
+    if isinstance(rule, AnyOfUnless):
+        wanted = set(rule.fields)
+
+        def any_of_unless(values: Mapping[str, Any], _: str) -> str | None:
+            if wanted & values.keys() or _plain(values.get(rule.field)) == rule.value:
+                return None
+            return rule.message
+
+        return any_of_unless
     if isinstance(rule, ExactlyOne):
 
         def exactly_one(values: Mapping[str, Any], _: str) -> str | None:
@@ -257,9 +292,9 @@ def _check(rule: Rule) -> Check:
 # What to write for a required field whose name alone does not say it.
 _TO_ADD: Mapping[str, str] = {
     "approved_for": (
-        "add approved_for: with, on indented lines below it, the dataset_version approved (and "
-        "the fingerprint, when the dataset record has one; the judge_model, when the metric "
-        "names a judge)"
+        "add approved_for: with, on indented lines below it, the dataset_version and the "
+        "fingerprint approved, those the dataset record has (and the judge_model, when the "
+        "metric names a judge)"
     ),
 }
 

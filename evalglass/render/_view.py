@@ -343,7 +343,8 @@ def dataset_unverified(card: MetricCard) -> str:
     the record is `dataset_mismatch`, shown with the reasons): `dataset 'qa-gold' not verified:
     the output names no version`."""
     d = card.dataset
-    if d is None or d.record is None or card.measurement is None:
+    if d is None or d.record is None or card.measurement is None or d.verified:
+        # A pinned fingerprint the output shows verifies the data without a name or version.
         return ""
     if d.name is None:
         missing = "the output names no dataset" + (" and no version" if d.version is None else "")

@@ -80,30 +80,32 @@ def _must_pass(records: HostRecords) -> Iterator[Finding]:
         )
 
 
-def task_of(metric_id: str) -> str:
-    """The task a metric id belongs to: its first segment (`qa` of `qa/exact_match`), or the
-    standard a judge's metric is about (`judge/helpfulness` of `judge/helpfulness/pass_rate`)."""
-    parts = metric_id.split("/")
-    return "/".join(parts[:2]) if parts[0] == "judge" and len(parts) > 2 else parts[0]
+def unit_of(measurement: Measurement) -> str:
+    """What a metric was measured as part of, as its output says: `task 'gsm8k'` when the output
+    names the task (Inspect, lm-eval), else `output 'results.json'` (one promptfoo eval, one
+    DeepEval test run). Never read from the id: an Inspect task may hold a `/`."""
+    task = measurement.run.task
+    return f"task '{task}'" if task is not None else f"output '{measurement.run.source}'"
 
 
 def _confirms_on_nothing(
     records: HostRecords, measured: Mapping[str, Measurement]
 ) -> Iterator[Finding]:
     """A task whose measured metrics have no gating record: the run confirms nothing about it."""
-    tasks: dict[str, list[str]] = {}
-    for metric_id in measured:
-        tasks.setdefault(task_of(metric_id), []).append(metric_id)
+    units: dict[str, list[str]] = {}
+    for metric_id, measurement in measured.items():
+        units.setdefault(unit_of(measurement), []).append(metric_id)
     gating = {i for i, m in records.metrics.items() if m.status is MetricStatus.GATING}
-    for task, ids in tasks.items():
+    for unit, ids in units.items():
         if gating.isdisjoint(ids):
             listed = ", ".join(sorted(ids))
+            first = measured[ids[0]].run
             yield Finding(
                 problem=Problem.CONFIRMS_ON_NOTHING,
-                path=measured[ids[0]].run.source,
+                path=first.source,
                 line=None,
-                subject=task,
-                message=f"task '{task}' confirms on nothing: none of its "
+                subject=first.task or first.source,
+                message=f"{unit} confirms on nothing: none of its "
                 f"{plural(len(ids), 'metric')} measured ({listed}) has a gating "
                 "record in metrics.yaml",
             )

@@ -75,7 +75,7 @@ def checklist(
     threshold = records.thresholds.get(metric_id)
     requires = metric is not None and metric.requires_baseline
     if requires or (threshold is not None and threshold.regression):
-        plan.baseline(metric_id, dataset_id, version, judge_model)
+        plan.baseline(metric_id, _Binding(version, fingerprint, judge_model))
     plan.threshold(metric_id)
     plan.approval(metric_id, _Binding(version, fingerprint, judge_model), evaluated_on)
     if metric is None:
@@ -202,8 +202,11 @@ class _Plan:
             )
         )
 
-    def dataset(self, dataset_id: str, measurement: Measurement | None) -> tuple[str, str | None]:
-        """The dataset edits; returns the version and fingerprint the dataset record will hold."""
+    def dataset(
+        self, dataset_id: str, measurement: Measurement | None
+    ) -> tuple[str | None, str | None]:
+        """The dataset edits; returns the version and fingerprint the dataset record will hold
+        (at least one of them)."""
         dataset = self.records.datasets.get(dataset_id)
         seen = measurement.run.dataset if measurement is not None else None
         # Authority compares a version only when the output names this dataset, or names none.
@@ -223,6 +226,17 @@ class _Plan:
                     "the version you checked is the one this run was measured on",
                 )
                 return seen_version, None
+            if seen is not None and seen.fingerprint is not None:
+                # The output names no version (Inspect never does): its fingerprint pins the data.
+                self.put(
+                    "datasets",
+                    dataset_id,
+                    "fingerprint",
+                    seen.fingerprint,
+                    "the data you checked is the data this run measured: these samples, by "
+                    "the fingerprint `evalglass metrics` prints",
+                )
+                return None, seen.fingerprint
             self.put(
                 "datasets",
                 dataset_id,
@@ -261,6 +275,27 @@ class _Plan:
                 "the data you checked has this content hash, the one this run used",
             )
             fingerprint = seen.fingerprint
+        if version is None and fingerprint is None:
+            # A proposed record may pin nothing yet; a validated one pins what was checked.
+            if seen is not None and seen.fingerprint is not None:
+                self.put(
+                    "datasets",
+                    dataset_id,
+                    "fingerprint",
+                    seen.fingerprint,
+                    "the data you checked is the data this run measured: these samples, by "
+                    "the fingerprint `evalglass metrics` prints",
+                )
+                return None, seen.fingerprint
+            self.put(
+                "datasets",
+                dataset_id,
+                "version",
+                "<version>",
+                "this is the version you checked",
+                choose="the version you checked",
+            )
+            return "<version>", None
         return version, fingerprint
 
     def judge(
@@ -385,13 +420,11 @@ class _Plan:
             assumes=(("evidence_read", _assumed_evidence(judge_id, judge)),),
         )
 
-    def baseline(
-        self, metric_id: str, dataset_id: str, version: str, judge_model: str | None
-    ) -> None:
+    def baseline(self, metric_id: str, data: _Binding) -> None:
+        """The baseline edits, for the dataset version and fingerprint (and the judge model) the
+        records will hold once the other edits are made."""
+        version, fingerprint, judge_model = data.version, data.fingerprint, data.judge_model
         baseline = self.records.baselines.get(metric_id)
-        dataset = self.records.datasets.get(dataset_id)
-        fingerprint = dataset.fingerprint if dataset is not None else None
-        on_version = f"the baseline was measured on dataset version {yaml_text(version)}"
         if baseline is None:
             self.put(
                 "baselines",
@@ -409,6 +442,8 @@ class _Plan:
                 "the baseline's sample count",
                 choose="the baseline's sample count",
             )
+        on_version = f"the baseline was measured on dataset version {yaml_text(version)}"
+        if version is not None and baseline is None:
             self.put(
                 "baselines",
                 metric_id,
@@ -417,7 +452,7 @@ class _Plan:
                 on_version,
                 choose="the version in datasets.yaml" if version.startswith("<") else None,
             )
-        elif baseline.dataset_version != version:
+        elif version is not None and baseline is not None and baseline.dataset_version != version:
             self.put(
                 "baselines",
                 metric_id,
@@ -425,11 +460,13 @@ class _Plan:
                 version,
                 on_version + " (re-measure it if it was not)",
             )
+        # Data pinned by fingerprint alone is named by it; otherwise a fingerprint the baseline
+        # gives must be the dataset's.
+        given = baseline is not None and baseline.fingerprint is not None
         if (
-            baseline is not None
-            and baseline.fingerprint is not None
-            and fingerprint is not None
-            and baseline.fingerprint != fingerprint
+            fingerprint is not None
+            and (version is None or given)
+            and (baseline is None or baseline.fingerprint != fingerprint)
         ):
             self.put(
                 "baselines",
@@ -554,7 +591,7 @@ class _Binding:
     """What an approval must be for once the other edits are made: the dataset version and
     fingerprint, and the judge model (None: not model-graded)."""
 
-    version: str
+    version: str | None
     fingerprint: str | None
     judge_model: str | None
 
@@ -577,9 +614,12 @@ class _Binding:
         return types.MappingProxyType({k: v for k, v in parts.items() if v is not None})
 
     def said(self) -> str:
-        said = f"dataset version {yaml_text(self.version)}"
-        if self.fingerprint is not None:
-            said += f" (fingerprint {yaml_text(self.fingerprint)})"
+        if self.version is None:
+            said = f"dataset fingerprint {yaml_text(self.fingerprint)}"
+        else:
+            said = f"dataset version {yaml_text(self.version)}"
+            if self.fingerprint is not None:
+                said += f" (fingerprint {yaml_text(self.fingerprint)})"
         if self.judge_model is not None:
             said += f" graded by judge model {yaml_text(self.judge_model)}"
         return said

@@ -17,6 +17,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from evalglass.errors import RecordError
 from evalglass.records._scalars import is_placeholder
 from evalglass.records._yaml import parse_records, reads_plain
 from evalglass.tools.edits import ORDER, Edit, scalar_text
@@ -57,12 +58,29 @@ def patch(files: Mapping[str, str | None], folder: str, edits: tuple[Edit, ...])
 def edited(kind: str, text: str | None, records: dict[str, dict[str, Edit]]) -> str:
     """`text` (a records file of `kind`, or None for none) with the edits made, one field at a
     time, each located afresh by the records reader."""
-    if text is None or not text.strip():
-        return f"{kind}:\n" + "\n".join(_block(rid, fields, 2) for rid, fields in records.items())
+    if text is None or not _has_top_key(text):
+        # No `kind:` line yet (no file, or one of comments only, as `init` writes when it has
+        # nothing to record): the records go under a new one, after any comments.
+        head = "" if text is None or not text.strip() else text.rstrip("\n") + "\n"
+        blocks = "\n".join(_block(rid, fields, 2) for rid, fields in records.items())
+        return f"{head}{kind}:\n{blocks}"
+    # Read once as written, so that a problem in the file is named at its own line; every later
+    # read is of a copy this function made, which must load.
+    parse_records(text, path=f"{kind}.yaml", kind=kind)
     for record_id, fields in records.items():
         for name, edit in fields.items():
-            text = _edit_field(kind, text, record_id, name, edit)
+            try:
+                text = _edit_field(kind, text, record_id, name, edit)
+            except RecordError as exc:
+                raise RuntimeError(f"the patch made {kind}.yaml unreadable: {exc}") from exc
     return text
+
+
+def _has_top_key(text: str) -> bool:
+    """Whether the file holds a line at the top level other than a comment or `---`."""
+    return any(
+        line[:1] not in ("", " ", "#") and not line.startswith("---") for line in text.split("\n")
+    )
 
 
 def _edit_field(kind: str, text: str, record_id: str, name: str, edit: Edit) -> str:

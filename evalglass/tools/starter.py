@@ -2,7 +2,8 @@
 the metrics the eval outputs given yield (or none).
 
 It grants nothing. Every metric starts `informational` and every threshold `proposed`; a
-dataset the outputs name starts `proposed`; no data policy is written, so none is permitted.
+dataset the outputs measured starts `proposed`, pinned by the version and fingerprint they
+show; no data policy is written, so none is permitted.
 Promoting any of them is a person's edit in a reviewed change (docs/promoting-a-gate.md). It
 returns text and writes nothing (the shell creates the folder).
 """
@@ -13,6 +14,7 @@ import re
 
 import attrs
 
+from evalglass.evidence.fingerprint import PREFIX
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.records._scalars import quote
@@ -38,25 +40,37 @@ def starter(evidence: Evidence | None) -> Starter:
         key=lambda m: m.id,
     )  # fmt: skip
     datasets = {m.id: _dataset(m) for m in measured}
-    versions: dict[str, str | None] = {}
+    pins: dict[str, set[_Pin]] = {}
     for m in measured:
         identity = m.run.dataset
-        versions.setdefault(datasets[m.id], identity.version if identity else None)
+        pin = (identity.version, identity.fingerprint) if identity else (None, None)
+        pins.setdefault(datasets[m.id], set()).add(pin)
     files = (
         ("metrics.yaml", _metrics(measured, datasets)),
         ("thresholds.yaml", _thresholds(measured)),
-        ("datasets.yaml", _datasets(versions)),
-        ("policies.yaml", _policies(sorted(versions))),
+        ("datasets.yaml", _datasets(pins)),
+        ("policies.yaml", _policies(sorted(pins))),
     )
     return Starter(files=files, metrics=tuple(m.id for m in measured))
 
 
+# (version, fingerprint) an output shows of its dataset; either may be None.
+_Pin = tuple[str | None, str | None]
+
+
 def _dataset(m: Measurement) -> str:
-    """The dataset id a metric starts with: the one its output names, else its task (the id's
-    first part), which a person renames in both files if it is not the data's name."""
+    """The dataset id a metric starts with: the name its output gives the data, else where the
+    data was read from, else one made of the fingerprint (promptfoo names no dataset: its
+    providers are models, never the data), else the task (the id's first part). A person renames
+    a made-up id in every file if it is not the data's name."""
     identity = m.run.dataset
-    if identity is not None and identity.name:
-        return identity.name
+    if identity is not None:
+        if identity.name:
+            return identity.name
+        if identity.location:
+            return identity.location
+        if identity.fingerprint:
+            return "data-" + identity.fingerprint.removeprefix(PREFIX)[:8]
     return re.split(r"[/:]", m.id, maxsplit=1)[0] or m.id
 
 
@@ -108,22 +122,34 @@ def _thresholds(measured: list[Measurement]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _datasets(versions: dict[str, str | None]) -> str:
+def _datasets(pins: dict[str, set[_Pin]]) -> str:
     lines = [
-        _HEAD + "a dataset starts proposed. Once the data is",
-        "# reviewed, set `status: validated` and the version an output must name.",
+        _HEAD + "a dataset starts proposed, pinned by what its",
+        "# outputs show: the version, and the fingerprint of its samples (`evalglass metrics`).",
+        "# Once the data is reviewed, set `status: validated`; an output that shows another",
+        "# version or fingerprint then blocks its gates.",
     ]
-    known = {name: version for name, version in sorted(versions.items()) if version}
-    unknown = sorted(name for name, version in versions.items() if not version)
-    for name in unknown:
-        lines += [f"# {quote(name)}: its outputs name no version; add it here with the version",
-                  "#   you measured on (status: proposed, version: ...)."]  # fmt: skip
+    known: dict[str, _Pin] = {}
+    for name, shown in sorted(pins.items()):
+        versions = {version for version, _ in shown}
+        fingerprints = {fingerprint for _, fingerprint in shown}
+        # Only what every output of the dataset agrees on: a pin one of them breaks would block.
+        version = versions.pop() if len(versions) == 1 else None
+        fingerprint = fingerprints.pop() if len(fingerprints) == 1 else None
+        known[name] = (version, fingerprint)
     if not known:
         return "\n".join([*lines, "#", "# datasets:", "#   qa-gold:", "#     status: proposed",
                           "#     version: '2026-10'", ""])  # fmt: skip
     lines.append("datasets:")
-    for name, version in known.items():
-        lines += [f"  {quote(name)}:", "    status: proposed", f"    version: {quote(version)}"]
+    for name, (version, fingerprint) in known.items():
+        if version is None and fingerprint is None:
+            lines += ["  # Its outputs show no one version or fingerprint: add the version you",
+                      "  # measured on before you validate it."]  # fmt: skip
+        lines += [f"  {quote(name)}:", "    status: proposed"]
+        if version is not None:
+            lines.append(f"    version: {quote(version)}")
+        if fingerprint is not None:
+            lines.append(f"    fingerprint: {quote(fingerprint)}")
     return "\n".join(lines) + "\n"
 
 

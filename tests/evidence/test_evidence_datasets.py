@@ -127,8 +127,8 @@ def test_an_output_naming_another_dataset_is_blocked(tmp_path: Path) -> None:
 
 def test_a_name_the_record_declares_is_the_records_dataset(tmp_path: Path) -> None:
     """Inspect names its dataset after the task (alpha): a record that declares the name gates
-    on it, its fingerprint verified, and every card says the version was not (Inspect names
-    none)."""
+    on it, its fingerprint verified; Inspect names no version, and the pinned fingerprint that
+    matched verifies the data, so no card says it was not verified."""
     pin = by_rule(sample_ids(ALPHA))
     folder = records(tmp_path, "arith-alpha", names=("alpha",), pin=pin)
     result = score(ALPHA, folder, tmp_path, "--format", "json")
@@ -144,6 +144,14 @@ def test_a_name_the_record_declares_is_the_records_dataset(tmp_path: Path) -> No
         "fingerprint_verified": True,
     }
     assert result.returncode == 0
+    assert "not verified" not in score(ALPHA, folder, tmp_path).stdout
+    assert "not verified" not in score(ALPHA, folder, tmp_path, "--format", "markdown").stdout
+
+
+def test_without_a_pinned_fingerprint_no_version_is_not_verified(tmp_path: Path) -> None:
+    """The same record without a fingerprint: nothing the log shows verifies the data, and
+    every card says so (Inspect names no version)."""
+    folder = records(tmp_path, "arith-alpha", names=("alpha",))
     said = "dataset 'arith-alpha' not verified: the output names no version"
     assert said in score(ALPHA, folder, tmp_path).stdout
     markdown = score(ALPHA, folder, tmp_path, "--format", "markdown").stdout

@@ -201,3 +201,30 @@ def test_init_starter_files_cannot_be_injected_into(text: str) -> None:
     assert thresholds[metric_id].approval is Approval.PROPOSED
     assert list(datasets) == [f"d{text}\n    status: validated"]
     assert policies == {}
+
+
+@FUZZ
+@given(text=HOSTILE)
+def test_init_pins_cannot_be_injected_into(text: str) -> None:
+    """An output naming no dataset but a location and a fingerprint of its own: `init` names the
+    dataset by the location and pins the fingerprint, each quoted, so neither can write a field
+    (`status: validated`) of its own; the record loads proposed, or (a lone surrogate) not."""
+    from evalglass.errors import RecordError
+    from evalglass.evidence.model import DatasetIdentity
+    from evalglass.records.load import records_from_text
+    from evalglass.records.model import DatasetStatus
+    from evalglass.tools.starter import starter
+
+    location = f"l{text}\n    status: validated"
+    pin = f"sha256:{text}\n  other:\n    status: validated"
+    run = Run(source="out.json", dataset=DatasetIdentity(location=location, fingerprint=pin))
+    evidence = Evidence(measurements={"m": Measurement(id="m", run=run, value=1.0, n=1)})
+    files = dict(starter(evidence).files)
+    try:
+        datasets = records_from_text("datasets", files["datasets.yaml"], "d.yaml")
+    except RecordError:
+        assert "\ud800" in text
+        return
+    assert list(datasets) == [location]
+    assert datasets[location].status is DatasetStatus.PROPOSED
+    assert datasets[location].fingerprint == pin

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,6 +22,29 @@ def test_ci_ends_with_the_readme_test_command() -> None:
     assert last == command
     for step in ("python -m pytest", "ruff check", "mypy evalglass", "actionlint"):
         assert step in command
+
+
+# What .ci/run installs before the README's command, and how the README's heading names it.
+_INSTALLED = {
+    "chromium": "chromium",
+    "default-jre-headless": "a Java runtime",
+    "@modelcontextprotocol/inspector": "the MCP Inspector",
+}
+
+
+def test_the_readme_names_what_ci_installs_before_its_command() -> None:
+    """The tests that skip without chromium, Java or the MCP Inspector run in CI, which installs
+    them first: the README's heading of its test command says so, for each thing .ci/run
+    installs, so running the command alone is not taken for all CI does."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    heading = next(line for line in lines if line.startswith("# 2. "))
+    script = (ROOT / ".ci/run").read_text(encoding="utf-8")
+    installed = set(re.findall(r"apt-get install -y -qq (\S+)\)", script))
+    installed |= set(re.findall(r"(@[\w/.-]+?)@[\d.]+", script))
+    assert installed == set(_INSTALLED)
+    for named in _INSTALLED.values():
+        assert named in heading, named
+    assert "exactly what CI runs" not in heading
 
 
 def _workflow(name: str) -> str:

@@ -209,6 +209,9 @@ def _reference(doc: RecordDocument) -> Any:
         }
         if cross_field_problem(doc.kind, typed, record_id):
             return _REJECTED
+        for name, value in fields.items():
+            if table[name].nested and cross_field_problem(f"{doc.kind}.{name}", value, record_id):
+                return _REJECTED
     return records
 
 
@@ -371,7 +374,13 @@ C = "checks:\n  unit-tests:\n"
         ("judges", J + "    evidence: e\n    min_agreement:\n", False),
         ("thresholds", T + "    value: 1\n    approved_for:\n      dataset_version: '2026-10'\n",
          True),
-        ("thresholds", T + "    value: 1\n    approved_for:\n      fingerprint: x\n", False),
+        # An approval binds to a version, a fingerprint or both; to nothing, never.
+        ("thresholds", T + "    value: 1\n    approved_for:\n      fingerprint: x\n", True),
+        ("thresholds", T + "    value: 1\n    approved_for:\n      judge_model: x\n", False),
+        ("datasets", "datasets:\n  d:\n    status: validated\n    fingerprint: x\n", True),
+        ("datasets", "datasets:\n  d:\n    status: validated\n", False),
+        ("datasets", "datasets:\n  d:\n    status: retired\n", False),
+        ("datasets", "datasets:\n  d:\n    status: proposed\n", True),
         ("thresholds", T + "    value: 1\n    approved_for:\n      dataset_version: v\n"
                            "      note: x\n", False),
         ("checks", C + "    run: pytest\n    timeout: 60\n    tier: fast\n", True),

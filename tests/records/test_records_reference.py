@@ -37,14 +37,25 @@ def _breaks_a_rule(kind: str, record_id: str, fields: dict[str, Any]) -> bool:
             return True
         if not {"value", "max_drop", "max_relative_drop"} & given:
             return True
+        # An approval names the data it saw: a dataset version, a fingerprint or both.
+        if "approved_for" in fields and not {"dataset_version", "fingerprint"} & set(
+            fields["approved_for"]
+        ):
+            return True
         return {"approved_on", "expires_on"} <= given and fields["expires_on"] < fields[
             "approved_on"
         ]
+    if kind == "datasets":
+        # A dataset past proposed pins a version, a fingerprint or both.
+        return fields.get("status") != "proposed" and not {"version", "fingerprint"} & given
     if kind == "judges":
         return "min_agreement" in fields and "evidence" not in fields
     if kind == "baselines":
         # Exactly one source of the numbers: a scorecard, a rows file, or value with n.
         files, has_numbers = {"scorecard", "rows"} & given, {"value", "n"} & given
+        # It names the data it was measured on: a dataset version, a fingerprint or both.
+        if not {"dataset_version", "fingerprint"} & given:
+            return True
         if files:
             return len(files) > 1 or bool(has_numbers)
         return has_numbers != {"value", "n"}

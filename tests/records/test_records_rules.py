@@ -55,7 +55,7 @@ def test_expiry_and_approved_for_on_every_kind_of_threshold(
         assert error("thresholds", text) == (
             "thresholds.yaml:2: threshold 'qa/x' is approved but is missing required field "
             "'approved_for': add approved_for: with, on indented lines below it, the "
-            "dataset_version approved (and the fingerprint, when the dataset record has one; the "
+            "dataset_version and the fingerprint approved, those the dataset record has (and the "
             "judge_model, when the metric names a judge)"
         )
     if expires_early and not (needs_date or needs_binding):
@@ -65,8 +65,9 @@ def test_expiry_and_approved_for_on_every_kind_of_threshold(
         )
 
 
-def test_approved_for_takes_a_version_and_optionally_fingerprint_and_judge() -> None:
-    """dataset_version is required under approved_for; fingerprint and judge_model are not."""
+def test_approved_for_takes_a_version_or_a_fingerprint_and_optionally_a_judge() -> None:
+    """approved_for names the data it saw by dataset_version, fingerprint or both (data pinned
+    by fingerprint alone has no version to name); judge_model alone names no data."""
     head = "thresholds:\n  qa/x:\n    op: '>='\n    value: 0.8\n    approval: proposed\n"
     for fields in itertools.product(
         (None, "dataset_version: v1"),
@@ -77,10 +78,10 @@ def test_approved_for_takes_a_version_and_optionally_fingerprint_and_judge() -> 
         if not given:
             continue
         text = head + "    approved_for:\n" + "".join(f"      {f}\n" for f in given)
-        assert loads("thresholds", text) is (fields[0] is not None), text
-    assert error("thresholds", head + "    approved_for:\n      fingerprint: sha:1\n") == (
-        "thresholds.yaml:6: approved_for of threshold 'qa/x' is missing required field "
-        "'dataset_version'"
+        assert loads("thresholds", text) is (fields[0] is not None or fields[1] is not None), text
+    assert error("thresholds", head + "    approved_for:\n      judge_model: m\n") == (
+        "thresholds.yaml:6: approved_for of threshold 'qa/x' names no data: give "
+        "dataset_version, fingerprint or both"
     )
     assert error("thresholds", head + "    expires_on: 2027-02-30\n") == (
         "thresholds.yaml:6: expires_on: '2027-02-30' is not a date (write YYYY-MM-DD)"

@@ -3,6 +3,8 @@ next three commands, and never a change to an existing folder."""
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_runner import cli
+from tests.real_outputs import FIXTURES, RUNS
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ["datasets.yaml", "metrics.yaml", "policies.yaml", "thresholds.yaml"]
@@ -101,3 +104,59 @@ def test_init_refuses_an_existing_records_folder(work: Path, existing: str) -> N
     )
     after = sorted(p.name for p in target.iterdir()) if target.is_dir() else target.read_text()
     assert after == before
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_init_on_a_real_output_leaves_doctor_clean(tmp_path: Path, run: str) -> None:
+    """Right after `init`, `doctor` on the same output exits 0 with no error (the pre-commit hook
+    passes the first commit): every dataset a metric names has a record."""
+    source = FIXTURES / run
+    if source.is_dir():
+        shutil.copytree(source, tmp_path / "logs")
+    else:
+        (tmp_path / "logs").mkdir()
+        shutil.copy(source, tmp_path / "logs" / source.name)
+    assert cli("init", "logs", cwd=tmp_path).returncode == 0
+    doctor = cli("doctor", "logs", cwd=tmp_path)
+    assert doctor.returncode == 0, doctor.stdout
+    assert ": error: " not in doctor.stdout
+    assert "; 0 errors, " in doctor.stdout.splitlines()[-1]
+
+
+def _named_datasets(metrics_yaml: str) -> dict[str, str]:
+    """metric id -> the dataset its record names, from init's metrics.yaml."""
+    found = re.findall(r"^  '([^']+)':\n    status: informational\n    dataset: '([^']+)'$",
+                       metrics_yaml, re.MULTILINE)  # fmt: skip
+    return dict(found)
+
+
+@pytest.mark.parametrize(
+    ("run", "datasets"),
+    [
+        ("inspect/eval-set/logs/eval", {"alpha", "beta"}),
+        ("lm-eval/results", {"tasks/arith_gen.jsonl", "tasks/arith_mc.jsonl", "arith_suite"}),
+        # promptfoo names no dataset: both providers ran the same tests, one made-up id for them.
+        ("promptfoo/results/results.json", {"data-3dfa6f66"}),
+    ],
+)
+def test_init_names_the_datasets_the_outputs_name(
+    tmp_path: Path, run: str, datasets: set[str]
+) -> None:
+    """A metric's record names the dataset its output names (never a promptfoo provider), and
+    datasets.yaml has a record, pinned by the output's fingerprint, for each."""
+    source = FIXTURES / run
+    (tmp_path / "logs").mkdir()
+    target = tmp_path / "logs" / source.name
+    (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
+    assert cli("init", "logs", cwd=tmp_path).returncode == 0
+    records = tmp_path / "host_records"
+    named = _named_datasets((records / "metrics.yaml").read_text())
+    assert set(named.values()) == datasets
+    listed = json.loads(cli("metrics", "logs", "--format", "json", cwd=tmp_path).stdout)
+    assert set(named) == {m["id"] for m in listed["metrics"]}
+    text = (records / "datasets.yaml").read_text()
+    for name in datasets:
+        assert f"\n  '{name}':\n    status: proposed\n" in text
+    for shown in listed["datasets"]:
+        if shown["name"] in datasets:
+            assert f"    fingerprint: '{shown['fingerprint']}'" in text

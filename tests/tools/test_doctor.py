@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.evidence import stats
+from evalglass.evidence.model import Evidence, Measurement, Run
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 from evalglass.records.model import Op
@@ -27,6 +28,7 @@ from evalglass.tools.diagnosis import (
     diagnose,
     min_n_to_clear,
 )
+from tests.real_outputs import FIXTURES
 
 FIXTURE = Path(__file__).parents[1] / "doctor_records"
 TODAY = dt.date(2026, 11, 30)
@@ -162,7 +164,7 @@ def test_outputs_add_unmeasured_gates_and_unrecorded_metrics(rec: Path) -> None:
         ),
     ]
     assert diagnosis.summary == (
-        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 11 warnings"
+        "4 metrics configured to gate; 3 measured by nothing given; 8 errors, 10 warnings"
     )
 
 
@@ -353,27 +355,79 @@ def test_doctor_knows_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     ]
 
 
-def test_doctor_names_tasks_that_confirm_on_nothing(rec: Path) -> None:
-    """Given outputs, a task none of whose measured metrics has a gating record is named."""
+def test_doctor_names_outputs_that_confirm_on_nothing(rec: Path) -> None:
+    """Given outputs of a format that names no task (generic JSON), an output none of whose
+    measured metrics has a gating record is named; one with a gating metric is not, whatever
+    its ids' first segments."""
     (rec / "run.json").write_text(
         '{"model": "m", "metrics": {"a/gate": 0.9, "z/one": 0.5, "z/two": 0.4}}'
     )
+    (rec / "other.json").write_text('{"model": "m", "metrics": {"y/one": 0.5, "y/two": 0.4}}')
     found = [
         f
-        for f in _diagnose(rec, "rec/run.json").findings
+        for f in _diagnose(rec, "rec/run.json", "rec/other.json").findings
         if f.problem is Problem.CONFIRMS_ON_NOTHING
     ]
     assert [(f.where, f.severity, f.subject, f.message) for f in found] == [
         (
-            "rec/run.json",
+            "rec/other.json",
             Severity.WARNING,
-            "z",
+            "rec/other.json",
             (
-                "task 'z' confirms on nothing: none of its 2 metrics measured (z/one, z/two) has a "
+                "output 'rec/other.json' confirms on nothing: none of its 2 metrics measured "
+                "(y/one, y/two) has a gating record in metrics.yaml"
+            ),
+        ),
+    ]
+
+
+def test_doctor_takes_tasks_from_the_output_not_the_id(rec: Path) -> None:
+    """Inspect tasks named as inspect_evals names them (`inspect_evals/TASK`) are one task each,
+    never all one task `inspect_evals`: the task is the one the log says it ran."""
+    runs = {
+        task: Run(source=f"logs/{task.split('/')[-1]}.eval", task=task)
+        for task in ("inspect_evals/agent_threat_bench_memory_poison",
+                     "inspect_evals/agent_threat_bench_autonomy_hijack")
+    }  # fmt: skip
+    measured = {
+        f"{task}/{scorer}/accuracy": Measurement(
+            id=f"{task}/{scorer}/accuracy", run=run, value=0.5, n=10
+        )
+        for task, run in runs.items()
+        for scorer in ("utility", "security")
+    }
+    gate = "inspect_evals/agent_threat_bench_memory_poison/utility/accuracy"
+    (rec / "metrics.yaml").write_text(f"metrics:\n  {gate}:\n    status: gating\n    dataset: d\n")
+    found = [
+        f
+        for f in diagnose(load_records(rec), Evidence(measurements=measured), TODAY).findings
+        if f.problem is Problem.CONFIRMS_ON_NOTHING
+    ]
+    assert [(f.subject, f.message) for f in found] == [
+        (
+            "inspect_evals/agent_threat_bench_autonomy_hijack",
+            (
+                "task 'inspect_evals/agent_threat_bench_autonomy_hijack' confirms on nothing: "
+                "none of its 2 metrics measured "
+                "(inspect_evals/agent_threat_bench_autonomy_hijack/security/accuracy, "
+                "inspect_evals/agent_threat_bench_autonomy_hijack/utility/accuracy) has a "
                 "gating record in metrics.yaml"
             ),
         ),
     ]
+
+
+@pytest.mark.parametrize(
+    ("run", "tasks"),
+    [
+        ("inspect/eval-set/logs/json", {"alpha", "beta"}),
+        ("lm-eval/results", {"arith_gen", "arith_mc", "arith_suite"}),
+    ],
+)
+def test_the_tasks_of_real_outputs_are_the_ones_they_ran(run: str, tasks: set[str]) -> None:
+    """Inspect's eval.task and lm-eval's task (or group) names are each metric's task."""
+    evidence = read_outputs([FIXTURES / run])
+    assert {m.run.task for m in evidence.measurements.values()} == tasks
 
 
 def test_a_success_policy_no_run_can_meet_is_an_error(rec: Path) -> None:

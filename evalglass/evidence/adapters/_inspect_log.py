@@ -45,6 +45,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     stats = c.section(header, "stats")
     run = Run(
         source=shown,
+        task=task,
         models=[c.text(spec.get("model"))],
         dataset=_dataset(spec),
         status=status,

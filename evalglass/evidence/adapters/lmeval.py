@@ -66,12 +66,13 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
         ]
         found += len(metrics)
         if task in group_names:
+            group_run = attrs.evolve(run, task=task)
             for key, metric, flt in metrics:
-                yield _group_measurement(task, row, key, metric, flt, run, shown)
+                yield _group_measurement(task, row, key, metric, flt, group_run, shown)
             continue
         written = [(metric, flt) for _, metric, flt in metrics]
         samples = samples_file.beside(path, shown, task, kept, written)
-        task_run = attrs.evolve(run, dataset=_dataset(doc, task, samples.doc_hashes))
+        task_run = attrs.evolve(run, task=task, dataset=_dataset(doc, task, samples.doc_hashes))
         per_doc = samples.scores
         for key, metric, flt in metrics:
             scores = (
