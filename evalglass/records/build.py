@@ -9,6 +9,7 @@ import enum
 import functools
 import math
 import re
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -47,7 +48,11 @@ def _to_str(text: str) -> str:
 def _to_pattern(text: str) -> str:
     _to_str(text)
     try:
-        re.compile(text)
+        # Python warns of sets its future versions may read otherwise ('[['); the pattern is
+        # judged by what this Python compiles, and a warning is no verdict on a record.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            re.compile(text)
     except re.error as exc:
         raise _InvalidInRecord(
             f"{excerpt(text)} is not a valid regular expression ({exc})"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 import math
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +228,15 @@ def _draft7(kind: str) -> Draft7Validator:
 
 
 def _json_accepts(kind: str, text: str) -> bool:
-    return _validator(kind).is_valid(yaml_data(text).data)
+    return _is_valid(_validator(kind), yaml_data(text).data)
+
+
+def _is_valid(validator: Any, data: object) -> bool:
+    """The validator's verdict; Python's warning of a possible nested set in a `regex` (which the
+    validator compiles, as evalglass does) is no verdict."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return bool(validator.is_valid(data))
 
 
 def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
@@ -290,8 +299,8 @@ def test_json_schema_agrees_with_the_strictyaml_reference(doc: RecordDocument) -
         event(f"beyond JSON: {why}")
         return
     event(f"compared: {'valid' if reference else 'invalid'}")
-    assert _validator(doc.kind).is_valid(data.data) == reference, doc.text
-    assert _draft7(doc.kind).is_valid(data.data) == reference, doc.text
+    assert _is_valid(_validator(doc.kind), data.data) == reference, doc.text
+    assert _is_valid(_draft7(doc.kind), data.data) == reference, doc.text
 
 
 T = "thresholds:\n  x:\n    op: '>='\n    approval: proposed\n"
@@ -391,6 +400,8 @@ C = "checks:\n  unit-tests:\n"
         ("checks", C + "    regex: 'qa (v'\n    in_file: f\n", False),
         ("checks", C + "    regex: 'qa (v)'\n    in_file: f\n", True),
         ("checks", C + "    regex: 'qa'\n", False),
+        # Python warns of a possible nested set; the pattern compiles, and the warning is no verdict.
+        ("checks", C + "    regex: '[[a]]'\n    in_file: f\n", True),
         ("checks", "checks:\n  unit tests:\n    file_exists: f\n", False),
         ("checks", C + "    run: x\n    timeout: 0\n", False),
         ("success", "success:\n", True),

@@ -302,6 +302,15 @@ def test_a_bad_pattern_is_refused_at_load_naming_the_check() -> None:
     )
 
 
+def test_a_pattern_python_warns_of_is_judged_by_whether_it_compiles() -> None:
+    """'[[' (a possible nested set, which Python warns of) is refused for not compiling, in one
+    line; the warning itself never reaches the user as an error."""
+    text = "checks:\n  c:\n    in_file: f\n    regex: '[['\n"
+    assert error("checks", text).startswith(
+        "checks.yaml:4: check 'c': regex: '[[' is not a valid regular expression (unterminated"
+    )
+
+
 @pytest.mark.parametrize(
     "name", ["unit-tests", "build.docs", "model_card", "A1", "-", "x" * 80, "unit tests", "a/b",
              "é", "x:y", "a@b", "a\tb", "'quoted-ok'"],
