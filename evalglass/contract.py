@@ -54,9 +54,19 @@ _INSTANT = re.compile(
 )
 
 
+# The confidence levels an interval may have: those a metric record's `interval_level` may set.
+# Strictly between 0 and 1 is not enough: at 0.9999999999999999 the two-sided quantile's
+# probability rounds to 1, and at 1e-300 the critical value is 0, and no method computes with
+# either (`--compare` reads the level of every metric in the earlier card).
+MIN_LEVEL: Final = 0.5
+MAX_LEVEL: Final = 0.999
+
+
 def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
-    if value is not None and not 0 < value < 1:
-        raise ValueError(f"{attribute.name} must lie strictly between 0 and 1, got {value!r}")
+    if value is not None and not MIN_LEVEL <= value <= MAX_LEVEL:
+        raise ValueError(
+            f"{attribute.name} must lie between {MIN_LEVEL} and {MAX_LEVEL}, got {value!r}"
+        )
 
 
 def _not_negative(_: object, attribute: attrs.Attribute[Any], value: int | None) -> None:

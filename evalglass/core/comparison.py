@@ -75,9 +75,14 @@ def compare(
             saved=entry,
             sample_scores=_scores(entry.samples),
         )
-        changes.append(
-            MetricChange(id=card.id, earlier=entry.value, change=difference(m, then, level))
-        )
+        try:
+            change = difference(m, then, level)
+        except (ArithmeticError, ValueError):
+            # The earlier card is untrusted and display only: numbers no interval method can
+            # take (a value of 1e154 squared, a count past a float's range) show no change
+            # rather than stop the run whose gates they cannot touch.
+            change = None
+        changes.append(MetricChange(id=card.id, earlier=entry.value, change=change))
     stale = None
     if base_committed_at is not None and earlier.evaluated_at is not None:
         stale = earlier.evaluated_at < base_committed_at
