@@ -1,7 +1,8 @@
 """GitHub Actions workflow commands: the headline, then one annotation per metric, worst first,
 at most PER_LEVEL of each level, and one notice saying how many more there are and where to see
-them. Reads the view model every format reads (render/view.py); never decides. Every id and message is escaped so it cannot end or forge a command,
-nor carry a control character (safe_text) into the log or the annotation."""
+them. Reads the view model every format reads (render/view.py); never decides. Every id and
+message is escaped so it cannot end or forge a command, nor carry a control character or a line
+break (safe_text) into the log or the annotation."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ _LEVELS = ("error", "warning", "notice")
 
 
 def escape_data(text: object) -> str:
-    """A command's message: `%` first, so the runner's unescaping cannot be fooled by `%0A`; line
-    breaks in GitHub's own escapes, every other control character shown as an escape."""
-    return escape(str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    """A command's message: every control character, line breaks included, shown as a visible
+    escape (`\\n`) first, then `%` as `%25`. Never GitHub's own `%0A`: the runner turns that
+    back into a line break in the annotation, where a forged line could pass for evalglass's."""
+    return escape(text).replace("%", "%25")
 
 
 def escape_property(text: object) -> str:
