@@ -6,7 +6,9 @@ break (safe_text) into the log or the annotation."""
 
 from __future__ import annotations
 
-from evalglass.core.scorecard import Scorecard
+import math
+
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.status import Status
 from evalglass.render.safe_text import escape
 from evalglass.render.view import MetricView, scorecard_view
@@ -52,7 +54,13 @@ def render(scorecard: Scorecard) -> str:
     view = scorecard_view(scorecard)
     stops = view.verdict in ("fail", "blocked")
     head = "error" if stops else "notice"
-    metrics = [*view.gates, *view.others]
+    misses = {card.id: shortfall(card) for card in scorecard.metrics}
+    # Worst first: by severity, then by how far the bound misses its bar, so the annotations
+    # GitHub shows are the worst of each level, not the first by id.
+    gates = sorted(
+        view.gates, key=lambda m: (Status.named(m.status).severity, -misses.get(m.id, 0.0), m.id)
+    )
+    metrics = [*gates, *view.others]
     levels = [level(metric) for metric in metrics]
     room = {name: PER_LEVEL - (name == head) for name in _LEVELS}
     if any(levels.count(name) > room[name] for name in _LEVELS):
@@ -70,6 +78,18 @@ def render(scorecard: Scorecard) -> str:
     if any(left_out.values()):
         lines.append(command("notice", "evalglass", _left_out_text(left_out)))
     return "\n".join(lines) + "\n"
+
+
+def shortfall(card: MetricCard) -> float:
+    """How far the gate's worst bar misses its limit, in the bar's own units (a `>=` bar: limit
+    minus the bound compared); 0 when every bar holds or nothing was compared."""
+    worst = 0.0
+    for bar in card.gate.compared:
+        if bar.holds:
+            continue
+        gap = bar.limit - bar.compared if bar.op.higher_is_better else bar.compared - bar.limit
+        worst = max(worst, gap if not math.isnan(gap) else math.inf)
+    return worst
 
 
 def _left_out_text(left_out: dict[str, int]) -> str:

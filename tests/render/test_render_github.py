@@ -204,6 +204,28 @@ def test_worst_first_keeps_failures_over_passes_and_notices_in_their_cap() -> No
     assert notices == [*(f"PASS p{i:02}" for i in range(9)), "evalglass"]
 
 
+def test_the_error_annotations_shown_are_the_worst_misses() -> None:
+    """30 failing gates at 30 different values: after the headline, the nine error annotations
+    GitHub shows are the nine whose bound misses the bar by most, worst first; the rest are
+    left to the notice."""
+    values = {f"f{i:02}": 0.5 + 0.01 * ((i * 7) % 30) for i in range(30)}
+    measurements = {
+        metric_id: Measurement(
+            id=metric_id, run=RUN, value=v, n=500,
+            interval=Interval(v - 0.02, v + 0.02, 0.95, Method.WILSON),
+        )
+        for metric_id, v in values.items()
+    }  # fmt: skip
+    metric = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)
+    card = assembled(
+        dict.fromkeys(values, metric), dict.fromkeys(values, threshold(Op.GE, 0.8)), measurements
+    )
+    errors = [title for level, title in levels_of(render(card, Format.GITHUB)) if level == "error"]
+    worst = sorted(values, key=values.__getitem__)[:9]
+    assert errors[1:] == [f"FAIL {metric_id}" for metric_id in worst]
+    assert worst != sorted(worst)  # the id order would have shown others
+
+
 def test_no_left_out_notice_when_everything_fits() -> None:
     """Nine failures and the headline make ten errors: all are shown and no notice is added."""
     found = levels_of(render(scorecard_of([f"f{i}" for i in range(9)], value=0.5), Format.GITHUB))
