@@ -87,6 +87,9 @@ JSON_VALUES = Cap("EVALGLASS_MAX_JSON_VALUES", 4_000_000, "a JSON document", "va
 SAMPLE_MEMORY = Cap(
     "EVALGLASS_MAX_SAMPLE_MEMORY", 384 << 20, "the per-sample entries kept from one output take"
 )
+# The same bound on the samples a scorecard JSON kept (--keep-samples): a `--compare` card or a
+# baseline's saved scorecard, estimated from their count before the file is parsed.
+CARD_SAMPLE_MEMORY = attrs.evolve(SAMPLE_MEMORY, what="the samples kept in one scorecard JSON take")
 
 # Cells of the agreement tables `evalglass calibrate` bootstraps over, one row per item: on a
 # categorical scale each table has as many cells as distinct labels squared, so 20,000 labels
