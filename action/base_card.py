@@ -121,7 +121,8 @@ def _artifact(base: Base, run_id: int) -> int | None:
         if isinstance(a, dict)
         and a.get("name") == base.artifact
         and a.get("expired") is False
-        and _int((a.get("workflow_run") or {}).get("id")) == run_id
+        and isinstance(a.get("workflow_run"), dict)
+        and _int(a["workflow_run"].get("id")) == run_id
         and _int(a.get("id")) > 0
     ]
     if not found:

@@ -268,6 +268,8 @@ def find_base_card(folder: Path) -> tuple[Path | None, str]:
         return base_card.find(base, folder)
     except base_card.NoCard as why:
         return None, f"No earlier scorecard to compare with: {why}."
+    except OSError as exc:  # the card could not be written into the runner's temporary folder
+        return None, f"No earlier scorecard to compare with: {exc.strerror or exc}."
 
 
 def score(
@@ -300,20 +302,22 @@ def score_beside(inputs: Inputs, folder: Path, card: Path | None, note: str) -> 
     whatever the card holds. Its annotations reach the log only from the attempt that counts."""
     if card is None:
         return score(inputs, folder), note
-    with (folder / "score-beside.log").open("w+", encoding="utf-8") as shown:
-        tried = score(inputs, folder, card, stdout=shown, annotate=False)
+    with (folder / "score-beside.log").open("w+", encoding="utf-8") as held:
+        tried = score(inputs, folder, card, stdout=held, annotate=False)
         if verdict_given(tried.code, tried.stderr):
-            shown.seek(0)
-            shutil.copyfileobj(shown, sys.stdout)
+            held.seek(0)
+            shutil.copyfileobj(held, sys.stdout)
             sys.stdout.flush()
             return tried, note
     alone = score(inputs, folder)
     if not verdict_given(alone.code, alone.stderr):
         return alone, "No comparison with the base's scorecard: this run could not be scored."
     why = (tried.stderr.strip().splitlines() or ["(no message)"])[-1]
+    # In a code span, backticks out: the card's text cannot become Markdown in the comment.
+    shown = why.replace("`", "'")[:300]
     return alone, (
         f"No comparison with the base's scorecard: evalglass could not use it (exit {tried.code}: "
-        f"{why.replace(chr(96), chr(39))[:300]})."
+        f"`{shown}`)."
     )
 
 

@@ -565,11 +565,11 @@ def _bomb() -> bytes:
 BAD_CARDS: dict[str, tuple[Callable[[str], bytes], str]] = {
     "not a scorecard": (
         lambda card: zipped({"scorecard.json": '{"not": "a scorecard"}'}),
-        "No comparison with the base's scorecard: evalglass could not use it (exit 4: ",
+        "No comparison with the base's scorecard: evalglass could not use it (exit 4: `",
     ),
     "an extreme level": (
         lambda card: zipped({"scorecard.json": card.replace('"level": 0.95', '"level": 1e-300')}),
-        "No comparison with the base's scorecard: evalglass could not use it (exit 4: ",
+        "No comparison with the base's scorecard: evalglass could not use it (exit 4: `",
     ),
     "no scorecard.json": (
         lambda card: zipped({"other.json": card}),
