@@ -27,6 +27,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from evalglass import _inputs
 from evalglass.errors import ContractError
+from evalglass.levels import MAX_LEVEL, MIN_LEVEL
 
 SCHEMA_VERSION: Final = 1
 
@@ -52,14 +53,6 @@ _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _INSTANT = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
 )
-
-
-# The confidence levels an interval may have: those a metric record's `interval_level` may set.
-# Strictly between 0 and 1 is not enough: at 0.9999999999999999 the two-sided quantile's
-# probability rounds to 1, and at 1e-300 the critical value is 0, and no method computes with
-# either (`--compare` reads the level of every metric in the earlier card).
-MIN_LEVEL: Final = 0.5
-MAX_LEVEL: Final = 0.999
 
 
 def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from evalglass.contract import MAX_LEVEL, MIN_LEVEL
+from evalglass.levels import MAX_LEVEL, MIN_LEVEL
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.records.model import (
     Approval,
