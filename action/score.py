@@ -13,19 +13,21 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 import _runner as runner
+import base_card
 
 MARKER = "<!-- evalglass-scorecard -->"  # the first line of evalglass's Markdown scorecard
 COMMENT_LIMIT = 65_536  # characters in a GitHub pull-request comment
+VERDICT_EXITS = (0, 1, 3, 5)  # evalglass's exit codes that carry a verdict
 DIFF_LOOSENED_EXIT = 1  # `evalglass diff --fail-on-loosen` found a loosening
 ERROR_LINES = 20  # of an error's stderr shown in the comment: a traceback's end says the most
 EVALGLASS = [sys.executable, "-m", "evalglass"]  # the interpreter evalglass was installed into
@@ -186,17 +188,22 @@ def fetch_base(base: str) -> None:
         runner.command("warning", f"could not fetch the base {base!r}: {exc}")
 
 
-def run(command: list[str], stdout: IO[str] | None = None) -> Run:
+def run(command: list[str], stdout: IO[str] | None = None, annotate: bool = True) -> Run:
     """Run evalglass; its stdout goes where asked (the log by default), its stderr to the log and
-    into the result, so an error can also reach the comment."""
+    into the result, so an error can also reach the comment (and, with `annotate`, an error
+    annotation)."""
     sys.stdout.flush()
     result = subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, text=True, check=False)
     sys.stderr.write(result.stderr)
     sys.stderr.flush()
-    crashed = "Traceback (most recent call last)" in result.stderr
-    if (result.returncode not in (0, 1, 3, 5) or crashed) and result.stderr.strip():
+    if annotate and not verdict_given(result.returncode, result.stderr) and result.stderr.strip():
         runner.command("error", result.stderr.strip().splitlines()[-1])
     return Run(result.returncode, result.stderr)
+
+
+def verdict_given(code: int, stderr: str) -> bool:
+    """Whether evalglass ended with a verdict's exit code (not an input error, not a crash)."""
+    return code in VERDICT_EXITS and "Traceback (most recent call last)" not in stderr
 
 
 def input_format(args: tuple[str, ...]) -> list[str]:
@@ -242,63 +249,36 @@ def diff(inputs: Inputs, ref: str, target: Path) -> Run:
     return done
 
 
-def base_scorecard(branch: str, artifact: str, folder: Path) -> tuple[Path | None, str]:
-    """The scorecard JSON of the base branch's latest run of this action, from its artifact
-    (named `artifact`), unpacked into `folder`; or None. Either way a line for the comment
-    saying which run it came from, or that there was none (the comparison is display only, so
-    any failure to find one is said and passed over, never a gate)."""
+def find_base_card(folder: Path) -> tuple[Path | None, str]:
+    """The pull request's base scorecard (base_card.find), unpacked into `folder`, or None; and
+    the line saying which run it came from or why there is none. Display only: any failure to
+    find it is said and passed over."""
     repository = runner.env("GITHUB_REPOSITORY")
-    none = (
-        f"No earlier scorecard to compare with: no unexpired artifact `{artifact}` from `{branch}`."
+    base = base_card.Base(
+        api=runner.env("GITHUB_API_URL") or "https://api.github.com",
+        repository=repository,
+        repository_id=runner.env("GITHUB_REPOSITORY_ID"),
+        workflow=base_card.workflow_path(runner.env("GITHUB_WORKFLOW_REF"), repository),
+        branch=runner.env("GITHUB_BASE_REF"),
+        commit=runner.env("BASE_SHA").strip(),
+        artifact=runner.env("INPUT_ARTIFACT_NAME") or "evalglass",
+        token=runner.env("GH_TOKEN"),
     )
     try:
-        listed = _gh("api", f"repos/{repository}/actions/artifacts?name={artifact}&per_page=100")
-        found = [
-            a
-            for a in json.loads(listed).get("artifacts", [])
-            if not a.get("expired") and (a.get("workflow_run") or {}).get("head_branch") == branch
-        ]
-        if not found:
-            return None, none
-        latest = max(found, key=lambda a: str(a.get("created_at", "")))
-        archive = folder / "base-artifact.zip"
-        archive.write_bytes(
-            _gh_bytes("api", f"repos/{repository}/actions/artifacts/{int(latest['id'])}/zip")
-        )
-        target = folder / "base-scorecard.json"
-        with zipfile.ZipFile(archive) as packed:
-            target.write_bytes(packed.read("scorecard.json"))
-    except (
-        OSError,
-        ValueError,
-        KeyError,
-        TypeError,
-        zipfile.BadZipFile,
-        subprocess.SubprocessError,
-    ) as exc:
-        return (
-            None,
-            f"No earlier scorecard to compare with: the base branch's artifact could not be read ({exc}).",
-        )
-    run_id = (latest.get("workflow_run") or {}).get("id")
-    where = f"run {run_id}" if run_id else "its latest run"
-    return (
-        target,
-        f"Compared with `{branch}`'s latest scorecard (artifact `{artifact}`, {where}); display only.",
-    )
+        return base_card.find(base, folder)
+    except base_card.NoCard as why:
+        return None, f"No earlier scorecard to compare with: {why}."
+    except OSError as exc:  # the card could not be written into the runner's temporary folder
+        return None, f"No earlier scorecard to compare with: {exc.strerror or exc}."
 
 
-def _gh_bytes(*args: str) -> bytes:
-    """`gh ARGS`'s stdout; OSError or CalledProcessError when gh is missing or fails."""
-    done = subprocess.run(["gh", *args], capture_output=True, timeout=120, check=True)
-    return done.stdout
-
-
-def _gh(*args: str) -> str:
-    return _gh_bytes(*args).decode("utf-8")
-
-
-def score(inputs: Inputs, folder: Path, compare: Path | None = None) -> Run:
+def score(
+    inputs: Inputs,
+    folder: Path,
+    compare: Path | None = None,
+    stdout: IO[str] | None = None,
+    annotate: bool = True,
+) -> Run:
     """`evalglass score` with the GitHub format on stdout (annotations and the job summary) and
     every format of WRITES written into `folder`; the user's `args` follow the action's own
     options."""
@@ -312,7 +292,33 @@ def score(inputs: Inputs, folder: Path, compare: Path | None = None) -> Run:
     if compare is not None:
         command += ["--compare", str(compare)]
     command += model_option(inputs)
-    return run([*command, *inputs.args, "--", *inputs.outputs])
+    return run([*command, *inputs.args, "--", *inputs.outputs], stdout, annotate)
+
+
+def score_beside(inputs: Inputs, folder: Path, card: Path | None, note: str) -> tuple[Run, str]:
+    """The score beside the base's card, and the line about the comparison. The card is display
+    only: when evalglass cannot use it (any exit but a verdict's), the run is scored again
+    without it and the line says why, so the job's exit code and verdict are the run's alone,
+    whatever the card holds. Its annotations reach the log only from the attempt that counts."""
+    if card is None:
+        return score(inputs, folder), note
+    with (folder / "score-beside.log").open("w+", encoding="utf-8") as held:
+        tried = score(inputs, folder, card, stdout=held, annotate=False)
+        if verdict_given(tried.code, tried.stderr):
+            held.seek(0)
+            shutil.copyfileobj(held, sys.stdout)
+            sys.stdout.flush()
+            return tried, note
+    alone = score(inputs, folder)
+    if not verdict_given(alone.code, alone.stderr):
+        return alone, "No comparison with the base's scorecard: this run could not be scored."
+    why = (tried.stderr.strip().splitlines() or ["(no message)"])[-1]
+    # In a code span, backticks out: the card's text cannot become Markdown in the comment.
+    shown = why.replace("`", "'")[:300]
+    return alone, (
+        f"No comparison with the base's scorecard: evalglass could not use it (exit {tried.code}: "
+        f"`{shown}`)."
+    )
 
 
 def exit_code(scored: Run, diffed: Run | None) -> int:
@@ -440,11 +446,11 @@ def main() -> int:
     if inputs.records_ref:
         diffed = diff(inputs, inputs.records_ref, folder / "records-diff.md")
     compared, compare_note = None, ""
-    if inputs.base_branch:
-        artifact = runner.env("INPUT_ARTIFACT_NAME") or "evalglass"
-        compared, compare_note = base_scorecard(inputs.base_branch, artifact, folder)
+    if _COMMIT.fullmatch(runner.env("BASE_SHA").strip()) and runner.env("GITHUB_BASE_REF"):
+        compared, compare_note = find_base_card(folder)
+    scored, compare_note = score_beside(inputs, folder, compared, compare_note)
+    if compare_note:
         print(compare_note)
-    scored = score(inputs, folder, compared)
     written = {fmt: folder / name for fmt, name in WRITES.items() if (folder / name).is_file()}
 
     extra = ""

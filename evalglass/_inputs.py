@@ -87,11 +87,18 @@ JSON_VALUES = Cap("EVALGLASS_MAX_JSON_VALUES", 4_000_000, "a JSON document", "va
 SAMPLE_MEMORY = Cap(
     "EVALGLASS_MAX_SAMPLE_MEMORY", 384 << 20, "the per-sample entries kept from one output take"
 )
+# The same bound on the samples a scorecard JSON kept (--keep-samples): a `--compare` card or a
+# baseline's saved scorecard, estimated from their count before the file is parsed.
+CARD_SAMPLE_MEMORY = attrs.evolve(SAMPLE_MEMORY, what="the samples kept in one scorecard JSON take")
 
 # Cells of the agreement tables `evalglass calibrate` bootstraps over, one row per item: on a
 # categorical scale each table has as many cells as distinct labels squared, so 20,000 labels
 # would ask for gigabytes per item. The default holds a million binary items, or 100,000 items
 # on ten labels with one human rater.
+# Rows of one judgments or labels file `evalglass calibrate` reads: each is held, with its sample
+# id, until the items are matched (about 250 bytes a row; a million binary items with one human
+# rater peaked at 519 MiB). The default keeps the whole run under 500 MB.
+LABEL_ROWS = Cap("EVALGLASS_MAX_LABEL_ROWS", 800_000, "a judgments or labels file", "rows")
 AGREEMENT_CELLS = Cap(
     "EVALGLASS_MAX_AGREEMENT_CELLS", 1 << 25, "agreement tables", "cells"
 )

@@ -27,6 +27,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from evalglass import _inputs
 from evalglass.errors import ContractError
+from evalglass.levels import MAX_LEVEL, MIN_LEVEL
 
 SCHEMA_VERSION: Final = 1
 
@@ -55,8 +56,10 @@ _INSTANT = re.compile(
 
 
 def _level(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
-    if value is not None and not 0 < value < 1:
-        raise ValueError(f"{attribute.name} must lie strictly between 0 and 1, got {value!r}")
+    if value is not None and not MIN_LEVEL <= value <= MAX_LEVEL:
+        raise ValueError(
+            f"{attribute.name} must lie between {MIN_LEVEL} and {MAX_LEVEL}, got {value!r}"
+        )
 
 
 def _not_negative(_: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
@@ -579,6 +582,7 @@ def loads(text: str | bytes, where: str) -> Scorecard:
     """Read a scorecard JSON; ContractError names `where` and the first field that is wrong."""
     try:
         _inputs.check_json_values(text)
+        _check_samples(text)
         doc = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise ContractError(where, f"not valid JSON: {exc}") from None
@@ -593,6 +597,19 @@ def loads(text: str | bytes, where: str) -> Scorecard:
             where, f"schema_version {shown}: this evalglass reads schema_version {SCHEMA_VERSION}"
         )
     return _structure(doc, Scorecard, where)
+
+
+# What one kept sample of a scorecard JSON takes while it is read: its text, the parsed object
+# and its Sample, measured at once (a 94 MB card of 990,000 samples peaked at 609 MB).
+SAMPLE_COST: Final = 560
+
+
+def _check_samples(text: bytes | str) -> None:
+    """Refuse a scorecard whose kept samples would take more than the sample memory cap, before
+    it is parsed. Every sample has an `epoch` key, so counting the key bounds the samples
+    (an id that spells it only makes the count stricter)."""
+    marks = text.count(b'"epoch"') if isinstance(text, bytes) else text.count('"epoch"')
+    _inputs.CARD_SAMPLE_MEMORY.check(marks * SAMPLE_COST)
 
 
 def _structure(doc: object, cls: type[T], where: str) -> T:

@@ -2,7 +2,8 @@
 
     EvalglassError            anything evalglass refuses to go on with
     ├── RecordError           a host-records file is unreadable or invalid
-    │   └── RecordErrors      several such problems at once (`validate` names them all)
+    │   ├── RecordErrors      several such problems at once (`validate` names them all)
+    │   └── HistoryError      what stops a whole records history (`history`), not one commit
     ├── OutputError           an eval output is unreadable, invalid or ambiguous
     │   └── PluginError       a plugin's reader failed to load, raised, or returned no evidence
     ├── CalibrationError      judgments, labels or a calibration evidence file are unusable
@@ -57,6 +58,11 @@ class RecordErrors(RecordError):
         first = errors[0]
         self.errors = errors
         super().__init__(first.path, first.message, first.line)
+
+
+class HistoryError(RecordError):
+    """What stops a whole records history, not one commit's records: a git object that is not
+    what its id says, a records file past a cap, git failing."""
 
 
 class OutputError(EvalglassError):

@@ -1,7 +1,8 @@
 """Runs action.yml's steps the way the Actions runner does, on this machine: each `run:` step in
 bash with the `env:` it declares (its `${{ }}` expressions evaluated from the inputs and earlier
 steps' outputs), a GITHUB_OUTPUT file of its own, and later steps skipped after a failure unless
-their `if:` says always(). A fake `gh` on PATH records every call and keeps the comments."""
+their `if:` says always(). A fake `gh` on PATH records every call and keeps the comments; the
+base's scorecard is looked up through GITHUB_API_URL (tests/github_api.py stands in for it)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 ACTION_YML = ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 REPOSITORY = "acme/evals"
+REPOSITORY_ID = 1001
+WORKFLOW = ".github/workflows/ci.yml"
 PULL_REQUEST = 7
 RUN_ID = "4242"
 
 # The fake gh: `gh api` with --paginate lists the comments, page by page as gh prints them (JSON
-# arrays back to back); --method POST/PATCH creates or edits one; `actions/artifacts` lists the
-# artifacts set, and `.../zip` prints the zip set. Every call is logged.
+# arrays back to back); --method POST/PATCH creates or edits one. Every call is logged.
 FAKE_GH = """\
 import json, os, sys
 args = sys.argv[1:]
@@ -41,13 +43,6 @@ if args == ["api", "user"]:
         sys.stderr.write("HTTP 403: Resource not accessible by integration\\n")
         sys.exit(1)
     sys.stdout.write(json.dumps({"login": login}))
-    sys.exit(0)
-wanted = next((a for a in args if "/actions/artifacts" in a), None)
-if wanted is not None:  # the artifacts list, or one artifact's zip
-    if wanted.endswith("/zip"):
-        sys.stdout.buffer.write(open(os.environ["FAKE_GH_ARTIFACT_ZIP"], "rb").read())
-    else:
-        sys.stdout.write(open(os.environ["FAKE_GH_ARTIFACTS"], encoding="utf-8").read())
     sys.exit(0)
 store = os.environ["FAKE_GH_COMMENTS"]
 pages = json.load(open(store, encoding="utf-8"))
@@ -86,9 +81,8 @@ class GitHub:
     gh: bool = True  # put the fake gh on PATH
     gh_fails: bool = False
     token_user: str = ""  # GET /user's login; "" for the workflow's GITHUB_TOKEN (an app's)
-    # What `gh api .../actions/artifacts` answers, and the zip any artifact downloads as.
-    artifacts: list[dict[str, Any]] = field(default_factory=list)
-    artifact_zip: Path | None = None
+    # The REST API the base's scorecard is looked up in: nothing listens on the discard port.
+    api_url: str = "http://127.0.0.1:9"
 
     def __post_init__(self) -> None:
         (self.root / "bin").mkdir(parents=True, exist_ok=True)
@@ -133,6 +127,9 @@ class GitHub:
             "CI": "true",
             "GITHUB_ACTIONS": "true",
             "GITHUB_REPOSITORY": REPOSITORY,
+            "GITHUB_REPOSITORY_ID": str(REPOSITORY_ID),
+            "GITHUB_WORKFLOW_REF": f"{REPOSITORY}/{WORKFLOW}@refs/pull/{PULL_REQUEST}/merge",
+            "GITHUB_API_URL": self.api_url,
             "GITHUB_EVENT_NAME": "pull_request" if "pull_request" in self.event else "push",
             "GITHUB_EVENT_PATH": str(event),
             "GITHUB_BASE_REF": self.base_ref,
@@ -144,10 +141,6 @@ class GitHub:
             "FAKE_GH_LOG": str(self.log_file),
             "FAKE_GH_COMMENTS": str(self.comments_file),
         }
-        listed = self.root / "artifacts.json"
-        listed.write_text(json.dumps({"artifacts": self.artifacts}))
-        env["FAKE_GH_ARTIFACTS"] = str(listed)
-        env["FAKE_GH_ARTIFACT_ZIP"] = str(self.artifact_zip or self.root / "no-such.zip")
         if self.gh_fails:
             env["FAKE_GH_FAIL"] = "1"
         if self.token_user:

@@ -42,10 +42,15 @@ class Comparison:
     evaluated_at: dt.datetime | None
     stale: bool | None
     metrics: tuple[MetricChange, ...]
+    # By id, built once: every format looks up each metric's change.
+    _by_id: Mapping[str, MetricChange] = attrs.field(
+        init=False, eq=False, repr=False,
+        default=attrs.Factory(lambda self: {m.id: m for m in self.metrics}, takes_self=True),
+    )  # fmt: skip
 
     def of(self, metric_id: str) -> MetricChange | None:
         """The change for `metric_id`, or None when it was not compared."""
-        return next((m for m in self.metrics if m.id == metric_id), None)
+        return self._by_id.get(metric_id)
 
 
 def compare(
@@ -59,11 +64,13 @@ def compare(
     `base_committed_at` (when the base commit was made), an earlier scorecard evaluated before it
     is stale: it describes an older base than the one compared with."""
     changes = []
+    # Indexed once: a lookup per metric, not a scan of the earlier card per metric.
+    entries = {entry.id: entry for entry in reversed(earlier.metrics)}
     for card in scorecard.metrics:
         m = card.measurement
         if m is None:
             continue
-        entry = earlier.metric(card.id)
+        entry = entries.get(card.id)
         if entry is None or entry.value is None:
             changes.append(MetricChange(id=card.id, earlier=None, change=None))
             continue
@@ -75,9 +82,14 @@ def compare(
             saved=entry,
             sample_scores=_scores(entry.samples),
         )
-        changes.append(
-            MetricChange(id=card.id, earlier=entry.value, change=difference(m, then, level))
-        )
+        try:
+            change = difference(m, then, level)
+        except (ArithmeticError, ValueError):
+            # The earlier card is untrusted and display only: numbers no interval method can
+            # take (a value of 1e154 squared, a count past a float's range) show no change
+            # rather than stop the run whose gates they cannot touch.
+            change = None
+        changes.append(MetricChange(id=card.id, earlier=entry.value, change=change))
     stale = None
     if base_committed_at is not None and earlier.evaluated_at is not None:
         stale = earlier.evaluated_at < base_committed_at

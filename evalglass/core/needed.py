@@ -28,6 +28,7 @@ NO_N_BASELINE = (
     "uncertainty keeps the change's bound from it"
 )
 NO_VALUE = "no value passes at this n"
+_ROOT_MAX_N = MAX_N**0.5
 
 
 @attrs.frozen(kw_only=True)
@@ -215,7 +216,10 @@ def guesses(bars: Sequence[Bar], value: float, n: int, higher_is_better: bool) -
             gap, half = bar.point - bar.limit, bar.point - end
             if not (gap * half > 0 and math.isfinite(half / gap)):
                 break
-            need = min(MAX_N, max(1, math.ceil(need * (half / gap) ** 2)))
+            # Past √MAX_N the ratio's square says only "more than MAX_N", and a float's square
+            # overflows long before a float does (a standard error of 1e160).
+            ratio = half / gap
+            need = MAX_N if ratio > _ROOT_MAX_N else min(MAX_N, max(1, math.ceil(need * ratio**2)))
         if index == 0:
             value_guess, n_guess = shifted, need
         else:

@@ -22,7 +22,7 @@ import attrs
 
 from evalglass import _inputs
 from evalglass._collector import paused
-from evalglass.errors import RecordError
+from evalglass.errors import HistoryError, RecordError
 from evalglass.records import git_objects, git_process
 from evalglass.records.baseline_files import inside_records
 from evalglass.records.gitref import repository_path
@@ -205,11 +205,6 @@ V = TypeVar("V")
 T = TypeVar("T")
 
 
-class _Refused(RecordError):
-    """What stops the whole history, not one commit: an object that is not what its id says, a
-    file past the cap, git failing."""
-
-
 class _Kept(Generic[K, V]):
     """The last few values by key: what the next commits are likely to ask for again."""
 
@@ -289,13 +284,13 @@ class _Loader:
                 try:
                     yield oid, parse(data)
                 except git_objects.ObjectError as exc:
-                    raise _Refused(where, f"git object {oid} {exc}") from None
+                    raise HistoryError(where, f"git object {oid} {exc}") from None
         except git_process.GitFailed as exc:
-            raise _Refused(where, exc.reason) from None
+            raise HistoryError(where, exc.reason) from None
         except git_objects.Missing:
-            raise _Refused(where, "git has no such object in this clone") from None
+            raise HistoryError(where, "git has no such object in this clone") from None
         except git_objects.ObjectError as exc:
-            raise _Refused(where, str(exc)) from None
+            raise HistoryError(where, str(exc)) from None
 
     def _listings(self, oids: list[str], path: str) -> None:
         """Each tree of `oids` parsed into this window's, read in one batch if not kept."""
@@ -345,11 +340,11 @@ class _Loader:
         except git_objects.Missing:
             return
         except _inputs.TooLarge as exc:
-            raise _Refused(self._failed(wanted), str(exc)) from None
+            raise HistoryError(self._failed(wanted), str(exc)) from None
         except git_process.GitFailed as exc:
-            raise _Refused(self._failed(wanted), exc.reason) from None
+            raise HistoryError(self._failed(wanted), exc.reason) from None
         except git_objects.ObjectError as exc:
-            raise _Refused(self._failed(wanted), str(exc)) from None
+            raise HistoryError(self._failed(wanted), str(exc)) from None
 
     def _failed(self, wanted: dict[str, str]) -> str:
         """Where the first file of `wanted` not read is: the one that failed."""
@@ -385,7 +380,7 @@ class _Loader:
         try:
             host = host_records(loaded, lambda name: self._beside(folder, name))
             return self._with_rows_objects(folder, host)
-        except _Refused:
+        except HistoryError:
             raise
         except RecordError as exc:
             return _bare(exc)
@@ -413,7 +408,7 @@ class _Loader:
         if found is None:
             try:
                 found = records_from_text(kind, self._text(entry.oid, path), path, self._memo)
-            except _Refused:
+            except HistoryError:
                 raise
             except RecordError as exc:
                 found = _bare(exc)
@@ -458,13 +453,13 @@ class _Loader:
             try:
                 data = self._objects.read(oid, "blob", _inputs.PARSE_BYTES)
             except _inputs.TooLarge as exc:
-                raise _Refused(path, str(exc)) from None
+                raise HistoryError(path, str(exc)) from None
             except git_objects.Missing:
                 raise RecordError(path, "git has no such file in this clone") from None
             except git_objects.ObjectError as exc:
-                raise _Refused(path, str(exc)) from None
+                raise HistoryError(path, str(exc)) from None
             except git_process.GitFailed as exc:
-                raise _Refused(path, exc.reason) from None
+                raise HistoryError(path, exc.reason) from None
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from evalglass.levels import MAX_LEVEL, MIN_LEVEL
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.records.model import (
     Approval,
@@ -163,7 +164,7 @@ KINDS: Mapping[str, Kind] = {
             _field("min_samples", int, min=1),
             _field("decision", Decision),
             _field("max_missing_fraction", float, min=0, max=1),
-            _field("interval_level", float, min=0.5, max=0.999),
+            _field("interval_level", float, min=MIN_LEVEL, max=MAX_LEVEL),
             _field("scale", Scale),
         ),
         _kind(

@@ -1,11 +1,14 @@
 """GitHub Actions workflow commands: the headline, then one annotation per metric, worst first,
 at most PER_LEVEL of each level, and one notice saying how many more there are and where to see
-them. Reads the view model every format reads (render/view.py); never decides. Every id and message is escaped so it cannot end or forge a command,
-nor carry a control character (safe_text) into the log or the annotation."""
+them. Reads the view model every format reads (render/view.py); never decides. Every id and
+message is escaped so it cannot end or forge a command, nor carry a control character or a line
+break (safe_text) into the log or the annotation."""
 
 from __future__ import annotations
 
-from evalglass.core.scorecard import Scorecard
+import math
+
+from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.status import Status
 from evalglass.render.safe_text import escape
 from evalglass.render.view import MetricView, scorecard_view
@@ -17,9 +20,10 @@ _LEVELS = ("error", "warning", "notice")
 
 
 def escape_data(text: object) -> str:
-    """A command's message: `%` first, so the runner's unescaping cannot be fooled by `%0A`; line
-    breaks in GitHub's own escapes, every other control character shown as an escape."""
-    return escape(str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    """A command's message: every control character, line breaks included, shown as a visible
+    escape (`\\n`) first, then `%` as `%25`. Never GitHub's own `%0A`: the runner turns that
+    back into a line break in the annotation, where a forged line could pass for evalglass's."""
+    return escape(text).replace("%", "%25")
 
 
 def escape_property(text: object) -> str:
@@ -50,7 +54,13 @@ def render(scorecard: Scorecard) -> str:
     view = scorecard_view(scorecard)
     stops = view.verdict in ("fail", "blocked")
     head = "error" if stops else "notice"
-    metrics = [*view.gates, *view.others]
+    misses = {card.id: shortfall(card) for card in scorecard.metrics}
+    # Worst first: by severity, then by how far the bound misses its bar, so the annotations
+    # GitHub shows are the worst of each level, not the first by id.
+    gates = sorted(
+        view.gates, key=lambda m: (Status.named(m.status).severity, -misses.get(m.id, 0.0), m.id)
+    )
+    metrics = [*gates, *view.others]
     levels = [level(metric) for metric in metrics]
     room = {name: PER_LEVEL - (name == head) for name in _LEVELS}
     if any(levels.count(name) > room[name] for name in _LEVELS):
@@ -68,6 +78,18 @@ def render(scorecard: Scorecard) -> str:
     if any(left_out.values()):
         lines.append(command("notice", "evalglass", _left_out_text(left_out)))
     return "\n".join(lines) + "\n"
+
+
+def shortfall(card: MetricCard) -> float:
+    """How far the gate's worst bar misses its limit, in the bar's own units (a `>=` bar: limit
+    minus the bound compared); 0 when every bar holds or nothing was compared."""
+    worst = 0.0
+    for bar in card.gate.compared:
+        if bar.holds:
+            continue
+        gap = bar.limit - bar.compared if bar.op.higher_is_better else bar.compared - bar.limit
+        worst = max(worst, gap if not math.isnan(gap) else math.inf)
+    return worst
 
 
 def _left_out_text(left_out: dict[str, int]) -> str:

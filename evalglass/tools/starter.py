@@ -10,6 +10,7 @@ returns text and writes nothing (the shell creates the folder).
 
 from __future__ import annotations
 
+import math
 import re
 
 import attrs
@@ -26,19 +27,35 @@ FILES = ("metrics.yaml", "thresholds.yaml", "datasets.yaml", "policies.yaml")
 
 @attrs.frozen
 class Starter:
-    """The starter files (name -> text) and the metric ids they describe, sorted."""
+    """The starter files (name -> text), the metric ids they describe, sorted, and one line for
+    each thing left out because the records cannot hold it (`validate` would refuse it)."""
 
     files: tuple[tuple[str, str], ...]
     metrics: tuple[str, ...]
+    left_out: tuple[str, ...] = ()
 
 
 def starter(evidence: Evidence | None) -> Starter:
     """The starter records for the metrics in `evidence` (host checks excluded: checks.yaml
-    defines those), or empty ones for None or no metrics."""
-    measured = [] if evidence is None else sorted(
+    defines those), or empty ones for None or no metrics. A metric whose id is empty has no
+    record, and a value that is not a finite number is no threshold's bar: both are left out
+    and said, so the folder written always validates."""
+    found = [] if evidence is None else sorted(
         (m for m in evidence.measurements.values() if not m.id.startswith(CHECK_PREFIX)),
         key=lambda m: m.id,
     )  # fmt: skip
+    measured = [m for m in found if m.id]
+    left_out = [
+        f"a metric with an empty id (in {quote(m.run.source)}): a record needs an id"
+        for m in found
+        if not m.id
+    ]
+    left_out += [
+        f"the threshold of {quote(m.id)}: its value {m.value!r} is not a finite number to start "
+        "a bar from; write one by hand"
+        for m in measured
+        if m.value is not None and not math.isfinite(m.value)
+    ]
     datasets = {m.id: _dataset(m) for m in measured}
     pins: dict[str, set[_Pin]] = {}
     for m in measured:
@@ -51,7 +68,7 @@ def starter(evidence: Evidence | None) -> Starter:
         ("datasets.yaml", _datasets(pins)),
         ("policies.yaml", _policies(sorted(pins))),
     )
-    return Starter(files=files, metrics=tuple(m.id for m in measured))
+    return Starter(files=files, metrics=tuple(m.id for m in measured), left_out=tuple(left_out))
 
 
 # (version, fingerprint) an output shows of its dataset; either may be None.
@@ -103,7 +120,7 @@ def _thresholds(measured: list[Measurement]) -> str:
         "# better, '<=' when lower is), then a person approves it (approval: approved,",
         "# approved_by, approved_on, approved_for) in a reviewed change.",
     ]
-    bars = [m for m in measured if m.value is not None]
+    bars = [m for m in measured if m.value is not None and math.isfinite(m.value)]
     if not bars:
         return "\n".join([*lines, "#", "# thresholds:", "#   qa/exact_match:", "#     op: '>='",
                           "#     value: 0.85", "#     approval: proposed", ""])  # fmt: skip

@@ -4,12 +4,14 @@ evalglass on real records, a fake `gh`, and the GitHub environment variables set
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,16 +19,20 @@ from typing import Any
 import pytest
 import strictyaml  # type: ignore[import-untyped]
 
+from tests import github_api
 from tests.action_harness import (
     EXPRESSION,
     PULL_REQUEST,
     REPOSITORY,
+    REPOSITORY_ID,
     ROOT,
     RUN_ID,
+    WORKFLOW,
     GitHub,
     action,
     run_action,
 )
+from tests.github_api import FORK_ID, Api, serving
 from tests.shell.test_cli import EXAMPLE_OUTPUT, EXAMPLE_RECORDS, edit
 
 MARKER = "<!-- evalglass-scorecard -->"
@@ -418,10 +424,11 @@ def test_a_loosened_threshold_fails_only_under_fail_on_loosen(
     """The pull request lowers a bar: the score (with the base's records) passes; the diff's
     loosening fails the action when fail-on-loosen is true, and is shown either way."""
     github.base_ref = "main"
+    on_pull_request(pull_request, github)
     edit(pull_request / "host_records/thresholds.yaml", "value: 0.85", "value: 0.8")
     result = run_action(github, pull_request, outputs="run.json", fail_on_loosen=fail_on_loosen)
     assert result.code == code, result.log
-    assert result.outputs["verdict"] == "pass"
+    assert result.outputs["verdict"] == "pass", result.log
     assert result.outputs["score-exit-code"] == "0"
     assert result.outputs["diff-exit-code"] == result.outputs["exit-code"] == str(code)
     [comment] = posted(github)
@@ -446,55 +453,177 @@ def test_a_loosened_threshold_fails_only_under_fail_on_loosen(
     assert summary.count(MARKER) == 1 and "threshold\\_loosened" in summary
 
 
-def test_the_base_branchs_latest_scorecard_artifact_is_compared_with(
-    pull_request: Path, github: GitHub, tmp_path: Path
-) -> None:
-    """On a pull request the action fetches the base branch's latest unexpired scorecard
-    artifact (not another branch's, not an expired one) and shows each metric beside it; the
-    verdict and exit code are the score's alone."""
-    base = subprocess.run(
-        [sys.executable, "-m", "evalglass", "score", "run.json", "--format", "json",
-         "--keep-samples"],
-        cwd=pull_request, capture_output=True, text=True, check=False,
+def base_card(cwd: Path, *extra: str) -> str:
+    """A scorecard JSON of the example run, with its samples, as the base's run writes it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "evalglass", "score", "run.json", "--format", "json", *extra],
+        cwd=cwd, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    archive = tmp_path / "artifact.zip"
-    with zipfile.ZipFile(archive, "w") as packed:
-        packed.writestr("scorecard.json", base.stdout)
-    github.base_ref, github.artifact_zip = "main", archive
-    github.artifacts = [
-        {"id": 1, "expired": False, "created_at": "2026-11-01T00:00:00Z",
-         "workflow_run": {"id": 11, "head_branch": "main"}},
-        {"id": 2, "expired": False, "created_at": "2026-11-03T00:00:00Z",
-         "workflow_run": {"id": 12, "head_branch": "main"}},
-        {"id": 3, "expired": False, "created_at": "2026-11-05T00:00:00Z",
-         "workflow_run": {"id": 13, "head_branch": "feature"}},
-        {"id": 4, "expired": True, "created_at": "2026-11-07T00:00:00Z",
-         "workflow_run": {"id": 14, "head_branch": "main"}},
-    ]  # fmt: skip
+    assert done.stdout, done.stderr
+    return done.stdout
+
+
+def zipped(members: dict[str, bytes | str]) -> bytes:
+    """An artifact's zip holding `members`, deflated."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as packed:
+        for name, data in members.items():
+            packed.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def api(github: GitHub) -> Iterator[Api]:
+    """The stand-in REST API, serving on 127.0.0.1 while the test runs; the action reads it."""
+    with serving(Api()) as served:
+        github.api_url = served.url
+        yield served
+
+
+def on_pull_request(repo: Path, github: GitHub) -> str:
+    """The event of a pull request into `main` at `repo`'s HEAD, as the runner sets it (so
+    BASE_SHA is set as action.yml sets it); the base commit."""
+    sha = rev_parse(repo)
+    github.base_ref = "main"
+    github.event = {"pull_request": {"number": PULL_REQUEST, "base": {"sha": sha, "ref": "main"}}}
+    return sha
+
+
+def test_the_base_commits_push_run_is_the_card_compared_with(
+    pull_request: Path, github: GitHub, api: Api
+) -> None:
+    """The card shown is the artifact of this workflow's push run of the base commit in this
+    repository: never an older commit's run, a pull request's run, a fork's run on a branch it
+    named `main`, another workflow's run, or an expired artifact; the verdict and exit code are
+    the score's alone."""
+    sha = on_pull_request(pull_request, github)
+    older = "0" * 40
+    api.runs = [
+        github_api.run(11, older, created="2026-11-02T00:00:00Z"),
+        github_api.run(12, sha),
+        github_api.run(13, sha, event="pull_request", repository_id=FORK_ID),
+        github_api.run(14, sha, repository_id=FORK_ID),  # a fork's push, named as ours
+        github_api.run(15, sha, event="pull_request", branch="feature"),
+        github_api.run(16, sha, workflow=".github/workflows/other.yml"),
+        github_api.run(17, sha, created="2026-11-03T00:00:00Z"),  # only an expired artifact
+    ]
+    api.artifacts = [github_api.artifact(100 + r["id"], r["id"]) for r in api.runs[:-1]]
+    api.artifacts.append(github_api.artifact(117, 17, expired=True))
+    card = base_card(pull_request, "--keep-samples")
+    planted = card.replace('"value": 0.93', '"value": 0.5')
+    api.zips = {a["id"]: zipped({"scorecard.json": planted}) for a in api.artifacts}
+    api.zips[112] = zipped({"scorecard.json": card})
     result = run_action(github, pull_request, outputs="run.json")
     assert result.code == 0, result.log
-    downloads = [c["args"][1] for c in github.calls() if c["args"][1].endswith("/zip")]
-    assert downloads == [f"repos/{REPOSITORY}/actions/artifacts/2/zip"]
+    assert api.downloads() == [112]
+    assert all(token is (not path.startswith("/storage/")) for path, token in api.requests)
     [comment] = posted(github)
     assert comment["body"].splitlines()[3] == (
-        "Compared with `main`'s latest scorecard (artifact `evalglass`, run 12); display only."
+        f"Compared with the scorecard of `main` at `{sha[:12]}` (run 12, artifact `evalglass`);"
+        " display only."
     )
     assert "earlier 0.93, change +0" in comment["body"]
-    card = json.loads(Path(result.outputs["scorecard-json"]).read_text())
-    assert card["comparison"]["stale"] is False and card["verdict"] == "pass"
+    scorecard = json.loads(Path(result.outputs["scorecard-json"]).read_text())
+    assert scorecard["comparison"]["stale"] is False and scorecard["verdict"] == "pass"
 
 
-def test_no_base_artifact_is_said_and_changes_nothing(pull_request: Path, github: GitHub) -> None:
-    """No artifact from the base branch: the comment says there was none to compare with, and
-    the scorecard has no comparison."""
-    github.base_ref = "main"
+def test_only_a_forks_or_pull_requests_run_means_no_comparison(
+    pull_request: Path, github: GitHub, api: Api
+) -> None:
+    """With BASE_SHA set, runs of the base commit from a fork or a pull request are all there
+    is: nothing is downloaded and the comment says there is no base run to compare with."""
+    sha = on_pull_request(pull_request, github)
+    api.runs = [
+        github_api.run(13, sha, event="pull_request", repository_id=FORK_ID),
+        github_api.run(14, sha, repository_id=FORK_ID),
+        github_api.run(15, sha, event="pull_request"),
+    ]
+    api.artifacts = [github_api.artifact(100 + r["id"], r["id"]) for r in api.runs]
+    api.zips = {a["id"]: zipped({"scorecard.json": base_card(pull_request)}) for a in api.artifacts}
     result = run_action(github, pull_request, outputs="run.json")
     assert result.code == 0, result.log
-    [comment] = posted(github)
-    assert comment["body"].splitlines()[3] == (
-        "No earlier scorecard to compare with: no unexpired artifact `evalglass` from `main`."
+    assert api.downloads() == []
+    assert posted(github)[0]["body"].splitlines()[3] == (
+        "No earlier scorecard to compare with: no run of this workflow on a push of "
+        f"`{sha[:12]}` to `main` in this repository."
     )
     assert "comparison" not in json.loads(Path(result.outputs["scorecard-json"]).read_text())
+
+
+def _bomb() -> bytes:
+    """A 100 KB zip whose scorecard.json unpacks to 100 MiB."""
+    buffer = io.BytesIO()
+    with (
+        zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as packed,
+        packed.open("scorecard.json", "w", force_zip64=True) as member,
+    ):
+        for _ in range(100):
+            member.write(b" " * (1 << 20))
+    return buffer.getvalue()
+
+
+BAD_CARDS: dict[str, tuple[Callable[[str], bytes], str]] = {
+    "not a scorecard": (
+        lambda card: zipped({"scorecard.json": '{"not": "a scorecard"}'}),
+        "No comparison with the base's scorecard: evalglass could not use it (exit 4: `",
+    ),
+    "an extreme level": (
+        lambda card: zipped({"scorecard.json": card.replace('"level": 0.95', '"level": 1e-300')}),
+        "No comparison with the base's scorecard: evalglass could not use it (exit 4: `",
+    ),
+    "no scorecard.json": (
+        lambda card: zipped({"other.json": card}),
+        "No earlier scorecard to compare with: the base's artifact holds no scorecard.json.",
+    ),
+    "not a zip": (
+        lambda card: b"PK\x03\x04 not really",
+        "No earlier scorecard to compare with: the base's artifact is not a readable zip",
+    ),
+    "a zip bomb": (
+        lambda card: _bomb(),
+        (
+            "No earlier scorecard to compare with: scorecard.json unpacks to 104857600 bytes, "
+            "past the cap."
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CARDS))
+def test_a_bad_base_card_never_changes_the_job(
+    pull_request: Path, github: GitHub, api: Api, case: str
+) -> None:
+    """Whatever the base's artifact holds, the job's exit code, verdict and annotations are
+    those of the run alone: the comparison is dropped with one line saying why."""
+    sha = on_pull_request(pull_request, github)
+    make, said = BAD_CARDS[case]
+    api.runs = [github_api.run(12, sha)]
+    api.artifacts = [github_api.artifact(112, 12)]
+    api.zips = {112: make(base_card(pull_request, "--keep-samples"))}
+    result = run_action(github, pull_request, outputs="run.json")
+    assert (result.code, result.outputs["verdict"], result.outputs["exit-code"]) == (0, "pass", "0")
+    assert "::error" not in result.log
+    line = posted(github)[0]["body"].splitlines()[3]
+    assert line.startswith(said), line
+    assert "comparison" not in json.loads(Path(result.outputs["scorecard-json"]).read_text())
+
+
+def test_the_download_and_the_api_answers_are_capped(api: Api) -> None:
+    """An artifact that declares more than the download cap is not fetched; an answer longer
+    than its cap is cut off and refused."""
+    module = load_script("base_card")
+    base = module.Base(
+        api=api.url, repository=REPOSITORY, repository_id=str(REPOSITORY_ID), workflow=WORKFLOW,
+        branch="main", commit="a" * 40, artifact="evalglass", token="t",
+    )  # fmt: skip
+    api.runs = [github_api.run(12, "a" * 40)]
+    api.artifacts = [github_api.artifact(112, 12, size=module.ARTIFACT_BYTES + 1)]
+    with pytest.raises(module.NoCard, match="declares 33554433 bytes, past the cap"):
+        module.find(base, Path("/nonexistent"))
+    assert api.downloads() == []
+    api.zips[5] = b"x" * 5000
+    with pytest.raises(module.NoCard, match="5000 bytes, past the cap"):
+        module.get(base, "/storage/5", 1000)
 
 
 def test_a_failing_score_keeps_its_code_beside_a_loosening(
@@ -735,6 +864,9 @@ def test_every_step_script_exists_and_no_input_is_pasted_into_a_shell() -> None:
     runner_sets = {
         "GITHUB_EVENT_PATH",
         "GITHUB_REPOSITORY",
+        "GITHUB_REPOSITORY_ID",
+        "GITHUB_WORKFLOW_REF",
+        "GITHUB_API_URL",
         "GITHUB_BASE_REF",
         "GITHUB_ACTION_PATH",
         "GITHUB_SERVER_URL",

@@ -65,15 +65,17 @@ def test_failed_gate_is_an_error_annotation() -> None:
 
 
 def test_escaping_follows_the_runner_rules() -> None:
-    """Data escapes %, CR, LF; properties also : and , (percent first: a literal %0A survives)."""
-    assert escape_data("50% a\r\nb %0A") == "50%25 a%0D%0Ab %250A"
-    assert escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d%0A"
+    """Data shows CR and LF as visible escapes and writes % as %25 (so a literal %0A survives);
+    properties also escape : and ,. Never the runner's own %0A, which it turns into a line."""
+    assert escape_data("50% a\r\nb %0A") == "50%25 a\\r\\nb %250A"
+    assert escape_property("a:b,c%d\n") == "a%3Ab%2Cc%25d\\n"
     assert escape_data("a:b,c") == "a:b,c"
 
 
 def test_hostile_ids_stay_inside_one_command_each() -> None:
-    """Ids with newlines, `::`, commas and percent signs yield one well-formed line per metric
-    that the runner decodes back to the original id."""
+    """Ids with newlines, `::`, commas and percent signs yield one well-formed line per metric;
+    the runner decodes each title and message to one line, the id's line breaks shown as
+    visible escapes."""
     hostile = {
         "pass": "x\n::error title=forged::gotcha",
         "informational": "a,title=b::c%0Ad\r\n::stop-commands::tok",
@@ -88,13 +90,25 @@ def test_hostile_ids_stay_inside_one_command_each() -> None:
         match = COMMAND.match(line)
         assert match, line
         titles.append(unescape_property(match.group(2)))
-        assert "\r" not in match.group(3)
-    assert f"PASS {hostile['pass']}" in titles
-    assert f"INFORMATIONAL {hostile['informational']}" in titles
+        for decoded in (titles[-1], unescape_data(match.group(3))):
+            assert "\n" not in decoded and "\r" not in decoded
+    assert "PASS x\\n::error title=forged::gotcha" in titles
+    assert "INFORMATIONAL a,title=b::c%0Ad\\r\\n::stop-commands::tok" in titles
     assert f"FAIL {hostile['fail']}" in titles
-    # The no-record message quotes the id: it is decoded back intact from the data, too.
+    # The no-record message quotes the id: it is decoded back, escaped, from the data, too.
     informational = next(line for line in lines if line.startswith("::notice title=INFORMATIONAL"))
-    assert hostile["informational"] in unescape_data(COMMAND.match(informational).group(3))  # type: ignore[union-attr]
+    assert "a,title=b::c%0Ad\\r\\n::stop-commands::tok" in unescape_data(
+        COMMAND.match(informational).group(3)  # type: ignore[union-attr]
+    )
+
+
+def test_a_forged_line_in_an_id_reaches_the_title_as_a_visible_escape() -> None:
+    """A metric id "z\\n::error::forged PASS": the title GitHub decodes is one line showing
+    `\\n`, never a line break (the runner turns %0A into one)."""
+    text = render(scorecard({"fail": "z\n::error::forged PASS"}), Format.GITHUB)
+    assert "%0A" not in text and "%0D" not in text
+    titles = [title for _, title in levels_of(text)]
+    assert "FAIL z\\n::error::forged PASS" in titles
 
 
 def test_output_is_deterministic() -> None:
@@ -188,6 +202,28 @@ def test_worst_first_keeps_failures_over_passes_and_notices_in_their_cap() -> No
     assert [t for lvl, t in found if lvl == "error"][1:] == [f"FAIL f{i:02}" for i in range(9)]
     notices = [t for lvl, t in found if lvl == "notice"]
     assert notices == [*(f"PASS p{i:02}" for i in range(9)), "evalglass"]
+
+
+def test_the_error_annotations_shown_are_the_worst_misses() -> None:
+    """30 failing gates at 30 different values: after the headline, the nine error annotations
+    GitHub shows are the nine whose bound misses the bar by most, worst first; the rest are
+    left to the notice."""
+    values = {f"f{i:02}": 0.5 + 0.01 * ((i * 7) % 30) for i in range(30)}
+    measurements = {
+        metric_id: Measurement(
+            id=metric_id, run=RUN, value=v, n=500,
+            interval=Interval(v - 0.02, v + 0.02, 0.95, Method.WILSON),
+        )
+        for metric_id, v in values.items()
+    }  # fmt: skip
+    metric = MetricRecord(status=MetricStatus.GATING, dataset=GOOD)
+    card = assembled(
+        dict.fromkeys(values, metric), dict.fromkeys(values, threshold(Op.GE, 0.8)), measurements
+    )
+    errors = [title for level, title in levels_of(render(card, Format.GITHUB)) if level == "error"]
+    worst = sorted(values, key=values.__getitem__)[:9]
+    assert errors[1:] == [f"FAIL {metric_id}" for metric_id in worst]
+    assert worst != sorted(worst)  # the id order would have shown others
 
 
 def test_no_left_out_notice_when_everything_fits() -> None:

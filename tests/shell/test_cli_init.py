@@ -160,3 +160,27 @@ def test_init_names_the_datasets_the_outputs_name(
     for shown in listed["datasets"]:
         if shown["name"] in datasets:
             assert f"    fingerprint: '{shown['fingerprint']}'" in text
+
+
+def test_init_leaves_out_what_validate_would_refuse_and_says_so(tmp_path: Path) -> None:
+    """An output with a metric id "" and values NaN, Infinity and -Infinity: the empty id gets
+    no record and the non-finite values no threshold, each said in a `left out:` line; the
+    folder validates, and `init`'s next commands run on it."""
+    (tmp_path / "run.json").write_text(
+        '{"model": "m", "metrics": {"": 0.5, "a/nan": NaN, "a/inf": Infinity, '
+        '"a/neg": -Infinity, "a/ok": 0.7}}'
+    )
+    result = cli("init", "run.json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stdout.splitlines() if line.startswith("left out:")] == [
+        "left out: a metric with an empty id (in 'run.json'): a record needs an id",
+        *(
+            f"left out: the threshold of 'a/{name}': its value {value} is not a finite number "
+            "to start a bar from; write one by hand"
+            for name, value in (("inf", "inf"), ("nan", "nan"), ("neg", "-inf"))
+        ),
+    ]
+    validated = cli("validate", cwd=tmp_path)
+    assert (validated.returncode, validated.stdout) == (0, "ok: 5 records in host_records\n")
+    thresholds = (tmp_path / "host_records" / "thresholds.yaml").read_text()
+    assert "'a/ok':" in thresholds and "nan" not in thresholds and "inf" not in thresholds

@@ -103,6 +103,29 @@ def test_a_pass_is_cached_and_the_scorecard_says_so(tmp_path: Path) -> None:
     assert attempts[1][0]["cached"]["commit"] == head
 
 
+def test_a_line_ending_edit_git_normalises_runs_the_check_again(tmp_path: Path) -> None:
+    """With `.gitattributes` `* text=auto` committed, a byte-comparing check passes and is
+    cached; `keep.txt` rewritten with CRLF (git's normalised view of it unchanged) runs the
+    check again, which fails: the cache key covers the bytes on disk."""
+    (tmp_path / ".gitattributes").write_text("* text=auto\n")
+    (tmp_path / "keep.txt").write_text("good\n")
+    (tmp_path / "expected.txt").write_text("good\n")
+    work = _project(
+        tmp_path,
+        "  same:\n    run: cmp -s keep.txt expected.txt\n    timeout: 30\n",
+        "  check/same:\n    status: gating\n",
+    )
+    args = ("run", "run.json", "--cache-dir", "cache", "--format", "json")
+    assert run(*args, cwd=work).returncode == 0
+    assert run(*args, cwd=work).returncode == 0  # the cached pass
+    (work / "keep.txt").write_bytes(b"good\r\n")
+    again = run(*args, cwd=work)
+    assert again.returncode == 1, again.stderr
+    entry = next(m for m in json.loads(again.stdout)["metrics"] if m["id"] == "check/same")
+    assert entry["attempts"][0]["cached"] is None
+    assert entry["gate"]["result"] == "fail"
+
+
 def test_bad_outputs_fail_before_any_check_runs(tmp_path: Path) -> None:
     """An unreadable output is exit 4, one line, and no check has started."""
     work = _project(

@@ -68,3 +68,25 @@ def test_the_examples_rate_interval_stays_inside_zero_and_one(tmp_path: Path) ->
     low, high = entry["interval"]
     assert entry["method"] == "wilson" and 0 <= low < entry["value"] < high <= 1
     assert "interval [0.003102, 0.04527]" in cli("score", "run.json", cwd=tmp_path).stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "stderr"), [(0.9, 1e160), (0.8500000000000001, 1e140)], ids=["1e160", "1e140"]
+)
+def test_a_huge_standard_error_fails_the_gate_rather_than_crashing(
+    tmp_path: Path, value: float, stderr: float
+) -> None:
+    """A value that clears a `>= 0.85` bar with a standard error so large that its square
+    overflows: the gate fails (exit 1), and no n passes at this value."""
+    shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
+    output = {
+        "model": "acme/model-x",
+        "dataset": {"name": "qa-gold", "version": "2026-10"},
+        "metrics": {"qa/exact_match": {"value": value, "n": 200, "stderr": stderr}},
+    }
+    (tmp_path / "run.json").write_text(json.dumps(output))
+    done = cli("score", "run.json", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    entry = next(m for m in json.loads(done.stdout)["metrics"] if m["id"] == "qa/exact_match")
+    assert entry["gate"]["result"] == "fail"
+    assert entry["gate"]["needed"]["n_at_value"] is None

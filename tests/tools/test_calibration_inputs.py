@@ -241,3 +241,39 @@ def test_csv_and_jsonl_read_the_same(tmp_path: Path, rows: list[tuple[str, str, 
     from_jsonl = read_label_file(write(tmp_path / "x.jsonl", dicts), raters_allowed=True)
     assert [(r.sample_id, r.rater, r.label) for r in from_csv.rows] == rows
     assert [(r.sample_id, r.rater, r.label) for r in from_jsonl.rows] == rows
+
+
+@settings(max_examples=300)
+@given(
+    hs.lists(
+        hs.sampled_from(
+            ["a", "{}", " ", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f",
+             "\x85", "\u2028", "\u2029", "é"]
+        ),
+        max_size=30,
+    ).map("".join)
+)  # fmt: skip
+def test_lines_are_read_one_at_a_time_as_splitlines_splits_them(text: str) -> None:
+    """The JSONL reader's lines, taken one at a time rather than as one list, are exactly
+    `str.splitlines()`'s (so line numbers in messages do not change)."""
+    from evalglass.tools.calibration.inputs import _lines
+
+    assert list(_lines(text)) == text.splitlines()
+
+
+def test_a_file_past_the_row_cap_is_refused_naming_the_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judgments or labels file with more rows than EVALGLASS_MAX_LABEL_ROWS is refused at
+    the first row past it, naming the file, the line and the variable; at the cap it is read."""
+    rows = [{"sample_id": f"q{i}", "label": i % 2} for i in range(6)]
+    path = write(tmp_path / "labels.jsonl", rows)
+    monkeypatch.setenv("EVALGLASS_MAX_LABEL_ROWS", "5")
+    with pytest.raises(CalibrationError) as refused:
+        read_label_file(path, raters_allowed=True)
+    assert str(refused.value) == (
+        f"{path}:6: a judgments or labels file with more than 5 rows is past the cap; "
+        "set EVALGLASS_MAX_LABEL_ROWS to raise it"
+    )
+    monkeypatch.setenv("EVALGLASS_MAX_LABEL_ROWS", "6")
+    assert len(read_label_file(path, raters_allowed=True).rows) == 6

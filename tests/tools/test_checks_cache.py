@@ -32,9 +32,11 @@ def git(root: Path, *args: str) -> str:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A git repository with one commit: tracked.txt, a subfolder, and an ignored pattern."""
+    """A git repository with one commit: tracked.txt, a subfolder, an ignored pattern, and
+    line endings normalised (`* text=auto`)."""
     root = tmp_path / "repo"
     (root / "sub").mkdir(parents=True)
+    (root / ".gitattributes").write_text("* text=auto\n")
     (root / "tracked.txt").write_text("one\n")
     (root / "sub" / "kept.txt").write_text("kept\n")
     (root / ".gitignore").write_text("*.log\n")
@@ -91,6 +93,11 @@ CHANGES: dict[str, Callable[[Path], dict[str, object]]] = {
     "a file edited keeping its size and times": lambda root: _edit_keeping_stat(
         root / "tracked.txt", "six\n"
     ),
+    # Through its filters git sees `one\n` both times; the bytes differ.
+    "a line ending git normalises": lambda root: (
+        (root / "tracked.txt").write_bytes(b"one\r\n"),
+        {},
+    )[-1],
 }
 
 

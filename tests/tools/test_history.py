@@ -549,6 +549,25 @@ def test_a_records_file_past_the_parse_cap_is_one_line_exit_4(repo: Repo) -> Non
     assert "past the 4 KiB cap; set EVALGLASS_MAX_PARSE_BYTES" in result.stderr
 
 
+def test_the_python_api_raises_the_public_history_error(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`evalglass.history()` on a history with a records file past the parse cap raises
+    evalglass.errors.HistoryError (a RecordError), a class a caller can import and catch."""
+    import evalglass
+    from evalglass import errors
+
+    path = repo.root / "host_records" / "thresholds.yaml"
+    path.write_text(path.read_text() + "# padding\n" * 500)
+    repo.commit("Pad the thresholds", "Eve Lead", "2026-11-23")
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("EVALGLASS_MAX_PARSE_BYTES", "4K")
+    with pytest.raises(errors.HistoryError) as raised:
+        evalglass.history("qa/exact_match", "host_records")
+    assert type(raised.value) is errors.HistoryError
+    assert "past the 4 KiB cap" in str(raised.value)
+
+
 def test_a_rewritten_object_in_the_history_is_refused(repo: Repo) -> None:
     """A records blob of an old commit rewritten in the object store (validly compressed):
     refused, exit 4, naming the object."""

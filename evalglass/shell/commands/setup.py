@@ -46,7 +46,8 @@ def init(
         note_skipped(evidence.skipped)
     made = starter(evidence)
     _create(records, made.files)
-    echo_out(_summary(records, [name for name, _ in made.files], made.metrics, outputs or []))
+    summary = _summary(records, [name for name, _ in made.files], made.metrics, outputs or [])
+    echo_out("\n".join([summary, *(f"left out: {why}" for why in made.left_out)]))
 
 
 def _create(folder: Path, files: tuple[tuple[str, str], ...]) -> None:

@@ -21,7 +21,7 @@ Array = npt.NDArray[np.float64]
 # items draw a few resamples at a time), so memory is linear in the items with a small constant,
 # whatever --resamples says. The draws, and so the intervals, do not depend on the chunking.
 CHUNK = 200
-INDICES = 1 << 23
+INDICES = 1 << 21
 # More undefined resamples than this (a resample where, say, every item got one label) and the
 # percentile of the rest would describe a biased remainder: no interval, rather than a wrong one.
 MAX_UNDEFINED_SHARE = 0.01

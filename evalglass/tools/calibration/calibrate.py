@@ -37,6 +37,9 @@ def calibrate(
     judged = read_label_file(judgments, raters_allowed=False)
     labelled = read_label_file(labels, raters_allowed=True)
     ratings = match(judged, labelled, scale)
+    files = InputFile(judged.path, judged.sha256), InputFile(labelled.path, labelled.sha256)
+    # The rows are in `ratings` now: a million of each file's need not outlive the match.
+    del judged, labelled
     _refuse_too_many_cells(ratings, str(labels))
     statistics, confusion, no_consensus = measure(ratings, resamples, seed)
     coverage = ratings.coverage
@@ -59,8 +62,8 @@ def calibrate(
         level=LEVEL,
         resamples=resamples,
         seed=seed,
-        judgments=InputFile(judged.path, judged.sha256),
-        labels=InputFile(labelled.path, labelled.sha256),
+        judgments=files[0],
+        labels=files[1],
         evalglass_version=__version__,
         date=_today(),
     )

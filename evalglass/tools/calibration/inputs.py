@@ -9,12 +9,13 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
 
-from evalglass._inputs import TooLarge, read_regular
+from evalglass._inputs import LABEL_ROWS, TooLarge, read_regular
 from evalglass.errors import CalibrationError
 
 # A label as the file gave it: JSON's scalar types, or CSV text. None is an empty label.
@@ -51,15 +52,23 @@ def read_label_file(path: Path, *, raters_allowed: bool) -> LabelFile:
     """
     shown = str(path)
     data = read_input(path, shown)
+    sha256 = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise CalibrationError(shown, "is not UTF-8 text", line) from None
+    del data  # the text is all that is read from here on: the bytes need not be held with it
     jsonl = _is_jsonl(path, text)
     rows: list[Row] = []
     has_rater = False
+    limit = LABEL_ROWS.limit()
     for line, fields in (_jsonl_rows if jsonl else _csv_rows)(text, shown):
+        if len(rows) == limit:
+            try:
+                LABEL_ROWS.check(limit + 1)
+            except TooLarge as exc:
+                raise CalibrationError(shown, str(exc), line) from None
         sample_id = _key(fields.get("sample_id"), "sample_id", shown, line, required=True)
         rater = _key(fields.get("rater"), "rater", shown, line) if raters_allowed else ""
         has_rater = has_rater or bool(rater)
@@ -67,7 +76,7 @@ def read_label_file(path: Path, *, raters_allowed: bool) -> LabelFile:
             raise CalibrationError(shown, "label: missing (every row needs one)", line)
         rows.append(Row(sample_id, rater, _label(fields["label"], shown, line), line))
     _refuse_duplicates(rows, shown, has_rater)
-    return LabelFile(shown, hashlib.sha256(data).hexdigest(), tuple(rows), has_rater)
+    return LabelFile(shown, sha256, tuple(rows), has_rater)
 
 
 def read_input(path: Path, shown: str) -> bytes:
@@ -93,8 +102,22 @@ def _is_jsonl(path: Path, text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
+# A line and its end, as str.splitlines ends lines; matched one at a time, so a million lines
+# are never a list of a million strings beside the rows read from them.
+_ENDS = "\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029"
+_LINE = re.compile(f"([^{_ENDS}]*)(\r\n|[{_ENDS}]|\\Z)")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text`, as `text.splitlines()` gives them, one at a time."""
+    for found in _LINE.finditer(text):
+        if found.end() == len(text) and not found.group():
+            return  # the end of the text, after its last line
+        yield found.group(1)
+
+
 def _jsonl_rows(text: str, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
             continue
         try:
@@ -153,17 +176,20 @@ def _label(value: object, shown: str, line: int) -> RawLabel:
 
 
 def _refuse_duplicates(rows: list[Row], shown: str, has_rater: bool) -> None:
-    first: dict[tuple[str, str], int] = {}
-    repeats: list[tuple[Row, int]] = []
+    # A set of the keys (the id alone without raters: no tuple per row), and the lines of the
+    # first repeat looked up again only when there is one.
+    seen: set[object] = set()
+    repeats: list[Row] = []
     for row in rows:
-        key = (row.sample_id, row.rater)
-        if key in first:
-            repeats.append((row, first[key]))
+        key = (row.sample_id, row.rater) if has_rater else row.sample_id
+        if key in seen:
+            repeats.append(row)
         else:
-            first[key] = row.line
+            seen.add(key)
     if not repeats:
         return
-    row, earlier = repeats[0]
+    row = repeats[0]
+    earlier = next(r.line for r in rows if (r.sample_id, r.rater) == (row.sample_id, row.rater))
     whose = f" for rater '{row.rater}'" if row.rater else ""
     more = "" if len(repeats) == 1 else f"; {len(repeats)} repeated rows in all"
     hint = "" if has_rater else " (several labels per item need a 'rater' field)"

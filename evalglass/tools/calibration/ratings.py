@@ -46,10 +46,17 @@ def match(judgments: LabelFile, labels: LabelFile, scale: Scale | None = None) -
     there are at most two, nominal otherwise. Raises CalibrationError when no item matches or
     a label does not fit the scale."""
     judged = {row.sample_id: row for row in judgments.rows if row.label is not None}
-    labelled: dict[str, dict[str, Row]] = {}
+    labelled: dict[str, Row | dict[str, Row]] = {}
     for row in labels.rows:
-        if row.label is not None:
-            labelled.setdefault(row.sample_id, {})[row.rater] = row
+        if row.label is None:
+            continue
+        if not labels.has_rater:
+            # One label per item: the row itself, not a dict of one (200 bytes an item).
+            labelled[row.sample_id] = row
+            continue
+        by_rater = labelled.setdefault(row.sample_id, {})
+        assert isinstance(by_rater, dict)
+        by_rater[row.rater] = row
     items = tuple(sorted(judged.keys() & labelled.keys()))
     if not items:
         raise CalibrationError(
@@ -57,9 +64,9 @@ def match(judgments: LabelFile, labels: LabelFile, scale: Scale | None = None) -
             f"no sample_id is in both this file ({len(judged)} labelled ids) and {labels.path} "
             f"({len(labelled)} labelled ids)",
         )
-    raters = tuple(sorted({rater for item in items for rater in labelled[item]}))
+    raters = tuple(sorted({rater for item in items for rater in _by_rater(labelled[item])}))
     used = [judged[item] for item in items]
-    used_labels = [row for item in items for row in labelled[item].values()]
+    used_labels = [row for item in items for row in _by_rater(labelled[item]).values()]
     coverage = Coverage(
         matched=len(items),
         judged_only=len(judged.keys() - labelled.keys()),
@@ -73,28 +80,42 @@ def match(judgments: LabelFile, labels: LabelFile, scale: Scale | None = None) -
     else:
         categories, code = (), {}
     read = _reader(scale, code)
+    del used_labels, judged
+    # Rows of humans' labels alike are one tuple: on a categorical scale there are few kinds.
+    alike: dict[tuple[float | None, ...], tuple[float | None, ...]] = {}
+    humans = []
+    for item in items:
+        given = _by_rater(labelled[item])
+        ratings = tuple(
+            None if (one := given.get(rater)) is None else read(one, labels.path)
+            for rater in raters
+        )
+        humans.append(alike.setdefault(ratings, ratings))
     return Ratings(
         scale=scale,
         categories=categories,
         raters=raters,
         items=items,
         judge=tuple(read(row, judgments.path) for row in used),
-        humans=tuple(
-            tuple(
-                None if (given := labelled[item].get(rater)) is None else read(given, labels.path)
-                for rater in raters
-            )
-            for item in items
-        ),
+        humans=tuple(humans),
         coverage=coverage,
     )
 
 
+def _by_rater(labelled: Row | dict[str, Row]) -> dict[str, Row]:
+    """An item's labels by rater ("" when the file names none)."""
+    return labelled if isinstance(labelled, dict) else {labelled.rater: labelled}
+
+
 def _reader(scale: Scale, code: dict[str, int]) -> Callable[[Row, str], float]:
+    # One float object per category, shared by every label of it (a million labels would
+    # otherwise be a million floats).
+    codes = {key: float(index) for key, index in code.items()}
+
     def read(row: Row, path: str) -> float:
         if scale is Scale.INTERVAL:
             return _number(row, path)
-        return float(code[_category_key(row, path, scale)])
+        return codes[_category_key(row, path, scale)]
 
     return read
 

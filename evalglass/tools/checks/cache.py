@@ -4,8 +4,8 @@ seen in its git repository has changed. The key (`key`) is pure; reading the rep
 
 The key covers the check's definition, the evalglass version, the HEAD commit of the repository
 holding the check's cwd, where in it the cwd is, and the content on disk of every file that differs
-from HEAD (tracked files compared by content whatever the index claims, and untracked files git
-does not ignore). It cannot cover ignored files, the
+from HEAD (tracked files compared by their raw bytes whatever the index or git's filters claim,
+and untracked files git does not ignore). It cannot cover ignored files, the
 network, the clock, environment variables or tools outside the repository (docs/checks.md).
 """
 
@@ -84,21 +84,70 @@ def repo_state(cwd: Path) -> RepoState | None:
             root, "status", "--porcelain=v1", "-z", "--untracked-files=all",
             "--ignore-submodules=none", env=index,
         )  # fmt: skip
-    if status is None:
+        raw = _raw_differences(root, head.decode().strip())
+    if status is None or raw is None:
         return None
-    changes = _changes(root, status)
+    changes = _changes(root, status, raw)
     if changes is None:
         return None
     where = os.path.relpath(cwd.resolve(), root.resolve())
     return RepoState(head=head.decode().strip(), where=where, changes=changes)
 
 
-def _changes(root: Path, status: bytes) -> str | None:
-    """A digest of git's status and the content of every path it names, as the check sees it.
+def _raw_differences(root: Path, head: str) -> list[bytes] | None:
+    """Every tracked regular file whose bytes on disk are not HEAD's blob, byte for byte.
+
+    git status compares a file through its filters (`.gitattributes` `text=auto`, `eol`,
+    `core.autocrlf`): `good\\r\\n` on disk is `good\\n` to it, and a check that compares bytes
+    sees the difference. So the blob id of each file's raw bytes is compared with HEAD's."""
+    listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", head)
+    if listing is None:
+        return None
+    algorithm = "sha1" if len(head) == 40 else "sha256"
+    differ = []
+    for entry in listing.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        fields = meta.split()
+        if len(fields) != 3 or fields[0] not in (b"100644", b"100755"):
+            continue  # links, submodules and trees: git status reads those as they are
+        full = root / os.fsdecode(path)
+        try:
+            if not stat.S_ISREG(os.lstat(full).st_mode):
+                continue  # gone or replaced: git status names it
+        except OSError:
+            continue
+        blob = _blob_id(full, algorithm)
+        if blob is None:
+            return None
+        if blob != fields[2].decode():
+            differ.append(path)
+    return differ
+
+
+def _blob_id(path: Path, algorithm: str) -> str | None:
+    """The git blob id of a regular file's bytes as they are, read in chunks."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        digest = hashlib.new(algorithm, b"blob %d\0" % size)
+        try:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+        except OSError:
+            return None
+    return digest.hexdigest()
+
+
+def _changes(root: Path, status: bytes, raw: list[bytes]) -> str | None:
+    """A digest of git's status and the content of every path it names or whose bytes differ
+    from HEAD's, as the check sees it.
 
     Status alone would miss an edit to an already modified file; its content would not."""
     digest = hashlib.sha256(status)
-    for path in sorted(set(_paths(status))):
+    for path in sorted({*_paths(status), *raw}):
         full = root / os.fsdecode(path)
         try:
             mode = os.lstat(full).st_mode
