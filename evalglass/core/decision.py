@@ -11,6 +11,7 @@ came later than the success policy's `max_attempts` allows (the rule and its wor
 from __future__ import annotations
 
 import enum
+import sys
 
 import attrs
 
@@ -193,7 +194,19 @@ def clears(interval: Interval, op: Op, limit: float) -> bool:
     """The bound rule: whether the conservative end of `interval` clears `limit` by `op`. Every
     bound-decided gate, and every figure of what it would take, is this comparison."""
     compared, _ = _conservative(interval, op)
-    return op.holds(compared, limit)
+    return op.holds(compared, limit) and not _undecided(interval, compared, limit)
+
+
+# Relative rounding an interval's end can carry: a few operations, each half an ulp.
+_ROUNDING = 16 * sys.float_info.epsilon
+
+
+def _undecided(interval: Interval, compared: float, limit: float) -> bool:
+    """Whether the end and the limit differ by no more than the rounding of the numbers the end
+    was computed from: floating point cannot say which side it is on, and that goes against
+    passing. Equal numbers are compared as they are (an end at the edge of the range is exact)."""
+    scale = max(abs(interval.low), abs(interval.high), abs(limit))
+    return compared != limit and abs(compared - limit) <= _ROUNDING * scale
 
 
 def _needed(

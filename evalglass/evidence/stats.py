@@ -62,7 +62,11 @@ def _wilson_bounds(p: float, n: int, level: float) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # With no successes (or no failures) that end is the edge itself: computed, it is the
+    # difference of two equal terms, a rounding error away from it (2.8e-17, 1 - 1.1e-16).
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def normal(value: float, stderr: float, level: float = DEFAULT_LEVEL) -> Interval:

@@ -1,0 +1,74 @@
+"""End to end: a gate compares the conservative end of an honest interval. No reported stderr,
+rounding error, impossible value or earlier attempt lets a gate pass that its own method, on
+the same evidence, would fail: the real CLI on generic and lm-eval files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli_runner import cli
+
+
+def host(
+    folder: Path,
+    op: str,
+    value: float | None,
+    *,
+    metric: str = "",
+    threshold: str = "",
+    baseline: str = "",
+    success: str = "",
+) -> Path:
+    """A records folder where metric `m` gates on `op value` (extra YAML lines for the metric,
+    the threshold, its baseline and the success policy), approved on dataset `d`."""
+    records = folder / "host_records"
+    records.mkdir()
+    bar = "" if value is None else f"    value: {value}\n"
+    (records / "metrics.yaml").write_text(
+        f"metrics:\n  m:\n    status: gating\n    dataset: d\n{metric}"
+    )
+    (records / "thresholds.yaml").write_text(
+        f"thresholds:\n  m:\n    op: '{op}'\n{bar}{threshold}    approval: approved\n"
+        "    approved_by: '@a'\n    approved_on: 2026-01-01\n"
+        "    approved_for:\n      dataset_version: '1'\n"
+    )
+    (records / "datasets.yaml").write_text("datasets:\n  d:\n    status: validated\n    version: '1'\n")
+    (records / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
+    if baseline:
+        (records / "baselines.yaml").write_text(
+            f"baselines:\n  m:\n{baseline}    dataset_version: '1'\n"
+        )
+    if success:
+        (records / "success.yaml").write_text(f"success:\n{success}")
+    return folder
+
+
+def generic(folder: Path, entry: object, name: str = "run.json") -> str:
+    """A generic JSON output with metric `m` as `entry`."""
+    (folder / name).write_text(json.dumps({"model": "acme/x", "metrics": {"m": entry}}))
+    return name
+
+
+def score(folder: Path, *outputs: str) -> dict:
+    """The scorecard JSON's entry for `m`, with the run's exit code."""
+    done = cli("score", *outputs, "--format", "json", cwd=folder)
+    doc = json.loads(done.stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "m")
+    return {"exit": done.returncode, **entry}
+
+
+def test_no_successes_never_clears_a_bar_of_zero(tmp_path: Path) -> None:
+    """Ten scores of 0 gated `> 0` fail: Wilson's lower bound is exactly 0, not 2.8e-17."""
+    work = host(tmp_path, ">", 0)
+    got = score(work, generic(work, {"scores": [0] * 10}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    assert got["interval"][0] == 0
+
+
+def test_no_failures_never_clears_a_bar_of_one(tmp_path: Path) -> None:
+    """Fifteen scores of 1 gated `< 1` fail: Wilson's upper bound is exactly 1."""
+    work = host(tmp_path, "<", 1)
+    got = score(work, generic(work, {"scores": [1] * 15}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    assert got["interval"][1] == 1
