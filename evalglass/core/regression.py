@@ -156,8 +156,11 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     se_then = baseline.stderr
     if se_then is None and baseline.saved is not None:
         se_then = saved_stderr(baseline.saved)
-    if isinstance(basis, Proportion) and se_then is None and baseline.n:
-        # A proportion against a baseline given only as value and n: both sides are proportions.
+    if isinstance(basis, Proportion) and _share(baseline):
+        # A proportion against a baseline of the same metric: both sides are proportions, and
+        # Newcombe's interval holds whatever else the baseline records (a stderr of its own
+        # would switch to a normal interval whose current side is 0 wide at no successes).
+        assert baseline.n is not None and baseline.value is not None
         return newcombe_unpaired(
             basis.successes, basis.n, baseline.value * baseline.n, baseline.n, level
         )
@@ -176,6 +179,12 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     if se == 0:
         return None
     return stats.normal(point, se, level)
+
+
+def _share(baseline: BaselineRecord) -> bool:
+    """Whether the baseline can be read as a share of its n: a value in [0, 1] with n."""
+    value = baseline.value
+    return bool(baseline.n) and value is not None and 0 <= value <= 1
 
 
 def saved_stderr(entry: contract.Metric) -> float | None:
@@ -303,7 +312,8 @@ def _unpaired_family(
     se_then = baseline.stderr
     if se_then is None and baseline.saved is not None:
         se_then = saved_stderr(baseline.saved)
-    if isinstance(interval.basis, Proportion) and se_then is None and baseline.n:
+    if isinstance(interval.basis, Proportion) and _share(baseline):
+        assert baseline.n is not None
         s2, n2 = then * baseline.n, baseline.n
 
         def proportions(value: float, n: int) -> Interval | None:

@@ -72,3 +72,18 @@ def test_no_failures_never_clears_a_bar_of_one(tmp_path: Path) -> None:
     got = score(work, generic(work, {"scores": [1] * 15}))
     assert got["exit"] == 1 and got["gate"]["result"] == "fail"
     assert got["interval"][1] == 1
+
+
+def test_a_proportion_against_a_baseline_with_a_stderr_is_still_newcombe(tmp_path: Path) -> None:
+    """100 scores of 0 against a baseline of 0.01 of 2,000 that records its stderr, `<=` with a
+    max_drop of 0.02: Newcombe's upper bound 0.0272 fails it (a normal interval passed, its
+    current side 0 wide)."""
+    work = host(
+        tmp_path, "<=", None, threshold="    max_drop: 0.02\n",
+        baseline="    value: 0.01\n    n: 2000\n    stderr: 0.002225\n",
+    )  # fmt: skip
+    got = score(work, generic(work, {"scores": [0] * 100}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    change = got["gate"]["change"]
+    assert change["method"] == "newcombe"
+    assert round(change["interval"][1], 4) == 0.0272
