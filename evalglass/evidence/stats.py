@@ -19,6 +19,7 @@ from evalglass.evidence.model import (
     Interval,
     MeanSd,
     Method,
+    MethodBasis,
     Proportion,
     StandardError,
 )
@@ -73,8 +74,9 @@ def normal(value: float, stderr: float, level: float = DEFAULT_LEVEL) -> Interva
     """value ± z·stderr, for a framework-reported standard error."""
     half = z_quantile(level) * stderr
     return Interval(
-        value - half, value + half, level, Method.NORMAL, basis=StandardError(value, stderr)
-    )
+        value - half, value + half, level, Method.NORMAL, basis=StandardError(value, stderr),
+        method_basis=MethodBasis.REPORTED_STDERR,
+    )  # fmt: skip
 
 
 def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval | None:
@@ -170,9 +172,17 @@ def clustered_from_residual(
 
 
 def at_level(interval: Interval, level: float) -> Interval | None:
-    """The same interval recomputed at another confidence level; None when it cannot be."""
+    """The same interval recomputed at another confidence level, on the same grounds; None when
+    it cannot be."""
     if interval.level == level:
         return interval
+    again = _at_level(interval, level)
+    if again is None or again.method_basis is interval.method_basis:
+        return again
+    return attrs.evolve(again, method_basis=interval.method_basis)
+
+
+def _at_level(interval: Interval, level: float) -> Interval | None:
     basis: Basis | None = interval.basis
     if isinstance(basis, Proportion):
         return wilson(basis.successes, basis.n, level)

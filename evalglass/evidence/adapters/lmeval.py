@@ -19,7 +19,8 @@ from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 
-# Built-in metrics lm-eval averages over documents when a task's metric_list does not say.
+# Built-in metrics lm-eval averages over documents when a task's metric_list does not say; each
+# document scores 0 or 1, so averaged they are rates by construction (a share of the documents).
 _MEAN_BY_DEFAULT = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match"})
 # lm-eval writes this where it could not compute a number (typically a stderr).
 _NOT_AVAILABLE = "N/A"
@@ -73,10 +74,10 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
         task_run = attrs.evolve(run, dataset=_dataset(doc, task, samples.doc_hashes))
         per_doc = samples.scores
         for key, metric, flt in metrics:
-            scores = (
-                per_doc.get((metric, flt)) if _aggregation(doc, task, metric) == "mean" else None
-            )
-            yield _task_measurement(task, row, key, metric, flt, task_run, scores, shown)
+            mean = _aggregation(doc, task, metric) == "mean"
+            scores = per_doc.get((metric, flt)) if mean else None
+            rate = mean and metric in _MEAN_BY_DEFAULT
+            yield _task_measurement(task, row, key, metric, flt, task_run, scores, shown, rate)
     if bypassed and not found:
         raise OutputError(
             shown,
@@ -94,6 +95,7 @@ def _task_measurement(
     run: Run,
     per_doc: _PerDoc | None,
     shown: str,
+    rate: bool,
 ) -> Measurement:
     value = _value(row[key], shown, f"results.{task}.{key}")
     stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"results.{task}.{metric}_stderr")
@@ -106,7 +108,8 @@ def _task_measurement(
             run=run,
             value=value,
             n=documents,
-            interval=c.interval(value, None, stderr),
+            interval=c.interval(value, None, stderr, n=documents, rate=rate),
+            findings=c.out_of_range(value, rate),
         )
     scores = list(numeric.values())
     return Measurement(
@@ -129,12 +132,16 @@ def _group_measurement(
     # A group's value is lm-eval's weighted aggregate of its subtasks; it lists no samples.
     value = _value(row[key], shown, f"groups.{group}.{key}")
     stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"groups.{group}.{metric}_stderr")
+    n = c.count(c.section(row, "sample_count").get(key))
+    # A group's rate, weighted by its subtasks' sizes, is a share of all their documents.
+    rate = metric in _MEAN_BY_DEFAULT
     return Measurement(
         id=_metric_id(group, metric, flt),
         run=run,
         value=value,
-        n=c.count(c.section(row, "sample_count").get(key)),
-        interval=c.interval(value, None, stderr),
+        n=n,
+        interval=c.interval(value, None, stderr, n=n, rate=rate),
+        findings=c.out_of_range(value, rate),
     )
 
 
