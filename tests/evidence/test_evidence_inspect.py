@@ -424,3 +424,39 @@ def test_a_corrupt_zstd_member_raises_output_error(tmp_path: Path) -> None:
 def test_an_archive_without_a_header_is_refused(tmp_path: Path) -> None:
     """A zip with neither header.json nor a journal is not an Inspect log."""
     refuse(inspect_log, write_eval(tmp_path, {"other.json": {}}), "logs/other.eval")
+
+
+CLUSTERED = FIXTURES / "inspect" / "clustered" / "logs"
+# Inspect's own numbers (README.txt beside the logs): value and stderr(cluster="op").
+CLUSTERED_NUMBERS = {
+    "clustered_ops/exact/accuracy": (0.6666666666666666, 0.0962250448649376),
+    "clustered_ops/closeness/mean": (0.8786499999999999, 0.10621069774186974),
+}
+
+
+@pytest.mark.parametrize("log", sorted(CLUSTERED.glob("*/*.*")), ids=lambda p: p.parent.name)
+def test_a_clustered_stderr_takes_t_on_clusters_minus_one(log: Path) -> None:
+    """stderr(cluster="op") over 3 clusters (counted from each sample's metadata): value ±
+    t₍.975, 2₎·stderr with Inspect's own stderr, never the normal quantile, so closeness/mean
+    0.879 has the lower bound 0.422, not 0.671, and a bar of 0.6 is not cleared."""
+    m = read(log)
+    for metric_id, (value, stderr) in CLUSTERED_NUMBERS.items():
+        got = m[metric_id]
+        assert (got.value, got.n) == (value, 18)
+        interval = got.interval
+        assert interval is not None and interval.method is Method.CLUSTERED
+        assert (interval.clusters, interval.method_basis) == (3, MethodBasis.REPORTED_STDERR)
+        half = sp.t.ppf(0.975, 2) * stderr
+        assert (interval.low, interval.high) == pytest.approx((value - half, value + half))
+    closeness = m["clustered_ops/closeness/mean"].interval
+    assert closeness is not None and round(closeness.low, 3) == 0.422 < 0.6
+
+
+def test_a_clustered_stderr_without_samples_has_no_interval(tmp_path: Path) -> None:
+    """Without samples the clusters cannot be counted, so there is no honest quantile: no
+    interval (a bound gate is unsound), never the normal one."""
+    (log,) = CLUSTERED.glob("json/*.json")
+    doc = load(log)
+    del doc["samples"], doc["reductions"]
+    m = read(write_json(tmp_path, doc))
+    assert m["clustered_ops/closeness/mean"].interval is None
