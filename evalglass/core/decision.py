@@ -29,10 +29,11 @@ from evalglass.core.regression import (
 )
 from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
-from evalglass.core.validity import Validity
+from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
 from evalglass.evidence.model import (
     AttemptOutcome,
+    EarlierAttempt,
     Interval,
     MeanSd,
     Measurement,
@@ -171,7 +172,9 @@ def decide(
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, compared=compared, change=change, needed=needed)
-    tries = after_failed_attempts(measurement, threshold, baseline)
+    tries = after_failed_attempts(
+        measurement, lambda a: _earlier_passes(a, measurement, threshold, metric, baseline)
+    )
     if tries is not None:
         # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
         # past the policy's bound it fails, and no value or n would pass it.
@@ -188,6 +191,31 @@ def decide(
                 Result.WARN, compared=compared, warning=warn, change=change, needed=needed
             )
     return GateResult(Result.PASS, compared=compared, change=change, needed=needed)
+
+
+def _earlier_passes(
+    attempt: EarlierAttempt,
+    newest: Measurement,
+    threshold: ThresholdRecord,
+    metric: MetricRecord,
+    baseline: BaselineRecord | None,
+) -> bool:
+    """Whether an earlier attempt passes by the gate's own rule, judged as the newest is: its
+    interval at the metric's level and kept to its scale, its validity, every bar."""
+    level = metric.interval_level
+    interval = attempt.interval
+    if interval is not None:
+        interval = stats.at_level(interval, level)
+    interval = kept(interval, attempt.value, attempt.n, metric.scale, level)
+    earlier = Measurement(
+        id=newest.id, run=newest.run, value=attempt.value, n=attempt.n, interval=interval,
+        missing=attempt.missing, findings=attempt.findings,
+    )  # fmt: skip
+    gate = decide(
+        earlier, assess(earlier, metric), Authority(Outcome.CAN_GATE), threshold, metric,
+        baseline, what_it_takes=False,
+    )  # fmt: skip
+    return gate.result in (Result.PASS, Result.WARN)
 
 
 def clears(interval: Interval, op: Op, limit: float) -> bool:

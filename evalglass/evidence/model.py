@@ -174,6 +174,11 @@ class EarlierAttempt:
     # The run's evaluation (Run.evaluation), and whether the run completed.
     evaluation: str | None = None
     complete: bool = True
+    # What the gate's own rule judges it by, as for the newest attempt: its interval as read,
+    # the samples it missed and the problems found in its file.
+    interval: Interval | None = None
+    missing: int = 0
+    findings: tuple[Reason, ...] = ()
 
 
 class AttemptOutcome(enum.Enum):
