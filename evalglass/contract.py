@@ -45,6 +45,7 @@ RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enfo
 MethodName = Literal[
     "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
 ]
+MethodBasisName = Literal["samples", "reported_stderr", "inferred_proportion", "declared_scale"]
 OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
 TierName = Literal["fast", "full"]
 
@@ -240,6 +241,9 @@ class Metric:
     interval: tuple[float | None, float | None] | None = attrs.field(validator=_pair)
     level: float | None = attrs.field(validator=_level)
     method: MethodName | None
+    # Why that method: what the evidence gave it (null without an interval, and in files
+    # written before it was recorded).
+    method_basis: MethodBasisName | None = None
     clusters: int | None = attrs.field(validator=_not_negative)
     missing: int = attrs.field(validator=_not_negative)
     model: str | None

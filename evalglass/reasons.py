@@ -44,6 +44,8 @@ class ValidityCode(enum.Enum):
 
     VALUE_MISSING = "value_missing"
     VALUE_NOT_FINITE = "value_not_finite"
+    # A value its metric cannot take: outside [0, 1] for a declared scale or a rate.
+    VALUE_OUT_OF_RANGE = "value_out_of_range"
     TOO_FEW_SAMPLES = "too_few_samples"
     INTERVAL_UNAVAILABLE = "interval_unavailable"
     TOO_MANY_MISSING = "too_many_missing"

@@ -374,6 +374,7 @@ _metrics = st.builds(
     interval=_intervals,
     level=st.none() | _levels,
     method=st.none() | _literal(contract.MethodName),
+    method_basis=st.none() | _literal(contract.MethodBasisName),
     clusters=st.none() | _counts,
     missing=_counts,
     model=st.none() | _texts,

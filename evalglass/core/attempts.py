@@ -2,20 +2,20 @@
 success policy's `max_attempts` lets it warn or makes it fail, and the one wording of it that
 gate reasons and verdict lines share; and a host check's attempts in words.
 
-Pure: `decision` asks it of a pass it has already compared; it never compares a number itself
-beyond taking an earlier attempt's value as a point.
+Pure: `decision` asks it of a pass it has already compared, and passes in the gate's own rule to
+judge each earlier attempt by; it compares no number itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from evalglass.core.numbers import plural
-from evalglass.core.regression import drop_bar
-from evalglass.evidence.model import Attempt, AttemptOutcome, Measurement
+from evalglass.evidence.model import Attempt, AttemptOutcome, EarlierAttempt, Measurement
 from evalglass.reasons import GateCode as G
 from evalglass.reasons import Reason
-from evalglass.records.model import BaselineRecord, ThresholdRecord
 
 
 @attrs.frozen
@@ -28,30 +28,17 @@ class Tries:
 
 
 def after_failed_attempts(
-    m: Measurement, threshold: ThresholdRecord, baseline: BaselineRecord | None
+    m: Measurement, passes: Callable[[EarlierAttempt], bool]
 ) -> Tries | None:
-    """The attempts behind a pass, when earlier attempts of the same evaluation did not pass:
-    an earlier value that misses a bar of the threshold (even as a point: the absolute value,
-    the drop from the baseline), or one never measured. None when every earlier one passed."""
+    """The attempts behind a pass, when earlier attempts of the same evaluation did not pass by
+    `passes`, the gate's own rule (its bound, method and level, or its point rule): a rerun until
+    green never hides an attempt that failed. None when every earlier one passed."""
     if not m.earlier:
         return None
-    failed = sum(
-        1 for a in m.earlier if a.value is None or not _point_holds(a.value, threshold, baseline)
-    )
+    failed = sum(1 for a in m.earlier if not passes(a))
     if not failed:
         return None
     return Tries(attempt=len(m.earlier) + 1, failed=failed)
-
-
-def _point_holds(value: float, threshold: ThresholdRecord, baseline: BaselineRecord | None) -> bool:
-    """Whether `value`, taken as a point, clears every bar of the threshold it can be compared
-    with (a drop only with a baseline value)."""
-    if threshold.value is not None and not threshold.op.holds(value, threshold.value):
-        return False
-    if threshold.regression and baseline is not None and baseline.value is not None:
-        limit, op = drop_bar(threshold, baseline.value)
-        return op.holds(value - baseline.value, limit)
-    return True
 
 
 def retried(tries: Tries, max_attempts: int | None) -> Reason:

@@ -11,6 +11,7 @@ came later than the success policy's `max_attempts` allows (the rule and its wor
 from __future__ import annotations
 
 import enum
+import sys
 
 import attrs
 
@@ -28,10 +29,11 @@ from evalglass.core.regression import (
 )
 from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
-from evalglass.core.validity import Validity
+from evalglass.core.validity import Validity, assess
 from evalglass.evidence import stats
 from evalglass.evidence.model import (
     AttemptOutcome,
+    EarlierAttempt,
     Interval,
     MeanSd,
     Measurement,
@@ -170,7 +172,9 @@ def decide(
         needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
         return GateResult(Result.FAIL, compared=compared, change=change, needed=needed)
-    tries = after_failed_attempts(measurement, threshold, baseline)
+    tries = after_failed_attempts(
+        measurement, lambda a: _earlier_passes(a, measurement, threshold, metric, baseline)
+    )
     if tries is not None:
         # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
         # past the policy's bound it fails, and no value or n would pass it.
@@ -189,11 +193,48 @@ def decide(
     return GateResult(Result.PASS, compared=compared, change=change, needed=needed)
 
 
+def _earlier_passes(
+    attempt: EarlierAttempt,
+    newest: Measurement,
+    threshold: ThresholdRecord,
+    metric: MetricRecord,
+    baseline: BaselineRecord | None,
+) -> bool:
+    """Whether an earlier attempt passes by the gate's own rule, judged as the newest is: its
+    interval at the metric's level and kept to its scale, its validity, every bar."""
+    level = metric.interval_level
+    interval = attempt.interval
+    if interval is not None:
+        interval = stats.at_level(interval, level)
+    interval = kept(interval, attempt.value, attempt.n, metric.scale, level)
+    earlier = Measurement(
+        id=newest.id, run=newest.run, value=attempt.value, n=attempt.n, interval=interval,
+        missing=attempt.missing, findings=attempt.findings,
+    )  # fmt: skip
+    gate = decide(
+        earlier, assess(earlier, metric), Authority(Outcome.CAN_GATE), threshold, metric,
+        baseline, what_it_takes=False,
+    )  # fmt: skip
+    return gate.result in (Result.PASS, Result.WARN)
+
+
 def clears(interval: Interval, op: Op, limit: float) -> bool:
     """The bound rule: whether the conservative end of `interval` clears `limit` by `op`. Every
     bound-decided gate, and every figure of what it would take, is this comparison."""
     compared, _ = _conservative(interval, op)
-    return op.holds(compared, limit)
+    return op.holds(compared, limit) and not _undecided(interval, compared, limit)
+
+
+# Relative rounding an interval's end can carry: a few operations, each half an ulp.
+_ROUNDING = 16 * sys.float_info.epsilon
+
+
+def _undecided(interval: Interval, compared: float, limit: float) -> bool:
+    """Whether the end and the limit differ by no more than the rounding of the numbers the end
+    was computed from: floating point cannot say which side it is on, and that goes against
+    passing. Equal numbers are compared as they are (an end at the edge of the range is exact)."""
+    scale = max(abs(interval.low), abs(interval.high), abs(limit))
+    return compared != limit and abs(compared - limit) <= _ROUNDING * scale
 
 
 def _needed(

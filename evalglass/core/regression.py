@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from evalglass.evidence import aggregate, stats
+from evalglass.evidence import aggregate, rates, stats
 from evalglass.evidence.model import (
     Interval,
     Measurement,
@@ -156,8 +156,11 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     se_then = baseline.stderr
     if se_then is None and baseline.saved is not None:
         se_then = saved_stderr(baseline.saved)
-    if isinstance(basis, Proportion) and se_then is None and baseline.n:
-        # A proportion against a baseline given only as value and n: both sides are proportions.
+    if isinstance(basis, Proportion) and _share(baseline, se_then):
+        # A proportion against a baseline of the same metric: both sides are proportions, and
+        # Newcombe's interval holds when the baseline also records its binomial stderr (a
+        # normal interval's current side is 0 wide at no successes).
+        assert baseline.n is not None and baseline.value is not None
         return newcombe_unpaired(
             basis.successes, basis.n, baseline.value * baseline.n, baseline.n, level
         )
@@ -176,6 +179,19 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     if se == 0:
         return None
     return stats.normal(point, se, level)
+
+
+def _share(baseline: BaselineRecord, stderr: float | None) -> bool:
+    """Whether the baseline can be read as a share of its n: a value in [0, 1] with n, and no
+    standard error beyond its binomial one (a larger one, cluster-robust or bootstrapped, says
+    the baseline varies more than a share of independent samples: it is kept)."""
+    value, n = baseline.value, baseline.n
+    if not n or value is None or not 0 <= value <= 1:
+        return False
+    if stderr is None or n < 2:
+        return True
+    binomial = math.sqrt(value * (1 - value) / (n - 1))
+    return stderr <= binomial * (1 + rates.STDERR_TOLERANCE) + 1e-12
 
 
 def saved_stderr(entry: contract.Metric) -> float | None:
@@ -303,7 +319,8 @@ def _unpaired_family(
     se_then = baseline.stderr
     if se_then is None and baseline.saved is not None:
         se_then = saved_stderr(baseline.saved)
-    if isinstance(interval.basis, Proportion) and se_then is None and baseline.n:
+    if isinstance(interval.basis, Proportion) and _share(baseline, se_then):
+        assert baseline.n is not None
         s2, n2 = then * baseline.n, baseline.n
 
         def proportions(value: float, n: int) -> Interval | None:

@@ -9,8 +9,8 @@ import math
 
 import attrs
 
-from evalglass.evidence import stats
-from evalglass.evidence.model import Interval, Measurement, Method, StandardError
+from evalglass.evidence import rates, stats
+from evalglass.evidence.model import Interval, Measurement, Method, MethodBasis, StandardError
 from evalglass.records.model import Scale
 
 # Every scale the records can declare is a share or a score in [0, 1].
@@ -34,30 +34,25 @@ def kept(
 ) -> Interval | None:
     """`interval` kept to `scale`: for a proportion, Wilson's interval from the value and n in
     place of a normal one from a reported stderr (or none at all); otherwise clipped to
-    [0, 1], marked so that the evidence says it was."""
+    [0, 1], marked so that the evidence says it was. A value outside [0, 1] is left as it is:
+    it is out of its range (validity says so), never clipped into a pass."""
     if scale is None:
         return interval
-    if scale is Scale.PROPORTION and _from_value_and_n(interval, value, n):
-        assert value is not None and n is not None
-        return stats.wilson(_successes(value, n), n, level if interval is None else interval.level)
+    if value is None or not (math.isfinite(value) and UNIT_RANGE[0] <= value <= UNIT_RANGE[1]):
+        return interval
+    if scale is Scale.PROPORTION and n is not None and _from_value_and_n(interval):
+        return rates.share(
+            value, n, level if interval is None else interval.level, MethodBasis.DECLARED_SCALE
+        )
     return None if interval is None else stats.clip(interval, *UNIT_RANGE)
 
 
-def _from_value_and_n(interval: Interval | None, value: float | None, n: int | None) -> bool:
-    """Whether a share's Wilson interval can stand in for this one: a value in [0, 1] with n,
-    and no interval or a normal one from a reported stderr (never one made from the samples)."""
-    if value is None or n is None or n < 1 or not (math.isfinite(value) and 0 <= value <= 1):
-        return False
+def _from_value_and_n(interval: Interval | None) -> bool:
+    """Whether a share's Wilson interval can stand in for this one: none, or a normal one from
+    a reported stderr (never one made from the samples, nor a cluster-robust one)."""
     if interval is None:
         return True
     basis = interval.basis
     return (
         interval.method is Method.NORMAL and isinstance(basis, StandardError) and basis.df is None
     )
-
-
-def _successes(value: float, n: int) -> float:
-    """value·n, given back as the whole count it is when the value is a share of n."""
-    successes = value * n
-    nearest = round(successes)
-    return float(nearest) if abs(successes - nearest) <= 1e-9 * n else successes

@@ -12,10 +12,11 @@ from typing import cast
 
 import attrs
 
+from evalglass.core.numbers import plural
 from evalglass.evidence.model import AttemptOutcome, Measurement
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
-from evalglass.records.model import Decision, MetricRecord
+from evalglass.records.model import Decision, MetricRecord, Scale
 
 _DEFAULTS = attrs.fields(MetricRecord)
 # The record's defaults, for a metric measured with no record.
@@ -51,6 +52,8 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
     reasons = []
     if not math.isfinite(measurement.value):
         reasons.append(Reason(V.VALUE_NOT_FINITE, f"value is {measurement.value}"))
+    elif metric is not None and metric.scale is not None:
+        reasons.extend(_out_of_scale(measurement, metric.scale))
     n = measurement.n
     if n is None:
         reasons.append(Reason(V.TOO_FEW_SAMPLES, "sample count unknown"))
@@ -74,6 +77,21 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
             )
     reasons.extend(measurement.findings)
     return Validity(not reasons, tuple(reasons))
+
+
+def _out_of_scale(measurement: Measurement, scale: Scale) -> tuple[Reason, ...]:
+    """A value, or a sample's score, outside [0, 1], which every declared scale is: a number
+    the metric cannot take is unsound, never clipped into a pass."""
+    value = measurement.value
+    assert value is not None
+    if not 0 <= value <= 1:
+        said = f"value {value:g} is outside [0, 1], the range of its scale ({scale.value})"
+        return (Reason(V.VALUE_OUT_OF_RANGE, said),)
+    outside = sum(1 for s in measurement.samples or () if not 0 <= s.score <= 1)
+    if outside:
+        said = f"{plural(outside, 'sample score')} outside [0, 1], the range of its scale ({scale.value})"
+        return (Reason(V.VALUE_OUT_OF_RANGE, said),)
+    return ()
 
 
 def _check(measurement: Measurement) -> Validity:

@@ -29,6 +29,23 @@ class Method(enum.Enum):
     PAIRED_T = "paired_t"
 
 
+class MethodBasis(enum.Enum):
+    """Why an interval's method is the one used: what the evidence gave it to work from. Named
+    beside the method in the scorecard JSON, so a reader can tell a Wilson interval of 0/1
+    scores from one of a value and n read as a share."""
+
+    # Per-sample scores (or exact sums of them): the method follows from the scores themselves.
+    SAMPLES = "samples"
+    # The framework's own standard error of the value (normal; Student-t on C - 1 degrees of
+    # freedom for a clustered one).
+    REPORTED_STDERR = "reported_stderr"
+    # A value and n read as a share of n: the framework's metric is a rate by construction, or
+    # its reported standard error is the binomial one.
+    INFERRED_PROPORTION = "inferred_proportion"
+    # The metric record's `scale: proportion` made it a share of n.
+    DECLARED_SCALE = "declared_scale"
+
+
 @attrs.frozen
 class Proportion:
     """A share of successes: enough to recompute a Wilson interval at any level."""
@@ -74,6 +91,8 @@ class Interval:
     clusters: int | None = attrs.field(default=None, kw_only=True)
     # The range of values the scores can take, when an end was cut back to it (say so).
     clipped: tuple[float, float] | None = attrs.field(default=None, kw_only=True)
+    # Why this method: what the evidence gave it to work from.
+    method_basis: MethodBasis = attrs.field(default=MethodBasis.SAMPLES, kw_only=True)
 
 
 @attrs.frozen(kw_only=True)
@@ -170,6 +189,11 @@ class EarlierAttempt:
     # The run's evaluation (Run.evaluation), and whether the run completed.
     evaluation: str | None = None
     complete: bool = True
+    # What the gate's own rule judges it by, as for the newest attempt: its interval as read,
+    # the samples it missed and the problems found in its file.
+    interval: Interval | None = None
+    missing: int = 0
+    findings: tuple[Reason, ...] = ()
 
 
 class AttemptOutcome(enum.Enum):

@@ -375,6 +375,9 @@ def _attempt(m: Measurement) -> EarlierAttempt:
         n=m.n,
         evaluation=m.run.evaluation,
         complete=not any(f.code is ValidityCode.RUN_INCOMPLETE for f in m.findings),
+        interval=m.interval,
+        missing=m.missing,
+        findings=m.findings,
     )
 
 

@@ -19,6 +19,7 @@ from evalglass.evidence.model import (
     Interval,
     MeanSd,
     Method,
+    MethodBasis,
     Proportion,
     StandardError,
 )
@@ -62,15 +63,20 @@ def _wilson_bounds(p: float, n: int, level: float) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # With no successes (or no failures) that end is the edge itself: computed, it is the
+    # difference of two equal terms, a rounding error away from it (2.8e-17, 1 - 1.1e-16).
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def normal(value: float, stderr: float, level: float = DEFAULT_LEVEL) -> Interval:
     """value ± z·stderr, for a framework-reported standard error."""
     half = z_quantile(level) * stderr
     return Interval(
-        value - half, value + half, level, Method.NORMAL, basis=StandardError(value, stderr)
-    )
+        value - half, value + half, level, Method.NORMAL, basis=StandardError(value, stderr),
+        method_basis=MethodBasis.REPORTED_STDERR,
+    )  # fmt: skip
 
 
 def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval | None:
@@ -166,9 +172,17 @@ def clustered_from_residual(
 
 
 def at_level(interval: Interval, level: float) -> Interval | None:
-    """The same interval recomputed at another confidence level; None when it cannot be."""
+    """The same interval recomputed at another confidence level, on the same grounds; None when
+    it cannot be."""
     if interval.level == level:
         return interval
+    again = _at_level(interval, level)
+    if again is None or again.method_basis is interval.method_basis:
+        return again
+    return attrs.evolve(again, method_basis=interval.method_basis)
+
+
+def _at_level(interval: Interval, level: float) -> Interval | None:
     basis: Basis | None = interval.basis
     if isinstance(basis, Proportion):
         return wilson(basis.successes, basis.n, level)

@@ -219,6 +219,7 @@ def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
         interval=_pair(interval),
         level=None if interval is None else interval.level,
         method=None if interval is None else interval.method.value,
+        method_basis=None if interval is None else interval.method_basis.value,
         clusters=None if interval is None else interval.clusters,
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,

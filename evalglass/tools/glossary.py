@@ -19,6 +19,12 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
         **{row.code: row.plain for row in CONDITIONS},
         V.VALUE_MISSING: "No value was measured for this metric in the outputs given.",
         V.VALUE_NOT_FINITE: "The measured value is not a number (NaN or infinite).",
+        V.VALUE_OUT_OF_RANGE: (
+            "The measured value (or a sample's score) lies outside [0, 1], where its metric's "
+            "values must lie: the record declares a scale, or the metric is a rate by "
+            "construction. An impossible number is not clipped into a pass: fix the output or "
+            "the record's scale."
+        ),
         V.TOO_FEW_SAMPLES: (
             "Fewer samples than the record's min_samples, or a sample count the output does not "
             "give: too little evidence to compare with a bar."

@@ -264,15 +264,17 @@ def _approx_method(metric: MetricRecord, sd: float, spread: float | None) -> str
 
 def _least_n(chance: Callable[[int], float], least: int, power: float) -> int | None:
     """The least n from `least` at which `chance` reaches `power`: every n is tried up to
-    EXHAUSTIVE; above, bisection between the doublings that straddle it."""
+    EXHAUSTIVE (a binomial's power is a sawtooth: an n below the first doubling that reaches it
+    may reach it too); above, bisection between the doublings that straddle it."""
     n = least
     while chance(n) < power:
         if n >= MAX_N:
             return None
         n = min(MAX_N, n * 2)
-    if n <= EXHAUSTIVE:
-        return next(m for m in range(least, n + 1) if chance(m) >= power)
-    low, high = max(least, n // 2), n
+    found = next((m for m in range(least, min(n, EXHAUSTIVE) + 1) if chance(m) >= power), None)
+    if found is not None:
+        return found
+    low, high = max(least, EXHAUSTIVE, n // 2), n
     while high - low > 1:
         mid = (low + high) // 2
         if chance(mid) >= power:

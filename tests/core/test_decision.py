@@ -161,3 +161,16 @@ def test_metrics_that_cannot_gate_are_not_enforced(outcome: Outcome) -> None:
     assert line(m, threshold(Op.GE, 0.9), result) == (
         "value 0.1, n 100, 95% Wilson [0, 0.2]; not enforced"
     )
+
+
+def test_a_bound_within_rounding_of_the_bar_does_not_clear_it() -> None:
+    """A conservative end a rounding error past the bar (which floating point cannot place on
+    either side) fails, in both directions; an end exactly at the bar is compared as it is."""
+    assert gate(measured(0.0, 2.7755575615628914e-17, 0.28), threshold(Op.GT, 0)).result is (
+        Result.FAIL
+    )
+    assert gate(measured(1.0, 0.8, 0.9999999999999999), threshold(Op.LT, 1)).result is (
+        Result.FAIL
+    )
+    assert gate(measured(0.9, 0.85, 0.95), threshold(Op.GE, 0.85)).result is Result.PASS
+    assert gate(measured(0.9, 0.85 + 1e-9, 0.95), threshold(Op.GT, 0.85)).result is Result.PASS

@@ -16,6 +16,7 @@ from evalglass.core.decision import Result, decide
 from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import MetricCard, assemble
 from evalglass.core.validity import assess
+from evalglass.evidence import stats
 from evalglass.evidence.model import (
     EarlierAttempt,
     Evidence,
@@ -232,3 +233,46 @@ def test_the_verdict_line_names_five_retried_gates_and_counts_the_rest() -> None
     assert line.endswith(
         "".join(f"; {i} {said}" for i in ids[:5]) + "; 1 more gate passed only after failed attempts"
     )
+
+
+def test_an_earlier_attempt_is_judged_by_the_gates_own_bound() -> None:
+    """Attempt A, 0.86 with stderr 0.03 over 200, fails `>= 0.85` alone (lower bound 0.801);
+    a rerun B at 0.93 that passes is then a retry: a fail under `max_attempts: 1`, and
+    `passed_on_retry` (warn) under the default, never a plain pass because A's value as a
+    point cleared the bar."""
+    metric = attrs.evolve(METRIC, decision=Decision.BOUND)
+    bar = threshold(Op.GE, 0.85)
+    first = stats.normal(0.86, 0.03)
+    alone = Measurement(id="qa/x", run=RUN, value=0.86, n=200, interval=first)
+    assert decide(alone, assess(alone, metric), CAN_GATE, bar, metric).result is Result.FAIL
+    assert round(first.low, 3) == 0.801
+    earlier = EarlierAttempt(
+        source="run-a.json", started="2026-11-30T10:00:00+00:00", value=0.86, n=200,
+        interval=first,
+    )  # fmt: skip
+    rerun = Measurement(
+        id="qa/x", run=RUN, value=0.93, n=200, interval=stats.normal(0.93, 0.015),
+        earlier=(earlier,),
+    )  # fmt: skip
+    strict = decide(rerun, assess(rerun, metric), CAN_GATE, bar, metric, max_attempts=1)
+    assert strict.result is Result.FAIL
+    assert [r.code for r in strict.reasons] == [GateCode.TOO_MANY_ATTEMPTS]
+    default = decide(rerun, assess(rerun, metric), CAN_GATE, bar, metric, max_attempts=2)
+    assert default.result is Result.WARN
+    assert [r.code for r in default.reasons] == [GateCode.PASSED_ON_RETRY]
+
+
+def test_an_earlier_attempt_that_clears_the_bound_is_no_retry() -> None:
+    """An earlier attempt whose own bound clears the bar passed: the newest is a plain pass."""
+    metric = attrs.evolve(METRIC, decision=Decision.BOUND)
+    bar = threshold(Op.GE, 0.85)
+    earlier = EarlierAttempt(
+        source="run-a.json", started="2026-11-30T10:00:00+00:00", value=0.92, n=200,
+        interval=stats.normal(0.92, 0.02),
+    )  # fmt: skip
+    rerun = Measurement(
+        id="qa/x", run=RUN, value=0.93, n=200, interval=stats.normal(0.93, 0.015),
+        earlier=(earlier,),
+    )  # fmt: skip
+    gate = decide(rerun, assess(rerun, metric), CAN_GATE, bar, metric, max_attempts=1)
+    assert gate.result is Result.PASS

@@ -168,15 +168,15 @@ def test_regression_gate_rates() -> None:
 
 def test_relative_drop_and_the_stricter_allowance() -> None:
     """max_relative_drop is a fraction of the baseline; with both, the stricter one applies."""
-    base = BaselineRecord(value=0.8, n=10_000, stderr=0.0001, dataset_version="1")
-    now = [1.0] * 7700 + [0.0] * 2300  # 0.77: a drop of 0.03
+    base = BaselineRecord(value=0.8, n=10_000, dataset_version="1")
+    now = [1.0] * 7850 + [0.0] * 2150  # 0.785: a drop of 0.015
     assert gate(now, base, max_relative_drop=0.05).result is Result.PASS  # allows 0.04
     assert gate(now, base, max_relative_drop=0.05, max_drop=0.02).result is Result.FAIL
 
 
 def test_lower_is_better_is_mirrored() -> None:
     """For a <= metric the allowance is a rise: the upper bound of the change must stay below."""
-    base = BaselineRecord(value=0.05, n=10_000, stderr=0.0001, dataset_version="1")
+    base = BaselineRecord(value=0.05, n=10_000, dataset_version="1")
     small = [1.0] * 600 + [0.0] * 9400  # 0.06
     big = [1.0] * 900 + [0.0] * 9100  # 0.09
     assert gate(small, base, op=Op.LE, max_drop=0.02).result is Result.PASS
@@ -184,7 +184,7 @@ def test_lower_is_better_is_mirrored() -> None:
     said = line(big, base, op=Op.LE, max_drop=0.02)
     assert said.startswith("change upper bound 0.0")
     assert " is not < 0.02 (allowed rise 0.02; current − baseline 0.04 from baseline 0.05, " in said
-    assert said.endswith(", unpaired, 95% normal)")
+    assert said.endswith(", unpaired, 95% Newcombe)")
 
 
 def test_point_rule_compares_the_point_change() -> None:

@@ -14,7 +14,7 @@ from scipy import stats as sp
 
 from evalglass.evidence import stats
 from evalglass.evidence.adapters import inspect_log
-from evalglass.evidence.model import DatasetIdentity, Measurement, Method
+from evalglass.evidence.model import DatasetIdentity, Measurement, Method, MethodBasis
 from evalglass.reasons import ValidityCode
 from tests.evidence_files import FIXTURES, NOT_RUNS, claims, files, others, refuse
 
@@ -98,22 +98,33 @@ def test_float_scores_give_a_student_t_interval_from_the_samples() -> None:
 
 
 def test_without_samples_the_interval_comes_from_inspects_stderr(tmp_path: Path) -> None:
-    """A log without samples uses value ± z·stderr with Inspect's own stderr values."""
+    """A log without samples: a mean of continuous scores uses value ± z·stderr with Inspect's
+    own stderr; an accuracy whose stderr is the binomial one (and match's, a C/I scorer's, by
+    construction) is a share of n, with Wilson's interval of value·n successes."""
     doc = load(ARITH_JSON)
     del doc["samples"], doc["reductions"]
     m = read(write_json(tmp_path, doc))
-    expected = {
-        "arith/match/accuracy": (0.45, 0.11413288653790232),
-        "arith/includes/accuracy": (0.8, 0.0917662935482247),
-        "arith/numeric_closeness/mean": (0.9963750000000001, 0.0019573595936739304),
-        "arith/model_graded_fact/accuracy": (0.8, 0.0917662935482247),
+    got = m["arith/numeric_closeness/mean"]
+    value, stderr = 0.9963750000000001, 0.0019573595936739304
+    assert got.samples is None and got.n == 20
+    assert got.interval is not None and got.interval.method is Method.NORMAL
+    assert got.interval.method_basis is MethodBasis.REPORTED_STDERR
+    assert got.interval.low == pytest.approx(value - Z95 * stderr, abs=1e-12)
+    assert got.interval.high == pytest.approx(value + Z95 * stderr, abs=1e-12)
+    rates = {
+        "arith/match/accuracy": 9,
+        "arith/includes/accuracy": 16,
+        "arith/model_graded_fact/accuracy": 16,
     }
-    for metric_id, (value, stderr) in expected.items():
+    for metric_id, successes in rates.items():
         got = m[metric_id]
         assert got.samples is None and got.n == 20
-        assert got.interval is not None and got.interval.method is Method.NORMAL
-        assert got.interval.low == pytest.approx(value - Z95 * stderr, abs=1e-12)
-        assert got.interval.high == pytest.approx(value + Z95 * stderr, abs=1e-12)
+        assert got.interval is not None and got.interval.method is Method.WILSON
+        assert got.interval.method_basis is MethodBasis.INFERRED_PROPORTION
+        wilson = sp.binomtest(successes, 20).proportion_ci(0.95, method="wilson")
+        assert (got.interval.low, got.interval.high) == pytest.approx(
+            (wilson.low, wilson.high), abs=1e-12
+        )
 
 
 def test_letter_grades_become_numbers_as_inspect_converts_them() -> None:
@@ -413,3 +424,41 @@ def test_a_corrupt_zstd_member_raises_output_error(tmp_path: Path) -> None:
 def test_an_archive_without_a_header_is_refused(tmp_path: Path) -> None:
     """A zip with neither header.json nor a journal is not an Inspect log."""
     refuse(inspect_log, write_eval(tmp_path, {"other.json": {}}), "logs/other.eval")
+
+
+CLUSTERED = FIXTURES / "inspect" / "clustered" / "logs"
+# Inspect's own numbers (README.txt beside the logs): value and stderr(cluster="op").
+CLUSTERED_NUMBERS = {
+    "clustered_ops/exact/accuracy": (0.6666666666666666, 0.0962250448649376),
+    "clustered_ops/closeness/mean": (0.8786499999999999, 0.10621069774186974),
+}
+
+
+@pytest.mark.parametrize("log", sorted(CLUSTERED.glob("*/*.*")), ids=lambda p: p.parent.name)
+def test_a_clustered_stderr_takes_t_on_clusters_minus_one(log: Path) -> None:
+    """stderr(cluster="op") over 3 clusters (counted from each sample's metadata): value ±
+    t₍.975, 2₎·stderr with Inspect's own stderr, never the normal quantile, so closeness/mean
+    0.879 has the lower bound 0.422, not 0.671, and a bar of 0.6 is not cleared."""
+    m = read(log)
+    for metric_id, (value, stderr) in CLUSTERED_NUMBERS.items():
+        got = m[metric_id]
+        assert (got.value, got.n) == (value, 18)
+        interval = got.interval
+        assert interval is not None and interval.method is Method.CLUSTERED
+        assert (interval.clusters, interval.method_basis) == (3, MethodBasis.REPORTED_STDERR)
+        half = sp.t.ppf(0.975, 2) * stderr
+        assert (interval.low, interval.high) == pytest.approx((value - half, value + half))
+    closeness = m["clustered_ops/closeness/mean"].interval
+    assert closeness is not None and round(closeness.low, 3) == 0.422
+    value, stderr = CLUSTERED_NUMBERS["clustered_ops/closeness/mean"]
+    assert closeness.low < 0.6 < value - Z95 * stderr
+
+
+def test_a_clustered_stderr_without_samples_has_no_interval(tmp_path: Path) -> None:
+    """Without samples the clusters cannot be counted, so there is no honest quantile: no
+    interval (a bound gate is unsound), never the normal one."""
+    (log,) = CLUSTERED.glob("json/*.json")
+    doc = load(log)
+    del doc["samples"], doc["reductions"]
+    m = read(write_json(tmp_path, doc))
+    assert m["clustered_ops/closeness/mean"].interval is None

@@ -21,7 +21,7 @@ from evalglass.core.scorecard import assemble
 from evalglass.core.status import Status
 from evalglass.core.success import Rule, Source
 from evalglass.errors import ContractError
-from evalglass.evidence.model import AttemptOutcome, Evidence, Method
+from evalglass.evidence.model import AttemptOutcome, Evidence, Method, MethodBasis
 from evalglass.records.model import Approval, Op, SuccessMode, Tier
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
@@ -38,7 +38,8 @@ def test_published_vocabularies_are_the_cores() -> None:
     pairs = [
         (contract.VerdictName, Verdict), (contract.OutcomeName, Outcome),
         (contract.ResultName, Result), (contract.OpName, Op), (contract.ApprovalName, Approval),
-        (contract.MethodName, Method), (contract.StatusName, Status),
+        (contract.MethodName, Method), (contract.MethodBasisName, MethodBasis),
+        (contract.StatusName, Status),
         (contract.ModeName, SuccessMode), (contract.PolicySourceName, Source),
         (contract.RuleName, Rule), (contract.OutcomeOfAttempt, AttemptOutcome),
         (contract.TierName, Tier),

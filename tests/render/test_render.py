@@ -152,6 +152,7 @@ def test_json_is_the_contract_shape() -> None:
         "interval",
         "level",
         "method",
+        "method_basis",
         "clusters",
         "missing",
         "model",

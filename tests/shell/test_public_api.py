@@ -155,6 +155,7 @@ def test_vocabularies_are_pinned() -> None:
     assert [c.value for c in ValidityCode] == [
         "value_missing",
         "value_not_finite",
+        "value_out_of_range",
         "too_few_samples",
         "interval_unavailable",
         "too_many_missing",

@@ -172,3 +172,30 @@ def test_plan_on_the_command_line_reads_records_only(tmp_path: Path) -> None:
     assert terminal.stdout.startswith(f"qa/exact_match: plan for n {want.n}: ")
     assert {p: p.read_bytes() for p in (tmp_path / "host_records").iterdir()} == before
     assert cli("plan", "qa/nope", "--expect", "0.9", cwd=tmp_path).returncode == 4
+
+
+def _wilson_lower(k: np.ndarray, n: int, z: float) -> np.ndarray:
+    """Wilson's lower bound, written out again from the formula (docs/statistics.md)."""
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half
+
+
+def test_binary_plan_is_the_least_n_by_brute_force() -> None:
+    """`>= 0.9`, expecting 0.92 at power 0.8: the plan is the least n of all, found by trying
+    every n with scipy's binomial, not the first one past a bisection (1,617, not 1,692)."""
+    from scipy.stats import binom, norm
+
+    got = plan("m", records(Op.GE, 0.9), 0.92, 0.8)
+    z = float(norm.ppf(0.975))
+    least = None
+    for n in range(10, 2049):
+        k = np.arange(n + 1)
+        passing = k[_wilson_lower(k, n, z) >= 0.9]
+        if passing.size and binom.sf(passing.min() - 1, n, 0.92) >= 0.8:
+            least = n
+            break
+    assert least == 1617
+    assert got.n == least

@@ -20,8 +20,8 @@ from typing import IO, Any
 
 from evalglass import _inputs
 from evalglass.errors import OutputError
-from evalglass.evidence import progress, stats
-from evalglass.evidence.model import Interval
+from evalglass.evidence import progress, rates, stats
+from evalglass.evidence.model import Interval, MethodBasis
 from evalglass.reasons import Reason, ValidityCode
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -265,16 +265,41 @@ def finite(values: Sequence[float]) -> bool:
 
 
 def interval(
-    value: float | None, scores: Sequence[float] | None, stderr: float | None
+    value: float | None,
+    scores: Sequence[float] | None,
+    stderr: float | None,
+    *,
+    n: int | None = None,
+    rate: bool = False,
+    clusters: int | None = None,
 ) -> Interval | None:
-    """From per-sample scores when there are any, else from the framework's stderr, else None."""
+    """From per-sample scores when there are any; else Wilson's from the value and n when the
+    value is a share of n (`rate`: the framework's metric is one by construction; or the
+    stderr is the binomial one); else from the framework's stderr (`clusters` for a clustered
+    one, 0 when their number is unknown); else None. Rules: rates.py."""
     if scores:
         return stats.interval_for_scores(scores) if finite(scores) else None
-    if value is None or stderr is None:
+    if value is None or not math.isfinite(value):
         return None
-    if not (math.isfinite(value) and math.isfinite(stderr)) or stderr < 0:
+    share = rate or (stderr is not None and n is not None and rates.binomial(value, n, stderr))
+    if n and clusters is None and share:
+        return rates.share(value, n, stats.DEFAULT_LEVEL, MethodBasis.INFERRED_PROPORTION)
+    if stderr is None:
         return None
-    return stats.normal(value, stderr)
+    return rates.reported(value, stderr, clusters)
+
+
+def out_of_range(value: float | None, rate: bool) -> tuple[Reason, ...]:
+    """A rate's value outside [0, 1]: impossible, so unsound (`value_out_of_range`), never
+    clipped into a pass."""
+    if not rate or value is None or not math.isfinite(value) or 0 <= value <= 1:
+        return ()
+    return (
+        Reason(
+            ValidityCode.VALUE_OUT_OF_RANGE,
+            f"value {value:g} is outside [0, 1], and the metric is a rate",
+        ),
+    )
 
 
 def mean(values: Sequence[float]) -> float | None:

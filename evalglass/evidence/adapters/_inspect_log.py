@@ -17,7 +17,7 @@ from evalglass.evidence.adapters import _inspect_epochs as epochs
 from evalglass.evidence.adapters import _inspect_files as files
 from evalglass.evidence.adapters import _inspect_groups as groups
 from evalglass.evidence.fingerprint import fingerprint
-from evalglass.evidence.model import DatasetIdentity, Measurement, Run
+from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
 FORMAT = "inspect"
@@ -26,6 +26,8 @@ FORMAT = "inspect"
 _SPREAD = frozenset({"stderr", "bootstrap_stderr", "std"})
 # Metrics that are the mean of the per-sample scores, so the samples and the stderr describe them.
 _MEANS = frozenset({"accuracy", "mean"})
+# Built-in scorers whose every score is C or I: their accuracy is a rate by construction.
+_CORRECT_OR_NOT = frozenset({"match", "includes", "pattern", "choice", "exact", "answer"})
 # The one status of a run that finished: "started", "cancelled" and "error" did not.
 _COMPLETE = "success"
 
@@ -117,12 +119,16 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
             if kind in _MEANS and not (group is not None and group.over_groups):
                 # A clustered stderr accounts for correlated samples; ours would not.
                 scores = None if cluster_key or reduced is None else [v for _, v in reduced]
-                findings: tuple[Reason, ...] = ()
+                rate = kind == "accuracy" and scorer.rsplit("/", 1)[-1] in _CORRECT_OR_NOT
+                findings: tuple[Reason, ...] = c.out_of_range(value, rate)
                 if scores is not None:
-                    findings = _value_check(value, scores, per_epoch if unreduced else None)
+                    findings += _value_check(value, scores, per_epoch if unreduced else None)
                     findings += c.count_mismatch(n, len(scores), "scored samples")
+                clusters = None if cluster_key is None else _clusters(base.samples)
                 measured = attrs.evolve(
-                    measured, interval=c.interval(value, scores, stderr), findings=findings
+                    measured,
+                    interval=c.interval(value, scores, stderr, n=n, rate=rate, clusters=clusters),
+                    findings=findings,
                 )
             yield _flagged(measured, incomplete, 0)
 
@@ -380,6 +386,12 @@ def _model_names(value: object) -> list[str]:
         elif isinstance(value, list):
             pending.extend(reversed(value))
     return names
+
+
+def _clusters(samples: tuple[Sample, ...] | None) -> int:
+    """How many clusters a clustered stderr was computed over: the distinct values of the
+    cluster key among the scored samples; 0 when the log has no samples to count them in."""
+    return len({s.cluster for s in samples or ()})
 
 
 def _stderr(metrics: dict[str, Any], shown: str) -> float | None:

@@ -61,11 +61,10 @@ def _measurement(
     value = c.number(entry.get("value"), shown, f"{where}.value")
     n = _count(entry, "n", where, shown)
     stderr = c.number(entry.get("stderr"), shown, f"{where}.stderr")
-    interval = None
-    if value is not None and stderr is not None and math.isfinite(value) and math.isfinite(stderr):
-        if stderr < 0:
-            raise OutputError(shown, f"{where}.stderr: must not be negative, got {stderr}")
-        interval = stats.normal(value, stderr)
+    if stderr is not None and stderr < 0:
+        raise OutputError(shown, f"{where}.stderr: must not be negative, got {stderr}")
+    # A stderr that is the binomial one of a share of n makes it a proportion (Wilson's).
+    interval = c.interval(value, None, stderr, n=n)
     return Measurement(id=metric_id, run=run, value=value, n=n, interval=interval, missing=missing)
 
 

@@ -18,7 +18,8 @@ from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 
-# Built-in metrics lm-eval averages over documents when a task's metric_list does not say.
+# Built-in metrics lm-eval averages over documents when a task's metric_list does not say; each
+# document scores 0 or 1, so averaged they are rates by construction (a share of the documents).
 _MEAN_BY_DEFAULT = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match"})
 # lm-eval writes this where it could not compute a number (typically a stderr).
 _NOT_AVAILABLE = "N/A"
@@ -75,12 +76,13 @@ def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measu
         task_run = attrs.evolve(run, task=task, dataset=_dataset(doc, task, samples.doc_hashes))
         per_doc = samples.scores
         for key, metric, flt in metrics:
-            scores = (
-                per_doc.get((metric, flt)) if _aggregation(doc, task, metric) == "mean" else None
-            )
+            mean = _aggregation(doc, task, metric) == "mean"
+            scores = per_doc.get((metric, flt)) if mean else None
+            rate = mean and metric in _MEAN_BY_DEFAULT
             yield _task_measurement(
-                task, row, key, metric, flt, task_run, scores, shown, _documents(doc, task, row)
-            )
+                task, row, key, metric, flt, task_run, scores, shown, _documents(doc, task, row),
+                rate,
+            )  # fmt: skip
     if bypassed and not found:
         raise OutputError(
             shown,
@@ -99,6 +101,7 @@ def _task_measurement(
     per_doc: samples_file.PerDoc | None,
     shown: str,
     documents: int | None,
+    rate: bool,
 ) -> Measurement:
     value = _value(row[key], shown, f"results.{task}.{key}")
     spread = f"{metric}_stderr,{flt}" if "," in key else f"{metric}_stderr"
@@ -111,7 +114,8 @@ def _task_measurement(
             run=run,
             value=value,
             n=documents,
-            interval=c.interval(value, None, stderr),
+            interval=c.interval(value, None, stderr, n=documents, rate=rate),
+            findings=c.out_of_range(value, rate),
         )
     scores = list(numeric.values())
     return Measurement(
@@ -134,12 +138,16 @@ def _group_measurement(
     # A group's value is lm-eval's weighted aggregate of its subtasks; it lists no samples.
     value = _value(row[key], shown, f"groups.{group}.{key}")
     stderr = _value(row.get(f"{metric}_stderr,{flt}"), shown, f"groups.{group}.{metric}_stderr")
+    n = c.count(c.section(row, "sample_count").get(key))
+    # A group's rate, weighted by its subtasks' sizes, is a share of all their documents.
+    rate = metric in _MEAN_BY_DEFAULT
     return Measurement(
         id=_metric_id(group, metric, flt),
         run=run,
         value=value,
-        n=c.count(c.section(row, "sample_count").get(key)),
-        interval=c.interval(value, None, stderr),
+        n=n,
+        interval=c.interval(value, None, stderr, n=n, rate=rate),
+        findings=c.out_of_range(value, rate),
     )
 
 

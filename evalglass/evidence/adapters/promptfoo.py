@@ -193,8 +193,11 @@ def _pass_rate(
     )
     if not rows:
         # A summary alone: its counts are of rows, which are tests only when none repeated.
+        # A pass rate is a share of the tests: Wilson's from the counts.
+        n = passed + failed if once else None
         return Measurement(
-            id=metric_id, run=run, value=reported, n=passed + failed if once else None,
+            id=metric_id, run=run, value=reported, n=n,
+            interval=c.interval(reported, None, None, n=n, rate=True),
             missing=(errors or 0) if once else 0, findings=findings,
         )  # fmt: skip
     means = scored.means

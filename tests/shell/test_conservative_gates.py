@@ -1,0 +1,146 @@
+"""End to end: a gate compares the conservative end of an honest interval. No reported stderr,
+rounding error, impossible value or earlier attempt lets a gate pass that its own method, on
+the same evidence, would fail: the real CLI on generic and lm-eval files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli_runner import cli
+
+
+def host(
+    folder: Path,
+    op: str,
+    value: float | None,
+    *,
+    metric: str = "",
+    threshold: str = "",
+    baseline: str = "",
+    success: str = "",
+) -> Path:
+    """A records folder where metric `m` gates on `op value` (extra YAML lines for the metric,
+    the threshold, its baseline and the success policy), approved on dataset `d`."""
+    records = folder / "host_records"
+    records.mkdir()
+    bar = "" if value is None else f"    value: {value}\n"
+    (records / "metrics.yaml").write_text(
+        f"metrics:\n  m:\n    status: gating\n    dataset: d\n{metric}"
+    )
+    (records / "thresholds.yaml").write_text(
+        f"thresholds:\n  m:\n    op: '{op}'\n{bar}{threshold}    approval: approved\n"
+        "    approved_by: '@a'\n    approved_on: 2026-01-01\n"
+        "    approved_for:\n      dataset_version: '1'\n"
+    )
+    (records / "datasets.yaml").write_text(
+        "datasets:\n  d:\n    status: validated\n    version: '1'\n"
+    )
+    (records / "policies.yaml").write_text("policies:\n  d:\n    policy: permitted\n")
+    if baseline:
+        (records / "baselines.yaml").write_text(
+            f"baselines:\n  m:\n{baseline}    dataset_version: '1'\n"
+        )
+    if success:
+        (records / "success.yaml").write_text(f"success:\n{success}")
+    return folder
+
+
+def generic(folder: Path, entry: object, name: str = "run.json") -> str:
+    """A generic JSON output with metric `m` as `entry`."""
+    (folder / name).write_text(json.dumps({"model": "acme/x", "metrics": {"m": entry}}))
+    return name
+
+
+def score(folder: Path, *outputs: str) -> dict:
+    """The scorecard JSON's entry for `m`, with the run's exit code."""
+    done = cli("score", *outputs, "--format", "json", cwd=folder)
+    doc = json.loads(done.stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "m")
+    return {"exit": done.returncode, **entry}
+
+
+def test_no_successes_never_clears_a_bar_of_zero(tmp_path: Path) -> None:
+    """Ten scores of 0 gated `> 0` fail: Wilson's lower bound is exactly 0, not 2.8e-17."""
+    work = host(tmp_path, ">", 0)
+    got = score(work, generic(work, {"scores": [0] * 10}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    assert got["interval"][0] == 0
+
+
+def test_no_failures_never_clears_a_bar_of_one(tmp_path: Path) -> None:
+    """Fifteen scores of 1 gated `< 1` fail: Wilson's upper bound is exactly 1."""
+    work = host(tmp_path, "<", 1)
+    got = score(work, generic(work, {"scores": [1] * 15}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    assert got["interval"][1] == 1
+
+
+def test_a_proportion_against_a_baseline_with_a_stderr_is_still_newcombe(tmp_path: Path) -> None:
+    """100 scores of 0 against a baseline of 0.01 of 2,000 that records its stderr, `<=` with a
+    max_drop of 0.02: Newcombe's upper bound 0.0272 fails it (a normal interval passed, its
+    current side 0 wide)."""
+    work = host(
+        tmp_path, "<=", None, threshold="    max_drop: 0.02\n",
+        baseline="    value: 0.01\n    n: 2000\n    stderr: 0.002225\n",
+    )  # fmt: skip
+    got = score(work, generic(work, {"scores": [0] * 100}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    change = got["gate"]["change"]
+    assert change["method"] == "newcombe"
+    assert round(change["interval"][1], 4) == 0.0272
+
+
+def test_a_reported_stderr_of_zero_never_makes_a_zero_width_pass(tmp_path: Path) -> None:
+    """value 1.0, n 10, stderr 0 gated `>= 0.99`: the stderr is the binomial one of 10 of 10,
+    so the interval is Wilson's (lower 0.7225) and the gate fails, not [1, 1] passing."""
+    work = host(tmp_path, ">=", 0.99)
+    got = score(work, generic(work, {"value": 1.0, "n": 10, "stderr": 0}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    assert (got["method"], got["method_basis"]) == ("wilson", "inferred_proportion")
+    assert round(got["interval"][0], 4) == 0.7225 and got["interval"][1] == 1
+
+
+def test_a_stderr_of_zero_for_a_mean_of_unknown_range_gives_no_interval(tmp_path: Path) -> None:
+    """A mean of 3.7 with a stderr of 0: not a share, and nothing says how far the mean may
+    be, so a bound gate is unsound (`interval_unavailable`), never a zero-width pass."""
+    work = host(tmp_path, ">=", 3)
+    got = score(work, generic(work, {"value": 3.7, "n": 50, "stderr": 0}))
+    assert got["exit"] == 3 and got["gate"]["result"] == "unsound"
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["interval_unavailable"]
+
+
+def test_a_binomial_stderr_makes_a_generic_value_a_proportion(tmp_path: Path) -> None:
+    """value 0.95 of n 40 with its binomial stderr √(p(1−p)/(n−1)), gated `>= 0.85`: Wilson's
+    lower bound 0.835 fails it, where value ± z·stderr (0.882) passed."""
+    work = host(tmp_path, ">=", 0.85)
+    stderr = (0.95 * 0.05 / 39) ** 0.5
+    got = score(work, generic(work, {"value": 0.95, "n": 40, "stderr": stderr}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    assert (got["method"], got["method_basis"]) == ("wilson", "inferred_proportion")
+    assert round(got["interval"][0], 4) == 0.835
+
+
+def test_a_mean_with_its_own_stderr_keeps_the_normal_interval(tmp_path: Path) -> None:
+    """A value whose stderr is not the binomial one keeps value ± z·stderr, and says why."""
+    work = host(tmp_path, ">=", 0.85)
+    got = score(work, generic(work, {"value": 0.95, "n": 30, "stderr": 0.01}))
+    assert (got["method"], got["method_basis"]) == ("normal", "reported_stderr")
+    assert got["gate"]["result"] == "pass"
+
+
+def test_a_declared_proportion_says_its_scale_chose_wilson(tmp_path: Path) -> None:
+    """`scale: proportion` turns a normal interval from a stderr into Wilson's: `declared_scale`."""
+    work = host(tmp_path, ">=", 0.85, metric="    scale: proportion\n")
+    got = score(work, generic(work, {"value": 0.95, "n": 30, "stderr": 0.01}))
+    assert (got["method"], got["method_basis"]) == ("wilson", "declared_scale")
+
+
+def test_a_value_outside_its_declared_scale_is_unsound_not_clipped(tmp_path: Path) -> None:
+    """`scale: proportion` with value 1.2 (n 30, stderr 0.01) gated `>= 0.9`: unsound
+    (`value_out_of_range`), exit 3, never clipped to [1, 1] and passed."""
+    work = host(tmp_path, ">=", 0.9, metric="    scale: proportion\n")
+    got = score(work, generic(work, {"value": 1.2, "n": 30, "stderr": 0.01}))
+    assert got["exit"] == 3 and got["gate"]["result"] == "unsound"
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["value_out_of_range"]
+    assert got["interval"][1] > 1
