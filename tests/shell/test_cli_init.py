@@ -181,6 +181,6 @@ def test_init_leaves_out_what_validate_would_refuse_and_says_so(tmp_path: Path) 
         ),
     ]
     validated = cli("validate", cwd=tmp_path)
-    assert (validated.returncode, validated.stdout) == (0, "ok: 5 records in host_records\n")
+    assert (validated.returncode, validated.stdout) == (0, "ok: 6 records in host_records\n")
     thresholds = (tmp_path / "host_records" / "thresholds.yaml").read_text()
     assert "'a/ok':" in thresholds and "nan" not in thresholds and "inf" not in thresholds
