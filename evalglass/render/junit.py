@@ -101,11 +101,10 @@ def _text(value: str) -> str:
 
 
 def case_name(metric: MetricView) -> str:
-    """A testcase's name: the metric id, and for a compared gate its evidence after it
-    (`qa/x — lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)`), so a page that shows
-    a passed case by its name alone (GitLab, most report pages) still shows the value and the
-    bound it cleared."""
-    return f"{metric.id} — {metric.evidence}" if metric.evidence else metric.id
+    """A testcase's name: the metric id alone. Jenkins and GitLab follow a test's history by its
+    name, so nothing that changes from run to run (a value, a bound, a check's timing or what it
+    printed) is in it: those are in the message and `system-out`."""
+    return metric.id
 
 
 def _testcase(metric: MetricView) -> tuple[str | None, str]:
