@@ -34,13 +34,6 @@ from evalglass.records.model import (
     Tier,
 )
 
-_RESULT_STATUS = {
-    Result.PASS: Status.PASS,
-    Result.WARN: Status.WARN,
-    Result.FAIL: Status.FAIL,
-    Result.UNSOUND: Status.UNSOUND,
-}
-
 
 @attrs.frozen(kw_only=True)
 class MetricCard:
@@ -61,12 +54,8 @@ class MetricCard:
     # Cached: every renderer asks it of every metric, several times.
     @functools.cached_property
     def status(self) -> Status:
-        """fail, unsound, blocked, warn, pass, or informational."""
-        if self.authority.outcome is Outcome.BLOCKED:
-            return Status.BLOCKED
-        if self.gate.result is Result.NOT_ENFORCED:
-            return Status.INFORMATIONAL
-        return _RESULT_STATUS[self.gate.result]
+        """fail, unsound, blocked, warn, pass, not_run or informational."""
+        return Status.of(self.authority.outcome, self.gate.result)
 
     @property
     def decided(self) -> bool:

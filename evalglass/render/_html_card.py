@@ -56,12 +56,13 @@ def card(metric: MetricView) -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
     word = metric.status
+    shown = metric.word.upper()
     label = f" ({escape(metric.method)})" if metric.method else ""
     missing = f" ({metric.missing} missing)" if metric.missing else ""
     parts = [
         (
             f'<article class="metric s-{word}">\n'
-            f'  <header><span class="badge">{word.upper()}</span>'
+            f'  <header><span class="badge">{shown}</span>'
             f"<h3><code>{escape(metric.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
@@ -164,7 +165,7 @@ def summary(view: ScorecardView) -> Markup:
     for metric in (*view.gates, *view.others):
         word = metric.status
         rows.append(
-            f'      <tr class="s-{word}"><td><span class="badge">{word.upper()}</span></td>'
+            f'      <tr class="s-{word}"><td><span class="badge">{metric.word.upper()}</span></td>'
             f"<td><code>{escape(metric.id)}</code></td>"
             f"<td>{metric.value}</td><td>{metric.bound}</td>"
             f"<td>{escape(metric.threshold)}</td><td>{escape(metric.change or '—')}</td></tr>\n"

@@ -62,7 +62,7 @@ def render(scorecard: Scorecard) -> str:
             left_out[name] += 1
             continue
         room[name] -= 1
-        title = f"{metric.status.upper()} {metric.id}"
+        title = f"{metric.word.upper()} {metric.id}"
         compared = f"; compared: {metric.change}" if metric.change else ""
         lines.append(command(name, title, metric.explanation + compared))
     if any(left_out.values()):

@@ -132,7 +132,7 @@ def _testcase(metric: MetricView) -> tuple[str | None, str]:
 
 def _details(metric: MetricView, message: str) -> str:
     lines = [
-        f"status: {metric.status}",
+        f"status: {metric.word}",
         f"value: {metric.value}",
         f"interval: {metric.interval}",
         f"n: {metric.n}",

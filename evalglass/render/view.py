@@ -82,8 +82,10 @@ class MetricView:
     """One metric as every format shows it."""
 
     id: str
-    # fail, unsound, blocked, warn, pass or informational
+    # fail, unsound, blocked, warn, pass, not_run or informational
     status: str
+    # The status as every format prints it: `not run` for not_run, else the status itself.
+    word: str
     # Whether it affects the verdict (every status but informational).
     decided: bool
     # The authority outcome: informational, blocked or can_gate.
@@ -254,6 +256,7 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     return MetricView(
         id=card.id,
         status=card.status.value,
+        word=card.status.word,
         decided=card.decided,
         outcome=card.authority.outcome.value,
         result=card.gate.result.value,

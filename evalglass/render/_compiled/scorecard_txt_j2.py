@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '4470c87d316cc03e992a248bcb9d7a87da2f71675003c5ba05b7d2d5f32a6751'
+KEY = '3023f18a79ce7625c8adfce3132a42abf28b9646d64482fe30013288df7f049b'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -174,7 +174,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '  '
-        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), 'INFO    ', 'informational', _loop_vars=_loop_vars)))
+        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), t_3(('NOT RUN' if (environment.getattr(l_1_m, 'status') == 'not_run') else 'INFO'), 8), environment.getattr(l_1_m, 'status'), _loop_vars=_loop_vars)))
         yield ' '
         yield str(environment.finalize(environment.getattr(l_1_m, 'id')))
         yield '\n'
