@@ -200,7 +200,8 @@ class CachedPass:
 
 @attrs.frozen(kw_only=True)
 class Attempt:
-    """One attempt at a host check: what was run, how it ended, and the end of its stderr."""
+    """One attempt at a host check: what was run, how it ended, and the end of its stderr and
+    stdout."""
 
     outcome: OutcomeOfAttempt
     command: str
@@ -210,6 +211,8 @@ class Attempt:
     timed_out: bool
     cached: CachedPass | None
     stderr: str
+    # The last 4 KB it wrote to stdout; absent in files written before it was kept.
+    stdout: str = ""
 
 
 @attrs.frozen(kw_only=True)

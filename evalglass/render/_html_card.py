@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from evalglass.render import safe_text
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
-from evalglass.render.view import MetricView, ReasonView, ScorecardView
+from evalglass.render.view import MetricView, ReasonView, ScorecardView, printed
 
 
 def escape(text: object) -> str:
@@ -81,6 +81,12 @@ def card(metric: MetricView) -> str:
     else:
         heading = "Why it cannot be decided" if metric.decided else "Why it does not gate"
         parts.append(_reasons(heading, metric.reasons))
+    for number, stream, lines in printed(metric):
+        parts.append(
+            f'    <div class="why"><span class="label">Attempt {number}, the last lines of '
+            f'{stream}:</span>\n      <pre class="printed">{chr(10).join(map(escape, lines))}</pre>\n'
+            "    </div>\n"
+        )
     if metric.notes:
         parts.append(_reasons("Would block once promoted", metric.notes))
     change = metric.change

@@ -187,6 +187,7 @@ def _check_attempt(a: Attempt) -> c.Attempt:
         if cached is None
         else c.CachedPass(commit=cached.commit, recorded=cached.recorded),
         stderr=a.stderr,
+        stdout=a.stdout,
     )
 
 

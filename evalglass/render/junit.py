@@ -12,7 +12,7 @@ import re
 from evalglass.core.scorecard import Scorecard
 from evalglass.core.status import Status
 from evalglass.render.safe_text import escape
-from evalglass.render.view import MetricView, scorecard_view
+from evalglass.render.view import MetricView, printed, scorecard_view
 
 SUITE = "evalglass"
 
@@ -141,4 +141,7 @@ def _details(metric: MetricView, message: str) -> str:
     ]
     if metric.change:
         lines.append(f"compared: {metric.change}")
+    for number, stream, tail in printed(metric):
+        lines.append(f"attempt {number}, the last lines of {stream}:")
+        lines += [f"  | {line}" for line in tail]
     return "\n".join(escape(line) for line in lines)

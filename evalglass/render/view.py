@@ -61,6 +61,12 @@ class AttemptView:
     cached_on: str
     # The last line it wrote to stderr.
     stderr_line: str
+    # The last line it wrote to stdout.
+    stdout_line: str = ""
+    # The last few lines it wrote to each stream (blank ones left out), shown under a check
+    # that did not pass.
+    stdout_tail: tuple[str, ...] = ()
+    stderr_tail: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -210,6 +216,18 @@ class ScorecardView:
     comparison: str = ""
 
 
+def printed(metric: MetricView) -> list[tuple[int, str, tuple[str, ...]]]:
+    """What a check's attempts that did not pass printed: (attempt number, `stdout` or
+    `stderr`, its last lines) for each stream that printed anything."""
+    return [
+        (number, stream, lines)
+        for number, a in enumerate(metric.attempts, start=1)
+        if a.outcome != "passed"
+        for stream, lines in (("stdout", a.stdout_tail), ("stderr", a.stderr_tail))
+        if lines
+    ]
+
+
 def _reasons(reasons: tuple[Reason, ...]) -> tuple[ReasonView, ...]:
     return tuple(ReasonView(r.code.value, r.message) for r in reasons)
 
@@ -221,6 +239,7 @@ def _attempt(a: Attempt) -> AttemptView:
         duration=a.duration, timed_out=a.timed_out,
         cached_commit="" if cached is None else cached.commit,
         cached_on="" if cached is None else cached.recorded, stderr_line=a.last_stderr_line,
+        stdout_line=a.last_stdout_line, stdout_tail=a.stdout_tail, stderr_tail=a.stderr_tail,
     )  # fmt: skip
 
 

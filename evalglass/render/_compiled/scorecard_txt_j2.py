@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '3023f18a79ce7625c8adfce3132a42abf28b9646d64482fe30013288df7f049b'
+KEY = 'd154d4f1b6b85d5e49302c7f62f5fe3dfb764140d074a35e5a00ca642f72dde3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -115,8 +115,9 @@ def root(context, missing=missing):
     yield '\nGates that decided ('
     yield str(environment.finalize(t_2(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'))))
     yield ')\n'
+    l_1_loop = missing
     t_8 = 1
-    for l_1_m in environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'):
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'), undefined):
         _loop_vars = {}
         pass
         yield '  '
@@ -134,6 +135,36 @@ def root(context, missing=missing):
         yield '      '
         yield str(environment.finalize(environment.getattr(l_1_m, 'why')))
         yield '\n'
+        l_2_loop = missing
+        for l_2_a, l_2_loop in LoopContext(environment.getattr(l_1_m, 'attempts'), undefined):
+            l_2_attempt = missing
+            _loop_vars = {}
+            pass
+            l_2_attempt = environment.getattr(l_2_loop, 'index')
+            _loop_vars['attempt'] = l_2_attempt
+            if (environment.getattr(l_2_a, 'outcome') != 'passed'):
+                pass
+                def t_9(fiter):
+                    for (l_3_stream, l_3_lines) in fiter:
+                        if l_3_lines:
+                            yield (l_3_stream, l_3_lines)
+                for (l_3_stream, l_3_lines) in t_9((('stdout', environment.getattr(l_2_a, 'stdout_tail')), ('stderr', environment.getattr(l_2_a, 'stderr_tail')))):
+                    _loop_vars = {}
+                    pass
+                    yield '      attempt '
+                    yield str(environment.finalize((undefined(name='attempt') if l_2_attempt is missing else l_2_attempt)))
+                    yield ', the last lines of '
+                    yield str(environment.finalize(l_3_stream))
+                    yield ':\n'
+                    for l_4_line in l_3_lines:
+                        _loop_vars = {}
+                        pass
+                        yield '        | '
+                        yield str(environment.finalize(l_4_line))
+                        yield '\n'
+                    l_4_line = missing
+                l_3_stream = l_3_lines = missing
+        l_2_loop = l_2_a = l_2_attempt = missing
         if environment.getattr(l_1_m, 'unverified'):
             pass
             yield '      '
@@ -163,7 +194,7 @@ def root(context, missing=missing):
             yield '\n'
         l_2_run = missing
         t_8 = 0
-    l_1_m = missing
+    l_1_loop = l_1_m = missing
     if t_8:
         pass
         yield '  none: no metric could gate\n'
@@ -206,4 +237,4 @@ def root(context, missing=missing):
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=50&4=76&5=78&6=80&7=82&8=84&10=86&11=89&14=97&15=100&17=104&18=108&21=112&22=115&23=119&24=123&25=125&26=128&28=131&29=133&30=136&32=138&33=141&35=143&36=146&38=148&39=152&45=167&46=169&47=173&48=177&49=179&50=182&52=185&53=187&54=190&56=192&57=195&59=197&60=200'
+debug_info = '3=50&4=76&5=78&6=80&7=82&8=84&10=86&11=89&14=97&15=100&17=104&18=108&21=112&22=116&23=120&24=124&25=126&26=129&28=132&30=135&31=139&32=141&33=143&34=151&35=155&36=159&41=164&42=167&44=169&45=172&47=174&48=177&50=179&51=183&57=198&58=200&59=204&60=208&61=210&62=213&64=216&65=218&66=221&68=223&69=226&71=228&72=231'
