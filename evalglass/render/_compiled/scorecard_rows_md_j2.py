@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard_rows.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'cbbc9d2acc5d6617b2dbd5ec6af35d0c52e41e5ecdd58d6c918b04f5e8838426'
+KEY = '2808dc93d63a5bb8ff379a5e36ff381532f5eae4d11b68afd153f6907cdf6e91'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard_rows.md.j2'
 
@@ -11,7 +11,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_gate_row = l_0_other_row = missing
+    l_0_gate_row = l_0_gate_detail = l_0_other_row = missing
     try:
         t_1 = environment.filters['code']
     except KeyError:
@@ -44,7 +44,7 @@ def root(context, missing=missing):
         pass
         t_5.extend((
             '| **',
-            str(environment.finalize(t_4(environment.getattr(l_1_m, 'status')))),
+            str(environment.finalize(t_4(environment.getattr(l_1_m, 'word')))),
             '** | ',
             str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
             ' | ',
@@ -55,24 +55,8 @@ def root(context, missing=missing):
             str(environment.finalize(environment.getattr(l_1_m, 'n'))),
             ' | ',
             str(environment.finalize(t_2(environment.getattr(l_1_m, 'threshold')))),
-            ' | ',
-            str(environment.finalize(t_2(environment.getattr(l_1_m, 'why')))),
-        ))
-        if environment.getattr(l_1_m, 'unverified'):
-            pass
-            t_5.extend((
-                '; ',
-                str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
-            ))
-        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
-            pass
-            t_5.extend((
-                '<br>',
-                str(environment.finalize(t_2(environment.getattr(l_1_m, 'needed')))),
-            ))
-        t_5.append(
             ' |',
-        )
+        ))
         return concat(t_5)
     context.exported_vars.add('gate_row')
     context.vars['gate_row'] = l_0_gate_row = Macro(environment, macro, 'gate_row', ('m',), False, False, False, context.eval_ctx.autoescape)
@@ -82,6 +66,73 @@ def root(context, missing=missing):
             l_1_m = undefined("parameter 'm' was not provided", name='m')
         pass
         t_6.extend((
+            '- **',
+            str(environment.finalize(t_4(environment.getattr(l_1_m, 'word')))),
+            '** ',
+            str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
+            ': ',
+            str(environment.finalize(t_2(environment.getattr(l_1_m, 'why')))),
+            '\n',
+        ))
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            t_6.extend((
+                '  - ',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
+                '\n',
+            ))
+        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
+            pass
+            t_6.extend((
+                '  - ',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'needed')))),
+                '\n',
+            ))
+        l_2_loop = missing
+        for l_2_a, l_2_loop in LoopContext(environment.getattr(l_1_m, 'attempts'), undefined):
+            l_2_attempt = missing
+            _loop_vars = {}
+            pass
+            l_2_attempt = environment.getattr(l_2_loop, 'index')
+            _loop_vars['attempt'] = l_2_attempt
+            if (environment.getattr(l_2_a, 'outcome') != 'passed'):
+                pass
+                def t_7(fiter):
+                    for (l_3_stream, l_3_lines) in fiter:
+                        if l_3_lines:
+                            yield (l_3_stream, l_3_lines)
+                for (l_3_stream, l_3_lines) in t_7((('stdout', environment.getattr(l_2_a, 'stdout_tail')), ('stderr', environment.getattr(l_2_a, 'stderr_tail')))):
+                    _loop_vars = {}
+                    pass
+                    t_6.extend((
+                        '  - attempt ',
+                        str(environment.finalize((undefined(name='attempt') if l_2_attempt is missing else l_2_attempt))),
+                        ', the last lines of ',
+                        str(environment.finalize(l_3_stream)),
+                        ':',
+                    ))
+                    for l_4_line in l_3_lines:
+                        _loop_vars = {}
+                        pass
+                        t_6.extend((
+                            '<br>',
+                            str(environment.finalize(t_1(l_4_line))),
+                        ))
+                    l_4_line = missing
+                    t_6.append(
+                        '\n',
+                    )
+                l_3_stream = l_3_lines = missing
+        l_2_loop = l_2_a = l_2_attempt = missing
+        return concat(t_6)
+    context.exported_vars.add('gate_detail')
+    context.vars['gate_detail'] = l_0_gate_detail = Macro(environment, macro, 'gate_detail', ('m',), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_m):
+        t_8 = []
+        if l_1_m is missing:
+            l_1_m = undefined("parameter 'm' was not provided", name='m')
+        pass
+        t_8.extend((
             '| ',
             str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
             ' | ',
@@ -93,18 +144,18 @@ def root(context, missing=missing):
         ))
         if environment.getattr(l_1_m, 'unverified'):
             pass
-            t_6.extend((
+            t_8.extend((
                 '; ',
                 str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
             ))
-        t_6.extend((
+        t_8.extend((
             ' | ',
             str(environment.finalize(t_2((t_3(environment.getattr(l_1_m, 'notes')) or '—')))),
             ' |',
         ))
-        return concat(t_6)
+        return concat(t_8)
     context.exported_vars.add('other_row')
     context.vars['other_row'] = l_0_other_row = Macro(environment, macro, 'other_row', ('m',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=36&4=75'
+debug_info = '3=36&6=59&7=66&8=73&9=77&11=80&12=84&14=88&15=92&16=94&17=96&18=105&24=126'
