@@ -173,8 +173,9 @@ def summary(view: ScorecardView) -> Markup:
         rows.append(
             f'      <tr class="s-{word}"><td><span class="badge">{metric.word.upper()}</span></td>'
             f"<td><code>{escape(metric.id)}</code></td>"
-            f"<td>{metric.value}</td><td>{metric.bound}</td>"
-            f"<td>{escape(metric.threshold)}</td><td>{escape(metric.change or '—')}</td></tr>\n"
+            f'<td data-label="Value">{metric.value}</td><td data-label="Bound">{metric.bound}</td>'
+            f'<td data-label="Threshold">{escape(metric.threshold)}</td>'
+            f'<td data-label="Change">{escape(metric.change or "—")}</td></tr>\n'
         )
     return Markup("".join(rows))
 
