@@ -191,6 +191,16 @@ class Sample:
 
 
 @attrs.frozen(kw_only=True)
+class CostlySample:
+    """A sample that cost a failed, unsound or blocked gate most, and the output file it is in."""
+
+    id: str
+    epoch: int | None
+    score: float
+    source: str
+
+
+@attrs.frozen(kw_only=True)
 class CachedPass:
     """Where a pass read from the cache was recorded: the commit, and when (ISO 8601, UTC)."""
 
@@ -256,6 +266,9 @@ class Metric:
     samples: tuple[Sample, ...] | None = None
     # A host check's attempts (a retry second); absent for every other metric.
     attempts: tuple[Attempt, ...] | None = None
+    # For a gate that failed, is unsound or blocked, the samples that cost it most (at most ten);
+    # absent otherwise, and when the reader kept no per-sample scores.
+    costly_samples: tuple[CostlySample, ...] | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -509,7 +522,10 @@ def _converter() -> cattrs.Converter:
     # written, null or not.
     omitted = override(omit_if_default=True)
     conv.register_unstructure_hook(
-        Metric, make_dict_unstructure_fn(Metric, conv, samples=omitted, attempts=omitted)
+        Metric,
+        make_dict_unstructure_fn(
+            Metric, conv, samples=omitted, attempts=omitted, costly_samples=omitted
+        ),
     )
     conv.register_unstructure_hook(Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted))
     conv.register_unstructure_hook(

@@ -81,6 +81,20 @@ def card(metric: MetricView) -> str:
     else:
         heading = "Why it cannot be decided" if metric.decided else "Why it does not gate"
         parts.append(_reasons(heading, metric.reasons))
+    if metric.costly:
+        where = escape(metric.costly[0].source)
+        items = [
+            f"<code>{escape(s.id)}</code>"
+            + ("" if s.epoch is None else f", epoch {s.epoch}")
+            + f" ({escape(s.score)})"
+            for s in metric.costly
+        ]
+        parts.append(_listed(f"Samples that cost it most, in <code>{where}</code>", items))
+        if metric.open_with:
+            parts.append(
+                f'    <p class="why"><span class="label">Open them with:</span> '
+                f"<code>{escape(metric.open_with)}</code></p>\n"
+            )
     for number, stream, lines in printed(metric):
         parts.append(
             f'    <div class="why"><span class="label">Attempt {number}, the last lines of '

@@ -141,6 +141,11 @@ def _details(metric: MetricView, message: str) -> str:
     ]
     if metric.change:
         lines.append(f"compared: {metric.change}")
+    if metric.costly:
+        said = ", ".join(s.text for s in metric.costly)
+        lines.append(f"samples that cost it most, in {metric.costly[0].source}: {said}")
+        if metric.open_with:
+            lines.append(f"open them with: {metric.open_with}")
     for number, stream, tail in printed(metric):
         lines.append(f"attempt {number}, the last lines of {stream}:")
         lines += [f"  | {line}" for line in tail]

@@ -20,6 +20,7 @@ from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
 from evalglass.records.model import Approval, Op
 from evalglass.render import _view
+from evalglass.render.costly_view import CostlyView, costly_view, open_with
 from evalglass.render.evidence_line import evidence_line
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
@@ -138,6 +139,12 @@ class MetricView:
     # Against the earlier scorecard `--compare` named: "earlier 0.9, change +0.03 [...] (...)";
     # "" when nothing was compared.
     change: str = ""
+    # For a gate that failed, is unsound or blocked: the samples that cost it most, worst first
+    # (at most ten; none when the reader kept no per-sample scores).
+    costly: tuple[CostlyView, ...] = ()
+    # The command that opens them in the framework's own viewer (`inspect view --log-dir logs`,
+    # `promptfoo view`); "" when there is none to name.
+    open_with: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -306,6 +313,8 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         found=(attempts_text(attempts) if attempts else "not run") if check else "",
         unverified=_view.dataset_unverified(card),
         change=change,
+        costly=tuple(costly_view(s) for s in card.costly),
+        open_with=open_with(card),
     )
 
 
