@@ -141,3 +141,32 @@ def test_a_reader_that_keeps_no_samples_shows_none(tmp_path: Path) -> None:
     assert metric.status.value in ("fail", "blocked")
     assert metric.costly == ()
     assert "costly_samples" not in render(card, Format.JSON)
+
+
+def test_a_promptfoo_gate_lists_its_failed_test_cases_and_says_to_open_promptfoo_view() -> None:
+    """echo/terse/pass_rate of a real promptfoo export at >= 0.99: its failed test cases (by
+    testIdx, as the export's rows say), and `promptfoo view` to open them."""
+    export = "tests/fixtures/promptfoo/results/results.json"
+    doc = json.loads((ROOT / export).read_text(encoding="utf-8"))
+    prompts = doc["results"]["prompts"]
+    column = next(
+        i for i, p in enumerate(prompts) if p["provider"] == "echo" and p["label"] == "terse"
+    )
+    rows = sorted(
+        (r for r in doc["results"]["results"] if r["promptIdx"] == column),
+        key=lambda r: r["testIdx"],
+    )
+    want = [str(r["testIdx"]) for r in rows if not r["success"]]
+    evidence = read_outputs([export])
+    metric_id = "echo/terse/pass_rate"
+    records = HostRecords(
+        metrics={metric_id: MetricRecord(status=MetricStatus.GATING, dataset=render_cases.GOOD)},
+        thresholds={metric_id: render_cases.threshold(Op.GE, 0.99)},
+        datasets=render_cases.DATASETS,
+        policies=render_cases.POLICIES,
+    )
+    card = assemble(records, evidence, evaluated_at=render_cases.WHEN)
+    (metric,) = [m for m in card.metrics if m.id == metric_id]
+    assert want and [s.id for s in metric.costly] == want
+    assert "open them with `promptfoo view`" in render(card, Format.MARKDOWN)
+    assert "<code>promptfoo view</code>" in render(card, Format.HTML)
