@@ -127,6 +127,9 @@ class Run:
     # What makes runs one evaluation (Inspect: the task_id and model an eval-retry keeps), so a
     # run completing a stopped one is that evaluation, not a new attempt; None when not recorded.
     evaluation: str | None = None
+    # The id the framework's own viewer finds the run by (promptfoo's evalId), shown beside the
+    # samples a failed gate lists; never compared.
+    viewer_id: str | None = None
 
     @property
     def model(self) -> str | None:

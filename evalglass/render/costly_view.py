@@ -46,5 +46,7 @@ def open_with(card: MetricCard) -> str:
         folder = str(PurePath(card.costly[0].source).parent)
         return f"inspect view --log-dir {shlex.quote(folder)}"
     if card.costly_format == "promptfoo":
-        return "promptfoo view"
+        run = None if card.measurement is None else card.measurement.run
+        eval_id = None if run is None else run.viewer_id
+        return "promptfoo view" + ("" if eval_id is None else f" (eval {eval_id})")
     return ""

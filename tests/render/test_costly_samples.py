@@ -145,7 +145,8 @@ def test_a_reader_that_keeps_no_samples_shows_none(tmp_path: Path) -> None:
 
 def test_a_promptfoo_gate_lists_its_failed_test_cases_and_says_to_open_promptfoo_view() -> None:
     """echo/terse/pass_rate of a real promptfoo export at >= 0.99: its failed test cases (by
-    testIdx, as the export's rows say), and `promptfoo view` to open them."""
+    testIdx, as the export's rows say), and `promptfoo view` with the export's eval id to open
+    them."""
     export = "tests/fixtures/promptfoo/results/results.json"
     doc = json.loads((ROOT / export).read_text(encoding="utf-8"))
     prompts = doc["results"]["prompts"]
@@ -168,5 +169,6 @@ def test_a_promptfoo_gate_lists_its_failed_test_cases_and_says_to_open_promptfoo
     card = assemble(records, evidence, evaluated_at=render_cases.WHEN)
     (metric,) = [m for m in card.metrics if m.id == metric_id]
     assert want and [s.id for s in metric.costly] == want
-    assert "open them with `promptfoo view`" in render(card, Format.MARKDOWN)
-    assert "<code>promptfoo view</code>" in render(card, Format.HTML)
+    opener = f"promptfoo view (eval {doc['evalId']})"
+    assert f"open them with `{opener}`" in render(card, Format.MARKDOWN)
+    assert f"<code>{opener}</code>" in render(card, Format.HTML)

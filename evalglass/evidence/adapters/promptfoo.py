@@ -89,7 +89,11 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     )
     # Without rows, a count of rows is a count of tests only when nothing was repeated.
     once = c.integer(c.section(doc, "runtimeOptions").get("repeat")) == 1
-    yield from _columns(columns, by_column, c.section(doc, "config"), started, once, shown)
+    measured = _columns(columns, by_column, c.section(doc, "config"), started, once, shown)
+    # The eval's id, by which `promptfoo view` lists it.
+    eval_id = c.text(doc.get("evalId"))
+    for m in measured:
+        yield m if eval_id is None else attrs.evolve(m, run=attrs.evolve(m.run, viewer_id=eval_id))
 
 
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
