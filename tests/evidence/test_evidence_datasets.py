@@ -147,7 +147,7 @@ def test_a_name_the_record_declares_is_the_records_dataset(tmp_path: Path) -> No
     said = "dataset 'arith-alpha' not verified: the output names no version"
     assert said in score(ALPHA, folder, tmp_path).stdout
     markdown = score(ALPHA, folder, tmp_path, "--format", "markdown").stdout
-    assert f"; {said} |" in markdown
+    assert f"\n  - {said}\n" in markdown  # under the gate's evidence line
 
 
 def test_the_same_name_undeclared_is_another_dataset(tmp_path: Path) -> None:
