@@ -38,7 +38,7 @@ OutcomeName = Literal["informational", "blocked", "can_gate"]
 ResultName = Literal["pass", "warn", "fail", "unsound", "not_enforced"]
 OpName = Literal[">=", ">", "<=", "<"]
 ApprovalName = Literal["proposed", "approved"]
-StatusName = Literal["fail", "unsound", "blocked", "warn", "pass", "informational"]
+StatusName = Literal["fail", "unsound", "blocked", "warn", "pass", "not_run", "informational"]
 ModeName = Literal["all", "percentage"]
 PolicySourceName = Literal["default", "success.yaml"]
 RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enforced"]
@@ -195,6 +195,16 @@ class Sample:
 
 
 @attrs.frozen(kw_only=True)
+class CostlySample:
+    """A sample that cost a failed, unsound or blocked gate most, and the output file it is in."""
+
+    id: str
+    epoch: int | None
+    score: float
+    source: str
+
+
+@attrs.frozen(kw_only=True)
 class CachedPass:
     """Where a pass read from the cache was recorded: the commit, and when (ISO 8601, UTC)."""
 
@@ -204,7 +214,8 @@ class CachedPass:
 
 @attrs.frozen(kw_only=True)
 class Attempt:
-    """One attempt at a host check: what was run, how it ended, and the end of its stderr."""
+    """One attempt at a host check: what was run, how it ended, and the end of its stderr and
+    stdout."""
 
     outcome: OutcomeOfAttempt
     command: str
@@ -214,6 +225,8 @@ class Attempt:
     timed_out: bool
     cached: CachedPass | None
     stderr: str
+    # The last 4 KB it wrote to stdout; absent in files written before it was kept.
+    stdout: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -260,6 +273,9 @@ class Metric:
     samples: tuple[Sample, ...] | None = None
     # A host check's attempts (a retry second); absent for every other metric.
     attempts: tuple[Attempt, ...] | None = None
+    # For a gate that failed, is unsound or blocked, the samples that cost it most (at most ten);
+    # absent otherwise, and when the reader kept no per-sample scores.
+    costly_samples: tuple[CostlySample, ...] | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -513,7 +529,10 @@ def _converter() -> cattrs.Converter:
     # written, null or not.
     omitted = override(omit_if_default=True)
     conv.register_unstructure_hook(
-        Metric, make_dict_unstructure_fn(Metric, conv, samples=omitted, attempts=omitted)
+        Metric,
+        make_dict_unstructure_fn(
+            Metric, conv, samples=omitted, attempts=omitted, costly_samples=omitted
+        ),
     )
     conv.register_unstructure_hook(Counts, make_dict_unstructure_fn(Counts, conv, not_run=omitted))
     conv.register_unstructure_hook(

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import datetime as dt
 
+from evalglass.core.scope import Scope
 from evalglass.core.scorecard import Scorecard, assemble
-from evalglass.evidence.model import Evidence, Interval, Measurement, Method, Run
+from evalglass.evidence.model import (
+    Attempt,
+    AttemptOutcome,
+    Evidence,
+    Interval,
+    Measurement,
+    Method,
+    Run,
+)
 from evalglass.records.model import (
     Approval,
     ApprovedFor,
+    CheckRecord,
     DatasetRecord,
     DatasetStatus,
     HostRecords,
@@ -19,7 +29,9 @@ from evalglass.records.model import (
     Policy,
     PolicyRecord,
     ThresholdRecord,
+    Tier,
 )
+from evalglass.tools.checks.results import measurement as check_measurement
 
 RUN = Run(source="run.json", models=["acme/model-x"])
 # The evaluation time of every scorecard a test builds: fixed, so renderings compare byte for byte.
@@ -102,3 +114,31 @@ def single(metric_id: str, value: float | None, *, gated: bool = True) -> Scorec
         {metric_id: threshold(Op.GE, 0.8)} if gated else {},
         {metric_id: m},
     )
+
+
+UNIT = CheckRecord(run="pytest -q", timeout=60)
+
+
+def checked(*attempts: Attempt) -> Scorecard:
+    """A gating host check `check/unit` with these attempts, from a full-tier `evalglass run`;
+    with none, the same check under `evalglass score`, which starts no process."""
+    records = HostRecords(
+        checks={"unit": UNIT}, metrics={"check/unit": MetricRecord(status=MetricStatus.GATING)}
+    )
+    if not attempts:
+        return assemble(records, Evidence(), evaluated_at=WHEN)
+    measured = check_measurement("unit", UNIT, attempts)
+    return assemble(
+        records,
+        Evidence(measurements={measured.id: measured}),
+        evaluated_at=WHEN,
+        scope=Scope(Tier.FULL),
+    )
+
+
+def failed_attempt(seconds: float, stderr: str = "") -> Attempt:
+    """A pytest run that exited 1 after `seconds`, having written `stderr`."""
+    return Attempt(
+        outcome=AttemptOutcome.FAILED, command="pytest -q", found=f"exit 1 (expected 0), "
+        f"{seconds:.2f} s", exit_code=1, duration=seconds, stderr=stderr,
+    )  # fmt: skip

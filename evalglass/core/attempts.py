@@ -72,7 +72,8 @@ def attempts_text(attempts: tuple[Attempt, ...]) -> str:
 
 def attempt_text(attempt: Attempt) -> str:
     """One attempt in words: how it ended and what was found, where a cached pass was recorded,
-    and, for an attempt that did not pass, the start of its last stderr line."""
+    and, for an attempt that did not pass, the start of the last line it wrote to stdout (a test
+    runner's summary) and to stderr."""
     words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
              AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
     text = f"{words[attempt.outcome]}: {attempt.found}"
@@ -80,8 +81,14 @@ def attempt_text(attempt: Attempt) -> str:
         text += (
             f" (cached: recorded {attempt.cached.recorded} at commit {attempt.cached.commit[:12]})"
         )
-    last = attempt.last_stderr_line
-    if last and attempt.outcome is not AttemptOutcome.PASSED:
-        text += f"; stderr: {last[:200]}"
+    if attempt.outcome is not AttemptOutcome.PASSED:
+        for stream, last in (
+            ("stdout", attempt.last_stdout_line),
+            ("stderr", attempt.last_stderr_line),
+        ):
+            if last:
+                text += f"; {stream}: {last[:_SHOWN]}"
     return text
 
+
+_SHOWN = 200  # characters of a printed line the one-line evidence shows

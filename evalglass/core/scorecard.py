@@ -13,6 +13,7 @@ import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.comparison import Comparison
+from evalglass.core.costly import CostlySample, costly_samples
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
 from evalglass.core.evaluation_time import evaluation_time
@@ -34,13 +35,6 @@ from evalglass.records.model import (
     Tier,
 )
 
-_RESULT_STATUS = {
-    Result.PASS: Status.PASS,
-    Result.WARN: Status.WARN,
-    Result.FAIL: Status.FAIL,
-    Result.UNSOUND: Status.UNSOUND,
-}
-
 
 @attrs.frozen(kw_only=True)
 class MetricCard:
@@ -57,16 +51,16 @@ class MetricCard:
     # What the output says of the metric's dataset, and what the record verified of it; None
     # for a host check's metric, and when neither the record nor the output names a dataset.
     dataset: DatasetCheck | None = None
+    # For a gate that failed, is unsound or blocked: the samples that cost it most (costly.py),
+    # and the format of the output they are in (`inspect`, `promptfoo`, ...; None if unknown).
+    costly: tuple[CostlySample, ...] = ()
+    costly_format: str | None = None
 
     # Cached: every renderer asks it of every metric, several times.
     @functools.cached_property
     def status(self) -> Status:
-        """fail, unsound, blocked, warn, pass, or informational."""
-        if self.authority.outcome is Outcome.BLOCKED:
-            return Status.BLOCKED
-        if self.gate.result is Result.NOT_ENFORCED:
-            return Status.INFORMATIONAL
-        return _RESULT_STATUS[self.gate.result]
+        """fail, unsound, blocked, warn, pass, not_run or informational."""
+        return Status.of(self.authority.outcome, self.gate.result)
 
     @property
     def decided(self) -> bool:
@@ -165,8 +159,12 @@ def assemble(
     evaluated_on = moment.date()
     ids = set(records.metrics) | set(evidence.measurements)
     ids.update(check_metric(name) for name in records.checks)
+    formats = {found.shown: found.format for found in evidence.found}
     cards = tuple(
-        _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on)
+        _with_costly(
+            _card(metric_id, records, evidence.measurements.get(metric_id), scope, evaluated_on),
+            formats,
+        )
         for metric_id in sorted(ids)
     )
     policy = policy_outcome(cards, records.success, scope)
@@ -221,6 +219,20 @@ def _card(
         ),
         dataset=None if name is not None else _dataset(metric, records, measurement),
     )
+
+
+_STOPPING = frozenset({Status.FAIL, Status.UNSOUND, Status.BLOCKED})
+
+
+def _with_costly(card: MetricCard, formats: dict[str, str]) -> MetricCard:
+    """The card with the samples that cost it most, when its gate failed, is unsound or is
+    blocked: what a reader opens first."""
+    if card.status not in _STOPPING:
+        return card
+    costly = costly_samples(card.measurement, card.threshold)
+    if not costly:
+        return card
+    return attrs.evolve(card, costly=costly, costly_format=formats.get(costly[0].source))
 
 
 def _dataset(

@@ -10,9 +10,13 @@ from __future__ import annotations
 import enum
 from typing import Self
 
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
+
 
 class Status(enum.Enum):
-    """fail, unsound, blocked, warn and pass affect the verdict; informational does not."""
+    """fail, unsound, blocked, warn and pass affect the verdict; not_run (a host check that could
+    gate and that this run did not start) and informational do not."""
 
     # value, severity (0 most severe), ANSI colour, JUnit element, GitHub annotation level
     FAIL = ("fail", 0, "31", "failure", "error")
@@ -20,9 +24,12 @@ class Status(enum.Enum):
     BLOCKED = ("blocked", 2, "33", "error", "error")
     WARN = ("warn", 3, "35", None, "warning")
     PASS = ("pass", 4, "32", None, "notice")
-    # Not decided: JUnit skips it; GitHub gives a notice (a warning when it would block once
-    # promoted, which the renderer knows from the authority's notes).
-    INFORMATIONAL = ("informational", 5, "36", "skipped", "notice")
+    # Not decided. A check not run is skipped like an informational metric, but it is not one:
+    # the records let it gate, and only this run's scope left it out.
+    NOT_RUN = ("not_run", 5, "36", "skipped", "notice")
+    # JUnit skips it; GitHub gives a notice (a warning when it would block once promoted, which
+    # the renderer knows from the authority's notes).
+    INFORMATIONAL = ("informational", 6, "36", "skipped", "notice")
 
     severity: int
     colour: str  # an SGR colour code for a colour terminal
@@ -46,15 +53,36 @@ class Status(enum.Enum):
         """The status whose word is `word`, as the view model carries it."""
         return _BY_WORD[word]
 
+    @classmethod
+    def of(cls, outcome: Outcome, result: Result) -> Status:
+        """The status of a metric with this authority outcome and gate result: the one mapping
+        every format (and the trend of saved scorecards) reads."""
+        if outcome is Outcome.BLOCKED:
+            return cls.BLOCKED
+        if result is Result.NOT_ENFORCED:
+            return cls.NOT_RUN if outcome is Outcome.CAN_GATE else cls.INFORMATIONAL
+        return _RESULT_STATUS[result]
+
     @property
     def decided(self) -> bool:
         """Whether a metric of this status affects the verdict."""
-        return self is not Status.INFORMATIONAL
+        return self not in (Status.INFORMATIONAL, Status.NOT_RUN)
+
+    @property
+    def word(self) -> str:
+        """The status as every format prints it: `not run`, `fail`, ..."""
+        return str(self.value).replace("_", " ")
 
     def __str__(self) -> str:
         """The status word, as every format prints it."""
-        return str(self.value)
+        return self.word
 
 
 # Looked up by word for every metric a format writes.
 _BY_WORD = {status.value: status for status in Status}
+_RESULT_STATUS = {
+    Result.PASS: Status.PASS,
+    Result.WARN: Status.WARN,
+    Result.FAIL: Status.FAIL,
+    Result.UNSOUND: Status.UNSOUND,
+}

@@ -161,6 +161,9 @@ class Run:
     # What makes runs one evaluation (Inspect: the task_id and model an eval-retry keeps), so a
     # run completing a stopped one is that evaluation, not a new attempt; None when not recorded.
     evaluation: str | None = None
+    # The id the framework's own viewer finds the run by (promptfoo's evalId), shown beside the
+    # samples a failed gate lists; never compared.
+    viewer_id: str | None = None
 
     @property
     def model(self) -> str | None:
@@ -213,8 +216,12 @@ class CachedPass:
     recorded: str
 
 
-# How much of what a check's process wrote to stderr is kept: the end, where the error usually is.
+# How much of what a check's process wrote to each of stderr and stdout is kept: the end, where
+# the error and a test runner's summary usually are; never the whole output.
 STDERR_KEPT = 4096
+STDOUT_KEPT = 4096
+# The last lines of each stream a card shows under a check that did not pass.
+TAIL_LINES = 5
 
 
 @attrs.frozen(kw_only=True)
@@ -230,13 +237,34 @@ class Attempt:
     timed_out: bool = False
     stderr: str = ""  # the last STDERR_KEPT bytes it wrote to stderr
     cached: CachedPass | None = None
+    stdout: str = ""  # the last STDOUT_KEPT bytes it wrote to stdout
 
     @property
     def last_stderr_line(self) -> str:
         """The last line the process wrote to stderr, where an error usually is; "" when it wrote
         nothing."""
-        lines = self.stderr.rstrip().splitlines()
-        return lines[-1].strip() if lines else ""
+        return "".join(_last_lines(self.stderr, 1))
+
+    @property
+    def last_stdout_line(self) -> str:
+        """The last line the process wrote to stdout (a test runner's summary); "" for none."""
+        return "".join(_last_lines(self.stdout, 1))
+
+    @property
+    def stderr_tail(self) -> tuple[str, ...]:
+        """The last TAIL_LINES non-blank lines it wrote to stderr."""
+        return _last_lines(self.stderr, TAIL_LINES)
+
+    @property
+    def stdout_tail(self) -> tuple[str, ...]:
+        """The last TAIL_LINES non-blank lines it wrote to stdout."""
+        return _last_lines(self.stdout, TAIL_LINES)
+
+
+def _last_lines(text: str, count: int) -> tuple[str, ...]:
+    """The last `count` lines of `text` that are not blank, stripped."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return tuple(lines[-count:])
 
 
 @attrs.frozen(kw_only=True)

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from evalglass.render import safe_text
 from evalglass.render.chart import ARROW_Y, AXIS_Y, HEIGHT, WIDTH, Tick, chart_for, describe
-from evalglass.render.view import MetricView, ReasonView, ScorecardView
+from evalglass.render.view import MetricView, ReasonView, ScorecardView, printed
 
 
 def escape(text: object) -> str:
@@ -56,12 +56,13 @@ def card(metric: MetricView) -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
     word = metric.status
+    shown = metric.word.upper()
     label = f" ({escape(metric.method)})" if metric.method else ""
     missing = f" ({metric.missing} missing)" if metric.missing else ""
     parts = [
         (
             f'<article class="metric s-{word}">\n'
-            f'  <header><span class="badge">{word.upper()}</span>'
+            f'  <header><span class="badge">{shown}</span>'
             f"<h3><code>{escape(metric.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
@@ -80,6 +81,26 @@ def card(metric: MetricView) -> str:
     else:
         heading = "Why it cannot be decided" if metric.decided else "Why it does not gate"
         parts.append(_reasons(heading, metric.reasons))
+    if metric.costly:
+        where = escape(metric.costly[0].source)
+        items = [
+            f"<code>{escape(s.id)}</code>"
+            + ("" if s.epoch is None else f", epoch {s.epoch}")
+            + f" ({escape(s.score)})"
+            for s in metric.costly
+        ]
+        parts.append(_listed(f"Samples that cost it most, in <code>{where}</code>", items))
+        if metric.open_with:
+            parts.append(
+                f'    <p class="why"><span class="label">Open them with:</span> '
+                f"<code>{escape(metric.open_with)}</code></p>\n"
+            )
+    for number, stream, lines in printed(metric):
+        parts.append(
+            f'    <div class="why"><span class="label">Attempt {number}, the last lines of '
+            f'{stream}:</span>\n      <pre class="printed">{chr(10).join(map(escape, lines))}</pre>\n'
+            "    </div>\n"
+        )
     if metric.notes:
         parts.append(_reasons("Would block once promoted", metric.notes))
     change = metric.change
@@ -164,10 +185,11 @@ def summary(view: ScorecardView) -> Markup:
     for metric in (*view.gates, *view.others):
         word = metric.status
         rows.append(
-            f'      <tr class="s-{word}"><td><span class="badge">{word.upper()}</span></td>'
+            f'      <tr class="s-{word}"><td><span class="badge">{metric.word.upper()}</span></td>'
             f"<td><code>{escape(metric.id)}</code></td>"
-            f"<td>{metric.value}</td><td>{metric.bound}</td>"
-            f"<td>{escape(metric.threshold)}</td><td>{escape(metric.change or '—')}</td></tr>\n"
+            f'<td data-label="Value">{metric.value}</td><td data-label="Bound">{metric.bound}</td>'
+            f'<td data-label="Threshold">{escape(metric.threshold)}</td>'
+            f'<td data-label="Change">{escape(metric.change or "—")}</td></tr>\n'
         )
     return Markup("".join(rows))
 

@@ -10,7 +10,10 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import TypeVar
 
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
 from evalglass.core.numbers import fmt, plural
+from evalglass.core.status import Status
 from evalglass.tools.trend import AuthorityChange, Order, Point, Rule, Run, Series, Trend
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -77,13 +80,10 @@ def rule_text(rule: Rule | None) -> str:
 
 
 def status(point: Point) -> str:
-    """The metric's status in that run: blocked, informational, `not run` for a check that could
-    gate and that run did not start (`score`, another tier), or the gate's result."""
-    if point.outcome == "blocked":
-        return "blocked"
-    if point.result == "not_enforced":
-        return "not run" if point.outcome == "can_gate" else "informational"
-    return point.result
+    """The metric's status in that run, in the word every format prints it by (the scorecard's
+    one mapping): blocked, informational, `not run` for a check that could gate and that run did
+    not start (`score`, another tier), or the gate's result."""
+    return Status.of(Outcome(point.outcome), Result(point.result)).word
 
 
 def status_class(word: str) -> str:

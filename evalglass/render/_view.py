@@ -140,14 +140,10 @@ def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
 
 
 def _unmet_text(scorecard: Scorecard) -> list[str]:
-    left_out = {card.id for card in scorecard.metrics if not_started(card)}
-
-    def state(metric_id: str, status: object) -> str:
-        if status is None:
-            return "not in this run"
-        return "not run" if metric_id in left_out else str(status)
-
-    return [f"must-pass {u.id} {state(u.id, u.status)}" for u in scorecard.policy.unmet]
+    return [
+        f"must-pass {u.id} {'not in this run' if u.status is None else u.status.word}"
+        for u in scorecard.policy.unmet
+    ]
 
 
 def _share(policy: PolicyOutcome) -> str:
@@ -209,6 +205,7 @@ _UNMET = {
     Status.FAIL: "failed its gate",
     Status.UNSOUND: "is unsound: its number could not be compared",
     Status.BLOCKED: "is blocked: its evidence is not sound",
+    Status.NOT_RUN: "was not run",
     Status.INFORMATIONAL: "is informational: the records do not let it gate",
 }
 

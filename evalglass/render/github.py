@@ -72,8 +72,11 @@ def render(scorecard: Scorecard) -> str:
             left_out[name] += 1
             continue
         room[name] -= 1
-        title = f"{metric.status.upper()} {metric.id}"
+        title = f"{metric.word.upper()} {metric.id}"
         compared = f"; compared: {metric.change}" if metric.change else ""
+        if metric.costly:
+            said = ", ".join(s.text for s in metric.costly)
+            compared += f"; samples that cost it most, in {metric.costly[0].source}: {said}"
         lines.append(command(name, title, metric.explanation + compared))
     if any(left_out.values()):
         lines.append(command("notice", "evalglass", _left_out_text(left_out)))

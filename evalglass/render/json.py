@@ -187,6 +187,7 @@ def _check_attempt(a: Attempt) -> c.Attempt:
         if cached is None
         else c.CachedPass(commit=cached.commit, recorded=cached.recorded),
         stderr=a.stderr,
+        stdout=a.stdout,
     )
 
 
@@ -232,4 +233,9 @@ def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
         gate=_gate(card),
         samples=_samples(m) if keep_samples else None,
         attempts=tuple(_check_attempt(a) for a in m.attempts) if m and m.attempts else None,
+        costly_samples=tuple(
+            c.CostlySample(id=s.id, epoch=s.epoch, score=s.score, source=s.source)
+            for s in card.costly
+        )
+        or None,
     )

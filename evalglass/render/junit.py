@@ -12,7 +12,7 @@ import re
 from evalglass.core.scorecard import Scorecard
 from evalglass.core.status import Status
 from evalglass.render.safe_text import escape
-from evalglass.render.view import MetricView, scorecard_view
+from evalglass.render.view import MetricView, printed, scorecard_view
 
 SUITE = "evalglass"
 
@@ -101,11 +101,10 @@ def _text(value: str) -> str:
 
 
 def case_name(metric: MetricView) -> str:
-    """A testcase's name: the metric id, and for a compared gate its evidence after it
-    (`qa/x — lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)`), so a page that shows
-    a passed case by its name alone (GitLab, most report pages) still shows the value and the
-    bound it cleared."""
-    return f"{metric.id} — {metric.evidence}" if metric.evidence else metric.id
+    """A testcase's name: the metric id alone. Jenkins and GitLab follow a test's history by its
+    name, so nothing that changes from run to run (a value, a bound, a check's timing or what it
+    printed) is in it: those are in the message and `system-out`."""
+    return metric.id
 
 
 def _testcase(metric: MetricView) -> tuple[str | None, str]:
@@ -133,7 +132,7 @@ def _testcase(metric: MetricView) -> tuple[str | None, str]:
 
 def _details(metric: MetricView, message: str) -> str:
     lines = [
-        f"status: {metric.status}",
+        f"status: {metric.word}",
         f"value: {metric.value}",
         f"interval: {metric.interval}",
         f"n: {metric.n}",
@@ -142,4 +141,12 @@ def _details(metric: MetricView, message: str) -> str:
     ]
     if metric.change:
         lines.append(f"compared: {metric.change}")
+    if metric.costly:
+        said = ", ".join(s.text for s in metric.costly)
+        lines.append(f"samples that cost it most, in {metric.costly[0].source}: {said}")
+        if metric.open_with:
+            lines.append(f"open them with: {metric.open_with}")
+    for number, stream, tail in printed(metric):
+        lines.append(f"attempt {number}, the last lines of {stream}:")
+        lines += [f"  | {line}" for line in tail]
     return "\n".join(escape(line) for line in lines)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import attrs
+from markupsafe import Markup
 
 from evalglass.core.numbers import plural
 from evalglass.core.scorecard import Scorecard
@@ -77,7 +78,10 @@ def render(scorecard: Scorecard) -> str:
     # may fit, else at most `most`, as many as the shortest rows could fill.
     whole_may_fit = len(scorecard.metrics) * _SHORTEST_ROW <= LIMIT
     most = min(len(gates), LIMIT // _SHORTEST_GATE_ROW)
-    gate_rows = [str(rows.gate_row(m)) for m in (gates if whole_may_fit else gates[:most])]
+    gate_rows = [
+        (str(rows.gate_row(m)), str(rows.gate_detail(m)).rstrip("\n"))
+        for m in (gates if whole_may_fit else gates[:most])
+    ]
 
     def text(cut: Shortened | None) -> str:
         listed = gate_rows if cut is None else gate_rows[: len(cut.gates)]
@@ -106,7 +110,7 @@ def render(scorecard: Scorecard) -> str:
     probe = shortened(most)
     if len(probe) <= LIMIT:
         return probe
-    lengths = [len(row) + 1 for row in gate_rows[:most]]
+    lengths = [len(row) + len(detail) + 2 for row, detail in gate_rows[:most]]
     room = LIMIT - (len(probe) - sum(lengths)) - _COUNTS_MARGIN
     listed = 0
     while listed < len(lengths) and lengths[listed] <= room:
@@ -122,11 +126,20 @@ def _rows() -> Any:
     return environment().get_template("scorecard_rows.md.j2").module
 
 
-def _comment(view: ScorecardView, rows: list[str], cut: Shortened | None) -> str:
-    """The comment: the verdict, the gates' table, then what does not affect the verdict,
-    listed, or counted by reason when `cut` says the comment is shortened."""
+def _comment(view: ScorecardView, gates: list[tuple[str, str]], cut: Shortened | None) -> str:
+    """The comment: the verdict, the gates' table and each gate's evidence below it, then what
+    does not affect the verdict, listed, or counted by reason when `cut` says the comment is
+    shortened."""
     template = environment().get_template("scorecard.md.j2")
-    text: str = template.render(scorecard=view, rows=rows, cut=cut, limit=LIMIT, marker=MARKER)
+    text: str = template.render(
+        scorecard=view,
+        rows=[row for row, _ in gates],
+        # Markup: each item is Markdown the macro escaped already, lines and all.
+        details=[Markup(detail) for _, detail in gates],
+        cut=cut,
+        limit=LIMIT,
+        marker=MARKER,
+    )
     return text
 
 

@@ -20,6 +20,7 @@ from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
 from evalglass.records.model import Approval, Op
 from evalglass.render import _view
+from evalglass.render.costly_view import CostlyView, costly_view, open_with
 from evalglass.render.evidence_line import evidence_line
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
@@ -61,6 +62,12 @@ class AttemptView:
     cached_on: str
     # The last line it wrote to stderr.
     stderr_line: str
+    # The last line it wrote to stdout.
+    stdout_line: str = ""
+    # The last few lines it wrote to each stream (blank ones left out), shown under a check
+    # that did not pass.
+    stdout_tail: tuple[str, ...] = ()
+    stderr_tail: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -82,8 +89,10 @@ class MetricView:
     """One metric as every format shows it."""
 
     id: str
-    # fail, unsound, blocked, warn, pass or informational
+    # fail, unsound, blocked, warn, pass, not_run or informational
     status: str
+    # The status as every format prints it: `not run` for not_run, else the status itself.
+    word: str
     # Whether it affects the verdict (every status but informational).
     decided: bool
     # The authority outcome: informational, blocked or can_gate.
@@ -130,6 +139,12 @@ class MetricView:
     # Against the earlier scorecard `--compare` named: "earlier 0.9, change +0.03 [...] (...)";
     # "" when nothing was compared.
     change: str = ""
+    # For a gate that failed, is unsound or blocked: the samples that cost it most, worst first
+    # (at most ten; none when the reader kept no per-sample scores).
+    costly: tuple[CostlyView, ...] = ()
+    # The command that opens them in the framework's own viewer (`inspect view --log-dir logs`,
+    # `promptfoo view`); "" when there is none to name.
+    open_with: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -208,6 +223,18 @@ class ScorecardView:
     comparison: str = ""
 
 
+def printed(metric: MetricView) -> list[tuple[int, str, tuple[str, ...]]]:
+    """What a check's attempts that did not pass printed: (attempt number, `stdout` or
+    `stderr`, its last lines) for each stream that printed anything."""
+    return [
+        (number, stream, lines)
+        for number, a in enumerate(metric.attempts, start=1)
+        if a.outcome != "passed"
+        for stream, lines in (("stdout", a.stdout_tail), ("stderr", a.stderr_tail))
+        if lines
+    ]
+
+
 def _reasons(reasons: tuple[Reason, ...]) -> tuple[ReasonView, ...]:
     return tuple(ReasonView(r.code.value, r.message) for r in reasons)
 
@@ -219,6 +246,7 @@ def _attempt(a: Attempt) -> AttemptView:
         duration=a.duration, timed_out=a.timed_out,
         cached_commit="" if cached is None else cached.commit,
         cached_on="" if cached is None else cached.recorded, stderr_line=a.last_stderr_line,
+        stdout_line=a.last_stdout_line, stdout_tail=a.stdout_tail, stderr_tail=a.stderr_tail,
     )  # fmt: skip
 
 
@@ -254,6 +282,7 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     return MetricView(
         id=card.id,
         status=card.status.value,
+        word=card.status.word,
         decided=card.decided,
         outcome=card.authority.outcome.value,
         result=card.gate.result.value,
@@ -284,6 +313,8 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         found=(attempts_text(attempts) if attempts else "not run") if check else "",
         unverified=_view.dataset_unverified(card),
         change=change,
+        costly=tuple(costly_view(s) for s in card.costly),
+        open_with=open_with(card),
     )
 
 

@@ -6,9 +6,13 @@ import re
 
 import attrs
 
+from evalglass import contract
+from evalglass.core.authority import Outcome
+from evalglass.core.decision import Result
 from evalglass.core.status import Status
 from evalglass.records.model import MetricRecord, MetricStatus, Op
-from evalglass.render import Format, render
+from evalglass.render import Format, render, trend_html
+from evalglass.tools.trend import build
 from tests import render_cases
 
 # status: (severity, ANSI colour, JUnit element, GitHub level, affects the verdict)
@@ -18,7 +22,8 @@ TABLE = {
     "blocked": (2, "33", "error", "error", True),
     "warn": (3, "35", None, "warning", True),
     "pass": (4, "32", None, "notice", True),
-    "informational": (5, "36", "skipped", "notice", False),
+    "not_run": (5, "36", "skipped", "notice", False),
+    "informational": (6, "36", "skipped", "notice", False),
 }
 
 
@@ -49,3 +54,48 @@ def test_every_status_is_coloured_on_a_colour_terminal() -> None:
     )
     assert warned.metrics[0].status is Status.WARN
     assert f"\x1b[1;{Status.WARN.colour}mWARN" in render(warned, Format.TERMINAL, colour=True)
+
+
+def test_the_whole_mapping_from_outcome_and_result() -> None:
+    """Blocked whatever the gate; a gate not enforced is not_run when the records let it gate
+    (only the run's scope left it out), informational otherwise; else the gate's result."""
+    expected = {
+        Result.PASS: Status.PASS,
+        Result.WARN: Status.WARN,
+        Result.FAIL: Status.FAIL,
+        Result.UNSOUND: Status.UNSOUND,
+    }
+    for outcome in Outcome:
+        for result in Result:
+            if outcome is Outcome.BLOCKED:
+                want = Status.BLOCKED
+            elif result is Result.NOT_ENFORCED:
+                want = Status.NOT_RUN if outcome is Outcome.CAN_GATE else Status.INFORMATIONAL
+            else:
+                want = expected[result]
+            assert Status.of(outcome, result) is want, (outcome, result)
+
+
+def test_a_gating_check_score_did_not_run_reads_not_run_in_every_format() -> None:
+    """A gating check `evalglass score` did not run is `not run` in the terminal, Markdown,
+    HTML, JUnit, GitHub and JSON scorecards and in the trend page, never informational."""
+    card = render_cases.checked()
+    (metric,) = card.metrics
+    assert metric.status is Status.NOT_RUN
+    shown = {fmt: render(card, fmt) for fmt in Format}
+    assert "NOT RUN  check/unit" in shown[Format.TERMINAL]
+    assert '<span class="badge">NOT RUN</span>' in shown[Format.HTML]
+    assert "INFORMATIONAL" not in shown[Format.HTML]
+    assert "status: not run" in shown[Format.JUNIT]
+    assert "::notice title=NOT RUN check/unit::" in shown[Format.GITHUB]
+    assert "not\\_run: evalglass score starts no process" in shown[Format.MARKDOWN]
+    assert '"not_run": 1' in shown[Format.JSON]
+    for text in shown.values():
+        assert "informational (" not in text.replace("0 informational", "")
+
+
+def test_the_trend_page_reads_a_check_not_run_by_the_same_word() -> None:
+    """The trend of a saved scorecard whose check was not run says NOT RUN, as the scorecard."""
+    saved = contract.loads(render(render_cases.checked(), Format.JSON), "card.json")
+    page = trend_html.render(build([("card.json", saved)]))
+    assert '<span class="badge">NOT RUN</span>' in page

@@ -155,7 +155,7 @@ def test_without_a_pinned_fingerprint_no_version_is_not_verified(tmp_path: Path)
     said = "dataset 'arith-alpha' not verified: the output names no version"
     assert said in score(ALPHA, folder, tmp_path).stdout
     markdown = score(ALPHA, folder, tmp_path, "--format", "markdown").stdout
-    assert f"; {said} |" in markdown
+    assert f"\n  - {said}\n" in markdown  # under the gate's evidence line
 
 
 def test_the_same_name_undeclared_is_another_dataset(tmp_path: Path) -> None:

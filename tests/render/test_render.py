@@ -88,7 +88,18 @@ def test_hostile_text_keeps_the_markdown_table_intact() -> None:
     body = [r for r in rows if r not in header_rows]
     assert len(body) == len(HOSTILE)
     for row in body:
-        assert len(cells(row)) in (5, 7), row
+        assert len(cells(row)) in (5, 6), row
+
+
+def test_hostile_text_keeps_one_evidence_item_per_gate() -> None:
+    """Under the table, each gate that decided has exactly one top-level list item, on one line
+    that starts with its status: no hostile id or message starts another item or ends the list."""
+    card = hostile_scorecard()
+    md = render(card, Format.MARKDOWN)
+    items = [line for line in md.splitlines() if line.startswith("- ")]
+    decided = [m for m in card.metrics if m.decided]
+    assert len(items) == len(decided)
+    assert all(re.match(r"- \*\*(FAIL|UNSOUND|BLOCKED|WARN|PASS)\*\* `", line) for line in items)
 
 
 def test_hostile_text_cannot_inject_html_links_or_mentions() -> None:

@@ -118,6 +118,7 @@ def test_docs_describe_every_field_of_the_view_model() -> None:
         view.AttemptView,
         view.PolicyView,
         view.UnmetView,
+        view.CostlyView,
     ):
         for field in attrs.fields(cls):
             assert f"`{field.name}`" in doc, f"{cls.__name__}.{field.name} is not documented"

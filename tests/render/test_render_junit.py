@@ -17,7 +17,7 @@ from evalglass.render import Format, render
 from evalglass.render.junit import case_name, xml_text
 from evalglass.render.safe_text import escape
 from evalglass.render.view import scorecard_view
-from tests.render_cases import scorecard, single
+from tests.render_cases import KINDS, checked, failed_attempt, scorecard, single
 
 # The Jenkins JUnit schema (tests/junit_schema/README.md says where it came from).
 SCHEMA = xmlschema.XMLSchema(Path(__file__).parents[1] / "junit_schema" / "junit-10.xsd")
@@ -43,8 +43,8 @@ def parse(text: str, tmp_path: Path) -> TestSuite:
 
 
 def metric_id(name: str) -> str:
-    """The metric id a case name starts with (a compared gate's evidence follows ` — `)."""
-    return name.split(" — ")[0]
+    """The metric id a case is named by: its whole name."""
+    return name
 
 
 def kinds(suite: TestSuite) -> dict[str, str]:
@@ -226,16 +226,31 @@ def test_skipped_has_no_type_and_failures_and_errors_do() -> None:
     assert [e.get("type") for e in root.iter("error")] == ["blocked", "unsound"]
 
 
-def test_a_passed_gate_shows_its_value_and_bound_in_its_name(tmp_path: Path) -> None:
-    """GitLab shows a passed case by its name alone: the name carries the gate's evidence; a
-    metric that was not compared is named by its id alone."""
+def test_a_case_is_named_by_its_metric_id_alone(tmp_path: Path) -> None:
+    """Every testcase's name is its metric id, whatever the gate found: CI follows a test's
+    history by its name."""
     suite = parse(render(scorecard(), Format.JUNIT), tmp_path)
-    names = sorted(case.name for case in suite)
-    assert names == [
-        "qa/blocked",
-        "qa/fail — lower bound 0.87 is not >= 0.95 (value 0.9, n 500, 95% Wilson)",
-        "qa/informational",
-        "qa/noted",
-        "qa/pass — lower bound 0.87 >= 0.8 (value 0.9, n 500, 95% Wilson)",
-        "qa/unsound",
+    assert sorted(case.name for case in suite) == [f"qa/{kind}" for kind in sorted(KINDS)]
+
+
+def test_names_stay_the_same_when_numbers_timing_and_stderr_change() -> None:
+    """Two runs with other values, a check's other timing and other stderr give the same test
+    names; what changed is in the message and system-out."""
+    runs = [
+        (
+            single("qa/x", 0.9),
+            checked(failed_attempt(26.59, "E assert 1 == 2"), failed_attempt(3.1)),
+        ),
+        (single("qa/x", 0.7), checked(failed_attempt(1.25, "warning: old"), failed_attempt(2.0))),
     ]
+    named = []
+    for gate, check in runs:
+        roots = [ET.fromstring(render(card, Format.JUNIT).encode()) for card in (gate, check)]
+        named.append(sorted(case.get("name") for r in roots for case in r.iter("testcase")))
+    assert named[0] == named[1] == ["check/unit", "qa/x"]
+    root = ET.fromstring(render(runs[0][1], Format.JUNIT).encode())
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None and "3.10 s" in failure.get("message", "")
+    root = ET.fromstring(render(runs[0][0], Format.JUNIT).encode())
+    passed = root.find("testsuite/testcase/system-out")
+    assert passed is not None and "lower bound 0.88 >= 0.8" in (passed.text or "")

@@ -322,11 +322,3 @@ def test_html_lists_failing_and_blocked_metrics_first() -> None:
         mixed,
     )
     assert ids[:3] == ["qa/fail", "qa/unsound", "qa/blocked"]
-
-
-def test_trend_page_fits_a_375_pixel_phone(tmp_path: Path) -> None:
-    """At 375 px the trend page is no wider than the window: charts shrink to fit."""
-    from tests.render.test_render_html import page_width_at
-
-    binary = browser()
-    assert page_width_at(binary, tmp_path, render(example(), Format.HTML), 375) <= 375

@@ -126,6 +126,38 @@ def test_a_line_ending_edit_git_normalises_runs_the_check_again(tmp_path: Path) 
     assert entry["gate"]["result"] == "fail"
 
 
+# A pytest-like check: its failure is on stdout, and only a deprecation warning on stderr.
+_PYTEST_LIKE = (
+    "printf '%s\\n' '..F.' 'FAILED tests/test_scorer.py::test_exact - assert 0.5 == 1.0' "
+    "'1 failed, 3 passed in 0.12s'; "
+    "echo 'PytestDeprecationWarning: the asyncio_mode default will change' >&2; exit 1"
+)
+
+
+def test_what_a_failing_check_printed_is_its_evidence_in_every_format(tmp_path: Path) -> None:
+    """A check that failed shows the last lines of its stdout, not only a warning from stderr:
+    in the JSON's attempts and in the terminal, Markdown, HTML, JUnit and GitHub scorecards."""
+    work = _project(
+        tmp_path,
+        f"  unit:\n    shell: \"{_PYTEST_LIKE}\"\n    timeout: 30\n",
+        "  check/unit:\n    status: gating\n",
+    )
+    shown = {}
+    for fmt in ("json", "terminal", "markdown", "html", "junit", "github"):
+        result = run("run", "run.json", "--format", fmt, cwd=work)
+        assert result.returncode == 1, result.stderr
+        shown[fmt] = result.stdout
+    check = next(m for m in json.loads(shown["json"])["metrics"] if m["id"] == "check/unit")
+    assert [a["stdout"].splitlines()[-1] for a in check["attempts"]] == [
+        "1 failed, 3 passed in 0.12s"
+    ] * 2
+    assert check["attempts"][0]["stderr"].startswith("PytestDeprecationWarning")
+    for fmt in ("terminal", "html", "junit"):
+        assert "FAILED tests/test_scorer.py::test_exact - assert 0.5 == 1.0" in shown[fmt], fmt
+    for fmt in ("markdown", "github"):
+        assert "stdout: 1 failed, 3 passed in 0.12s" in shown[fmt], fmt
+
+
 def test_bad_outputs_fail_before_any_check_runs(tmp_path: Path) -> None:
     """An unreadable output is exit 4, one line, and no check has started."""
     work = _project(

@@ -43,8 +43,8 @@ def test_json_terminal_and_markdown_say_what_would_pass(work: Path) -> None:
     assert terminal.returncode == 1
     assert f"      {NEEDED}" in terminal.stdout.splitlines()
     markdown = cli("score", "run.json", "--format", "markdown", cwd=work).stdout
-    row = next(line for line in markdown.splitlines() if "`qa/exact_match`" in line)
-    assert "<br>would pass: a value of at least 0.945 (189 of 200) at n 200, or n 385" in row
+    # Under the gate's evidence line, below the table.
+    assert "\n  - would pass: a value of at least 0.945 (189 of 200) at n 200, or n 385" in markdown
 
 
 def test_a_passing_gate_shows_its_figures_in_json_only(tmp_path: Path) -> None:

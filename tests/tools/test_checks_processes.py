@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evalglass.evidence.model import STDERR_KEPT, AttemptOutcome
+from evalglass.evidence.model import STDERR_KEPT, STDOUT_KEPT, AttemptOutcome
 from evalglass.records.model import CheckRecord
 from evalglass.tools.checks.attempts import attempt
 
@@ -216,13 +216,17 @@ def test_a_command_missing_inside_a_shell_is_an_ordinary_fail(tmp_path: Path) ->
     assert "not found" in result.last_stderr_line
 
 
-def test_only_the_end_of_stderr_is_kept(tmp_path: Path) -> None:
-    """Stderr is kept to its last 4 KB; its last line is the one shown; stdout is not kept."""
+def test_only_the_end_of_each_stream_is_kept(tmp_path: Path) -> None:
+    """Stderr and stdout are each kept to their last 4 KB, whatever was printed (here 10 MB on
+    stdout); the last line of each is the one the evidence shows."""
     code = (
-        "import sys; print('x' * 100000); sys.stderr.write('e' * 10000 + '\\n');"
+        "import sys; sys.stdout.write('x' * 10_000_000 + '\\n1 failed, 4 passed in 0.12s\\n');"
+        "sys.stderr.write('e' * 10000 + '\\n');"
         "sys.stderr.write('AssertionError: 2 != 3\\n'); sys.exit(1)"
     )
     result = attempt(python(code), tmp_path)
     assert len(result.stderr.encode()) == STDERR_KEPT
+    assert len(result.stdout.encode()) == STDOUT_KEPT
     assert result.last_stderr_line == "AssertionError: 2 != 3"
-    assert "x" not in result.stderr
+    assert result.last_stdout_line == "1 failed, 4 passed in 0.12s"
+    assert "xxxx" not in result.stderr and "eeee" not in result.stdout

@@ -67,12 +67,14 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
     repeat = c.integer(c.section(doc, "runtimeOptions").get("repeat"))
     measured = _columns(columns, by_column, c.section(doc, "config"), started, repeat, shown)
     # Every file of one evalId holds that eval as it stood when written: a paused eval's export
-    # holds part of what its resumed output holds, and an eval retried holds fewer errors.
+    # holds part of what its resumed output holds, and an eval retried holds fewer errors. The
+    # id is also how `promptfoo view` lists the eval.
     eval_id = c.text(doc.get("evalId"))
     whole = None if eval_id is None else f"promptfoo-eval:{eval_id}"
     extent = (len(rows), sum(not runs.is_error(row) for row in rows))
     for m in measured:
-        yield attrs.evolve(m, run=attrs.evolve(m.run, whole=whole, extent=extent))
+        run = attrs.evolve(m.run, whole=whole, extent=extent, viewer_id=eval_id)
+        yield attrs.evolve(m, run=run)
 
 
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:

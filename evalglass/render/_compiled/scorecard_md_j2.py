@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'bb2afd44f002e4bbabd8569ee0cad12573cf1dc30e0884f60bf2850802b6e3e1'
+KEY = '8a7fa64fc073955164296a1ff15feaefaa15e243764e060782094478105c5333'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.md.j2'
 
@@ -16,6 +16,7 @@ def root(context, missing=missing):
     l_0_cut = resolve('cut')
     l_0_limit = resolve('limit')
     l_0_rows = resolve('rows')
+    l_0_details = resolve('details')
     l_0_other_row = missing
     try:
         t_1 = environment.filters['code']
@@ -51,7 +52,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('scorecard_rows.md.j2', 'scorecard.md.j2')._get_default_module(context)
     l_0_other_row = getattr(included_template, 'other_row', missing)
     if l_0_other_row is missing:
-        l_0_other_row = undefined(f"the template {included_template.__name__!r} (imported on line 3 in 'scorecard.md.j2') does not export the requested name 'other_row'", name='other_row')
+        l_0_other_row = undefined(f"the template {included_template.__name__!r} (imported on line 4 in 'scorecard.md.j2') does not export the requested name 'other_row'", name='other_row')
     context.vars['other_row'] = l_0_other_row
     context.exported_vars.discard('other_row')
     yield str(environment.finalize((undefined(name='marker') if l_0_marker is missing else l_0_marker)))
@@ -104,13 +105,20 @@ def root(context, missing=missing):
         yield '. The JSON and HTML scorecards (`--format json`, `--format html`) have every metric._\n'
     if (undefined(name='rows') if l_0_rows is missing else l_0_rows):
         pass
-        yield '\n| Result | Metric | Value | Interval | n | Threshold | Evidence or reasons |\n|---|---|---|---|---|---|---|\n'
+        yield '\n| Result | Metric | Value | Interval | n | Threshold |\n|---|---|---|---|---|---|\n'
         for l_1_row in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
             _loop_vars = {}
             pass
             yield str(environment.finalize(l_1_row))
             yield '\n'
         l_1_row = missing
+        yield '\n**Why, gate by gate**\n\n'
+        for l_1_detail in (undefined(name='details') if l_0_details is missing else l_0_details):
+            _loop_vars = {}
+            pass
+            yield str(environment.finalize(l_1_detail))
+            yield '\n'
+        l_1_detail = missing
     elif ((not (undefined(name='cut') if l_0_cut is missing else l_0_cut)) or (not environment.getattr((undefined(name='cut') if l_0_cut is missing else l_0_cut), 'unlisted'))):
         pass
         yield '\nNo metric could gate: nothing in this run was enforced.\n'
@@ -149,7 +157,7 @@ def root(context, missing=missing):
             yield str(environment.finalize(l_1_count))
             yield ' '
             yield str(environment.finalize(l_1_status))
-            yield str(environment.finalize((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 56 in 'scorecard.md.j2' evaluated to false and no else section was defined."))))
+            yield str(environment.finalize((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 63 in 'scorecard.md.j2' evaluated to false and no else section was defined."))))
         l_1_loop = l_1_status = l_1_count = missing
         yield '.\n'
     if environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'others'):
@@ -195,4 +203,4 @@ def root(context, missing=missing):
         yield '\n</details>\n'
 
 blocks = {}
-debug_info = '3=47&4=53&5=55&7=57&8=60&10=62&11=64&14=68&17=76&19=79&21=84&22=87&25=91&27=94&29=97&31=101&35=104&36=107&38=110&42=113&44=116&45=120&49=123&50=131&54=136&56=139&58=151&60=154&62=156&65=159&66=162&71=168&72=172&74=179&78=182&79=186'
+debug_info = '4=48&5=54&6=56&8=58&9=61&11=63&12=65&15=69&18=77&20=80&22=85&23=88&26=92&28=95&30=98&32=102&36=105&37=108&42=112&43=115&45=118&49=121&51=124&52=128&56=131&57=139&61=144&63=147&65=159&67=162&69=164&72=167&73=170&78=176&79=180&81=187&85=190&86=194'

@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard_rows.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = 'cbbc9d2acc5d6617b2dbd5ec6af35d0c52e41e5ecdd58d6c918b04f5e8838426'
+KEY = '1fb8f9d5409211e230223d7733ef8c6f09369ab7b7471f3bfcc556259f631105'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard_rows.md.j2'
 
@@ -11,7 +11,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_gate_row = l_0_other_row = missing
+    l_0_gate_row = l_0_gate_detail = l_0_other_row = missing
     try:
         t_1 = environment.filters['code']
     except KeyError:
@@ -36,15 +36,21 @@ def root(context, missing=missing):
         @internalcode
         def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_5 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
     pass
     def macro(l_1_m):
-        t_5 = []
+        t_6 = []
         if l_1_m is missing:
             l_1_m = undefined("parameter 'm' was not provided", name='m')
         pass
-        t_5.extend((
+        t_6.extend((
             '| **',
-            str(environment.finalize(t_4(environment.getattr(l_1_m, 'status')))),
+            str(environment.finalize(t_4(environment.getattr(l_1_m, 'word')))),
             '** | ',
             str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
             ' | ',
@@ -55,33 +61,120 @@ def root(context, missing=missing):
             str(environment.finalize(environment.getattr(l_1_m, 'n'))),
             ' | ',
             str(environment.finalize(t_2(environment.getattr(l_1_m, 'threshold')))),
-            ' | ',
-            str(environment.finalize(t_2(environment.getattr(l_1_m, 'why')))),
-        ))
-        if environment.getattr(l_1_m, 'unverified'):
-            pass
-            t_5.extend((
-                '; ',
-                str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
-            ))
-        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
-            pass
-            t_5.extend((
-                '<br>',
-                str(environment.finalize(t_2(environment.getattr(l_1_m, 'needed')))),
-            ))
-        t_5.append(
             ' |',
-        )
-        return concat(t_5)
+        ))
+        return concat(t_6)
     context.exported_vars.add('gate_row')
     context.vars['gate_row'] = l_0_gate_row = Macro(environment, macro, 'gate_row', ('m',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_m):
-        t_6 = []
+        t_7 = []
         if l_1_m is missing:
             l_1_m = undefined("parameter 'm' was not provided", name='m')
         pass
-        t_6.extend((
+        t_7.extend((
+            '- **',
+            str(environment.finalize(t_4(environment.getattr(l_1_m, 'word')))),
+            '** ',
+            str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
+            ': ',
+            str(environment.finalize(t_2(environment.getattr(l_1_m, 'why')))),
+            '\n',
+        ))
+        if environment.getattr(l_1_m, 'unverified'):
+            pass
+            t_7.extend((
+                '  - ',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
+                '\n',
+            ))
+        if (environment.getattr(l_1_m, 'needed') and (environment.getattr(l_1_m, 'status') in ('fail', 'warn'))):
+            pass
+            t_7.extend((
+                '  - ',
+                str(environment.finalize(t_2(environment.getattr(l_1_m, 'needed')))),
+                '\n',
+            ))
+        if environment.getattr(l_1_m, 'costly'):
+            pass
+            t_7.extend((
+                '  - samples that cost it most, in ',
+                str(environment.finalize(t_1(environment.getattr(environment.getitem(environment.getattr(l_1_m, 'costly'), 0), 'source')))),
+                ': ',
+            ))
+            l_2_loop = missing
+            for l_2_s, l_2_loop in LoopContext(environment.getattr(l_1_m, 'costly'), undefined):
+                _loop_vars = {}
+                pass
+                t_7.append(
+                    str(environment.finalize(t_1(environment.getattr(l_2_s, 'id')))),
+                )
+                if (not t_5(environment.getattr(l_2_s, 'epoch'))):
+                    pass
+                    t_7.extend((
+                        ' epoch ',
+                        str(environment.finalize(environment.getattr(l_2_s, 'epoch'))),
+                    ))
+                t_7.extend((
+                    ' (',
+                    str(environment.finalize(environment.getattr(l_2_s, 'score'))),
+                    ')',
+                    str(environment.finalize((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 15 in 'scorecard_rows.md.j2' evaluated to false and no else section was defined.")))),
+                ))
+            l_2_loop = l_2_s = missing
+            if environment.getattr(l_1_m, 'open_with'):
+                pass
+                t_7.extend((
+                    '; open them with ',
+                    str(environment.finalize(t_1(environment.getattr(l_1_m, 'open_with')))),
+                ))
+            t_7.append(
+                '\n',
+            )
+        l_2_loop = missing
+        for l_2_a, l_2_loop in LoopContext(environment.getattr(l_1_m, 'attempts'), undefined):
+            l_2_attempt = missing
+            _loop_vars = {}
+            pass
+            l_2_attempt = environment.getattr(l_2_loop, 'index')
+            _loop_vars['attempt'] = l_2_attempt
+            if (environment.getattr(l_2_a, 'outcome') != 'passed'):
+                pass
+                def t_8(fiter):
+                    for (l_3_stream, l_3_lines) in fiter:
+                        if l_3_lines:
+                            yield (l_3_stream, l_3_lines)
+                for (l_3_stream, l_3_lines) in t_8((('stdout', environment.getattr(l_2_a, 'stdout_tail')), ('stderr', environment.getattr(l_2_a, 'stderr_tail')))):
+                    _loop_vars = {}
+                    pass
+                    t_7.extend((
+                        '  - attempt ',
+                        str(environment.finalize((undefined(name='attempt') if l_2_attempt is missing else l_2_attempt))),
+                        ', the last lines of ',
+                        str(environment.finalize(l_3_stream)),
+                        ':',
+                    ))
+                    for l_4_line in l_3_lines:
+                        _loop_vars = {}
+                        pass
+                        t_7.extend((
+                            '<br>',
+                            str(environment.finalize(t_1(l_4_line))),
+                        ))
+                    l_4_line = missing
+                    t_7.append(
+                        '\n',
+                    )
+                l_3_stream = l_3_lines = missing
+        l_2_loop = l_2_a = l_2_attempt = missing
+        return concat(t_7)
+    context.exported_vars.add('gate_detail')
+    context.vars['gate_detail'] = l_0_gate_detail = Macro(environment, macro, 'gate_detail', ('m',), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_m):
+        t_9 = []
+        if l_1_m is missing:
+            l_1_m = undefined("parameter 'm' was not provided", name='m')
+        pass
+        t_9.extend((
             '| ',
             str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
             ' | ',
@@ -93,18 +186,18 @@ def root(context, missing=missing):
         ))
         if environment.getattr(l_1_m, 'unverified'):
             pass
-            t_6.extend((
+            t_9.extend((
                 '; ',
                 str(environment.finalize(t_2(environment.getattr(l_1_m, 'unverified')))),
             ))
-        t_6.extend((
+        t_9.extend((
             ' | ',
             str(environment.finalize(t_2((t_3(environment.getattr(l_1_m, 'notes')) or '—')))),
             ' |',
         ))
-        return concat(t_6)
+        return concat(t_9)
     context.exported_vars.add('other_row')
     context.vars['other_row'] = l_0_other_row = Macro(environment, macro, 'other_row', ('m',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=36&4=75'
+debug_info = '3=42&6=65&7=72&8=79&9=83&11=86&12=90&14=93&15=97&18=130&19=134&20=136&21=138&22=147&28=168'

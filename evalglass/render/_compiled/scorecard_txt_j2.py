@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '4470c87d316cc03e992a248bcb9d7a87da2f71675003c5ba05b7d2d5f32a6751'
+KEY = '25b94dbb6741cb36ed71dcb357bef4a50d27afe8e8248bcf8c57b062cf1d61dc'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -27,44 +27,50 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_3 = environment.filters['pad']
+        t_3 = environment.filters['map']
     except KeyError:
         @internalcode
         def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'pad' found.")
+            raise TemplateRuntimeError("No filter named 'map' found.")
     try:
-        t_4 = environment.filters['reasons_text']
+        t_4 = environment.filters['pad']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'reasons_text' found.")
+            raise TemplateRuntimeError("No filter named 'pad' found.")
     try:
-        t_5 = environment.filters['upper']
+        t_5 = environment.filters['reasons_text']
     except KeyError:
         @internalcode
         def t_5(*unused):
-            raise TemplateRuntimeError("No filter named 'upper' found.")
+            raise TemplateRuntimeError("No filter named 'reasons_text' found.")
     try:
-        t_6 = environment.tests['none']
+        t_6 = environment.filters['upper']
     except KeyError:
         @internalcode
         def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'upper' found.")
+    try:
+        t_7 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     def macro(l_1_m):
-        t_7 = []
+        t_8 = []
         if l_1_m is missing:
             l_1_m = undefined("parameter 'm' was not provided", name='m')
         pass
         if environment.getattr(l_1_m, 'check'):
             pass
-            t_7.extend((
+            t_8.extend((
                 '      check: ',
                 str(environment.finalize((environment.getattr(environment.getitem(environment.getattr(l_1_m, 'attempts'), -1), 'command') if environment.getattr(l_1_m, 'attempts') else 'not run'))),
             ))
         else:
             pass
-            t_7.extend((
+            t_8.extend((
                 '      value ',
                 str(environment.finalize(environment.getattr(l_1_m, 'value'))),
                 '  interval ',
@@ -74,7 +80,7 @@ def root(context, missing=missing):
                 '  threshold ',
                 str(environment.finalize(environment.getattr(l_1_m, 'threshold'))),
             ))
-        return concat(t_7)
+        return concat(t_8)
     context.exported_vars.add('numbers')
     context.vars['numbers'] = l_0_numbers = Macro(environment, macro, 'numbers', ('m',), False, False, False, context.eval_ctx.autoescape)
     yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'headline'), environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'verdict'), bold=True)))
@@ -87,7 +93,7 @@ def root(context, missing=missing):
         pass
         yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'comparison')))
         yield '\n'
-    if (not t_6(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder'))):
+    if (not t_7(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder'))):
         pass
         yield 'records: '
         yield str(environment.finalize(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'records_folder')))
@@ -115,12 +121,13 @@ def root(context, missing=missing):
     yield '\nGates that decided ('
     yield str(environment.finalize(t_2(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'))))
     yield ')\n'
-    t_8 = 1
-    for l_1_m in environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'):
+    l_1_loop = missing
+    t_9 = 1
+    for l_1_m, l_1_loop in LoopContext(environment.getattr((undefined(name='scorecard') if l_0_scorecard is missing else l_0_scorecard), 'gates'), undefined):
         _loop_vars = {}
         pass
         yield '  '
-        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), t_3(t_5(environment.getattr(l_1_m, 'status')), 8), environment.getattr(l_1_m, 'status'), bold=True, _loop_vars=_loop_vars)))
+        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), t_4(t_6(environment.getattr(l_1_m, 'status')), 8), environment.getattr(l_1_m, 'status'), bold=True, _loop_vars=_loop_vars)))
         yield ' '
         yield str(environment.finalize(environment.getattr(l_1_m, 'id')))
         yield '\n'
@@ -134,6 +141,48 @@ def root(context, missing=missing):
         yield '      '
         yield str(environment.finalize(environment.getattr(l_1_m, 'why')))
         yield '\n'
+        l_2_loop = missing
+        for l_2_a, l_2_loop in LoopContext(environment.getattr(l_1_m, 'attempts'), undefined):
+            l_2_attempt = missing
+            _loop_vars = {}
+            pass
+            l_2_attempt = environment.getattr(l_2_loop, 'index')
+            _loop_vars['attempt'] = l_2_attempt
+            if (environment.getattr(l_2_a, 'outcome') != 'passed'):
+                pass
+                def t_10(fiter):
+                    for (l_3_stream, l_3_lines) in fiter:
+                        if l_3_lines:
+                            yield (l_3_stream, l_3_lines)
+                for (l_3_stream, l_3_lines) in t_10((('stdout', environment.getattr(l_2_a, 'stdout_tail')), ('stderr', environment.getattr(l_2_a, 'stderr_tail')))):
+                    _loop_vars = {}
+                    pass
+                    yield '      attempt '
+                    yield str(environment.finalize((undefined(name='attempt') if l_2_attempt is missing else l_2_attempt)))
+                    yield ', the last lines of '
+                    yield str(environment.finalize(l_3_stream))
+                    yield ':\n'
+                    for l_4_line in l_3_lines:
+                        _loop_vars = {}
+                        pass
+                        yield '        | '
+                        yield str(environment.finalize(l_4_line))
+                        yield '\n'
+                    l_4_line = missing
+                l_3_stream = l_3_lines = missing
+        l_2_loop = l_2_a = l_2_attempt = missing
+        if environment.getattr(l_1_m, 'costly'):
+            pass
+            yield '      samples that cost it most, in '
+            yield str(environment.finalize(environment.getattr(environment.getitem(environment.getattr(l_1_m, 'costly'), 0), 'source')))
+            yield ': '
+            yield str(environment.finalize(t_1(context.eval_ctx, t_3(context, environment.getattr(l_1_m, 'costly'), attribute='text'), ', ')))
+            yield '\n'
+            if environment.getattr(l_1_m, 'open_with'):
+                pass
+                yield '      open them with: '
+                yield str(environment.finalize(environment.getattr(l_1_m, 'open_with')))
+                yield '\n'
         if environment.getattr(l_1_m, 'unverified'):
             pass
             yield '      '
@@ -162,9 +211,9 @@ def root(context, missing=missing):
             yield str(environment.finalize(environment.getattr(l_2_run, 'n')))
             yield '\n'
         l_2_run = missing
-        t_8 = 0
-    l_1_m = missing
-    if t_8:
+        t_9 = 0
+    l_1_loop = l_1_m = missing
+    if t_9:
         pass
         yield '  none: no metric could gate\n'
     yield '\nNot enforced ('
@@ -174,7 +223,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '  '
-        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), 'INFO    ', 'informational', _loop_vars=_loop_vars)))
+        yield str(environment.finalize(context.call((undefined(name='paint') if l_0_paint is missing else l_0_paint), t_4(('NOT RUN' if (environment.getattr(l_1_m, 'status') == 'not_run') else 'INFO'), 8), environment.getattr(l_1_m, 'status'), _loop_vars=_loop_vars)))
         yield ' '
         yield str(environment.finalize(environment.getattr(l_1_m, 'id')))
         yield '\n'
@@ -186,7 +235,7 @@ def root(context, missing=missing):
             yield str(environment.finalize(environment.getattr(l_1_m, 'found')))
             yield '\n'
         yield '      why: '
-        yield str(environment.finalize(t_4(environment.getattr(l_1_m, 'reasons'))))
+        yield str(environment.finalize(t_5(environment.getattr(l_1_m, 'reasons'))))
         yield '\n'
         if environment.getattr(l_1_m, 'unverified'):
             pass
@@ -201,9 +250,9 @@ def root(context, missing=missing):
         if environment.getattr(l_1_m, 'notes'):
             pass
             yield '      would block once promoted: '
-            yield str(environment.finalize(t_4(environment.getattr(l_1_m, 'notes'))))
+            yield str(environment.finalize(t_5(environment.getattr(l_1_m, 'notes'))))
             yield '\n'
     l_1_m = missing
 
 blocks = {}
-debug_info = '3=50&4=76&5=78&6=80&7=82&8=84&10=86&11=89&14=97&15=100&17=104&18=108&21=112&22=115&23=119&24=123&25=125&26=128&28=131&29=133&30=136&32=138&33=141&35=143&36=146&38=148&39=152&45=167&46=169&47=173&48=177&49=179&50=182&52=185&53=187&54=190&56=192&57=195&59=197&60=200'
+debug_info = '3=56&4=82&5=84&6=86&7=88&8=90&10=92&11=95&14=103&15=106&17=110&18=114&21=118&22=122&23=126&24=130&25=132&26=135&28=138&30=141&31=145&32=147&33=149&34=157&35=161&36=165&41=170&42=173&43=177&44=180&47=182&48=185&50=187&51=190&53=192&54=195&56=197&57=201&63=216&64=218&65=222&66=226&67=228&68=231&70=234&71=236&72=239&74=241&75=244&77=246&78=249'

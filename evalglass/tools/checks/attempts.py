@@ -110,4 +110,5 @@ def _ended(command: str, finished: Finished, expect: int, limit: float) -> Attem
         duration=finished.duration,
         timed_out=finished.timed_out,
         stderr=finished.stderr,
+        stdout=finished.stdout,
     )

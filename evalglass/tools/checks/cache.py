@@ -254,6 +254,10 @@ class Store:
         except (OSError, ValueError, TypeError, KeyError):
             return None
         command, found, stderr, commit, recorded = texts
+        # Entries recorded before stdout was kept have none.
+        stdout = doc.get("stdout", "")
+        if type(stdout) is not str:
+            return None
         return Attempt(
             outcome=AttemptOutcome.PASSED,
             command=command,
@@ -261,6 +265,7 @@ class Store:
             exit_code=exit_code,
             duration=duration,
             stderr=stderr,
+            stdout=stdout,
             cached=CachedPass(commit=commit, recorded=recorded),
         )
 
@@ -273,6 +278,7 @@ class Store:
             "recorded": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
             "command": attempt.command, "found": attempt.found, "exit_code": attempt.exit_code,
             "duration": float(attempt.duration or 0.0), "stderr": attempt.stderr,
+            "stdout": attempt.stdout,
         }  # fmt: skip
         path = self._path(cache_key)
         with contextlib.suppress(OSError):

@@ -1,6 +1,6 @@
 """Run one process to completion or its time limit: a new session, so a timeout kills the whole
 process group (grandchildren too), and on Linux as a child subreaper, so a daemon that left the
-group (setsid) is adopted and killed too; stdout discarded, the end of stderr kept. I/O only; what
+group (setsid) is adopted and killed too; the end of stdout and of stderr kept. I/O only; what
 the exit means is for `attempts.py`. On Windows, which has no process groups to signal, the tree
 is ended with `taskkill /T /F` from the check's process.
 """
@@ -20,7 +20,7 @@ from typing import IO
 
 import attrs
 
-from evalglass.evidence.model import STDERR_KEPT
+from evalglass.evidence.model import STDERR_KEPT, STDOUT_KEPT
 
 _CHUNK = 65536
 
@@ -33,6 +33,7 @@ class Finished:
     timed_out: bool
     duration: float  # seconds
     stderr: str  # the last STDERR_KEPT bytes it wrote to stderr
+    stdout: str = ""  # the last STDOUT_KEPT bytes it wrote to stdout
 
 
 def run_process(argv: Sequence[str], cwd: str, timeout: float) -> Finished:
@@ -48,13 +49,19 @@ def run_process(argv: Sequence[str], cwd: str, timeout: float) -> Finished:
 def _run(argv: Sequence[str], cwd: str, timeout: float, contained: Callable[[], None]) -> Finished:
     started = time.monotonic()
     process = subprocess.Popen(
-        list(argv), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        list(argv), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
-    assert process.stderr is not None
-    tail = bytearray()
-    reader = threading.Thread(target=_drain, args=(process.stderr, tail), daemon=True)
-    reader.start()
+    assert process.stderr is not None and process.stdout is not None
+    # Each stream read to its end on its own thread, keeping only its end: a check that prints
+    # gigabytes costs a few KB, and neither pipe fills up and stalls the process.
+    tail, out = bytearray(), bytearray()
+    readers = [
+        threading.Thread(target=_drain, args=(process.stderr, tail, STDERR_KEPT), daemon=True),
+        threading.Thread(target=_drain, args=(process.stdout, out, STDOUT_KEPT), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
     timed_out = False
     try:
         code = process.wait(timeout=timeout)
@@ -71,9 +78,13 @@ def _run(argv: Sequence[str], cwd: str, timeout: float, contained: Callable[[], 
     duration = time.monotonic() - started
     _kill_group(process.pid)
     contained()
-    # A process that left its group (setsid) may hold stderr open: do not wait for it for ever.
-    reader.join(timeout=1.0)
-    return Finished(exit_code=code, timed_out=timed_out, duration=duration, stderr=_text(tail))
+    # A process that left its group (setsid) may hold a stream open: do not wait for it for ever.
+    for reader in readers:
+        reader.join(timeout=1.0)
+    return Finished(
+        exit_code=code, timed_out=timed_out, duration=duration, stderr=_text(tail),
+        stdout=_text(out),
+    )  # fmt: skip
 
 
 # Linux's prctl options: while set, a process that loses its parent (a daemon that left its
@@ -158,13 +169,13 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _drain(stream: IO[bytes], tail: bytearray) -> None:
-    """Read the stream to its end, keeping only its last STDERR_KEPT bytes."""
+def _drain(stream: IO[bytes], tail: bytearray, kept: int) -> None:
+    """Read the stream to its end, keeping only its last `kept` bytes."""
     with contextlib.suppress(OSError, ValueError):
         while chunk := stream.read1(_CHUNK):  # type: ignore[attr-defined]
             tail += chunk
-            if len(tail) > STDERR_KEPT:
-                del tail[: len(tail) - STDERR_KEPT]
+            if len(tail) > kept:
+                del tail[: len(tail) - kept]
     with contextlib.suppress(OSError):
         stream.close()
 
