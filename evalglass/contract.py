@@ -42,7 +42,8 @@ ModeName = Literal["all", "percentage"]
 PolicySourceName = Literal["default", "success.yaml"]
 RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enforced"]
 MethodName = Literal[
-    "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
+    "wilson", "clopper_pearson", "student_t", "normal", "hoeffding", "clustered", "effective_n",
+    "clustered_effective_n", "newcombe", "paired_t",
 ]
 OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
 TierName = Literal["fast", "full"]

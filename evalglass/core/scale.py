@@ -39,7 +39,9 @@ def kept(
         return interval
     if scale is Scale.PROPORTION and _from_value_and_n(interval, value, n):
         assert value is not None and n is not None
-        return stats.wilson(_successes(value, n), n, level if interval is None else interval.level)
+        return stats.proportion(
+            _successes(value, n), n, level if interval is None else interval.level
+        )
     return None if interval is None else stats.clip(interval, *UNIT_RANGE)
 
 

@@ -78,7 +78,7 @@ def test_zero_variance_of_unknown_range_has_no_interval() -> None:
 @pytest.mark.parametrize(
     "interval",
     [
-        stats.wilson(40, 50),
+        stats.proportion(40, 50),
         stats.normal(0.7, 0.02),
         stats.student_t([0.1, 0.5, 0.9, 0.4]),
         stats.interval_for_scores([0.5, 0.5, 0.5]),

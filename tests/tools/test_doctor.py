@@ -266,7 +266,7 @@ def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -
     assert n is not None
 
     def bound(k: int) -> float:
-        interval = stats.wilson(k if op.higher_is_better else 0, k, level)
+        interval = stats.proportion(k if op.higher_is_better else 0, k, level)
         return interval.low if op.higher_is_better else interval.high
 
     assert op.holds(bound(n), bar)
