@@ -298,7 +298,9 @@ def _assurance(
     op = threshold.op
     needed = least_perfect_n(kind, op, bar, level)
     # Named as the bound that decides at that n: a small n's proportion is bounded exactly.
-    at_needed = None if needed is None else perfect_interval(kind, op, needed, level)
+    at_needed = None
+    if needed is not None and kind is PerfectBound.WILSON:
+        at_needed = perfect_interval(kind, op, needed, level)
     label = f"{level * 100:g}% {kind.value}" if at_needed is None else interval_label(at_needed)
     rule = f"even a perfect score's {label} {'lower' if op.higher_is_better else 'upper'} bound"
     what = "a proportion" if kind is PerfectBound.WILSON else "a score"

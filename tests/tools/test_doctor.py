@@ -241,9 +241,9 @@ def test_json_carries_every_finding(rec: Path) -> None:
     [
         (Op.GE, 0.85, 22),
         (Op.GE, 0.9, 35),
-        (Op.GT, 0.5, 4),
+        (Op.GT, 0.5, 6),
         (Op.LE, 0.05, 73),
-        (Op.LT, 0.5, 4),
+        (Op.LT, 0.5, 6),
         (Op.GE, 0.0, 1),
         (Op.GE, 1.0, None),
         (Op.LE, 0.0, None),
@@ -251,7 +251,8 @@ def test_json_carries_every_finding(rec: Path) -> None:
     ],
 )
 def test_smallest_n_for_a_perfect_score_to_clear(op: Op, bar: float, needed: int | None) -> None:
-    """Known answers: >= 0.85 needs 22 samples at 95% Wilson; >= 1 can never clear."""
+    """Known answers: >= 0.85 needs 22 samples at 95% Wilson; > 0.5 needs 6, where the exact
+    bound of n of n, 0.025^(1/n), first passes 0.5 (Wilson's 4 of 4 would); >= 1 never clears."""
     assert min_n_to_clear(op, bar) == needed
 
 
