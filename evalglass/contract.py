@@ -43,7 +43,8 @@ ModeName = Literal["all", "percentage"]
 PolicySourceName = Literal["default", "success.yaml"]
 RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enforced"]
 MethodName = Literal[
-    "wilson", "student_t", "normal", "hoeffding", "clustered", "newcombe", "paired_t"
+    "wilson", "clopper_pearson", "student_t", "normal", "hoeffding", "clustered", "effective_n",
+    "clustered_effective_n", "newcombe", "paired_t",
 ]
 MethodBasisName = Literal["samples", "reported_stderr", "inferred_proportion", "declared_scale"]
 OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]

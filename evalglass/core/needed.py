@@ -80,6 +80,9 @@ def held_fixed(interval: Interval, n: int) -> str | None:
     if isinstance(basis, MeanSd):
         if interval.method is Method.HOEFFDING:
             return "scores in [0, 1] with no spread (Hoeffding)"
+        if interval.method is Method.EFFECTIVE_N:
+            ratio = basis.sd / (basis.mean * (1 - basis.mean)) ** 0.5
+            return f"scores in [0, 1]: their sd held as {ratio:.4g} of a 0/1 score's at the value"
         return f"the scores' standard deviation {basis.sd:.4g} held"
     if isinstance(basis, StandardError):
         sd = basis.stderr * n**0.5
@@ -87,6 +90,11 @@ def held_fixed(interval: Interval, n: int) -> str | None:
             return f"the standard error scaled as 1/√n (standard deviation {sd:.4g} held)"
         if interval.clusters is not None:
             size = n / interval.clusters
+            if basis.bounded:
+                return (
+                    f"the clusters' size {size:.3g} and design effect held (standard error × "
+                    "√(n₀/n), its spread relative to a 0/1 score's at the value)"
+                )
             return f"the clusters' size {size:.3g} and spread held (standard error × √(n₀/n))"
     return None
 

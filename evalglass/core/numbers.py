@@ -8,10 +8,13 @@ from evalglass.evidence.model import Interval, Measurement, Method
 
 _METHOD_NAMES = {
     Method.WILSON: "Wilson",
+    Method.CLOPPER_PEARSON: "Clopper-Pearson",
     Method.STUDENT_T: "Student-t",
     Method.NORMAL: "normal",
     Method.HOEFFDING: "Hoeffding (zero variance)",
     Method.CLUSTERED: "cluster-robust",
+    Method.EFFECTIVE_N: "effective n",
+    Method.CLUSTERED_EFFECTIVE_N: "cluster-robust effective n",
     Method.NEWCOMBE: "Newcombe",
     Method.PAIRED_T: "paired t",
 }

@@ -41,7 +41,7 @@ def perfect_interval(kind: PerfectBound, op: Op, n: int, level: float) -> Interv
     """A perfect score's interval at n: all ones for `>=`/`>`, all zeros for `<=`/`<`."""
     best = 1.0 if op.higher_is_better else 0.0
     if kind is PerfectBound.WILSON:
-        return stats.wilson(best * n, n, level)
+        return stats.proportion(best * n, n, level)
     return stats.student_t_from(best, 0.0, n, level, bounded=True)
 
 

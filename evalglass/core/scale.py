@@ -1,5 +1,5 @@
 """The values a metric's scores can take, as its record declares them (`scale`), kept by its
-interval: a proportion's value and n get Wilson's interval, and no interval end goes past
+interval: a proportion's value and n get a proportion's interval, and no interval end goes past
 [0, 1]. Pure; it only narrows what an output's own numbers would claim.
 """
 
@@ -32,7 +32,7 @@ def in_scale(measurement: Measurement, scale: Scale | None, level: float) -> Mea
 def kept(
     interval: Interval | None, value: float | None, n: int | None, scale: Scale | None, level: float
 ) -> Interval | None:
-    """`interval` kept to `scale`: for a proportion, Wilson's interval from the value and n in
+    """`interval` kept to `scale`: for a proportion, a proportion's interval from the value and n in
     place of a normal one from a reported stderr (or none at all); otherwise clipped to
     [0, 1], marked so that the evidence says it was. A value outside [0, 1] is left as it is:
     it is out of its range (validity says so), never clipped into a pass."""

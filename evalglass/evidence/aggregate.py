@@ -213,9 +213,12 @@ def measure(metric: str, entry: MetricStats, run: Run) -> Measurement:
     named = sum(count for count, _ in entry.clusters.values())
     clusters = len(entry.clusters) + (n - named)
     if clusters < n:
-        interval = stats.clustered_from_residual(n, mean, _residual(entry, mean), clusters)
+        assert m.low is not None and m.high is not None
+        interval = stats.clustered_from_residual(
+            n, mean, _residual(entry, mean), clusters, bounded=m.low >= 0.0 and m.high <= 1.0
+        )
     elif m.nonbinary == 0:
-        interval = stats.wilson(float(m.total // SCALE), n)
+        interval = stats.proportion(float(m.total // SCALE), n)
     else:
         assert m.low is not None and m.high is not None
         # Identical scores have no spread, whatever is left below the summing grid.

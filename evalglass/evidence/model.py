@@ -21,10 +21,15 @@ class Method(enum.Enum):
     """How an interval was computed; named in every gate's evidence."""
 
     WILSON = "wilson"
+    # Exact binomial bounds, where Wilson's would pass a rate at the bar too often.
+    CLOPPER_PEARSON = "clopper_pearson"
     STUDENT_T = "student_t"
     NORMAL = "normal"
     HOEFFDING = "hoeffding"
     CLUSTERED = "clustered"
+    # Scores in [0, 1]: a proportion's interval at the effective n their spread gives.
+    EFFECTIVE_N = "effective_n"
+    CLUSTERED_EFFECTIVE_N = "clustered_effective_n"
     NEWCOMBE = "newcombe"
     PAIRED_T = "paired_t"
 
@@ -66,11 +71,13 @@ class MeanSd:
 
 @attrs.frozen
 class StandardError:
-    """A value and its standard error; `df` for a Student-t quantile, None for the normal."""
+    """A value and its standard error; `df` for a Student-t quantile, None for the normal;
+    `bounded` when the scores behind it lie in [0, 1] (a range-aware interval, not ± q·se)."""
 
     value: float
     stderr: float
     df: int | None = None
+    bounded: bool = False
 
 
 Basis = Proportion | MeanSd | StandardError

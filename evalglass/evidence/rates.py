@@ -49,11 +49,12 @@ def binomial(value: float, n: int, stderr: float) -> bool:
 
 
 def share(value: float, n: int, level: float, why: MethodBasis) -> Interval | None:
-    """Wilson's interval of a share `value` of n (successes value·n); None for a value that is
+    """A proportion's interval (Wilson's, or Clopper–Pearson's where Wilson's errs) of a share
+    `value` of n (successes value·n); None for a value that is
     not a share (outside [0, 1], not finite) or no n."""
     if n < 1 or not math.isfinite(value) or not 0 <= value <= 1:
         return None
-    return attrs.evolve(stats.wilson(successes(value, n), n, level), method_basis=why)
+    return attrs.evolve(stats.proportion(successes(value, n), n, level), method_basis=why)
 
 
 def reported(

@@ -14,6 +14,7 @@ from statistics import NormalDist
 
 import attrs
 
+from evalglass.evidence.binomial import clopper_pearson, regularized_beta, wilson_too_generous
 from evalglass.evidence.model import (
     Basis,
     Interval,
@@ -58,7 +59,26 @@ def wilson(successes: float, n: int, level: float = DEFAULT_LEVEL) -> Interval:
     return Interval(low, high, level, Method.WILSON, basis=Proportion(successes, n))
 
 
-def _wilson_bounds(p: float, n: int, level: float) -> tuple[float, float]:
+def proportion(successes: float, n: int, level: float = DEFAULT_LEVEL) -> Interval:
+    """The interval of a share of 0/1 scores: Wilson's score interval, or the exact
+    Clopper–Pearson one where Wilson's is too generous (few successes or few failures, and
+    every small n: `binomial.wilson_too_generous`). Every reader and the core make a
+    proportion's interval here."""
+    low, high, exact = _proportion_bounds(successes, n, level)
+    method = Method.CLOPPER_PEARSON if exact else Method.WILSON
+    return Interval(low, high, level, method, basis=Proportion(successes, n))
+
+
+def _proportion_bounds(successes: float, n: float, level: float) -> tuple[float, float, bool]:
+    """Wilson's bounds, or Clopper–Pearson's (and True) where Wilson's are too generous."""
+    low, high = _wilson_bounds(successes / n, n, level)
+    if wilson_too_generous(successes, n, low, high, 1 - level):
+        low, high = clopper_pearson(successes, n, 1 - level)
+        return low, high, True
+    return low, high, False
+
+
+def _wilson_bounds(p: float, n: float, level: float) -> tuple[float, float]:
     z = z_quantile(level)
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -110,14 +130,50 @@ def student_t_from(
         return Interval(
             max(0.0, mean - half), min(1.0, mean + half), level, Method.HOEFFDING, basis=basis
         )
+    if bounded:
+        return effective_wilson(mean, sd / math.sqrt(n), n - 1, level, basis)
     half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
     return Interval(mean - half, mean + half, level, Method.STUDENT_T, basis=basis)
 
 
+def effective_n(centre: float, se: float, df: int, level: float) -> float:
+    """The number of 0/1 scores whose Wilson interval is as wide as the scores' own standard
+    error `se` gives: n* = p(1 − p)/se² · (z/t_df)², p the mean (Korn & Graubard 1998, "Confidence
+    intervals for proportions with small expected number of positive counts estimated from
+    survey data", Survey Methodology 24:193, with t on `df` degrees of freedom). Zero where
+    p(1 − p) is 0, infinite where se is."""
+    spread = centre * (1 - centre)
+    if spread <= 0:
+        return 0.0
+    if se <= 0:
+        return math.inf
+    return spread / (se * se) * (z_quantile(level) / t_quantile(0.5 + level / 2, df)) ** 2
+
+
+def effective_wilson(
+    centre: float, se: float, df: int, level: float, basis: Basis, clusters: int | None = None
+) -> Interval:
+    """A proportion's interval (`proportion`: Wilson's, or Clopper–Pearson's where Wilson's is
+    too generous) at the scores' effective n (`effective_n`), for a mean of scores in [0, 1].
+    A t interval takes the spread at the observed mean; near 0 or 1 that spread shrinks with
+    the mean itself (few low scores give both a high mean and a small sd), so t passes skewed
+    scores at the bar far more often than α/2. The score form takes the spread at the bound
+    instead, as it does for 0/1 scores, and stays inside [0, 1]."""
+    method = Method.CLUSTERED_EFFECTIVE_N if clusters is not None else Method.EFFECTIVE_N
+    size = effective_n(centre, se, df, level)
+    if size == 0:
+        low, high = 0.0, 1.0
+    elif math.isinf(size):
+        low = high = centre
+    else:
+        low, high, _ = _proportion_bounds(centre * size, size, level)
+    return Interval(low, high, level, method, basis=basis, clusters=clusters)
+
+
 def interval_for_scores(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval | None:
-    """Wilson when every score is 0 or 1, Student-t otherwise."""
+    """A proportion's interval when every score is 0 or 1, Student-t otherwise."""
     if scores and all(s in (0, 1) for s in scores):
-        return wilson(math.fsum(scores), len(scores), level)
+        return proportion(math.fsum(scores), len(scores), level)
     return student_t(scores, level)
 
 
@@ -136,7 +192,8 @@ def clustered(
     for score, cluster in zip(scores, clusters, strict=True):
         sums[cluster] = sums.get(cluster, 0.0) + score
         counts[cluster] = counts.get(cluster, 0) + 1
-    return clustered_from(n, mean(scores) if n else 0.0, sums, counts, level)
+    bounded = all(0 <= s <= 1 for s in scores)
+    return clustered_from(n, mean(scores) if n else 0.0, sums, counts, level, bounded=bounded)
 
 
 def clustered_from(
@@ -145,30 +202,40 @@ def clustered_from(
     sums: dict[object, float],
     counts: dict[object, int],
     level: float = DEFAULT_LEVEL,
+    *,
+    bounded: bool = False,
 ) -> Interval | None:
     """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
     residual = squares(sums[k] - counts[k] * centre for k in sums)
-    return clustered_from_residual(n, centre, residual, len(sums), level)
+    return clustered_from_residual(n, centre, residual, len(sums), level, bounded=bounded)
 
 
 def clustered_from_residual(
-    n: int, centre: float, residual: float, c: int, level: float = DEFAULT_LEVEL
+    n: int,
+    centre: float,
+    residual: float,
+    c: int,
+    level: float = DEFAULT_LEVEL,
+    *,
+    bounded: bool = False,
 ) -> Interval | None:
-    """The cluster-robust interval from Σ_c (S_c − n_c·mean)² over `c` clusters."""
+    """The cluster-robust interval from Σ_c (S_c − n_c·mean)² over `c` clusters: mean ± t·SE on
+    C − 1 degrees of freedom, or, for scores in [0, 1] (`bounded`), Wilson's at the effective
+    n that SE gives (the design effect's n, `effective_wilson`)."""
     if c < 2:
         return None
     se = math.sqrt(residual * c / (c - 1)) / n
     if se == 0:
         return None
+    return _clustered(centre, se, c, level, bounded)
+
+
+def _clustered(centre: float, se: float, c: int, level: float, bounded: bool) -> Interval:
+    basis = StandardError(centre, se, df=c - 1, bounded=bounded)
+    if bounded:
+        return effective_wilson(centre, se, c - 1, level, basis, clusters=c)
     half = t_quantile(0.5 + level / 2, c - 1) * se
-    return Interval(
-        centre - half,
-        centre + half,
-        level,
-        Method.CLUSTERED,
-        basis=StandardError(centre, se, df=c - 1),
-        clusters=c,
-    )
+    return Interval(centre - half, centre + half, level, Method.CLUSTERED, basis=basis, clusters=c)
 
 
 def at_level(interval: Interval, level: float) -> Interval | None:
@@ -185,9 +252,13 @@ def at_level(interval: Interval, level: float) -> Interval | None:
 def _at_level(interval: Interval, level: float) -> Interval | None:
     basis: Basis | None = interval.basis
     if isinstance(basis, Proportion):
-        return wilson(basis.successes, basis.n, level)
+        return proportion(basis.successes, basis.n, level)
     if isinstance(basis, MeanSd):
         return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded)
+    if isinstance(basis, StandardError) and basis.bounded and basis.df is not None:
+        return effective_wilson(
+            basis.value, basis.stderr, basis.df, level, basis, clusters=interval.clusters
+        )
     if isinstance(basis, StandardError):
         q = z_quantile(level) if basis.df is None else t_quantile(0.5 + level / 2, basis.df)
         half = q * basis.stderr
@@ -230,10 +301,20 @@ def moved(interval: Interval, value: float, n: int, observed_n: int) -> Interval
         nearest = round(successes)
         if abs(successes - nearest) <= 1e-9 * n:
             successes = nearest
-        return wilson(successes, n, level)
+        return proportion(successes, n, level)
     if isinstance(basis, MeanSd):
         if basis.bounded and not 0 <= value <= 1:
             return None
+        if basis.bounded and basis.sd > 0:
+            # Scores in [0, 1] hold their spread relative to 0/1 scores' at the same mean
+            # (sd² / p(1 − p)), so the bound stays monotone in the value up to the range's end.
+            ratio = basis.sd / math.sqrt(basis.mean * (1 - basis.mean))
+            sd = ratio * math.sqrt(value * (1 - value))
+            if n < 2:
+                return None
+            return effective_wilson(
+                value, sd / math.sqrt(n), n - 1, level, MeanSd(value, sd, n, True)
+            )
         return student_t_from(value, basis.sd, n, level, bounded=basis.bounded)
     if isinstance(basis, StandardError) and observed_n >= 1 and n >= 1:
         scale = math.sqrt(observed_n / n)
@@ -244,11 +325,12 @@ def moved(interval: Interval, value: float, n: int, observed_n: int) -> Interval
             c = max(2, round(c0 * n / observed_n))
             # SE = √(C/(C−1)·Σ_c r_c²)/n, and Σ_c r_c² grows with C at a fixed cluster size.
             se = basis.stderr * scale * math.sqrt((c / (c - 1)) / (c0 / (c0 - 1)))
-            half = t_quantile(0.5 + level / 2, c - 1) * se
-            return Interval(
-                value - half, value + half, level, Method.CLUSTERED,
-                basis=StandardError(value, se, df=c - 1), clusters=c,
-            )  # fmt: skip
+            if basis.bounded:
+                if not 0 <= value <= 1:
+                    return None
+                # The design effect held: the spread relative to 0/1 scores' at the same mean.
+                se *= math.sqrt(value * (1 - value) / (basis.value * (1 - basis.value)))
+            return _clustered(value, se, c, level, basis.bounded)
     return None
 
 
@@ -292,52 +374,12 @@ def binomial_at_least(k: int, n: int, p: float) -> float:
         return 1.0
     if k > n:
         return 0.0
-    return _betainc(k, n - k + 1, p)
+    return regularized_beta(k, n - k + 1, p)
 
 
 def t_cdf(t: float, df: int) -> float:
     """P(T <= t) for Student's t with `df` degrees of freedom, through the regularized incomplete
     beta function."""
     x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2, 0.5, x)
+    tail = 0.5 * regularized_beta(df / 2, 0.5, x)
     return 1 - tail if t >= 0 else tail
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta I_x(a, b) (continued fraction, Numerical Recipes §6.4)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(log_front) * _betacf(a, b, x) / a
-    return 1 - math.exp(log_front) * _betacf(b, a, 1 - x) / b
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1, a - 1
-    c, d = 1.0, 1 - qab * x / qap
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 500):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1 + aa * d
-        d = 1 / (d if abs(d) > tiny else tiny)
-        c = 1 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1 + aa * d
-        d = 1 / (d if abs(d) > tiny else tiny)
-        c = 1 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return h

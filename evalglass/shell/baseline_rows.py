@@ -20,8 +20,12 @@ from evalglass.records.baseline_files import inside_records, rows_error
 from evalglass.records.model import BaselineRecord, HostRecords
 from evalglass.records.source import RecordsSource
 
-# The methods that are value ± q·se: a saved scorecard gives its standard error for these alone.
-_SYMMETRIC = (Method.NORMAL, Method.STUDENT_T, Method.CLUSTERED)
+# The methods whose basis holds the scores' own standard error (value ± q·se, or a proportion's
+# interval at the effective n that standard error gives): a baseline's rows give it for these.
+_SYMMETRIC = (
+    Method.NORMAL, Method.STUDENT_T, Method.CLUSTERED, Method.EFFECTIVE_N,
+    Method.CLUSTERED_EFFECTIVE_N,
+)  # fmt: skip
 
 
 def attach(

@@ -12,7 +12,7 @@ import attrs
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.conditions import BY_CODE, evidence_shortfall
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
-from evalglass.core.numbers import fmt, plural
+from evalglass.core.numbers import fmt, interval_label, plural
 from evalglass.core.perfect import (
     PerfectBound,
     least_perfect_n,
@@ -297,10 +297,12 @@ def _assurance(
         return
     op = threshold.op
     needed = least_perfect_n(kind, op, bar, level)
-    rule = (
-        f"even a perfect score's {level * 100:g}% {kind.value} "
-        f"{'lower' if op.higher_is_better else 'upper'} bound"
-    )
+    # Named as the bound that decides at that n: a small n's proportion is bounded exactly.
+    at_needed = None
+    if needed is not None and kind is PerfectBound.WILSON:
+        at_needed = perfect_interval(kind, op, needed, level)
+    label = f"{level * 100:g}% {kind.value}" if at_needed is None else interval_label(at_needed)
+    rule = f"even a perfect score's {label} {'lower' if op.higher_is_better else 'upper'} bound"
     what = "a proportion" if kind is PerfectBound.WILSON else "a score"
     if needed is None:
         yield _at(

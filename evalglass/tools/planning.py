@@ -162,7 +162,9 @@ def _exact(
     higher = threshold.op.higher_is_better
 
     def passes(k: int, n: int) -> bool:
-        m = Measurement(id="plan", run=_RUN, value=k / n, n=n, interval=stats.wilson(k, n, level))
+        m = Measurement(
+            id="plan", run=_RUN, value=k / n, n=n, interval=stats.proportion(k, n, level)
+        )
         gate = decide(m, assess(m, metric), _CAN_GATE, threshold, metric, baseline,
                       what_it_takes=False)  # fmt: skip
         return gate.result in (Result.PASS, Result.WARN)

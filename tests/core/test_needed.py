@@ -76,9 +76,9 @@ def test_wilson_figures_are_the_brute_force_grid_answers(op, limit, k, n, level,
     n_at_value the least n at which the same share passes, both found by deciding every one."""
     rec = record(min_samples, level)
     t = bar(op, limit)
-    got = needed(measured(k / n, n, stats.wilson(k, n, level)), t, rec)
+    got = needed(measured(k / n, n, stats.proportion(k, n, level)), t, rec)
     grid = [
-        j for j in range(n + 1) if passes(measured(j / n, n, stats.wilson(j, n, level)), t, rec)
+        j for j in range(n + 1) if passes(measured(j / n, n, stats.proportion(j, n, level)), t, rec)
     ]
     if not grid:
         assert got.value_at_n is None
@@ -87,7 +87,7 @@ def test_wilson_figures_are_the_brute_force_grid_answers(op, limit, k, n, level,
     share = k / n
     sizes = [
         m for m in range(1, 1500)
-        if passes(measured(share, m, stats.wilson(share * m, m, level)), t, rec)
+        if passes(measured(share, m, stats.proportion(share * m, m, level)), t, rec)
     ]  # fmt: skip
     assert got.n_at_value == (min(sizes) if sizes else None)
 
@@ -95,14 +95,14 @@ def test_wilson_figures_are_the_brute_force_grid_answers(op, limit, k, n, level,
 def test_the_issue_example_names_what_would_pass() -> None:
     """0.92 of 200 against >= 0.9 fails (lower bound 0.874); 189 of 200 would pass, or 865
     samples at 0.92."""
-    got = needed(measured(0.92, 200, stats.wilson(184, 200)), bar(Op.GE, 0.9), record())
+    got = needed(measured(0.92, 200, stats.proportion(184, 200)), bar(Op.GE, 0.9), record())
     assert (got.value_at_n, got.n_at_value) == (0.945, 865)
     assert got.reason == ""
 
 
 def test_a_value_that_does_not_clear_the_bar_has_no_n() -> None:
     """At a value below the bar, no sample size passes, and the figure says so."""
-    got = needed(measured(0.88, 200, stats.wilson(176, 200)), bar(Op.GE, 0.9), record())
+    got = needed(measured(0.88, 200, stats.proportion(176, 200)), bar(Op.GE, 0.9), record())
     assert got.n_at_value is None
     assert "no sample size passes at this value" in got.reason
     assert got.value_at_n == 0.945
@@ -119,7 +119,18 @@ CONTINUOUS = [
     # (name, interval at (value, n) given the observed n, observed value, n, op, bar)
     (
         "student_t",
-        lambda v, n: stats.student_t_from(v, 0.2, n, bounded=True),
+        lambda v, n: stats.student_t_from(v, 0.2, n, bounded=False),
+        0.92,
+        200,
+        Op.GE,
+        0.9,
+    ),
+    (
+        # Scores in [0, 1] hold their sd relative to a 0/1 score's at the same mean.
+        "effective_n",
+        lambda v, n: stats.student_t_from(
+            v, 0.2 * (v * (1 - v) / (0.92 * 0.08)) ** 0.5, n, bounded=True
+        ),
         0.92,
         200,
         Op.GE,
@@ -140,7 +151,8 @@ CONTINUOUS = [
 
 
 def clustered_at(v: float, n: int) -> Interval | None:
-    """A cluster-robust interval at value v from n scores in clusters of 4 with a fixed shape."""
+    """A cluster-robust interval at value v from n scores in clusters of 4 with a fixed shape
+    (of unknown range: v is past 1)."""
     scores = [v + (d if j % 2 else -d) + (0.1 if j % 2 else -0.1)
               for j in range(n // 4) for d in (0.3, -0.1, 0.1, -0.3)]  # fmt: skip
     clusters = [i // 4 for i in range(len(scores))]
@@ -154,7 +166,14 @@ def test_continuous_figures_sit_on_the_decisions_edge(name, at, value, n, op, li
     rec, t = record(), bar(op, limit)
     got = needed(measured(value, n, at(value, n)), t, rec)
     assert got.value_at_n is not None
-    edge(lambda v: measured(v, n, at(v, n)), t, rec, got.value_at_n, op.higher_is_better)
+    if name == "effective_n":
+        # The oracle's sd at v is the ratio recomputed in another order: the edge holds to 1e-12.
+        step = 1e-12 if op.higher_is_better else -1e-12
+        assert passes(measured(got.value_at_n, n, at(got.value_at_n, n)), t, rec)
+        worse = got.value_at_n - step
+        assert not passes(measured(worse, n, at(worse, n)), t, rec)
+    else:
+        edge(lambda v: measured(v, n, at(v, n)), t, rec, got.value_at_n, op.higher_is_better)
     assert got.n_at_value is not None
     sizes = [m for m in range(rec.min_samples, got.n_at_value + 1)
              if passes(measured(value, m, at(value, m)), t, rec)]  # fmt: skip
@@ -164,8 +183,8 @@ def test_continuous_figures_sit_on_the_decisions_edge(name, at, value, n, op, li
 def test_cluster_robust_figures_keep_the_cluster_shape() -> None:
     """The cluster-robust figures match a search over real clustered scores of the same shape:
     n in steps of two clusters of 4, so the least passing such n brackets the figure."""
-    rec, t = record(), bar(Op.GE, 0.5)
-    value, n = 0.6, 40
+    rec, t = record(), bar(Op.GE, 1.5)
+    value, n = 1.6, 40
     got = needed(measured(value, n, clustered_at(value, n)), t, rec)
     assert got.value_at_n is not None
     # Scores remade at each value round their residuals afresh: the edge holds to 1e-9.
@@ -183,14 +202,14 @@ def test_cluster_robust_figures_keep_the_cluster_shape() -> None:
 def test_the_point_rule_has_no_figures() -> None:
     """A gate that compares the value itself carries no needed figures."""
     rec = record(decision=Decision.POINT)
-    m = measured(0.92, 200, stats.wilson(184, 200))
+    m = measured(0.92, 200, stats.proportion(184, 200))
     assert decide(m, assess(m, rec), CAN_GATE, bar(Op.GE, 0.9), rec).needed is None
 
 
 def test_a_gate_that_is_not_compared_has_no_figures() -> None:
     """Informational and unsound gates have no figures: nothing was decided by a bound."""
     rec = record(min_samples=500)
-    m = measured(0.92, 200, stats.wilson(184, 200))
+    m = measured(0.92, 200, stats.proportion(184, 200))
     assert decide(m, assess(m, rec), CAN_GATE, bar(Op.GE, 0.9), rec).needed is None
     info = Authority(Outcome.INFORMATIONAL)
     assert decide(m, assess(m, record()), info, bar(Op.GE, 0.9), record()).needed is None
@@ -198,7 +217,7 @@ def test_a_gate_that_is_not_compared_has_no_figures() -> None:
 
 def test_n_at_value_never_goes_below_min_samples() -> None:
     """Below min_samples the number is unsound, so the least n that passes is at least it."""
-    got = needed(measured(1.0, 300, stats.wilson(300, 300)), bar(Op.GE, 0.5), record(250))
+    got = needed(measured(1.0, 300, stats.proportion(300, 300)), bar(Op.GE, 0.5), record(250))
     assert got.n_at_value == 250
 
 
@@ -216,19 +235,21 @@ def test_newcombe_unpaired_figures_are_the_grid_answers(k, n, then, n2, drop) ->
     """Against a baseline given as value and n, value_at_n is the least k/n whose Newcombe
     change bound clears the allowed drop, and n_at_value the least n at this share."""
     rec, t, b = record(), bar(Op.GE, None, max_drop=drop), base(then, n2)
-    got = needed(measured(k / n, n, stats.wilson(k, n)), t, rec, b)
-    grid = [j for j in range(n + 1) if passes(measured(j / n, n, stats.wilson(j, n)), t, rec, b)]
+    got = needed(measured(k / n, n, stats.proportion(k, n)), t, rec, b)
+    grid = [
+        j for j in range(n + 1) if passes(measured(j / n, n, stats.proportion(j, n)), t, rec, b)
+    ]
     assert got.value_at_n == (min(grid) / n if grid else None)
     share = k / n
     sizes = (m for m in range(rec.min_samples, 2000)
-             if passes(measured(share, m, stats.wilson(share * m, m)), t, rec, b))  # fmt: skip
+             if passes(measured(share, m, stats.proportion(share * m, m)), t, rec, b))  # fmt: skip
     assert got.n_at_value == next(sizes, None)
 
 
 def test_a_baseline_too_uncertain_for_any_n_says_so() -> None:
     """A change that clears the allowance as a point, against a baseline whose own uncertainty
     no current n can shrink, has no n, and the figure says why."""
-    got = needed(measured(0.84, 200, stats.wilson(168, 200)), bar(Op.GE, None, max_drop=0.03),
+    got = needed(measured(0.84, 200, stats.proportion(168, 200)), bar(Op.GE, None, max_drop=0.03),
                  record(), base(0.86, 500))  # fmt: skip
     assert got.n_at_value is None
     assert "the baseline" in got.reason
@@ -290,7 +311,7 @@ def test_the_change_family_at_the_observed_point_is_the_gates_interval() -> None
 def test_moved_at_the_observed_point_is_the_interval() -> None:
     """stats.moved at the observed value and n gives back the reader's interval, per method."""
     intervals = [
-        (0.92, 200, stats.wilson(184, 200)),
+        (0.92, 200, stats.proportion(184, 200)),
         (0.5, 30, stats.student_t_from(0.5, 0.2, 30)),
         (0.03, 200, stats.normal(0.03, 0.012)),
         (0.6, 40, clustered_at(0.6, 40)),

@@ -27,12 +27,13 @@ def measured(value: float, n: int, stderr: float | None) -> Measurement:
     return Measurement(id="m", run=RUN, value=value, n=n, interval=interval)
 
 
-def test_a_proportion_gets_wilsons_interval_from_value_and_n() -> None:
-    """A rate reported with a stderr whose normal interval starts below 0 gets Wilson's interval
-    of value·n of n instead: the example's 0.012 of 150 (stderr 0.009)."""
+def test_a_proportion_gets_a_proportions_interval_from_value_and_n() -> None:
+    """A rate reported with a stderr whose normal interval starts below 0 gets a proportion's
+    interval of value·n of n instead: the example's 0.012 of 150 (stderr 0.009), under two
+    successes, where Wilson is too generous and the bound is exact (Clopper-Pearson)."""
     got = in_scale(measured(0.012, 150, 0.009), Scale.PROPORTION, 0.95).interval
-    want = stats.wilson(0.012 * 150, 150)
-    assert got is not None and got.method is Method.WILSON
+    want = stats.proportion(0.012 * 150, 150)
+    assert got is not None and got.method is Method.CLOPPER_PEARSON
     assert (got.low, got.high) == (want.low, want.high)
     assert 0 < got.low < 0.012 < got.high < 1
 

@@ -112,8 +112,8 @@ def test_cluster_sums_no_scores_could_have_are_refused(tmp_path: Path) -> None:
 
 
 def test_the_student_t_interval_matches_scipy() -> None:
-    """From exact sums, the Student-t interval is scipy's, to 1e-12."""
-    values = [0.13, 0.5, 0.77, 0.9, 0.31, 0.62, 0.05, 0.99]
+    """From exact sums of scores of unknown range, the Student-t interval is scipy's, to 1e-12."""
+    values = [1.13, 0.5, 0.77, 0.9, 0.31, 0.62, 0.05, 0.99]
     stats_ = aggregate.MetricStats(moments=_moments(values))
     m = aggregate.measure("m", stats_, _run())
     assert m.interval is not None and m.interval.method is Method.STUDENT_T

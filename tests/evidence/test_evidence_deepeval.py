@@ -71,7 +71,7 @@ def test_per_case_scores_are_the_samples() -> None:
     assert m.interval is not None and m.interval.method is Method.WILSON
     assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-12)
     closeness = read()["Numeric Closeness"].interval
-    assert closeness is not None and closeness.method is Method.STUDENT_T
+    assert closeness is not None and closeness.method is Method.EFFECTIVE_N
 
 
 def test_identity_of_model_and_dataset() -> None:

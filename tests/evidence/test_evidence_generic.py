@@ -44,18 +44,19 @@ def test_value_n_stderr_gives_a_normal_interval(tmp_path: Path) -> None:
     assert m.interval.low == pytest.approx(0.91 - sp.norm.ppf(0.975) * 0.014, abs=1e-12)
 
 
-def test_binary_scores_give_wilson(tmp_path: Path) -> None:
-    """0/1 scores give their mean, their count, and a Wilson interval (checked against scipy)."""
+def test_binary_scores_give_a_proportions_interval(tmp_path: Path) -> None:
+    """0/1 scores give their mean, their count, and a proportion's interval: at n 4, the exact
+    Clopper-Pearson one (checked against scipy)."""
     m = one(tmp_path, {"scores": [1, 0, 1, 1]})
     assert (m.value, m.n) == (0.75, 4)
-    assert m.interval is not None and m.interval.method is Method.WILSON
-    low, high = sp.binomtest(3, 4).proportion_ci(method="wilson")
+    assert m.interval is not None and m.interval.method is Method.CLOPPER_PEARSON
+    low, high = sp.binomtest(3, 4).proportion_ci(method="exact")
     assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-9)
 
 
 def test_continuous_scores_give_student_t(tmp_path: Path) -> None:
-    """Non-binary scores give a Student-t interval (checked against scipy)."""
-    scores = [0.2, 0.9, 0.55, 0.7, 0.4]
+    """Non-binary scores of unknown range give a Student-t interval (checked against scipy)."""
+    scores = [0.2, 1.9, 0.55, 0.7, 0.4]
     m = one(tmp_path, {"scores": scores})
     assert m.interval is not None and m.interval.method is Method.STUDENT_T
     low, high = sp.t.interval(0.95, len(scores) - 1, loc=sum(scores) / 5, scale=sp.sem(scores))
@@ -183,8 +184,8 @@ def test_jsonl_rows_aggregate_per_metric(tmp_path: Path) -> None:
     path = write(tmp_path, "rows.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n")
     ms = read_outputs([path]).measurements
     assert ms["a"].value == pytest.approx(2 / 3) and ms["a"].n == 3
-    assert ms["a"].interval.method is Method.WILSON
-    assert ms["b"].value == pytest.approx(0.7) and ms["b"].interval.method is Method.STUDENT_T
+    assert ms["a"].interval.method is Method.CLOPPER_PEARSON
+    assert ms["b"].value == pytest.approx(0.7) and ms["b"].interval.method is Method.EFFECTIVE_N
 
 
 # Scores are summed exactly on a grid of 2^-64: a spread below it is no spread (docs/scale.md).

@@ -86,15 +86,20 @@ def test_binary_scores_give_a_wilson_interval_from_the_samples() -> None:
     assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-12)
 
 
-def test_float_scores_give_a_student_t_interval_from_the_samples() -> None:
-    """numeric_closeness (float scores) gets the Student-t interval of its 20 scores."""
+def test_float_scores_give_the_effective_n_interval_from_the_samples() -> None:
+    """numeric_closeness (float scores in [0, 1]) gets a proportion's interval of its 20 scores'
+    mean at the Korn-Graubard effective n, p(1 − p)/(s²/n)·(z/t₁₉)², recomputed with scipy."""
     m = read(ARITH_EVAL)["arith/numeric_closeness/mean"]
     assert m.samples is not None
     scores = [s.score for s in m.samples]
-    mean = sum(scores) / 20
-    low, high = sp.t.interval(0.95, 19, loc=mean, scale=sp.sem(scores))
-    assert m.interval is not None and m.interval.method is Method.STUDENT_T
-    assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-9)
+    p = sum(scores) / 20
+    z, t = sp.norm.ppf(0.975), sp.t.ppf(0.975, 19)
+    size = p * (1 - p) / sp.sem(scores) ** 2 * (z / t) ** 2
+    # A mean of 0.996 leaves few effective failures: the exact bounds at that n (scipy's Beta).
+    k = p * size
+    want = (sp.beta.ppf(0.025, k, size - k + 1), sp.beta.ppf(0.975, k + 1, size - k))
+    assert m.interval is not None and m.interval.method is Method.EFFECTIVE_N
+    assert (m.interval.low, m.interval.high) == pytest.approx(want, abs=1e-9)
 
 
 def test_without_samples_the_interval_comes_from_inspects_stderr(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def test_pass_rate_is_a_wilson_proportion_over_samples(tmp_path: Path) -> None:
     path = write(tmp_path / "help.jsonl", rows)
     m = read_outputs([path]).measurements["judge/helpfulness/pass_rate"]
     assert (m.value, m.n) == (30 / 40, 40)
-    assert m.interval == stats.wilson(30, 40)
+    assert m.interval == stats.proportion(30, 40)
     assert m.samples is not None and len(m.samples) == 40
     assert "judge/helpfulness/score" not in read_outputs([path]).measurements
 

@@ -72,11 +72,12 @@ def test_per_document_scores_come_from_the_samples_file() -> None:
     assert acc.samples is not None and sum(s.score for s in acc.samples) == 8
 
 
-def test_task_intervals_are_wilson_over_the_documents() -> None:
-    """acc 8/20 gets the Wilson interval of its per-document scores."""
+def test_task_intervals_are_a_proportions_over_the_documents() -> None:
+    """acc 8/20 gets a proportion's interval of its per-document scores: with 8 successes, the
+    exact Clopper-Pearson one."""
     m = read(RESULTS)["arith_mc/acc"]
-    low, high = sp.binomtest(8, 20).proportion_ci(method="wilson")
-    assert m.interval is not None and m.interval.method is Method.WILSON
+    low, high = sp.binomtest(8, 20).proportion_ci(method="exact")
+    assert m.interval is not None and m.interval.method is Method.CLOPPER_PEARSON
     assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-12)
 
 

@@ -77,16 +77,17 @@ def test_named_metrics_leave_error_rows_out() -> None:
 
 
 def test_intervals_come_from_the_rows() -> None:
-    """0/1 metrics get Wilson over the rows; closeness (fractions) gets Student-t."""
+    """0/1 metrics get a proportion's interval over the rows (8 of 10: the exact one);
+    closeness (fractions in [0, 1]) gets the range-aware effective-n interval."""
     m = read()
     pass_rate = m["echo/terse/pass_rate"]
-    low, high = sp.binomtest(8, 10).proportion_ci(method="wilson")
-    assert pass_rate.interval is not None and pass_rate.interval.method is Method.WILSON
+    low, high = sp.binomtest(8, 10).proportion_ci(method="exact")
+    assert pass_rate.interval is not None and pass_rate.interval.method is Method.CLOPPER_PEARSON
     assert (pass_rate.interval.low, pass_rate.interval.high) == pytest.approx(
         (low, high), abs=1e-12
     )
     closeness = m["echo/terse/closeness"]
-    assert closeness.interval is not None and closeness.interval.method is Method.STUDENT_T
+    assert closeness.interval is not None and closeness.interval.method is Method.EFFECTIVE_N
 
 
 def test_identity_of_model_and_dataset() -> None:

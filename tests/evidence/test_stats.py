@@ -32,12 +32,28 @@ def test_wilson_matches_scipy(k: int, n: int, level: float) -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_student_t_matches_scipy(level: float) -> None:
-    """The Student-t interval of a mean agrees with scipy.stats.t.interval."""
-    scores = [0.2, 0.9, 0.55, 0.7, 0.4, 0.61]
+    """The Student-t interval of a mean of scores of unknown range (one past 1) agrees with
+    scipy.stats.t.interval."""
+    scores = [0.2, 1.9, 0.55, 0.7, 0.4, 0.61]
     want = sp.t.interval(level, len(scores) - 1, loc=np.mean(scores), scale=sp.sem(scores))
     got = stats.student_t(scores, level)
     assert got is not None and got.method is Method.STUDENT_T
     assert (got.low, got.high) == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_scores_in_the_unit_range_get_wilson_at_the_effective_n(level: float) -> None:
+    """Scores in [0, 1] with a spread: Wilson's interval of their mean at the Korn-Graubard
+    effective n = p(1 − p)/(s²/n)·(z/t_{n−1})², recomputed with scipy's quantiles."""
+    scores = [0.2, 0.9, 0.55, 0.7, 0.4, 0.61, 0.35, 0.8, 0.5, 0.66, 0.45, 0.58, 0.3, 0.72]
+    n, p = len(scores), float(np.mean(scores))
+    z, t = sp.norm.ppf(0.5 + level / 2), sp.t.ppf(0.5 + level / 2, n - 1)
+    size = p * (1 - p) / (np.var(scores, ddof=1) / n) * (z / t) ** 2
+    centre = (p + z * z / (2 * size)) / (1 + z * z / size)
+    half = z * np.sqrt(p * (1 - p) / size + z * z / (4 * size * size)) / (1 + z * z / size)
+    got = stats.student_t(scores, level)
+    assert got is not None and got.method is Method.EFFECTIVE_N
+    assert (got.low, got.high) == pytest.approx((centre - half, centre + half), abs=1e-9)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -78,7 +94,7 @@ def test_zero_variance_of_unknown_range_has_no_interval() -> None:
 @pytest.mark.parametrize(
     "interval",
     [
-        stats.wilson(40, 50),
+        stats.proportion(25, 50),
         stats.normal(0.7, 0.02),
         stats.student_t([0.1, 0.5, 0.9, 0.4]),
         stats.interval_for_scores([0.5, 0.5, 0.5]),

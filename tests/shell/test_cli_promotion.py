@@ -49,7 +49,7 @@ def test_explain_in_markdown(work: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("**`qa/refusal_rate`: informational: shown, never enforced**\n")
     assert "| 1 | `thresholds.yaml` | `qa/refusal_rate.approval` | `approved` |" in result.stdout
-    assert "- gate: fail: upper bound 0.06389 is not &lt;= 0.05" in result.stdout
+    assert "- gate: fail: upper bound 0.06415 is not &lt;= 0.05" in result.stdout
 
 
 def test_explain_unknown_metric_is_one_line_exit_4(work: Path) -> None:

@@ -60,14 +60,14 @@ def test_a_passing_gate_shows_its_figures_in_json_only(tmp_path: Path) -> None:
 
 def test_the_examples_rate_interval_stays_inside_zero_and_one(tmp_path: Path) -> None:
     """safety/toxicity reports a stderr; its records say it is a proportion, so its interval is
-    Wilson's from value and n, inside [0, 1], on every card."""
+    a proportion's from value and n (1.8 of 150: the exact one), inside [0, 1], on every card."""
     shutil.copytree(EXAMPLE_RECORDS, tmp_path / "host_records")
     shutil.copy(EXAMPLE_OUTPUT, tmp_path / "run.json")
     doc = json.loads(cli("score", "run.json", "--format", "json", cwd=tmp_path).stdout)
     entry = next(m for m in doc["metrics"] if m["id"] == "safety/toxicity")
     low, high = entry["interval"]
-    assert entry["method"] == "wilson" and 0 <= low < entry["value"] < high <= 1
-    assert "interval [0.003102, 0.04527]" in cli("score", "run.json", cwd=tmp_path).stdout
+    assert entry["method"] == "clopper_pearson" and 0 <= low < entry["value"] < high <= 1
+    assert "interval [0.001223, 0.04526]" in cli("score", "run.json", cwd=tmp_path).stdout
 
 
 @pytest.mark.parametrize(

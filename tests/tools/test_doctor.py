@@ -243,9 +243,9 @@ def test_json_carries_every_finding(rec: Path) -> None:
     [
         (Op.GE, 0.85, 22),
         (Op.GE, 0.9, 35),
-        (Op.GT, 0.5, 4),
+        (Op.GT, 0.5, 6),
         (Op.LE, 0.05, 73),
-        (Op.LT, 0.5, 4),
+        (Op.LT, 0.5, 6),
         (Op.GE, 0.0, 1),
         (Op.GE, 1.0, None),
         (Op.LE, 0.0, None),
@@ -253,7 +253,8 @@ def test_json_carries_every_finding(rec: Path) -> None:
     ],
 )
 def test_smallest_n_for_a_perfect_score_to_clear(op: Op, bar: float, needed: int | None) -> None:
-    """Known answers: >= 0.85 needs 22 samples at 95% Wilson; >= 1 can never clear."""
+    """Known answers: >= 0.85 needs 22 samples at 95% Wilson; > 0.5 needs 6, where the exact
+    bound of n of n, 0.025^(1/n), first passes 0.5 (Wilson's 4 of 4 would); >= 1 never clears."""
     assert min_n_to_clear(op, bar) == needed
 
 
@@ -268,7 +269,7 @@ def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -
     assert n is not None
 
     def bound(k: int) -> float:
-        interval = stats.wilson(k if op.higher_is_better else 0, k, level)
+        interval = stats.proportion(k if op.higher_is_better else 0, k, level)
         return interval.low if op.higher_is_better else interval.high
 
     assert op.holds(bound(n), bar)

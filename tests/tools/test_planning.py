@@ -62,7 +62,7 @@ def binary_rate(host: HostRecords, n: int, p: float, seed: int) -> float:
     draws = np.random.default_rng(seed).binomial(n, p, DRAWS)
     verdicts = {
         int(k): passes(host, Measurement(id="m", run=RUN, value=k / n, n=n,
-                                         interval=stats.wilson(int(k), n, level)))
+                                         interval=stats.proportion(int(k), n, level)))
         for k in np.unique(draws)
     }  # fmt: skip
     return float(np.mean([verdicts[int(k)] for k in draws]))

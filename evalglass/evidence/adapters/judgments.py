@@ -87,7 +87,7 @@ def _measurements(name: str, graded: _Standard, shown: str) -> Iterator[Measurem
         run=run,
         value=passes / n,
         n=n,
-        interval=stats.wilson(passes, n),
+        interval=stats.proportion(passes, n),
         samples=tuple(Sample(id=s, score=float(p)) for s, p in graded.passes.items()),
     )
     if graded.scores:
