@@ -149,6 +149,22 @@ def _hybrid(p1: float, n1: int, p2: float, n2: int, phi: float, level: float) ->
     return Interval(theta - delta, theta + eps, level, Method.NEWCOMBE)
 
 
+def _hybrid_with_stderr(
+    current: Interval, now: float, then: float, se_then: float, level: float
+) -> Interval | None:
+    """Newcombe's hybrid interval of now − then with the current side's own proportion limits
+    and the baseline's normal limits then ± z·se: the MOVER construction (Zou & Donner 2008,
+    Stat Med 27:1693), of which Newcombe's method 10 is the case of two Wilson intervals."""
+    own = stats.at_level(current, level)
+    if own is None or not math.isfinite(se_then) or se_then < 0:
+        return None
+    half_then = stats.z_quantile(level) * se_then
+    theta = now - then
+    delta = math.hypot(now - own.low, half_then)
+    eps = math.hypot(own.high - now, half_then)
+    return Interval(theta - delta, theta + eps, level, Method.NEWCOMBE)
+
+
 def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> Interval | None:
     assert current.value is not None and baseline.value is not None
     interval = current.interval
@@ -164,6 +180,11 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
         return newcombe_unpaired(
             basis.successes, basis.n, baseline.value * baseline.n, baseline.n, level
         )
+    if isinstance(basis, Proportion) and se_then is not None and interval is not None:
+        # A baseline that varies more than a share (a cluster-robust or bootstrapped stderr):
+        # its own normal limits, with the current side's proportion limits, never a Wald
+        # stderr that is 0 wide at no successes.
+        return _hybrid_with_stderr(interval, current.value, baseline.value, se_then, level)
     se_now = stats.standard_error(interval) if interval is not None else None
     if se_then is None and baseline.sample_scores:
         scores = list(baseline.sample_scores.values())
@@ -339,6 +360,13 @@ def _unpaired_family(
     if se_then is None:
         return None
     fixed = se_then
+    if isinstance(interval.basis, Proportion):
+
+        def hybrid(value: float, n: int) -> Interval | None:
+            now = current_at(value, n)
+            return None if now is None else _hybrid_with_stderr(now, value, then, fixed, level)
+
+        return hybrid, f"unpaired: the baseline's {then:.4g} and standard error {fixed:.4g} held"
 
     def normal(value: float, n: int) -> Interval | None:
         now = current_at(value, n)

@@ -91,14 +91,34 @@ def test_a_proportion_against_a_baseline_with_a_stderr_is_still_newcombe(tmp_pat
     assert round(change["interval"][1], 4) == 0.0272
 
 
+def test_a_proportion_against_a_baseline_that_varies_more_keeps_its_own_limits(
+    tmp_path: Path,
+) -> None:
+    """The same 100 scores of 0 against a baseline whose stderr (0.0045) is twice its binomial
+    one, as a cluster-robust stderr would be: the baseline keeps its normal limits, the current
+    side its proportion limits (Newcombe's hybrid, the MOVER construction), and the gate fails;
+    a normal interval on the difference passed it (upper −0.0012), its current side 0 wide."""
+    work = host(
+        tmp_path, "<=", None, threshold="    max_drop: 0.02\n",
+        baseline="    value: 0.01\n    n: 2000\n    stderr: 0.0045\n",
+    )  # fmt: skip
+    got = score(work, generic(work, {"scores": [0] * 100}))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail"
+    change = got["gate"]["change"]
+    assert change["method"] == "newcombe"
+    # −0.01 + √(u₁² + (1.96·0.0045)²), u₁ the 95% Wilson upper bound of 0 of 100.
+    assert 0.027 < change["interval"][1] < 0.029
+
+
 def test_a_reported_stderr_of_zero_never_makes_a_zero_width_pass(tmp_path: Path) -> None:
     """value 1.0, n 10, stderr 0 gated `>= 0.99`: the stderr is the binomial one of 10 of 10,
-    so the interval is Wilson's (lower 0.7225) and the gate fails, not [1, 1] passing."""
+    so the interval is a proportion's (at n 10 Clopper–Pearson's, lower 0.025^(1/10) = 0.6915,
+    below Wilson's 0.7225) and the gate fails, not [1, 1] passing."""
     work = host(tmp_path, ">=", 0.99)
     got = score(work, generic(work, {"value": 1.0, "n": 10, "stderr": 0}))
     assert got["exit"] == 1 and got["gate"]["result"] == "fail"
-    assert (got["method"], got["method_basis"]) == ("wilson", "inferred_proportion")
-    assert round(got["interval"][0], 4) == 0.7225 and got["interval"][1] == 1
+    assert (got["method"], got["method_basis"]) == ("clopper_pearson", "inferred_proportion")
+    assert round(got["interval"][0], 4) == 0.6915 and got["interval"][1] == 1
 
 
 def test_a_stderr_of_zero_for_a_mean_of_unknown_range_gives_no_interval(tmp_path: Path) -> None:
@@ -111,14 +131,15 @@ def test_a_stderr_of_zero_for_a_mean_of_unknown_range_gives_no_interval(tmp_path
 
 
 def test_a_binomial_stderr_makes_a_generic_value_a_proportion(tmp_path: Path) -> None:
-    """value 0.95 of n 40 with its binomial stderr √(p(1−p)/(n−1)), gated `>= 0.85`: Wilson's
-    lower bound 0.835 fails it, where value ± z·stderr (0.882) passed."""
+    """value 0.95 of n 40 with its binomial stderr √(p(1−p)/(n−1)), gated `>= 0.85`: a
+    proportion's lower bound (with 2 failures, Clopper–Pearson's 0.8308; Wilson's would be
+    0.835) fails it, where value ± z·stderr (0.882) passed."""
     work = host(tmp_path, ">=", 0.85)
     stderr = (0.95 * 0.05 / 39) ** 0.5
     got = score(work, generic(work, {"value": 0.95, "n": 40, "stderr": stderr}))
     assert got["exit"] == 1 and got["gate"]["result"] == "fail"
-    assert (got["method"], got["method_basis"]) == ("wilson", "inferred_proportion")
-    assert round(got["interval"][0], 4) == 0.835
+    assert (got["method"], got["method_basis"]) == ("clopper_pearson", "inferred_proportion")
+    assert round(got["interval"][0], 4) == 0.8308
 
 
 def test_a_mean_with_its_own_stderr_keeps_the_normal_interval(tmp_path: Path) -> None:
@@ -129,11 +150,12 @@ def test_a_mean_with_its_own_stderr_keeps_the_normal_interval(tmp_path: Path) ->
     assert got["gate"]["result"] == "pass"
 
 
-def test_a_declared_proportion_says_its_scale_chose_wilson(tmp_path: Path) -> None:
-    """`scale: proportion` turns a normal interval from a stderr into Wilson's: `declared_scale`."""
+def test_a_declared_proportion_says_its_scale_chose_the_method(tmp_path: Path) -> None:
+    """`scale: proportion` turns a normal interval from a stderr into a proportion's (with 1.5
+    failures of 30, Clopper–Pearson's): `declared_scale`."""
     work = host(tmp_path, ">=", 0.85, metric="    scale: proportion\n")
     got = score(work, generic(work, {"value": 0.95, "n": 30, "stderr": 0.01}))
-    assert (got["method"], got["method_basis"]) == ("wilson", "declared_scale")
+    assert (got["method"], got["method_basis"]) == ("clopper_pearson", "declared_scale")
 
 
 def test_a_value_outside_its_declared_scale_is_unsound_not_clipped(tmp_path: Path) -> None:
