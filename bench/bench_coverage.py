@@ -33,7 +33,7 @@ SEED = 37
 
 
 def target(n: int) -> float:
-    """The issue's target for the one-sided error at the bar."""
+    """The target for the one-sided error at the bar."""
     return 0.035 if n >= 30 else 0.05
 
 

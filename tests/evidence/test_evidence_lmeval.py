@@ -28,6 +28,7 @@ IDS = {
     "arith_suite/acc",
 }
 Z95 = sp.norm.ppf(0.975)
+from tests.proportion_reference import proportion
 
 
 def read(path: Path, shown: str | None = None) -> dict[str, Measurement]:
@@ -81,41 +82,41 @@ def test_task_intervals_are_a_proportions_over_the_documents() -> None:
     assert (m.interval.low, m.interval.high) == pytest.approx((low, high), abs=1e-12)
 
 
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """Wilson's 95% interval, by scipy."""
-    ci = sp.binomtest(successes, n).proportion_ci(0.95, method="wilson")
-    return ci.low, ci.high
+def share(successes: int, n: int) -> tuple[float, float]:
+    """A proportion's 95% interval as evalglass makes it, by scipy."""
+    return proportion(successes, n)[1:]
 
 
 def test_a_group_uses_lm_evals_sample_count_and_reads_its_rate_as_a_share() -> None:
     """arith_suite acc: no samples of its own, n from sample_count; `acc` is a rate by
-    construction, so its interval is Wilson's of 0.4 of 20, not value ± z·0.1124."""
+    construction, so its interval is a proportion's of 0.4 of 20, not value ± z·0.1124."""
     m = read(RESULTS)["arith_suite/acc"]
     assert (m.n, m.samples, m.run.dataset) == (20, None, None)
-    assert m.interval is not None and m.interval.method is Method.WILSON
+    assert m.interval is not None and m.interval.method is proportion(8, 20)[0]
     assert m.interval.method_basis is MethodBasis.INFERRED_PROPORTION
-    assert (m.interval.low, m.interval.high) == pytest.approx(wilson(8, 20), abs=1e-12)
+    assert (m.interval.low, m.interval.high) == pytest.approx(share(8, 20), abs=1e-12)
 
 
 def test_without_samples_files_a_rate_is_a_share_of_sample_len(tmp_path: Path) -> None:
-    """Results alone: n is sample_len, and exact_match (0/1 per document) gets Wilson's interval
-    of 3 of 20, not value ± z·stderr (0.0819)."""
+    """Results alone: n is sample_len, and exact_match (0/1 per document) gets a proportion's
+    interval of 3 of 20, not value ± z·stderr (0.0819)."""
     m = read(copy_run(tmp_path, samples=False))["arith_gen/exact_match,strict-match"]
     assert (m.n, m.samples) == (20, None)
-    assert m.interval is not None and m.interval.method is Method.WILSON
-    assert (m.interval.low, m.interval.high) == pytest.approx(wilson(3, 20), abs=1e-12)
+    assert m.interval is not None and m.interval.method is proportion(3, 20)[0]
+    assert (m.interval.low, m.interval.high) == pytest.approx(share(3, 20), abs=1e-12)
 
 
 def test_a_rate_read_without_samples_fails_as_its_samples_would(tmp_path: Path) -> None:
-    """acc 0.95 with lm-eval's acc_stderr 0.05 over 20 documents: its lower bound is Wilson's
-    0.764 with or without --log_samples, never the 0.852 of value ± z·stderr."""
+    """acc 0.95 with lm-eval's acc_stderr 0.05 over 20 documents: its lower bound is a
+    proportion's (with one failure, Clopper–Pearson's 0.751; Wilson's 0.764) with or without
+    --log_samples, never the 0.852 of value ± z·stderr."""
 
     def edit(doc: dict[str, Any]) -> None:
         doc["results"]["arith_mc"]["acc,none"] = 0.95
         doc["results"]["arith_mc"]["acc_stderr,none"] = (0.95 * 0.05 / 19) ** 0.5
 
     m = read(copy_run(tmp_path, edit, samples=False))["arith_mc/acc"]
-    assert m.interval is not None and round(m.interval.low, 3) == 0.764
+    assert m.interval is not None and round(m.interval.low, 3) == 0.751
 
 
 def test_identity_of_model_and_dataset() -> None:
@@ -180,14 +181,14 @@ def test_an_aggregate_its_documents_contradict_is_a_finding(tmp_path: Path) -> N
 
 
 def test_not_available_stderr_leaves_a_rate_its_share(tmp_path: Path) -> None:
-    """lm-eval's "N/A" stderr is no stderr: a rate's value and n are enough (Wilson's 8 of 20)."""
+    """lm-eval's "N/A" stderr is no stderr: a rate's value and n are enough (8 of 20)."""
 
     def edit(doc: dict[str, Any]) -> None:
         doc["results"]["arith_mc"]["acc_stderr,none"] = "N/A"
 
     m = read(copy_run(tmp_path, edit, samples=False))["arith_mc/acc"]
     assert m.value == 0.4 and m.interval is not None
-    assert (m.interval.low, m.interval.high) == pytest.approx(wilson(8, 20), abs=1e-12)
+    assert (m.interval.low, m.interval.high) == pytest.approx(share(8, 20), abs=1e-12)
 
 
 def test_authority_looking_fields_change_nothing(tmp_path: Path) -> None:

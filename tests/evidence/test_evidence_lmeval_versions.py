@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evalglass.evidence.adapters import lmeval
-from evalglass.evidence.model import Measurement, Method
+from evalglass.evidence.model import Measurement
 from evalglass.evidence.read import read_outputs
 from tests.evidence_files import FIXTURES
 
@@ -21,6 +21,7 @@ GOOSE = PUBLIC / "public-0.4/rwkv7-goose/results_2025-02-25T02-50-33.665339.json
 # (its lines name no metrics and no filter, as before 0.4.7).
 ASDIV = PUBLIC / "public-0.4/asdiv-limit/results_2024-08-21T03-44-09.494230.json"
 V03 = PUBLIC / "public-0.3"
+from tests.proportion_reference import PROPORTION_METHODS
 
 
 def read(path: Path) -> dict[str, Measurement]:
@@ -55,13 +56,13 @@ def test_a_limited_run_counts_the_documents_it_ran() -> None:
 
 def test_samples_lines_without_metrics_give_the_per_document_scores() -> None:
     """Before 0.4.7 a samples line holds its metric as a key of its own: read as the task's one
-    filter's scores, so the interval is Wilson over the 50 documents."""
+    filter's scores, so the interval is a proportion's over the 50 documents."""
     lines = (ASDIV.parent / "samples_asdiv_2024-08-21T03-44-09.494230.jsonl").read_text()
     scores = [json.loads(line)["acc"] for line in lines.splitlines()]
     acc = read(ASDIV)["asdiv/acc"]
     assert acc.samples is not None
     assert [s.score for s in sorted(acc.samples, key=lambda s: int(s.id))] == scores
-    assert acc.interval is not None and acc.interval.method is Method.WILSON
+    assert acc.interval is not None and acc.interval.method in PROPORTION_METHODS
 
 
 @pytest.mark.parametrize("path", sorted(V03.glob("*.json")), ids=lambda p: p.name)
