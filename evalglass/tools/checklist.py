@@ -16,7 +16,7 @@ from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputF
 from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
-from evalglass.evidence.model import UNKNOWN_GRADER, Measurement, Run
+from evalglass.evidence.model import UNKNOWN_GRADER, DatasetIdentity, Measurement, Run
 from evalglass.metric_ids import check_name
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
@@ -226,26 +226,8 @@ class _Plan:
                     "the version you checked is the one this run was measured on",
                 )
                 return seen_version, None
-            if seen is not None and seen.fingerprint is not None:
-                # The output names no version (Inspect never does): its fingerprint pins the data.
-                self.put(
-                    "datasets",
-                    dataset_id,
-                    "fingerprint",
-                    seen.fingerprint,
-                    "the data you checked is the data this run measured: these samples, by "
-                    "the fingerprint `evalglass metrics` prints",
-                )
-                return None, seen.fingerprint
-            self.put(
-                "datasets",
-                dataset_id,
-                "version",
-                "<version>",
-                "this is the version you checked",
-                choose="the version you checked",
-            )
-            return "<version>", None
+            # The output names no version (Inspect never does): its fingerprint pins the data.
+            return self._pin(dataset_id, seen)
         if dataset.status is not DatasetStatus.VALIDATED:
             again = " (again: it was retired)" if dataset.status is DatasetStatus.RETIRED else ""
             self.put("datasets", dataset_id, "status", DatasetStatus.VALIDATED, checked + again)
@@ -277,26 +259,33 @@ class _Plan:
             fingerprint = seen.fingerprint
         if version is None and fingerprint is None:
             # A proposed record may pin nothing yet; a validated one pins what was checked.
-            if seen is not None and seen.fingerprint is not None:
-                self.put(
-                    "datasets",
-                    dataset_id,
-                    "fingerprint",
-                    seen.fingerprint,
-                    "the data you checked is the data this run measured: these samples, by "
-                    "the fingerprint `evalglass metrics` prints",
-                )
-                return None, seen.fingerprint
+            return self._pin(dataset_id, seen)
+        return version, fingerprint
+
+    def _pin(
+        self, dataset_id: str, seen: DatasetIdentity | None
+    ) -> tuple[str | None, str | None]:
+        """The edit that pins a dataset the output names no version of: its fingerprint where
+        the output has one, else a version for the person to write."""
+        if seen is not None and seen.fingerprint is not None:
             self.put(
                 "datasets",
                 dataset_id,
-                "version",
-                "<version>",
-                "this is the version you checked",
-                choose="the version you checked",
+                "fingerprint",
+                seen.fingerprint,
+                "the data you checked is the data this run measured: these samples, by "
+                "the fingerprint `evalglass metrics` prints",
             )
-            return "<version>", None
-        return version, fingerprint
+            return None, seen.fingerprint
+        self.put(
+            "datasets",
+            dataset_id,
+            "version",
+            "<version>",
+            "this is the version you checked",
+            choose="the version you checked",
+        )
+        return "<version>", None
 
     def judge(
         self, metric_id: str, measurement: Measurement | None

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalglass.core.decision import clears
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
 from evalglass.evidence import stats
-from evalglass.evidence.model import Evidence, Measurement, Run
+from evalglass.evidence.model import Evidence, Interval, Measurement, Run
 from evalglass.evidence.read import read_outputs
 from evalglass.records.load import load_records
 from evalglass.records.model import Op
@@ -264,17 +265,17 @@ def test_smallest_n_for_a_perfect_score_to_clear(op: Op, bar: float, needed: int
     st.sampled_from([0.8, 0.9, 0.95, 0.99]),
 )
 def test_smallest_n_is_the_first_that_clears(bar: float, op: Op, level: float) -> None:
-    """At the n found, a perfect score's Wilson bound clears the bar; one fewer does not."""
+    """At the n found, a perfect score's bound clears the bar by the gate's own rule (`clears`,
+    which a bound within rounding of the bar does not); one fewer does not."""
     n = min_n_to_clear(op, bar, level)
     assert n is not None
 
-    def bound(k: int) -> float:
-        interval = stats.proportion(k if op.higher_is_better else 0, k, level)
-        return interval.low if op.higher_is_better else interval.high
+    def perfect(k: int) -> Interval:
+        return stats.proportion(k if op.higher_is_better else 0, k, level)
 
-    assert op.holds(bound(n), bar)
+    assert clears(perfect(n), op, bar)
     if n > 1:
-        assert not op.holds(bound(n - 1), bar)
+        assert not clears(perfect(n - 1), op, bar)
 
 
 @pytest.mark.parametrize(("days", "warned"), [(-1, False), (0, True), (30, True), (31, False)])
