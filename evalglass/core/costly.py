@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+from collections.abc import Iterator
 
 import attrs
 
@@ -41,15 +42,17 @@ def costly_samples(
         return ()
     higher = threshold.op.higher_is_better
     samples = measurement.samples
-    finite = [s for s in samples if math.isfinite(s.score)]
+    def finite() -> Iterator[Sample]:
+        return (s for s in samples if math.isfinite(s.score))
+
     chosen: list[Sample]
-    if all(s.score in (0.0, 1.0) for s in finite):
+    if all(s.score in (0.0, 1.0) for s in finite()):
         bad = 0.0 if higher else 1.0
-        chosen = list(itertools.islice((s for s in finite if s.score == bad), MOST))
+        chosen = list(itertools.islice((s for s in finite() if s.score == bad), MOST))
     else:
         sign = 1.0 if higher else -1.0
         ranked = heapq.nsmallest(
-            MOST, enumerate(finite), key=lambda pair: (sign * pair[1].score, pair[0])
+            MOST, enumerate(finite()), key=lambda pair: (sign * pair[1].score, pair[0])
         )
         chosen = [s for _, s in ranked]
     source = measurement.run.source

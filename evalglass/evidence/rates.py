@@ -24,14 +24,6 @@ STDERR_TOLERANCE = 5e-3
 COUNT_TOLERANCE = 1e-6
 
 
-def successes(value: float, n: int) -> float:
-    """value·n, given back as the whole count it is when the value is a share of n (a product
-    of floats is a rounding away from it)."""
-    product = value * n
-    nearest = round(product)
-    return float(nearest) if abs(product - nearest) <= 1e-9 * n else product
-
-
 def binomial(value: float, n: int, stderr: float) -> bool:
     """Whether `stderr` is the binomial standard error of a share `value` of n, by either
     convention (n − 1, as lm-eval and Inspect write it, or n), for a value that is a whole count
@@ -54,7 +46,7 @@ def share(value: float, n: int, level: float, why: MethodBasis) -> Interval | No
     not a share (outside [0, 1], not finite) or no n."""
     if n < 1 or not math.isfinite(value) or not 0 <= value <= 1:
         return None
-    return attrs.evolve(stats.proportion(successes(value, n), n, level), method_basis=why)
+    return attrs.evolve(stats.proportion(stats.successes(value, n), n, level), method_basis=why)
 
 
 def reported(

@@ -286,6 +286,14 @@ def clip(interval: Interval, low: float, high: float) -> Interval:
     )
 
 
+def successes(value: float, n: int) -> float:
+    """value·n, given back as the whole count it is when the value is a share of n (a product
+    of floats is a rounding away from it)."""
+    product = value * n
+    nearest = round(product)
+    return float(nearest) if abs(product - nearest) <= 1e-9 * n else product
+
+
 def moved(interval: Interval, value: float, n: int, observed_n: int) -> Interval | None:
     """The interval its method gives at another value and sample size, holding what was observed
     of the scores' spread: a proportion's Wilson interval at value·n successes; Student-t with
@@ -296,12 +304,7 @@ def moved(interval: Interval, value: float, n: int, observed_n: int) -> Interval
     if isinstance(basis, Proportion):
         if n < 1 or not 0 <= value <= 1:
             return None
-        successes = value * n
-        # A value that is a share of n gives back its count exactly, not a rounding of it.
-        nearest = round(successes)
-        if abs(successes - nearest) <= 1e-9 * n:
-            successes = nearest
-        return proportion(successes, n, level)
+        return proportion(successes(value, n), n, level)
     if isinstance(basis, MeanSd):
         if basis.bounded and not 0 <= value <= 1:
             return None
