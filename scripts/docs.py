@@ -113,6 +113,23 @@ def _readme_formats() -> str:
     )
 
 
+def _adapter_modules() -> str:
+    """Every module of evidence/adapters/, with the format it declares (from the registry) and
+    the first sentence of its docstring: a format added needs no hand edit to the page."""
+    import ast
+
+    declares = {module: name for name, module in registry.FORMATS}
+    lines = ["| module | format | what it holds |", "|---|---|---|"]
+    folder = ROOT / "evalglass" / "evidence" / "adapters"
+    for path in sorted(folder.glob("*.py"), key=lambda p: (p.stem.startswith("_"), p.stem)):
+        if path.stem == "__init__":
+            continue
+        doc = " ".join((ast.get_docstring(ast.parse(path.read_text("utf-8"))) or "").split())
+        first = re.split(r"(?<=[.:;])\s", doc, maxsplit=1)[0].rstrip(".:;")
+        lines.append(f"| `{path.name}` | {declares.get(path.stem, '')} | {first} |")
+    return "\n".join(lines) + "\n"
+
+
 def _run(argv: list[str], cwd: Path) -> str:
     """What `evalglass ARGV` prints in `cwd` (stdout, then stderr), with a clean environment."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1"}
@@ -177,6 +194,7 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "format-runs": ("docs/formats.md", _format_table("runs")),
     "format-datasets": ("docs/formats.md", _format_table("datasets")),
     "plugin-order": ("docs/plugins.md", _plugin_order),
+    "adapter-modules": ("docs/architecture.md", _adapter_modules),
     "readme-formats": ("README.md", _readme_formats),
     "promote-metrics": ("docs/promoting-a-gate.md", lambda: _example("metrics", "examples/run.json")),
     "promote-doctor": ("docs/promoting-a-gate.md", lambda: _example("doctor", "examples/run.json")),
