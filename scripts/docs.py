@@ -1,11 +1,13 @@
 """Regenerate the parts of docs/ that restate the code, or check that they still do.
 
-    python scripts/docs.py           rewrite every generated block in docs/
-    python scripts/docs.py --check   change nothing; exit 1 naming each block that differs
+    python scripts/docs.py           rewrite every generated block in docs/ and the README
+    python scripts/docs.py --check   change nothing; exit 1 naming each file that differs
 
 A generated block sits between `<!-- generated: NAME -->` and `<!-- end generated -->`; the
 text around it is written by hand. The test suite runs --check (tests/project/test_docs_generated.py),
-so a reason code, condition or format added in code and not in the docs fails CI. The console
+so a reason code, condition or format added in code and not in the docs fails CI. The formats'
+tables and lists are written from what each adapter declares (`Adapter.docs`, one
+`evidence/format_docs.FormatDocs` each), in the registry's order. The console
 sessions of docs/promoting-a-gate.md are what the commands print, run on the bundled example.
 """
 
@@ -25,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evalglass.core.conditions import AUTHORIZING, BY_CODE, SOUNDNESS, Condition
-from evalglass.evidence import registry
+from evalglass.evidence import format_docs, registry
 from evalglass.reasons import AuthorityCode
 
 _BLOCK = re.compile(
@@ -55,6 +57,77 @@ def _input_formats() -> str:
         f"`--input-format NAME` ({names}, or a format an installed plugin adds: see "
         "[plugins.md](plugins.md)) reads every file as that format instead.\n"
     )
+
+
+def _declared(adapters: tuple[registry.Adapter, ...]) -> list[format_docs.FormatDocs]:
+    """What each built-in format declares of itself; one that declares nothing is an error."""
+    missing = [a.name for a in adapters if a.docs is None]
+    if missing:
+        raise SystemExit(f"format(s) declaring no docs (Adapter.docs): {', '.join(missing)}")
+    return [a.docs for a in adapters if a.docs is not None]
+
+
+def _labels(adapters: tuple[registry.Adapter, ...]) -> str:
+    labels = [docs.label for docs in _declared(adapters)]
+    return ", ".join(labels[:-1]) + " and " + labels[-1] if len(labels) > 1 else labels[0]
+
+
+def _frameworks() -> tuple[registry.Adapter, ...]:
+    return registry.builtin()[: len(registry.FRAMEWORKS)]
+
+
+def _generic() -> tuple[registry.Adapter, ...]:
+    return registry.builtin()[len(registry.FRAMEWORKS) :]
+
+
+def _format_table(name: str) -> Callable[[], str]:
+    return lambda: format_docs.table(name, _declared(registry.builtin()))
+
+
+def _detection_order() -> str:
+    return (
+        "The format of each file is detected from its name and head (below), in this order: "
+        f"{_labels(_frameworks())}; then the formats installed plugins add "
+        f"([plugins.md](plugins.md)); then {_labels(_generic())}.\n"
+    )
+
+
+def _plugin_order() -> str:
+    return (
+        "Files are offered to a plugin like a built-in format's: **after the frameworks' own "
+        f"formats** ({_labels(_frameworks())}) **and before the generic ones** "
+        f"({_labels(_generic())}). Plugins are offered a file in the order of their names.\n"
+    )
+
+
+def _readme_formats() -> str:
+    declared = _declared(_frameworks())
+    silent = [docs.label for docs in declared if not docs.reads]
+    if silent:
+        raise SystemExit(f"framework format(s) declaring no `reads`: {', '.join(silent)}")
+    reads = [str(docs.reads) for docs in declared]
+    return (
+        f"evalglass reads {', '.join(reads)}, and a generic JSON / JSONL / CSV format for any "
+        "other harness; it finds the format by itself, counts each case once however often it "
+        "was repeated, and names every file it skips (docs/formats.md).\n"
+    )
+
+
+def _adapter_modules() -> str:
+    """Every module of evidence/adapters/, with the format it declares (from the registry) and
+    the first sentence of its docstring: a format added needs no hand edit to the page."""
+    import ast
+
+    declares = {module: name for name, module in registry.FORMATS}
+    lines = ["| module | format | what it holds |", "|---|---|---|"]
+    folder = ROOT / "evalglass" / "evidence" / "adapters"
+    for path in sorted(folder.glob("*.py"), key=lambda p: (p.stem.startswith("_"), p.stem)):
+        if path.stem == "__init__":
+            continue
+        doc = " ".join((ast.get_docstring(ast.parse(path.read_text("utf-8"))) or "").split())
+        first = re.split(r"(?<=[.:;])\s", doc, maxsplit=1)[0].rstrip(".:;")
+        lines.append(f"| `{path.name}` | {declares.get(path.stem, '')} | {first} |")
+    return "\n".join(lines) + "\n"
 
 
 def _run(argv: list[str], cwd: Path) -> str:
@@ -115,6 +188,14 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "authority-stage-1": ("docs/authority.md", _stage_1),
     "authority-stage-2": ("docs/authority.md", _stage_2),
     "input-formats": ("docs/formats.md", _input_formats),
+    "format-order": ("docs/formats.md", _detection_order),
+    "format-counting": ("docs/formats.md", _format_table("counting")),
+    "format-versions": ("docs/formats.md", _format_table("versions")),
+    "format-runs": ("docs/formats.md", _format_table("runs")),
+    "format-datasets": ("docs/formats.md", _format_table("datasets")),
+    "plugin-order": ("docs/plugins.md", _plugin_order),
+    "adapter-modules": ("docs/architecture.md", _adapter_modules),
+    "readme-formats": ("README.md", _readme_formats),
     "promote-metrics": ("docs/promoting-a-gate.md", lambda: _example("metrics", "examples/run.json")),
     "promote-doctor": ("docs/promoting-a-gate.md", lambda: _example("doctor", "examples/run.json")),
     "promote-reapproval": ("docs/promoting-a-gate.md", _reapproval),

@@ -13,10 +13,12 @@ import pytest
 
 from evalglass.errors import OutputError
 from evalglass.evidence.head import read_head
+from evalglass.evidence.registry import FRAMEWORKS as REGISTERED
 from evalglass.evidence.registry import by_name
 
 FIXTURES = Path(__file__).parent / "fixtures"
-FRAMEWORKS = ("inspect", "lm-eval", "promptfoo", "deepeval", "eee")
+# Every framework's own format, from the registry: its fixtures are in the folder of its name.
+FRAMEWORKS = tuple(name for name, _ in REGISTERED)
 
 # Files beside the outputs that no tool wrote as a result: how a fixture was made (its config/
 # folder, run.sh) and what documents it (READMEs, package lists, console captures).

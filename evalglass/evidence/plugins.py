@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from evalglass.errors import PluginError
+from evalglass.evidence.format_docs import FormatDocs
 from evalglass.evidence.model import DatasetIdentity, Interval, Measurement, Method, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
@@ -44,11 +45,14 @@ class Reader:
     `sniff(path, head)` says whether a file is this format, from its path and first 4096 bytes;
     `read(path, shown)` returns the file's measurements (`shown` is the path as the user gave
     it, for messages). Raise `evalglass.OutputError(shown, message)` for a file it cannot use.
+    `docs` is what its numbers mean, as the built-in formats declare theirs
+    (`evalglass.evidence.format_docs`), for the plugin's own docs.
     """
 
     recognises: str
     sniff: Callable[[Path, bytes], bool]
     read: Callable[[Path, str], Iterable[Measurement]]
+    docs: FormatDocs | None = None
 
 
 @functools.cache
@@ -126,6 +130,7 @@ def adapter(name: str, builtin: frozenset[str]) -> Adapter:
         recognises=f"{_text(reader.recognises, 200)} (from {label})",
         sniff=functools.partial(_sniff, reader, label),
         read=functools.partial(_read, reader, label),
+        docs=reader.docs if isinstance(reader.docs, FormatDocs) else None,
     )
 
 

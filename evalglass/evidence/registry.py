@@ -1,7 +1,8 @@
 """The formats evalglass reads: one registry of adapters, each declared by its own module under
 evidence/adapters/ as `ADAPTER` and listed once in FRAMEWORKS or GENERIC below, and the formats
 installed packages add (evidence/plugins.py), offered files between the two. Adding a format is
-adding that module, its line here, and its tests.
+adding that module, its line here, its fixture and its tests; its `docs` (format_docs.py) write
+its rows of docs/formats.md's tables, and the tests find its fixture folder by its name.
 
 Recognising a file must stay cheap: an adapter module imports only what its sniffer needs at the
 top, and its reading machinery (archives, decompressors) inside `read`.
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 if TYPE_CHECKING:
+    from evalglass.evidence.format_docs import FormatDocs
     from evalglass.evidence.model import Measurement
 
 # How many bytes of a file's start a sniffer sees: of its structure, in a JSON file, whose long
@@ -68,6 +70,9 @@ class Adapter:
     # For formats whose files given together are parts of one dataset (aggregate partials, a
     # folder of Parquet files): reads them all at once, instead of `read` file by file.
     read_together: Callable[[Sequence[tuple[Path, str]]], tuple[Measurement, ...]] | None = None
+    # What its numbers mean, in the words of docs/formats.md's tables: every built-in format
+    # declares it (scripts/docs.py writes the tables from it); a plugin may.
+    docs: FormatDocs | None = None
 
 
 def _built(table: tuple[tuple[str, str], ...]) -> tuple[Adapter, ...]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 import evalglass
 from evalglass.errors import PluginError
-from evalglass.evidence import plugins, registry
+from evalglass.evidence import format_docs, plugins, registry
 from evalglass.evidence.model import (
     Attempt,
     AttemptOutcome,
@@ -144,3 +146,21 @@ def test_plugins_are_offered_files_after_the_frameworks_and_before_the_generic_f
     generic = [name for name, _ in registry.GENERIC]
     assert list(registry.names()) == [*frameworks, "mine", *generic]
     assert [a.name for a in registry.adapters()] == [*frameworks, "mine", *generic]
+
+
+DOCUMENTED = evalglass.Reader(
+    recognises="a .mine file",
+    sniff=lambda p, h: p.suffix == ".mine",
+    read=_read,
+    docs=attrs.evolve(registry.builtin()[0].docs, label="mine"),
+)
+
+
+def test_a_plugin_says_what_its_numbers_mean_as_a_built_in_format_does(declare: Any) -> None:
+    """A reader's `docs` travel with its format (and write its row of a format table); one
+    without them has none."""
+    declare(("mine", f"{HERE}:DOCUMENTED"), ("bare", f"{HERE}:READER"))
+    mine, bare = registry.by_name("mine"), registry.by_name("bare")
+    assert mine is not None and mine.docs is not None and mine.docs.label == "mine"
+    assert format_docs.table("versions", [mine.docs]).splitlines()[2].startswith("| mine | ")
+    assert bare is not None and bare.docs is None

@@ -44,7 +44,7 @@ from evalglass.records.load import records_from_text
 from evalglass.records.schema import KINDS
 from evalglass.tools.calibration.inputs import read_label_file
 from tests.evidence.test_evidence_damaged import judgment_rows, parquet_rows
-from tests.evidence_files import FIXTURES
+from tests.evidence_files import FIXTURES, outputs
 from tests.hostile.harness import FUZZ
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -552,8 +552,30 @@ FUZZED = {
 }  # fmt: skip
 
 
+def _fixture_fuzz() -> dict[str, Any]:
+    """A framework format with no target above is fuzzed on its own first JSON fixture (its
+    folder under tests/fixtures is named as the format), so a new format is fuzzed without an
+    edit here."""
+    from evalglass.evidence import registry
+
+    targets = {}
+    for name, _ in registry.FRAMEWORKS:
+        if name in FUZZED:
+            continue
+        adapter = registry.by_name(name)
+        found = [p for p in outputs(FIXTURES / name) if p.suffix == ".json"]
+        if adapter is not None and found:
+            targets[name] = _json_fuzz(adapter, found[0])
+    return targets
+
+
+FIXTURE_FUZZED = _fixture_fuzz()
+for _name, _target in FIXTURE_FUZZED.items():
+    globals()[f"test_{_name.replace('-', '_')}_fixture_survives_mutation"] = _target
+
+
 def test_every_reader_is_fuzzed() -> None:
     """Every format evalglass reads has a fuzz target here (docs/security.md says so)."""
     from evalglass.evidence import registry
 
-    assert sorted(FUZZED) == sorted(name for name, _ in registry.FORMATS)
+    assert sorted({**FUZZED, **FIXTURE_FUZZED}) == sorted(name for name, _ in registry.FORMATS)

@@ -1,5 +1,5 @@
 """The layers in docs/architecture.md are the package's: every import, lazy ones included, goes to
-its own layer or one its row allows."""
+its own layer or one its row allows; and the page names every module the package has."""
 
 from __future__ import annotations
 
@@ -103,3 +103,37 @@ def test_the_tests_mirror_the_layers() -> None:
               if "fixtures" not in p.parts}  # fmt: skip
     assert placed == TEST_FOLDERS
     assert not list(tests.glob("test_*.py"))
+
+
+def _named_on_the_page() -> set[str]:
+    """Every name the page gives in code: inside backticks, in the layer diagram, as `NAME.py`
+    or as a folder `NAME/`."""
+    text = DOC.read_text(encoding="utf-8")
+    names: set[str] = set()
+    for span in re.findall(r"`([^`\n]+)`", text):
+        names.update(re.findall(r"\w+", span))
+    for block in re.findall(r"^```\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
+        names.update(re.findall(r"\w+", block))
+    names.update(re.findall(r"(\w+)\.py\b", text))
+    names.update(re.findall(r"(\w+)/", text))
+    return names
+
+
+def test_the_page_names_every_module_and_package() -> None:
+    """docs/architecture.md names each module and each package of evalglass/ (the compiled
+    templates aside, which are generated): a module added without a word on the page fails
+    here."""
+    named = _named_on_the_page()
+    unnamed = []
+    for path in sorted(PACKAGE.rglob("*")):
+        if "_compiled" in path.parts or "__pycache__" in path.parts:
+            continue
+        if path.is_dir():
+            name = path.name
+        elif path.suffix == ".py" and path.stem not in {"__init__", "__main__"}:
+            name = path.stem
+        else:
+            continue
+        if name not in named:
+            unnamed.append(str(path.relative_to(ROOT)))
+    assert unnamed == []

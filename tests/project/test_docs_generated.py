@@ -1,13 +1,18 @@
 """The docs that restate the code are generated from it, and the suite fails when they drift:
-the authority tables from the conditions, the --input-format list from the registry."""
+the authority tables from the conditions, the format lists and tables from the registry and the
+formats' own declarations."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "docs.py"
@@ -25,6 +30,7 @@ def _docs(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def _copy(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("img"))
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     return tmp_path
 
 
@@ -128,3 +134,82 @@ def test_the_walkthroughs_console_excerpts_are_what_the_commands_print() -> None
     explain = blocks["promote-reapproval"].split("\n$ evalglass explain qa/exact_match run.json --patch")[0]
     assert explain.splitlines()[1:3] == ["$ evalglass explain qa/exact_match run.json", "..."]
     assert explain.rstrip().splitlines()[-1].startswith("  would pass: ")
+
+
+def _docs_script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """scripts/docs.py imported, writing only the pages the formats' blocks live on (the
+    walkthrough's sessions, which run the CLI, are left out)."""
+    spec = importlib.util.spec_from_file_location("evalglass_docs_script", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pages = {"docs/formats.md", "docs/plugins.md", "README.md"}
+    blocks = {name: block for name, block in module.BLOCKS.items() if block[0] in pages}
+    monkeypatch.setattr(module, "BLOCKS", blocks)
+    return module
+
+
+def test_a_format_declaration_the_docs_do_not_match_fails_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An adapter whose declared n changes (the docs untouched): --check exits 1 naming
+    docs/formats.md, and a plain run writes the new words into its row."""
+    import attrs
+
+    from evalglass.evidence import registry
+
+    root = _copy(tmp_path)
+    script = _docs_script(monkeypatch)
+    changed = tuple(
+        attrs.evolve(a, docs=attrs.evolve(a.docs, counting=attrs.evolve(
+            a.docs.counting, n="documents, counted again")))
+        if a.name == "lm-eval" and a.docs is not None else a
+        for a in registry.builtin()
+    )  # fmt: skip
+    monkeypatch.setattr(script.registry, "builtin", lambda: changed)
+    assert script.main(["--check", "--root", str(root)]) == 1
+    assert script.main(["--root", str(root)]) == 0
+    page = (root / "docs" / "formats.md").read_text(encoding="utf-8")
+    assert "| lm-eval | documents, counted again | 0 |" in page
+
+
+def test_a_new_format_gets_a_row_in_every_table_and_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A framework format added to the registry, with its declaration and no hand edit to the
+    docs: every format table has its row, and the README, the detection order and the plugin
+    page name it; until regenerated, --check fails."""
+    import attrs
+
+    from evalglass.evidence import registry
+
+    root = _copy(tmp_path)
+    script = _docs_script(monkeypatch)
+    inspect = registry.by_name("inspect")
+    assert inspect is not None and inspect.docs is not None
+    added = attrs.evolve(
+        inspect,
+        name="newfw",
+        docs=attrs.evolve(inspect.docs, label="NewFW", reads="NewFW results", versions="1.0"),
+    )
+    frameworks = len(registry.FRAMEWORKS)
+    builtin = registry.builtin()
+    monkeypatch.setattr(script.registry, "FRAMEWORKS", (*registry.FRAMEWORKS, ("newfw", "newfw")))
+    monkeypatch.setattr(
+        script.registry, "builtin", lambda: (*builtin[:frameworks], added, *builtin[frameworks:])
+    )
+    assert script.main(["--check", "--root", str(root)]) == 1
+    assert script.main(["--root", str(root)]) == 0
+    formats = (root / "docs" / "formats.md").read_text(encoding="utf-8")
+    blocks = dict(re.findall(r"<!-- generated: (format-[a-z]+) -->\n(.*?)<!-- end generated -->",
+                             formats, re.DOTALL))  # fmt: skip
+    assert set(blocks) == {"format-order", "format-counting", "format-versions", "format-runs",
+                           "format-datasets"}  # fmt: skip
+    for name, block in blocks.items():
+        if name != "format-order":
+            assert "\n| NewFW | " in block or "\n| NewFW, " in block or ", NewFW |" in block, name
+    assert " and NewFW; then the formats installed plugins add" in formats
+    assert "NewFW results, and a generic" in (root / "README.md").read_text(encoding="utf-8")
+    assert " and NewFW) **and before the generic ones**" in (root / "docs" / "plugins.md").read_text(
+        "utf-8"
+    )

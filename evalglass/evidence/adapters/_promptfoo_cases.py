@@ -16,8 +16,8 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.fingerprint import canonical
-from evalglass.evidence.model import Reduction, Sample
+from evalglass.evidence.fingerprint import canonical, fingerprint
+from evalglass.evidence.model import DatasetIdentity, Reduction, Sample
 
 REDUCER = "mean"
 
@@ -152,3 +152,42 @@ def columns_of_rows(
             columns.append({"provider": name, "label": label})
         by_column.setdefault(seen[key], []).append(row)
     return columns, by_column
+
+
+def column_models(
+    rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str
+) -> list[str]:
+    """The provider every row of a column names: one model normally; a column whose rows name
+    several is several models, never the first row's alone."""
+    named = []
+    for row in rows:
+        provider = row.get("provider")
+        name = c.text(provider) or c.text(c.section(row, "provider").get("id"))
+        if name:
+            named.append(name)
+    if named:
+        return named
+    providers = config.get("providers")
+    for provider in providers if isinstance(providers, list) else []:
+        if isinstance(provider, dict) and column_provider in (
+            provider.get("label"),
+            provider.get("id"),
+        ):
+            return [c.text(provider.get("id")) or column_provider]
+    return [column_provider]
+
+
+def case_dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> DatasetIdentity:
+    """The tests' file (when the config names one), how many test cases, and their fingerprint."""
+    tests = config.get("tests")
+    if isinstance(tests, str):
+        location: str | None = tests
+    elif isinstance(tests, list) and tests and all(isinstance(t, str) for t in tests):
+        location = ", ".join(tests)
+    else:
+        location = None  # inline tests: the config is the dataset
+    return DatasetIdentity(
+        location=location,
+        samples=cases.distinct or None,
+        fingerprint=fingerprint(keys) if keys is not None else None,
+    )

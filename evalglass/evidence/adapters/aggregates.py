@@ -17,6 +17,13 @@ from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, sql
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.format_docs import (
+    ONE_FILE_RUNS,
+    WRITERS_FINGERPRINT,
+    Counting,
+    FormatDocs,
+    Identity,
+)
 from evalglass.evidence.model import DatasetIdentity, Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -237,6 +244,27 @@ def sniff(path: Path, head: bytes) -> bool:
     return False
 
 
+DOCS = FormatDocs(
+    label="aggregates",
+    versions='`"evalglass_aggregates": 1`',
+    model="`model`",
+    graders="none named: the judge the metric's record names",
+    counting=Counting(
+        n="as the producer counted (the same rules)",
+        missing="as the producer counted",
+        repeats="reduced by the producer",
+        groups="none",
+    ),
+    runs=ONE_FILE_RUNS,
+    identity=Identity(
+        name="`dataset.name`",
+        version="`dataset.version`",
+        sample_key=WRITERS_FINGERPRINT,
+        no_fingerprint="no `dataset.fingerprint`",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="aggregates",
     recognises=f'aggregates: a .json object with "{MARKER}", or evalglass sql results as '
@@ -244,4 +272,5 @@ ADAPTER = Adapter(
     sniff=sniff,
     read=read,
     read_together=read_together,
+    docs=DOCS,
 )

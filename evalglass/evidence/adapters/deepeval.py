@@ -17,6 +17,7 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.fingerprint import canonical, fingerprint
+from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
 from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason
@@ -297,10 +298,42 @@ def not_a_run(path: Path, head: bytes) -> str | None:
     return None
 
 
+DOCS = FormatDocs(
+    label="DeepEval",
+    reads="DeepEval test runs (and its `.deepeval/` folder)",
+    versions="test runs DeepEval 4.3.1 wrote (the fixtures)",
+    model="`hyperparameters.model`",
+    graders="every `metricsData[].evaluationModel` of the metric (LLM metrics only)",
+    counting=Counting(
+        n="distinct test cases per metric",
+        missing="cases whose every measurement errored",
+        repeats="cases with the same name (less pytest-repeat's suffix) and inputs averaged",
+        groups="none",
+    ),
+    runs=Runs(
+        run="one test run (its copies in `.deepeval/` are one run)",
+        complete="always: DeepEval saves a test run when it ends",
+        evaluation="none",
+        attempts="test runs of one metric",
+    ),
+    identity=Identity(
+        name="`datasetAlias`, `datasetId`, or the `dataset` hyperparameter",
+        version="`datasetVersion`",
+        sample_key="each test case's canonical JSON of `[list, {field: value}]` over the fields it "
+        "asked (`input`, `expectedOutput`, `context`, `retrievalContext`, `expectedTools`, "
+        "`metadata`, `additionalMetadata`, `tags`, `scenario`, `expectedOutcome`, `chatbotRole`, "
+        "`userDescription`, those not null), `list` being `testCases` or "
+        "`conversationalTestCases`; repeats share it",
+        no_fingerprint="no test case",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="deepeval",
     recognises="a DeepEval test run: JSON with testCases and metricsData or metricsScores",
     sniff=sniff,
     read=read,
     not_a_run=not_a_run,
+    docs=DOCS,
 )

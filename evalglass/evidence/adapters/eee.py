@@ -16,6 +16,7 @@ from evalglass.errors import OutputError
 from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.fingerprint import fingerprint
+from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
 
@@ -257,9 +258,40 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+DOCS = FormatDocs(
+    label="Every Eval Ever",
+    reads="Every Eval Ever files (schemas 0.2.x and 0.3.0)",
+    versions="schema versions 0.2.x and 0.3.0; another is refused, naming it",
+    model="`model_info.id`, else `model_info.name`",
+    graders="every `metric_config.llm_scoring.judges[].model_info.id`",
+    counting=Counting(
+        n="distinct sample ids of the result's instance-level rows, else of "
+        "`source_data.sample_ids`, else unknown (never `samples_number`, the dataset's size)",
+        missing="0",
+        repeats="rows of one sample (epochs, filters) count once",
+        groups="none",
+    ),
+    runs=Runs(
+        run="one `evaluation_id` (two files of one id are one run, read once)",
+        complete="always: EEE records no run status (convert finished runs only)",
+        evaluation="none",
+        attempts="files of one metric with other `evaluation_id`s, ordered by "
+        "`evaluation_timestamp`",
+    ),
+    identity=Identity(
+        name="`source_data.dataset_name`",
+        version="none (EEE records no dataset version)",
+        sample_key="each sample id the metric counts in n (its rows' `sample_id`, else "
+        "`source_data.sample_ids`), as text",
+        no_fingerprint="no rows and no `sample_ids`",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="eee",
     recognises="Every Eval Ever: a .json object with schema_version, evaluation_id, model_info",
     sniff=sniff,
     read=read,
+    docs=DOCS,
 )

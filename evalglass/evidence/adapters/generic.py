@@ -16,6 +16,13 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.format_docs import (
+    ONE_FILE_RUNS,
+    WRITERS_FINGERPRINT,
+    Counting,
+    FormatDocs,
+    Identity,
+)
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 from evalglass.reasons import Reason, ValidityCode
@@ -150,9 +157,31 @@ def sniff(path: Path, head: bytes) -> bool:
     return path.suffix.lower() == ".json" and text.startswith(b"{") and b'"metrics"' in head
 
 
+DOCS = FormatDocs(
+    label="generic JSON",
+    versions="one shape, with no version field",
+    model="`model`",
+    graders="none named: the judge the metric's record names",
+    counting=Counting(
+        n="`n` as given, else unknown",
+        missing="`missing` as given",
+        repeats="the harness's own (give n of distinct samples)",
+        groups="none",
+    ),
+    runs=ONE_FILE_RUNS,
+    identity=Identity(
+        name="`dataset.name` (the metric's own `dataset`, else the file's)",
+        version="`dataset.version`",
+        sample_key=WRITERS_FINGERPRINT,
+        no_fingerprint="no `dataset.fingerprint`",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="generic",
     recognises='the generic format: a .json object with "metrics"',
     sniff=sniff,
     read=read,
+    docs=DOCS,
 )

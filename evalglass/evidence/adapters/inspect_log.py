@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from evalglass.evidence.adapters._common import BOM_AND_SPACE, ZIP_MAGIC
+from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -66,6 +67,40 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
     return _inspect_log.read(path, shown)
 
 
+DOCS = FormatDocs(
+    label="Inspect",
+    reads="Inspect AI logs (`.eval`, `.json`, eval-set folders)",
+    versions="logs inspect_ai 0.3.285 and 0.3.150 wrote (`.eval` with zstd or deflate members, "
+    "and JSON) and 0.3.40 (JSON, no `eval_id`, no `scored_samples`)",
+    model="`eval.model`",
+    graders="a scorer naming a model (`model_graded_fact`, ...): `results.scores[].params.model` "
+    "or `eval.scorers[].options.model`; a `model_graded_*` scorer naming none: the `grader` "
+    "model role, else the model under evaluation",
+    counting=Counting(
+        n="`scored_samples` (samples after epoch reduction; unscored ones excluded); without a "
+        "reducer, or without `scored_samples`, the distinct samples with a score",
+        missing="samples set out to score − n",
+        repeats="epochs reduced by the log's reducer (averaged, without one)",
+        groups="`grouped()` metrics: samples whose metadata holds the group; unknown without it",
+    ),
+    runs=Runs(
+        run="one log: `eval.eval_id` and `stats.started_at` (a `.eval` and its `inspect log "
+        "convert` copy are one run)",
+        complete="`status` is `success`; `started`, `cancelled` and `error` did not complete",
+        evaluation="the same `eval.task_id` and model: `inspect eval-retry` (and "
+        "`--retry-on-error`) keep the task_id of the run they complete",
+        attempts="logs with another `task_id` (every `inspect eval` draws a new one)",
+    ),
+    identity=Identity(
+        name="`eval.dataset.name`",
+        version="none (Inspect records no dataset version)",
+        sample_key="each id in `eval.dataset.sample_ids` (the samples the run set out to score), "
+        "as text",
+        no_fingerprint="the log lists no `sample_ids`",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="inspect",
     recognises="an Inspect AI log: a .eval zip archive, or JSON opening with version, status and "
@@ -73,4 +108,5 @@ ADAPTER = Adapter(
     sniff=sniff,
     read=read,
     not_a_run=not_a_run,
+    docs=DOCS,
 )

@@ -20,6 +20,7 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
 from evalglass.evidence.adapters._common import is_number, one_line, parse_json_line
+from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, Counting, FormatDocs
 from evalglass.evidence.model import Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 
@@ -150,10 +151,27 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+DOCS = FormatDocs(
+    label="judgments",
+    versions="one set of columns, with no version field",
+    model="`builder_model`",
+    graders="every `judge_model`",
+    counting=Counting(
+        n="samples graded per standard",
+        missing="rows without a score (for `score` only)",
+        repeats="a sample graded twice is an input error",
+        groups="none",
+    ),
+    runs=ONE_FILE_RUNS,
+    identity=NO_DATASET,
+)
+
+
 ADAPTER = Adapter(
     name="judgments",
     recognises='judgments: .jsonl rows with "standard", "judge_model", "builder_model" and '
     '"passed"',
     sniff=sniff,
     read=read,
+    docs=DOCS,
 )

@@ -15,6 +15,7 @@ from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _lmeval_samples as samples_file
 from evalglass.evidence.fingerprint import fingerprint
+from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
 
@@ -258,9 +259,39 @@ def sniff(path: Path, head: bytes) -> bool:
     )
 
 
+DOCS = FormatDocs(
+    label="lm-eval",
+    reads="lm-evaluation-harness results",
+    versions="v0.3 (no count of documents: n unknown), 0.4.0 to 0.4.11 (`n-samples`), 0.4.12 "
+    "and later (`sample_len`)",
+    model="`model_name`, else `pretrained=`, else `config.model`",
+    graders="none (lm-eval metrics are computed, not graded)",
+    counting=Counting(
+        n="documents per metric and filter",
+        missing="0",
+        repeats="none in the file (a task's `repeats` are reduced inside each document's line)",
+        groups="a group's own `sample_count`",
+    ),
+    runs=Runs(
+        run="one `results_<timestamp>.json`",
+        complete="always: lm-eval writes results only for a finished run (`--limit` is a chosen "
+        "sample count, not a stopped run)",
+        evaluation="none",
+        attempts="results files of one model and task",
+    ),
+    identity=Identity(
+        name="`dataset_path[/dataset_name]`, the data files for a file loader, else the task",
+        version="`dataset_kwargs.revision`",
+        sample_key="each document's `doc_hash` in the task's samples file",
+        no_fingerprint="no samples file (`--log_samples` not given), or a line without `doc_hash`",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="lm-eval",
     recognises='lm-evaluation-harness results: JSON opening with "results" keyed by task',
     sniff=sniff,
     read=read,
+    docs=DOCS,
 )

@@ -22,6 +22,7 @@ from evalglass.evidence import aggregate, sql
 from evalglass.evidence.adapters import _parquet_pairs as pairs
 from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters._common import one_line
+from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, ROWS_COUNTING, FormatDocs
 from evalglass.evidence.model import Measurement, PairedSums
 from evalglass.evidence.registry import Adapter
 
@@ -311,10 +312,22 @@ def sniff(path: Path, head: bytes) -> bool:
     return head.startswith(MAGIC)
 
 
+DOCS = FormatDocs(
+    label="Parquet",
+    versions="generic rows' columns, in any Parquet file DuckDB reads",
+    model="`model`",
+    graders="none named: the judge the metric's record names",
+    counting=ROWS_COUNTING,
+    runs=ONE_FILE_RUNS,
+    identity=NO_DATASET,
+)
+
+
 ADAPTER = Adapter(
     name="parquet",
     recognises="Parquet rows (PAR1) with metric and score columns",
     sniff=sniff,
     read=read,
     read_together=read_together,
+    docs=DOCS,
 )

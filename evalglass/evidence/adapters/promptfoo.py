@@ -18,14 +18,16 @@ from evalglass.evidence.adapters import _promptfoo_graders as graded_by
 from evalglass.evidence.adapters import _promptfoo_runs as runs
 from evalglass.evidence.adapters._promptfoo_cases import (
     Cases,
+    case_dataset,
     cases_of,
+    column_models,
     columns_of_rows,
     content_keys,
     run_identity,
 )
 from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
-from evalglass.evidence.fingerprint import fingerprint
-from evalglass.evidence.model import DatasetIdentity, Measurement, Run
+from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
+from evalglass.evidence.model import Measurement, Run
 from evalglass.evidence.registry import Adapter
 
 _PASS_RATE = "pass_rate"
@@ -99,7 +101,7 @@ def _columns(
     rows = [row for column_rows in by_column.values() for row in column_rows]
     cases = cases_of(by_column)
     identity = run_identity(rows)
-    dataset = _dataset(config, cases, content_keys(rows))
+    dataset = case_dataset(config, cases, content_keys(rows))
     # Without rows, a count of rows is a count of tests only when nothing was repeated.
     once = repeat == 1
     # A paused eval's export holds the rows run so far, and nothing else says it stopped.
@@ -120,7 +122,7 @@ def _columns(
         whole = runs.Stopped(incomplete, unrun[index])
         run = Run(
             source=shown,
-            models=_models(column_rows, config, provider),
+            models=column_models(column_rows, config, provider),
             dataset=dataset,
             graders=graded_by.graders(column_rows, None, config),
             started=started,
@@ -310,42 +312,6 @@ def _sample_id(row: dict[str, Any]) -> str:
     return str(given) if isinstance(given, str | int | float) else c.kind(given)
 
 
-def _models(rows: list[dict[str, Any]], config: dict[str, Any], column_provider: str) -> list[str]:
-    """The provider every row of a column names: one model normally; a column whose rows name
-    several is several models, never the first row's alone."""
-    named = []
-    for row in rows:
-        provider = row.get("provider")
-        name = c.text(provider) or c.text(c.section(row, "provider").get("id"))
-        if name:
-            named.append(name)
-    if named:
-        return named
-    providers = config.get("providers")
-    for provider in providers if isinstance(providers, list) else []:
-        if isinstance(provider, dict) and column_provider in (
-            provider.get("label"),
-            provider.get("id"),
-        ):
-            return [c.text(provider.get("id")) or column_provider]
-    return [column_provider]
-
-
-def _dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) -> DatasetIdentity:
-    tests = config.get("tests")
-    if isinstance(tests, str):
-        location: str | None = tests
-    elif isinstance(tests, list) and tests and all(isinstance(t, str) for t in tests):
-        location = ", ".join(tests)
-    else:
-        location = None  # inline tests: the config is the dataset
-    return DatasetIdentity(
-        location=location,
-        samples=cases.distinct or None,
-        fingerprint=fingerprint(keys) if keys is not None else None,
-    )
-
-
 # The first line of `-o results.jsonl` is one result row; two of these keys mark it as promptfoo's.
 _ROW_KEYS = (b'"gradingResult"', b'"namedScores"', b'"promptIdx"', b'"testIdx"', b'"testCase"')
 _XML_ROOT = re.compile(rb"(<\?xml[^>]*\?>\s*)?<promptfoo>")
@@ -386,6 +352,40 @@ def not_a_run(path: Path, head: bytes) -> str | None:
     return None
 
 
+DOCS = FormatDocs(
+    label="promptfoo",
+    reads="promptfoo exports (`-o results.json`, `.jsonl`, `.xml`, and `.yaml` with the `yaml` "
+    "extra)",
+    versions="export version 3 (promptfoo 0.92 and later; the fixtures: 0.121.20 and 0.123.1); "
+    "versions 1 and 2 are refused, naming the version",
+    model="in the metric id (the provider column)",
+    graders="each model-graded assertion's `provider`, else the test's or `defaultTest`'s "
+    "`options.provider`; else `unknown grader`",
+    counting=Counting(
+        n="distinct tests per column",
+        missing="tests whose every row errored, and tests of `config.tests` never run",
+        repeats="rows of one test (same `testCase`) averaged",
+        groups="none",
+    ),
+    runs=Runs(
+        run="one `evalId` (its exports are one run; of several files of one `evalId`, the most "
+        'complete is read, see "Finding the outputs")',
+        complete="it holds a row for every test of its inline `config.tests` in every column, "
+        "`runtimeOptions.repeat` times: an eval paused with Ctrl-C writes no `-o` file, and "
+        "`promptfoo export eval ID` then holds the rows run so far with nothing else saying so",
+        evaluation="none",
+        attempts="exports of one column with another `evalId`",
+    ),
+    identity=Identity(
+        name="none",
+        version="none",
+        sample_key="each row's `testCase`: canonical JSON (sorted keys, compact) of "
+        '`{"description", "vars"}`; repeats share it',
+        no_fingerprint="a row without `testCase`",
+    ),
+)
+
+
 ADAPTER = Adapter(
     name="promptfoo",
     recognises="a promptfoo export: JSON or YAML with evalId and results, its XML, "
@@ -393,4 +393,5 @@ ADAPTER = Adapter(
     sniff=sniff,
     read=read,
     not_a_run=not_a_run,
+    docs=DOCS,
 )

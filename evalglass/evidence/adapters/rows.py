@@ -25,6 +25,7 @@ from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _rows_engine as engine
 from evalglass.evidence.adapters._row_exact import Epochs, ExactRows
 from evalglass.evidence.adapters._row_sums import Duplicate, RowSums
+from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, ROWS_COUNTING, FormatDocs
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -234,9 +235,21 @@ def sniff(path: Path, head: bytes) -> bool:
     return False
 
 
+DOCS = FormatDocs(
+    label="generic rows",
+    versions="one set of columns, with no version field",
+    model="`model`",
+    graders="none named: the judge the metric's record names",
+    counting=ROWS_COUNTING,
+    runs=ONE_FILE_RUNS,
+    identity=NO_DATASET,
+)
+
+
 ADAPTER = Adapter(
     name="rows",
     recognises="per-sample rows: .jsonl objects or .csv columns with metric and score",
     sniff=sniff,
     read=read,
+    docs=DOCS,
 )
