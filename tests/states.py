@@ -16,7 +16,7 @@ from evalglass.calibration_evidence import (
     Estimate,
     InputFile,
     Items,
-    Scale,
+    LabelScale,
 )
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.records.model import (
@@ -200,7 +200,7 @@ def evidence_document(
     return CalibrationEvidence(
         judge=judge,
         judge_model=model,
-        scale=Scale.BINARY,
+        scale=LabelScale.BINARY,
         categories=("fail", "pass"),
         raters=("ana", "ben", "chloe"),
         statistics={"kappa": kappa},
