@@ -148,7 +148,7 @@ Template = Annotated[
 ]
 
 
-class TierName(enum.Enum):
+class TierChoice(enum.Enum):
     """`--tier`: the records' Tier, named here so `--help` loads no records machinery."""
 
     FAST = "fast"
@@ -201,9 +201,9 @@ def run_command(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
     tier: Annotated[
-        TierName,
+        TierChoice,
         typer.Option("--tier", help="fast: only the fast checks; full: every check."),
-    ] = TierName.FULL,
+    ] = TierChoice.FULL,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Run every check live; read and record no pass.")
     ] = False,
