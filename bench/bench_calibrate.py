@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 from evalglass.tools.calibration import bootstrap, tables
 from evalglass.tools.calibration.calibrate import calibrate
 from evalglass.tools.calibration.names import Statistic
@@ -35,11 +35,11 @@ PURE_RESAMPLES = 20
 Row = tuple[float, tuple[float | None, ...]]
 
 
-def generate(scale: Scale, items: int = ITEMS, seed: int = 1) -> Ratings:
+def generate(scale: LabelScale, items: int = ITEMS, seed: int = 1) -> Ratings:
     """A judge and three humans who each agree with a hidden truth most of the time; each human
     skips 10% of items (never all three)."""
     rng = random.Random(seed)
-    k = {Scale.BINARY: 2, Scale.ORDINAL: 5}.get(scale, 0)
+    k = {LabelScale.BINARY: 2, LabelScale.ORDINAL: 5}.get(scale, 0)
     judge, humans = [], []
     for _ in range(items):
         truth = rng.randrange(k) if k else rng.gauss(3, 1)
@@ -262,10 +262,10 @@ def pure_python(
     distinct: dict[Row, int] = {}
     ids = [distinct.setdefault(row, len(distinct)) for row in rows]
     unique = list(distinct)
-    if ratings.scale is Scale.INTERVAL:
+    if ratings.scale is LabelScale.INTERVAL:
         stats = _interval_pure(unique)
     else:
-        stats = _categorical_pure(unique, len(ratings.categories), ratings.scale is Scale.ORDINAL)
+        stats = _categorical_pure(unique, len(ratings.categories), ratings.scale is LabelScale.ORDINAL)
     values = stats(collections.Counter(ids))
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -279,7 +279,7 @@ def speed() -> None:
         f"{ITEMS:,} items x {RATERS} human raters, {RESAMPLES:,} resamples; target "
         f"< {TARGET_SECONDS:g} s"
     )
-    for scale in (Scale.BINARY, Scale.ORDINAL, Scale.INTERVAL):
+    for scale in (LabelScale.BINARY, LabelScale.ORDINAL, LabelScale.INTERVAL):
         ratings = generate(scale)
         numpy_s = median_seconds(
             lambda ratings=ratings: bootstrap.run(tables.plan(ratings), resamples=RESAMPLES)
@@ -298,7 +298,7 @@ def speed() -> None:
         )
     with tempfile.TemporaryDirectory() as folder:
         judged, labelled = Path(folder, "j.jsonl"), Path(folder, "l.csv")
-        ratings = generate(Scale.BINARY)
+        ratings = generate(LabelScale.BINARY)
         judged.write_text(
             "".join(
                 f'{{"sample_id": "{i}", "label": {int(j)}}}\n'
@@ -314,7 +314,7 @@ def speed() -> None:
                 if v is not None
             )
         )
-        whole = median_seconds(lambda: calibrate(judged, labelled, judge="j", scale=Scale.BINARY))
+        whole = median_seconds(lambda: calibrate(judged, labelled, judge="j", scale=LabelScale.BINARY))
         print(
             f"  calibrate() from files, binary: {whole:.2f} s (reading, matching, "
             f"every statistic, {RESAMPLES:,} resamples)"
@@ -342,16 +342,16 @@ def coverage(samples: int = 1000, n: int = 200, resamples: int = 1000) -> None:
     hits: collections.Counter[Statistic] = collections.Counter()
     # Alpha is known here for the interval model only.
     measured = {
-        Scale.BINARY: (Statistic.KAPPA, Statistic.AC1),
-        Scale.INTERVAL: (Statistic.ALPHA, Statistic.ICC, Statistic.SPEARMAN),
+        LabelScale.BINARY: (Statistic.KAPPA, Statistic.AC1),
+        LabelScale.INTERVAL: (Statistic.ALPHA, Statistic.ICC, Statistic.SPEARMAN),
     }
     cover = Coverage(matched=n, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0)
     for sample in range(samples):
         drawn = rng.choice(4, size=n, p=cells)
         t = rng.normal(size=n)
         for scale, judge, human in (
-            (Scale.BINARY, drawn // 2, drawn % 2),
-            (Scale.INTERVAL, t + rng.normal(0, 0.5, n), t + rng.normal(0, 0.5, n)),
+            (LabelScale.BINARY, drawn // 2, drawn % 2),
+            (LabelScale.INTERVAL, t + rng.normal(0, 0.5, n), t + rng.normal(0, 0.5, n)),
         ):
             r = Ratings(
                 scale=scale,

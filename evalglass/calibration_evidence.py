@@ -21,7 +21,7 @@ from evalglass._inputs import TooLarge, read_regular
 from evalglass.errors import CalibrationError
 
 
-class Scale(enum.Enum):
+class LabelScale(enum.Enum):
     """How labels relate: unordered categories, ordered categories, or numbers on a line."""
 
     BINARY = "binary"
@@ -33,7 +33,7 @@ class Scale(enum.Enum):
     def categorical(self) -> bool:
         """Whether labels are categories (binary, nominal, ordinal), counted in a confusion
         table; False for interval labels, which are numbers."""
-        return self is not Scale.INTERVAL
+        return self is not LabelScale.INTERVAL
 
 
 SCHEMA_VERSION = 1
@@ -104,7 +104,7 @@ class CalibrationEvidence:
 
     judge: str
     judge_model: str | None
-    scale: Scale
+    scale: LabelScale
     categories: tuple[str, ...]
     raters: tuple[str, ...]
     statistics: Mapping[str, Estimate]
@@ -219,10 +219,10 @@ class _Reader:
             raise CalibrationError(self.where, f"{unknown[0]}: not a field of calibration evidence")
         scale_text = self.string(obj, "scale")
         try:
-            scale = Scale(scale_text)
+            scale = LabelScale(scale_text)
         except ValueError:
             raise self.fail(
-                "scale", "one of " + ", ".join(s.value for s in Scale), scale_text
+                "scale", "one of " + ", ".join(s.value for s in LabelScale), scale_text
             ) from None
         items = self.mapping(obj.get("items"), "items")
         inputs = self.mapping(obj.get("inputs"), "inputs")

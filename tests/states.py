@@ -16,7 +16,7 @@ from evalglass.calibration_evidence import (
     Estimate,
     InputFile,
     Items,
-    Scale,
+    LabelScale,
 )
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.records.model import (
@@ -28,13 +28,13 @@ from evalglass.records.model import (
     DatasetStatus,
     HostRecords,
     JudgeRecord,
+    JudgeStatistic,
     MetricRecord,
     MetricStatus,
     MinAgreement,
     Op,
     Policy,
     PolicyRecord,
-    Statistic,
     ThresholdRecord,
     UnreadableEvidence,
 )
@@ -200,7 +200,7 @@ def evidence_document(
     return CalibrationEvidence(
         judge=judge,
         judge_model=model,
-        scale=Scale.BINARY,
+        scale=LabelScale.BINARY,
         categories=("fail", "pass"),
         raters=("ana", "ben", "chloe"),
         statistics={"kappa": kappa},
@@ -237,7 +237,7 @@ def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecor
         "other_model": evidence_document(model="anthropic/claude-3-opus"),
         "below_bar": evidence_document(low=0.55),
     }[evidence]
-    bar = None if evidence == "no_bar" else MinAgreement(statistic=Statistic.KAPPA, lower_bound=BAR)
+    bar = None if evidence == "no_bar" else MinAgreement(statistic=JudgeStatistic.KAPPA, lower_bound=BAR)
     return JudgeRecord(
         model=JUDGE_MODEL,
         calibration=calibration,

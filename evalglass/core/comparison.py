@@ -17,7 +17,7 @@ from evalglass.records.model import BaselineRecord
 
 if TYPE_CHECKING:
     from evalglass import contract
-    from evalglass.core.scorecard import Scorecard
+    from evalglass.core.scorecard import MetricCard
 
 DEFAULT_LEVEL = 0.95  # for a metric whose current interval names no level
 
@@ -30,6 +30,16 @@ class MetricChange:
     id: str
     earlier: float | None
     change: Difference | None
+
+
+@attrs.frozen(kw_only=True)
+class Earlier:
+    """An earlier scorecard to show a run beside: as its file holds it, that file's name, and
+    when the commit it should describe was made (None: not checked)."""
+
+    scorecard: contract.Scorecard
+    source: str
+    base_committed_at: dt.datetime | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -53,20 +63,15 @@ class Comparison:
         return self._by_id.get(metric_id)
 
 
-def compare(
-    scorecard: Scorecard,
-    earlier: contract.Scorecard,
-    *,
-    source: str,
-    base_committed_at: dt.datetime | None = None,
-) -> Comparison:
-    """Every measured metric of `scorecard` against its entry in `earlier`. With
+def compare(cards: Sequence[MetricCard], earlier: Earlier) -> Comparison:
+    """Every measured metric of `cards` against its entry in the earlier scorecard. With
     `base_committed_at` (when the base commit was made), an earlier scorecard evaluated before it
     is stale: it describes an older base than the one compared with."""
     changes = []
+    before = earlier.scorecard
     # Indexed once: a lookup per metric, not a scan of the earlier card per metric.
-    entries = {entry.id: entry for entry in reversed(earlier.metrics)}
-    for card in scorecard.metrics:
+    entries = {entry.id: entry for entry in reversed(before.metrics)}
+    for card in cards:
         m = card.measurement
         if m is None:
             continue
@@ -91,10 +96,13 @@ def compare(
             change = None
         changes.append(MetricChange(id=card.id, earlier=entry.value, change=change))
     stale = None
-    if base_committed_at is not None and earlier.evaluated_at is not None:
-        stale = earlier.evaluated_at < base_committed_at
+    if earlier.base_committed_at is not None and before.evaluated_at is not None:
+        stale = before.evaluated_at < earlier.base_committed_at
     return Comparison(
-        source=source, evaluated_at=earlier.evaluated_at, stale=stale, metrics=tuple(changes)
+        source=earlier.source,
+        evaluated_at=before.evaluated_at,
+        stale=stale,
+        metrics=tuple(changes),
     )
 
 

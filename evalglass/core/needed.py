@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import attrs
 
-from evalglass.evidence.model import Interval, MeanSd, Method, Proportion, StandardError
+from evalglass.evidence.model import Interval, MeanSd, Method, Proportion, ValueStderr
 from evalglass.records.model import Op
 
 # The interval a bar compares, at a current value and sample size (None where there is none).
@@ -84,7 +84,7 @@ def held_fixed(interval: Interval, n: int) -> str | None:
             ratio = basis.sd / (basis.mean * (1 - basis.mean)) ** 0.5
             return f"scores in [0, 1]: their sd held as {ratio:.4g} of a 0/1 score's at the value"
         return f"the scores' standard deviation {basis.sd:.4g} held"
-    if isinstance(basis, StandardError):
+    if isinstance(basis, ValueStderr):
         sd = basis.stderr * n**0.5
         if basis.df is None:
             return f"the standard error scaled as 1/√n (standard deviation {sd:.4g} held)"

@@ -23,7 +23,7 @@ from evalglass.evidence.model import (
     PairedSums,
     Proportion,
     Sample,
-    StandardError,
+    ValueStderr,
 )
 from evalglass.records.model import BaselineRecord, Op, ThresholdRecord
 
@@ -87,7 +87,7 @@ def _paired(pairs: list[tuple[float, float]], level: float) -> Interval | None:
     se = sd / math.sqrt(n)
     half = stats.t_quantile(0.5 + level / 2, n - 1) * se
     return Interval(
-        mean - half, mean + half, level, Method.PAIRED_T, basis=StandardError(mean, se, df=n - 1)
+        mean - half, mean + half, level, Method.PAIRED_T, basis=ValueStderr(mean, se, df=n - 1)
     )
 
 
@@ -113,7 +113,7 @@ def paired_from_sums(sums: PairedSums, level: float) -> Interval | None:
     se = sd / math.sqrt(n)
     half = stats.t_quantile(0.5 + level / 2, n - 1) * se
     return Interval(
-        mean - half, mean + half, level, Method.PAIRED_T, basis=StandardError(mean, se, df=n - 1)
+        mean - half, mean + half, level, Method.PAIRED_T, basis=ValueStderr(mean, se, df=n - 1)
     )
 
 
@@ -319,7 +319,7 @@ def _paired_t_family(
         half = stats.t_quantile(0.5 + level / 2, n - 1) * se
         return Interval(
             centre - half, centre + half, level, Method.PAIRED_T,
-            basis=StandardError(centre, se, df=n - 1),
+            basis=ValueStderr(centre, se, df=n - 1),
         )  # fmt: skip
 
     held = "no spread in the differences" if sd == 0 else f"the differences' sd {sd:.4g} held"

@@ -10,7 +10,7 @@ import math
 import attrs
 
 from evalglass.evidence import rates, stats
-from evalglass.evidence.model import Interval, Measurement, Method, MethodBasis, StandardError
+from evalglass.evidence.model import Interval, Measurement, Method, MethodBasis, ValueStderr
 from evalglass.records.model import Scale
 
 # Every scale the records can declare is a share or a score in [0, 1].
@@ -54,5 +54,5 @@ def _from_value_and_n(interval: Interval | None) -> bool:
         return True
     basis = interval.basis
     return (
-        interval.method is Method.NORMAL and isinstance(basis, StandardError) and basis.df is None
+        interval.method is Method.NORMAL and isinstance(basis, ValueStderr) and basis.df is None
     )

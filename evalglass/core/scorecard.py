@@ -12,7 +12,7 @@ import functools
 import attrs
 
 from evalglass.core.authority import Authority, Outcome, resolve
-from evalglass.core.comparison import Comparison
+from evalglass.core.comparison import Comparison, Earlier, compare
 from evalglass.core.costly import CostlySample, costly_samples
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import GateResult, Result, decide
@@ -116,7 +116,7 @@ class Scorecard:
     evaluated_at: dt.datetime = attrs.field(converter=evaluation_time)
     # Which host checks the run started: none (`evalglass score`), or a tier's.
     scope: Scope = NO_CHECKS
-    # An earlier scorecard beside this one (`--compare`), shown only: set after the verdict.
+    # An earlier scorecard beside this one (`--compare`), shown only: no gate reads it.
     comparison: Comparison | None = None
     # The records folder read, as the command was given or found it; None for records built in
     # memory.
@@ -150,11 +150,15 @@ def assemble(
     *,
     evaluated_at: dt.date | dt.datetime,
     scope: Scope = NO_CHECKS,
+    records_folder: str | None = None,
+    records_at: RecordsAt | None = None,
+    earlier: Earlier | None = None,
 ) -> Scorecard:
     """The scorecard for the union of recorded and measured metrics and defined checks, sorted
     by id, its verdict under the records' success policy, evaluated at `evaluated_at` (the
     caller's clock or `--as-of`: a pure function reads no clock). `scope` says which checks the
-    run started (none, by default)."""
+    run started (none, by default); `records_folder` and `records_at` where the records were
+    read; `earlier`, a scorecard to show each metric beside (display only)."""
     moment = evaluation_time(evaluated_at)
     evaluated_on = moment.date()
     ids = set(records.metrics) | set(evidence.measurements)
@@ -178,6 +182,9 @@ def assemble(
         skipped=evidence.skipped,
         evaluated_at=moment,
         scope=scope,
+        comparison=None if earlier is None else compare(cards, earlier),
+        records_folder=records_folder,
+        records_at=records_at,
     )
 
 

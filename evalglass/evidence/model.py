@@ -70,7 +70,7 @@ class MeanSd:
 
 
 @attrs.frozen
-class StandardError:
+class ValueStderr:
     """A value and its standard error; `df` for a Student-t quantile, None for the normal;
     `bounded` when the scores behind it lie in [0, 1] (a range-aware interval, not ± q·se)."""
 
@@ -80,7 +80,7 @@ class StandardError:
     bounded: bool = False
 
 
-Basis = Proportion | MeanSd | StandardError
+Basis = Proportion | MeanSd | ValueStderr
 
 
 @attrs.frozen

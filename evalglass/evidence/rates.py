@@ -15,7 +15,7 @@ import math
 import attrs
 
 from evalglass.evidence import stats
-from evalglass.evidence.model import Interval, Method, MethodBasis, StandardError
+from evalglass.evidence.model import Interval, Method, MethodBasis, ValueStderr
 
 # A reported standard error is the binomial one when within this share of it: frameworks write
 # it in full, people round it to a few digits.
@@ -67,6 +67,6 @@ def reported(
     half = stats.t_quantile(0.5 + level / 2, clusters - 1) * stderr
     return Interval(
         value - half, value + half, level, Method.CLUSTERED,
-        basis=StandardError(value, stderr, df=clusters - 1), clusters=clusters,
+        basis=ValueStderr(value, stderr, df=clusters - 1), clusters=clusters,
         method_basis=MethodBasis.REPORTED_STDERR,
     )  # fmt: skip

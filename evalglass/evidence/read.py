@@ -24,7 +24,7 @@ import attrs
 
 from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
-from evalglass.evidence import models, progress
+from evalglass.evidence import model_choice, progress
 from evalglass.evidence._unclaimed import declined
 from evalglass.evidence.head import read_head
 from evalglass.evidence.model import EarlierAttempt, Evidence, Found, Measurement, Skipped
@@ -104,7 +104,7 @@ def read_outputs(
     if paths and not kept:
         given = os.fspath(paths[0])
         raise OutputError(given, _nothing_read(given, [s for _, s in sorted(skipped, key=_first)]))
-    chosen, other_models = models.choose(
+    chosen, other_models = model_choice.choose(
         [m for reading in kept for m in reading.measurements], model
     )
     skipped += [(_order(kept, s.source), s) for s in other_models]

@@ -22,7 +22,7 @@ from evalglass.evidence.model import (
     Method,
     MethodBasis,
     Proportion,
-    StandardError,
+    ValueStderr,
 )
 
 DEFAULT_LEVEL = 0.95
@@ -94,7 +94,7 @@ def normal(value: float, stderr: float, level: float = DEFAULT_LEVEL) -> Interva
     """value ± z·stderr, for a framework-reported standard error."""
     half = z_quantile(level) * stderr
     return Interval(
-        value - half, value + half, level, Method.NORMAL, basis=StandardError(value, stderr),
+        value - half, value + half, level, Method.NORMAL, basis=ValueStderr(value, stderr),
         method_basis=MethodBasis.REPORTED_STDERR,
     )  # fmt: skip
 
@@ -231,7 +231,7 @@ def clustered_from_residual(
 
 
 def _clustered(centre: float, se: float, c: int, level: float, bounded: bool) -> Interval:
-    basis = StandardError(centre, se, df=c - 1, bounded=bounded)
+    basis = ValueStderr(centre, se, df=c - 1, bounded=bounded)
     if bounded:
         return effective_wilson(centre, se, c - 1, level, basis, clusters=c)
     half = t_quantile(0.5 + level / 2, c - 1) * se
@@ -255,11 +255,11 @@ def _at_level(interval: Interval, level: float) -> Interval | None:
         return proportion(basis.successes, basis.n, level)
     if isinstance(basis, MeanSd):
         return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded)
-    if isinstance(basis, StandardError) and basis.bounded and basis.df is not None:
+    if isinstance(basis, ValueStderr) and basis.bounded and basis.df is not None:
         return effective_wilson(
             basis.value, basis.stderr, basis.df, level, basis, clusters=interval.clusters
         )
-    if isinstance(basis, StandardError):
+    if isinstance(basis, ValueStderr):
         q = z_quantile(level) if basis.df is None else t_quantile(0.5 + level / 2, basis.df)
         half = q * basis.stderr
         return Interval(
@@ -319,7 +319,7 @@ def moved(interval: Interval, value: float, n: int, observed_n: int) -> Interval
                 value, sd / math.sqrt(n), n - 1, level, MeanSd(value, sd, n, True)
             )
         return student_t_from(value, basis.sd, n, level, bounded=basis.bounded)
-    if isinstance(basis, StandardError) and observed_n >= 1 and n >= 1:
+    if isinstance(basis, ValueStderr) and observed_n >= 1 and n >= 1:
         scale = math.sqrt(observed_n / n)
         if basis.df is None:
             return normal(value, basis.stderr * scale, level)
@@ -345,7 +345,7 @@ def standard_error(interval: Interval) -> float | None:
         return math.sqrt(p * (1 - p) / basis.n)
     if isinstance(basis, MeanSd):
         return basis.sd / math.sqrt(basis.n)
-    if isinstance(basis, StandardError):
+    if isinstance(basis, ValueStderr):
         return basis.stderr
     return None
 

@@ -100,7 +100,7 @@ class Calibration(enum.Enum):
     RETIRED = "retired"
 
 
-class Statistic(enum.Enum):
+class JudgeStatistic(enum.Enum):
     """An agreement statistic a judge's calibration evidence reports (named as it writes them)."""
 
     KAPPA = "kappa"
@@ -245,7 +245,7 @@ class MinAgreement:
     """The bar a judge's calibration evidence must clear: the lower end of the statistic's
     interval at least `lower_bound`. `origin` is its line."""
 
-    statistic: Statistic
+    statistic: JudgeStatistic
     lower_bound: float
     origin: Origin = _origin()
 

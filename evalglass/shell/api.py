@@ -1,4 +1,5 @@
-"""The Python API the CLI itself uses: score outputs against host records, get a Scorecard."""
+"""The Python API, one verb per task, which the command line and the MCP server call too: each
+verb resolves its run's inputs once (`RunInputs`) and returns a finished value, never patched."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalglass._collector import paused
+from evalglass.core.scope import NO_CHECKS, Scope
 from evalglass.core.scorecard import Scorecard, assemble
 from evalglass.records.load import load_records
 from evalglass.records.source import RecordsSource
@@ -27,22 +29,15 @@ if TYPE_CHECKING:
     from evalglass.tools.trend import Trend
 
 __all__ = [
-    "RunInputs",
-    "Scorecard",
-    "checked",
-    "diagnosis",
     "diff_records",
     "doctor",
     "example_paths",
     "explain",
     "explain_patch",
-    "explanation",
     "history",
     "plan",
-    "records_diff",
     "run",
     "score",
-    "scorecard",
     "trend",
     "validate",
 ]
@@ -50,35 +45,32 @@ __all__ = [
 
 def score(
     outputs: Sequence[str | os.PathLike[str]],
-    records: str | os.PathLike[str] = "host_records",
+    records: str | os.PathLike[str] | RecordsSource = "host_records",
     *,
     input_format: str | None = None,
     model: str | None = None,
     require_gate: bool = False,
     records_ref: str | None = None,
     as_of: dt.date | dt.datetime | None = None,
+    compare: str | os.PathLike[str] | None = None,
 ) -> Scorecard:
     """Read the host records and the eval outputs, and assemble the scorecard.
 
     With `records_ref`, the records folder is read as committed at that git ref, not from the
-    working tree. `as_of` is the evaluation time (a date is its midnight UTC, a naive time is
-    UTC; default: now), recorded as the scorecard's `evaluated_at`. Raises `RecordError` or
-    `OutputError` (both `EvalglassError`) for input it cannot use.
+    working tree (`records` may instead be a source already pinned: the scorecard names the ref
+    as given and the commit it named). `as_of` is the evaluation time (a date is its midnight
+    UTC, a naive time is UTC; default: now), recorded as the scorecard's `evaluated_at`. With
+    `compare`, each metric is shown beside the earlier scorecard JSON at that path, display
+    only; with `records_ref` too, an earlier scorecard evaluated before the records' commit was
+    made is marked stale. Raises `RecordError`, `OutputError` or `ContractError` (each an
+    `EvalglassError`) for input it cannot use.
     """
     inputs = RunInputs.of(
         outputs, records, records_ref=records_ref, input_format=input_format, model=model,
-        as_of=as_of,
+        as_of=as_of, compare=compare,
     )  # fmt: skip
-    return scorecard(inputs, require_gate=require_gate)
-
-
-def scorecard(inputs: RunInputs, *, require_gate: bool = False) -> Scorecard:
-    """`score`, of inputs resolved already (the CLI's and the MCP server's, whose records were
-    pinned when it started): the scorecard names the ref as given and the commit it named."""
     host, evidence = _gathered(inputs)
-    with paused():
-        card = assemble(host, evidence, require_gate=require_gate, evaluated_at=inputs.evaluated_at)
-    return _read_at(card, inputs.records)
+    return _assembled(inputs, host, evidence, require_gate)
 
 
 def _gathered(inputs: RunInputs) -> tuple[HostRecords, Evidence]:
@@ -89,22 +81,32 @@ def _gathered(inputs: RunInputs) -> tuple[HostRecords, Evidence]:
         return attach(host, inputs.evidence(), inputs.records)
 
 
-def _read_at(card: Scorecard, source: RecordsSource) -> Scorecard:
-    """The scorecard naming the records folder it read, and the commit it was read at when it
-    was."""
-    import attrs
-
-    from evalglass.core.scorecard import RecordsAt
-
-    at = None
-    if source.ref is not None and source.commit is not None:
-        at = RecordsAt(source.ref, source.commit)
-    return attrs.evolve(card, records_folder=source.folder, records_at=at)
+def _assembled(
+    inputs: RunInputs,
+    host: HostRecords,
+    evidence: Evidence,
+    require_gate: bool,
+    scope: Scope = NO_CHECKS,
+) -> Scorecard:
+    """The one scorecard of the run: everything it names, from the records folder to the earlier
+    scorecard beside it, comes from `inputs`, so nothing is set on it afterwards."""
+    earlier = inputs.earlier()
+    with paused():
+        return assemble(
+            host,
+            evidence,
+            require_gate,
+            evaluated_at=inputs.evaluated_at,
+            scope=scope,
+            records_folder=inputs.records.folder,
+            records_at=inputs.records_at,
+            earlier=earlier,
+        )
 
 
 def run(
     outputs: Sequence[str | os.PathLike[str]] = (),
-    records: str | os.PathLike[str] = "host_records",
+    records: str | os.PathLike[str] | RecordsSource = "host_records",
     *,
     tier: str = "full",
     use_cache: bool = True,
@@ -120,41 +122,19 @@ def run(
     the eval outputs: one scorecard. Checks run in the current directory (their cwd and files
     are relative to it); passes of run and shell checks are cached under `cache_dir` (default
     `$XDG_CACHE_HOME/evalglass`) unless `use_cache` is false. Outputs are read before any check
-    starts, so bad input fails at once. `as_of` is the evaluation time as for `score` (default:
-    the clock when the run starts). Raises EvalglassError for input it cannot use."""
-    inputs = RunInputs.of(
-        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
-        as_of=as_of,
-    )  # fmt: skip
-    return checked(
-        inputs,
-        tier=tier,
-        use_cache=use_cache,
-        cache_dir=cache_dir,
-        progress=progress,
-        require_gate=require_gate,
-    )
-
-
-def checked(
-    inputs: RunInputs,
-    *,
-    tier: str = "full",
-    use_cache: bool = True,
-    cache_dir: str | os.PathLike[str] | None = None,
-    progress: Progress | None = None,
-    require_gate: bool = False,
-) -> Scorecard:
-    """`run`, of inputs resolved already: the host checks of `tier` run, then scored with the
-    outputs."""
+    starts, so bad input fails at once. `records`, `records_ref` and `as_of` are as for `score`
+    (the clock is read when the run starts). Raises EvalglassError for input it cannot use."""
     import attrs
 
-    from evalglass.core.scope import Scope
     from evalglass.records.model import Tier
     from evalglass.tools.checks.cache import Store, default_folder
     from evalglass.tools.checks.session import Settings, run_checks
 
     scope = Scope(Tier(tier))
+    inputs = RunInputs.of(
+        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
+        as_of=as_of,
+    )  # fmt: skip
     host, evidence = _gathered(inputs)
     store = None
     if use_cache:
@@ -163,11 +143,7 @@ def checked(
     checked = run_checks(host, settings, progress)
     # An output cannot report a check/ metric (read_outputs refuses one): no id is in both.
     both = attrs.evolve(evidence, measurements={**evidence.measurements, **checked.measurements})
-    with paused():
-        card = assemble(
-            host, both, require_gate=require_gate, evaluated_at=inputs.evaluated_at, scope=scope
-        )
-    return _read_at(card, inputs.records)
+    return _assembled(inputs, host, both, require_gate, scope)
 
 
 def _with_rows(source: RecordsSource) -> HostRecords:
@@ -191,7 +167,7 @@ def example_paths() -> tuple[Path, Path]:
 
 def diff_records(
     base_ref: str,
-    records: str | os.PathLike[str] = "host_records",
+    records: str | os.PathLike[str] | RecordsSource = "host_records",
     outputs: Sequence[str | os.PathLike[str]] = (),
     *,
     head_ref: str | None = None,
@@ -200,24 +176,18 @@ def diff_records(
     on_skipped: Callable[[Skipped], None] | None = None,
     as_of: dt.date | dt.datetime | None = None,
 ) -> RecordsDiff:
-    """Compare the records at `base_ref` with `head_ref` (default: the working tree), and the
-    authority each side resolves for the given outputs, as of the evaluation time `as_of`
-    (default: now), which also dates the approvals found expiring."""
-    base = RecordsSource.pin(records, base_ref)
+    """Compare the records at `base_ref` with `head_ref` (default: the working tree, or the
+    commit a source already pinned names), and the authority each side resolves for the given
+    outputs, as of the evaluation time `as_of` (default: now), which also dates the approvals
+    found expiring."""
+    from evalglass.tools.records_diff import diff
+
+    folder = records.folder if isinstance(records, RecordsSource) else records
+    base = RecordsSource.pin(folder, base_ref)
     head = RunInputs.of(
         outputs, records, records_ref=head_ref, input_format=input_format, model=model,
         as_of=as_of,
     )  # fmt: skip
-    return records_diff(base, head, on_skipped)
-
-
-def records_diff(
-    base: RecordsSource, head: RunInputs, on_skipped: Callable[[Skipped], None] | None = None
-) -> RecordsDiff:
-    """`diff_records`, of inputs resolved already: the records at `base` against the head's,
-    for the head's outputs, on its evaluation date."""
-    from evalglass.tools.records_diff import diff
-
     # Each side's baselines with the numbers their rows files give, so a swapped file shows.
     before = _with_rows(base)
     after = _with_rows(head.records)
@@ -235,7 +205,7 @@ def records_diff(
 def explain(
     metric_id: str,
     outputs: Sequence[str | os.PathLike[str]] = (),
-    records: str | os.PathLike[str] = "host_records",
+    records: str | os.PathLike[str] | RecordsSource = "host_records",
     *,
     input_format: str | None = None,
     model: str | None = None,
@@ -247,20 +217,13 @@ def explain(
     (given outputs) the hypothetical result, evaluated at `as_of` (default: now). Reads only;
     raises EvalglassError for an unknown id. With `records_ref`, the records are read as
     committed at that git ref."""
+    from evalglass.evidence.model import Evidence
+    from evalglass.tools.explanation import explain as explain_metric
+
     inputs = RunInputs.of(
         outputs, records, records_ref=records_ref, input_format=input_format, model=model,
         as_of=as_of,
     )  # fmt: skip
-    return explanation(metric_id, inputs, on_skipped)
-
-
-def explanation(
-    metric_id: str, inputs: RunInputs, on_skipped: Callable[[Skipped], None] | None = None
-) -> Explanation:
-    """`explain`, of inputs resolved already."""
-    from evalglass.evidence.model import Evidence
-    from evalglass.tools.explanation import explain as explain_metric
-
     host = inputs.records.load()
     evidence = _read(inputs, on_skipped) if inputs.outputs else Evidence()
     host, evidence = attach(host, evidence, inputs.records)
@@ -286,7 +249,7 @@ def explain_patch(
 
 def doctor(
     outputs: Sequence[str | os.PathLike[str]] = (),
-    records: str | os.PathLike[str] = "host_records",
+    records: str | os.PathLike[str] | RecordsSource = "host_records",
     *,
     input_format: str | None = None,
     model: str | None = None,
@@ -299,21 +262,14 @@ def doctor(
     of the repository around the records folder, where there is one, and the programs run checks
     name that are not found from here. Reads only. With `records_ref`, the records are read as
     committed at that git ref (CODEOWNERS still from the working tree)."""
-    inputs = RunInputs.of(
-        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
-        as_of=as_of,
-    )  # fmt: skip
-    return diagnosis(inputs, on_skipped)
-
-
-def diagnosis(
-    inputs: RunInputs, on_skipped: Callable[[Skipped], None] | None = None
-) -> Diagnosis:
-    """`doctor`, of inputs resolved already."""
     from evalglass.shell.ownership import ownership
     from evalglass.tools.checks.attempts import unfound_executables
     from evalglass.tools.diagnosis import diagnose
 
+    inputs = RunInputs.of(
+        outputs, records, records_ref=records_ref, input_format=input_format, model=model,
+        as_of=as_of,
+    )  # fmt: skip
     # A baseline's rows file is read as score reads it: one it could not use is found here.
     host = _with_rows(inputs.records)
     evidence = _read(inputs, on_skipped) if inputs.outputs else None
@@ -398,37 +354,3 @@ def trend(scorecards: Sequence[str | os.PathLike[str]], metrics: Sequence[str] =
                 seen.add(resolved)
                 loaded.append((os.fspath(given), load_scorecard(given)))
         return build(loaded, metrics)
-
-
-def compare(
-    scorecard: Scorecard, earlier: str | os.PathLike[str], base_ref: str | None = None
-) -> Scorecard:
-    """`scorecard` shown beside the earlier scorecard JSON at `earlier`: per metric its value
-    there and the change with its interval. Display only: the verdict, every gate and the exit
-    code are the scorecard's own. With `base_ref` (the commit the earlier scorecard should
-    describe: the records' ref on a pull request), an earlier scorecard evaluated before that
-    commit was made is marked stale. ContractError (exit 4) for a file that is not a scorecard."""
-    import attrs
-
-    from evalglass.contract import load_scorecard
-    from evalglass.core.comparison import compare as compare_cards
-
-    loaded = load_scorecard(earlier)
-    committed = None if base_ref is None else _committed_at(base_ref)
-    comparison = compare_cards(
-        scorecard, loaded, source=os.fspath(earlier), base_committed_at=committed
-    )
-    return attrs.evolve(scorecard, comparison=comparison)
-
-
-def _committed_at(ref: str) -> dt.datetime:
-    """When the commit `ref` names was made (its committer time), from the repository around
-    the current directory; EvalglassError naming the ref when git cannot say."""
-    from evalglass.errors import EvalglassError
-    from evalglass.records import git_process
-
-    try:
-        out = git_process.run(["show", "-s", "--format=%ct", f"{ref}^{{commit}}", "--"], timeout=30)
-        return dt.datetime.fromtimestamp(int(out.decode().split()[0]), dt.UTC)
-    except (git_process.GitFailed, ValueError, IndexError) as exc:
-        raise EvalglassError(ref, f"cannot read the commit's time: {exc}") from None

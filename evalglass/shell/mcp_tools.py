@@ -18,7 +18,6 @@ from evalglass.records.model import HostRecords
 from evalglass.records.source import RecordsSource
 from evalglass.render import Format
 from evalglass.shell.confine import confine
-from evalglass.shell.run_inputs import RunInputs
 
 
 @attrs.frozen
@@ -91,23 +90,24 @@ def _schema(properties: dict[str, Any], *required: str) -> dict[str, Any]:
     }
 
 
-def _inputs(bounds: Bounds, args: Arguments, source: RecordsSource | None = None) -> RunInputs:
-    """The call's inputs: its outputs, under the server's root, read against the records the
-    server pinned when it started (`source`: as another answer names them)."""
-    return RunInputs.of(
-        confine(list(args.get("outputs", [])), bounds.root),
-        bounds.source if source is None else source,
-        input_format=args.get("input_format"),
-        model=args.get("model"),
-        as_of=_as_of(args),
-    )
+def _read(bounds: Bounds, args: Arguments) -> dict[str, Any]:
+    """How the call reads its outputs, which lie under the server's root: the verbs' keywords."""
+    return {
+        "outputs": confine(list(args.get("outputs", [])), bounds.root),
+        "input_format": args.get("input_format"),
+        "model": args.get("model"),
+    }
 
 
 def _score(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import render
     from evalglass.shell import api
 
-    scorecard = api.scorecard(_inputs(bounds, args), require_gate=args.get("require_gate", False))
+    require_gate = args.get("require_gate", False)
+    # The records the server pinned when it started: the scorecard names the ref as given.
+    scorecard = api.score(
+        records=bounds.source, require_gate=require_gate, as_of=_as_of(args), **_read(bounds, args)
+    )
     return render(scorecard, Format.JSON)
 
 
@@ -122,11 +122,14 @@ def _as_of(args: Arguments) -> dt.date | dt.datetime | None:
         raise EvalglassError("score.as_of", str(exc)) from None
 
 
+# explain, doctor and diff name where each record was read: by the commit the server pinned.
+
+
 def _explain(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import explanation
     from evalglass.shell import api
 
-    result = api.explanation(args["metric"], _inputs(bounds, args, bounds.by_commit))
+    result = api.explain(args["metric"], records=bounds.by_commit, **_read(bounds, args))
     return explanation.render(result, Format.JSON)
 
 
@@ -134,13 +137,18 @@ def _doctor(bounds: Bounds, args: Arguments) -> str:
     from evalglass.render import diagnosis
     from evalglass.shell import api
 
-    return diagnosis.render(api.diagnosis(_inputs(bounds, args, bounds.by_commit)), Format.JSON)
+    return diagnosis.render(
+        api.doctor(records=bounds.by_commit, **_read(bounds, args)), Format.JSON
+    )
 
 
 def _metrics(bounds: Bounds, args: Arguments) -> str:
+    from evalglass.evidence.read import read_outputs
     from evalglass.render import listing
 
-    return listing.render(_inputs(bounds, args).evidence(), Format.JSON)
+    read = _read(bounds, args)
+    evidence = read_outputs(read["outputs"], read["input_format"], read["model"])
+    return listing.render(evidence, Format.JSON)
 
 
 def _diff(bounds: Bounds, args: Arguments) -> str:
@@ -150,9 +158,7 @@ def _diff(bounds: Bounds, args: Arguments) -> str:
     base = args["base"]
     if base.startswith("-"):
         raise EvalglassError(base, "a git ref does not start with '-'")
-    result = api.records_diff(
-        RecordsSource.pin(bounds.source.folder, base), _inputs(bounds, args, bounds.by_commit)
-    )
+    result = api.diff_records(base, bounds.by_commit, **_read(bounds, args))
     return records_diff.render(result, Format.JSON)
 
 

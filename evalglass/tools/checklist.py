@@ -12,7 +12,13 @@ from collections.abc import Mapping
 
 import attrs
 
-from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
+from evalglass.calibration_evidence import (
+    CalibrationEvidence,
+    Estimate,
+    InputFile,
+    Items,
+    LabelScale,
+)
 from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
@@ -631,7 +637,7 @@ def _assumed_evidence(judge_id: str, judge: JudgeRecord) -> CalibrationEvidence:
     return CalibrationEvidence(
         judge=judge_id,
         judge_model=judge.model,
-        scale=Scale.BINARY,
+        scale=LabelScale.BINARY,
         categories=(),
         raters=(),
         statistics=statistics,

@@ -108,9 +108,9 @@ def test_score_records_as_of_and_defaults_to_now() -> None:
 
 
 def test_a_runs_inputs_fix_its_evaluation_time_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The clock is read once, where a run's inputs are resolved: every step after (the
-    scorecard, explain's and doctor's evaluation date) takes that instant, however long the run
-    takes."""
+    """The clock is read once a run, where its inputs are resolved: every step after (assembling
+    the scorecard, explain's and doctor's evaluation date) takes that instant, however long the
+    run takes; given `as_of`, no verb reads it at all."""
     from evalglass.shell.run_inputs import RunInputs
 
     inputs = RunInputs.of([EXAMPLE], RECORDS, as_of=dt.datetime(2026, 11, 30, 23, 59, 59, 900))
@@ -131,9 +131,12 @@ def test_a_runs_inputs_fix_its_evaluation_time_once(monkeypatch: pytest.MonkeyPa
             return cls(2027, 1, 1, tzinfo=dt.UTC)
 
     monkeypatch.setattr(dt, "datetime", Clock)
-    assert api.scorecard(inputs).evaluated_at == inputs.evaluated_at
-    assert api.explanation("qa/exact_match", inputs).card.id == "qa/exact_match"
-    assert api.diagnosis(inputs).exit_code in (0, 1)
+    day = dt.date(2026, 11, 30)
+    midnight = real(2026, 11, 30, tzinfo=dt.UTC)
+    assert api.score([EXAMPLE], RECORDS, as_of=day).evaluated_at == midnight
+    explained = api.explain("qa/exact_match", [EXAMPLE], RECORDS, as_of=day)
+    assert explained.card.id == "qa/exact_match"
+    assert api.doctor([EXAMPLE], RECORDS, as_of=day).exit_code in (0, 1)
     assert read == []
-    assert RunInputs.of([EXAMPLE], RECORDS).evaluated_at == Clock(2027, 1, 1, tzinfo=dt.UTC)
+    assert api.score([EXAMPLE], RECORDS).evaluated_at == Clock(2027, 1, 1, tzinfo=dt.UTC)
     assert read == [dt.UTC]

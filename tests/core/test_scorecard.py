@@ -104,3 +104,41 @@ def test_the_scorecard_names_a_model_only_when_there_is_one(named, shown) -> Non
     card = assemble(HostRecords(), Evidence(measurements=measurements), evaluated_at=WHEN)
     assert card.model == shown
     assert card.metrics[0].measurement.run.model == (", ".join(named[0]) or None)
+
+
+def test_assemble_makes_the_whole_scorecard_naming_what_it_read() -> None:
+    """`assemble` alone makes the scorecard: the records folder, the ref and commit it was read
+    at, and each metric beside an earlier scorecard are set there, never on a finished card;
+    they change nothing it decides."""
+    import datetime as dt
+    from pathlib import Path
+
+    import attrs
+
+    from evalglass import contract
+    from evalglass.core.comparison import Earlier
+    from evalglass.core.scorecard import RecordsAt, assemble
+    from evalglass.evidence.read import read_outputs
+    from evalglass.records.load import load_records
+    from evalglass.render import Format, render
+
+    root = Path(__file__).resolve().parents[2]
+    records = load_records(root / "host_records")
+    evidence = read_outputs([root / "examples" / "run.json"])
+    plain = assemble(records, evidence, evaluated_at=WHEN)
+    saved = contract.loads(render(plain, Format.JSON), "base.json")
+    at = RecordsAt("origin/main", "1f" * 20)
+    later = WHEN + dt.timedelta(days=1)
+    earlier = Earlier(scorecard=saved, source="base.json", base_committed_at=later)
+    card = assemble(
+        records, evidence, evaluated_at=WHEN, records_folder="host_records", records_at=at,
+        earlier=earlier,
+    )  # fmt: skip
+    assert (card.records_folder, card.records_at) == ("host_records", at)
+    assert card.comparison is not None
+    assert (card.comparison.source, card.comparison.stale) == ("base.json", True)
+    measured = [m for m in card.metrics if m.measurement is not None]
+    assert [c.id for c in card.comparison.metrics] == [m.id for m in measured]
+    for m in measured:
+        assert card.comparison.of(m.id).earlier == saved.metric(m.id).value
+    assert attrs.evolve(card, records_folder=None, records_at=None, comparison=None) == plain

@@ -16,7 +16,7 @@ from evalglass.calibration_evidence import (
     Estimate,
     InputFile,
     Items,
-    Scale,
+    LabelScale,
     evidence_from_text,
     to_document,
     to_json,
@@ -30,7 +30,7 @@ def evidence(**statistics: Estimate) -> CalibrationEvidence:
     return CalibrationEvidence(
         judge="grader-v2",
         judge_model="openai/gpt-4.1",
-        scale=Scale.BINARY,
+        scale=LabelScale.BINARY,
         categories=("fail", "pass"),
         raters=("ann",),
         statistics=statistics or {"kappa": Estimate(0.7, 0.62, 0.78, 300)},
@@ -68,10 +68,10 @@ def estimates(draw: hs.DrawFn) -> Estimate:
 @given(
     stats=hs.dictionaries(hs.sampled_from(["kappa", "ac1", "alpha", "alpha_humans"]), estimates()),
     model=hs.one_of(hs.none(), hs.text(min_size=1)),
-    scale=hs.sampled_from(Scale),
+    scale=hs.sampled_from(LabelScale),
 )
 def test_evidence_round_trips_through_json(
-    stats: dict[str, Estimate], model: str | None, scale: Scale
+    stats: dict[str, Estimate], model: str | None, scale: LabelScale
 ) -> None:
     """Whatever calibrate writes, the loader reads back as the same value."""
     written = attrs.evolve(evidence(), statistics=stats, judge_model=model, scale=scale)
@@ -236,4 +236,4 @@ def test_drift_leaves_out_the_humans_and_notes_another_model() -> None:
 def test_drift_refuses_another_scale() -> None:
     """Statistics on different scales are not comparable: an input error."""
     with pytest.raises(CalibrationError, match="recorded on the ordinal scale"):
-        compare(evidence(), attrs.evolve(evidence(), scale=Scale.ORDINAL), "g.json")
+        compare(evidence(), attrs.evolve(evidence(), scale=LabelScale.ORDINAL), "g.json")

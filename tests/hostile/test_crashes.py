@@ -236,7 +236,7 @@ def test_with_debug_set_the_bug_shows_its_traceback(
 ) -> None:
     """EVALGLASS_DEBUG=1 lets the unexpected exception through, traceback and all."""
     monkeypatch.setattr(
-        "evalglass.shell.api.scorecard", lambda *a, **k: (_ for _ in ()).throw(TypeError("ours"))
+        "evalglass.shell.api.score", lambda *a, **k: (_ for _ in ()).throw(TypeError("ours"))
     )
     monkeypatch.setenv("EVALGLASS_DEBUG", "1")
     monkeypatch.chdir(work)

@@ -18,10 +18,10 @@ from evalglass.records.model import (
     Calibration,
     CheckRecord,
     JudgeRecord,
+    JudgeStatistic,
     MinAgreement,
     Op,
     Origin,
-    Statistic,
     SuccessMode,
     SuccessPolicy,
     ThresholdRecord,
@@ -121,7 +121,7 @@ EXPECTED = {
         "grader-v2": JudgeRecord(
             model="openai/gpt-4.1", calibration=Calibration.CALIBRATED,
             evidence="calibration/grader-v2.json",
-            min_agreement=MinAgreement(statistic=Statistic.KAPPA, lower_bound=0.6),
+            min_agreement=MinAgreement(statistic=JudgeStatistic.KAPPA, lower_bound=0.6),
             # The folder has no such file: recorded, and the judge's metrics block on it.
             evidence_read=UnreadableEvidence("is not there: no such file next to the records"),
         )
@@ -245,8 +245,8 @@ def test_nested_mappings_may_sit_at_any_deeper_column_per_record() -> None:
     )
     records = records_from_text("judges", text)
     assert [r.min_agreement for r in records.values()] == [  # type: ignore[union-attr]
-        MinAgreement(statistic=Statistic.AC1, lower_bound=-1.0),
-        MinAgreement(statistic=Statistic.ICC, lower_bound=1.0),
+        MinAgreement(statistic=JudgeStatistic.AC1, lower_bound=-1.0),
+        MinAgreement(statistic=JudgeStatistic.ICC, lower_bound=1.0),
     ]
 
 

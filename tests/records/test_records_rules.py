@@ -10,7 +10,7 @@ import pytest
 
 from evalglass.errors import RecordError
 from evalglass.records.load import records_from_text
-from evalglass.records.model import CheckKind, CheckRecord, Statistic, SuccessPolicy
+from evalglass.records.model import CheckKind, CheckRecord, JudgeStatistic, SuccessPolicy
 
 
 def loads(kind: str, text: str) -> bool:
@@ -159,7 +159,7 @@ JUDGE = "judges:\n  g:\n    model: openai/gpt-4.1\n    calibration: calibrated\n
     list(
         itertools.product(
             (False, True),
-            [None, *(s.value for s in Statistic)],
+            [None, *(s.value for s in JudgeStatistic)],
             ("-1", "0.6", "1", "-1.01", "1.01"),
         )
     ),
@@ -185,7 +185,7 @@ def test_min_agreement_names_only_statistics_calibrate_writes_for_the_judge() ->
     from evalglass.tools.calibration.names import JUDGE_STATISTICS
 
     written = {s.value for scale in JUDGE_STATISTICS.values() for s in scale}
-    assert {s.value for s in Statistic} == written
+    assert {s.value for s in JudgeStatistic} == written
 
 
 # --- checks ---------------------------------------------------------------------------------

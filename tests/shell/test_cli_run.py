@@ -187,6 +187,15 @@ def test_an_unknown_tier_is_a_usage_error() -> None:
     assert run("run", "--tier", "slow", cwd=ROOT).returncode == 2
 
 
+def test_tier_offers_exactly_the_records_tiers() -> None:
+    """--tier's choices are the tiers a check record may name, so a tier added to the records
+    cannot be left out of the command line."""
+    from evalglass.records.model import Tier
+    from evalglass.shell.commands.scoring import TierChoice
+
+    assert [c.value for c in TierChoice] == [t.value for t in Tier]
+
+
 def test_progress_shows_a_line_per_attempt_with_its_time() -> None:
     """On a terminal: each attempt's line ends with its outcome and elapsed seconds."""
     stream = io.StringIO()

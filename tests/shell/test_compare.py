@@ -157,9 +157,8 @@ def test_any_card_the_contract_accepts_compares_without_a_crash(
         if entry["value"] is not None:
             entry.update(method=method, level=level, value=value, n=n, clusters=3)
     (work / "odd.json").write_text(json.dumps(card))
-    scorecard = api.score([work / "after.json"], records=work / "host_records")
     try:
-        api.compare(scorecard, work / "odd.json")
+        api.score([work / "after.json"], records=work / "host_records", compare=work / "odd.json")
     except EvalglassError:
         pass
 
@@ -191,13 +190,13 @@ def test_each_metric_finds_its_earlier_entry_by_id(
     from evalglass.render import Format, render
     from evalglass.shell import api
 
-    scorecard = api.score([work / "after.json"], records=work / "host_records")
-
     def scan(self: object, metric_id: str) -> None:
         raise AssertionError("the card was scanned for one metric")
 
     monkeypatch.setattr(contract.Scorecard, "metric", scan)
-    compared = api.compare(scorecard, work / "base.json")
+    compared = api.score(
+        [work / "after.json"], records=work / "host_records", compare=work / "base.json"
+    )
     assert compared.comparison is not None
     entry = compared.comparison.of("qa/exact_match")
     assert entry is not None and entry.earlier == 0.93

@@ -10,7 +10,7 @@ import hypothesis.strategies as hs
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 from evalglass.errors import CalibrationError, EvalglassError
 from evalglass.tools.calibration.inputs import read_label_file
 from evalglass.tools.calibration.ratings import match
@@ -46,7 +46,7 @@ def test_judge_rows_and_rater_labels_match_by_sample_id(tmp_path: Path) -> None:
     )
     assert r.items == ("a", "b")
     assert r.raters == ("ann", "bo")
-    assert r.scale is Scale.BINARY and r.categories == ("fail", "pass")
+    assert r.scale is LabelScale.BINARY and r.categories == ("fail", "pass")
     assert r.judge == (1.0, 1.0)
     assert r.humans == ((1.0, 0.0), (None, 1.0))
     assert (r.coverage.matched, r.coverage.judged_only, r.coverage.labelled_only) == (2, 1, 1)
@@ -189,7 +189,7 @@ def test_binary_scale_refuses_a_third_label(tmp_path: Path) -> None:
         match(
             read_label_file(judged, raters_allowed=False),
             read_label_file(labelled, raters_allowed=True),
-            Scale.BINARY,
+            LabelScale.BINARY,
         )
 
 
@@ -201,7 +201,7 @@ def test_ordinal_and_interval_labels_must_be_numbers(tmp_path: Path) -> None:
     labelled = write(
         tmp_path / "l.csv", [{"sample_id": "a", "label": "2"}, {"sample_id": "b", "label": "high"}]
     )
-    for scale in (Scale.ORDINAL, Scale.INTERVAL):
+    for scale in (LabelScale.ORDINAL, LabelScale.INTERVAL):
         with pytest.raises(CalibrationError, match=r"l\.csv:3: label: expected a finite number"):
             match(
                 read_label_file(judged, raters_allowed=False),
@@ -214,7 +214,7 @@ def test_ordinal_and_interval_labels_must_be_numbers(tmp_path: Path) -> None:
     r = match(
         read_label_file(judged, raters_allowed=False),
         read_label_file(labelled, raters_allowed=True),
-        Scale.ORDINAL,
+        LabelScale.ORDINAL,
     )
     assert r.categories == ("2", "10")
 

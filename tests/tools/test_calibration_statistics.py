@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 from evalglass.tools.calibration import bootstrap, tables
 from evalglass.tools.calibration import statistics as st
 from evalglass.tools.calibration.names import Statistic
@@ -23,7 +23,7 @@ TOLERANCE = 1e-9
 _COVERAGE = Coverage(matched=0, judged_only=0, labelled_only=0, judge_blank=0, human_blank=0)
 
 
-def ratings(scale: Scale, judge: np.ndarray, humans: np.ndarray, k: int = 0) -> Ratings:
+def ratings(scale: LabelScale, judge: np.ndarray, humans: np.ndarray, k: int = 0) -> Ratings:
     """A ratings table from arrays: humans (items, raters), NaN where a rater gave nothing."""
     return Ratings(
         scale=scale,
@@ -78,7 +78,7 @@ def interval_data(draw: hs.DrawFn, raters: int) -> tuple[np.ndarray, np.ndarray]
 def test_kappa_equals_scikit_learn(data: tuple[np.ndarray, np.ndarray], weighted: bool) -> None:
     """Cohen's kappa (and the quadratic-weighted one) of judge vs one human equals sklearn's."""
     judge, humans = data
-    scale = Scale.ORDINAL if weighted else Scale.NOMINAL
+    scale = LabelScale.ORDINAL if weighted else LabelScale.NOMINAL
     statistic = Statistic.WEIGHTED_KAPPA if weighted else Statistic.KAPPA
     ours = point(ratings(scale, judge, humans, 4))[statistic]
     theirs = cohen_kappa_score(
@@ -95,7 +95,7 @@ def test_alpha_equals_krippendorff_package(
     """Alpha over every rater, and over the humans alone, with missing labels, equals the
     krippendorff package's (nominal and ordinal)."""
     judge, humans = data
-    scale = Scale.ORDINAL if ordinal else Scale.NOMINAL
+    scale = LabelScale.ORDINAL if ordinal else LabelScale.NOMINAL
     level = "ordinal" if ordinal else "nominal"
     ours = point(ratings(scale, judge, humans, 4))
     everyone = np.column_stack([judge, humans]).T
@@ -120,7 +120,7 @@ def test_interval_alpha_and_spearman_equal_references(data: tuple[np.ndarray, np
     """Interval alpha (with missing labels) equals the krippendorff package's; Spearman of the
     judge vs the mean human label equals scipy's, ties included."""
     judge, humans = data
-    ours = point(ratings(Scale.INTERVAL, judge, humans))
+    ours = point(ratings(LabelScale.INTERVAL, judge, humans))
     everyone = np.column_stack([judge, humans]).T
     assert ours[Statistic.ALPHA] == pytest.approx(
         krippendorff.alpha(reliability_data=everyone, level_of_measurement="interval"),
@@ -165,7 +165,7 @@ def test_icc_equals_the_anova_formula(data: tuple[np.ndarray, np.ndarray]) -> No
     """ICC(2,1) of judge vs mean human label, and the humans' mean pairwise ICC(2,1), equal
     the ANOVA formula on the same columns."""
     judge, humans = data
-    ours = point(ratings(Scale.INTERVAL, judge, humans))
+    ours = point(ratings(LabelScale.INTERVAL, judge, humans))
     assert ours[Statistic.ICC] == pytest.approx(
         icc_by_anova(np.column_stack([judge, np.nanmean(humans, axis=1)])), abs=TOLERANCE
     )
@@ -184,7 +184,7 @@ def test_judge_kappa_uses_the_majority_and_humans_the_pairwise_mean(
     """kappa compares the judge with each item's strict human majority (ties left out);
     kappa_humans is the mean of sklearn's kappa over each pair of humans."""
     judge, humans = data
-    ours = point(ratings(Scale.NOMINAL, judge, humans, 3))
+    ours = point(ratings(LabelScale.NOMINAL, judge, humans, 3))
     majority = []
     for row in humans:
         votes = np.bincount(row[~np.isnan(row)].astype(int), minlength=3)
@@ -202,7 +202,7 @@ def test_judge_kappa_uses_the_majority_and_humans_the_pairwise_mean(
 def test_ordinal_consensus_is_the_median_and_an_even_split_is_left_out() -> None:
     """Ordinal: three humans' median is the consensus; two who differ give none."""
     humans = np.array([[0, 2, 3], [1, 3, np.nan], [2, 2, np.nan], [3, np.nan, np.nan]])
-    plan = tables.plan(ratings(Scale.ORDINAL, np.array([2.0, 1, 2, 3]), humans, 4))
+    plan = tables.plan(ratings(LabelScale.ORDINAL, np.array([2.0, 1, 2, 3]), humans, 4))
     confusion = bootstrap.run(plan, resamples=0).point_sums[plan.confusion].reshape(4, 4)
     assert plan.no_consensus == 1
     assert confusion[2, 2] == 2 and confusion[3, 3] == 1 and confusion.sum() == 3
@@ -223,9 +223,9 @@ def test_ac1_reproduces_gwet_published_example() -> None:
 def test_ac1_properties(data: tuple[np.ndarray, np.ndarray]) -> None:
     """AC1 is symmetric in the two raters, at most 1, and exactly 1 under perfect agreement."""
     judge, humans = data
-    forward = point(ratings(Scale.BINARY, judge, humans, 2))[Statistic.AC1]
-    backward = point(ratings(Scale.BINARY, humans[:, 0], judge[:, None], 2))[Statistic.AC1]
-    perfect = point(ratings(Scale.BINARY, judge, judge[:, None], 2))[Statistic.AC1]
+    forward = point(ratings(LabelScale.BINARY, judge, humans, 2))[Statistic.AC1]
+    backward = point(ratings(LabelScale.BINARY, humans[:, 0], judge[:, None], 2))[Statistic.AC1]
+    perfect = point(ratings(LabelScale.BINARY, judge, judge[:, None], 2))[Statistic.AC1]
     assert forward is not None and backward is not None
     assert forward == pytest.approx(backward, abs=TOLERANCE)
     assert forward <= 1
@@ -252,7 +252,7 @@ def test_bootstrap_is_seeded() -> None:
     rng = np.random.default_rng(3)
     judge = rng.integers(0, 2, 200).astype(float)
     humans = np.where(rng.random((200, 1)) < 0.8, judge[:, None], 1 - judge[:, None])
-    plan = tables.plan(ratings(Scale.BINARY, judge, humans, 2))
+    plan = tables.plan(ratings(LabelScale.BINARY, judge, humans, 2))
     first = bootstrap.run(plan, resamples=300, seed=1).statistics[Statistic.KAPPA]
     again = bootstrap.run(plan, resamples=300, seed=1).statistics[Statistic.KAPPA]
     other = bootstrap.run(plan, resamples=300, seed=2).statistics[Statistic.KAPPA]
@@ -267,7 +267,7 @@ def test_an_often_undefined_statistic_gets_no_interval() -> None:
     undefined resamples are counted."""
     judge = np.array([0.0] * 19 + [1.0])
     humans = np.array([[0.0]] * 19 + [[1.0]])
-    plan = tables.plan(ratings(Scale.BINARY, judge, humans, 2))
+    plan = tables.plan(ratings(LabelScale.BINARY, judge, humans, 2))
     kappa = bootstrap.run(plan, resamples=400, seed=1).statistics[Statistic.KAPPA]
     assert kappa.value == 1.0
     assert kappa.undefined > 4 and kappa.low is None and kappa.high is None
@@ -285,7 +285,7 @@ def test_kappa_interval_covers_the_population_value() -> None:
     covered, samples, n = 0, 800, 150
     for sample in range(samples):
         drawn = rng.choice(4, size=n, p=cells)
-        r = ratings(Scale.BINARY, (drawn // 2).astype(float), (drawn % 2).astype(float)[:, None], 2)
+        r = ratings(LabelScale.BINARY, (drawn // 2).astype(float), (drawn % 2).astype(float)[:, None], 2)
         kappa = bootstrap.run(tables.plan(r), resamples=500, seed=sample).statistics[
             Statistic.KAPPA
         ]

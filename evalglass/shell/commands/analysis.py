@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 from evalglass.render import Format
 from evalglass.render.safe_text import escape
 from evalglass.shell import writing
@@ -91,7 +91,7 @@ def calibrate(
         ),
     ] = None,
     scale: Annotated[
-        Scale | None,
+        LabelScale | None,
         typer.Option(
             "--scale", help="How labels relate (default: binary for two labels, nominal otherwise)."
         ),

@@ -21,7 +21,6 @@ from evalglass.render.safe_text import escape
 
 if TYPE_CHECKING:
     from evalglass.evidence.model import Skipped
-    from evalglass.shell.run_inputs import RunInputs
 
 
 def folder(value: str | Path) -> Path:
@@ -163,30 +162,6 @@ def as_of_value(text: str | None) -> dt.date | dt.datetime | None:
         return parse_as_of(text)
     except ValueError as exc:
         raise usage_error(f"--as-of {exc}") from None
-
-
-def run_inputs(
-    outputs: list[Path] | None,
-    records: Path,
-    *,
-    as_of: str | None,
-    records_ref: str | None = None,
-    input_format: str | None = None,
-    model: str | None = None,
-) -> RunInputs:
-    """The command's inputs, resolved once before any work: `--as-of` read (a usage error, exit
-    2, when unreadable) and the records pinned at `--records-ref` (exit 4 when it names no
-    commit)."""
-    from evalglass.shell.run_inputs import RunInputs
-
-    return RunInputs.of(
-        outputs or [],
-        records,
-        records_ref=records_ref,
-        input_format=input_format,
-        model=model,
-        as_of=as_of_value(as_of),
-    )
 
 
 AsOf = Annotated[

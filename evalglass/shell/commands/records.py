@@ -23,12 +23,12 @@ from evalglass.shell.commands.options import (
     RecordsRef,
     TerminalOrJson,
     TextFormat,
+    as_of_value,
     note,
     note_skipped,
     reading,
     ref,
     renders_as,
-    run_inputs,
 )
 
 
@@ -85,17 +85,16 @@ def diff(
 ) -> None:
     """Show what a change to the host records does to who may gate, and the approvals it makes
     stale or that expire within 30 days."""
-    from evalglass.records.source import RecordsSource
     from evalglass.render import records_diff as render_diff
     from evalglass.shell import api
 
     renders_as("diff", fmt, Format.TERMINAL, Format.MARKDOWN, Format.JSON)
-    inputs = run_inputs(
-        outputs, records, as_of=as_of, records_ref=head, input_format=input_format, model=model
-    )
-    before = RecordsSource.pin(records, base)
+    when = as_of_value(as_of)
     with reading():
-        result = api.records_diff(before, inputs, note)
+        result = api.diff_records(
+            base, records, outputs or [], head_ref=head, input_format=input_format, model=model,
+            on_skipped=note, as_of=when,
+        )  # fmt: skip
     echo_out(render_diff.render(result, fmt), nl=False)
     if fail_on_loosen and result.loosening:
         raise typer.Exit(DIFF_LOOSENED_EXIT)
@@ -132,12 +131,12 @@ def explain(
         raise typer.BadParameter(
             "--patch edits the working tree's records: drop --records-ref", param_hint="--patch"
         )
-    inputs = run_inputs(
-        outputs, records, as_of=as_of, records_ref=records_ref, input_format=input_format,
-        model=model,
-    )  # fmt: skip
+    when = as_of_value(as_of)
     with reading():
-        result = api.explanation(metric, inputs, note)
+        result = api.explain(
+            metric, outputs or [], records, input_format=input_format, model=model,
+            on_skipped=note, records_ref=records_ref, as_of=when,
+        )  # fmt: skip
     if as_patch:
         echo_out(api.explain_patch(result, records), nl=False)
         return
@@ -216,12 +215,12 @@ def doctor(
     from evalglass.shell import api
 
     renders_as("doctor", fmt, Format.TERMINAL, Format.JSON)
-    inputs = run_inputs(
-        outputs, records, as_of=as_of, records_ref=records_ref, input_format=input_format,
-        model=model,
-    )  # fmt: skip
+    when = as_of_value(as_of)
     with reading():
-        diagnosis = api.diagnosis(inputs, note)
+        diagnosis = api.doctor(
+            outputs or [], records, input_format=input_format, model=model, on_skipped=note,
+            records_ref=records_ref, as_of=when,
+        )  # fmt: skip
     echo_out(render_doctor.render(diagnosis, fmt), nl=False)
     raise typer.Exit(diagnosis.exit_code)
 

@@ -24,9 +24,9 @@ from evalglass.shell.commands.options import (
     Outputs,
     Records,
     RecordsRef,
+    as_of_value,
     note_skipped,
     reading,
-    run_inputs,
 )
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ Template = Annotated[
 ]
 
 
-class TierName(enum.Enum):
+class TierChoice(enum.Enum):
     """`--tier`: the records' Tier, named here so `--help` loads no records machinery."""
 
     FAST = "fast"
@@ -185,16 +185,14 @@ def score(
 
     given = outputs or []
     targets, summary = _checked_targets(template, write, fmt, output, records, given)
-    inputs = run_inputs(
-        given, records, as_of=as_of, records_ref=records_ref, input_format=input_format,
-        model=model,
-    )  # fmt: skip
+    when = as_of_value(as_of)
     with reading():
-        scorecard = api.scorecard(inputs, require_gate=require_gate)
-        if compare is not None:
-            # The records' ref is the base a pull request is compared with: a card older than
-            # it is stale.
-            scorecard = api.compare(scorecard, compare, records_ref)
+        # The records' ref is also the base a pull request is compared with: a --compare card
+        # older than its commit is stale.
+        scorecard = api.score(
+            given, records, input_format=input_format, model=model, require_gate=require_gate,
+            records_ref=records_ref, as_of=when, compare=compare,
+        )  # fmt: skip
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 
@@ -203,9 +201,9 @@ def run_command(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
     tier: Annotated[
-        TierName,
+        TierChoice,
         typer.Option("--tier", help="fast: only the fast checks; full: every check."),
-    ] = TierName.FULL,
+    ] = TierChoice.FULL,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Run every check live; read and record no pass.")
     ] = False,
@@ -238,21 +236,15 @@ def run_command(
     targets, summary = _checked_targets(template, write, fmt, output, records, given)
     if not no_cache:
         _check_cache_folder(cache_dir, records, given)
-    inputs = run_inputs(
-        given, records, as_of=as_of, records_ref=records_ref, input_format=input_format,
-        model=model,
-    )  # fmt: skip
+    when = as_of_value(as_of)
     # Checks shown live only to a person watching a terminal (not in CI, not into a pipe).
     progress = terminal_progress(sys.stderr) if interactive(sys.stderr) else None
     with reading():
-        scorecard = api.checked(
-            inputs,
-            tier=tier.value,
-            use_cache=not no_cache,
-            cache_dir=cache_dir,
-            progress=progress,
-            require_gate=require_gate,
-        )
+        scorecard = api.run(
+            given, records, tier=tier.value, use_cache=not no_cache, cache_dir=cache_dir,
+            progress=progress, input_format=input_format, model=model,
+            require_gate=require_gate, records_ref=records_ref, as_of=when,
+        )  # fmt: skip
     _show(scorecard, fmt, output, targets, summary, template, keep_samples)
 
 

@@ -12,7 +12,13 @@ from pathlib import Path
 
 from evalglass._inputs import AGREEMENT_CELLS
 from evalglass._version import __version__
-from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
+from evalglass.calibration_evidence import (
+    CalibrationEvidence,
+    Estimate,
+    InputFile,
+    Items,
+    LabelScale,
+)
 from evalglass.errors import CalibrationError, install_hint
 from evalglass.tools.calibration.inputs import read_label_file
 from evalglass.tools.calibration.names import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL
@@ -25,7 +31,7 @@ def calibrate(
     *,
     judge: str,
     judge_model: str | None = None,
-    scale: Scale | None = None,
+    scale: LabelScale | None = None,
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
     records: Path | None = None,

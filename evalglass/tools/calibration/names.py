@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 
 
 class Statistic(enum.Enum):
@@ -35,18 +35,18 @@ class Statistic(enum.Enum):
 
 # The judge's statistics on each scale, in the order reports list them; the humans' own
 # agreement is added when several human raters exist.
-JUDGE_STATISTICS: dict[Scale, tuple[Statistic, ...]] = {
-    Scale.BINARY: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
-    Scale.NOMINAL: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
-    Scale.ORDINAL: (Statistic.WEIGHTED_KAPPA, Statistic.ALPHA),
-    Scale.INTERVAL: (Statistic.ALPHA, Statistic.SPEARMAN, Statistic.ICC),
+JUDGE_STATISTICS: dict[LabelScale, tuple[Statistic, ...]] = {
+    LabelScale.BINARY: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
+    LabelScale.NOMINAL: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
+    LabelScale.ORDINAL: (Statistic.WEIGHTED_KAPPA, Statistic.ALPHA),
+    LabelScale.INTERVAL: (Statistic.ALPHA, Statistic.SPEARMAN, Statistic.ICC),
 }
 
-HUMAN_STATISTICS: dict[Scale, tuple[Statistic, ...]] = {
-    Scale.BINARY: (Statistic.ALPHA_HUMANS, Statistic.KAPPA_HUMANS),
-    Scale.NOMINAL: (Statistic.ALPHA_HUMANS, Statistic.KAPPA_HUMANS),
-    Scale.ORDINAL: (Statistic.ALPHA_HUMANS, Statistic.WEIGHTED_KAPPA_HUMANS),
-    Scale.INTERVAL: (Statistic.ALPHA_HUMANS, Statistic.ICC_HUMANS),
+HUMAN_STATISTICS: dict[LabelScale, tuple[Statistic, ...]] = {
+    LabelScale.BINARY: (Statistic.ALPHA_HUMANS, Statistic.KAPPA_HUMANS),
+    LabelScale.NOMINAL: (Statistic.ALPHA_HUMANS, Statistic.KAPPA_HUMANS),
+    LabelScale.ORDINAL: (Statistic.ALPHA_HUMANS, Statistic.WEIGHTED_KAPPA_HUMANS),
+    LabelScale.INTERVAL: (Statistic.ALPHA_HUMANS, Statistic.ICC_HUMANS),
 }
 
 # The bootstrap's defaults: fixed, so the same files give the same evidence on every machine.

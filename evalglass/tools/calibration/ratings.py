@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import attrs
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 from evalglass.errors import CalibrationError
 from evalglass.tools.calibration.inputs import LabelFile, RawLabel, Row
 
@@ -32,7 +32,7 @@ class Ratings:
     `categories`, which are ordered: by value on the ordinal scale); interval labels are numbers.
     `humans[i][r]` is rater r's label for item i, None where that rater gave none."""
 
-    scale: Scale
+    scale: LabelScale
     categories: tuple[str, ...]
     raters: tuple[str, ...]
     items: tuple[str, ...]
@@ -41,7 +41,7 @@ class Ratings:
     coverage: Coverage
 
 
-def match(judgments: LabelFile, labels: LabelFile, scale: Scale | None = None) -> Ratings:
+def match(judgments: LabelFile, labels: LabelFile, scale: LabelScale | None = None) -> Ratings:
     """The ratings table of two files. `scale` None reads labels as categories: binary when
     there are at most two, nominal otherwise. Raises CalibrationError when no item matches or
     a label does not fit the scale."""
@@ -107,13 +107,13 @@ def _by_rater(labelled: Row | dict[str, Row]) -> dict[str, Row]:
     return labelled if isinstance(labelled, dict) else {labelled.rater: labelled}
 
 
-def _reader(scale: Scale, code: dict[str, int]) -> Callable[[Row, str], float]:
+def _reader(scale: LabelScale, code: dict[str, int]) -> Callable[[Row, str], float]:
     # One float object per category, shared by every label of it (a million labels would
     # otherwise be a million floats).
     codes = {key: float(index) for key, index in code.items()}
 
     def read(row: Row, path: str) -> float:
-        if scale is Scale.INTERVAL:
+        if scale is LabelScale.INTERVAL:
             return _number(row, path)
         return codes[_category_key(row, path, scale)]
 
@@ -121,8 +121,8 @@ def _reader(scale: Scale, code: dict[str, int]) -> Callable[[Row, str], float]:
 
 
 def _categories(
-    sources: list[tuple[str, list[Row]]], scale: Scale | None
-) -> tuple[Scale, tuple[str, ...], dict[str, int]]:
+    sources: list[tuple[str, list[Row]]], scale: LabelScale | None
+) -> tuple[LabelScale, tuple[str, ...], dict[str, int]]:
     """The categories in use, in order, and each one's code. Binary refuses a third label,
     naming where it first appears."""
     seen: dict[str, tuple[str, Row]] = {}
@@ -130,12 +130,12 @@ def _categories(
         for row in rows:
             seen.setdefault(_category_key(row, path, scale), (path, row))
     if scale is None:
-        scale = Scale.BINARY if len(seen) <= 2 else Scale.NOMINAL
-    if scale is Scale.ORDINAL:
+        scale = LabelScale.BINARY if len(seen) <= 2 else LabelScale.NOMINAL
+    if scale is LabelScale.ORDINAL:
         ordered = sorted(seen, key=float)
     else:
         ordered = sorted(seen, key=_natural)
-    if scale is Scale.BINARY and len(ordered) > 2:
+    if scale is LabelScale.BINARY and len(ordered) > 2:
         third = list(seen)[2]  # in reading order: the judge's file, then the labels
         path, row = seen[third]
         raise CalibrationError(
@@ -147,9 +147,9 @@ def _categories(
     return scale, tuple(ordered), {key: index for index, key in enumerate(ordered)}
 
 
-def _category_key(row: Row, path: str, scale: Scale | None) -> str:
+def _category_key(row: Row, path: str, scale: LabelScale | None) -> str:
     """A label as category text: numbers compare by value (1, 1.0 and "1" are one category)."""
-    if scale is Scale.ORDINAL:
+    if scale is LabelScale.ORDINAL:
         return _number_text(_number(row, path))
     label = row.label
     if isinstance(label, bool):

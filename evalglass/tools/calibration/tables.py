@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from evalglass.calibration_evidence import Scale
+from evalglass.calibration_evidence import LabelScale
 from evalglass.tools.calibration import statistics as st
 from evalglass.tools.calibration.names import HUMAN_STATISTICS, JUDGE_STATISTICS, Statistic
 from evalglass.tools.calibration.ratings import Ratings
@@ -110,10 +110,10 @@ def _human_pairs(humans: Array) -> list[tuple[int, int, npt.NDArray[np.bool_]]]:
     return pairs
 
 
-def _categorical(scale: Scale, k: int, judge: Array, humans: Array) -> Plan:
+def _categorical(scale: LabelScale, k: int, judge: Array, humans: Array) -> Plan:
     n = judge.shape[0]
     cols = _Columns(n)
-    ordinal = scale is Scale.ORDINAL
+    ordinal = scale is LabelScale.ORDINAL
     consensus = _median(humans) if ordinal else _majority(humans, k)
     agreed = consensus >= 0
     confusion = cols.add(_pair_cells(judge, consensus, agreed, k))
@@ -240,7 +240,7 @@ def _interval(judge: Array, humans: Array) -> Plan:
             Statistic.ICC_HUMANS: pairwise,
         }
         estimators += [
-            Estimator(s, several, human_stats[s]) for s in HUMAN_STATISTICS[Scale.INTERVAL]
+            Estimator(s, several, human_stats[s]) for s in HUMAN_STATISTICS[LabelScale.INTERVAL]
         ]
     return Plan(
         features=cols.matrix(), estimators=tuple(estimators), confusion=None, no_consensus=0
