@@ -83,8 +83,9 @@ class _Metric:
             self.epochs.extend(repeat(None, rows))
 
 
-_COLUMNS = ("metric", "score", "sample_id", "epoch", "model", "cluster")
-_GETTERS = {name: operator.itemgetter(name) for name in _COLUMNS}
+# The columns a block is taken as, in this order.
+COLUMNS = ("metric", "score", "sample_id", "epoch", "model", "cluster")
+_GETTERS = {name: operator.itemgetter(name) for name in COLUMNS}
 
 
 def _column(rows: list[Any], name: str) -> list[Any]:
@@ -159,12 +160,31 @@ class RowSums:
         """Take a block of parsed rows at once; False, changing nothing, when a row is not of
         the common shape (then `add_rows` takes the block)."""
         try:
-            metrics, scores, ids, epochs, modelled, clusters = map(_column, repeat(rows), _COLUMNS)
+            columns = list(map(_column, repeat(rows), COLUMNS))
+        except TypeError:  # a row that is not an object
+            return False
+        return self.add_columns(*columns)
+
+    def add_columns(
+        self,
+        metrics: list[Any],
+        scores: list[Any],
+        ids: list[Any],
+        epochs: list[Any],
+        modelled: list[Any],
+        clusters: list[Any],
+    ) -> bool:
+        """Take a block's columns (in the order of `COLUMNS`, one value a row each) at once;
+        False, changing nothing, when a value is not of the common kind (then `add_rows` takes
+        the block's rows)."""
+        if not metrics:
+            return True
+        try:
             # Rows mostly name one model: comparing each to the first is cheaper than hashing.
             first = modelled[0]
             models = {first} if modelled.count(first) == len(modelled) else set(modelled)
             routes = _routes(metrics)
-        except TypeError:  # a row that is not an object; a list where a string belongs
+        except TypeError:  # a list where a string belongs
             return False
         if not all(type(m) is str and m for m, _ in routes):
             return False
@@ -183,7 +203,7 @@ class RowSums:
             numbers = _each(clusters, routes, self._numbers)
             if numbers is None:
                 return False
-            self._changed(rows, models, texts, unscored)
+            self._changed(len(metrics), models, texts, unscored)
             for (metric, where), got, their in zip(routes, keys, numbers, strict=True):
                 state = self._metric(metric)
                 state.keys += got
@@ -197,7 +217,7 @@ class RowSums:
         whole = self._numbers(clusters)
         if whole is None:
             return False
-        self._changed(rows, models, texts, unscored)
+        self._changed(len(metrics), models, texts, unscored)
         if kinds == {_NONE}:
             self._loose(routes, scores, whole)
         elif _NONE not in kinds and "" not in ids:  # integer ids, or text and integers
@@ -213,10 +233,10 @@ class RowSums:
         return True
 
     def _changed(
-        self, rows: list[Any], models: set[Any], texts: list[Any] | None, unscored: bool
+        self, rows: int, models: set[Any], texts: list[Any] | None, unscored: bool
     ) -> None:
         """Every check of a block passed: what it holds besides its columns is kept."""
-        self.kept.add(c.Cost.ROW, len(rows))
+        self.kept.add(c.Cost.ROW, rows)
         self.models.update(m for m in models if m and type(m) is str)
         self.epochs = self.epochs or texts is not None
         self.unscored = self.unscored or unscored
