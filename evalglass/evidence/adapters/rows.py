@@ -25,8 +25,8 @@ from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _rows_engine as engine
-from evalglass.evidence.adapters._row_exact import Epochs, ExactRows
-from evalglass.evidence.adapters._row_sums import COLUMNS, Duplicate, RowSums
+from evalglass.evidence.adapters._row_exact import Duplicate, Epochs
+from evalglass.evidence.adapters._row_sums import COLUMNS, RowSums
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
 
@@ -58,8 +58,8 @@ def aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggr
 
     Reduced by DuckDB when it is installed and vouches for every value (the same numbers, at
     engine speed); otherwise, and to name the line of any input error, by the exact reader
-    below. `exact`: only the exact reader's slow path, every row one by one, each sample's
-    rows reduced as they come."""
+    below. `exact`: only the exact reader's slow path, every row one by one, each repeat named
+    at its line."""
     if not exact:
         found = engine.aggregates(path, shown)
         if found is not None:
@@ -76,11 +76,11 @@ def exact_aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregat
             return _read(path, shown, exact=exact, epochs=epochs)
         except Duplicate as found:
             # What only the exact path names the line of (a sample id given twice, a sample's
-            # epochs in two clusters) may be there: read again keeping each sample's key and,
-            # if a row named an epoch, reducing each sample's rows as they come.
+            # epochs in two clusters) may be there: read again keeping each metric's keys and,
+            # if a row named an epoch, each sample's epochs and cluster.
             exact, epochs = True, found.epochs
         except Epochs:
-            # The exact path met an epoch: read again, each sample's rows kept to be reduced.
+            # The exact path met an epoch: read again, each sample's epochs and cluster kept.
             exact = epochs = True
 
 
@@ -107,18 +107,18 @@ class _Reread(Exception):
 def _read_rows(
     path: Path, shown: str, *, exact: bool, epochs: bool, blocks: bool = True
 ) -> aggregate.Aggregates:
-    sums = ExactRows(shown, epochs=epochs) if exact else RowSums(shown)
+    sums = RowSums(shown, exact=exact, epochs=epochs)
     try:
         if path.suffix.lower() == ".csv":
-            if isinstance(sums, RowSums) and blocks:
+            if not exact and blocks:
                 _csv_blocks(path, shown, sums)
             else:
                 sums.add_rows(_csv_rows(path, shown))
         else:
             number = 1  # of the block's first line
             for block in _blocks(path):
-                rows = _parsed(block) if isinstance(sums, RowSums) else None
-                if rows is not None and isinstance(sums, RowSums) and sums.add_block(rows):
+                rows = None if exact else _parsed(block)
+                if rows is not None and sums.add_block(rows):
                     number += len(rows)
                 else:
                     lines = _lines(block)
@@ -132,7 +132,7 @@ def _read_rows(
         raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
     except OutputError:
         # A repeated sample before the line at fault is the first error: name that.
-        if isinstance(sums, RowSums) and sums.suspect():
+        if not exact and sums.suspect():
             raise Duplicate(sums.epochs) from None
         raise
     return sums.aggregates()
