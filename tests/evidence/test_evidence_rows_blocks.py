@@ -222,7 +222,7 @@ def test_csv_blocks_read_as_rows_one_by_one(
     tmp_path_factory: pytest.TempPathFactory, lines: list[str], block: int, header: str
 ) -> None:
     """CSV rows taken a block at a time by their columns give the same Aggregates (or the same
-    one-line error) as csv.DictReader's rows read one by one, in blocks of any size."""
+    one-line error) as the rows read one by one, in blocks of any size."""
     path = tmp_path_factory.mktemp("csv") / "rows.csv"
     path.write_text("\n".join([header, *lines]) + "\n")
     with pytest.MonkeyPatch.context() as patch:
@@ -240,3 +240,13 @@ def test_a_csv_file_is_taken_by_columns(tmp_path: Path) -> None:
         patch.setattr(rows.RowSums, "add_rows", None)  # any row taken alone fails
         got = rows.exact_aggregates(path, "rows.csv")
     assert got.metrics["m"].moments.n == 2000
+
+
+def test_a_csv_row_after_blank_lines_is_named_by_its_own_line(tmp_path: Path) -> None:
+    """A bad CSV row after blank lines is named at the line it is on, read either way."""
+    path = tmp_path / "rows.csv"
+    path.write_text("metric,score\nm,1\n\n\nm,bad\n")
+    for exact in (False, True):
+        with pytest.raises(OutputError) as caught:
+            rows.exact_aggregates(path, "rows.csv", exact=exact)
+        assert str(caught.value) == "rows.csv:5: score: expected a number, got 'bad'"

@@ -101,7 +101,7 @@ def _read(path: Path, shown: str, *, exact: bool, epochs: bool = False) -> aggre
 
 class _Reread(Exception):
     """A CSV block that is not of the common shape holds a row over several lines, whose line
-    numbers the block does not tell: the file is read again, row by row."""
+    numbers the block does not tell: the file is read again, a row at a time."""
 
 
 def _read_rows(
@@ -235,9 +235,9 @@ def _csv_blocks(path: Path, shown: str, sums: RowSums) -> None:
     rows at each column's place) when every row is of the common shape, else row by row."""
     with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
         reader = csv.reader(stream)
-        # As csv.DictReader: the first row that is not blank names the columns, the last of
-        # a name repeated holds its value.
-        header = next((row for row in reader if row), [])
+        # As csv.DictReader: the first row names the columns, the last of a name repeated
+        # holds its value.
+        header = next(reader, [])
         _check_header(header, shown)
         place = {name: k for k, name in enumerate(header)}
         wanted = [place.get(name) for name in COLUMNS]
@@ -290,7 +290,7 @@ def _csv_columns(
 
 def _csv_row(header: list[str], row: list[str]) -> dict[str, object]:
     """A row as csv.DictReader makes it, less the cells past the header's (which no column
-    reads): absent cells None."""
+    reads): absent cells None, the last of a name repeated in the header."""
     named: dict[str, object] = dict(zip(header, row))
     if len(row) < len(header):
         named.update(dict.fromkeys(header[len(row) :]))
@@ -304,11 +304,15 @@ def _check_header(names: list[str] | None, shown: str) -> None:
 
 
 def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
+    """The CSV rows one by one, each with the line it ends on (csv.DictReader would name the
+    first blank line before a row instead)."""
     with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
-        reader = csv.DictReader(stream)
-        _check_header(list(reader.fieldnames or []), shown)
+        reader = csv.reader(stream)
+        header = next(reader, [])
+        _check_header(header, shown)
         for row in reader:
-            yield reader.line_num, dict(row)
+            if row:  # a blank line is no row
+                yield reader.line_num, _csv_row(header, row)
 
 
 def sniff(path: Path, head: bytes) -> bool:
