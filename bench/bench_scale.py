@@ -297,6 +297,53 @@ def bench_jsonl(work: Path, rows: int, epochs: bool, repeat: int = 1) -> None:
     path.unlink()
 
 
+def bench_pure_orders(work: Path, rows: int, repeat: int = 1) -> None:
+    """The pure rows reader (DuckDB hidden) on JSONL and CSV, rows sorted (each sample's metrics
+    together, as written) and shuffled (every row at a random place), with and without epochs,
+    each beside its bare parse: orjson a line for JSONL, a `csv.reader` loop for CSV."""
+    parse_json = "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)"
+    parse_csv = ("import csv, sys\nfor row in csv.reader(open(sys.argv[1], newline='')):\n"
+                 "    pass")  # fmt: skip
+    for epochs in (False, True):
+        for shuffled in (False, True):
+            path, table = work / "pure.jsonl", work / "pure.csv"
+            generate(path, rows, epochs=epochs)
+            if shuffled:
+                shuffle(path)
+            duckdb_copy(path, table)
+            shape = (f"{rows:,} rows{', epochs' if epochs else ''}, "
+                     f"{'shuffled' if shuffled else 'sorted'}")  # fmt: skip
+            print(f"pure rows reader, {shape}: JSONL {path.stat().st_size / 1e6:.0f} MB, "
+                  f"CSV {table.stat().st_size / 1e6:.0f} MB; load average "
+                  f"{os.getloadavg()[0]:.1f}")  # fmt: skip
+            for name, source, parse, floor in (
+                ("JSONL", path, parse_json, "3x orjson's parse, < 150 MB"),
+                ("CSV", table, parse_csv, "3x csv.reader"),
+            ):
+                score = [*pure_evalglass(), "score", str(source), "--records", "host_records"]
+                figure, bare = in_turn(
+                    [score, [sys.executable, "-c", parse, str(source)]], work, repeat
+                )
+                print(line(f"evalglass score, {name}", figure, bare, floor,
+                           f"{shape}, {name}, pure rows reader"))  # fmt: skip
+            path.unlink()
+            table.unlink()
+    if repeat > 1:
+        print(f"    (each figure and its floor: medians of {repeat} runs in turn)")
+
+
+def shuffle(path: Path) -> None:
+    """The JSON lines rewritten in a random order (fixed: by a hash of the row), by DuckDB."""
+    import duckdb
+
+    shuffled = path.with_suffix(".shuffled.jsonl")
+    duckdb.connect().execute(
+        f"COPY (SELECT * FROM read_json('{path}') ORDER BY hash(sample_id, metric, "
+        f"score)) TO '{shuffled}' (FORMAT json)"
+    )
+    shuffled.replace(path)
+
+
 def duckdb_copy(source: Path, target: Path) -> None:
     """The JSON lines as CSV with a header, written by DuckDB."""
     import duckdb
@@ -360,6 +407,7 @@ def main() -> None:
     parser.add_argument("--skip-parquet", action="store_true")
     parser.add_argument("--paired-rows", type=int, default=10_000_000)
     parser.add_argument("--skip-paired", action="store_true")
+    parser.add_argument("--skip-pure-orders", action="store_true")
     parser.add_argument(
         "--repeat", type=int, default=5, help="runs of each JSONL and CSV figure and its floor"
     )
@@ -377,6 +425,8 @@ def main() -> None:
         bench_start(work)
         for epochs in (False, True):
             bench_jsonl(work, args.jsonl_rows, epochs, args.repeat)
+        if not args.skip_pure_orders:
+            bench_pure_orders(work, args.jsonl_rows, args.repeat)
         if not args.skip_parquet:
             for epochs in (False, True):
                 bench_parquet(work, args.rows, epochs)

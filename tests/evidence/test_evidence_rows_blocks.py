@@ -195,3 +195,58 @@ def test_an_id_equal_to_an_integer_is_keyed_by_its_own_text(
         assert isinstance(got, str) and got.startswith("rows.jsonl:7: sample_id ")
     else:
         assert isinstance(got, aggregate.Aggregates) and got.metrics["b"].moments.n == 4
+
+
+# CSV cells, now and then odd: empty, not a number, a quoted newline, a comma inside quotes.
+_CELL = st.sampled_from(["", "a", "b", "7", "0", "1", "0.5", "-3.5", "nan", "x", "1e12"])
+_CSV_ROW = st.tuples(
+    st.sampled_from(["a", "b", ""]), st.sampled_from(["1", "0", "0.25", "", "bad", "inf", "2e12"]),
+    _CELL, _CELL, st.sampled_from(["", "m", "other"]), st.sampled_from(["", "1", "2", "0"]),
+).map(",".join)  # fmt: skip
+_CSV_ODD = st.sampled_from([
+    "", "a,1", "a,1,s1,c,m,1,extra", '"a\nb",1,s1,,,', 'a,"0.5",s2,"x,y",m,', "a,1,s1,c,m,1\r",
+    '"a",1,s9,,,', "a, 1,s3,,,",
+])  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    lines=st.lists(st.one_of(*[_CSV_ROW] * 8, _CSV_ODD), min_size=1, max_size=60),
+    block=st.integers(min_value=1, max_value=20),
+    header=st.sampled_from([
+        "metric,score,sample_id,cluster,model,epoch", "score,metric,sample_id,cluster,model,epoch",
+        "metric,score,sample_id,cluster,model,metric",
+    ]),
+)  # fmt: skip
+def test_csv_blocks_read_as_rows_one_by_one(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], block: int, header: str
+) -> None:
+    """CSV rows taken a block at a time by their columns give the same Aggregates (or the same
+    one-line error) as the rows read one by one, in blocks of any size."""
+    path = tmp_path_factory.mktemp("csv") / "rows.csv"
+    path.write_text("\n".join([header, *lines]) + "\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rows, "_CSV_ROWS", block)
+        got = outcome(lambda: rows.exact_aggregates(path, "rows.csv"))
+    want = outcome(lambda: rows.exact_aggregates(path, "rows.csv", exact=True))
+    assert got == want
+
+
+def test_a_csv_file_is_taken_by_columns(tmp_path: Path) -> None:
+    """A CSV file of common rows is read by blocks of columns, never a row at a time."""
+    path = tmp_path / "rows.csv"
+    path.write_text("metric,score,sample_id\n" + "".join(f"m,{i % 2},s{i}\n" for i in range(2000)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rows.RowSums, "add_rows", None)  # any row taken alone fails
+        got = rows.exact_aggregates(path, "rows.csv")
+    assert got.metrics["m"].moments.n == 2000
+
+
+def test_a_csv_row_after_blank_lines_is_named_by_its_own_line(tmp_path: Path) -> None:
+    """A bad CSV row after blank lines is named at the line it is on, read either way."""
+    path = tmp_path / "rows.csv"
+    path.write_text("metric,score\nm,1\n\n\nm,bad\n")
+    for exact in (False, True):
+        with pytest.raises(OutputError) as caught:
+            rows.exact_aggregates(path, "rows.csv", exact=exact)
+        assert str(caught.value) == "rows.csv:5: score: expected a number, got 'bad'"

@@ -16,13 +16,19 @@ from itertools import chain, compress, repeat
 from typing import Any
 
 from evalglass.evidence import aggregate
-from evalglass.evidence.adapters._row_epochs import mean_quantum
 
 _SCALE = aggregate.SCALE
 _SCALE_F = float(_SCALE)
 # Quanta are made a slice at a time: those of a million scores would be 50 MB at once.
 _SLICE = 1 << 16
 list_append: Any = list.append
+
+
+def mean_quantum(total: int, k: int) -> int:
+    """A sample's value from its k rows' Σq: trunc(Σq / k), rounded toward zero as the SQL's
+    integer division does (Python's // rounds down)."""
+    q = abs(total) // k
+    return -q if total < 0 else q
 
 
 class Conflict(Exception):
@@ -281,7 +287,8 @@ def _reduce_alike(
 def _reduce_one(
     group: Sequence[int], scores: Sequence[float | None], number: int, out: _Samples
 ) -> None:
-    """One sample's rows (checked) to its mean, as `Epochs.stats` does (_row_epochs.py)."""
+    """One sample's rows (checked) to its mean: Σq over its finite scores, divided by its
+    scored rows; a score that is not finite makes the sample's one."""
     k = bad = zeros = ones = total = 0
     for i in group:
         score = scores[i]

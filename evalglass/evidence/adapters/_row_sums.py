@@ -1,36 +1,44 @@
-"""The rows reader's fast path: per metric, each row's score, its cluster as a small number and
+"""The rows reader's columns: per metric, each row's score, its cluster as a small number and
 its sample's key (one copy of each key for every metric), kept as columns and reduced at the end
 (`_row_stats`): rows naming a sample once are summed as they are, samples named by several rows
 (epochs) reduced to their mean first.
 
 A block of parsed rows is taken whole, column by column, by C-level loops (`map`, slices,
-`set`) when every row is of the common shape; any other block is taken row by row, with messages
-naming lines. Both fill the same columns. What only the exact path (`_row_exact`) can name the
-line of (a sample id and epoch given twice for a metric, a sample's epochs in two clusters) is
-found at the end, and makes the reader read again, exactly. Reads no files.
+`set`) when every row is of the common shape; any other block is taken row by row
+(`_row_exact`), with messages naming lines. Both fill the same columns, which one reduction
+reads, however they were read. What only the exact mode can name the line of (a sample id and
+epoch given twice for a metric, a sample's epochs in two clusters) is found at the end of a fast
+read, and makes the reader read again, exactly. Reads no files.
 """
 
 from __future__ import annotations
 
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from itertools import compress, count, islice, repeat
 from typing import Any
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _row_exact
+from evalglass.evidence.adapters._row_exact import Duplicate, Seen
+from evalglass.evidence.adapters._row_routes import (
+    each,
+    integers,
+    routes_of,
+    take,
+    within,
+    within_or_none,
+)
 from evalglass.evidence.adapters._row_stats import (
     Clusters,
     Conflict,
     Repeats,
-    drain,
-    list_append,
     plain,
     reduced,
 )
-from evalglass.evidence.adapters._row_values import cluster, score
 
 _NONE = type(None)
 # What a block takes as a sample id or an epoch without reading the rows one by one (a float,
@@ -38,15 +46,6 @@ _NONE = type(None)
 _KEYS = frozenset({str, int, _NONE})
 _get = dict.get
 _LIMIT = aggregate.LIMIT
-
-
-class Duplicate(Exception):
-    """The rows may hold an input error only the exact path names the line of: read again,
-    exactly (with `epochs`, reducing each sample's rows, as a row named an epoch)."""
-
-    def __init__(self, epochs: bool = False) -> None:
-        super().__init__()
-        self.epochs = epochs
 
 
 class _EpochText(dict[object, str | None]):
@@ -83,8 +82,9 @@ class _Metric:
             self.epochs.extend(repeat(None, rows))
 
 
-_COLUMNS = ("metric", "score", "sample_id", "epoch", "model", "cluster")
-_GETTERS = {name: operator.itemgetter(name) for name in _COLUMNS}
+# The columns a block is taken as, in this order.
+COLUMNS = ("metric", "score", "sample_id", "epoch", "model", "cluster")
+_GETTERS = {name: operator.itemgetter(name) for name in COLUMNS}
 
 
 def _column(rows: list[Any], name: str) -> list[Any]:
@@ -97,46 +97,15 @@ def _column(rows: list[Any], name: str) -> list[Any]:
         return list(map(_get, rows, repeat(name)))
 
 
-def _take(column: list[Any], where: slice | list[int]) -> list[Any]:
-    return column[where] if type(where) is slice else list(map(column.__getitem__, where))
-
-
-def _integers(values: list[Any]) -> bool:
-    return set(map(type, values)) == {int}
-
-
-def _each(
-    column: list[Any],
-    routes: list[tuple[str, slice | list[int]]],
-    convert: Callable[[list[Any]], list[Any] | None],
-    alike: Callable[[list[Any]], bool] | None = None,
-) -> list[list[Any]] | None:
-    """The column's values of each route, converted (None when one cannot be). Values equal
-    to another route's are converted once: where every row of a sample names its id and
-    cluster, each metric's are the same. Equal is not alike where `convert` takes numbers
-    (`1 == 1.0 == True`): then values are taken as converted ones only if `alike` too."""
-    done: list[tuple[list[Any], list[Any]]] = []
-    out = []
-    for _, where in routes:
-        part = _take(column, where)
-        for raw, converted in done:
-            if part == raw and (alike is None or alike(part)):
-                break
-        else:
-            got = convert(part)
-            if got is None:
-                return None
-            done.append((part, got))
-            converted = got
-        out.append(converted)
-    return out
-
-
 class RowSums:
-    """Everything the fast path keeps: about 60 bytes a row, plus each sample's key once."""
+    """Everything the reader keeps: about 60 bytes a row, plus each sample's key once (and,
+    exactly, each metric's keys again, to name a repeat at its line)."""
 
-    def __init__(self, shown: str) -> None:
+    def __init__(self, shown: str, *, exact: bool = False, epochs: bool = False) -> None:
         self.shown = shown
+        # Exact: rows are taken one by one only, each repeat named at its line (with `epochs`,
+        # also each sample's epochs in two clusters).
+        self.seen = Seen(epochs) if exact else None
         self.metrics: dict[str, _Metric] = {}
         self.cluster_number: defaultdict[object, int] = defaultdict(count(1).__next__)
         self.cluster_number[None] = self.cluster_number[""] = 0
@@ -149,7 +118,7 @@ class RowSums:
         # Whether a row naming a sample may have no score (None among the kept scores).
         self.unscored = False
 
-    def _metric(self, name: str) -> _Metric:
+    def metric(self, name: str) -> _Metric:
         got = self.metrics.get(name)
         if got is None:
             got = self.metrics[name] = _Metric()
@@ -159,37 +128,56 @@ class RowSums:
         """Take a block of parsed rows at once; False, changing nothing, when a row is not of
         the common shape (then `add_rows` takes the block)."""
         try:
-            metrics, scores, ids, epochs, modelled, clusters = map(_column, repeat(rows), _COLUMNS)
+            columns = list(map(_column, repeat(rows), COLUMNS))
+        except TypeError:  # a row that is not an object
+            return False
+        return self.add_columns(*columns)
+
+    def add_columns(
+        self,
+        metrics: list[Any],
+        scores: list[Any],
+        ids: list[Any],
+        epochs: list[Any],
+        modelled: list[Any],
+        clusters: list[Any],
+    ) -> bool:
+        """Take a block's columns (in the order of `COLUMNS`, one value a row each) at once;
+        False, changing nothing, when a value is not of the common kind (then `add_rows` takes
+        the block's rows)."""
+        if not metrics:
+            return True
+        try:
             # Rows mostly name one model: comparing each to the first is cheaper than hashing.
             first = modelled[0]
             models = {first} if modelled.count(first) == len(modelled) else set(modelled)
-            routes = _routes(metrics)
-        except TypeError:  # a row that is not an object; a list where a string belongs
+            routes = routes_of(metrics)
+        except TypeError:  # a list where a string belongs
             return False
         if not all(type(m) is str and m for m, _ in routes):
             return False
-        unscored = not _within(scores)
-        if unscored and not (None in scores and _within_or_none(scores)):
+        unscored = not within(scores)
+        if unscored and not (None in scores and within_or_none(scores)):
             return False
         texts = None
         if any(epochs):
             if not _KEYS.issuperset(map(type, epochs)):
                 return False
             texts = list(map(self.epoch_text.__getitem__, epochs))
-        keys = _each(ids, routes, self._interned)
+        keys = each(ids, routes, self._interned)
         if keys is None:
-            keys = _each(ids, routes, self._numbered, _integers)
+            keys = each(ids, routes, self._numbered, integers)
         if keys is not None:  # every row names its sample, by text or by an integer
-            numbers = _each(clusters, routes, self._numbers)
+            numbers = each(clusters, routes, self._numbers)
             if numbers is None:
                 return False
-            self._changed(rows, models, texts, unscored)
+            self._changed(len(metrics), models, texts, unscored)
             for (metric, where), got, their in zip(routes, keys, numbers, strict=True):
-                state = self._metric(metric)
+                state = self.metric(metric)
                 state.keys += got
-                state.scores += _take(scores, where)
+                state.scores += take(scores, where)
                 state.numbers += their
-                state.add_epochs(None if texts is None else _take(texts, where), len(got))
+                state.add_epochs(None if texts is None else take(texts, where), len(got))
             return True
         kinds = set(map(type, ids))
         if not _KEYS.issuperset(kinds):
@@ -197,7 +185,7 @@ class RowSums:
         whole = self._numbers(clusters)
         if whole is None:
             return False
-        self._changed(rows, models, texts, unscored)
+        self._changed(len(metrics), models, texts, unscored)
         if kinds == {_NONE}:
             self._loose(routes, scores, whole)
         elif _NONE not in kinds and "" not in ids:  # integer ids, or text and integers
@@ -206,17 +194,17 @@ class RowSums:
             named = [i is not None and i != "" for i in ids]
             part = [list(compress(column, named)) for column in (metrics, scores, whole, ids)]
             some = None if texts is None else list(compress(texts, named))
-            self._named(_routes(part[0]), part[1], part[2], self._keys(part[3], kinds), some)
+            self._named(routes_of(part[0]), part[1], part[2], self._keys(part[3], kinds), some)
             loose = list(map(operator.not_, named))
             rest = [list(compress(column, loose)) for column in (metrics, scores, whole)]
-            self._loose(_routes(rest[0]), rest[1], rest[2])
+            self._loose(routes_of(rest[0]), rest[1], rest[2])
         return True
 
     def _changed(
-        self, rows: list[Any], models: set[Any], texts: list[Any] | None, unscored: bool
+        self, rows: int, models: set[Any], texts: list[Any] | None, unscored: bool
     ) -> None:
         """Every check of a block passed: what it holds besides its columns is kept."""
-        self.kept.add(c.Cost.ROW, len(rows))
+        self.kept.add(c.Cost.ROW, rows)
         self.models.update(m for m in models if m and type(m) is str)
         self.epochs = self.epochs or texts is not None
         self.unscored = self.unscored or unscored
@@ -243,7 +231,7 @@ class RowSums:
     def _numbered(self, ids: list[Any]) -> list[str] | None:
         """Integer sample ids as their keys (their digits), one copy of each for the file;
         None, keeping none, unless every id is an integer."""
-        return self._keys(ids, {int}) if _integers(ids) else None
+        return self._keys(ids, {int}) if integers(ids) else None
 
     def _numbers(self, clusters: list[Any]) -> list[int] | None:
         """Each row's cluster number, or None, numbering nothing, when a cluster is new to
@@ -279,19 +267,19 @@ class RowSums:
         epochs: list[str | None] | None,
     ) -> None:
         for metric, where in routes:
-            state = self._metric(metric)
-            got = _take(keys, where)
+            state = self.metric(metric)
+            got = take(keys, where)
             state.keys += got
-            state.scores += _take(scores, where)
-            state.numbers += _take(numbers, where)
-            state.add_epochs(None if epochs is None else _take(epochs, where), len(got))
+            state.scores += take(scores, where)
+            state.numbers += take(numbers, where)
+            state.add_epochs(None if epochs is None else take(epochs, where), len(got))
 
     def _loose(
         self, routes: list[tuple[str, slice | list[int]]], scores: list[Any], numbers: list[int]
     ) -> None:
         for metric, where in routes:
-            state = self._metric(metric)
-            got, their = _take(scores, where), _take(numbers, where)
+            state = self.metric(metric)
+            got, their = take(scores, where), take(numbers, where)
             if None in got:
                 present = list(map(operator.is_not, got, repeat(None)))
                 state.missing += present.count(False)
@@ -301,53 +289,9 @@ class RowSums:
 
     def add_rows(self, rows: Iterable[tuple[int, dict[str, object]]]) -> None:
         """Take rows one by one, each checked with its line number in the messages."""
-        shown = self.shown
-        for line, row in rows:
-            self.kept.add(c.Cost.ROW)
-            metric = row.get("metric")
-            if type(metric) is not str or not metric:
-                raise OutputError(shown, "metric: expected a non-empty string", line)
-            sample_id = row.get("sample_id")
-            key = epoch = None
-            if sample_id is not None and sample_id != "":
-                text = str(sample_id)
-                key = self.ids.get(text)
-                if key is None:
-                    key = self.ids[text] = text
-                    self.kept.add(c.Cost.KEY)
-                named_epoch = row.get("epoch")
-                epoch = str(named_epoch) if named_epoch else None
-                self.epochs = self.epochs or epoch is not None
-            model = row.get("model")
-            if model and type(model) is str:
-                self.models.add(model)
-            scored = False
-            try:
-                value = score(row.get("score"), shown, line)
-                scored = True
-                if key is None and value is None:
-                    self._metric(metric).missing += 1
-                    continue
-                number = self.cluster_number[cluster(row.get("cluster"), shown, line)]
-            except OutputError:
-                # The exact path names a repeat first; and it checks the cluster of an
-                # unscored row only once a row has named an epoch.
-                unscored = scored and value is None
-                if key is not None and (unscored or self._seen(metric, key, epoch)):
-                    raise Duplicate(self.epochs) from None
-                raise
-            state = self._metric(metric)
-            if key is None:
-                state.loose.append(value)
-                state.loose_numbers.append(number)
-            else:
-                state.keys.append(key)
-                state.scores.append(value)
-                self.unscored = self.unscored or value is None
-                state.numbers.append(number)
-                state.add_epochs(None if epoch is None else (epoch,), 1)
+        _row_exact.add_rows(self, rows)
 
-    def _seen(self, metric: str, key: str, epoch: str | None) -> bool:
+    def named_before(self, metric: str, key: str, epoch: str | None) -> bool:
         """Whether a row of the metric named this sample and epoch already."""
         state = self.metrics.get(metric)
         if state is None:
@@ -368,6 +312,8 @@ class RowSums:
         try:
             stats = self._stats()
         except Conflict:
+            if self.seen is not None:  # the exact path named every conflict at its line
+                raise RuntimeError("rows the exact path took hold a conflict") from None
             raise Duplicate(self.epochs) from None
         if len(self.models) > 1:
             raise OutputError(
@@ -408,38 +354,3 @@ class RowSums:
                 entry += reduced(repeats, state.scores, state.numbers, state.epochs, samples)
             stats[metric] = entry
         return stats
-
-
-def _routes(metrics: list[Any]) -> list[tuple[Any, slice | list[int]]]:
-    """Each metric of a block and where its rows are: a slice when the metrics repeat in one
-    order (each sample scored on the same metrics, or one metric throughout), else the rows'
-    positions."""
-    if not metrics:
-        return []
-    first, period = metrics[0], len(metrics)
-    try:
-        period = metrics.index(first, 1)
-    except ValueError:
-        pass
-    head = metrics[:period]
-    if metrics[period:] == metrics[:-period] and len(set(head)) == period:
-        return [(metric, slice(j, None, period)) for j, metric in enumerate(head)]
-    at: defaultdict[Any, list[int]] = defaultdict(list)
-    drain(map(list_append, map(at.__getitem__, metrics), range(len(metrics))))
-    return list(at.items())
-
-
-def _within_or_none(scores: list[Any]) -> bool:
-    """Whether every score given is a number, finite and below ±2^40; some are None."""
-    given = [score for score in scores if score is not None]
-    return not given or _within(given)
-
-
-def _within(scores: list[Any]) -> bool:
-    """Whether every score is a number below ±2^40 (else the block is read row by row, where a
-    score of another kind or beyond is named). orjson reads no NaN or infinity; one kept here
-    would be kept by the row path too."""
-    try:
-        return bool(-_LIMIT < min(scores) and max(scores) < _LIMIT)
-    except TypeError:  # text or a list (compared with a number), None
-        return False

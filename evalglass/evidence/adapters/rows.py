@@ -13,7 +13,9 @@ import csv
 import gc
 import io
 import json
+import operator
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +25,8 @@ from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, progress
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _rows_engine as engine
-from evalglass.evidence.adapters._row_exact import Epochs, ExactRows
-from evalglass.evidence.adapters._row_sums import Duplicate, RowSums
+from evalglass.evidence.adapters._row_exact import Duplicate, Epochs
+from evalglass.evidence.adapters._row_sums import COLUMNS, RowSums
 from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, ROWS_COUNTING, FormatDocs
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
@@ -41,6 +43,9 @@ _BLOCK_BYTES = 1 << 17
 # The columns compared as text, where a float and an integer of one value are not one key.
 _KEYS = ("sample_id", "cluster", "epoch")
 _FLOAT = float
+# CSV rows are taken this many at a time: few enough that a block's cells stay in the
+# processor's cache (16,384 rows a block took four times as long as 512).
+_CSV_ROWS = 1 << 9
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -54,8 +59,8 @@ def aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggr
 
     Reduced by DuckDB when it is installed and vouches for every value (the same numbers, at
     engine speed); otherwise, and to name the line of any input error, by the exact reader
-    below. `exact`: only the exact reader's slow path, every row one by one, each sample's
-    rows reduced as they come."""
+    below. `exact`: only the exact reader's slow path, every row one by one, each repeat named
+    at its line."""
     if not exact:
         found = engine.aggregates(path, shown)
         if found is not None:
@@ -72,11 +77,11 @@ def exact_aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregat
             return _read(path, shown, exact=exact, epochs=epochs)
         except Duplicate as found:
             # What only the exact path names the line of (a sample id given twice, a sample's
-            # epochs in two clusters) may be there: read again keeping each sample's key and,
-            # if a row named an epoch, reducing each sample's rows as they come.
+            # epochs in two clusters) may be there: read again keeping each metric's keys and,
+            # if a row named an epoch, each sample's epochs and cluster.
             exact, epochs = True, found.epochs
         except Epochs:
-            # The exact path met an epoch: read again, each sample's rows kept to be reduced.
+            # The exact path met an epoch: read again, each sample's epochs and cluster kept.
             exact = epochs = True
 
 
@@ -86,22 +91,35 @@ def _read(path: Path, shown: str, *, exact: bool, epochs: bool = False) -> aggre
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _read_rows(path, shown, exact=exact, epochs=epochs)
+        try:
+            return _read_rows(path, shown, exact=exact, epochs=epochs)
+        except _Reread:
+            return _read_rows(path, shown, exact=exact, epochs=epochs, blocks=False)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_rows(path: Path, shown: str, *, exact: bool, epochs: bool) -> aggregate.Aggregates:
-    sums = ExactRows(shown, epochs=epochs) if exact else RowSums(shown)
+class _Reread(Exception):
+    """A CSV block that is not of the common shape holds a row over several lines, whose line
+    numbers the block does not tell: the file is read again, a row at a time."""
+
+
+def _read_rows(
+    path: Path, shown: str, *, exact: bool, epochs: bool, blocks: bool = True
+) -> aggregate.Aggregates:
+    sums = RowSums(shown, exact=exact, epochs=epochs)
     try:
         if path.suffix.lower() == ".csv":
-            sums.add_rows(_csv_rows(path, shown))
+            if not exact and blocks:
+                _csv_blocks(path, shown, sums)
+            else:
+                sums.add_rows(_csv_rows(path, shown))
         else:
             number = 1  # of the block's first line
             for block in _blocks(path):
-                rows = _parsed(block) if isinstance(sums, RowSums) else None
-                if rows is not None and isinstance(sums, RowSums) and sums.add_block(rows):
+                rows = None if exact else _parsed(block)
+                if rows is not None and sums.add_block(rows):
                     number += len(rows)
                 else:
                     lines = _lines(block)
@@ -115,7 +133,7 @@ def _read_rows(path: Path, shown: str, *, exact: bool, epochs: bool) -> aggregat
         raise OutputError(shown, f"cannot read: {exc.strerror or exc}") from exc
     except OutputError:
         # A repeated sample before the line at fault is the first error: name that.
-        if isinstance(sums, RowSums) and sums.suspect():
+        if not exact and sums.suspect():
             raise Duplicate(sums.epochs) from None
         raise
     return sums.aggregates()
@@ -213,14 +231,89 @@ def _slow(line: bytes, shown: str, number: int) -> object:
         raise OutputError(shown, f"not valid JSON: {c.DIGIT_LIMIT}", number) from exc
 
 
-def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
+def _csv_blocks(path: Path, shown: str, sums: RowSums) -> None:
+    """The CSV rows, a block at a time, each taken by its columns (the cells of the block's
+    rows at each column's place) when every row is of the common shape, else row by row."""
     with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
-        reader = csv.DictReader(stream)
-        missing = [c for c in ROWS_REQUIRED if c not in (reader.fieldnames or [])]
-        if missing:
-            raise OutputError(shown, f"CSV header lacks column(s) {', '.join(missing)}", 1)
+        reader = csv.reader(stream)
+        # As csv.DictReader: the first row names the columns, the last of a name repeated
+        # holds its value.
+        header = next(reader, [])
+        _check_header(header, shown)
+        place = {name: k for k, name in enumerate(header)}
+        wanted = [place.get(name) for name in COLUMNS]
+        while True:
+            first = reader.line_num + 1
+            block = list(islice(reader, _CSV_ROWS))
+            if not block:
+                return
+            # A row over several lines (a quoted newline) leaves fewer rows than lines.
+            one_line_each = reader.line_num - first + 1 == len(block)
+            if one_line_each and _csv_columns(block, len(header), wanted, sums):
+                continue
+            if not one_line_each:
+                raise _Reread
+            sums.add_rows(
+                (number, _csv_row(header, row))
+                for number, row in enumerate(block, start=first)
+                if row
+            )
+
+
+def _csv_columns(
+    block: list[list[str]], width: int, wanted: list[int | None], sums: RowSums
+) -> bool:
+    """The block taken by its columns; False, changing nothing, when a row is not as wide as
+    the header or a score is not a number (the rows are then read one by one)."""
+    if [] in block:  # blank lines, which csv.DictReader skips
+        block = [row for row in block if row]
+        if not block:
+            return True
+    if len(set(map(len, block))) != 1 or len(block[0]) != width:
+        return False
+    columns: list[list[Any]] = [
+        list(map(operator.itemgetter(k), block)) if k is not None else [None] * len(block)
+        for k in wanted
+    ]
+    texts = columns[1]
+    try:
+        columns[1] = list(map(float, texts))
+    except (ValueError, TypeError):
+        if "" not in texts:
+            return False
+        try:
+            # An empty cell is a score not given, as the row path reads it.
+            columns[1] = [float(text) if text != "" else None for text in texts]
+        except (ValueError, TypeError):
+            return False
+    return sums.add_columns(*columns)
+
+
+def _csv_row(header: list[str], row: list[str]) -> dict[str, object]:
+    """A row as csv.DictReader makes it, less the cells past the header's (which no column
+    reads): absent cells None, the last of a name repeated in the header."""
+    named: dict[str, object] = dict(zip(header, row))
+    if len(row) < len(header):
+        named.update(dict.fromkeys(header[len(row) :]))
+    return named
+
+
+def _check_header(names: list[str] | None, shown: str) -> None:
+    missing = [c for c in ROWS_REQUIRED if c not in (names or [])]
+    if missing:
+        raise OutputError(shown, f"CSV header lacks column(s) {', '.join(missing)}", 1)
+
+
+def _csv_rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, object]]]:
+    """The CSV rows one by one, each with the line it ends on (csv.DictReader would name the
+    first blank line before a row instead)."""
+    with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
+        reader = csv.reader(stream)
+        header = next(reader, [])
+        _check_header(header, shown)
         for row in reader:
-            yield reader.line_num, dict(row)
+            if row:  # a blank line is no row
+                yield reader.line_num, _csv_row(header, row)
 
 
 def sniff(path: Path, head: bytes) -> bool:
