@@ -9,7 +9,10 @@ JSONL and CSV through DuckDB, DuckDB's own `read_json` (`read_csv`) with the sam
 the pure rows reader (DuckDB hidden), orjson's bare per-line parse of the file. Targets: Parquet
 within 2x of its floor and under 1 GB, at 100M rows, 20 metrics, 10,000 clusters; JSONL through
 DuckDB within 1.3x of its floor and under 150 MB; the pure rows reader within 3x of orjson's
-parse. `--rows N` and `--paired-rows N` scale the runs down; the generated files go to a
+parse; JSONL and CSV of 10M rows, which `evalglass score` reads through DuckDB, within 1.5x of
+DuckDB's own query of the same statistics (`--engine-rows`); every DuckDB path under 1 GiB peak
+on rows in random order with epochs and 50,000 clusters (`--memory-rows`, `--memory-text-rows`).
+`--rows N` and `--paired-rows N` scale the runs down; the generated files go to a
 temporary folder and are deleted after. The JSONL and CSV figures and their floors run `--repeat`
 times in turn (medians printed): their single runs moved by half on a shared machine. The
 evalglass package is compiled to bytecode first, as an installed one is, so that no run pays for
@@ -35,10 +38,19 @@ METRICS = 20
 CLUSTERS = 10_000
 
 
-def generate(path: Path, rows: int, seed: int = 0, *, epochs: bool = False) -> None:
-    """`rows` rows: half the metrics pass/fail, half graded; each sample in one of 10,000 clusters.
-    With `epochs`, every tenth sample is scored twice (epochs 1 and 2). Another `seed` gives other
-    scores for the same samples. Parquet, or JSON lines for a `.jsonl` path."""
+def generate(
+    path: Path,
+    rows: int,
+    seed: int = 0,
+    *,
+    epochs: bool = False,
+    clusters: int = CLUSTERS,
+    shuffled: bool = False,
+) -> None:
+    """`rows` rows: half the metrics pass/fail, half graded; each sample in one of `clusters`
+    clusters. With `epochs`, every tenth sample is scored twice (epochs 1 and 2). Another `seed`
+    gives other scores for the same samples; `shuffled`, the rows in random order (no sample's
+    rows together). Parquet, or JSON lines for a `.jsonl` path, CSV for a `.csv` path."""
     import duckdb
 
     unit = f"(i // {METRICS})"
@@ -47,17 +59,19 @@ def generate(path: Path, rows: int, seed: int = 0, *, epochs: bool = False) -> N
         epoch = f", CASE WHEN {unit} % 11 = 10 THEN 2 ELSE 1 END AS epoch"
     else:
         sample, epoch = unit, ""
-    kind = "json" if path.suffix == ".jsonl" else "parquet, ROW_GROUP_SIZE 1000000"
-    duckdb.connect().execute(f"""COPY (
+    kind = {".jsonl": "json", ".csv": "csv, HEADER"}.get(path.suffix, "parquet, ROW_GROUP_SIZE 1000000")
+    order = f"ORDER BY hash(i + {seed} + 1)" if shuffled else ""
+    config = {"preserve_insertion_order": shuffled, "memory_limit": "3GB"}
+    duckdb.connect(config=config).execute(f"""COPY (
         SELECT 'bench/metric_' || (i % {METRICS}) AS metric,
                CASE WHEN i % {METRICS} < {METRICS // 2}
                     THEN CAST(hash(i + {seed}) % 5 < 4 AS DOUBLE)
                     ELSE (hash(i + {seed}) % 10000) / 10000.0 END
                    AS score,
                's' || {sample} AS sample_id,
-               'c' || ({sample} % {CLUSTERS}) AS cluster,
+               'c' || ({sample} % {clusters}) AS cluster,
                'acme/model-x' AS model{epoch}
-        FROM range({rows}) t(i)
+        FROM range({rows}) t(i) {order}
     ) TO '{path}' (FORMAT {kind})""")
 
 
@@ -332,6 +346,27 @@ def bench_pure_orders(work: Path, rows: int, repeat: int = 1) -> None:
         print(f"    (each figure and its floor: medians of {repeat} runs in turn)")
 
 
+def bench_engine(work: Path, rows: int, repeat: int) -> None:
+    """JSON lines and CSV large enough that `evalglass score` reads them through DuckDB and
+    start-up no longer dominates (10M rows), beside DuckDB's own query of the same statistics
+    over the same file (`read_json`, `read_csv`): the peer a user with DuckDB would write."""
+    for suffix, reader, kind in ((".jsonl", "read_json(FILE)", "JSON lines"),
+                                 (".csv", "read_csv(FILE)", "CSV rows")):  # fmt: skip
+        path = work / f"engine{suffix}"
+        generate(path, rows)
+        print(f"{kind}, {rows:,} rows read through DuckDB: {path.stat().st_size / 1e6:.0f} MB; "
+              f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+        figure, floor = in_turn(
+            [[*evalglass(), "score", str(path), "--records", "host_records"],
+             [*duckdb_floor(reader, False), str(path)]], work, repeat,
+        )  # fmt: skip
+        what = f"{rows:,} {kind}, through DuckDB"
+        print(line("evalglass score", figure, floor, "1.5x DuckDB's query", what))
+        path.unlink()
+    if repeat > 1:
+        print(f"    (each figure and its floor: medians of {repeat} runs in turn)")
+
+
 def shuffle(path: Path) -> None:
     """The JSON lines rewritten in a random order (fixed: by a hash of the row), by DuckDB."""
     import duckdb
@@ -342,6 +377,22 @@ def shuffle(path: Path) -> None:
         f"score)) TO '{shuffled}' (FORMAT json)"
     )
     shuffled.replace(path)
+
+
+def bench_memory(work: Path, rows: int, text_rows: int) -> None:
+    """Peak memory of each DuckDB path on the hardest shape for it: rows in random order, every
+    tenth sample in two epochs, 50,000 clusters. Parquet at `rows`; JSON lines and CSV (read
+    through DuckDB, whatever their size) at `text_rows`. The peak is the whole process's,
+    DuckDB's and Python's."""
+    for suffix, count in ((".parquet", rows), (".jsonl", text_rows), (".csv", text_rows)):
+        path = work / f"hard{suffix}"
+        generate(path, count, epochs=True, clusters=50_000, shuffled=True)
+        run = evalglass() if suffix == ".parquet" else engine_evalglass()
+        wall, cpu, rss = timed([*run, "score", str(path), "--records", "host_records"], work)
+        what = f"{count:,} {suffix[1:]} rows, unsorted, epochs, 50,000 clusters"
+        TABLE.append(f"| {what} | {wall:.1f} s | {cpu:.1f} s | {rss:.0f} MiB | < 1024 MiB |")
+        print(f"  {what}: {wall:.1f} s ({cpu:.1f} s CPU), peak {rss:.0f} MiB   target < 1024 MiB")
+        path.unlink()
 
 
 def duckdb_copy(source: Path, target: Path) -> None:
@@ -408,6 +459,11 @@ def main() -> None:
     parser.add_argument("--paired-rows", type=int, default=10_000_000)
     parser.add_argument("--skip-paired", action="store_true")
     parser.add_argument("--skip-pure-orders", action="store_true")
+    parser.add_argument("--engine-rows", type=int, default=10_000_000)
+    parser.add_argument("--skip-engine", action="store_true")
+    parser.add_argument("--memory-rows", type=int, default=20_000_000)
+    parser.add_argument("--memory-text-rows", type=int, default=5_000_000)
+    parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument(
         "--repeat", type=int, default=5, help="runs of each JSONL and CSV figure and its floor"
     )
@@ -430,6 +486,10 @@ def main() -> None:
         if not args.skip_parquet:
             for epochs in (False, True):
                 bench_parquet(work, args.rows, epochs)
+        if not args.skip_engine:
+            bench_engine(work, args.engine_rows, min(args.repeat, 3))
+        if not args.skip_memory:
+            bench_memory(work, args.memory_rows, args.memory_text_rows)
         bench_merge(work)
         if not args.skip_paired:
             bench_paired(work, args.paired_rows)

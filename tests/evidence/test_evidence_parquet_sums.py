@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
-from evalglass.evidence.adapters import _parquet_sums, parquet, rows
+from evalglass.evidence.adapters import (
+    _parquet_reduce,
+    _parquet_samples,
+    _parquet_sums,
+    parquet,
+    rows,
+)
 
 _EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0**-12, 2.0**-70, 5e-324, 2.0**40 - 2.0**-12,
           -(2.0**40 - 1), 123456.789, math.nan, math.inf, -math.inf]  # fmt: skip
@@ -61,21 +67,30 @@ def write(folder: Path, table: list[dict[str, object]], types: dict[str, str]) -
     return jsonl, target
 
 
-@pytest.mark.parametrize(("few", "wide"), [(True, False), (False, False), (False, True)])
+@pytest.mark.parametrize(
+    ("few", "wide", "probe"),
+    [(True, False, 1000), (True, False, 1), (False, False, 1000), (False, True, 1000)],
+)
 @settings(max_examples=40, deadline=None)
 @given(table=st.lists(_ROW, min_size=1, max_size=40))
 def test_duckdb_sums_equal_the_rows_reader(
-    tmp_path_factory: pytest.TempPathFactory, few: bool, wide: bool, table: list[dict[str, object]]
+    tmp_path_factory: pytest.TempPathFactory,
+    few: bool,
+    wide: bool,
+    probe: int,
+    table: list[dict[str, object]],
 ) -> None:
     """Every count, sum, square sum, range and cluster from DuckDB equals the rows reader's:
-    moments from each distinct score or from each row; cluster sums from DOUBLE limbs or, as
-    for a cluster too large for them (`wide`), from BIGINT limbs into HUGEINT."""
+    moments from each distinct score (counted in the pass that finds the metrics, or again
+    where the first rows (`probe`) miss a metric) or from each row; cluster sums from DOUBLE
+    limbs or, as for a cluster too large for them (`wide`), from BIGINT limbs into HUGEINT."""
     folder = tmp_path_factory.mktemp("sums")
     jsonl, target = write(folder, table, {"metric": "VARCHAR", "score": "DOUBLE",
                                           "cluster": "VARCHAR"})  # fmt: skip
     want = rows.exact_aggregates(jsonl, "rows")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_parquet_sums, "few_scores", lambda counts: few)
+        patch.setattr(_parquet_sums, "few_scores", lambda rows, distinct: few)
+        patch.setattr(_parquet_sums, "_PROBE", probe)
         if wide:
             patch.setattr(_parquet_sums, "limbs_for", lambda counts: _TOO_SMALL)
         got = parquet.aggregates([(target, "rows")])
@@ -112,7 +127,7 @@ def test_scores_within_one_sum_per_cluster_in_two_32_bit_limbs(
     jsonl, target = write(folder, table, types)
     con = _database()
     con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
-    counts = con.execute(_parquet_sums.metrics_query(parquet._columns(con, "scores"))).fetchall()
+    counts = con.execute(_parquet_sums.metrics_query(_parquet_reduce.columns(con, "scores"))).fetchall()
     assert _parquet_sums.limbs_for(counts) == _parquet_sums.UNIT
     with pytest.MonkeyPatch.context() as patch:
         if wide:
@@ -131,7 +146,7 @@ def test_a_score_beyond_one_or_not_finite_keeps_more_limbs(tmp_path: Path, edge:
                                             "cluster": "VARCHAR"})  # fmt: skip
     con = _database()
     con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
-    counts = con.execute(_parquet_sums.metrics_query(parquet._columns(con, "scores"))).fetchall()
+    counts = con.execute(_parquet_sums.metrics_query(_parquet_reduce.columns(con, "scores"))).fetchall()
     assert _parquet_sums.limbs_for(counts) != _parquet_sums.UNIT
     assert parquet.aggregates([(target, "rows")]) == rows.exact_aggregates(jsonl, "rows")
 
@@ -149,11 +164,11 @@ def test_the_top_limb_is_left_out_only_where_every_score_is_below_2_to_the_14(
     _, target = write(tmp_path, table, types)
     con = _database()
     con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
-    c = parquet._columns(con, "scores")
+    c = _parquet_reduce.columns(con, "scores")
     counts = con.execute(_parquet_sums.metrics_query(c)).fetchall()
     assert _parquet_sums.limbs_for(counts) == _parquet_sums.SMALL
     three, four = (
-        con.execute(_parquet_sums.clusters_query(c, ["a"], True, limbs)).fetchall()
+        con.execute(_parquet_sums.clusters_query(c, True, limbs)).fetchall()
         for limbs in (_parquet_sums.SMALL, _parquet_sums.FULL)
     )
     assert len(three[0]) == len(four[0]) - 1
@@ -251,7 +266,7 @@ def test_epochs_reduce_alike_all_at_once_or_only_where_several(
     jsonl, target = write(folder, _one_cluster_a_sample(table), types)
     want = rows.exact_aggregates(jsonl, "p")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parquet, "SEVERAL_SHARE", share)
+        patch.setattr(_parquet_reduce, "SEVERAL_SHARE", share)
         assert parquet.aggregates([(target, "p")]) == want
 
 
@@ -273,10 +288,10 @@ def test_ids_that_only_share_a_hash_are_no_repeat(
     else:
         table = [{k: v for k, v in r.items() if k != "epoch"} for r in table]
     jsonl, target = write(tmp_path, table, types)
-    several = _parquet_sums.several_query
-    monkeypatch.setattr(_parquet_sums, "repeats_query", lambda c, metrics: "SELECT 1")
+    several = _parquet_samples.several_query
+    monkeypatch.setattr(_parquet_samples, "repeats_query", lambda c, metrics: "SELECT 1")
     monkeypatch.setattr(
-        _parquet_sums,
+        _parquet_samples,
         "several_query",
         lambda c, metrics: several(c, metrics).replace("bool_or(rows <> bits)", "true"),
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _parquet_sums as q
+from evalglass.evidence.adapters._parquet_columns import Columns, quoted
 from evalglass.evidence.model import PairedSums
 
 _SCALE = aggregate.SCALE
@@ -29,7 +30,7 @@ _LIMBS = ("L0", "L1", "L2", "L3")
 _PRODUCTS = tuple(e.replace("l", "e") for e in q.SQUARES)
 
 
-def side(view: str, c: q.Columns) -> str:
+def side(view: str, c: Columns) -> str:
     """One row per scored sample of `view` that names a sample id: metric, id (as text), the
     signed limbs L0..L3 of q, whether its scores are all 0 or all 1 (`two`) and whether q lies
     in [0, 1] (`inside`). A sample with a score that is not finite or beyond ±2^40 is left out:
@@ -62,11 +63,11 @@ FROM (
   WHERE bad = 0)"""
 
 
-def pairs_query(now: q.Columns, then: q.Columns, metrics: Sequence[str]) -> str:
+def pairs_query(now: Columns, then: Columns, metrics: Sequence[str]) -> str:
     """Per metric among `metrics`: the pairs, how many are 0/1 on both sides, the four counts
     (a side scores 1 where its top limbs are not all 0), the sums of each e_k and of the limb
     products, and how many pairs have a value outside [0, 1]."""
-    listed = ", ".join(map(q.quoted, metrics))
+    listed = ", ".join(map(quoted, metrics))
     differences = ", ".join(f"c.{name} - b.{name} AS e{k}" for k, name in enumerate(_LIMBS))
     sums = ",\n  ".join(f"sum(e{k}) AS t{k}" for k in range(4))
     squares = ",\n  ".join(f"sum({e}) AS c{k}" for k, e in enumerate(_PRODUCTS))

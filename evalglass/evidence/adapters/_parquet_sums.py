@@ -1,34 +1,31 @@
 """The DuckDB queries that reduce a table of generic rows (the view `scores`, or another view of
-the same columns) to `Aggregates`, in few passes and little arithmetic a row; and the assembly
-of their results.
+the same columns) to each metric's moments and each cluster's sums, in few passes and little
+arithmetic a row; and the assembly of their results.
 
 Builds SQL text and reads result rows; the connection is the caller's. The numbers are those of
 `evalglass sql` (docs/scale.md), which the tests check, but arranged for speed: the full
-statistics per metric and whether a row names a cluster, where grouping is cheap; only n and Σq
-per metric and cluster, where the groups are many, from the fewest limbs the scores' range
-allows summed as DOUBLE (exact in groups below `Limbs.rows` rows, which the caller checks); Σq²
-from integer limbs summed as BIGINT into HUGEINT, never DECIMAL arithmetic a row; each metric
-grouped by its place among the metrics, an integer, not by its text; columns used as stored where
-their type allows, since a cast or a string function a row costs more than the sums.
-"""
+statistics per metric and whether a row names a cluster, where grouping is cheap (counted per
+distinct score first where the scores are few, in the same pass that finds the metrics); only
+n and Σq per metric and cluster, where the groups are many, from the fewest limbs the scores'
+range allows summed as DOUBLE (exact in groups below `Limbs.rows` rows, which the caller
+checks); Σq² from integer limbs summed as BIGINT into HUGEINT, never DECIMAL arithmetic a row;
+columns used as stored where their type allows, since a cast or a string function a row costs
+more than the sums."""
 
 from __future__ import annotations
 
-import json
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
 import attrs
 
-from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
+from evalglass.evidence.adapters._parquet_columns import Columns, metric_named, metric_number
 
 _LIMIT = int(aggregate.LIMIT)
 _OK = f"isfinite(score) AND abs(score) < {_LIMIT}"
-_INTEGERS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
-                       "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})  # fmt: skip
 # Σq² is the sum of seven limb products, C_k at 2^(26k) (docs/scale.md).
 SQUARES = (
     "l0 * l0", "2 * l0 * l1", "2 * l0 * l2 + l1 * l1", "2 * (l0 * l3 + l1 * l2)",
@@ -36,77 +33,12 @@ SQUARES = (
 )  # fmt: skip
 # At most this many distinct (metric, score) pairs are counted first (a small hash table).
 _FEW = 1 << 21
-# A bit a metric below bit 58 of one 64-bit word, whose top bits count the rows: more metrics than
-# this are grouped this many at a time, and looked up in an ENUM rather than a list.
-_MASK = 58
 # A DOUBLE holds every integer below 2^53 exactly, so DuckDB's sum of integers each below 2^26 in
 # magnitude is exact, in whatever order it adds them, over fewer than this many of them. DuckDB
 # sums DOUBLE about twice as fast as it sums BIGINT into HUGEINT.
 LIMB_ROWS = 1 << 27
 # Below this magnitude, q = trunc(|score| · 2^64) has no bits from 2^78 up.
 _SMALL = 2.0**14
-
-
-def quoted(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-@attrs.frozen
-class Columns:
-    """The table's columns and their DuckDB types, and each used column as an expression of
-    the type the statistics need (the column itself when it already is)."""
-
-    types: Mapping[str, str]
-    # Whether metric, cluster and model hold JSON texts (JSON lines as DuckDB wrote each value
-    # back, one text for one value), named by decoding them once grouped, not a row at a time.
-    json: bool = False
-
-    def has(self, column: str) -> bool:
-        return column in self.types
-
-    def _as(self, column: str, kind: str) -> str:
-        return column if self.types[column] == kind else f"CAST({column} AS {kind})"
-
-    @property
-    def metric(self) -> str:
-        return self._as("metric", "VARCHAR")
-
-    @property
-    def score(self) -> str:
-        return self._as("score", "DOUBLE")
-
-    @property
-    def cluster(self) -> str:
-        """The cluster as text, where '' (like null) names none."""
-        return self._as("cluster", "VARCHAR")
-
-    @property
-    def sample(self) -> str:
-        """The sample id as grouped: an integer as itself, anything else as its text, as the
-        rows reader compares them ('' and null name none)."""
-        return (
-            "sample_id"
-            if self.types["sample_id"] in _INTEGERS
-            else self._as("sample_id", "VARCHAR")
-        )
-
-    def name(self, key: str) -> str:
-        """The name a metric, cluster or model key stands for."""
-        if not self.json:
-            return key
-        return key[1:-1] if "\\" not in key else str(json.loads(key))
-
-    @property
-    def epoch(self) -> str:
-        """An epoch as grouped: '' for none (null, 0, false, empty), as the rows reader reads it."""
-        kind = self.types.get("epoch")
-        if kind is None:
-            return "''"
-        if kind == "BOOLEAN":
-            return "CASE WHEN epoch THEN 'true' ELSE '' END"
-        if kind == "VARCHAR":
-            return "coalesce(epoch, '')"
-        return "CASE WHEN epoch IS NULL OR epoch = 0 THEN '' ELSE CAST(epoch AS VARCHAR) END"
 
 
 def metrics_query(c: Columns) -> str:
@@ -125,122 +57,50 @@ def loose_rows(counts: Sequence[tuple[Any, ...]]) -> bool:
     return any(row[3] for row in counts)
 
 
-def few_scores(counts: Sequence[tuple[Any, ...]]) -> bool:
-    """Whether the metrics' distinct scores are few beside their rows (a few of each, as in
-    pass/fail and graded scores, not latencies), so counting each distinct score first and
-    splitting it into limbs once pays."""
-    rows: int = sum(row[1] for row in counts)
-    distinct: int = sum(row[2] for row in counts)
+def few_scores(rows: int, distinct: int) -> bool:
+    """Whether `distinct` scores among `rows` are few (a few a metric, as in pass/fail and
+    graded scores, not latencies), so counting each distinct score first and splitting it into
+    limbs once pays."""
     return 2 * distinct <= _FEW and 8 * distinct <= rows
 
 
-def refuse_blank(metrics: Sequence[str | None], shown: str, c: Columns) -> list[str]:
-    """The metrics' keys, sorted; a row without a metric is an input error, and so, in JSON
-    lines, is a metric that is not a string."""
-    if any(m is None or m == "" for m in metrics):
-        raise OutputError(shown, "metric: expected a non-empty string (a row has none)")
-    if c.json and any(m == '""' or not m.startswith('"') for m in metrics if m):
-        raise OutputError(shown, "metric: expected a non-empty string")
-    return sorted(m for m in metrics if m)
+# The first rows, which tell the metrics and whether their scores are few.
+_PROBE = 1 << 20
+# The table of the rows counted per metric, cluster-or-none and distinct score.
+DISTINCT = "evalglass_distinct"
 
 
-def named_sample(c: Columns) -> str:
-    """Whether a row names a sample (null and '' name none)."""
-    if c.types["sample_id"] in _INTEGERS:
-        return "sample_id IS NOT NULL"
-    return f"{c.sample} <> ''"
+def probe_query(c: Columns) -> str:
+    """The metrics the first rows name, each with those rows and about how many distinct scores
+    they hold: reading them costs little (a scan stops at the limit)."""
+    return (f"SELECT {c.metric} AS metric, count(*), approx_count_distinct({c.score}) "
+            f"FROM (SELECT * FROM scores LIMIT {_PROBE}) GROUP BY metric")  # fmt: skip
 
 
-def metric_number(c: Columns, metrics: Sequence[str]) -> str:
-    """A row's metric as its place (from 0) in `metrics`, the sorted metrics: an integer groups
-    faster than the text. Looked up in a list among few metrics, in an ENUM among many."""
-    listed = ", ".join(map(quoted, metrics))
-    if len(metrics) <= _MASK:
-        return f"list_position([{listed}], {c.metric}) - 1"
-    return f"enum_code(CAST({c.metric} AS ENUM({listed})))"
+def _loose(c: Columns, loose: bool | None = None) -> str:
+    """Whether a row names no cluster; `loose` False: no row does (known before)."""
+    if loose is False:
+        return "false"
+    return f"({c.cluster} IS NULL OR {c.cluster} = '')" if c.has("cluster") else "true"
 
 
-def metric_named(number: str, metrics: Sequence[str]) -> str:
-    """The metric's key back from its place (`metric_number`), on a result row."""
-    return f"[{', '.join(map(quoted, metrics))}][{number} + 1]"
-
-
-def _per_sample(c: Columns, metrics: Sequence[str]) -> str:
-    """Each sample (by the hash of its id) and epoch: its rows and how many distinct metrics
-    they name, as `rows` and `bits`; they differ where a metric may score the sample twice.
-
-    Grouped by sample rather than by sample and metric (far fewer groups), in one sum: each of
-    a sample's rows adds 2^58, counting it, and 2^k for its metric's place k. Where no metric
-    repeats, the low 58 bits hold one bit a row; a metric scored twice carries, so the low bits
-    hold fewer bits than the rows counted above them. More metrics are grouped 58 at a time.
-    An id's 64-bit hash groups faster than the id; two ids of one hash share a group, where a
-    metric scoring both looks like a repeat, which `repeated_query` then looks for exactly."""
-    number = metric_number(c, metrics)
-    part = "" if len(metrics) <= _MASK else f", k // {_MASK}"
-    epoch = (", ep", f", {c.epoch} AS ep") if c.has("epoch") else ("", "")
-    row = f"(CAST(1 AS BIGINT) << {_MASK}) | (CAST(1 AS BIGINT) << CAST(k % {_MASK} AS INTEGER))"
-    return f"""SELECT id{epoch[0]}, s >> {_MASK} AS rows,
-  bit_count(s & CAST({(1 << _MASK) - 1} AS HUGEINT)) AS bits
-FROM (SELECT id{epoch[0]}, sum({row}) AS s
-  FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
-  GROUP BY id{epoch[0]}{part})"""
-
-
-def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
-    """One row if some metric may score a sample (and epoch) twice, none otherwise."""
-    return f"SELECT 1 FROM ({_per_sample(c, metrics)}) WHERE rows <> bits LIMIT 1"
-
-
-SEVERAL = "evalglass_several"
-
-
-def several_query(c: Columns, metrics: Sequence[str]) -> str:
-    """The table `SEVERAL` of the samples (by the hash of their ids) scored in more than one
-    epoch, with their rows, and of any some metric may score twice in one epoch (`repeated`).
-    Rows with epochs are mostly of samples scored once, which need no reducing."""
-    return f"""CREATE OR REPLACE TEMP TABLE {SEVERAL} AS
-SELECT id, bool_or(rows <> bits) AS repeated, sum(rows) AS rows
-FROM ({_per_sample(c, metrics)})
-GROUP BY id HAVING count(DISTINCT ep) > 1 OR bool_or(rows <> bits)"""
-
-
-def split_by_epochs(c: Columns) -> tuple[str, str]:
-    """Views of the rows of samples scored in one epoch and of those in several (`SEVERAL`)."""
-    on = f"ON hash({c.sample}) = {SEVERAL}.id"
-    return (
-        f"CREATE OR REPLACE TEMP VIEW evalglass_once AS SELECT scores.* FROM scores ANTI JOIN {SEVERAL} {on}",
-        f"CREATE OR REPLACE TEMP VIEW evalglass_epochs AS SELECT scores.* FROM scores SEMI JOIN {SEVERAL} {on}",
-    )
-
-
-def repeated_query(c: Columns) -> str:
-    """The first (metric, sample id) scored twice, if any: run only once one may exist."""
-    return f"""SELECT {c.metric} AS metric, CAST({c.sample} AS VARCHAR) AS id FROM scores
-WHERE sample_id IS NOT NULL AND CAST(sample_id AS VARCHAR) <> ''
-GROUP BY metric, id, {c.epoch} HAVING count(*) > 1 ORDER BY metric, id LIMIT 1"""
-
-
-def split_samples_query(c: Columns) -> str:
-    """The first (metric, sample id) whose rows name more than one cluster (or a cluster on
-    some and none on others): a sample's epochs share its cluster."""
-    cluster = f"NULLIF({c.cluster}, '')" if c.has("cluster") else "CAST(NULL AS VARCHAR)"
-    return f"""SELECT metric, id FROM (
-  SELECT {c.metric} AS metric, NULLIF(CAST(sample_id AS VARCHAR), '') AS id, {cluster} AS cluster
+def distinct_query(c: Columns, metrics: Sequence[str], loose: bool | None) -> str:
+    """The table `DISTINCT`: the rows counted (w) per metric (its place in `metrics`, null for
+    one not among them), whether they name no cluster, and score, in one pass over the rows.
+    Grouped by the metric's place, an integer: by its text the same grouping costs twice."""
+    return f"""CREATE OR REPLACE TEMP TABLE {DISTINCT} AS
+SELECT k, loose, score, count(*) AS w FROM (
+  SELECT {metric_number(c, metrics)} AS k, {_loose(c, loose)} AS loose, {c.score} AS score
   FROM scores)
-WHERE id IS NOT NULL
-GROUP BY metric, id
-HAVING count(DISTINCT cluster) > 1 OR (count(cluster) > 0 AND count(cluster) < count(*))
-ORDER BY metric, id LIMIT 1"""
+GROUP BY ALL"""
 
 
-def models_query(c: Columns, every: bool = False) -> str:
-    """Distinct models: a few (as stored, which DuckDB answers from the file's dictionaries),
-    or `every` one as text, for the message naming them."""
-    if every:
-        return ("SELECT DISTINCT CAST(model AS VARCHAR) AS m FROM scores "
-                "WHERE m IS NOT NULL AND m <> '' ORDER BY m")  # fmt: skip
-    # Null and '' name no model: four values hold two that do, if any two do.
-    return "SELECT DISTINCT model FROM scores LIMIT 4"
+def counts_query(metrics: Sequence[str]) -> str:
+    """`metrics_query`'s counts from the table `DISTINCT` (the distinct scores exact, not
+    about); a metric null where some row names none of `metrics`."""
+    return f"""SELECT {metric_named("k", metrics)} AS metric, sum(w), count(*),
+  sum(CASE WHEN loose THEN w ELSE 0 END), min(score), max(score)
+FROM {DISTINCT} GROUP BY k"""
 
 
 def moments_query(
@@ -249,21 +109,24 @@ def moments_query(
     few: bool = False,
     source: str = "scores",
     some_loose: bool = True,
+    grouped: bool = False,
 ) -> str:
     """Per metric (of the sorted `metrics`, grouped by its place) and whether the row names a
     cluster: counts, range, Σq and Σq² (where no row names none, `some_loose` false, that need
-    not be asked a row).
+    not be asked a row). `grouped`: `source` is already counted per distinct score, as
+    `DISTINCT` (`few` then holds).
 
     Each finite score below ±2^40 is split exactly into four 26-bit limbs of |q| (q < 2^104),
     l3·2^78 + l2·2^52 + l1·2^26 + l0, by scaling and flooring doubles (each step exact). With
     `few`, rows are first counted per distinct score (w), and each sum is weighted by w."""
-    loose = f"({c.cluster} IS NULL OR {c.cluster} = '')" if c.has("cluster") else "true"
-    if not some_loose:
-        loose = "false"
+    loose = _loose(c, None if some_loose else False)
     rows = (f"SELECT {metric_number(c, metrics)} AS k, {loose} AS loose, {c.score} AS score "
             f"FROM {source}")  # fmt: skip
-    if few:
+    if grouped:
+        rows = f"SELECT * FROM {source}"
+    elif few:
         rows = f"SELECT k, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
+    if few or grouped:
 
         def total(expr: str) -> str:
             return f"sum(CAST(w AS HUGEINT) * ({expr}))"
@@ -309,76 +172,6 @@ def split(rows: str) -> str:
         FROM ({rows}))))"""
 
 
-def epochs_query(c: Columns, source: str = "scores") -> str:
-    """Rows with epochs, in one pass: each sample's rows reduced to one (rows naming no sample
-    are samples of their own), then the moments per metric and whether the sample names a
-    cluster, and n and Σq per metric and cluster, from one aggregation per metric and cluster
-    (rolled up per metric, rather than aggregated twice as grouping sets would). The result
-    rows are those of `moments_query` and of `clusters_query` (`n`, `total_high`,
-    `total_low`) together, told apart by `whole` (1: a moments row, whose `cluster` is null),
-    each with how many samples' rows name more than one cluster (or a cluster on some and none
-    on others): `split`.
-
-    A sample's value is v = trunc(Σq / k) over its k scored rows, then split into the moments'
-    four 26-bit limbs, so that Σv and Σv² are BIGINT limbs summed into HUGEINT as without
-    epochs. Σq is summed exactly as HUGEINT (q < 2^104); only a sample of several scored rows
-    is divided, since DuckDB's 128-bit division costs more than all the rest."""
-    cluster = f"NULLIF({c.cluster}, '')" if c.has("cluster") else "CAST(NULL AS VARCHAR)"
-    # '' names no sample, as null does; only an integer id cannot be ''.
-    integer = c.types["sample_id"] in _INTEGERS
-    sample = c.sample if integer else f"NULLIF({c.sample}, '')"
-    q = f"CASE WHEN {_OK} THEN CAST(trunc(score * 18446744073709551616.0) AS HUGEINT) END"
-    finite = "CASE WHEN isfinite(score) THEN score END"
-    bad = "score IS NOT NULL AND NOT isfinite(score)"
-    beyond = f"isfinite(score) AND abs(score) >= {_LIMIT}"
-    # DuckDB divides HUGEINT in software (over a microsecond each); shifts and masks are cheap.
-    limbs = ", ".join(
-        f"CAST((a >> {26 * k}) & CAST({(1 << 26) - 1} AS HUGEINT) AS BIGINT) AS l{k}"
-        for k in range(4)
-    )
-    squares = ",\n    ".join(f"sum({e}) AS c{k}" for k, e in enumerate(SQUARES))
-    rolled = ", ".join(f"sum(c{k})" for k in range(len(SQUARES)))
-    nulls, nulls7 = ", ".join(["NULL"] * 6), ", ".join(["NULL"] * len(SQUARES))
-    # Written out in both branches: a CTE read twice would be materialised, every row of it.
-    rows = (f"(SELECT {c.metric} AS metric, {sample} AS sample, {cluster} AS cluster, "
-            f"{c.score} AS score FROM {source})")  # fmt: skip
-    return f"""WITH evalglass_samples AS (
-  SELECT metric, min(cluster) AS cluster, count(score) AS k, count_if({bad}) AS bad,
-    count_if({beyond}) AS oor, min({finite}) AS low, max({finite}) AS high, sum({q}) AS t,
-    min(cluster) <> max(cluster) OR count(cluster) NOT IN (0, count(*)) AS split
-  FROM {rows} WHERE sample IS NOT NULL GROUP BY metric, sample
-  UNION ALL
-  SELECT metric, cluster, CAST(score IS NOT NULL AS BIGINT), CAST({bad} AS BIGINT),
-    CAST({beyond} AS BIGINT), {finite}, {finite}, {q}, false
-  FROM {rows} WHERE sample IS NULL),
-evalglass_means AS (
-  SELECT *, k > 0 AND bad = 0 AND oor = 0 AS valued,
-    CASE WHEN k > 0 AND bad = 0 AND oor = 0 THEN CASE WHEN k = 1 THEN t
-      WHEN t < 0 THEN -((-t) // k) ELSE t // k END END AS v
-  FROM evalglass_samples),
-evalglass_split AS (
-  SELECT metric, cluster, cluster IS NULL AS loose, k, bad, oor, low, high, valued, split,
-    CAST(sign(v) AS BIGINT) AS s, {limbs}
-  FROM (SELECT *, abs(v) AS a FROM evalglass_means)),
-evalglass_clusters AS (
-  SELECT metric, cluster, count_if(k > 0) AS n, count_if(k = 0) AS missing,
-    count_if(k > 0 AND bad > 0) AS nonfinite, sum(oor) AS out_of_range,
-    count_if(valued AND NOT (low = high AND (low = 0 OR low = 1))) AS nonbinary,
-    min(low) AS low, max(high) AS high,
-    sum(s * (l3 * 67108864 + l2)) AS total_high, sum(s * (l1 * 67108864 + l0)) AS total_low,
-    {squares},
-    count_if(split) AS split
-  FROM evalglass_split GROUP BY metric, cluster)
-SELECT metric, cluster IS NULL AS loose, sum(n) AS n, sum(missing), sum(nonfinite),
-  sum(out_of_range), sum(nonbinary), min(low), max(high), sum(total_high) AS total_high,
-  sum(total_low) AS total_low, {rolled}, CAST(NULL AS VARCHAR) AS cluster, 1 AS whole,
-  sum(split) AS split
-FROM evalglass_clusters GROUP BY metric, loose
-UNION ALL
-SELECT metric, false, n, {nulls}, total_high, total_low, {nulls7}, cluster, 0, 0
-FROM evalglass_clusters WHERE cluster IS NOT NULL"""
-
-
 @attrs.frozen
 class Limbs:
     """How `clusters_query` sums q per cluster: as `count` signed limbs of `bits` bits each,
@@ -412,13 +205,13 @@ def limbs_for(counts: Sequence[tuple[Any, ...]]) -> Limbs:
     return FULL
 
 
-def clusters_query(
-    c: Columns, metrics: Sequence[str], finite: bool, limbs: Limbs, source: str = "scores"
-) -> str:
-    """Per metric (of the sorted `metrics`, grouped by its place) and named cluster as stored:
-    n and Σq, as `per_metric` gathers them. The groups are many, so they carry the fewest sums,
-    as `limbs` says. `finite`: every score is known finite and in range (always so for UNIT)."""
-    rows = (f"SELECT {metric_number(c, metrics)} AS metric, {c.cluster} AS cluster, "
+def clusters_query(c: Columns, finite: bool, limbs: Limbs, source: str = "scores") -> str:
+    """Per metric and named cluster as stored: n and Σq, as `per_metric` gathers them. The
+    groups are many, so they carry the fewest sums, as `limbs` says. `finite`: every score is
+    known finite and in range (always so for UNIT). Grouped by the metric's text beside the
+    cluster's: DuckDB hashes a dictionary-encoded column's texts once, which makes the pair of
+    texts cheaper to group than a metric's place computed a row."""
+    rows = (f"SELECT {c.metric} AS metric, {c.cluster} AS cluster, "
             f"{c.score} AS score FROM {source}")  # fmt: skip
     if limbs == UNIT:
         # q = trunc(score · 2^64) = trunc(a) · 2^32 + trunc(frac(a) · 2^32) for a = score · 2^32:
@@ -450,27 +243,22 @@ def clusters_query(
     sums = ", ".join(f"{total.format(k=k)} AS s{k}" for k in range(limbs.count))
     groups = f"""SELECT metric, cluster, count(score) AS n, {sums} FROM ({split})
 GROUP BY metric, cluster"""
-    return per_metric(groups, limbs.count, c, metrics)
+    return per_metric(groups, limbs.count, c)
 
 
-def per_metric(
-    groups: str, limbs: int, c: Columns, metrics: Sequence[str] | None = None
-) -> str:
+def per_metric(groups: str, limbs: int, c: Columns) -> str:
     """The rows of the query `groups` (metric, cluster, n, and Σq as the limb sums `s0` …, the
     most significant first), those of a named cluster with scores, gathered per metric into
     lists: a few Python objects a cluster rather than a row of them, and each cluster named as
-    its key stands for. With `metrics`, `groups` gives each metric as its place in them."""
+    its key stands for."""
     label = "cluster"
     if c.json:
         label = "CASE WHEN contains(cluster, '\\') THEN cluster ->> '$' ELSE cluster[2:-2] END"
     sums = ", ".join(f"list(coalesce(s{k}, 0)) AS s{k}" for k in range(limbs))
-    gathered = f"""SELECT metric, list({label}) AS clusters, list(n) AS ns, {sums}
+    return f"""SELECT metric, list({label}) AS clusters, list(n) AS ns, {sums}
 FROM ({groups})
 WHERE n > 0 AND cluster IS NOT NULL AND CAST(cluster AS VARCHAR) <> ''
 GROUP BY metric"""
-    if metrics is None:
-        return gathered
-    return f"SELECT {metric_named('metric', metrics)} AS metric, * EXCLUDE (metric) FROM ({gathered})"
 
 
 def assemble(

@@ -22,8 +22,9 @@ from typing import Any
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate
-from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters import parquet
+from evalglass.evidence.adapters._parquet_columns import quoted
+from evalglass.evidence.adapters._parquet_reduce import reduce_scores, trim
 
 # Files smaller than this are read faster by the rows reader than by DuckDB, which starts,
 # scans the lines and loads a table first (docs/scale.md, "Which path"). CSV, which the rows
@@ -68,10 +69,10 @@ def aggregates(path: Path, shown: str) -> aggregate.Aggregates | None:
             else:
                 if _json_suspect(con, link):
                     return None
-                parquet.trim(con)
+                trim(con)
                 source = _json_source(link)
-            _load(con, source)
-            sums = parquet.reduce_scores(con, shown, not table, lambda: _unload(con))
+            loose = _load(con, source)
+            sums = reduce_scores(con, shown, not table, lambda: _unload(con), loose)
     except (OutputError, OSError, UnicodeDecodeError, csv.Error):
         return None
     # A score beyond the exact range is an input error, which the rows reader names by line.
@@ -131,8 +132,8 @@ def _json_source(link: str) -> tuple[str, str]:
     quote), cheaper than asking DuckDB's JSON functions, which parse the value again. The
     checks that cost a function call a row run only on the rows not of the common kind (in a
     filter, where DuckDB tests a disjunction's terms only on the rows still undecided)."""
-    columns = ", ".join(f"{q.quoted(name)}: 'JSON'" for name in _COLUMNS)
-    reader = (f"read_json({q.quoted(link)}, format = 'newline_delimited', compression = 'none', "
+    columns = ", ".join(f"{quoted(name)}: 'JSON'" for name in _COLUMNS)
+    reader = (f"read_json({quoted(link)}, format = 'newline_delimited', compression = 'none', "
               f"columns = {{{columns}}})")  # fmt: skip
 
     def whole(t: str) -> str:
@@ -194,8 +195,8 @@ def _csv_source(path: Path, link: str) -> tuple[str, str] | None:
         return None
     if not {"metric", "score"} <= set(header):
         return None
-    columns = ", ".join(f"{q.quoted(name)}: 'VARCHAR'" for name in header)
-    reader = (f"read_csv({q.quoted(link)}, header = true, auto_detect = false, delim = ',', "
+    columns = ", ".join(f"{quoted(name)}: 'VARCHAR'" for name in header)
+    reader = (f"read_csv({quoted(link)}, header = true, auto_detect = false, delim = ',', "
               "quote = '', escape = '', strict_mode = true, null_padding = false, "
               f"compression = 'none', columns = {{{columns}}})")  # fmt: skip
 
@@ -213,18 +214,20 @@ FROM {reader}"""
     return rows, ok
 
 
-def _load(con: Any, source: tuple[str, str]) -> None:
+def _load(con: Any, source: tuple[str, str]) -> bool:
     """The rows of `source` (a query and the condition its rows must meet), typed, in a table
     of our own, and the view `scores` over it with the columns the rows name: read once, where
     each of the queries after would read the file again. A row not vouched for stops DuckDB
-    there, with an error."""
+    there, with an error. Whether some row names no cluster (its cluster is null: the source
+    reads '' as null)."""
     rows, vouched = source
     con.execute(
         f"CREATE TEMP TABLE {_ROWS} AS SELECT metric, score, sample_id, cluster, model, epoch "
         f"FROM ({rows}) WHERE {vouched} OR error('evalglass: not vouched for')"
     )
-    ids, clusters, models, epochs = con.execute(
-        f"SELECT count(sample_id), count(cluster), count(model), count(epoch) FROM {_ROWS}"
+    rows, ids, clusters, models, epochs = con.execute(
+        f"SELECT count(*), count(sample_id), count(cluster), count(model), count(epoch) "
+        f"FROM {_ROWS}"
     ).fetchone()
     # A column no row fills is left out, as absent from a Parquet file.
     named = ["metric", "score"] + [
@@ -236,11 +239,12 @@ def _load(con: Any, source: tuple[str, str]) -> None:
     ]  # fmt: skip
     con.execute(f"CREATE TEMP VIEW scores AS SELECT {', '.join(named)} FROM {_ROWS}")
     # What the reading held beside the table (its buffers) goes back before the passes.
-    parquet.trim(con)
+    trim(con)
+    return bool(clusters < rows)
 
 
 def _unload(con: Any) -> None:
     """The typed rows dropped, once read, and their memory given back before Python builds the
     result."""
     con.execute(f"DROP TABLE IF EXISTS {_ROWS}")
-    parquet.trim(con)
+    trim(con)

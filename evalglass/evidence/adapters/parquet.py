@@ -13,26 +13,21 @@ import contextlib
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from evalglass.errors import OutputError, install_hint
-from evalglass.evidence import aggregate, sql
+from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _parquet_pairs as pairs
-from evalglass.evidence.adapters import _parquet_sums as q
 from evalglass.evidence.adapters._common import one_line
+from evalglass.evidence.adapters._parquet_columns import quoted
+from evalglass.evidence.adapters._parquet_reduce import MEMORY_LIMIT, columns, reduce_scores
 from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, ROWS_COUNTING, FormatDocs
 from evalglass.evidence.model import Measurement, PairedSums
 from evalglass.evidence.registry import Adapter
 
 MAGIC = b"PAR1"
-# DuckDB's own memory, spilling to a temporary folder beyond it; overridable for big machines.
-MEMORY_LIMIT = os.environ.get("EVALGLASS_DUCKDB_MEMORY", "600MB")
-# Rows with epochs, mostly of samples scored once: those rows are summed as rows and only the
-# samples scored in several epochs reduced a sample at a time, unless their rows are at least
-# this share of all (then every sample is reduced, without the joins that tell them apart).
-SEVERAL_SHARE = 0.5
 
 
 def read(path: Path, shown: str) -> tuple[Measurement, ...]:
@@ -74,7 +69,7 @@ def with_baseline(
             ("evalglass_now", placed.paths(current)),
         ):
             con.execute(f"CREATE TEMP VIEW {view} AS SELECT * FROM {_parquet(paths)}")
-            sides.append(_columns(con, view))
+            sides.append(columns(con, view))
         then, now = sides
         if not (now.has("sample_id") and then.has("sample_id")):
             return found, {}
@@ -117,15 +112,6 @@ def connected(shown: str) -> Iterator[tuple[Any, _Placed]]:
     except duckdb.Error as exc:
         said = placed.unplaced(str(exc)) if placed else str(exc)
         raise OutputError(shown, f"cannot read as Parquet rows: {one_line(said)}") from exc
-
-
-def trim(con: Any) -> None:
-    """DuckDB's memory held for reuse (blocks of what it has dropped or read) given back to the
-    system: it keeps them until its memory limit falls below what it holds, so the limit is
-    brought down to what it uses, and back."""
-    used = con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchone()[0]
-    con.execute(f"SET memory_limit = '{(used or 0) + (16 << 20)}B'")
-    con.execute(f"SET memory_limit = {q.quoted(MEMORY_LIMIT)}")
 
 
 # DuckDB reads a path as a pattern: `*`, `?` and `[...]` glob, and a component `~` is the home
@@ -178,133 +164,25 @@ class _Placed:
 
 def _parquet(paths: list[str]) -> str:
     # A view takes no parameters: the paths are quoted as SQL string literals.
-    return f"read_parquet([{', '.join(map(q.quoted, paths))}], union_by_name = true)"
-
-
-def _columns(con: Any, view: str, json_keys: bool = False) -> q.Columns:
-    types = {row[0]: row[1] for row in con.execute(f"DESCRIBE {view}").fetchall()}
-    return q.Columns(types, json=json_keys)
+    return f"read_parquet([{', '.join(map(quoted, paths))}], union_by_name = true)"
 
 
 def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
     con.execute(f"CREATE TEMP VIEW scores AS SELECT * FROM {_parquet(paths)}")
-    return reduce_scores(con, shown)
+    return reduce_scores(con, shown, loose=None if _some_loose(con, paths) else False)
 
 
-def _keep() -> None:
-    pass
-
-
-def reduce_scores(
-    con: Any, shown: str, json_keys: bool = False, release: Callable[[], None] = _keep
-) -> aggregate.Aggregates:
-    """The sufficient statistics of the rows of the view (or table) `scores`, whatever it is
-    read from: Parquet files, or JSON lines and CSV read into typed columns (`json_keys`: the
-    metric, cluster and model columns hold each value's JSON text). `release` is called once
-    the rows are no longer read, before the largest result (one entry a cluster) is fetched."""
-    c = _columns(con, "scores", json_keys)
-    lacking = [name for name in ("metric", "score") if not c.has(name)]
-    if lacking:
-        raise OutputError(shown, f"Parquet rows lack column(s) {', '.join(lacking)}")
-    counts = con.execute(q.metrics_query(c)).fetchall()
-    metrics = q.refuse_blank([row[0] for row in counts], shown, c)
-    epochs = c.has("epoch") and c.has("sample_id")
-    several = 0
-    if c.has("sample_id") and metrics:
-        if epochs:
-            con.execute(q.several_query(c, metrics))
-            repeated, several = con.execute(
-                f"SELECT count_if(repeated), sum(rows) FROM {q.SEVERAL}"
-            ).fetchone()
-        else:
-            repeated = con.execute(q.repeats_query(c, metrics)).fetchone()
-        found = con.execute(q.repeated_query(c)).fetchone() if repeated else None
-        if found:
-            metric, sample_id = found
-            raise OutputError(
-                shown, f"sample_id {sample_id!r} appears twice for metric '{c.name(metric)}'"
-            )
-    model = _model(con, c, shown)
-    if not several:
-        return _once(con, c, counts, metrics, model, shown, release=release)
-    if several >= SEVERAL_SHARE * sum(row[1] for row in counts):
-        return _with_epochs(con, c, model, shown, release=release)
-    for view in q.split_by_epochs(c):
-        con.execute(view)
-    reduced = _with_epochs(con, c, model, shown, "evalglass_epochs")
-    return aggregate.merge([_once(con, c, counts, metrics, model, shown, "evalglass_once", release), reduced])
-
-
-def _once(
-    con: Any,
-    c: q.Columns,
-    counts: list[tuple[Any, ...]],
-    metrics: list[str],
-    model: str | None,
-    shown: str,
-    source: str = "scores",
-    release: Callable[[], None] = _keep,
-) -> aggregate.Aggregates:
-    """Rows each its own sample: the moments per metric, then n and Σq per cluster."""
-    few, loose = q.few_scores(counts), q.loose_rows(counts)
-    moments = con.execute(q.moments_query(c, metrics, few, source, loose)).fetchall()
-    if not c.has("cluster"):
-        release()
-        return q.assemble(moments, [], model, shown, c, q.WIDE.bits)
-    finite = not any(row[4] or row[5] for row in moments)
-    # The groups are many here: the memory the passes before held goes back first.
-    trim(con)
-    limbs = q.limbs_for(counts)
-    query = q.clusters_query(c, metrics, finite, limbs, source)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {_CLUSTERS} AS {query}")
-    if limbs.rows is not None and con.execute(
-        f"SELECT max(list_max(ns)) >= {limbs.rows} FROM {_CLUSTERS}"
-    ).fetchone()[0]:
-        limbs = q.WIDE
-        query = q.clusters_query(c, metrics, finite, limbs, source)
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {_CLUSTERS} AS {query}")
-    release()
-    clusters = con.execute(f"SELECT * FROM {_CLUSTERS}").fetchall()
-    return q.assemble(moments, clusters, model, shown, c, limbs.bits)
-
-
-def _with_epochs(
-    con: Any,
-    c: q.Columns,
-    model: str | None,
-    shown: str,
-    source: str = "scores",
-    release: Callable[[], None] = _keep,
-) -> aggregate.Aggregates:
-    """Rows with epochs: each sample's rows reduced to one inside DuckDB, in one pass; only
-    when a sample names two clusters, a second finds it for the message."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE evalglass_reduced AS {q.epochs_query(c, source)}")
-    if con.execute("SELECT sum(split) FROM evalglass_reduced WHERE whole = 1").fetchone()[0]:
-        metric, sample_id = con.execute(q.split_samples_query(c)).fetchone()
-        raise OutputError(shown, sql.two_clusters(sample_id, c.name(metric)))
-    release()
-    moments = con.execute(
-        "SELECT * EXCLUDE (cluster, whole, split) FROM evalglass_reduced WHERE whole = 1"
-    ).fetchall()
-    named = ("SELECT metric, cluster, n, total_high AS s0, total_low AS s1 "
-             "FROM evalglass_reduced WHERE whole = 0")  # fmt: skip
-    clusters = con.execute(q.per_metric(named, 2, c)).fetchall()
-    # epochs_query's Σq: two limbs 52 bits apart, as WIDE's.
-    return q.assemble(moments, clusters, model, shown, c, q.WIDE.bits)
-
-
-_CLUSTERS = "evalglass_clusters"
-
-
-def _model(con: Any, c: q.Columns, shown: str) -> str | None:
-    """The one model the rows name, as the rows reader reads one: a non-empty string."""
-    if not c.has("model") or c.types["model"] != "VARCHAR":
-        return None
-    named = {row[0] for row in con.execute(q.models_query(c)).fetchall()} - {None, ""}
-    if len(named) > 1:
-        every = [row[0] for row in con.execute(q.models_query(c, every=True)).fetchall()]
-        raise OutputError(shown, f"rows name several models: {', '.join(map(c.name, every))}")
-    return c.name(named.pop()) if named else None
+def _some_loose(con: Any, paths: list[str]) -> bool:
+    """Whether some row may name no cluster, from the files' own statistics (no row read): not
+    where every file has the column and every row group of it counts no null and its least
+    value is not empty. A file without statistics, or a column not plain, may have some."""
+    found = con.execute(
+        "SELECT count(DISTINCT file_name), bool_and(stats_null_count = 0 "
+        "AND stats_min_value IS NOT NULL AND stats_min_value <> '') "
+        f"FROM parquet_metadata([{', '.join(map(quoted, paths))}]) "
+        "WHERE path_in_schema = 'cluster'"
+    ).fetchone()
+    return not (found[0] == len(set(paths)) and found[1])
 
 
 def sniff(path: Path, head: bytes) -> bool:
