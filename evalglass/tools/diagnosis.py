@@ -36,9 +36,11 @@ from evalglass.records.model import (
     Op,
     Origin,
 )
+from evalglass.records.schema import KINDS
 from evalglass.tools import approval_review
 from evalglass.tools.check_findings import check_findings
 from evalglass.tools.codeowners import Ownership, is_owner
+from evalglass.tools.expiry import expiring
 from evalglass.tools.findings import ORDER as _ORDER
 from evalglass.tools.findings import Finding, Problem, Severity
 from evalglass.tools.findings import at as _at
@@ -354,16 +356,32 @@ def _thresholds(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding
                 f"the evaluation date ({evaluated_on.isoformat()}): an approval cannot "
                 "come from the future",
             )
-    # An expired one is already a reason (approval_expired) wherever it decides anything.
-    for metric_id, when, days in approval_review.expiring(records, evaluated_on):
-        if days >= 0:
-            threshold = records.thresholds[metric_id]
+    yield from _expiring(records, evaluated_on)
+
+
+def _expiring(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
+    """Every record whose last day (its approval's, or its own) is within the notice: an expired
+    one is already a reason (its field's code) wherever it decides anything."""
+    for due in expiring(records, evaluated_on):
+        if due.days < 0:
+            continue
+        spec = KINDS[due.kind]
+        record = getattr(records, due.kind)[due.record_id]
+        if due.approval:
             yield _at(
-                threshold.origin,
+                record.origin,
                 Problem.APPROVAL_EXPIRING,
-                metric_id,
-                f"threshold '{metric_id}' ({approval_review.approval_text(threshold)}): "
-                f"{when}: approve it again by then, or it stops gating (approval_expired)",
+                due.record_id,
+                f"{spec.noun} '{due.record_id}' ({approval_review.approval_text(record)}): "
+                f"{due.when}: approve it again by then, or it stops gating ({due.code.value})",
+            )
+        else:
+            yield _at(
+                record.origin,
+                Problem.RECORD_EXPIRING,
+                due.record_id,
+                f"{spec.noun} '{due.record_id}': {due.when}: review it and set a later "
+                f"{due.field} by then, or what it decides stops gating ({due.code.value})",
             )
 
 
