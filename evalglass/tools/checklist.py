@@ -185,5 +185,3 @@ def _promote(plan: Plan, metric_id: str, what: str, when: str) -> None:
             MetricStatus.GATING,
             f"the eval leads want {what} to fail builds (the last switch, {when})",
         )
-
-

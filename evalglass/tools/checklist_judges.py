@@ -103,12 +103,12 @@ def judge(
     if judge is not None:
         # Held to the model it will grade with once the edits above are made.
         _evidence(
-                plan,
-            judge_id, attrs.evolve(judge, calibration=Calibration.CALIBRATED, model=model)
+            plan, judge_id, attrs.evolve(judge, calibration=Calibration.CALIBRATED, model=model)
         )
     independent = _independence(judge_id, model, run)
     # In the resolver's order: independence first.
     return ((independent,) if independent else ()) + tuple(outside), model
+
 
 def _judge_id(plan: Plan, grader: str) -> str:
     """The recorded judge that grades with `grader`, else a new id named after it."""
@@ -118,6 +118,7 @@ def _judge_id(plan: Plan, grader: str) -> str:
     base = grader_key(grader) or "judge"
     candidates = [base, *(f"{base}-{n}" for n in range(2, len(plan.records.judges) + 3))]
     return next(c for c in candidates if c not in plan.records.judges)
+
 
 def _evidence(plan: Plan, judge_id: str, judge: JudgeRecord) -> None:
     """Re-calibrate, or point `evidence` at the right file, when the evidence the judge's

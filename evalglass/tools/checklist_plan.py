@@ -122,9 +122,7 @@ class Plan:
             return self._pin(dataset_id, seen)
         return version, fingerprint
 
-    def _pin(
-        self, dataset_id: str, seen: DatasetIdentity | None
-    ) -> tuple[str | None, str | None]:
+    def _pin(self, dataset_id: str, seen: DatasetIdentity | None) -> tuple[str | None, str | None]:
         """The edit that pins a dataset the output names no version of: its fingerprint where
         the output has one, else a version for the person to write."""
         if seen is not None and seen.fingerprint is not None:
@@ -362,5 +360,3 @@ def _expired(threshold: ThresholdRecord, evaluated_on: dt.date) -> tuple[tuple[s
         if getattr(threshold, field.name) is not None
         and evaluated_on > getattr(threshold, field.name)
     )
-
-

@@ -43,7 +43,9 @@ class Expiring:
         days = self.days
         if days < 0:
             ended = "its approval expired" if self.approval else "it expired"
-            return f"{ended}: its last day was {self.last}, {_days(-days)} before {self.evaluated_on}"
+            return (
+                f"{ended}: its last day was {self.last}, {_days(-days)} before {self.evaluated_on}"
+            )
         if days == 0:
             return f"{whose} last day is today, {self.last}"
         return f"{whose} last day is {self.last}, in {_days(days)}"

@@ -73,4 +73,3 @@ def approval_bound(kind: str) -> bool:
 def named(kind: str, *roles: Role) -> frozenset[str]:
     """The names of a kind's fields that declare any of `roles`."""
     return frozenset(f.name for f in KINDS[kind].fields if f.role in roles)
-

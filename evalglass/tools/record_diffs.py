@@ -39,9 +39,7 @@ def _weigh(moves: list[Move | None]) -> Move | None:
     return None
 
 
-def metrics(
-    base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord]
-) -> Iterator[Change]:
+def metrics(base: Mapping[str, MetricRecord], head: Mapping[str, MetricRecord]) -> Iterator[Change]:
     """A metric record edited: the fields that make its gate let through more (loosened) or less
     (tightened), in one row whose kind the loosest move decides; any other field apart."""
     fields = {f.name: f for f in directed("metrics")}
@@ -68,9 +66,7 @@ def metrics(
             if "decision" not in edited:
                 moved.discard("interval_level")
         if moved:
-            looser = _weigh(
-                [move(fields[n], getattr(old, n), getattr(new, n)) for n in weighed]
-            )
+            looser = _weigh([move(fields[n], getattr(old, n), getattr(new, n)) for n in weighed])
             yield Change(
                 kind=_METRIC_MOVES[Move.LOOSER if looser is Move.LOOSER else Move.TIGHTER],
                 file="metrics.yaml",

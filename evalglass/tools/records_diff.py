@@ -49,7 +49,9 @@ def diff(
         changes += record_diffs.records(kind, getattr(base, kind), getattr(head, kind))
     changes += record_diffs.baselines(base, head)
     changes += record_diffs.checks(base, head)
-    changes += record_diffs.success(base.success or SuccessPolicy(), head.success or SuccessPolicy())
+    changes += record_diffs.success(
+        base.success or SuccessPolicy(), head.success or SuccessPolicy()
+    )
     changes += [
         Change(kind=Kind.APPROVAL_STALE, file="thresholds.yaml", id=metric_id, detail=detail)
         for metric_id, detail in approval_review.made_stale(base, head)

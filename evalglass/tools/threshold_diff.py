@@ -46,9 +46,7 @@ def thresholds(
 def _edited(metric_id: str, old: ThresholdRecord, new: ThresholdRecord) -> Iterator[Change]:
     direction = _direction(old, new)
     if direction is not None:
-        yield Change(
-            kind=direction, file=_FILE, id=metric_id, detail=f"{rule(old)} → {rule(new)}"
-        )
+        yield Change(kind=direction, file=_FILE, id=metric_id, detail=f"{rule(old)} → {rule(new)}")
     if any(getattr(old, name) != getattr(new, name) for name in _APPROVAL_FIELDS):
         yield Change(
             kind=Kind.APPROVAL_CHANGED,
