@@ -30,7 +30,7 @@ import enum
 from evalglass.core.conditions import AUTHORIZING, BY_CODE, SOUNDNESS, Condition
 from evalglass.evidence import registry
 from evalglass.reasons import AuthorityCode
-from evalglass.records.schema import KINDS, Field, Pattern
+from evalglass.records.schema import KINDS, Field, Loosens, Pattern, Role
 
 _BLOCK = re.compile(
     r"(?P<open><!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(?P<close><!-- end generated -->)",
@@ -96,12 +96,40 @@ def _values(field: Field) -> str:
     return "text"
 
 
-def _field_table(fields: tuple[Field, ...], head: str = "field") -> str:
+_LOOSENS = {
+    Loosens.AUTHORITY: "as authority moves",
+    Loosens.NEVER: "never",
+    Loosens.UNRANKED: "no direction (a plain change)",
+    Loosens.LOWER: "lowered",
+    Loosens.HIGHER: "raised",
+    Loosens.LATER: "moved later, or removed",
+    Loosens.AGAINST_OP: "lowered for `>=`/`>`, raised for `<=`/`<`",
+    Loosens.OP: "flipped, or made non-strict",
+    Loosens.REMOVED: "removed, or an item or part of it",
+    Loosens.ANY: "edited, on a gating check",
+}
+
+
+def _loosens(field: Field, approved: bool) -> str:
+    """Which change `diff --fail-on-loosen` refuses, in words."""
+    if field.loosens is Loosens.RANKED:
+        said = " → ".join("none" if o is None else _shown(o) for o in field.order)
+        return f"moved along {said}"
+    said = _LOOSENS[field.loosens]
+    if approved and field.role is Role.BINDS:
+        said += "; moved without a new approval"
+    elif approved and field.role is Role.EXPIRES:
+        said += ", without a new approval"
+    return said
+
+
+def _field_table(fields: tuple[Field, ...], head: str = "field", approved: bool = False) -> str:
     """A kind's (or a block's) fields as docs/host-records.md shows them: read from the
-    declaration in records/schema.py."""
-    lines = [f"| {head} | required | values | meaning |", "|---|---|---|---|"]
+    declaration in records/schema.py. `approved`: the kind's records carry an approval."""
+    lines = [f"| {head} | required | values | meaning | loosens when |", "|---|---|---|---|---|"]
     lines += [
-        f"| {f.name} | {_required(f)} | {_values(f)} | {f.doc.meaning} |" for f in fields
+        f"| {f.name} | {_required(f)} | {_values(f)} | {f.doc.meaning} | {_loosens(f, approved)} |"
+        for f in fields
     ]
     return "\n".join(lines) + "\n"
 
@@ -110,8 +138,10 @@ def _field_blocks() -> dict[str, tuple[str, Callable[[], str]]]:
     """One table per kind, and one per field that holds a block of sub-fields."""
     blocks: dict[str, tuple[str, Callable[[], str]]] = {}
     for spec in KINDS.values():
+        approved = bool(spec.having(Role.APPROVAL))
         blocks[f"fields-{spec.kind}"] = (
-            "docs/host-records.md", lambda spec=spec: _field_table(spec.fields)
+            "docs/host-records.md",
+            lambda spec=spec, approved=approved: _field_table(spec.fields, approved=approved),
         )
         for field in spec.fields:
             if field.nested:

@@ -264,14 +264,14 @@ def test_explain_renews_every_declared_expiry(kind: str, name: str) -> None:
 
 
 def _documented(kind: str) -> dict[str, str]:
-    """Each row of the field tables under `## KIND.yaml`: its first cell, and its last."""
+    """Each row of the field tables under `## KIND.yaml`: its first cell, and its meaning."""
     text = (ROOT / "docs" / "host-records.md").read_text(encoding="utf-8")
     section = text.split(f"\n## {KINDS[kind].filename}\n", 1)[1].split("\n## ", 1)[0]
     rows = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
         if line.startswith("| ") and cells[0] not in ("field", "sub-field"):
-            rows[cells[0]] = cells[-1]
+            rows[cells[0]] = cells[3]
     return rows
 
 
