@@ -205,7 +205,6 @@ def min_n_to_clear(op: Op, bar: float, level: float = stats.DEFAULT_LEVEL) -> in
     return least_perfect_n(PerfectBound.WILSON, op, bar, level)
 
 
-
 def would_block(
     records: HostRecords, measured: Mapping[str, Measurement] | None, evaluated_on: dt.date
 ) -> Iterator[Finding]:
@@ -225,5 +224,3 @@ def would_block(
                 metric_id,
                 f"metric '{metric_id}' is informational and would block once promoted: {why}",
             )
-
-
