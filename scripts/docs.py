@@ -26,9 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import datetime as dt
+import enum
+
 from evalglass.core.conditions import AUTHORIZING, BY_CODE, SOUNDNESS, Condition
 from evalglass.evidence import format_docs, registry
 from evalglass.reasons import AuthorityCode
+from evalglass.records.schema import KINDS, Field, Loosens, Pattern, Role
 
 _BLOCK = re.compile(
     r"(?P<open><!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(?P<close><!-- end generated -->)",
@@ -48,6 +52,106 @@ def _stage_1() -> str:
 
 def _stage_2() -> str:
     return _condition_table(SOUNDNESS)
+
+
+def _shown(value: object) -> str:
+    """A default as the records spell it: words in backticks, numbers plain."""
+    if isinstance(value, bool):
+        return "`yes`" if value else "`no`"
+    if isinstance(value, enum.Enum):
+        return f"`{value.value}`"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _required(field: Field) -> str:
+    if field.doc.required is not None:
+        return field.doc.required
+    if field.required:
+        return "yes"
+    return "no" if field.default in (None, ()) else f"no (default {_shown(field.default)})"
+
+
+def _values(field: Field) -> str:
+    if field.doc.values is not None:
+        return field.doc.values
+    kind = field.type
+    if issubclass(kind, enum.Enum):
+        return ", ".join(str(member.value) for member in kind)
+    if kind is bool:
+        return "yes/no"
+    if kind is dt.date:
+        return "date `YYYY-MM-DD`"
+    if kind is Pattern:
+        return "a Python regular expression"
+    if field.many:
+        return "block list of text, no repeats"
+    if kind in (int, float):
+        noun = "integer" if kind is int else "number"
+        if field.max is not None:
+            low = "(" if field.min_exclusive else ""
+            if low:
+                return f"{noun} in ({field.min:g}, {field.max:g}]"
+            return f"{field.min:g} to {field.max:g}"
+        if field.min is not None:
+            return f"{noun} ≥ {field.min:g}"
+        return "a finite number"
+    return "text"
+
+
+_LOOSENS = {
+    Loosens.AUTHORITY: "as authority moves",
+    Loosens.NEVER: "never",
+    Loosens.UNRANKED: "no direction (a plain change)",
+    Loosens.LOWER: "lowered",
+    Loosens.HIGHER: "raised",
+    Loosens.LATER: "moved later, or removed",
+    Loosens.AGAINST_OP: "lowered for `>=`/`>`, raised for `<=`/`<`",
+    Loosens.OP: "flipped, or made non-strict",
+    Loosens.REMOVED: "removed, or an item or part of it",
+    Loosens.ANY: "edited, on a gating check",
+}
+
+
+def _loosens(field: Field, approved: bool) -> str:
+    """Which change `diff --fail-on-loosen` refuses, in words."""
+    if field.loosens is Loosens.RANKED:
+        said = " → ".join("none" if o is None else _shown(o) for o in field.order)
+        return f"moved along {said}"
+    said = _LOOSENS[field.loosens]
+    if approved and field.role is Role.BINDS:
+        said += "; moved without a new approval"
+    elif approved and field.role is Role.EXPIRES:
+        said += ", without a new approval"
+    return said
+
+
+def _field_table(fields: tuple[Field, ...], head: str = "field", approved: bool = False) -> str:
+    """A kind's (or a block's) fields as docs/host-records.md shows them: read from the
+    declaration in records/schema.py. `approved`: the kind's records carry an approval."""
+    lines = [f"| {head} | required | values | meaning | loosens when |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {f.name} | {_required(f)} | {_values(f)} | {f.doc.meaning} | {_loosens(f, approved)} |"
+        for f in fields
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _field_blocks() -> dict[str, tuple[str, Callable[[], str]]]:
+    """One table per kind, and one per field that holds a block of sub-fields."""
+    blocks: dict[str, tuple[str, Callable[[], str]]] = {}
+    for spec in KINDS.values():
+        approved = bool(spec.having(Role.APPROVAL))
+        blocks[f"fields-{spec.kind}"] = (
+            "docs/host-records.md",
+            lambda spec=spec, approved=approved: _field_table(spec.fields, approved=approved),
+        )
+        for field in spec.fields:
+            if field.nested:
+                blocks[f"fields-{spec.kind}-{field.name}".replace("_", "-")] = (
+                    "docs/host-records.md",
+                    lambda field=field: _field_table(field.fields, "sub-field"),
+                )
+    return blocks
 
 
 def _input_formats() -> str:
@@ -199,6 +303,7 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "promote-metrics": ("docs/promoting-a-gate.md", lambda: _example("metrics", "examples/run.json")),
     "promote-doctor": ("docs/promoting-a-gate.md", lambda: _example("doctor", "examples/run.json")),
     "promote-reapproval": ("docs/promoting-a-gate.md", _reapproval),
+    **_field_blocks(),
 }
 
 

@@ -1,19 +1,25 @@
-"""What a reviewer must see about approvals: one that covers more than it did, one a change makes
-stale, one that expires soon. Pure: it compares loaded records (diff and doctor show the answers);
-whether an approval authorizes a gate is the resolver's alone.
+"""What a reviewer must see about approvals: one that covers more than it did, and one a change
+makes stale. Pure: it compares loaded records (diff shows the answers); whether an approval
+authorizes a gate is the resolver's alone. What binds an approval and when it ends are read from
+the thresholds' declaration in records/schema.py (one that expires soon: `expiry.py`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from evalglass.core.conditions import approval_differences
 from evalglass.records.model import Approval, ApprovedFor, HostRecords, ThresholdRecord
+from evalglass.records.schema import KINDS, Role
+from evalglass.tools.field_moves import Move, move
 
-# How far ahead of the evaluation date an expiry is worth a reviewer's attention.
-EXPIRY_NOTICE = dt.timedelta(days=30)
-PARTS = ("dataset_version", "fingerprint", "judge_model")
+_THRESHOLDS = KINDS["thresholds"]
+# What an approval is given for, and the parts each binding field names.
+_BINDS = _THRESHOLDS.having(Role.BINDS)
+_ENDS = _THRESHOLDS.having(Role.EXPIRES)
+_APPROVAL = _THRESHOLDS.having(Role.APPROVAL)
+(_FOR,) = _BINDS  # binding_text shows the one binding a threshold has
+PARTS = tuple(part.name for part in _FOR.fields)
 
 
 def approval_text(threshold: ThresholdRecord) -> str:
@@ -35,42 +41,60 @@ def binding_text(approved: ApprovedFor) -> str:
 def loosened(old: ThresholdRecord, new: ThresholdRecord) -> str:
     """How an approved threshold's approval now covers more than it did, or "": approved_for
     removed, or a part of it removed (it then vouches for any value of that part); and, without
-    a new approval (approved_by and approved_on unchanged), approved_for moved to other data or
+    a new approval (every approval field unchanged), approved_for moved to other data or
     expires_on removed or moved later."""
     if new.approval is not Approval.APPROVED:
         return ""  # a proposal grants nothing, whatever it says it is for
-    was, now = old.approved_for, new.approved_for
-    moves = []
-    if was is not None and now is None:
-        moves.append(f"approved_for removed (was {binding_text(was)})")
-    elif was is not None and now is not None:
-        moves += [
-            f"approved_for.{part}: {_quoted(getattr(was, part))} → none (removed: it now "
-            "vouches for any)"
-            for part in PARTS
-            if getattr(was, part) is not None and getattr(now, part) is None
-        ]
-    reapproved = (old.approval, old.approved_by, old.approved_on) != (
-        new.approval,
-        new.approved_by,
-        new.approved_on,
-    )
+    moves = [*_unbound(old, new)]
+    reapproved = any(getattr(old, f.name) != getattr(new, f.name) for f in _APPROVAL)
     if reapproved:
         return "; ".join(moves)
-    moved = []
-    if was is not None and now is not None:
-        moved += [
-            f"approved_for.{part}: {_quoted(getattr(was, part))} → {_quoted(getattr(now, part))}"
-            for part in PARTS
-            if getattr(now, part) is not None and getattr(was, part) != getattr(now, part)
-        ]
-    if old.expires_on is not None and (new.expires_on is None or new.expires_on > old.expires_on):
-        moved.append(f"expires_on: {old.expires_on} → {new.expires_on or 'none (never expires)'}")
+    moved = [*_rebound(old, new)]
+    for end in _ENDS:
+        last, now_last = getattr(old, end.name), getattr(new, end.name)
+        if last is not None and move(end, last, now_last) is Move.LOOSER:
+            moved.append(f"{end.name}: {last} → {now_last or 'none (never expires)'}")
     if moved:
         moves.append(
             "; ".join(moved) + " without a new approval (approved_by and approved_on unchanged)"
         )
     return "; ".join(moves)
+
+
+def _unbound(old: ThresholdRecord, new: ThresholdRecord) -> list[str]:
+    """A binding, or a part of one, removed: whatever the approval, it now vouches for any."""
+    moves = []
+    for binds in _BINDS:
+        was, now = getattr(old, binds.name), getattr(new, binds.name)
+        if was is None:
+            continue
+        if move(binds, was, now) is Move.LOOSER:
+            moves.append(f"{binds.name} removed (was {binding_text(was)})")
+            continue
+        moves += [
+            f"{binds.name}.{part.name}: {_quoted(getattr(was, part.name))} → none (removed: it "
+            "now vouches for any)"
+            for part in binds.fields
+            if move(part, getattr(was, part.name), getattr(now, part.name)) is Move.LOOSER
+        ]
+    return moves
+
+
+def _rebound(old: ThresholdRecord, new: ThresholdRecord) -> list[str]:
+    """A part of a binding moved to another value: other data than the approver saw."""
+    moved = []
+    for binds in _BINDS:
+        was, now = getattr(old, binds.name), getattr(new, binds.name)
+        if was is None or now is None:
+            continue
+        moved += [
+            f"{binds.name}.{part.name}: {_quoted(getattr(was, part.name))} → "
+            f"{_quoted(getattr(now, part.name))}"
+            for part in binds.fields
+            if getattr(now, part.name) is not None
+            and getattr(was, part.name) != getattr(now, part.name)
+        ]
+    return moved
 
 
 def made_stale(base: HostRecords, head: HostRecords) -> Iterator[tuple[str, str]]:
@@ -93,29 +117,6 @@ def made_stale(base: HostRecords, head: HostRecords) -> Iterator[tuple[str, str]
         ):
             continue  # stale already: not this change's doing
         yield metric_id, f"{approval_text(threshold)} no longer describes the records: {now}"
-
-
-def expiring(records: HostRecords, evaluated_on: dt.date) -> Iterator[tuple[str, str, int]]:
-    """(metric id, what to say, days left) for each approved threshold whose approval has
-    expired or expires within EXPIRY_NOTICE of the evaluation date; days left is negative once
-    it has expired."""
-    horizon = evaluated_on + EXPIRY_NOTICE
-    for metric_id, threshold in sorted(records.thresholds.items()):
-        last = threshold.expires_on
-        if threshold.approval is not Approval.APPROVED or last is None or last > horizon:
-            continue
-        days = (last - evaluated_on).days
-        if days < 0:
-            when = f"its approval expired: its last day was {last}, {_days(-days)} before {evaluated_on}"
-        elif days == 0:
-            when = f"its approval's last day is today, {last}"
-        else:
-            when = f"its approval's last day is {last}, in {_days(days)}"
-        yield metric_id, when, days
-
-
-def _days(count: int) -> str:
-    return f"{count} day{'' if count == 1 else 's'}"
 
 
 def _quoted(value: str | None) -> str:

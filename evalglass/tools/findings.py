@@ -40,6 +40,8 @@ class Problem(enum.Enum):
     UNMEETABLE_POLICY = "unmeetable_policy"
     JUDGE_EVIDENCE_INSUFFICIENT = "judge_evidence_insufficient"
     APPROVAL_EXPIRING = "approval_expiring"
+    # A record's own last day (a dataset's, say), not an approval's, is near.
+    RECORD_EXPIRING = "record_expiring"
     APPROVER_NOT_OWNER = "approver_not_owner"
     EXECUTABLE_NOT_FOUND = "executable_not_found"
     UNRECORDED_CHECK = "unrecorded_check"
@@ -52,7 +54,7 @@ _WARNINGS = frozenset({
     Problem.UNRECORDED_METRIC, Problem.UNUSED_RECORD, Problem.WOULD_BLOCK,
     Problem.POINT_DECISION, Problem.MIN_SAMPLES_TOO_LOW, Problem.UNRECORDED_CHECK,
     Problem.EMPTY_TIER, Problem.CONFIRMS_ON_NOTHING, Problem.MUST_PASS_CHECK,
-    Problem.APPROVAL_EXPIRING, Problem.APPROVER_NOT_OWNER,
+    Problem.APPROVAL_EXPIRING, Problem.RECORD_EXPIRING, Problem.APPROVER_NOT_OWNER,
 })  # fmt: skip
 # Findings at one line are listed in this order.
 ORDER = list(Problem)

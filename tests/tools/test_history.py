@@ -588,7 +588,7 @@ def test_the_window_and_what_is_kept_do_not_change_the_history(
 ) -> None:
     """Commits read two at a time with one folder, file and tree kept: the same history as the
     defaults, merges and a link included."""
-    from evalglass.records import git_history
+    from evalglass.records import git_history, history_loader
     from evalglass.render.history import to_json
     from evalglass.shell import api
 
@@ -608,6 +608,6 @@ def test_the_window_and_what_is_kept_do_not_change_the_history(
 
     expected = both()
     monkeypatch.setattr(git_history, "_WINDOW", 2)
-    monkeypatch.setattr(git_history, "_KEPT", 1)
+    monkeypatch.setattr(history_loader, "_KEPT", 1)
     assert both() == expected
     assert len(expected[1]["commits"]) >= 3
