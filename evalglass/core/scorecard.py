@@ -15,7 +15,15 @@ from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.comparison import Comparison
 from evalglass.core.costly import CostlySample, costly_samples
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
-from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.decision import (
+    CheckInput,
+    GateInput,
+    GateResult,
+    Result,
+    decide,
+    decide_check,
+    left_out,
+)
 from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scale import in_scale
@@ -197,26 +205,32 @@ def _card(
             at_level(measurement, level), metric.scale if metric else None, level
         )
     validity = assess(measurement, metric)
-    baseline = records.baselines.get(metric_id)
     name = check_name(metric_id)
-    check = None if name is None else scope.of(records.checks.get(name))
+    max_attempts = (records.success or DEFAULT_POLICY).max_attempts
+    if name is not None:
+        gate = decide_check(
+            CheckInput(
+                measurement=measurement, validity=validity, authority=authority,
+                scope=scope.of(records.checks.get(name)), max_attempts=max_attempts,
+            )
+        )  # fmt: skip
+    elif scope.leaves_out_unmeasured and measurement is None:
+        gate = left_out(scope.leaves_out_unmeasured)
+    else:
+        gate = decide(
+            GateInput(
+                measurement=measurement, validity=validity, authority=authority,
+                threshold=threshold, metric=metric, baseline=records.baselines.get(metric_id),
+                max_attempts=max_attempts,
+            )
+        )  # fmt: skip
     return MetricCard(
         id=metric_id,
         measurement=measurement,
         validity=validity,
         authority=authority,
         threshold=threshold,
-        gate=decide(
-            measurement,
-            validity,
-            authority,
-            threshold,
-            metric,
-            baseline,
-            check=check,
-            left_out=scope.leaves_out_unmeasured,
-            max_attempts=(records.success or DEFAULT_POLICY).max_attempts,
-        ),
+        gate=gate,
         dataset=None if name is not None else _dataset(metric, records, measurement),
     )
 

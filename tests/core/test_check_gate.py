@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import CheckInput, Result, decide_check
 from evalglass.core.exits import Verdict
 from evalglass.core.scope import NO_CHECKS, CheckScope, Scope
 from evalglass.core.scorecard import assemble
@@ -78,10 +78,7 @@ def test_the_whole_check_gate_table(
     check has no result); not enforced when not run or not can_gate."""
     m = _measured(history)
     scope = CheckScope(CHECK, "" if started else "a full-tier check, and this run is the fast tier")
-    gate = decide(
-        m, assess(m, None), Authority(authority), None, None, check=scope,
-        max_attempts=max_attempts,
-    )  # fmt: skip
+    gate = decide_check(CheckInput(measurement=m, validity=assess(m, None), authority=Authority(authority), max_attempts=max_attempts, scope=scope))  # fmt: skip
     assert gate.result is expected(authority, started, history, max_attempts)
     codes = [r.code for r in gate.reasons]
     if not started:
