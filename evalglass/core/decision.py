@@ -20,7 +20,6 @@ from evalglass.core.attempts import Tries, after_failed_attempts, retried
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
-from evalglass.core.numbers import fmt
 from evalglass.core.regression import (
     Difference,
     allowed_drop,
@@ -46,7 +45,7 @@ from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, ThresholdRecord
 
 
-class Result(enum.Enum):
+class Result(enum.StrEnum):
     """A gate's result. Only a can_gate metric is ever pass, warn, fail or unsound; every other
     metric is not_enforced, whatever its number."""
 
@@ -389,15 +388,3 @@ def _regression(
         holds=holds, side=side, compared=compared, op=op, limit=limit, drop=True,
         allowed=allowed, baseline=baseline.value,
     )  # fmt: skip
-
-
-def rule_text(t: ThresholdRecord) -> str:
-    """The bar in words: `>= 0.85`, `max drop 0.02`, or both."""
-    parts = []
-    if t.value is not None:
-        parts.append(f"{t.op.value} {fmt(t.value)}")
-    if t.max_drop is not None:
-        parts.append(f"max drop {fmt(t.max_drop)}")
-    if t.max_relative_drop is not None:
-        parts.append(f"max relative drop {fmt(t.max_relative_drop)}")
-    return " and ".join(parts)

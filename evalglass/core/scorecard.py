@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections import Counter
+from collections.abc import Iterable
 
 import attrs
 
-from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.authority import Authority, resolve
 from evalglass.core.comparison import Comparison
 from evalglass.core.costly import CostlySample, costly_samples
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
@@ -19,7 +21,6 @@ from evalglass.core.decision import (
     CheckInput,
     GateInput,
     GateResult,
-    Result,
     decide,
     decide_check,
     left_out,
@@ -89,6 +90,20 @@ class Counts:
     # Checks that could gate and that this run did not start (another tier, or `score`).
     not_run: int = 0
 
+    @classmethod
+    def of(cls, statuses: Iterable[Status]) -> Counts:
+        """The tally of these statuses: the one place a status is counted, so every headline,
+        the JSON `counts` and the JUnit totals agree."""
+        tally = Counter(statuses)
+        return cls(
+            passed=tally[Status.PASS],
+            warned=tally[Status.WARN],
+            failed=tally[Status.FAIL],
+            blocked=tally[Status.BLOCKED] + tally[Status.UNSOUND],
+            informational=tally[Status.INFORMATIONAL],
+            not_run=tally[Status.NOT_RUN],
+        )
+
     @property
     def enforced(self) -> int:
         """Gates compared with their threshold: passed, warned and failed (an unsound gate is
@@ -134,21 +149,9 @@ class Scorecard:
 
     @functools.cached_property
     def counts(self) -> Counts:
-        """The tallies every headline and the JSON `counts` show, taken from the cards themselves
+        """The tallies every headline and the JSON `counts` show, taken from the cards' statuses
         so that they cannot disagree with them."""
-        results = [m.gate.result for m in self.metrics]
-        blocked = sum(
-            m.authority.outcome is Outcome.BLOCKED or m.gate.result is Result.UNSOUND
-            for m in self.metrics
-        )
-        return Counts(
-            passed=results.count(Result.PASS),
-            warned=results.count(Result.WARN),
-            failed=results.count(Result.FAIL),
-            blocked=blocked,
-            informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
-            not_run=sum(not_started(m) for m in self.metrics),
-        )
+        return Counts.of(m.status for m in self.metrics)
 
 
 def assemble(
@@ -296,7 +299,7 @@ def policy_outcome(
 
 def not_started(card: MetricCard) -> bool:
     """A host check that could gate and that this run did not start (another tier, `score`)."""
-    return card.authority.outcome is Outcome.CAN_GATE and card.gate.result is Result.NOT_ENFORCED
+    return card.status is Status.NOT_RUN
 
 
 def _model(evidence: Evidence) -> str | None:

@@ -15,9 +15,9 @@ import attrs
 from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
 from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
-from evalglass.core.numbers import fmt
 from evalglass.evidence.model import UNKNOWN_GRADER, DatasetIdentity, Measurement, Run
 from evalglass.metric_ids import check_name
+from evalglass.numbers import fmt
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (

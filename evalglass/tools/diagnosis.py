@@ -12,7 +12,6 @@ import attrs
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.conditions import BY_CODE, evidence_shortfall
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
-from evalglass.core.numbers import fmt, interval_label, plural
 from evalglass.core.perfect import (
     PerfectBound,
     least_perfect_n,
@@ -22,8 +21,10 @@ from evalglass.core.perfect import (
 from evalglass.core.scale import in_scale
 from evalglass.core.scorecard import at_level
 from evalglass.evidence import stats
+from evalglass.evidence.labels import interval_label
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.metric_ids import check_name
+from evalglass.numbers import fmt, plural
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (

@@ -14,9 +14,9 @@ from typing import Any
 import attrs
 
 from evalglass.core.authority import Outcome, resolve
-from evalglass.core.decision import rule_text
 from evalglass.evidence.model import Evidence
 from evalglass.metric_ids import check_metric, check_name
+from evalglass.numbers import bar_text
 from evalglass.records.model import (
     Approval,
     ApprovedFor,
@@ -353,7 +353,7 @@ def _changed(old: object, new: object, which: Callable[[str], bool]) -> str:
 
 
 def _rule(t: ThresholdRecord) -> str:
-    bar = rule_text(t) or f"{t.op.value} (no bar)"
+    bar = bar_text(t.op.value, t.value, t.max_drop, t.max_relative_drop) or f"{t.op.value} (no bar)"
     return f"{bar} ({t.approval.value})"
 
 

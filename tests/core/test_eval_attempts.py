@@ -37,7 +37,7 @@ from evalglass.records.model import (
     SuccessPolicy,
     ThresholdRecord,
 )
-from evalglass.render import Format, _view, render
+from evalglass.render import Format, render, words
 from evalglass.render.evidence_line import evidence_line
 from tests.render_cases import DATASETS, POLICIES, WHEN, threshold
 
@@ -210,7 +210,7 @@ def test_a_must_pass_gate_failed_by_its_attempts_says_why() -> None:
     """The must_pass line of a gate that held its bar but took too many attempts gives the
     attempts, not only the numbers that held."""
     card = card_of(SuccessPolicy(must_pass=("qa/x",)), (MISSED, MISSED))
-    assert _view.unmet_messages(card) == [
+    assert words.unmet_messages(card) == [
         ("must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
         "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))")
     ]

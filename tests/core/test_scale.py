@@ -57,7 +57,7 @@ def test_a_proportion_with_value_and_n_alone_can_gate() -> None:
 def test_a_unit_scale_clips_and_says_so() -> None:
     """Scores in [0, 1]: an interval past 1 is cut back to it, and its label says it was; one
     inside is left as it is."""
-    from evalglass.core.numbers import interval_label
+    from evalglass.evidence.labels import interval_label
 
     clipped = in_scale(measured(0.97, 50, 0.03), Scale.UNIT, 0.95).interval
     assert clipped is not None and clipped.high == 1.0 and clipped.low < 0.97

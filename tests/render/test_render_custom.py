@@ -112,7 +112,8 @@ def test_docs_describe_every_field_of_the_view_model() -> None:
     for cls in (
         view.ScorecardView,
         view.MetricView,
-        view.CountsView,
+        view.Counts,
+        view.MetricText,
         view.ReasonView,
         view.EarlierRunView,
         view.AttemptView,

@@ -1,4 +1,6 @@
-"""What every renderer shows the same way: the headline, the order of gates, the grouping.
+"""The words of a scorecard every format shows the same way: the headline, the policy's lines, why
+a metric was or was not compared, its numbers as text, the order of gates. The view model
+(view.py) carries them; nothing else words a scorecard.
 
 Presentation only: it reads results already decided and never computes authority or a gate.
 """
@@ -7,18 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evalglass.core import numbers
-from evalglass.core.decision import Result, rule_text
+from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
-from evalglass.core.numbers import fmt, plural
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source, Unmet
+from evalglass.evidence.labels import interval_label
+from evalglass.evidence.labels import interval_text as interval_ends
 from evalglass.evidence.model import Proportion
 from evalglass.metric_ids import CHECK_PREFIX
+from evalglass.numbers import bar_text, fmt, plural
 from evalglass.reasons import GateCode, Reason
 from evalglass.records.model import DEFAULT_MAX_ATTEMPTS, Approval, SuccessMode
 from evalglass.render.evidence_line import evidence_line
+from evalglass.render.status_look import word as status_word
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -133,7 +137,7 @@ _LISTED = 5  # tolerated gates named in the verdict line; the rest are counted (
 
 
 def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
-    named = [f"{metric_id} ({status})" for metric_id, status in tolerated[:_LISTED]]
+    named = [f"{metric_id} ({status_word(status)})" for metric_id, status in tolerated[:_LISTED]]
     if len(tolerated) > _LISTED:
         named.append(f"{len(tolerated) - _LISTED} more")
     return named
@@ -141,7 +145,7 @@ def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
 
 def _unmet_text(scorecard: Scorecard) -> list[str]:
     return [
-        f"must-pass {u.id} {'not in this run' if u.status is None else u.status.word}"
+        f"must-pass {u.id} {'not in this run' if u.status is None else status_word(u.status)}"
         for u in scorecard.policy.unmet
     ]
 
@@ -192,7 +196,9 @@ def policy_details(scorecard: Scorecard) -> list[str]:
 def policy_notes(policy: PolicyOutcome) -> list[str]:
     """The policy's lines beside the must_pass ids not met: gates a percentage pass tolerated,
     must-pass gates left to the full run."""
-    lines = [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
+    lines = [
+        f"tolerated: '{metric_id}' ({status_word(status)})" for metric_id, status in policy.tolerated
+    ]
     lines += [
         f"must-pass gate '{metric_id}' is left to the full run: this fast-tier run does not "
         "measure it"
@@ -252,14 +258,16 @@ def others(scorecard: Scorecard) -> list[MetricCard]:
 
 
 def reasons_text(reasons: Iterable[object]) -> str:
+    """Reasons in one line: `code: message; code: message`."""
     return "; ".join(f"{r.code.value}: {r.message}" for r in reasons)  # type: ignore[attr-defined]
 
 
-def why(card: MetricCard) -> str:
-    """The numbers for a compared gate, the reasons for anything else."""
+def why(card: MetricCard, line: str | None = None) -> str:
+    """The numbers for a compared gate (its evidence line, `line` when the caller has it
+    already), the reasons for anything else."""
     if card.gate.result in (Result.PASS, Result.WARN, Result.FAIL):
         said = card.gate.reasons  # a check that passed only on its retry says so
-        line = evidence_line(card)
+        line = evidence_line(card) if line is None else line
         return f"{line}; {reasons_text(said)}" if said else line
     return reasons_text(why_reasons(card))
 
@@ -309,16 +317,19 @@ def needed_text(card: MetricCard) -> str:
 
 
 def value_text(card: MetricCard) -> str:
+    """The value as every format prints it, "—" without one."""
     m = card.measurement
     return "—" if m is None or m.value is None else fmt(m.value)
 
 
 def interval_text(card: MetricCard) -> str:
+    """The interval as `[low, high]`, "—" without one."""
     m = card.measurement
-    return "—" if m is None or m.interval is None else numbers.interval_text(m.interval)
+    return "—" if m is None or m.interval is None else interval_ends(m.interval)
 
 
 def n_text(card: MetricCard) -> str:
+    """The sample count, "—" when unknown."""
     m = card.measurement
     return "—" if m is None or m.n is None else str(m.n)
 
@@ -328,10 +339,28 @@ def threshold_text(card: MetricCard) -> str:
     t = card.threshold
     if t is None:
         return "—"
-    text = rule_text(t)
-    if t.warn_value is not None:
-        text += f", warn {t.op.value} {fmt(t.warn_value)}"
-    return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
+    return rule_text(
+        t.op.value, t.value, t.max_drop, t.max_relative_drop, t.warn_value,
+        approved=t.approval is Approval.APPROVED,
+    )  # fmt: skip
+
+
+def rule_text(
+    op: str,
+    value: float | None,
+    max_drop: float | None,
+    max_relative_drop: float | None,
+    warn_value: float | None,
+    *,
+    approved: bool,
+    no_bar: str = "",
+) -> str:
+    """A threshold as every scorecard and trend shows it: its bars (`>= 0.85`, `max drop 0.02`;
+    `no_bar` for one that sets none), its warn bound, and "(proposed)" until it is approved."""
+    text = bar_text(op, value, max_drop, max_relative_drop) or no_bar
+    if warn_value is not None:
+        text += f", warn {op} {fmt(warn_value)}"
+    return text if approved else f"{text} (proposed)"
 
 
 def dataset_unverified(card: MetricCard) -> str:
@@ -375,7 +404,7 @@ def change_text(scorecard: Scorecard, card: MetricCard) -> str:
     if interval is not None:
         paired = f", {change.paired} paired" if change.paired else ", unpaired"
         bounds = f"[{_signed(interval.low)}, {_signed(interval.high)}]"
-        text += f" {bounds} ({numbers.interval_label(interval)}{paired})"
+        text += f" {bounds} ({interval_label(interval)}{paired})"
     return text
 
 
