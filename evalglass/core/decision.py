@@ -282,9 +282,10 @@ def _needed(
     def current(v: float, size: int) -> Interval | None:
         return kept(stats.moved(interval, v, size, n), v, size, metric.scale, level)
 
-    held = held_fixed(interval, n)
-    if held is None:
+    fixed = held_fixed(interval, n)
+    if fixed is None:
         return None
+    baseline_held = ""
     bars = []
     point_clears = True
     if threshold.value is not None:
@@ -299,7 +300,7 @@ def _needed(
         limit, op = drop_bar(threshold, baseline.value)
         bars.append(Bar(family[0], op, limit, value - baseline.value))
         point_clears = point_clears and op.holds(value - baseline.value, limit)
-        held = f"{held}; {family[1]}"
+        baseline_held = family[1]
     basis = interval.basis
     search = Search(
         value=value,
@@ -308,8 +309,9 @@ def _needed(
         grid=isinstance(basis, Proportion),
         bounded=metric.scale is not None or (isinstance(basis, MeanSd) and basis.bounded),
         min_n=metric.min_samples,
-        assumptions=held,
         point_clears=point_clears,
+        fixed=fixed,
+        baseline_held=baseline_held,
     )
     return search_needed(bars, clears, search)
 

@@ -27,6 +27,7 @@ from evalglass.render.view import (
     metric_view,
     scorecard_view,
 )
+from evalglass.render.words import assumptions_text, missing_text
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
@@ -147,8 +148,8 @@ def _needed(n: Needed) -> c.Needed:
     return c.Needed(
         value_at_n=None if n.value_at_n is None else _finite(n.value_at_n),
         n_at_value=n.n_at_value,
-        assumptions=n.assumptions,
-        reason=n.reason or None,
+        assumptions=assumptions_text(n),
+        reason=missing_text(n) or None,
     )
 
 

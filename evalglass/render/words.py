@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
+from evalglass.core.needed import Held, Missing, Needed
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source, Unmet
@@ -310,7 +311,42 @@ def needed_text(card: MetricCard) -> str:
         by_n = f"no sample size passes at value {fmt(m.value)}"
     else:
         by_n = f"n {needed.n_at_value} at value {fmt(m.value)}"
-    return f"would pass: {by_value}, or {by_n} ({needed.assumptions})"
+    return f"would pass: {by_value}, or {by_n} ({assumptions_text(needed)})"
+
+
+def assumptions_text(needed: Needed) -> str:
+    """What a figure of what it would take held fixed, in one line (the JSON's `assumptions`)."""
+    fixed = needed.fixed
+    said = _HELD[fixed.held].format(figure=fixed.figure)
+    return f"{said}; {needed.baseline_held}" if needed.baseline_held else said
+
+
+def missing_text(needed: Needed) -> str:
+    """Why a figure does not exist, in one line ("" when both do: the JSON's `reason`)."""
+    return "; ".join(_MISSING[m] for m in needed.missing)
+
+
+# Each holds the figure it names, formatted as `stats.moved`'s assumptions were always shown.
+_HELD = {
+    Held.SHARE: "0/1 scores: a value is k successes of n; n at the same share",
+    Held.NO_SPREAD: "scores in [0, 1] with no spread (Hoeffding)",
+    Held.SD_RATIO: "scores in [0, 1]: their sd held as {figure:.4g} of a 0/1 score's at the value",
+    Held.SD: "the scores' standard deviation {figure:.4g} held",
+    Held.STDERR: "the standard error scaled as 1/√n (standard deviation {figure:.4g} held)",
+    Held.CLUSTERS_BOUNDED: (
+        "the clusters' size {figure:.3g} and design effect held (standard error × √(n₀/n), its "
+        "spread relative to a 0/1 score's at the value)"
+    ),
+    Held.CLUSTERS: "the clusters' size {figure:.3g} and spread held (standard error × √(n₀/n))",
+}
+_MISSING = {
+    Missing.NO_VALUE: "no value passes at this n",
+    Missing.NO_N: "no sample size passes at this value",
+    Missing.NO_N_BASELINE: (
+        "no sample size passes at this value: the value clears the bar, and the baseline's own "
+        "uncertainty keeps the change's bound from it"
+    ),
+}
 
 
 # How a metric's numbers read, the same in every format.

@@ -10,6 +10,7 @@ import pytest
 
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.decision import GateInput, Result, decide
+from evalglass.core.needed import Missing
 from evalglass.core.regression import change_family, difference
 from evalglass.core.validity import assess
 from evalglass.evidence import stats
@@ -97,14 +98,14 @@ def test_the_issue_example_names_what_would_pass() -> None:
     samples at 0.92."""
     got = needed(measured(0.92, 200, stats.proportion(184, 200)), bar(Op.GE, 0.9), record())
     assert (got.value_at_n, got.n_at_value) == (0.945, 865)
-    assert got.reason == ""
+    assert got.missing == ()
 
 
 def test_a_value_that_does_not_clear_the_bar_has_no_n() -> None:
     """At a value below the bar, no sample size passes, and the figure says so."""
     got = needed(measured(0.88, 200, stats.proportion(176, 200)), bar(Op.GE, 0.9), record())
     assert got.n_at_value is None
-    assert "no sample size passes at this value" in got.reason
+    assert got.missing == (Missing.NO_N,)
     assert got.value_at_n == 0.945
 
 
@@ -252,7 +253,7 @@ def test_a_baseline_too_uncertain_for_any_n_says_so() -> None:
     got = needed(measured(0.84, 200, stats.proportion(168, 200)), bar(Op.GE, None, max_drop=0.03),
                  record(), base(0.86, 500))  # fmt: skip
     assert got.n_at_value is None
-    assert "the baseline" in got.reason
+    assert Missing.NO_N_BASELINE in got.missing
 
 
 def test_paired_t_value_is_the_shifted_scores_edge() -> None:
