@@ -10,6 +10,7 @@ raw; each format escapes them for its medium.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import weakref
 
 import attrs
@@ -103,8 +104,12 @@ class MetricText:
 
 @attrs.frozen(kw_only=True)
 class MetricView:
-    """One metric as every format shows it."""
+    """One metric as every format shows it. The words only some formats print (`text`, `why`,
+    `explanation`, `needed`, `reasons`, `found`, `unverified`) are made the first time one is
+    read, once: the JSON alone never makes them."""
 
+    # The card it shows; a template cannot reach it (names starting `_` are refused).
+    _card: MetricCard
     id: str
     status: Status
     # The status as every format prints it: `not run` for not_run, else the status itself.
@@ -120,8 +125,6 @@ class MetricView:
     threshold: ThresholdRecord | None
     # Whether the threshold is only proposed (the HTML chart draws it dashed).
     proposed: bool
-    # The numbers as text.
-    text: MetricText
     missing: int
     model: str | None
     source: str | None
@@ -136,14 +139,6 @@ class MetricView:
     # The comparison that decided a compared gate (pass, warn or fail), in one line; "" for a
     # metric not compared.
     evidence: str
-    # The numbers for a compared gate, else the reasons, in one line.
-    why: str
-    # `why`, plus what would block a not-yet-gating metric once promoted.
-    explanation: str
-    # What value or n would pass a gate its bound decided, in one line ("" for any other).
-    needed: str
-    # Why it was not compared (the number's reasons when unsound, else authority's).
-    reasons: tuple[ReasonView, ...]
     # What stage 2 would raise once an informational metric is promoted.
     notes: tuple[ReasonView, ...]
     earlier_runs: tuple[EarlierRunView, ...]
@@ -151,11 +146,6 @@ class MetricView:
     check: bool = False
     # A check's attempts, a retry second; empty when it was not run (and for other metrics).
     attempts: tuple[AttemptView, ...] = ()
-    # A check's attempts in one line ("not run" when it was not), "" for other metrics.
-    found: str = ""
-    # What of its recorded dataset the output did not show ("" when it showed the record's
-    # dataset at its version): `dataset 'qa-gold' not verified: the output names no version`.
-    unverified: str = ""
     # Against the earlier scorecard `--compare` named: "earlier 0.9, change +0.03 [...] (...)";
     # "" when nothing was compared.
     change: str = ""
@@ -165,6 +155,48 @@ class MetricView:
     # The command that opens them in the framework's own viewer (`inspect view --log-dir logs`,
     # `promptfoo view`); "" when there is none to name.
     open_with: str = ""
+
+    @functools.cached_property
+    def text(self) -> MetricText:
+        """The numbers as text."""
+        return _text(self._card)
+
+    @functools.cached_property
+    def why(self) -> str:
+        """The numbers for a compared gate, else the reasons, in one line."""
+        return words.why(self._card, self.rests_on)
+
+    @functools.cached_property
+    def explanation(self) -> str:
+        """`why`, plus what would block a not-yet-gating metric once promoted."""
+        return words.explanation(self._card, self.why)
+
+    @functools.cached_property
+    def needed(self) -> str:
+        """What value or n would pass a gate its bound decided, in one line ("" for any
+        other)."""
+        return words.needed_text(self._card)
+
+    @functools.cached_property
+    def reasons(self) -> tuple[ReasonView, ...]:
+        """Why it was not compared (the number's reasons when unsound, else authority's)."""
+        return _reasons(words.why_reasons(self._card))
+
+    @functools.cached_property
+    def found(self) -> str:
+        """A check's attempts in one line ("not run" when it was not), "" for other metrics."""
+        if not self.check:
+            return ""
+        m = self._card.measurement
+        attempts = () if m is None else m.attempts
+        return attempts_text(attempts) if attempts else "not run"
+
+    @functools.cached_property
+    def unverified(self) -> str:
+        """What of its recorded dataset the output did not show ("" when it showed the record's
+        dataset at its version): `dataset 'qa-gold' not verified: the output names no
+        version`."""
+        return words.dataset_unverified(self._card)
 
 
 @attrs.frozen(kw_only=True)
@@ -297,9 +329,9 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
     line = evidence_line(card)
-    why = words.why(card, line)
     t = card.threshold
     return MetricView(
+        card=card,
         id=card.id,
         status=card.status,
         word=word(card.status),
@@ -311,7 +343,6 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         interval=None if m is None else m.interval,
         threshold=t,
         proposed=t is not None and t.approval is not Approval.APPROVED,
-        text=_text(card),
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,
         source=None if m is None else m.run.source,
@@ -322,10 +353,6 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         samples=() if m is None or m.samples is None else m.samples,
         rests_on=line,
         evidence=line if card.gate.result in _COMPARED else "",
-        why=why,
-        explanation=words.explanation(card, why),
-        needed=words.needed_text(card),
-        reasons=_reasons(words.why_reasons(card)),
         notes=_reasons(card.authority.notes),
         earlier_runs=()
         if m is None
@@ -335,8 +362,6 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         ),
         check=check,
         attempts=tuple(_attempt(a) for a in attempts),
-        found=(attempts_text(attempts) if attempts else "not run") if check else "",
-        unverified=words.dataset_unverified(card),
         change=change,
         costly=tuple(costly_view(s) for s in card.costly),
         open_with=open_with(card),
