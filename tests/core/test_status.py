@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import attrs
+
 from evalglass import contract
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
+from evalglass.core.scorecard import Counts
 from evalglass.core.status import Status
 from evalglass.render import Format, render, trend_html
 from evalglass.tools.trend import build
@@ -74,3 +77,17 @@ def test_the_trend_page_reads_a_check_not_run_by_the_same_word() -> None:
     saved = contract.loads(render(render_cases.checked(), Format.JSON), "card.json")
     page = trend_html.render(build([("card.json", saved)]))
     assert '<span class="badge">NOT RUN</span>' in page
+
+
+def test_each_status_is_counted_once_in_its_one_tally() -> None:
+    """Counts.of is where statuses are counted: each status adds to exactly its field (unsound
+    counts as blocked), for the whole vocabulary."""
+    fields = {
+        Status.PASS: "passed", Status.WARN: "warned", Status.FAIL: "failed",
+        Status.UNSOUND: "blocked", Status.BLOCKED: "blocked",
+        Status.INFORMATIONAL: "informational", Status.NOT_RUN: "not_run",
+    }  # fmt: skip
+    assert set(fields) == set(Status)
+    for status, field in fields.items():
+        counted = attrs.asdict(Counts.of([status, status]))
+        assert counted == {name: 2 if name == field else 0 for name in counted}, status
