@@ -220,4 +220,3 @@ class Metric:
     # For a gate that failed, is unsound or blocked, the samples that cost it most (at most ten);
     # absent otherwise, and when the reader kept no per-sample scores.
     costly_samples: tuple[CostlySample, ...] | None = None
-

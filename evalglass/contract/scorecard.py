@@ -62,7 +62,6 @@ class Unmet:
     message: str
 
 
-
 @attrs.frozen(kw_only=True)
 class Policy:
     """The success policy that decided the verdict (success.yaml, or the defaults without it),
@@ -155,4 +154,3 @@ class Scorecard:
     def metric(self, metric_id: str) -> Metric | None:
         """The entry for `metric_id`, or None."""
         return next((m for m in self.metrics if m.id == metric_id), None)
-

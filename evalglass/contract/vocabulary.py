@@ -27,8 +27,16 @@ ModeName = Literal["all", "percentage"]
 PolicySourceName = Literal["default", "success.yaml"]
 RuleName = Literal["gates", "must_pass", "pass_rate", "min_gates", "nothing_enforced"]
 MethodName = Literal[
-    "wilson", "clopper_pearson", "student_t", "normal", "hoeffding", "clustered", "effective_n",
-    "clustered_effective_n", "newcombe", "paired_t",
+    "wilson",
+    "clopper_pearson",
+    "student_t",
+    "normal",
+    "hoeffding",
+    "clustered",
+    "effective_n",
+    "clustered_effective_n",
+    "newcombe",
+    "paired_t",
 ]
 MethodBasisName = Literal["samples", "reported_stderr", "inferred_proportion", "declared_scale"]
 OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
@@ -67,9 +75,7 @@ def pair(_: object, attribute: attrs.Attribute[Any], value: tuple[Any, ...] | No
         raise ValueError(f"{attribute.name} must be [low, high], got {len(value)} numbers")
 
 
-
 def rate(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
     """A share: between 0 and 1."""
     if value is not None and not 0 <= value <= 1:
         raise ValueError(f"{attribute.name} must lie between 0 and 1, got {value!r}")
-

@@ -17,7 +17,7 @@ from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
 from evalglass.render.evidence_line import evidence_line
-from evalglass.render.words import needed_text
+from evalglass.render.needed_words import needed_text
 from evalglass.tools.edits import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain

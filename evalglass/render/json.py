@@ -19,15 +19,15 @@ from evalglass.core.validity import Validity
 from evalglass.evidence.model import Interval, Sample
 from evalglass.reasons import Reason
 from evalglass.records.model import ApprovedFor, ThresholdRecord
+from evalglass.render.needed_words import assumptions_text, missing_text
+from evalglass.render.policy_view import PolicyView
 from evalglass.render.view import (
     AttemptView,
     EarlierRunView,
     MetricView,
-    PolicyView,
     metric_view,
     scorecard_view,
 )
-from evalglass.render.words import assumptions_text, missing_text
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:

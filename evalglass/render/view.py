@@ -22,18 +22,20 @@ from evalglass.core.decision import GateResult, Result
 from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import Counts, MetricCard, RecordsAt, Scorecard
 from evalglass.core.status import Status
-from evalglass.core.success import Rule, Source
 from evalglass.core.validity import Validity
 from evalglass.evidence.labels import interval_label
 from evalglass.evidence.model import Attempt, Interval, Sample, Skipped
 from evalglass.metric_ids import check_name
 from evalglass.numbers import fmt
 from evalglass.reasons import Reason
-from evalglass.records.model import Approval, Op, SuccessMode, ThresholdRecord, Tier
+from evalglass.records.model import Approval, Op, ThresholdRecord, Tier
 from evalglass.render import words
 from evalglass.render.attempts import attempts_text
+from evalglass.render.comparison_words import change_text, comparison_text
 from evalglass.render.costly_view import CostlyView, costly_view, open_with
 from evalglass.render.evidence_line import evidence_line
+from evalglass.render.needed_words import needed_text
+from evalglass.render.policy_view import PolicyView, policy_view
 from evalglass.render.status_look import word
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
@@ -175,7 +177,7 @@ class MetricView:
     def needed(self) -> str:
         """What value or n would pass a gate its bound decided, in one line ("" for any
         other)."""
-        return words.needed_text(self._card)
+        return needed_text(self._card)
 
     @functools.cached_property
     def reasons(self) -> tuple[ReasonView, ...]:
@@ -197,43 +199,6 @@ class MetricView:
         dataset at its version): `dataset 'qa-gold' not verified: the output names no
         version`."""
         return words.dataset_unverified(self._card)
-
-
-@attrs.frozen(kw_only=True)
-class UnmetView:
-    """A must_pass id the run did not satisfy, and why."""
-
-    id: str
-    # fail, unsound, blocked, not_run or informational; None when the run has no such metric.
-    status: Status | None
-    message: str
-
-
-@attrs.frozen(kw_only=True)
-class PolicyView:
-    """The success policy that decided the verdict, and what it found."""
-
-    # success.yaml, or default without the file.
-    source: Source
-    mode: SuccessMode
-    min_gates: int
-    min_pass_rate: float | None
-    must_pass: tuple[str, ...]
-    # The latest attempt a gate may pass on after a failed one (1: every attempt must pass).
-    max_attempts: int
-    # Which part decided: gates, must_pass, pass_rate, min_gates or nothing_enforced.
-    decided_by: Rule
-    # Gates (metrics the records authorize, blocked ones included) and how many passed.
-    enforced: int
-    passed: int
-    pass_rate: float | None
-    # The policy in a few words (`every gate must pass, at least 1 gate, must pass: qa/x`).
-    text: str
-    # One line each: must_pass ids not met and why, gates a percentage pass tolerated.
-    details: tuple[str, ...]
-    # Ids a percentage pass tolerated, with their status.
-    tolerated: tuple[tuple[str, Status], ...]
-    unmet: tuple[UnmetView, ...]
 
 
 @attrs.frozen(kw_only=True)
@@ -368,32 +333,6 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     )
 
 
-def policy_view(scorecard: Scorecard) -> PolicyView:
-    """The success policy and its numbers, as templates show them."""
-    outcome = scorecard.policy
-    p = outcome.policy
-    unmet = words.unmet_messages(scorecard)
-    return PolicyView(
-        source=outcome.source,
-        mode=p.mode,
-        min_gates=p.min_gates,
-        min_pass_rate=p.min_pass_rate,
-        must_pass=p.must_pass,
-        max_attempts=p.max_attempts,
-        decided_by=outcome.rule,
-        enforced=outcome.enforced,
-        passed=outcome.passed,
-        pass_rate=outcome.pass_rate,
-        text=words.policy_text(outcome),
-        details=(*unmet, *words.policy_notes(outcome)),
-        tolerated=outcome.tolerated,
-        unmet=tuple(
-            UnmetView(id=u.id, status=u.status, message=said)
-            for u, said in zip(outcome.unmet, unmet, strict=True)
-        ),
-    )
-
-
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:
     """The whole scorecard as the view model (docs/templates.md): what every format, our
     templates and a host's own `--template` render. Built once per scorecard: a run writing
@@ -428,13 +367,13 @@ def _build(scorecard: Scorecard) -> ScorecardView:
         counts=scorecard.counts,
         policy=policy_view(scorecard),
         gates=tuple(
-            metric_view(card, words.change_text(scorecard, card))
+            metric_view(card, change_text(scorecard, card))
             for card in words.deciding(scorecard)
         ),
         others=tuple(
-            metric_view(card, words.change_text(scorecard, card))
+            metric_view(card, change_text(scorecard, card))
             for card in words.others(scorecard)
         ),
-        comparison=words.comparison_text(scorecard),
+        comparison=comparison_text(scorecard),
         compared=scorecard.comparison,
     )

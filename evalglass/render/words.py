@@ -11,13 +11,10 @@ from collections.abc import Iterable
 
 from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
-from evalglass.core.needed import Held, Missing, Needed
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source, Unmet
-from evalglass.evidence.labels import interval_label
 from evalglass.evidence.labels import interval_text as interval_ends
-from evalglass.evidence.model import Proportion
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.numbers import bar_text, fmt, plural
 from evalglass.reasons import GateCode, Reason
@@ -292,63 +289,6 @@ def explanation(card: MetricCard, said: str | None = None) -> str:
     return text
 
 
-def needed_text(card: MetricCard) -> str:
-    """What would pass a gate its bound decided, in one line: `would pass: a value of at least
-    0.945 (189 of 200) at n 200, or n 865 at value 0.92 (what was held)`; "" for any other."""
-    needed = card.gate.needed
-    m = card.measurement
-    if needed is None or card.threshold is None or m is None or m.n is None or m.value is None:
-        return ""
-    least = "at least" if card.threshold.op.higher_is_better else "at most"
-    if needed.value_at_n is None:
-        by_value = f"no value passes at n {m.n}"
-    else:
-        share = ""
-        if m.interval is not None and isinstance(m.interval.basis, Proportion):
-            share = f" ({round(needed.value_at_n * m.n)} of {m.n})"
-        by_value = f"a value of {least} {fmt(needed.value_at_n)}{share} at n {m.n}"
-    if needed.n_at_value is None:
-        by_n = f"no sample size passes at value {fmt(m.value)}"
-    else:
-        by_n = f"n {needed.n_at_value} at value {fmt(m.value)}"
-    return f"would pass: {by_value}, or {by_n} ({assumptions_text(needed)})"
-
-
-def assumptions_text(needed: Needed) -> str:
-    """What a figure of what it would take held fixed, in one line (the JSON's `assumptions`)."""
-    fixed = needed.fixed
-    said = _HELD[fixed.held].format(figure=fixed.figure)
-    return f"{said}; {needed.baseline_held}" if needed.baseline_held else said
-
-
-def missing_text(needed: Needed) -> str:
-    """Why a figure does not exist, in one line ("" when both do: the JSON's `reason`)."""
-    return "; ".join(_MISSING[m] for m in needed.missing)
-
-
-# Each holds the figure it names, formatted as `stats.moved`'s assumptions were always shown.
-_HELD = {
-    Held.SHARE: "0/1 scores: a value is k successes of n; n at the same share",
-    Held.NO_SPREAD: "scores in [0, 1] with no spread (Hoeffding)",
-    Held.SD_RATIO: "scores in [0, 1]: their sd held as {figure:.4g} of a 0/1 score's at the value",
-    Held.SD: "the scores' standard deviation {figure:.4g} held",
-    Held.STDERR: "the standard error scaled as 1/√n (standard deviation {figure:.4g} held)",
-    Held.CLUSTERS_BOUNDED: (
-        "the clusters' size {figure:.3g} and design effect held (standard error × √(n₀/n), its "
-        "spread relative to a 0/1 score's at the value)"
-    ),
-    Held.CLUSTERS: "the clusters' size {figure:.3g} and spread held (standard error × √(n₀/n))",
-}
-_MISSING = {
-    Missing.NO_VALUE: "no value passes at this n",
-    Missing.NO_N: "no sample size passes at this value",
-    Missing.NO_N_BASELINE: (
-        "no sample size passes at this value: the value clears the bar, and the baseline's own "
-        "uncertainty keeps the change's bound from it"
-    ),
-}
-
-
 # How a metric's numbers read, the same in every format.
 
 
@@ -415,46 +355,3 @@ def dataset_unverified(card: MetricCard) -> str:
     else:
         return ""
     return f"dataset '{d.record}' not verified: {missing}"
-# How a run reads beside an earlier scorecard (`--compare`): shown only, never decided on.
-
-
-def _signed(x: float) -> str:
-    return fmt(x) if x < 0 else f"+{fmt(x)}"
-
-
-def change_text(scorecard: Scorecard, card: MetricCard) -> str:
-    """The metric against the earlier scorecard: `earlier 0.9, change +0.03 [-0.01, +0.07] (95%
-    Newcombe, 200 paired)`; "" when nothing was compared (no --compare, or no value now)."""
-    comparison = scorecard.comparison
-    found = None if comparison is None else comparison.of(card.id)
-    if found is None:
-        return ""
-    if found.earlier is None:
-        return "new: no value in the earlier scorecard"
-    text = f"earlier {fmt(found.earlier)}"
-    change = found.change
-    if change is None:
-        return text
-    text += f", change {_signed(change.value)}"
-    interval = change.interval
-    if interval is not None:
-        paired = f", {change.paired} paired" if change.paired else ", unpaired"
-        bounds = f"[{_signed(interval.low)}, {_signed(interval.high)}]"
-        text += f" {bounds} ({interval_label(interval)}{paired})"
-    return text
-
-
-def comparison_text(scorecard: Scorecard) -> str:
-    """Which earlier scorecard the changes are against, when it was evaluated, and whether it is
-    stale (evaluated before the base commit); "" without --compare."""
-    comparison = scorecard.comparison
-    if comparison is None:
-        return ""
-    when = comparison.evaluated_at
-    text = f"compared with {comparison.source}"
-    text += " (no evaluation time)" if when is None else f" (evaluated {when:%Y-%m-%d %H:%M} UTC)"
-    if comparison.stale:
-        text += "; STALE: evaluated before the base commit it stands for"
-    elif comparison.stale is None:
-        text += "; not checked against the base commit"
-    return text + "; shown only, it decides nothing"

@@ -4,7 +4,7 @@ core carries the kind and its figure, render words each (the JSON's `assumptions
 from __future__ import annotations
 
 from evalglass.core.needed import Fixed, Held, Missing, Needed
-from evalglass.render.words import assumptions_text, missing_text
+from evalglass.render.needed_words import assumptions_text, missing_text
 
 HELD = {
     Fixed(Held.SHARE): "0/1 scores: a value is k successes of n; n at the same share",

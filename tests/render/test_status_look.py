@@ -29,7 +29,12 @@ def test_the_whole_look_table() -> None:
     assert set(LOOKS) == set(Status) == set(TABLE)
     for status, (word, colour, junit, github) in TABLE.items():
         shown = LOOKS[status]
-        assert (shown.word, shown.colour, shown.junit, shown.github) == (word, colour, junit, github)
+        assert (shown.word, shown.colour, shown.junit, shown.github) == (
+            word,
+            colour,
+            junit,
+            github,
+        )
         assert look(status.value) is shown
 
 
@@ -49,4 +54,6 @@ def test_every_status_is_coloured_on_a_colour_terminal() -> None:
         {"w": m.measurement},
     )
     assert warned.metrics[0].status is Status.WARN
-    assert f"\x1b[1;{LOOKS[Status.WARN].colour}mWARN" in render(warned, Format.TERMINAL, colour=True)
+    assert f"\x1b[1;{LOOKS[Status.WARN].colour}mWARN" in render(
+        warned, Format.TERMINAL, colour=True
+    )
