@@ -7,7 +7,7 @@ from __future__ import annotations
 import attrs
 
 from evalglass.calibration_evidence import CalibrationEvidence
-from evalglass.core.numbers import fmt
+from evalglass.numbers import fmt
 
 
 @attrs.frozen

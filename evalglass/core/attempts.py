@@ -1,6 +1,7 @@
 """The retry rule, in one place: when a gate's pass came only after failed attempts, whether the
-success policy's `max_attempts` lets it warn or makes it fail, and the one wording of it that
-gate reasons and verdict lines share; and a host check's attempts in words.
+success policy's `max_attempts` lets it warn or makes it fail, and the message of the reason it
+gives, which verdict lines repeat. A host check's attempts in words are render's
+(render/attempts.py).
 
 Pure: `decision` asks it of a pass it has already compared, and passes in the gate's own rule to
 judge each earlier attempt by; it compares no number itself.
@@ -12,8 +13,8 @@ from collections.abc import Callable
 
 import attrs
 
-from evalglass.core.numbers import plural
-from evalglass.evidence.model import Attempt, AttemptOutcome, EarlierAttempt, Measurement
+from evalglass.evidence.model import EarlierAttempt, Measurement
+from evalglass.numbers import plural
 from evalglass.reasons import GateCode as G
 from evalglass.reasons import Reason
 
@@ -58,37 +59,3 @@ def retry_text(tries: Tries, max_attempts: int | None = None) -> str:
     if max_attempts is not None and tries.attempt > max_attempts:
         text += f"; at most {plural(max_attempts, 'attempt')} allowed (max_attempts)"
     return text
-
-
-def attempts_text(attempts: tuple[Attempt, ...]) -> str:
-    """A check's attempts in one line: `passed: exit 0 (expected 0), 0.41 s`, with the retry."""
-    if not attempts:
-        return "no result"
-    texts = [attempt_text(a) for a in attempts]
-    if len(texts) == 1:
-        return texts[0]
-    return "; ".join(f"attempt {i}: {text}" for i, text in enumerate(texts, start=1))
-
-
-def attempt_text(attempt: Attempt) -> str:
-    """One attempt in words: how it ended and what was found, where a cached pass was recorded,
-    and, for an attempt that did not pass, the start of the last line it wrote to stdout (a test
-    runner's summary) and to stderr."""
-    words = {AttemptOutcome.PASSED: "passed", AttemptOutcome.FAILED: "failed",
-             AttemptOutcome.COULD_NOT_RUN: "could not run"}  # fmt: skip
-    text = f"{words[attempt.outcome]}: {attempt.found}"
-    if attempt.cached is not None:
-        text += (
-            f" (cached: recorded {attempt.cached.recorded} at commit {attempt.cached.commit[:12]})"
-        )
-    if attempt.outcome is not AttemptOutcome.PASSED:
-        for stream, last in (
-            ("stdout", attempt.last_stdout_line),
-            ("stderr", attempt.last_stderr_line),
-        ):
-            if last:
-                text += f"; {stream}: {last[:_SHOWN]}"
-    return text
-
-
-_SHOWN = 200  # characters of a printed line the one-line evidence shows

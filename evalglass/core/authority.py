@@ -23,7 +23,7 @@ from evalglass.reasons import Reason
 from evalglass.records.model import HostRecords, MetricRecord, MetricStatus
 
 
-class Outcome(enum.Enum):
+class Outcome(enum.StrEnum):
     """Whether a metric may gate: informational (not authorized), blocked (authorized, but its
     evidence is unsound: the run cannot pass), or can_gate."""
 

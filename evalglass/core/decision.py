@@ -3,7 +3,8 @@
 Metrics that are not can_gate are never compared: their result is `not_enforced`, whatever the
 number says. A threshold may hold an absolute bar (`value`), a largest allowed regression from
 the approved baseline (`max_drop`, `max_relative_drop`), or both; every one given must hold.
-A host check has no threshold and no interval: its attempts are its result (`_check_gate`).
+A host check has no threshold and no interval: its attempts are its result (`decide_check`).
+Each kind of gate is its own function of a small typed input (`GateInput`, `CheckInput`).
 For either, a pass that came only after earlier attempts missed is a warning, and a fail when it
 came later than the success policy's `max_attempts` allows (the rule and its words: `attempts`).
 """
@@ -19,7 +20,6 @@ from evalglass.core.attempts import Tries, after_failed_attempts, retried
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
-from evalglass.core.numbers import fmt
 from evalglass.core.regression import (
     Difference,
     allowed_drop,
@@ -45,7 +45,7 @@ from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, ThresholdRecord
 
 
-class Result(enum.Enum):
+class Result(enum.StrEnum):
     """A gate's result. Only a can_gate metric is ever pass, warn, fail or unsound; every other
     metric is not_enforced, whatever its number."""
 
@@ -119,36 +119,70 @@ class GateResult:
     needed: Needed | None = None
 
 
-def decide(
-    measurement: Measurement | None,
-    validity: Validity,
-    authority: Authority,
-    threshold: ThresholdRecord | None,
-    metric: MetricRecord | None,
-    baseline: BaselineRecord | None = None,
-    *,
-    check: CheckScope | None = None,
-    left_out: str = "",
-    what_it_takes: bool = True,
-    max_attempts: int | None = None,
-) -> GateResult:
-    """The gate result for one metric; compares only when authority is can_gate. `check` is
-    given for a host check's metric, which its attempts decide instead of a threshold.
-    `max_attempts` is the success policy's: the latest attempt a gate may pass on after an
-    earlier one missed (None: any, with the warning). `left_out`
-    says why this run's scope leaves out an eval metric it has no measurement for (a fast-tier
-    run): then it is not run, as a check of another tier is, instead of unsound. Without
-    `what_it_takes`, a bound-decided gate leaves `needed` unset (for callers that decide many
-    hypothetical runs and read only the result)."""
-    if check is not None:
-        return _check_gate(measurement, validity, authority, check, max_attempts)
-    if left_out and measurement is None:
-        return GateResult(Result.NOT_ENFORCED, (Reason(G.NOT_RUN, left_out),), Ground.NOT_RUN)
-    if authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
+@attrs.frozen(kw_only=True)
+class GateInput:
+    """What an eval metric's gate is decided from: its measurement (None when no output measured
+    it), validity and authority, and the records it is held to. `max_attempts` is the success
+    policy's: the latest attempt a gate may pass on after an earlier one missed (None: any, with
+    the warning)."""
+
+    measurement: Measurement | None
+    validity: Validity
+    authority: Authority
+    threshold: ThresholdRecord | None
+    metric: MetricRecord | None
+    baseline: BaselineRecord | None = None
+    max_attempts: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class CheckInput:
+    """What a host check's gate is decided from: its attempts (in the measurement), validity,
+    authority, whether this run started it, and the success policy's `max_attempts`."""
+
+    measurement: Measurement | None
+    validity: Validity
+    authority: Authority
+    scope: CheckScope
+    max_attempts: int | None = None
+
+
+def decide(gate: GateInput) -> GateResult:
+    """The gate result for an eval metric, with what value or n would pass a gate its bound
+    decided (`needed`); compares only when authority is can_gate."""
+    result = compare(gate)
+    metric = gate.metric
+    if (
+        result.ground is not Ground.COMPARED
+        or metric is None
+        or metric.decision is not Decision.BOUND
+        # Past the policy's bound on attempts no value or n would pass it.
+        or any(r.code is G.TOO_MANY_ATTEMPTS for r in result.reasons)
+    ):
+        return result
+    assert gate.measurement is not None and gate.threshold is not None  # compared implies both
+    needed = _needed(gate.measurement, gate.threshold, metric, gate.baseline)
+    return attrs.evolve(result, needed=needed)
+
+
+def left_out(why: str) -> GateResult:
+    """An eval metric this run's scope leaves out and no output measured (a fast-tier run): not
+    run, as a check of another tier is, instead of unsound."""
+    return GateResult(Result.NOT_ENFORCED, (Reason(G.NOT_RUN, why),), Ground.NOT_RUN)
+
+
+def compare(gate: GateInput) -> GateResult:
+    """The gate result alone, without `needed`: for callers that decide many hypothetical runs
+    and read only the result, and for judging earlier attempts by the gate's own rule."""
+    measurement, validity, threshold, metric = (
+        gate.measurement, gate.validity, gate.threshold, gate.metric,
+    )  # fmt: skip
+    if gate.authority.outcome is not Outcome.CAN_GATE or threshold is None or metric is None:
         return GateResult(Result.NOT_ENFORCED, ground=Ground.MEASURED)
     if not validity.valid:
         return GateResult(Result.UNSOUND, validity.reasons, Ground.CANNOT_COMPARE)
     assert measurement is not None and measurement.value is not None  # valid implies both
+    baseline = gate.baseline
     checks: list[Compared] = []
     if threshold.value is not None:
         checks.append(_absolute(measurement, threshold.op, threshold.value, metric.decision))
@@ -167,30 +201,22 @@ def decide(
             )
         checks.append(regression)
     compared = tuple(checks)
-    needed = None
-    if what_it_takes and metric.decision is Decision.BOUND:
-        needed = _needed(measurement, threshold, metric, baseline)
     if not all(c.holds for c in checks):
-        return GateResult(Result.FAIL, compared=compared, change=change, needed=needed)
+        return GateResult(Result.FAIL, compared=compared, change=change)
     tries = after_failed_attempts(
         measurement, lambda a: _earlier_passes(a, measurement, threshold, metric, baseline)
     )
     if tries is not None:
         # Rerunning an eval until it passes is not a pass: flaky, as a check passing on retry;
-        # past the policy's bound it fails, and no value or n would pass it.
-        reason = retried(tries, max_attempts)
-        if reason.code is G.TOO_MANY_ATTEMPTS:
-            return GateResult(Result.FAIL, (reason,), compared=compared, change=change)
-        return GateResult(
-            Result.WARN, (reason,), compared=compared, change=change, needed=needed
-        )
+        # past the policy's bound it fails.
+        reason = retried(tries, gate.max_attempts)
+        result = Result.FAIL if reason.code is G.TOO_MANY_ATTEMPTS else Result.WARN
+        return GateResult(result, (reason,), compared=compared, change=change)
     if threshold.warn_value is not None:
         warn = _absolute(measurement, threshold.op, threshold.warn_value, metric.decision)
         if not warn.holds:
-            return GateResult(
-                Result.WARN, compared=compared, warning=warn, change=change, needed=needed
-            )
-    return GateResult(Result.PASS, compared=compared, change=change, needed=needed)
+            return GateResult(Result.WARN, compared=compared, warning=warn, change=change)
+    return GateResult(Result.PASS, compared=compared, change=change)
 
 
 def _earlier_passes(
@@ -211,9 +237,12 @@ def _earlier_passes(
         id=newest.id, run=newest.run, value=attempt.value, n=attempt.n, interval=interval,
         missing=attempt.missing, findings=attempt.findings,
     )  # fmt: skip
-    gate = decide(
-        earlier, assess(earlier, metric), Authority(Outcome.CAN_GATE), threshold, metric,
-        baseline, what_it_takes=False,
+    gate = compare(
+        GateInput(
+            measurement=earlier, validity=assess(earlier, metric),
+            authority=Authority(Outcome.CAN_GATE), threshold=threshold, metric=metric,
+            baseline=baseline,
+        )
     )  # fmt: skip
     return gate.result in (Result.PASS, Result.WARN)
 
@@ -253,9 +282,10 @@ def _needed(
     def current(v: float, size: int) -> Interval | None:
         return kept(stats.moved(interval, v, size, n), v, size, metric.scale, level)
 
-    held = held_fixed(interval, n)
-    if held is None:
+    fixed = held_fixed(interval, n)
+    if fixed is None:
         return None
+    baseline_held = ""
     bars = []
     point_clears = True
     if threshold.value is not None:
@@ -270,7 +300,7 @@ def _needed(
         limit, op = drop_bar(threshold, baseline.value)
         bars.append(Bar(family[0], op, limit, value - baseline.value))
         point_clears = point_clears and op.holds(value - baseline.value, limit)
-        held = f"{held}; {family[1]}"
+        baseline_held = family[1]
     basis = interval.basis
     search = Search(
         value=value,
@@ -279,22 +309,20 @@ def _needed(
         grid=isinstance(basis, Proportion),
         bounded=metric.scale is not None or (isinstance(basis, MeanSd) and basis.bounded),
         min_n=metric.min_samples,
-        assumptions=held,
         point_clears=point_clears,
+        fixed=fixed,
+        baseline_held=baseline_held,
     )
     return search_needed(bars, clears, search)
 
 
-def _check_gate(
-    measurement: Measurement | None,
-    validity: Validity,
-    authority: Authority,
-    check: CheckScope,
-    max_attempts: int | None,
-) -> GateResult:
+def decide_check(gate: CheckInput) -> GateResult:
     """A check passes iff its process exited as expected in time (or its file holds); a gating
     check that failed was run once more, and passing only then is a warning (a fail under a
     policy of `max_attempts: 1`)."""
+    measurement, validity, authority, check = (
+        gate.measurement, gate.validity, gate.authority, gate.scope,
+    )  # fmt: skip
     attempts = () if measurement is None else measurement.attempts
     if not check.started:
         reasons = (Reason(G.NOT_RUN, check.not_started),) if check.not_started else ()
@@ -311,7 +339,7 @@ def _check_gate(
         return GateResult(Result.FAIL, ground=Ground.ATTEMPTS)
     if len(attempts) > 1:
         # Only an attempt that did not pass is ever retried: every one before the last failed.
-        reason = retried(Tries(len(attempts), len(attempts) - 1), max_attempts)
+        reason = retried(Tries(len(attempts), len(attempts) - 1), gate.max_attempts)
         result = Result.FAIL if reason.code is G.TOO_MANY_ATTEMPTS else Result.WARN
         return GateResult(result, (reason,), Ground.ATTEMPTS)
     return GateResult(Result.PASS, ground=Ground.ATTEMPTS)
@@ -362,15 +390,3 @@ def _regression(
         holds=holds, side=side, compared=compared, op=op, limit=limit, drop=True,
         allowed=allowed, baseline=baseline.value,
     )  # fmt: skip
-
-
-def rule_text(t: ThresholdRecord) -> str:
-    """The bar in words: `>= 0.85`, `max drop 0.02`, or both."""
-    parts = []
-    if t.value is not None:
-        parts.append(f"{t.op.value} {fmt(t.value)}")
-    if t.max_drop is not None:
-        parts.append(f"max drop {fmt(t.max_drop)}")
-    if t.max_relative_drop is not None:
-        parts.append(f"max relative drop {fmt(t.max_relative_drop)}")
-    return " and ".join(parts)

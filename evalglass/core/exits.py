@@ -8,7 +8,7 @@ import types
 from collections.abc import Mapping
 
 
-class Verdict(enum.Enum):
+class Verdict(enum.StrEnum):
     """The run's one-word answer, by precedence: fail > blocked > pass > informational."""
 
     FAIL = "fail"

@@ -6,6 +6,7 @@ disagree. The formulas and their assumptions: docs/statistics.md, "What it would
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -22,25 +23,58 @@ Clears = Callable[[Interval, Op, float], bool]
 
 # Sample sizes are searched up to this; past it, "no sample size passes".
 MAX_N = 10**9
-NO_N = "no sample size passes at this value"
-NO_N_BASELINE = (
-    "no sample size passes at this value: the value clears the bar, and the baseline's own "
-    "uncertainty keeps the change's bound from it"
-)
-NO_VALUE = "no value passes at this n"
 _ROOT_MAX_N = MAX_N**0.5
+
+
+class Held(enum.Enum):
+    """What the search holds fixed to remake an interval at another value and n (render words
+    each, with its figure)."""
+
+    # 0/1 scores: a value is k successes of n; n at the same share.
+    SHARE = "share"
+    # Scores in [0, 1] with no spread (Hoeffding).
+    NO_SPREAD = "no_spread"
+    # Scores in [0, 1]: their sd held as a ratio (the figure) of a 0/1 score's at the value.
+    SD_RATIO = "sd_ratio"
+    # The scores' standard deviation (the figure) held.
+    SD = "sd"
+    # The standard error scaled as 1/√n, the standard deviation (the figure) held.
+    STDERR = "stderr"
+    # The clusters' size (the figure) and design effect held, for scores in [0, 1].
+    CLUSTERS_BOUNDED = "clusters_bounded"
+    # The clusters' size (the figure) and spread held.
+    CLUSTERS = "clusters"
+
+
+@attrs.frozen
+class Fixed:
+    """What was held fixed, and its figure (none for a share or no spread)."""
+
+    held: Held
+    figure: float | None = None
+
+
+class Missing(enum.Enum):
+    """Why a figure of what it would take does not exist."""
+
+    NO_VALUE = "no_value"  # no value passes at this n
+    NO_N = "no_n"  # no sample size passes at this value
+    # The value clears the bar, and the baseline's own uncertainty keeps the change's bound from it.
+    NO_N_BASELINE = "no_n_baseline"
 
 
 @attrs.frozen(kw_only=True)
 class Needed:
     """The least value (for a lower-is-better gate, the greatest) whose bound clears every bar
     at this n, and the least n at which this value clears them; None where no such number
-    exists, with why in `reason`. `assumptions` says in one line what was held fixed."""
+    exists, with why in `missing`. `fixed` is what was held fixed, and `baseline_held` what of
+    a baseline was (its regression's own words; "" without a baseline)."""
 
     value_at_n: float | None
     n_at_value: int | None
-    assumptions: str
-    reason: str = ""
+    fixed: Fixed
+    baseline_held: str = ""
+    missing: tuple[Missing, ...] = ()
 
 
 @attrs.frozen
@@ -66,36 +100,30 @@ class Search:
     grid: bool
     bounded: bool
     min_n: int
-    assumptions: str
     # Whether the value itself (and its change from a baseline) clears every bar.
     point_clears: bool
+    fixed: Fixed
+    baseline_held: str = ""
 
 
-def held_fixed(interval: Interval, n: int) -> str | None:
-    """What `stats.moved` holds fixed to remake `interval` at another value and n, in one line;
-    None when it cannot remake it."""
+def held_fixed(interval: Interval, n: int) -> Fixed | None:
+    """What `stats.moved` holds fixed to remake `interval` at another value and n; None when it
+    cannot remake it."""
     basis = interval.basis
     if isinstance(basis, Proportion):
-        return "0/1 scores: a value is k successes of n; n at the same share"
+        return Fixed(Held.SHARE)
     if isinstance(basis, MeanSd):
         if interval.method is Method.HOEFFDING:
-            return "scores in [0, 1] with no spread (Hoeffding)"
+            return Fixed(Held.NO_SPREAD)
         if interval.method is Method.EFFECTIVE_N:
-            ratio = basis.sd / (basis.mean * (1 - basis.mean)) ** 0.5
-            return f"scores in [0, 1]: their sd held as {ratio:.4g} of a 0/1 score's at the value"
-        return f"the scores' standard deviation {basis.sd:.4g} held"
+            return Fixed(Held.SD_RATIO, basis.sd / (basis.mean * (1 - basis.mean)) ** 0.5)
+        return Fixed(Held.SD, basis.sd)
     if isinstance(basis, ValueStderr):
-        sd = basis.stderr * n**0.5
         if basis.df is None:
-            return f"the standard error scaled as 1/√n (standard deviation {sd:.4g} held)"
+            return Fixed(Held.STDERR, basis.stderr * n**0.5)
         if interval.clusters is not None:
             size = n / interval.clusters
-            if basis.bounded:
-                return (
-                    f"the clusters' size {size:.3g} and design effect held (standard error × "
-                    "√(n₀/n), its spread relative to a 0/1 score's at the value)"
-                )
-            return f"the clusters' size {size:.3g} and spread held (standard error × √(n₀/n))"
+            return Fixed(Held.CLUSTERS_BOUNDED if basis.bounded else Held.CLUSTERS, size)
     return None
 
 
@@ -112,14 +140,15 @@ def what_it_takes(bars: Sequence[Bar], clears: Clears, search: Search) -> Needed
     value_guess, n_guess = guesses(bars, search.value, search.n, search.higher_is_better)
     value_at_n = _value_at(holds, search, value_guess)
     n_at_value = _n_at(holds, search, n_guess)
-    missing = [NO_VALUE] if value_at_n is None else []
+    missing = [Missing.NO_VALUE] if value_at_n is None else []
     if n_at_value is None:
-        missing.append(NO_N_BASELINE if search.point_clears else NO_N)
+        missing.append(Missing.NO_N_BASELINE if search.point_clears else Missing.NO_N)
     return Needed(
         value_at_n=value_at_n,
         n_at_value=n_at_value,
-        assumptions=search.assumptions,
-        reason="; ".join(missing),
+        fixed=search.fixed,
+        baseline_held=search.baseline_held,
+        missing=tuple(missing),
     )
 
 

@@ -8,14 +8,23 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections import Counter
+from collections.abc import Iterable
 
 import attrs
 
-from evalglass.core.authority import Authority, Outcome, resolve
+from evalglass.core.authority import Authority, resolve
 from evalglass.core.comparison import Comparison, Earlier, compare
 from evalglass.core.costly import CostlySample, costly_samples
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
-from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.decision import (
+    CheckInput,
+    GateInput,
+    GateResult,
+    decide,
+    decide_check,
+    left_out,
+)
 from evalglass.core.evaluation_time import evaluation_time
 from evalglass.core.exits import Verdict, exit_code
 from evalglass.core.scale import in_scale
@@ -81,6 +90,20 @@ class Counts:
     # Checks that could gate and that this run did not start (another tier, or `score`).
     not_run: int = 0
 
+    @classmethod
+    def of(cls, statuses: Iterable[Status]) -> Counts:
+        """The tally of these statuses: the one place a status is counted, so every headline,
+        the JSON `counts` and the JUnit totals agree."""
+        tally = Counter(statuses)
+        return cls(
+            passed=tally[Status.PASS],
+            warned=tally[Status.WARN],
+            failed=tally[Status.FAIL],
+            blocked=tally[Status.BLOCKED] + tally[Status.UNSOUND],
+            informational=tally[Status.INFORMATIONAL],
+            not_run=tally[Status.NOT_RUN],
+        )
+
     @property
     def enforced(self) -> int:
         """Gates compared with their threshold: passed, warned and failed (an unsound gate is
@@ -126,21 +149,9 @@ class Scorecard:
 
     @functools.cached_property
     def counts(self) -> Counts:
-        """The tallies every headline and the JSON `counts` show, taken from the cards themselves
+        """The tallies every headline and the JSON `counts` show, taken from the cards' statuses
         so that they cannot disagree with them."""
-        results = [m.gate.result for m in self.metrics]
-        blocked = sum(
-            m.authority.outcome is Outcome.BLOCKED or m.gate.result is Result.UNSOUND
-            for m in self.metrics
-        )
-        return Counts(
-            passed=results.count(Result.PASS),
-            warned=results.count(Result.WARN),
-            failed=results.count(Result.FAIL),
-            blocked=blocked,
-            informational=sum(m.authority.outcome is Outcome.INFORMATIONAL for m in self.metrics),
-            not_run=sum(not_started(m) for m in self.metrics),
-        )
+        return Counts.of(m.status for m in self.metrics)
 
 
 def assemble(
@@ -204,26 +215,32 @@ def _card(
             at_level(measurement, level), metric.scale if metric else None, level
         )
     validity = assess(measurement, metric)
-    baseline = records.baselines.get(metric_id)
     name = check_name(metric_id)
-    check = None if name is None else scope.of(records.checks.get(name))
+    max_attempts = (records.success or DEFAULT_POLICY).max_attempts
+    if name is not None:
+        gate = decide_check(
+            CheckInput(
+                measurement=measurement, validity=validity, authority=authority,
+                scope=scope.of(records.checks.get(name)), max_attempts=max_attempts,
+            )
+        )  # fmt: skip
+    elif scope.leaves_out_unmeasured and measurement is None:
+        gate = left_out(scope.leaves_out_unmeasured)
+    else:
+        gate = decide(
+            GateInput(
+                measurement=measurement, validity=validity, authority=authority,
+                threshold=threshold, metric=metric, baseline=records.baselines.get(metric_id),
+                max_attempts=max_attempts,
+            )
+        )  # fmt: skip
     return MetricCard(
         id=metric_id,
         measurement=measurement,
         validity=validity,
         authority=authority,
         threshold=threshold,
-        gate=decide(
-            measurement,
-            validity,
-            authority,
-            threshold,
-            metric,
-            baseline,
-            check=check,
-            left_out=scope.leaves_out_unmeasured,
-            max_attempts=(records.success or DEFAULT_POLICY).max_attempts,
-        ),
+        gate=gate,
         dataset=None if name is not None else _dataset(metric, records, measurement),
     )
 
@@ -289,7 +306,7 @@ def policy_outcome(
 
 def not_started(card: MetricCard) -> bool:
     """A host check that could gate and that this run did not start (another tier, `score`)."""
-    return card.authority.outcome is Outcome.CAN_GATE and card.gate.result is Result.NOT_ENFORCED
+    return card.status is Status.NOT_RUN
 
 
 def _model(evidence: Evidence) -> str | None:

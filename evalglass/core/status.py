@@ -1,8 +1,8 @@
-"""A metric's one-word status on a scorecard, and everything each format shows it by.
+"""A metric's status on a scorecard: one closed vocabulary, with how severe each is (the order
+gates are listed in) and whether it affects the verdict.
 
-One closed vocabulary, read by every renderer: how severe it is (the order gates are listed in),
-its terminal colour, its JUnit element and its GitHub annotation level. Renderers look these up
-here and keep no tables of their own.
+Codes and numbers only: how each format shows a status (its word, terminal colour, JUnit element,
+GitHub annotation level) is render's one table (render/status_look.py).
 """
 
 from __future__ import annotations
@@ -14,44 +14,29 @@ from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
 
 
-class Status(enum.Enum):
+class Status(enum.StrEnum):
     """fail, unsound, blocked, warn and pass affect the verdict; not_run (a host check that could
     gate and that this run did not start) and informational do not."""
 
-    # value, severity (0 most severe), ANSI colour, JUnit element, GitHub annotation level
-    FAIL = ("fail", 0, "31", "failure", "error")
-    UNSOUND = ("unsound", 1, "33", "error", "error")
-    BLOCKED = ("blocked", 2, "33", "error", "error")
-    WARN = ("warn", 3, "35", None, "warning")
-    PASS = ("pass", 4, "32", None, "notice")
-    # Not decided. A check not run is skipped like an informational metric, but it is not one:
-    # the records let it gate, and only this run's scope left it out.
-    NOT_RUN = ("not_run", 5, "36", "skipped", "notice")
-    # JUnit skips it; GitHub gives a notice (a warning when it would block once promoted, which
-    # the renderer knows from the authority's notes).
-    INFORMATIONAL = ("informational", 6, "36", "skipped", "notice")
+    # value, severity (0 most severe)
+    FAIL = ("fail", 0)
+    UNSOUND = ("unsound", 1)
+    BLOCKED = ("blocked", 2)
+    WARN = ("warn", 3)
+    PASS = ("pass", 4)
+    # Not decided. A check not run is not informational: the records let it gate, and only this
+    # run's scope left it out.
+    NOT_RUN = ("not_run", 5)
+    INFORMATIONAL = ("informational", 6)
 
     severity: int
-    colour: str  # an SGR colour code for a colour terminal
-    junit: str | None  # the child element of a testcase; None for a passed gate, which has none
-    github: str
 
-    def __new__(cls, word: str, severity: int, colour: str, junit: str | None, github: str) -> Self:
-        """A member from its row: the word is its value, the rest become its attributes."""
-        member = object.__new__(cls)
-        member._value_ = word
-        member.severity, member.colour, member.junit, member.github = (
-            severity,
-            colour,
-            junit,
-            github,
-        )
+    def __new__(cls, code: str, severity: int) -> Self:
+        """A member from its row: the code is its value, the severity its attribute."""
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.severity = severity
         return member
-
-    @classmethod
-    def named(cls, word: str) -> Status:
-        """The status whose word is `word`, as the view model carries it."""
-        return _BY_WORD[word]
 
     @classmethod
     def of(cls, outcome: Outcome, result: Result) -> Status:
@@ -68,18 +53,7 @@ class Status(enum.Enum):
         """Whether a metric of this status affects the verdict."""
         return self not in (Status.INFORMATIONAL, Status.NOT_RUN)
 
-    @property
-    def word(self) -> str:
-        """The status as every format prints it: `not run`, `fail`, ..."""
-        return str(self.value).replace("_", " ")
 
-    def __str__(self) -> str:
-        """The status word, as every format prints it."""
-        return self.word
-
-
-# Looked up by word for every metric a format writes.
-_BY_WORD = {status.value: status for status in Status}
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,
     Result.WARN: Status.WARN,

@@ -20,14 +20,14 @@ DEFAULT_POLICY = SuccessPolicy()
 _PASSED = frozenset({Status.PASS, Status.WARN})
 
 
-class Source(enum.Enum):
+class Source(enum.StrEnum):
     """Where the policy came from: the host's success.yaml, or the defaults without one."""
 
     DEFAULT = "default"
     RECORDS = "success.yaml"
 
 
-class Rule(enum.Enum):
+class Rule(enum.StrEnum):
     """Which part of the policy settled the verdict."""
 
     GATES = "gates"  # every gate must pass: the precedence fail > blocked > pass

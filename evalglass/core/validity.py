@@ -12,8 +12,8 @@ from typing import cast
 
 import attrs
 
-from evalglass.core.numbers import plural
 from evalglass.evidence.model import AttemptOutcome, Measurement
+from evalglass.numbers import plural
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import Decision, MetricRecord, Scale

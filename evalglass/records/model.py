@@ -112,7 +112,7 @@ class JudgeStatistic(enum.Enum):
     ICC = "icc"
 
 
-class Tier(enum.Enum):
+class Tier(enum.StrEnum):
     """Which runs a check belongs to: `fast` runs in both tiers, `full` only in the full one."""
 
     FAST = "fast"
@@ -128,7 +128,7 @@ class CheckKind(enum.Enum):
     REGEX = "regex"
 
 
-class SuccessMode(enum.Enum):
+class SuccessMode(enum.StrEnum):
     """How a run's gates decide its verdict: every one must pass, or a share of them
     (`min_pass_rate`)."""
 

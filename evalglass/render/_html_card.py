@@ -55,9 +55,9 @@ def cards(metrics: tuple[MetricView, ...]) -> Markup:
 def card(metric: MetricView) -> str:
     # The status word and the value, interval, n and missing count are a closed vocabulary and
     # numbers' text, written as they are (see chart_svg); everything else is escaped.
-    word = metric.status
+    word = metric.status.value
     shown = metric.word.upper()
-    label = f" ({escape(metric.method)})" if metric.method else ""
+    label = f" ({escape(metric.text.method)})" if metric.text.method else ""
     missing = f" ({metric.missing} missing)" if metric.missing else ""
     parts = [
         (
@@ -66,10 +66,10 @@ def card(metric: MetricView) -> str:
             f"<h3><code>{escape(metric.id)}</code></h3></header>\n"
             "  <div>\n"
             '    <dl class="numbers">\n'
-            f"      <dt>value</dt><dd>{metric.value}</dd>\n"
-            f"      <dt>interval</dt><dd>{metric.interval}{label}</dd>\n"
-            f"      <dt>n</dt><dd>{metric.n}{missing}</dd>\n"
-            f"      <dt>threshold</dt><dd>{escape(metric.threshold)}</dd>\n"
+            f"      <dt>value</dt><dd>{metric.text.value}</dd>\n"
+            f"      <dt>interval</dt><dd>{metric.text.interval}{label}</dd>\n"
+            f"      <dt>n</dt><dd>{metric.text.n}{missing}</dd>\n"
+            f"      <dt>threshold</dt><dd>{escape(metric.text.threshold)}</dd>\n"
             "    </dl>\n"
         )
     ]
@@ -86,7 +86,7 @@ def card(metric: MetricView) -> str:
         items = [
             f"<code>{escape(s.id)}</code>"
             + ("" if s.epoch is None else f", epoch {s.epoch}")
-            + f" ({escape(s.score)})"
+            + f" ({escape(s.score_text)})"
             for s in metric.costly
         ]
         parts.append(_listed(f"Samples that cost it most, in <code>{where}</code>", items))
@@ -183,12 +183,13 @@ def summary(view: ScorecardView) -> Markup:
     text has none to hide behind."""
     rows = []
     for metric in (*view.gates, *view.others):
-        word = metric.status
+        word = metric.status.value
         rows.append(
             f'      <tr class="s-{word}"><td><span class="badge">{metric.word.upper()}</span></td>'
             f"<td><code>{escape(metric.id)}</code></td>"
-            f'<td data-label="Value">{metric.value}</td><td data-label="Bound">{metric.bound}</td>'
-            f'<td data-label="Threshold">{escape(metric.threshold)}</td>'
+            f'<td data-label="Value">{metric.text.value}</td>'
+            f'<td data-label="Bound">{metric.text.bound}</td>'
+            f'<td data-label="Threshold">{escape(metric.text.threshold)}</td>'
             f'<td data-label="Change">{escape(metric.change or "—")}</td></tr>\n'
         )
     return Markup("".join(rows))

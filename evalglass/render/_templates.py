@@ -17,8 +17,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from evalglass.core.numbers import plural
-from evalglass.render import _view
+from evalglass.numbers import plural
+from evalglass.render import words
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.render.safe_text import escape
 
@@ -117,10 +117,10 @@ def environment() -> jinja2.Environment:
         f"{r.code}: {r.message}" for r in reasons
     )
     env.globals.update(
-        value_text=_view.value_text,
-        interval_text=_view.interval_text,
-        n_text=_view.n_text,
-        threshold_text=_view.threshold_text,
+        value_text=words.value_text,
+        interval_text=words.interval_text,
+        n_text=words.n_text,
+        threshold_text=words.threshold_text,
     )
     return env
 

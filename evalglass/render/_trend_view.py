@@ -12,8 +12,10 @@ from typing import TypeVar
 
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
-from evalglass.core.numbers import fmt, plural
 from evalglass.core.status import Status
+from evalglass.numbers import fmt, plural
+from evalglass.render import words
+from evalglass.render.status_look import word
 from evalglass.tools.trend import AuthorityChange, Order, Point, Rule, Run, Series, Trend
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -66,24 +68,17 @@ def rule_text(rule: Rule | None) -> str:
     """A threshold as it was in one run: `>= 0.85`, `max drop 0.02`, `(proposed)` until approved."""
     if rule is None:
         return "none"
-    parts = []
-    if rule.value is not None:
-        parts.append(f"{rule.op} {fmt(rule.value)}")
-    if rule.max_drop is not None:
-        parts.append(f"max drop {fmt(rule.max_drop)}")
-    if rule.max_relative_drop is not None:
-        parts.append(f"max relative drop {fmt(rule.max_relative_drop)}")
-    text = " and ".join(parts) or rule.op
-    if rule.warn_value is not None:
-        text += f", warn {rule.op} {fmt(rule.warn_value)}"
-    return text if rule.approval == "approved" else f"{text} (proposed)"
+    return words.rule_text(
+        rule.op, rule.value, rule.max_drop, rule.max_relative_drop, rule.warn_value,
+        approved=rule.approval == "approved", no_bar=rule.op,
+    )  # fmt: skip
 
 
 def status(point: Point) -> str:
     """The metric's status in that run, in the word every format prints it by (the scorecard's
     one mapping): blocked, informational, `not run` for a check that could gate and that run did
     not start (`score`, another tier), or the gate's result."""
-    return Status.of(Outcome(point.outcome), Result(point.result)).word
+    return word(Status.of(Outcome(point.outcome), Result(point.result)))
 
 
 def status_class(word: str) -> str:

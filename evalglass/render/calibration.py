@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from evalglass.calibration_evidence import CalibrationEvidence, Estimate, to_json
-from evalglass.core.numbers import fmt, plural
+from evalglass.numbers import fmt, plural
 from evalglass.render import Format
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.render.safe_text import escape

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from evalglass.core.numbers import fmt
+from evalglass.numbers import fmt
 from evalglass.render.view import MetricView
 
 # The chart's frame, in SVG user units.
@@ -188,17 +188,18 @@ def _finite(x: float | None) -> float | None:
 def chart_for(metric: MetricView) -> Chart | None:
     """Where to draw this metric's value, interval and threshold; None when nothing is finite or
     a number is too large to draw."""
-    n = metric.numbers
-    interval = None if n.low is None or n.high is None else (n.low, n.high)
-    return chart(n.value, interval, n.op, n.bar, proposed=n.proposed)
+    t, i = metric.threshold, metric.interval
+    interval = None if i is None else (i.low, i.high)
+    op, bar = (None, None) if t is None else (t.op.value, t.value)
+    return chart(metric.value, interval, op, bar, proposed=metric.proposed)
 
 
 def describe(metric: MetricView) -> str:
     """The chart in words, for a screen reader."""
-    n = metric.numbers
-    parts = ["no value" if n.value is None else f"value {metric.value}"]
-    if n.low is not None and n.high is not None:
-        parts.append(f"{metric.method} interval {fmt(n.low)} to {fmt(n.high)}")
-    if n.op is not None:
-        parts.append(f"threshold {metric.threshold}")
+    i = metric.interval
+    parts = ["no value" if metric.value is None else f"value {metric.text.value}"]
+    if i is not None:
+        parts.append(f"{metric.text.method} interval {fmt(i.low)} to {fmt(i.high)}")
+    if metric.threshold is not None:
+        parts.append(f"threshold {metric.text.threshold}")
     return ", ".join(parts)

@@ -10,8 +10,8 @@ from pathlib import PurePath
 import attrs
 
 from evalglass.core.costly import CostlySample
-from evalglass.core.numbers import fmt
 from evalglass.core.scorecard import MetricCard
+from evalglass.numbers import fmt
 
 
 @attrs.frozen(kw_only=True)
@@ -20,8 +20,9 @@ class CostlyView:
 
     id: str
     epoch: int | None
+    score: float
     # Its score as text.
-    score: str
+    score_text: str
     # The output file it is in.
     source: str
     # `id (0)`, `id, epoch 2 (0.25)`: the sample in a few words.
@@ -32,7 +33,7 @@ def costly_view(s: CostlySample) -> CostlyView:
     """One costly sample as templates read it."""
     epoch = "" if s.epoch is None else f", epoch {s.epoch}"
     return CostlyView(
-        id=s.id, epoch=s.epoch, score=fmt(s.score), source=s.source,
+        id=s.id, epoch=s.epoch, score=s.score, score_text=fmt(s.score), source=s.source,
         text=f"{s.id}{epoch} ({fmt(s.score)})",
     )  # fmt: skip
 

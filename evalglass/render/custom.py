@@ -28,9 +28,9 @@ from jinja2.runtime import Context, markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from evalglass._inputs import Cap, TooLarge, read_regular
-from evalglass.core.numbers import plural
 from evalglass.core.scorecard import Scorecard
 from evalglass.errors import TemplateError
+from evalglass.numbers import plural
 from evalglass.render.markdown_text import markdown_code, markdown_escape
 from evalglass.render.view import scorecard_view
 

@@ -5,13 +5,14 @@ JSON's `evidence` field among them, reads the line from here, so it is worded in
 
 from __future__ import annotations
 
-from evalglass.core.attempts import attempts_text
-from evalglass.core.decision import Compared, Ground, Result, Side, rule_text
-from evalglass.core.numbers import fmt, interval_label, interval_text, n_text
+from evalglass.core.decision import Compared, Ground, Result, Side
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard
+from evalglass.evidence.labels import interval_label, interval_text
 from evalglass.evidence.model import Measurement
+from evalglass.numbers import bar_text, fmt
 from evalglass.reasons import GateCode
+from evalglass.render.attempts import attempts_text
 
 _SIDES = {Side.POINT: "", Side.LOWER: "lower bound", Side.UPPER: "upper bound"}
 
@@ -36,7 +37,9 @@ def evidence_line(card: MetricCard) -> str:
         text = _measured(m)
     else:
         assert card.threshold is not None  # only a threshold's rule is ever compared
-        rule = f"cannot compare with {rule_text(card.threshold)}"
+        t = card.threshold
+        bars = bar_text(t.op.value, t.value, t.max_drop, t.max_relative_drop)
+        rule = f"cannot compare with {bars}"
         text = rule if ground is Ground.NO_CHANGE_INTERVAL else f"{rule}: {_measured(m)}"
     return f"{text}; not enforced" if gate.result is Result.NOT_ENFORCED else text
 
@@ -89,3 +92,15 @@ def _measured(measurement: Measurement | None) -> str:
     if measurement.missing:
         parts.append(f"{measurement.missing} missing")
     return ", ".join(parts)
+
+
+def n_text(m: Measurement) -> str:
+    """`n 11`, or `n 11 with 3 scores each reduced by mean` when cases were scored repeatedly:
+    n counts cases, and the evidence says how their repeats became one score."""
+    if m.n is None:
+        return "n unknown"
+    r = m.reduction
+    if r is None:
+        return f"n {m.n}"
+    each = str(r.most) if r.least == r.most else f"{r.least}–{r.most}"
+    return f"n {m.n} with {each} scores each reduced by {r.reducer}"

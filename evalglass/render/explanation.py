@@ -9,15 +9,15 @@ from typing import Any
 
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
-from evalglass.core.numbers import interval_label
 from evalglass.core.scorecard import MetricCard
+from evalglass.evidence.labels import interval_label
 from evalglass.metric_ids import check_name
 from evalglass.reasons import Reason
 from evalglass.records.model import CheckRecord, MetricRecord
 from evalglass.render import Format
 from evalglass.render._templates import environment
-from evalglass.render._view import needed_text
 from evalglass.render.evidence_line import evidence_line
+from evalglass.render.needed_words import needed_text
 from evalglass.tools.edits import Edit
 from evalglass.tools.explanation import Explanation
 from evalglass.tools.glossary import plain

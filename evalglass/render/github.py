@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 
+from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import MetricCard, Scorecard
-from evalglass.core.status import Status
 from evalglass.render.safe_text import escape
+from evalglass.render.status_look import LOOKS
 from evalglass.render.view import MetricView, scorecard_view
 
 # GitHub shows 10 error, 10 warning and 10 notice annotations per step and silently drops the
@@ -43,7 +44,7 @@ def level(metric: MetricView) -> str:
     metric would block once promoted."""
     if not metric.decided and metric.notes:
         return "warning"
-    return Status.named(metric.status).github
+    return LOOKS[metric.status].github
 
 
 def render(scorecard: Scorecard) -> str:
@@ -52,13 +53,13 @@ def render(scorecard: Scorecard) -> str:
     PER_LEVEL of each level counting the headline; when some are left out, a last notice
     says how many and that the step summary lists every metric."""
     view = scorecard_view(scorecard)
-    stops = view.verdict in ("fail", "blocked")
+    stops = view.verdict in (Verdict.FAIL, Verdict.BLOCKED)
     head = "error" if stops else "notice"
     misses = {card.id: shortfall(card) for card in scorecard.metrics}
     # Worst first: by severity, then by how far the bound misses its bar, so the annotations
     # GitHub shows are the worst of each level, not the first by id.
     gates = sorted(
-        view.gates, key=lambda m: (Status.named(m.status).severity, -misses.get(m.id, 0.0), m.id)
+        view.gates, key=lambda m: (m.status.severity, -misses.get(m.id, 0.0), m.id)
     )
     metrics = [*gates, *view.others]
     levels = [level(metric) for metric in metrics]

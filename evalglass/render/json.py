@@ -1,9 +1,11 @@
-"""The JSON scorecard: the core's Scorecard mapped field by field onto the contract's classes, then
-written by the contract's converter. Reads a Scorecard; never decides."""
+"""The JSON scorecard: the view model (view.py) mapped field by field onto the contract's classes,
+then written by the contract's converter. The words in it (the evidence line, the unmet
+messages) are the view's, made once for every format. Reads a Scorecard; never decides."""
 
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from evalglass import contract as c
 from evalglass.core.authority import Authority
@@ -12,12 +14,20 @@ from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.needed import Needed
 from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
+from evalglass.core.status import Status
 from evalglass.core.validity import Validity
-from evalglass.evidence.model import Attempt, EarlierAttempt, Interval, Measurement
+from evalglass.evidence.model import Interval, Sample
 from evalglass.reasons import Reason
 from evalglass.records.model import ApprovedFor, ThresholdRecord
-from evalglass.render._view import unmet_messages
-from evalglass.render.evidence_line import evidence_line
+from evalglass.render.needed_words import assumptions_text, missing_text
+from evalglass.render.policy_view import PolicyView
+from evalglass.render.view import (
+    AttemptView,
+    EarlierRunView,
+    MetricView,
+    metric_view,
+    scorecard_view,
+)
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
@@ -27,20 +37,22 @@ def render(scorecard: Scorecard, keep_samples: bool = False) -> str:
 
 
 def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard:
-    """The contract's view of a scorecard; with `keep_samples`, each metric also carries its
-    per-sample scores, so the file can serve later as an approved baseline for paired comparisons."""
-    counts = scorecard.counts
+    """The contract's view of a scorecard, from its view model; with `keep_samples`, each metric
+    also carries its per-sample scores, so the file can serve later as an approved baseline for
+    paired comparisons."""
+    view = scorecard_view(scorecard)
+    counts = view.counts
     return c.Scorecard(
         schema_version=c.SCHEMA_VERSION,
-        verdict=scorecard.verdict.value,
-        exit_code=scorecard.exit_code,
-        evaluated_at=scorecard.evaluated_at,
-        model=scorecard.model,
-        sources=scorecard.sources,
-        records_folder=scorecard.records_folder,
+        verdict=view.verdict.value,
+        exit_code=view.exit_code,
+        evaluated_at=view.evaluated_at,
+        model=view.model,
+        sources=view.sources,
+        records_folder=view.records_folder,
         records_at=None
-        if scorecard.records_at is None
-        else c.RecordsAt(ref=scorecard.records_at.ref, commit=scorecard.records_at.commit),
+        if view.records_ref is None or view.records_commit is None
+        else c.RecordsAt(ref=view.records_ref, commit=view.records_commit),
         counts=c.Counts(
             passed=counts.passed,
             warned=counts.warned,
@@ -49,11 +61,11 @@ def to_contract(scorecard: Scorecard, keep_samples: bool = False) -> c.Scorecard
             informational=counts.informational,
             not_run=counts.not_run,
         ),
-        policy=_policy(scorecard),
-        metrics=tuple(metric(card, keep_samples) for card in scorecard.metrics),
-        skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in scorecard.skipped),
-        tier=None if scorecard.scope.tier is None else scorecard.scope.tier.value,
-        comparison=None if scorecard.comparison is None else _comparison(scorecard.comparison),
+        policy=_policy(view.policy),
+        metrics=tuple(_metric(m, keep_samples) for m in view.metrics),
+        skipped=tuple(c.Skipped(source=s.source, reason=s.reason) for s in view.skipped),
+        tier=None if view.tier is None else view.tier.value,
+        comparison=None if view.compared is None else _comparison(view.compared),
     )
 
 
@@ -73,26 +85,29 @@ def _comparison(comparison: Comparison) -> c.Comparison:
     )
 
 
-def _policy(scorecard: Scorecard) -> c.Policy:
-    outcome = scorecard.policy
-    p = outcome.policy
+def _policy(p: PolicyView) -> c.Policy:
     return c.Policy(
-        source=outcome.source.value,
+        source=p.source.value,
         mode=p.mode.value,
         min_gates=p.min_gates,
         min_pass_rate=p.min_pass_rate,
         must_pass=p.must_pass,
         max_attempts=p.max_attempts,
-        decided_by=outcome.rule.value,
-        enforced=outcome.enforced,
-        passed=outcome.passed,
-        pass_rate=outcome.pass_rate,
-        tolerated=tuple(c.Tolerated(id=i, status=s.value) for i, s in outcome.tolerated),
+        decided_by=p.decided_by.value,
+        enforced=p.enforced,
+        passed=p.passed,
+        pass_rate=p.pass_rate,
+        tolerated=tuple(c.Tolerated(id=i, status=_status(s)) for i, s in p.tolerated),
         unmet=tuple(
-            c.Unmet(id=u.id, status=None if u.status is None else u.status.value, message=said)
-            for u, said in zip(outcome.unmet, unmet_messages(scorecard), strict=True)
+            c.Unmet(id=u.id, status=None if u.status is None else _status(u.status), message=u.message)
+            for u in p.unmet
         ),
     )
+
+
+def _status(status: Status) -> c.StatusName:
+    # The contract's vocabulary is pinned to the enum's values by a test.
+    return cast("c.StatusName", status.value)
 
 
 def _finite(x: float | None) -> float | None:
@@ -133,17 +148,17 @@ def _needed(n: Needed) -> c.Needed:
     return c.Needed(
         value_at_n=None if n.value_at_n is None else _finite(n.value_at_n),
         n_at_value=n.n_at_value,
-        assumptions=n.assumptions,
-        reason=n.reason or None,
+        assumptions=assumptions_text(n),
+        reason=missing_text(n) or None,
     )
 
 
-def _gate(card: MetricCard) -> c.Gate:
-    g = card.gate
+def _gate(m: MetricView) -> c.Gate:
+    g = m.gate
     return c.Gate(
         result=g.result.value,
         reasons=_reasons(g.reasons),
-        evidence=evidence_line(card),
+        evidence=m.rests_on,
         change=None if g.change is None else _change(g.change),
         needed=None if g.needed is None else _needed(g.needed),
     )
@@ -170,22 +185,21 @@ def _approved_for(a: ApprovedFor) -> c.ApprovedFor:
     )
 
 
-def _attempt(a: EarlierAttempt) -> c.EarlierRun:
+def _earlier(a: EarlierRunView) -> c.EarlierRun:
     return c.EarlierRun(source=a.source, started=a.started, value=_finite(a.value), n=a.n)
 
 
-def _check_attempt(a: Attempt) -> c.Attempt:
-    cached = a.cached
+def _check_attempt(a: AttemptView) -> c.Attempt:
     return c.Attempt(
-        outcome=a.outcome.value,
+        outcome=cast("c.OutcomeOfAttempt", a.outcome),
         command=a.command,
         found=a.found,
         exit_code=a.exit_code,
         duration=None if a.duration is None else _finite(a.duration),
         timed_out=a.timed_out,
         cached=None
-        if cached is None
-        else c.CachedPass(commit=cached.commit, recorded=cached.recorded),
+        if not a.cached_commit
+        else c.CachedPass(commit=a.cached_commit, recorded=a.cached_on),
         stderr=a.stderr,
         stdout=a.stdout,
     )
@@ -203,39 +217,40 @@ def _dataset(d: DatasetCheck) -> c.Dataset:
     )
 
 
-def _samples(m: Measurement | None) -> tuple[c.Sample, ...]:
-    if m is None or not m.samples:
-        return ()
-    return tuple(c.Sample(id=s.id, epoch=s.epoch, score=_finite(s.score)) for s in m.samples)
+def _samples(samples: tuple[Sample, ...]) -> tuple[c.Sample, ...]:
+    return tuple(c.Sample(id=s.id, epoch=s.epoch, score=_finite(s.score)) for s in samples)
 
 
 def metric(card: MetricCard, keep_samples: bool = False) -> c.Metric:
     """One card as the contract's metric entry: what `explain --format json` shows as its card."""
-    m = card.measurement
-    interval = None if m is None else m.interval
+    return _metric(metric_view(card), keep_samples)
+
+
+def _metric(m: MetricView, keep_samples: bool) -> c.Metric:
+    interval = m.interval
     return c.Metric(
-        id=card.id,
-        value=None if m is None else _finite(m.value),
-        n=None if m is None else m.n,
+        id=m.id,
+        value=_finite(m.value),
+        n=m.n,
         interval=_pair(interval),
         level=None if interval is None else interval.level,
         method=None if interval is None else interval.method.value,
         method_basis=None if interval is None else interval.method_basis.value,
         clusters=None if interval is None else interval.clusters,
-        missing=0 if m is None else m.missing,
-        model=None if m is None else m.run.model,
-        source=None if m is None else m.run.source,
-        dataset=None if card.dataset is None else _dataset(card.dataset),
-        earlier_runs=() if m is None else tuple(_attempt(a) for a in m.earlier),
-        validity=_validity(card.validity),
-        authority=_authority(card.authority),
-        threshold=None if card.threshold is None else _threshold(card.threshold),
-        gate=_gate(card),
-        samples=_samples(m) if keep_samples else None,
-        attempts=tuple(_check_attempt(a) for a in m.attempts) if m and m.attempts else None,
+        missing=m.missing,
+        model=m.model,
+        source=m.source,
+        dataset=None if m.dataset is None else _dataset(m.dataset),
+        earlier_runs=tuple(_earlier(a) for a in m.earlier_runs),
+        validity=_validity(m.validity),
+        authority=_authority(m.authority),
+        threshold=None if m.threshold is None else _threshold(m.threshold),
+        gate=_gate(m),
+        samples=_samples(m.samples) if keep_samples else None,
+        attempts=tuple(_check_attempt(a) for a in m.attempts) if m.attempts else None,
         costly_samples=tuple(
             c.CostlySample(id=s.id, epoch=s.epoch, score=s.score, source=s.source)
-            for s in card.costly
+            for s in m.costly
         )
         or None,
     )

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from evalglass.core.scorecard import Scorecard
-from evalglass.core.status import Status
+from evalglass.core.success import Source
 from evalglass.render.safe_text import escape
+from evalglass.render.status_look import LOOKS
 from evalglass.render.view import MetricView, printed, scorecard_view
 
 SUITE = "evalglass"
@@ -42,32 +43,28 @@ def render(scorecard: Scorecard) -> str:
                   ("model", view.model or "")]  # fmt: skip
     properties += [("source", source) for source in view.sources]
     policy = view.policy
-    if policy.source != "default":
-        properties.append(("policy", f"{policy.source}: {policy.text}"))
+    if policy.source is not Source.DEFAULT:
+        properties.append(("policy", f"{policy.source.value}: {policy.text}"))
     properties += [("policy_detail", line) for line in policy.details]
     if view.comparison:
         properties.append(("compared_with", view.comparison))
-    tally = {"failure": 0, "error": 0, "skipped": 0}
-    cases = []
     # In id order, as the scorecard holds them.
-    for metric in sorted((*view.gates, *view.others), key=lambda m: m.id):
-        kind, case = _testcase(metric)
-        if kind is not None:
-            tally[kind] += 1
-        cases.append(case)
-    # Counted from the testcases just written, so the totals cannot disagree with them. The
-    # timestamp is the evaluation time, in UTC without a zone (Ant's schema takes none).
-    # The root takes no `skipped` in the schema: the suite carries it.
-    totals = (
-        f'tests="{len(cases)}" failures="{tally["failure"]}" errors="{tally["error"]}"'
-    )
-    timestamp = scorecard.evaluated_at.replace(tzinfo=None).isoformat(timespec="seconds")
+    cases = [_testcase(metric) for metric in view.metrics]
+    # The totals are the scorecard's counts (a failure is a failed gate, an error a blocked or
+    # unsound one, a skip one that does not gate), counted once in the core from the same
+    # statuses the testcases' elements come from. The timestamp is the evaluation time, in
+    # UTC without a zone (Ant's schema takes none). The root takes no `skipped` in the schema:
+    # the suite carries it.
+    c = view.counts
+    totals = f'tests="{len(cases)}" failures="{c.failed}" errors="{c.blocked}"'
+    skipped = c.informational + c.not_run
+    timestamp = view.evaluated_at.replace(tzinfo=None).isoformat(timespec="seconds")
     return "".join(
         [
             _DECLARATION,
             f'<testsuites name="{SUITE}" {totals} time="{_TIME}">\n',
             (
-                f'  <testsuite name="{SUITE}" {totals} skipped="{tally["skipped"]}" '
+                f'  <testsuite name="{SUITE}" {totals} skipped="{skipped}" '
                 f'time="{_TIME}" timestamp="{timestamp}">\n'
             ),
             "    <properties>\n",
@@ -107,18 +104,18 @@ def case_name(metric: MetricView) -> str:
     return metric.id
 
 
-def _testcase(metric: MetricView) -> tuple[str | None, str]:
-    status = Status.named(metric.status)
+def _testcase(metric: MetricView) -> str:
+    status = metric.status
     # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
     # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
-    kind = status.junit
+    kind = LOOKS[status].junit
     opening = (
         f'    <testcase classname="{SUITE}" name="{_attribute(case_name(metric))}" time="{_TIME}">\n'
     )
     if kind is not None:
         message = metric.explanation
         # The schemas give `type` to a failure and an error (the status word); a skip has none.
-        kind_type = "" if kind == "skipped" else f' type="{status}"'
+        kind_type = "" if kind == "skipped" else f' type="{LOOKS[status].word}"'
         child = (
             f'      <{kind} message="{_attribute(message)}"{kind_type}>'
             f"{_text(_details(metric, message))}</{kind}>\n"
@@ -127,16 +124,16 @@ def _testcase(metric: MetricView) -> tuple[str | None, str]:
         # Readers that show a passed case's output (Jenkins) show the whole record here.
         details = _details(metric, metric.why)
         child = f"      <system-out>{_text(details)}</system-out>\n"
-    return kind, opening + child + "    </testcase>\n"
+    return opening + child + "    </testcase>\n"
 
 
 def _details(metric: MetricView, message: str) -> str:
     lines = [
         f"status: {metric.word}",
-        f"value: {metric.value}",
-        f"interval: {metric.interval}",
-        f"n: {metric.n}",
-        f"threshold: {metric.threshold}",
+        f"value: {metric.text.value}",
+        f"interval: {metric.text.interval}",
+        f"n: {metric.text.n}",
+        f"threshold: {metric.text.threshold}",
         message,
     ]
     if metric.change:

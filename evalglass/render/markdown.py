@@ -16,9 +16,9 @@ from typing import Any
 import attrs
 from markupsafe import Markup
 
-from evalglass.core.numbers import plural
 from evalglass.core.scorecard import Scorecard
 from evalglass.core.status import Status
+from evalglass.numbers import plural
 from evalglass.render._templates import environment
 from evalglass.render.view import MetricView, ScorecardView, scorecard_view
 
@@ -146,7 +146,7 @@ def _comment(view: ScorecardView, gates: list[tuple[str, str]], cut: Shortened |
 def _by_status(cards: Iterable[MetricView]) -> tuple[tuple[str, int], ...]:
     """How many of each status, most severe first (the order the gates are listed in)."""
     counts = Counter(card.status for card in cards)
-    return tuple((status.value, counts[status.value]) for status in Status if counts[status.value])
+    return tuple((status.value, counts[status]) for status in Status if counts[status])
 
 
 def _counted(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evalglass.contract import json_text
-from evalglass.core.numbers import fmt
+from evalglass.numbers import fmt
 from evalglass.render import Format
 from evalglass.render._templates import environment
 from evalglass.tools.planning import Plan

@@ -12,17 +12,10 @@ from collections.abc import Callable
 from markupsafe import Markup
 
 from evalglass.core.scorecard import Scorecard
-from evalglass.core.status import Status
 from evalglass.render._templates import environment
 from evalglass.render.safe_text import escape
+from evalglass.render.status_look import look
 from evalglass.render.view import scorecard_view
-
-# The verdict's word colours as the status of the same name; informational as a metric's.
-_VERDICT_STATUS = {"pass": Status.PASS, "fail": Status.FAIL, "blocked": Status.BLOCKED,
-                   "informational": Status.INFORMATIONAL}  # fmt: skip
-
-
-_STATUS = {s.value: s for s in Status}
 
 
 def painter(colour: bool) -> Callable[..., str]:
@@ -31,9 +24,11 @@ def painter(colour: bool) -> Callable[..., str]:
     def paint(text: str, status: str, bold: bool = False) -> str:
         if not colour:
             return escape(text)
-        code = _VERDICT_STATUS.get(status) or _STATUS[status]
+        # A status, or the verdict, which colours as the status of the same name (every verdict
+        # is one: pass, fail, blocked, informational).
+        code = look(status).colour
         # Markup: the template prints it as it is; the text inside is escaped here.
-        return Markup(f"\x1b[{'1;' if bold else ''}{code.colour}m{escape(text)}\x1b[0m")
+        return Markup(f"\x1b[{'1;' if bold else ''}{code}m{escape(text)}\x1b[0m")
 
     return paint
 

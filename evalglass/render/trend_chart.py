@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import attrs
 
-from evalglass.core.numbers import fmt
+from evalglass.numbers import fmt
 from evalglass.render import _trend_view
 from evalglass.render.chart import value_axis
 from evalglass.tools.trend import Point, Rule, Series

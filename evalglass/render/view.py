@@ -1,27 +1,42 @@
-"""The view model templates render: a scorecard as plain, documented values (docs/templates.md).
+"""The one view model of a scorecard (docs/templates.md), built once: what every format, the JSON
+contract included, our templates and a host's own `--template` read.
 
-Our terminal and Markdown templates and a host's own `--template` read the same model, so it is
-whatever a layout needs and nothing that decides: every field is already decided by the core.
-Strings here are raw; each template escapes them for its medium with a filter.
+Typed: numbers are numbers and statuses, outcomes, results and the verdict are the core's enums
+(each a string enum, so a template compares `m.status == "fail"`); what each number reads as is
+beside it in `text`, worded here once. Every field is already decided by the core. Strings are
+raw; each format escapes them for its medium.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import weakref
 
 import attrs
 
-from evalglass.core.attempts import attempts_text
-from evalglass.core.decision import Result
-from evalglass.core.numbers import fmt, interval_label
-from evalglass.core.scorecard import MetricCard, Scorecard
-from evalglass.evidence.model import Attempt
+from evalglass.core.authority import Authority, Outcome
+from evalglass.core.comparison import Comparison
+from evalglass.core.dataset_check import DatasetCheck
+from evalglass.core.decision import GateResult, Result
+from evalglass.core.exits import Verdict
+from evalglass.core.scorecard import Counts, MetricCard, RecordsAt, Scorecard
+from evalglass.core.status import Status
+from evalglass.core.validity import Validity
+from evalglass.evidence.labels import interval_label
+from evalglass.evidence.model import Attempt, Interval, Sample, Skipped
 from evalglass.metric_ids import check_name
+from evalglass.numbers import fmt
 from evalglass.reasons import Reason
-from evalglass.records.model import Approval, Op
-from evalglass.render import _view
+from evalglass.records.model import Approval, Op, ThresholdRecord, Tier
+from evalglass.render import words
+from evalglass.render.attempts import attempts_text
+from evalglass.render.comparison_words import change_text, comparison_text
 from evalglass.render.costly_view import CostlyView, costly_view, open_with
 from evalglass.render.evidence_line import evidence_line
+from evalglass.render.needed_words import needed_text
+from evalglass.render.policy_view import PolicyView, policy_view
+from evalglass.render.status_look import word
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
 
@@ -68,62 +83,64 @@ class AttemptView:
     # that did not pass.
     stdout_tail: tuple[str, ...] = ()
     stderr_tail: tuple[str, ...] = ()
+    # The last 4 KB it wrote to each stream, as the JSON keeps them.
+    stdout: str = ""
+    stderr: str = ""
 
 
 @attrs.frozen(kw_only=True)
-class NumbersView:
-    """A metric's numbers as numbers, for a layout that draws them (the HTML page's chart);
-    None where there is none."""
+class MetricText:
+    """A metric's numbers as every format prints them, "—" where there is none."""
 
-    value: float | None
-    low: float | None
-    high: float | None
-    # The threshold's direction (>=, >, <=, <) and absolute value; whether it is only proposed.
-    op: str | None
-    bar: float | None
-    proposed: bool
-
-
-@attrs.frozen(kw_only=True)
-class MetricView:
-    """One metric as every format shows it."""
-
-    id: str
-    # fail, unsound, blocked, warn, pass, not_run or informational
-    status: str
-    # The status as every format prints it: `not run` for not_run, else the status itself.
-    word: str
-    # Whether it affects the verdict (every status but informational).
-    decided: bool
-    # The authority outcome: informational, blocked or can_gate.
-    outcome: str
-    # The gate result: pass, warn, fail, unsound or not_enforced.
-    result: str
-    # Numbers as text, "—" when there is none.
     value: str
     interval: str
     n: str
+    # The rule, its warn bound, and "(proposed)" until approved.
     threshold: str
     # "95% Wilson", or "" without an interval.
     method: str
     # The end of the interval a bound rule compares (`lower 0.8859`, `upper 0.0453`); "—"
     # without an interval or a threshold.
     bound: str
-    numbers: NumbersView
+
+
+@attrs.frozen(kw_only=True)
+class MetricView:
+    """One metric as every format shows it. The words only some formats print (`text`, `why`,
+    `explanation`, `needed`, `reasons`, `found`, `unverified`) are made the first time one is
+    read, once: the JSON alone never makes them."""
+
+    # The card it shows; a template cannot reach it (names starting `_` are refused).
+    _card: MetricCard
+    id: str
+    status: Status
+    # The status as every format prints it: `not run` for not_run, else the status itself.
+    word: str
+    # Whether it affects the verdict (every status but not_run and informational).
+    decided: bool
+    outcome: Outcome
+    result: Result
+    # The numbers, None where there is none; `interval` carries its level and method.
+    value: float | None
+    n: int | None
+    interval: Interval | None
+    threshold: ThresholdRecord | None
+    # Whether the threshold is only proposed (the HTML chart draws it dashed).
+    proposed: bool
     missing: int
     model: str | None
     source: str | None
+    validity: Validity
+    authority: Authority
+    gate: GateResult
+    dataset: DatasetCheck | None
+    # The per-sample scores the reader kept (the JSON writes them with --keep-samples).
+    samples: tuple[Sample, ...]
+    # What the gate rests on, in one line, whatever its result (the JSON's `gate.evidence`).
+    rests_on: str
     # The comparison that decided a compared gate (pass, warn or fail), in one line; "" for a
     # metric not compared.
     evidence: str
-    # The numbers for a compared gate, else the reasons, in one line.
-    why: str
-    # `why`, plus what would block a not-yet-gating metric once promoted.
-    explanation: str
-    # What value or n would pass a gate its bound decided, in one line ("" for any other).
-    needed: str
-    # Why it was not compared (the number's reasons when unsound, else authority's).
-    reasons: tuple[ReasonView, ...]
     # What stage 2 would raise once an informational metric is promoted.
     notes: tuple[ReasonView, ...]
     earlier_runs: tuple[EarlierRunView, ...]
@@ -131,11 +148,6 @@ class MetricView:
     check: bool = False
     # A check's attempts, a retry second; empty when it was not run (and for other metrics).
     attempts: tuple[AttemptView, ...] = ()
-    # A check's attempts in one line ("not run" when it was not), "" for other metrics.
-    found: str = ""
-    # What of its recorded dataset the output did not show ("" when it showed the record's
-    # dataset at its version): `dataset 'qa-gold' not verified: the output names no version`.
-    unverified: str = ""
     # Against the earlier scorecard `--compare` named: "earlier 0.9, change +0.03 [...] (...)";
     # "" when nothing was compared.
     change: str = ""
@@ -146,74 +158,70 @@ class MetricView:
     # `promptfoo view`); "" when there is none to name.
     open_with: str = ""
 
+    @functools.cached_property
+    def text(self) -> MetricText:
+        """The numbers as text."""
+        return _text(self._card)
 
-@attrs.frozen(kw_only=True)
-class CountsView:
-    """How many metrics ended each way; `enforced` is passed + warned + failed, and `blocked`
-    includes unsound gates."""
+    @functools.cached_property
+    def why(self) -> str:
+        """The numbers for a compared gate, else the reasons, in one line."""
+        return words.why(self._card, self.rests_on)
 
-    passed: int
-    warned: int
-    failed: int
-    blocked: int
-    informational: int
-    enforced: int
-    # Checks that could gate and were not run.
-    not_run: int = 0
+    @functools.cached_property
+    def explanation(self) -> str:
+        """`why`, plus what would block a not-yet-gating metric once promoted."""
+        return words.explanation(self._card, self.why)
 
+    @functools.cached_property
+    def needed(self) -> str:
+        """What value or n would pass a gate its bound decided, in one line ("" for any
+        other)."""
+        return needed_text(self._card)
 
-@attrs.frozen(kw_only=True)
-class UnmetView:
-    """A must_pass id the run did not satisfy, and why."""
+    @functools.cached_property
+    def reasons(self) -> tuple[ReasonView, ...]:
+        """Why it was not compared (the number's reasons when unsound, else authority's)."""
+        return _reasons(words.why_reasons(self._card))
 
-    id: str
-    # fail, unsound, blocked or informational; none when the run has no such metric.
-    status: str | None
-    message: str
+    @functools.cached_property
+    def found(self) -> str:
+        """A check's attempts in one line ("not run" when it was not), "" for other metrics."""
+        if not self.check:
+            return ""
+        m = self._card.measurement
+        attempts = () if m is None else m.attempts
+        return attempts_text(attempts) if attempts else "not run"
 
-
-@attrs.frozen(kw_only=True)
-class PolicyView:
-    """The success policy that decided the verdict, and what it found."""
-
-    # "success.yaml", or "default" without the file.
-    source: str
-    mode: str
-    min_gates: int
-    min_pass_rate: float | None
-    must_pass: tuple[str, ...]
-    # The latest attempt a gate may pass on after a failed one (1: every attempt must pass).
-    max_attempts: int
-    # Which part decided: gates, must_pass, pass_rate, min_gates or nothing_enforced.
-    decided_by: str
-    # Gates (metrics the records authorize, blocked ones included) and how many passed.
-    enforced: int
-    passed: int
-    pass_rate: float | None
-    # The policy in a few words (`every gate must pass, at least 1 gate, must pass: qa/x`).
-    text: str
-    # One line each: must_pass ids not met and why, gates a percentage pass tolerated.
-    details: tuple[str, ...]
-    # Ids a percentage pass tolerated, with their status.
-    tolerated: tuple[tuple[str, str], ...]
-    unmet: tuple[UnmetView, ...]
+    @functools.cached_property
+    def unverified(self) -> str:
+        """What of its recorded dataset the output did not show ("" when it showed the record's
+        dataset at its version): `dataset 'qa-gold' not verified: the output names no
+        version`."""
+        return words.dataset_unverified(self._card)
 
 
 @attrs.frozen(kw_only=True)
 class ScorecardView:
     """The whole scorecard: the verdict line first, gates most severe first, the rest by id."""
 
-    verdict: str
+    verdict: Verdict
     headline: str
     exit_code: int
+    evaluated_at: dt.datetime
     model: str | None
     sources: tuple[str, ...]
+    # Files passed over, each with why.
+    skipped: tuple[Skipped, ...]
+    # The tier of host checks `evalglass run` ran; None for `evalglass score`.
+    tier: Tier | None
     # The records folder read (None for records built in memory), and the git ref it was read
     # at and the commit that ref named; both None for the working tree's records.
     records_folder: str | None
     records_ref: str | None
     records_commit: str | None
-    counts: CountsView
+    # Counted once, in the core, from the cards' statuses.
+    counts: Counts
     policy: PolicyView
     # Metrics that affect the verdict: failed, unsound and blocked first.
     gates: tuple[MetricView, ...]
@@ -221,6 +229,13 @@ class ScorecardView:
     others: tuple[MetricView, ...]
     # Which earlier scorecard `--compare` named, and whether it is stale; "" without one.
     comparison: str = ""
+    # That earlier scorecard's numbers beside this one's; None without --compare.
+    compared: Comparison | None = None
+
+    @property
+    def metrics(self) -> tuple[MetricView, ...]:
+        """Every metric in id order, as the scorecard holds them."""
+        return tuple(sorted((*self.gates, *self.others), key=lambda m: m.id))
 
 
 def printed(metric: MetricView) -> list[tuple[int, str, tuple[str, ...]]]:
@@ -247,6 +262,7 @@ def _attempt(a: Attempt) -> AttemptView:
         cached_commit="" if cached is None else cached.commit,
         cached_on="" if cached is None else cached.recorded, stderr_line=a.last_stderr_line,
         stdout_line=a.last_stdout_line, stdout_tail=a.stdout_tail, stderr_tail=a.stderr_tail,
+        stdout=a.stdout, stderr=a.stderr,
     )  # fmt: skip
 
 
@@ -259,16 +275,15 @@ def _bound(card: MetricCard) -> str:
     return f"upper {fmt(m.interval.high)}"
 
 
-def _numbers(card: MetricCard) -> NumbersView:
-    m, t = card.measurement, card.threshold
-    interval = None if m is None else m.interval
-    return NumbersView(
-        value=None if m is None else m.value,
-        low=None if interval is None else interval.low,
-        high=None if interval is None else interval.high,
-        op=None if t is None else t.op.value,
-        bar=None if t is None else t.value,
-        proposed=t is not None and t.approval is not Approval.APPROVED,
+def _text(card: MetricCard) -> MetricText:
+    m = card.measurement
+    return MetricText(
+        value=words.value_text(card),
+        interval=words.interval_text(card),
+        n=words.n_text(card),
+        threshold=words.threshold_text(card),
+        method="" if m is None or m.interval is None else interval_label(m.interval),
+        bound=_bound(card),
     )
 
 
@@ -278,29 +293,31 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     m = card.measurement
     attempts = () if m is None else m.attempts
     check = check_name(card.id) is not None
-    why = _view.why(card)
+    line = evidence_line(card)
+    t = card.threshold
     return MetricView(
+        card=card,
         id=card.id,
-        status=card.status.value,
-        word=card.status.word,
+        status=card.status,
+        word=word(card.status),
         decided=card.decided,
-        outcome=card.authority.outcome.value,
-        result=card.gate.result.value,
-        value=_view.value_text(card),
-        interval=_view.interval_text(card),
-        n=_view.n_text(card),
-        threshold=_view.threshold_text(card),
-        method="" if m is None or m.interval is None else interval_label(m.interval),
-        bound=_bound(card),
-        numbers=_numbers(card),
+        outcome=card.authority.outcome,
+        result=card.gate.result,
+        value=None if m is None else m.value,
+        n=None if m is None else m.n,
+        interval=None if m is None else m.interval,
+        threshold=t,
+        proposed=t is not None and t.approval is not Approval.APPROVED,
         missing=0 if m is None else m.missing,
         model=None if m is None else m.run.model,
         source=None if m is None else m.run.source,
-        evidence=evidence_line(card) if card.gate.result in _COMPARED else "",
-        why=why,
-        explanation=_view.explanation(card, why),
-        needed=_view.needed_text(card),
-        reasons=_reasons(_view.why_reasons(card)),
+        validity=card.validity,
+        authority=card.authority,
+        gate=card.gate,
+        dataset=card.dataset,
+        samples=() if m is None or m.samples is None else m.samples,
+        rests_on=line,
+        evidence=line if card.gate.result in _COMPARED else "",
         notes=_reasons(card.authority.notes),
         earlier_runs=()
         if m is None
@@ -310,37 +327,9 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         ),
         check=check,
         attempts=tuple(_attempt(a) for a in attempts),
-        found=(attempts_text(attempts) if attempts else "not run") if check else "",
-        unverified=_view.dataset_unverified(card),
         change=change,
         costly=tuple(costly_view(s) for s in card.costly),
         open_with=open_with(card),
-    )
-
-
-def policy_view(scorecard: Scorecard) -> PolicyView:
-    """The success policy and its numbers, as templates show them."""
-    outcome = scorecard.policy
-    p = outcome.policy
-    unmet = _view.unmet_messages(scorecard)
-    return PolicyView(
-        source=outcome.source.value,
-        mode=p.mode.value,
-        min_gates=p.min_gates,
-        min_pass_rate=p.min_pass_rate,
-        must_pass=p.must_pass,
-        max_attempts=p.max_attempts,
-        decided_by=outcome.rule.value,
-        enforced=outcome.enforced,
-        passed=outcome.passed,
-        pass_rate=outcome.pass_rate,
-        text=_view.policy_text(outcome),
-        details=(*unmet, *_view.policy_notes(outcome)),
-        tolerated=tuple((i, s.value) for i, s in outcome.tolerated),
-        unmet=tuple(
-            UnmetView(id=u.id, status=None if u.status is None else u.status.value, message=said)
-            for u, said in zip(outcome.unmet, unmet, strict=True)
-        ),
     )
 
 
@@ -362,33 +351,29 @@ _LAST: dict[str, tuple[weakref.ref[Scorecard], ScorecardView]] = {}
 
 
 def _build(scorecard: Scorecard) -> ScorecardView:
-    c = scorecard.counts
+    at: RecordsAt | None = scorecard.records_at
     return ScorecardView(
-        verdict=scorecard.verdict.value,
-        headline=_view.headline(scorecard),
+        verdict=scorecard.verdict,
+        headline=words.headline(scorecard),
         exit_code=scorecard.exit_code,
+        evaluated_at=scorecard.evaluated_at,
         model=scorecard.model,
         sources=scorecard.sources,
+        skipped=scorecard.skipped,
+        tier=scorecard.scope.tier,
         records_folder=scorecard.records_folder,
-        records_ref=None if scorecard.records_at is None else scorecard.records_at.ref,
-        records_commit=None if scorecard.records_at is None else scorecard.records_at.commit,
-        counts=CountsView(
-            passed=c.passed,
-            warned=c.warned,
-            failed=c.failed,
-            blocked=c.blocked,
-            informational=c.informational,
-            enforced=c.enforced,
-            not_run=c.not_run,
-        ),
+        records_ref=None if at is None else at.ref,
+        records_commit=None if at is None else at.commit,
+        counts=scorecard.counts,
         policy=policy_view(scorecard),
         gates=tuple(
-            metric_view(card, _view.change_text(scorecard, card))
-            for card in _view.deciding(scorecard)
+            metric_view(card, change_text(scorecard, card))
+            for card in words.deciding(scorecard)
         ),
         others=tuple(
-            metric_view(card, _view.change_text(scorecard, card))
-            for card in _view.others(scorecard)
+            metric_view(card, change_text(scorecard, card))
+            for card in words.others(scorecard)
         ),
-        comparison=_view.comparison_text(scorecard),
+        comparison=comparison_text(scorecard),
+        compared=scorecard.comparison,
     )

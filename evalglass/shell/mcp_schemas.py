@@ -1,6 +1,6 @@
 """The output schemas `evalglass mcp` declares, so an agent reads each answer as structured content
 instead of parsing JSON out of text. The scorecard's is derived from the contract's own classes
-(evalglass/contract.py), so it cannot drift from what `--format json` writes; the other answers
+(evalglass/contract/), so it cannot drift from what `--format json` writes; the other answers
 are objects whose top-level keys are fixed and whose inner shape each command documents.
 """
 
@@ -52,7 +52,7 @@ def _schema_of(kind: Any, defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _object_of(cls: type[Any], defs: dict[str, Any]) -> dict[str, Any]:
-    hints = get_type_hints(cls, vars(contract))
+    hints = get_type_hints(cls)
     fields = attrs.fields(cls)
     return {
         "type": "object",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from evalglass.core.numbers import plural
 from evalglass.evidence.model import Measurement
 from evalglass.metric_ids import check_metric, check_name
+from evalglass.numbers import plural
 from evalglass.records.model import HostRecords, MetricStatus, Tier
 from evalglass.tools.findings import Finding, Problem, at
 

@@ -16,8 +16,8 @@ from evalglass.calibration_evidence import (
 )
 from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
-from evalglass.core.numbers import fmt
 from evalglass.evidence.model import UNKNOWN_GRADER, Measurement, Run
+from evalglass.numbers import fmt
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import Calibration, JudgeRecord

@@ -14,9 +14,9 @@ import attrs
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
-from evalglass.core.numbers import plural
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.metric_ids import check_name
+from evalglass.numbers import plural
 from evalglass.records.model import (
     Approval,
     Calibration,

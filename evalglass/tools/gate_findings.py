@@ -11,7 +11,6 @@ from collections.abc import Iterator, Mapping
 
 from evalglass.core.authority import Outcome, resolve
 from evalglass.core.conditions import BY_CODE
-from evalglass.core.numbers import fmt, interval_label
 from evalglass.core.perfect import (
     PerfectBound,
     least_perfect_n,
@@ -21,8 +20,10 @@ from evalglass.core.perfect import (
 from evalglass.core.scale import in_scale
 from evalglass.core.scorecard import at_level
 from evalglass.evidence import stats
+from evalglass.evidence.labels import interval_label
 from evalglass.evidence.model import Measurement
 from evalglass.metric_ids import check_name
+from evalglass.numbers import fmt
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import (

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from evalglass.core.numbers import fmt
 from evalglass.evidence.model import DatasetIdentity, Evidence
+from evalglass.numbers import fmt
 from evalglass.records._scalars import quote
 
 

@@ -14,7 +14,7 @@ from statistics import NormalDist
 import attrs
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import GateInput, Result, compare
 from evalglass.core.regression import saved_stderr
 from evalglass.core.validity import assess
 from evalglass.errors import PlanError
@@ -165,8 +165,7 @@ def _exact(
         m = Measurement(
             id="plan", run=_RUN, value=k / n, n=n, interval=stats.proportion(k, n, level)
         )
-        gate = decide(m, assess(m, metric), _CAN_GATE, threshold, metric, baseline,
-                      what_it_takes=False)  # fmt: skip
+        gate = compare(GateInput(measurement=m, validity=assess(m, metric), authority=_CAN_GATE, threshold=threshold, metric=metric, baseline=baseline))  # fmt: skip
         return gate.result in (Result.PASS, Result.WARN)
 
     def chance(n: int) -> float:

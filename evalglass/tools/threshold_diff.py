@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from evalglass.core.decision import rule_text
+from evalglass.numbers import bar_text
 from evalglass.records.model import Op, ThresholdRecord
 from evalglass.records.schema import KINDS, Loosens, Role
 from evalglass.tools import approval_review
@@ -105,5 +105,5 @@ def _against_op(old: ThresholdRecord, new: ThresholdRecord, name: str) -> Move |
 
 def rule(t: ThresholdRecord) -> str:
     """`>= 0.85 (approved)`: the bar and the approval state."""
-    bar = rule_text(t) or f"{t.op.value} (no bar)"
+    bar = bar_text(t.op.value, t.value, t.max_drop, t.max_relative_drop) or f"{t.op.value} (no bar)"
     return f"{bar} ({t.approval.value})"

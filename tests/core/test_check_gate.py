@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import CheckInput, Result, decide_check
 from evalglass.core.exits import Verdict
 from evalglass.core.scope import NO_CHECKS, CheckScope, Scope
 from evalglass.core.scorecard import assemble
@@ -26,7 +26,7 @@ from evalglass.records.model import (
     SuccessPolicy,
     Tier,
 )
-from evalglass.render import _view
+from evalglass.render import words
 from evalglass.tools.checks.results import measurement
 from tests.render_cases import WHEN
 
@@ -78,10 +78,7 @@ def test_the_whole_check_gate_table(
     check has no result); not enforced when not run or not can_gate."""
     m = _measured(history)
     scope = CheckScope(CHECK, "" if started else "a full-tier check, and this run is the fast tier")
-    gate = decide(
-        m, assess(m, None), Authority(authority), None, None, check=scope,
-        max_attempts=max_attempts,
-    )  # fmt: skip
+    gate = decide_check(CheckInput(measurement=m, validity=assess(m, None), authority=Authority(authority), max_attempts=max_attempts, scope=scope))  # fmt: skip
     assert gate.result is expected(authority, started, history, max_attempts)
     codes = [r.code for r in gate.reasons]
     if not started:
@@ -144,7 +141,7 @@ def test_score_lists_every_check_as_not_run_and_decides_nothing_on_them() -> Non
     assert all(GateCode.NOT_RUN in [r.code for r in c.gate.reasons] for c in card.metrics)
     assert card.verdict is Verdict.INFORMATIONAL
     assert card.counts.not_run == 2
-    assert _view.headline(card) == (
+    assert words.headline(card) == (
         "NO ACTIVE GATE — nothing was enforced (2 metrics informational); 2 gating checks not run"
     )
 
@@ -159,7 +156,7 @@ def test_the_fast_tier_names_itself_and_the_full_checks_it_left() -> None:
     assert card.metrics[1].gate.reasons[0].message == (
         "a full-tier check, and this run is the fast tier"
     )
-    assert _view.headline(card) == (
+    assert words.headline(card) == (
         "PASS — fast tier: 1 gate enforced, all passed; 0 informational; 1 gating check not run"
     )
 
@@ -217,13 +214,13 @@ def test_a_must_pass_check_not_run_blocks_the_run(mode: SuccessMode) -> None:
     assert card.verdict is Verdict.BLOCKED
     assert card.exit_code == 3
     assert card.policy.rule is Rule.MUST_PASS
-    [unmet] = _view.unmet_messages(card)
+    [unmet] = words.unmet_messages(card)
     assert card.policy.unmet[0].not_run
     assert unmet.startswith(
         "must-pass gate 'check/b' was not run, so it cannot show that it passed: "
     )
-    assert _view.headline(card).endswith("; 2 gating checks not run")
-    assert "must-pass check/b not run (success.yaml)" in _view.headline(card)
+    assert words.headline(card).endswith("; 2 gating checks not run")
+    assert "must-pass check/b not run (success.yaml)" in words.headline(card)
 
 
 @pytest.mark.parametrize("mode", list(SuccessMode))
@@ -250,11 +247,11 @@ def test_the_fast_tier_leaves_what_it_does_not_run_to_the_full_run(mode: Success
     assert (card.verdict, card.exit_code, card.policy.unmet) == (Verdict.PASS, 0, ())
     assert card.policy.deferred == ("check/b", "qa/x")
     assert [c.gate.reasons[0].code.value for c in card.metrics if c.id == "qa/x"] == ["not_run"]
-    assert _view.policy_details(card) == [
+    assert words.policy_details(card) == [
         f"must-pass gate '{i}' is left to the full run: this fast-tier run does not measure it"
         for i in ("check/b", "qa/x")
     ]
-    assert "; 1 gating check not run" in _view.headline(card)
+    assert "; 1 gating check not run" in words.headline(card)
     broken = Evidence(
         measurements={"check/a": measurement("a", records.checks["a"], (failed, failed))}
     )
@@ -270,7 +267,7 @@ def test_a_must_pass_check_that_ran_and_passed_meets_the_policy() -> None:
     evidence = Evidence(measurements={"check/b": measurement("b", records.checks["b"], (attempt,))})
     card = assemble(records, evidence, evaluated_at=WHEN, scope=Scope(Tier.FULL))
     assert (card.verdict, card.policy.unmet) == (Verdict.PASS, ())
-    assert _view.headline(card) == (
+    assert words.headline(card) == (
         "PASS — full tier: 1 gate enforced, all passed; 0 informational; success policy: "
         "success.yaml"
     )
@@ -284,7 +281,7 @@ def test_checks_no_policy_names_stay_out_of_a_policy_verdict() -> None:
     )
     card = assemble(records, Evidence(), evaluated_at=WHEN, scope=NO_CHECKS)
     assert (card.verdict, card.policy.enforced, card.exit_code) == (Verdict.INFORMATIONAL, 0, 5)
-    assert _view.headline(card) == (
+    assert words.headline(card) == (
         "NO ACTIVE GATE — nothing was enforced (0 metrics informational); 1 gating check not run; "
         "success.yaml asks for at least 1 gate"
     )

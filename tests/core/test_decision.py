@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import GateResult, Result, decide
+from evalglass.core.decision import GateInput, GateResult, Result, decide
 from evalglass.core.scorecard import MetricCard
 from evalglass.core.validity import assess
 from evalglass.evidence.model import Interval, Measurement, Method, Run
@@ -53,7 +53,7 @@ def measured(value: float, low: float, high: float, n: int = 100) -> Measurement
 
 def gate(m: Measurement, t: ThresholdRecord, rec: MetricRecord | None = None):
     rec = rec or metric()
-    return decide(m, assess(m, rec), CAN_GATE, t, rec)
+    return decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec))
 
 
 def line(m: Measurement, t: ThresholdRecord, result: GateResult) -> str:
@@ -156,7 +156,7 @@ def test_metrics_that_cannot_gate_are_not_enforced(outcome: Outcome) -> None:
     """However bad the number, a metric that is not can_gate is never compared."""
     m = measured(0.1, 0.0, 0.2)
     rec = metric()
-    result = decide(m, assess(m, rec), Authority(outcome), threshold(Op.GE, 0.9), rec)
+    result = decide(GateInput(measurement=m, validity=assess(m, rec), authority=Authority(outcome), threshold=threshold(Op.GE, 0.9), metric=rec))
     assert result.result is Result.NOT_ENFORCED
     assert line(m, threshold(Op.GE, 0.9), result) == (
         "value 0.1, n 100, 95% Wilson [0, 0.2]; not enforced"

@@ -9,7 +9,8 @@ import math
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import GateInput, Result, decide
+from evalglass.core.needed import Missing
 from evalglass.core.regression import change_family, difference
 from evalglass.core.validity import assess
 from evalglass.evidence import stats
@@ -48,11 +49,11 @@ def measured(value: float, n: int, interval: Interval | None, **extra: object) -
 
 
 def passes(m: Measurement, t: ThresholdRecord, rec: MetricRecord, base=None) -> bool:
-    return decide(m, assess(m, rec), CAN_GATE, t, rec, base).result in PASSED
+    return decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec, baseline=base)).result in PASSED
 
 
 def needed(m: Measurement, t: ThresholdRecord, rec: MetricRecord, base=None):
-    got = decide(m, assess(m, rec), CAN_GATE, t, rec, base).needed
+    got = decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec, baseline=base)).needed
     assert got is not None
     return got
 
@@ -97,14 +98,14 @@ def test_the_issue_example_names_what_would_pass() -> None:
     samples at 0.92."""
     got = needed(measured(0.92, 200, stats.proportion(184, 200)), bar(Op.GE, 0.9), record())
     assert (got.value_at_n, got.n_at_value) == (0.945, 865)
-    assert got.reason == ""
+    assert got.missing == ()
 
 
 def test_a_value_that_does_not_clear_the_bar_has_no_n() -> None:
     """At a value below the bar, no sample size passes, and the figure says so."""
     got = needed(measured(0.88, 200, stats.proportion(176, 200)), bar(Op.GE, 0.9), record())
     assert got.n_at_value is None
-    assert "no sample size passes at this value" in got.reason
+    assert got.missing == (Missing.NO_N,)
     assert got.value_at_n == 0.945
 
 
@@ -203,16 +204,16 @@ def test_the_point_rule_has_no_figures() -> None:
     """A gate that compares the value itself carries no needed figures."""
     rec = record(decision=Decision.POINT)
     m = measured(0.92, 200, stats.proportion(184, 200))
-    assert decide(m, assess(m, rec), CAN_GATE, bar(Op.GE, 0.9), rec).needed is None
+    assert decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=bar(Op.GE, 0.9), metric=rec)).needed is None
 
 
 def test_a_gate_that_is_not_compared_has_no_figures() -> None:
     """Informational and unsound gates have no figures: nothing was decided by a bound."""
     rec = record(min_samples=500)
     m = measured(0.92, 200, stats.proportion(184, 200))
-    assert decide(m, assess(m, rec), CAN_GATE, bar(Op.GE, 0.9), rec).needed is None
+    assert decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=bar(Op.GE, 0.9), metric=rec)).needed is None
     info = Authority(Outcome.INFORMATIONAL)
-    assert decide(m, assess(m, record()), info, bar(Op.GE, 0.9), record()).needed is None
+    assert decide(GateInput(measurement=m, validity=assess(m, record()), authority=info, threshold=bar(Op.GE, 0.9), metric=record())).needed is None
 
 
 def test_n_at_value_never_goes_below_min_samples() -> None:
@@ -252,7 +253,7 @@ def test_a_baseline_too_uncertain_for_any_n_says_so() -> None:
     got = needed(measured(0.84, 200, stats.proportion(168, 200)), bar(Op.GE, None, max_drop=0.03),
                  record(), base(0.86, 500))  # fmt: skip
     assert got.n_at_value is None
-    assert "the baseline" in got.reason
+    assert Missing.NO_N_BASELINE in got.missing
 
 
 def test_paired_t_value_is_the_shifted_scores_edge() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from evalglass.core.authority import Authority, Outcome, resolve
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import GateInput, Result, decide
 from evalglass.core.regression import difference, newcombe_paired, newcombe_unpaired
 from evalglass.core.scorecard import MetricCard, at_level
 from evalglass.core.validity import assess
@@ -128,7 +128,7 @@ def regression_gate(op: Op = Op.GE, decision: Decision = Decision.BOUND, **bar) 
 def gate(now, base, op: Op = Op.GE, decision: Decision = Decision.BOUND, **bar):
     metric, threshold = regression_gate(op, decision, **bar)
     m = measured(now)
-    return decide(m, assess(m, metric), CAN_GATE, threshold, metric, base)
+    return decide(GateInput(measurement=m, validity=assess(m, metric), authority=CAN_GATE, threshold=threshold, metric=metric, baseline=base))
 
 
 def line(now, base, op: Op = Op.GE, **bar) -> str:
@@ -136,7 +136,7 @@ def line(now, base, op: Op = Op.GE, **bar) -> str:
     metric, threshold = regression_gate(op, **bar)
     m = measured(now)
     validity = assess(m, metric)
-    result = decide(m, validity, CAN_GATE, threshold, metric, base)
+    result = decide(GateInput(measurement=m, validity=validity, authority=CAN_GATE, threshold=threshold, metric=metric, baseline=base))
     card = MetricCard(
         id="m", measurement=m, validity=validity, authority=CAN_GATE, threshold=threshold,
         gate=result,
@@ -207,7 +207,7 @@ def test_warn_tier() -> None:
     """Passing the gate but not warn_value is `warn`: shown, and the verdict still passes."""
     metric, threshold = regression_gate(value=0.5, warn_value=0.9)
     m = measured([1.0] * 80 + [0.0] * 20)
-    result = decide(m, assess(m, metric), CAN_GATE, threshold, metric)
+    result = decide(GateInput(measurement=m, validity=assess(m, metric), authority=CAN_GATE, threshold=threshold, metric=metric))
     assert result.result is Result.WARN
     card = MetricCard(
         id="m", measurement=m, validity=assess(m, metric), authority=CAN_GATE,

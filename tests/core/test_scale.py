@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Result, decide
+from evalglass.core.decision import GateInput, Result, decide
 from evalglass.core.scale import in_scale
 from evalglass.core.validity import assess
 from evalglass.evidence import stats
@@ -45,11 +45,11 @@ def test_a_proportion_with_value_and_n_alone_can_gate() -> None:
     bar = ThresholdRecord(op=Op.GE, value=0.8, approval=Approval.APPROVED, approved_by="@a",
                           approved_on=dt.date(2026, 1, 1))  # fmt: skip
     bare = measured(0.93, 200, None)
-    assert decide(bare, assess(bare, rec), Authority(Outcome.CAN_GATE), bar, rec).result is (
+    assert decide(GateInput(measurement=bare, validity=assess(bare, rec), authority=Authority(Outcome.CAN_GATE), threshold=bar, metric=rec)).result is (
         Result.UNSOUND
     )
     kept = in_scale(bare, rec.scale, 0.95)
-    assert decide(kept, assess(kept, rec), Authority(Outcome.CAN_GATE), bar, rec).result is (
+    assert decide(GateInput(measurement=kept, validity=assess(kept, rec), authority=Authority(Outcome.CAN_GATE), threshold=bar, metric=rec)).result is (
         Result.PASS
     )
 
@@ -57,7 +57,7 @@ def test_a_proportion_with_value_and_n_alone_can_gate() -> None:
 def test_a_unit_scale_clips_and_says_so() -> None:
     """Scores in [0, 1]: an interval past 1 is cut back to it, and its label says it was; one
     inside is left as it is."""
-    from evalglass.core.numbers import interval_label
+    from evalglass.evidence.labels import interval_label
 
     clipped = in_scale(measured(0.97, 50, 0.03), Scale.UNIT, 0.95).interval
     assert clipped is not None and clipped.high == 1.0 and clipped.low < 0.97

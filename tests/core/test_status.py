@@ -1,59 +1,37 @@
-"""The status vocabulary: every status, and how each format shows it, in one table."""
+"""The status vocabulary: every status, its severity and whether it affects the verdict."""
 
 from __future__ import annotations
-
-import re
 
 import attrs
 
 from evalglass import contract
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
+from evalglass.core.scorecard import Counts
 from evalglass.core.status import Status
-from evalglass.records.model import MetricRecord, MetricStatus, Op
 from evalglass.render import Format, render, trend_html
 from evalglass.tools.trend import build
 from tests import render_cases
 
-# status: (severity, ANSI colour, JUnit element, GitHub level, affects the verdict)
+# status: (severity, affects the verdict)
 TABLE = {
-    "fail": (0, "31", "failure", "error", True),
-    "unsound": (1, "33", "error", "error", True),
-    "blocked": (2, "33", "error", "error", True),
-    "warn": (3, "35", None, "warning", True),
-    "pass": (4, "32", None, "notice", True),
-    "not_run": (5, "36", "skipped", "notice", False),
-    "informational": (6, "36", "skipped", "notice", False),
+    "fail": (0, True),
+    "unsound": (1, True),
+    "blocked": (2, True),
+    "warn": (3, True),
+    "pass": (4, True),
+    "not_run": (5, False),
+    "informational": (6, False),
 }
 
 
 def test_the_whole_status_table() -> None:
-    """Each status carries its severity, colour, JUnit element and GitHub level, and no more
-    statuses exist than the table lists."""
+    """Each status carries its severity and whether it affects the verdict, and no more statuses
+    exist than the table lists; a status is its code (how formats show it is render's)."""
     assert [s.value for s in Status] == list(TABLE)
     for status in Status:
-        assert (status.severity, status.colour, status.junit, status.github, status.decided) == (
-            TABLE[status.value]
-        )
-
-
-def test_every_status_is_coloured_on_a_colour_terminal() -> None:
-    """A colour terminal paints each metric's status word in its status's colour, warn too."""
-    card = render_cases.scorecard()
-    text = render(card, Format.TERMINAL, colour=True)
-    painted = re.findall(r"  \x1b\[1;(\d+)m(\w+) *\x1b\[0m", text)
-    assert {word.lower() for _, word in painted} == {"fail", "unsound", "blocked", "pass"}
-    for colour, word in painted:
-        assert Status(word.lower()).colour == colour
-    t = attrs.evolve(render_cases.threshold(Op.GE, 0.8), warn_value=0.95)
-    m = render_cases.single("w", 0.9).metrics[0]
-    warned = render_cases.assembled(
-        {"w": MetricRecord(status=MetricStatus.GATING, dataset=render_cases.GOOD)},
-        {"w": t},
-        {"w": m.measurement},
-    )
-    assert warned.metrics[0].status is Status.WARN
-    assert f"\x1b[1;{Status.WARN.colour}mWARN" in render(warned, Format.TERMINAL, colour=True)
+        assert (status.severity, status.decided) == TABLE[status.value]
+        assert status == status.value and str(status) == status.value
 
 
 def test_the_whole_mapping_from_outcome_and_result() -> None:
@@ -99,3 +77,17 @@ def test_the_trend_page_reads_a_check_not_run_by_the_same_word() -> None:
     saved = contract.loads(render(render_cases.checked(), Format.JSON), "card.json")
     page = trend_html.render(build([("card.json", saved)]))
     assert '<span class="badge">NOT RUN</span>' in page
+
+
+def test_each_status_is_counted_once_in_its_one_tally() -> None:
+    """Counts.of is where statuses are counted: each status adds to exactly its field (unsound
+    counts as blocked), for the whole vocabulary."""
+    fields = {
+        Status.PASS: "passed", Status.WARN: "warned", Status.FAIL: "failed",
+        Status.UNSOUND: "blocked", Status.BLOCKED: "blocked",
+        Status.INFORMATIONAL: "informational", Status.NOT_RUN: "not_run",
+    }  # fmt: skip
+    assert set(fields) == set(Status)
+    for status, field in fields.items():
+        counted = attrs.asdict(Counts.of([status, status]))
+        assert counted == {name: 2 if name == field else 0 for name in counted}, status

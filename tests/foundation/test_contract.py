@@ -255,3 +255,15 @@ def test_a_threshold_says_what_it_was_approved_for_and_until_when() -> None:
     next(iter(shown.values()))["expires_on"] = "next year"
     with pytest.raises(ContractError, match="expires_on must be a date"):
         contract.loads(json.dumps(doc), "base.json")
+
+
+def test_each_contract_module_holds_one_concept_under_400_lines() -> None:
+    """The contract is split by concept, each module small, and `evalglass.contract` is still
+    the one public path to all of it."""
+    folder = Path(contract.__file__).parent
+    sizes = {p.name: len(p.read_text().splitlines()) for p in folder.glob("*.py")}
+    assert set(sizes) == {
+        "__init__.py", "vocabulary.py", "metric.py", "scorecard.py", "converter.py", "text.py"
+    }
+    assert max(sizes.values()) < 400, sizes
+    assert all(hasattr(contract, name) for name in contract.__all__)

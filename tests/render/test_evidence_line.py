@@ -4,12 +4,23 @@ rest on (the whole `Ground` vocabulary), each against the words every format sho
 from __future__ import annotations
 
 import datetime as dt
+import enum
 
 import attrs
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import Compared, GateResult, Ground, Result, decide
+from evalglass.core.decision import (
+    CheckInput,
+    Compared,
+    GateInput,
+    GateResult,
+    Ground,
+    Result,
+    decide,
+    decide_check,
+    left_out,
+)
 from evalglass.core.scope import CheckScope
 from evalglass.core.scorecard import MetricCard
 from evalglass.core.validity import assess
@@ -60,10 +71,20 @@ def _line(
     *,
     authority: Authority = CAN_GATE,
     record: MetricRecord = RECORD,
-    **decided: object,
+    baseline: BaselineRecord | None = None,
+    left_out_by: str = "",
 ) -> tuple[Ground, str]:
     validity = assess(m, record)
-    gate = decide(m, validity, authority, threshold, record, **decided)  # type: ignore[arg-type]
+    gate = (
+        left_out(left_out_by)
+        if left_out_by and m is None
+        else decide(
+            GateInput(
+                measurement=m, validity=validity, authority=authority, threshold=threshold,
+                metric=record, baseline=baseline,
+            )
+        )
+    )  # fmt: skip
     card = MetricCard(
         id="m", measurement=m, validity=validity, authority=authority, threshold=threshold,
         gate=gate,
@@ -145,7 +166,7 @@ CASES = [
     ),
     (
         "an eval metric a fast-tier run leaves out",
-        lambda: _line(None, BAR, left_out="the full run measures it"),
+        lambda: _line(None, BAR, left_out_by="the full run measures it"),
         Ground.NOT_RUN,
         "not run: the full run measures it; not enforced",
     ),
@@ -187,7 +208,7 @@ def _check(
 ) -> tuple[Ground, str]:
     record = MetricRecord(status=MetricStatus.GATING)
     validity = assess(m, record)
-    gate = decide(m, validity, authority, None, record, check=scope)
+    gate = decide_check(CheckInput(measurement=m, validity=validity, authority=authority, scope=scope))
     card = MetricCard(
         id="check/c", measurement=m, validity=validity, authority=authority, threshold=None,
         gate=gate,
@@ -212,6 +233,8 @@ def test_a_gate_carries_no_sentence() -> None:
     for kind in (GateResult, Compared):
         typed = {field.name: str(field.type) for field in attrs.fields(kind)}
         assert not [name for name, type_ in typed.items() if "str" in type_], kind
-    gate = decide(_measured(), assess(_measured(), RECORD), CAN_GATE, BAR, RECORD)
+    gate = decide(GateInput(measurement=_measured(), validity=assess(_measured(), RECORD), authority=CAN_GATE, threshold=BAR, metric=RECORD))
     assert gate.result is Result.PASS
-    assert not any(isinstance(v, str) for v in attrs.asdict(gate, recurse=False).values())
+    values = attrs.asdict(gate, recurse=False).values()
+    # A code is a string enum; a sentence would be a plain str.
+    assert not any(isinstance(v, str) and not isinstance(v, enum.Enum) for v in values)

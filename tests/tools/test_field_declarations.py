@@ -22,13 +22,13 @@ from evalglass.records.model import (
     DatasetStatus,
     Decision,
     HostRecords,
+    JudgeStatistic,
     MetricRecord,
     MetricStatus,
     MinAgreement,
     Op,
     Policy,
     Scale,
-    Statistic,
     SuccessMode,
     SuccessPolicy,
     Tier,
@@ -101,9 +101,9 @@ CASES: dict[tuple[str, str], Case] = {
     ("judges", "calibration"): Case(Calibration.CALIBRATED, Calibration.DRIFTED, False),
     ("judges", "evidence"): Case(s.EVIDENCE_PATH, "calibration/other.json", False),
     ("judges", "min_agreement"): Case(
-        None, MinAgreement(statistic=Statistic.KAPPA, lower_bound=0.6), False
+        None, MinAgreement(statistic=JudgeStatistic.KAPPA, lower_bound=0.6), False
     ),
-    ("judges", "min_agreement.statistic"): Case(Statistic.KAPPA, Statistic.AC1, False),
+    ("judges", "min_agreement.statistic"): Case(JudgeStatistic.KAPPA, JudgeStatistic.AC1, False),
     ("judges", "min_agreement.lower_bound"): Case(0.6, 0.5, False),
     ("policies", "policy"): Case(Policy.PERMITTED, Policy.RESTRICTED, False),
     ("baselines", "value"): Case(0.9, 0.85, True),

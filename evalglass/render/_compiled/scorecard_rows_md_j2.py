@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard_rows.md.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '1fb8f9d5409211e230223d7733ef8c6f09369ab7b7471f3bfcc556259f631105'
+KEY = '20d8384f898e7f701c561811e9f9306f7c65c1ba9bf9dca5b1cf851c2d0daf6a'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard_rows.md.j2'
 
@@ -54,13 +54,13 @@ def root(context, missing=missing):
             '** | ',
             str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
             ' | ',
-            str(environment.finalize(environment.getattr(l_1_m, 'value'))),
+            str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'value'))),
             ' | ',
-            str(environment.finalize(environment.getattr(l_1_m, 'interval'))),
+            str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'interval'))),
             ' | ',
-            str(environment.finalize(environment.getattr(l_1_m, 'n'))),
+            str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'n'))),
             ' | ',
-            str(environment.finalize(t_2(environment.getattr(l_1_m, 'threshold')))),
+            str(environment.finalize(t_2(environment.getattr(environment.getattr(l_1_m, 'text'), 'threshold')))),
             ' |',
         ))
         return concat(t_6)
@@ -116,7 +116,7 @@ def root(context, missing=missing):
                     ))
                 t_7.extend((
                     ' (',
-                    str(environment.finalize(environment.getattr(l_2_s, 'score'))),
+                    str(environment.finalize(environment.getattr(l_2_s, 'score_text'))),
                     ')',
                     str(environment.finalize((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 15 in 'scorecard_rows.md.j2' evaluated to false and no else section was defined.")))),
                 ))
@@ -178,9 +178,9 @@ def root(context, missing=missing):
             '| ',
             str(environment.finalize(t_1(environment.getattr(l_1_m, 'id')))),
             ' | ',
-            str(environment.finalize(environment.getattr(l_1_m, 'value'))),
+            str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'value'))),
             ' | ',
-            str(environment.finalize(environment.getattr(l_1_m, 'n'))),
+            str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'n'))),
             ' | ',
             str(environment.finalize(t_2(t_3(environment.getattr(l_1_m, 'reasons'))))),
         ))

@@ -1,7 +1,7 @@
 # Compiled from templates/scorecard.txt.j2 by evalglass/render/_templates.py; do not edit.
 # ruff: noqa
 # mypy: ignore-errors
-KEY = '25b94dbb6741cb36ed71dcb357bef4a50d27afe8e8248bcf8c57b062cf1d61dc'
+KEY = '9200ae1b5e718fadade78da143691862b76c821d0f483e80891dadcbf5175e37'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scorecard.txt.j2'
 
@@ -72,13 +72,13 @@ def root(context, missing=missing):
             pass
             t_8.extend((
                 '      value ',
-                str(environment.finalize(environment.getattr(l_1_m, 'value'))),
+                str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'value'))),
                 '  interval ',
-                str(environment.finalize(environment.getattr(l_1_m, 'interval'))),
+                str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'interval'))),
                 '  n ',
-                str(environment.finalize(environment.getattr(l_1_m, 'n'))),
+                str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'n'))),
                 '  threshold ',
-                str(environment.finalize(environment.getattr(l_1_m, 'threshold'))),
+                str(environment.finalize(environment.getattr(environment.getattr(l_1_m, 'text'), 'threshold'))),
             ))
         return concat(t_8)
     context.exported_vars.add('numbers')

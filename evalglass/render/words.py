@@ -1,4 +1,6 @@
-"""What every renderer shows the same way: the headline, the order of gates, the grouping.
+"""The words of a scorecard every format shows the same way: the headline, the policy's lines, why
+a metric was or was not compared, its numbers as text, the order of gates. The view model
+(view.py) carries them; nothing else words a scorecard.
 
 Presentation only: it reads results already decided and never computes authority or a gate.
 """
@@ -7,18 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evalglass.core import numbers
-from evalglass.core.decision import Result, rule_text
+from evalglass.core.decision import Result
 from evalglass.core.exits import Verdict
-from evalglass.core.numbers import fmt, plural
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source, Unmet
-from evalglass.evidence.model import Proportion
+from evalglass.evidence.labels import interval_text as interval_ends
 from evalglass.metric_ids import CHECK_PREFIX
+from evalglass.numbers import bar_text, fmt, plural
 from evalglass.reasons import GateCode, Reason
 from evalglass.records.model import DEFAULT_MAX_ATTEMPTS, Approval, SuccessMode
 from evalglass.render.evidence_line import evidence_line
+from evalglass.render.status_look import word as status_word
 
 _WORDS = {
     Verdict.PASS: "PASS",
@@ -133,7 +135,7 @@ _LISTED = 5  # tolerated gates named in the verdict line; the rest are counted (
 
 
 def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
-    named = [f"{metric_id} ({status})" for metric_id, status in tolerated[:_LISTED]]
+    named = [f"{metric_id} ({status_word(status)})" for metric_id, status in tolerated[:_LISTED]]
     if len(tolerated) > _LISTED:
         named.append(f"{len(tolerated) - _LISTED} more")
     return named
@@ -141,7 +143,7 @@ def _listed(tolerated: tuple[tuple[str, Status], ...]) -> list[str]:
 
 def _unmet_text(scorecard: Scorecard) -> list[str]:
     return [
-        f"must-pass {u.id} {'not in this run' if u.status is None else u.status.word}"
+        f"must-pass {u.id} {'not in this run' if u.status is None else status_word(u.status)}"
         for u in scorecard.policy.unmet
     ]
 
@@ -192,7 +194,9 @@ def policy_details(scorecard: Scorecard) -> list[str]:
 def policy_notes(policy: PolicyOutcome) -> list[str]:
     """The policy's lines beside the must_pass ids not met: gates a percentage pass tolerated,
     must-pass gates left to the full run."""
-    lines = [f"tolerated: '{metric_id}' ({status})" for metric_id, status in policy.tolerated]
+    lines = [
+        f"tolerated: '{metric_id}' ({status_word(status)})" for metric_id, status in policy.tolerated
+    ]
     lines += [
         f"must-pass gate '{metric_id}' is left to the full run: this fast-tier run does not "
         "measure it"
@@ -252,14 +256,16 @@ def others(scorecard: Scorecard) -> list[MetricCard]:
 
 
 def reasons_text(reasons: Iterable[object]) -> str:
+    """Reasons in one line: `code: message; code: message`."""
     return "; ".join(f"{r.code.value}: {r.message}" for r in reasons)  # type: ignore[attr-defined]
 
 
-def why(card: MetricCard) -> str:
-    """The numbers for a compared gate, the reasons for anything else."""
+def why(card: MetricCard, line: str | None = None) -> str:
+    """The numbers for a compared gate (its evidence line, `line` when the caller has it
+    already), the reasons for anything else."""
     if card.gate.result in (Result.PASS, Result.WARN, Result.FAIL):
         said = card.gate.reasons  # a check that passed only on its retry says so
-        line = evidence_line(card)
+        line = evidence_line(card) if line is None else line
         return f"{line}; {reasons_text(said)}" if said else line
     return reasons_text(why_reasons(card))
 
@@ -283,42 +289,23 @@ def explanation(card: MetricCard, said: str | None = None) -> str:
     return text
 
 
-def needed_text(card: MetricCard) -> str:
-    """What would pass a gate its bound decided, in one line: `would pass: a value of at least
-    0.945 (189 of 200) at n 200, or n 865 at value 0.92 (what was held)`; "" for any other."""
-    needed = card.gate.needed
-    m = card.measurement
-    if needed is None or card.threshold is None or m is None or m.n is None or m.value is None:
-        return ""
-    least = "at least" if card.threshold.op.higher_is_better else "at most"
-    if needed.value_at_n is None:
-        by_value = f"no value passes at n {m.n}"
-    else:
-        share = ""
-        if m.interval is not None and isinstance(m.interval.basis, Proportion):
-            share = f" ({round(needed.value_at_n * m.n)} of {m.n})"
-        by_value = f"a value of {least} {fmt(needed.value_at_n)}{share} at n {m.n}"
-    if needed.n_at_value is None:
-        by_n = f"no sample size passes at value {fmt(m.value)}"
-    else:
-        by_n = f"n {needed.n_at_value} at value {fmt(m.value)}"
-    return f"would pass: {by_value}, or {by_n} ({needed.assumptions})"
-
-
 # How a metric's numbers read, the same in every format.
 
 
 def value_text(card: MetricCard) -> str:
+    """The value as every format prints it, "—" without one."""
     m = card.measurement
     return "—" if m is None or m.value is None else fmt(m.value)
 
 
 def interval_text(card: MetricCard) -> str:
+    """The interval as `[low, high]`, "—" without one."""
     m = card.measurement
-    return "—" if m is None or m.interval is None else numbers.interval_text(m.interval)
+    return "—" if m is None or m.interval is None else interval_ends(m.interval)
 
 
 def n_text(card: MetricCard) -> str:
+    """The sample count, "—" when unknown."""
     m = card.measurement
     return "—" if m is None or m.n is None else str(m.n)
 
@@ -328,10 +315,28 @@ def threshold_text(card: MetricCard) -> str:
     t = card.threshold
     if t is None:
         return "—"
-    text = rule_text(t)
-    if t.warn_value is not None:
-        text += f", warn {t.op.value} {fmt(t.warn_value)}"
-    return text if t.approval is Approval.APPROVED else f"{text} (proposed)"
+    return rule_text(
+        t.op.value, t.value, t.max_drop, t.max_relative_drop, t.warn_value,
+        approved=t.approval is Approval.APPROVED,
+    )  # fmt: skip
+
+
+def rule_text(
+    op: str,
+    value: float | None,
+    max_drop: float | None,
+    max_relative_drop: float | None,
+    warn_value: float | None,
+    *,
+    approved: bool,
+    no_bar: str = "",
+) -> str:
+    """A threshold as every scorecard and trend shows it: its bars (`>= 0.85`, `max drop 0.02`;
+    `no_bar` for one that sets none), its warn bound, and "(proposed)" until it is approved."""
+    text = bar_text(op, value, max_drop, max_relative_drop) or no_bar
+    if warn_value is not None:
+        text += f", warn {op} {fmt(warn_value)}"
+    return text if approved else f"{text} (proposed)"
 
 
 def dataset_unverified(card: MetricCard) -> str:
@@ -350,46 +355,3 @@ def dataset_unverified(card: MetricCard) -> str:
     else:
         return ""
     return f"dataset '{d.record}' not verified: {missing}"
-# How a run reads beside an earlier scorecard (`--compare`): shown only, never decided on.
-
-
-def _signed(x: float) -> str:
-    return fmt(x) if x < 0 else f"+{fmt(x)}"
-
-
-def change_text(scorecard: Scorecard, card: MetricCard) -> str:
-    """The metric against the earlier scorecard: `earlier 0.9, change +0.03 [-0.01, +0.07] (95%
-    Newcombe, 200 paired)`; "" when nothing was compared (no --compare, or no value now)."""
-    comparison = scorecard.comparison
-    found = None if comparison is None else comparison.of(card.id)
-    if found is None:
-        return ""
-    if found.earlier is None:
-        return "new: no value in the earlier scorecard"
-    text = f"earlier {fmt(found.earlier)}"
-    change = found.change
-    if change is None:
-        return text
-    text += f", change {_signed(change.value)}"
-    interval = change.interval
-    if interval is not None:
-        paired = f", {change.paired} paired" if change.paired else ", unpaired"
-        bounds = f"[{_signed(interval.low)}, {_signed(interval.high)}]"
-        text += f" {bounds} ({numbers.interval_label(interval)}{paired})"
-    return text
-
-
-def comparison_text(scorecard: Scorecard) -> str:
-    """Which earlier scorecard the changes are against, when it was evaluated, and whether it is
-    stale (evaluated before the base commit); "" without --compare."""
-    comparison = scorecard.comparison
-    if comparison is None:
-        return ""
-    when = comparison.evaluated_at
-    text = f"compared with {comparison.source}"
-    text += " (no evaluation time)" if when is None else f" (evaluated {when:%Y-%m-%d %H:%M} UTC)"
-    if comparison.stale:
-        text += "; STALE: evaluated before the base commit it stands for"
-    elif comparison.stale is None:
-        text += "; not checked against the base commit"
-    return text + "; shown only, it decides nothing"
