@@ -178,5 +178,5 @@ def test_an_error_among_many_elements_is_placed_as_json_loads_places_it() -> Non
         stream.values(lambda e: e)
     with pytest.raises(json.JSONDecodeError) as expected:
         json.loads(broken)
-    got, want = caught.value, expected.value
-    assert (got.msg, got.lineno, got.colno, got.pos) == (want.msg, want.lineno, want.colno, want.pos)
+    place = [(e.msg, e.lineno, e.colno, e.pos) for e in (caught.value, expected.value)]
+    assert place[0] == place[1]
