@@ -12,8 +12,6 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, TypeVar
 
-import orjson
-
 from evalglass._inputs import PARSE_BYTES, check_json_values, read_capped
 
 T = TypeVar("T")
@@ -23,17 +21,6 @@ _NUMBER = re.compile(r"[0-9.eE+-]*")
 # From Python 3.13, json names a comma before a closing bracket; earlier, it expects a value.
 _NAMES_TRAILING_COMMA = sys.version_info >= (3, 13)
 _CHUNK = 1 << 20
-# An integer of 19 digits or more, where a number may begin: orjson turns those beyond 64 bits
-# into floats (json keeps them exact), so a batch ends before one. Every digit is made "0" to
-# find a run of 19 at C speed; a run inside a string (an id) is then passed over.
-_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_LONG_RUN = b"0" * 19
-_RUN = re.compile(rb"0*")
-_NUMBER_START = frozenset(b"[:, \t\n\r-")
-# How far back from the end of the text held a batch looks for the comma that ends it, and how
-# many times it tries an earlier one when orjson stops short of it.
-_COMMAS_TRIED = 4096
-_ATTEMPTS = 4
 
 
 class JsonStream:
@@ -53,8 +40,6 @@ class JsonStream:
         self._offset, self._line, self._newline = 0, 1, -1
         # A position in _text that reading more must keep, for an error placed there.
         self._mark: int | None = None
-        # The text held when no batch of elements could be parsed from it.
-        self._unbatched: str | None = None
 
     def peek(self) -> str:
         """The next character that is not whitespace; empty at the end of the document."""
@@ -116,20 +101,8 @@ class JsonStream:
             return converted
         scan, space = self._scan, _WHITESPACE.match
         while True:
-            # Most elements lie, with the delimiter after them, inside the text already held:
-            # those before the last comma between elements are parsed together by orjson.
+            # Most elements lie, with the delimiter after them, inside the text already held.
             text = self._text
-            batch = None if text is self._unbatched else _batch(text, self._pos)
-            if batch is None:
-                # Not again until more text is read: each element read alone would try anew.
-                self._unbatched = text
-            else:
-                elements, cut = batch
-                self._pos = cut + 1
-                converted.extend(convert(element) for element in elements)
-                if _NAMES_TRAILING_COMMA:
-                    self._after_comma("]", "array")
-                continue
             try:
                 element, end = scan(text, space(text, self._pos).end())  # type: ignore[union-attr]
             except json.JSONDecodeError:
@@ -259,71 +232,3 @@ class JsonStream:
         # The document was not empty: something was read before the error.
         error.doc = self._text if self._text.strip() else "[…]"
         return error
-
-
-def _batch(text: str, start: int) -> tuple[list[Any], int] | None:
-    """The array elements from `start` up to the last comma between elements that can be found
-    in `text`, parsed at once, and that comma's position; None when there is none. Text that
-    orjson would not read as json does (NaN, an integer beyond 64 bits, a lone surrogate, a
-    syntax error, the end of the array) is left to the caller, element by element: the batch
-    ends before it.
-
-    The comma is found by counting brackets back from the end, which a bracket inside a string
-    can mislead; it cannot mislead the parse: text cut inside a string, or inside an element,
-    does not parse once closed with "]", so a parse that succeeds ends between elements."""
-    end = len(text)
-    for _ in range(_ATTEMPTS):
-        cut = _last_comma(text, start, end)
-        if cut is None:
-            return None
-        piece = text[start:cut]
-        if not piece.strip(" \t\n\r"):
-            return None  # "[ ]" parses; an array's comma with no element before it does not
-        long = _long_integer(piece)
-        if long is not None:
-            end = start + long
-            continue
-        try:
-            return orjson.loads(f"[{piece}]"), cut
-        except orjson.JSONDecodeError as exc:
-            # Where orjson stopped (counted in characters, after the "[" added): before there.
-            end = min(start + exc.pos - 1, cut)
-        except ValueError:
-            return None
-    return None
-
-
-def _long_integer(piece: str) -> int | None:
-    """Where the first run of 19 digits or more that may be a number begins in `piece`."""
-    data = piece.encode("utf-8", "surrogatepass")
-    digits = data.translate(_DIGITS_AS_ZERO)
-    found = digits.find(_LONG_RUN)
-    while found >= 0:
-        if found == 0 or data[found - 1] in _NUMBER_START:
-            return len(data[:found].decode("utf-8", "surrogatepass"))
-        found = digits.find(_LONG_RUN, _RUN.match(digits, found).end())  # type: ignore[union-attr]
-    return None
-
-
-def _last_comma(text: str, start: int, end: int) -> int | None:
-    """The last comma in text[start:end] at the depth of `start`, by the brackets' count."""
-    depth = _depth(text, start, end)
-    for _ in range(_COMMAS_TRIED):
-        comma = text.rfind(",", start, end)
-        if comma < 0:
-            return None
-        depth -= _depth(text, comma, end)
-        if depth == 0:
-            return comma
-        end = comma
-    return None
-
-
-def _depth(text: str, start: int, end: int) -> int:
-    """Brackets opened less brackets closed in text[start:end]."""
-    return (
-        text.count("{", start, end)
-        + text.count("[", start, end)
-        - text.count("}", start, end)
-        - text.count("]", start, end)
-    )
