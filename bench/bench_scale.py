@@ -1,6 +1,8 @@
 """Scale paths beside their floors: Parquet through DuckDB (with and without epochs), the JSONL
-rows reader at 1M rows (with and without epochs), merging 1,000 partials, and a Parquet baseline
-paired with the current rows.
+rows reader at 1M rows (with and without epochs), merging 1,000 partials, a Parquet baseline
+paired with the current rows, and a 20,000-sample Inspect log beside its floor (listing,
+decompressing and `json.loads` of the three members evalglass reads; target 1.3x) and beside
+Inspect's own `read_eval_log` (target 50x, when inspect_ai is installed).
 
 A plain script: prints each figure beside its floor and the ratio, asserts nothing. The floors:
 for Parquet, a plain DuckDB query computing the same statistics in floating point over the same
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import importlib.util
 import json
 import os
 import resource
@@ -418,6 +421,36 @@ def bench_start(work: Path) -> None:
     one.unlink()
 
 
+def bench_inspect(work: Path, samples: int, repeat: int) -> None:
+    """An Inspect `.eval` log of `samples` samples (bench_memory.py's, with a `samples/` member
+    per sample, as a real log has) beside its floor: listing the archive, decompressing the
+    three members evalglass reads (header, summaries, reductions) and `json.loads` of each, in
+    one process. Then Inspect's own `read_eval_log` on the same file, once, when inspect_ai is
+    installed (`pip install inspect_ai`): its ratio to evalglass, target 50x."""
+    import bench_memory  # beside this script
+
+    path = work / "run.eval"
+    bench_memory.write_zip(path, bench_memory.eval_members(samples))
+    print(f"Inspect .eval, {samples:,} samples, {len(bench_memory.SCORERS)} scorers, zstd: "
+          f"{path.stat().st_size / 1e6:.0f} MB; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    score = [*evalglass(), "score", str(path), "--records", "host_records"]
+    floor = [sys.executable, "-c", bench_memory.PARSE_EVAL, str(path)]
+    figure, parsed = in_turn([score, floor], work, repeat)
+    what = f"{samples:,}-sample Inspect log"
+    print(line("evalglass score", figure, parsed, "1.3x the floor", what))
+    if repeat > 1:
+        print(f"    (the figure and its floor: medians of {repeat} runs in turn)")
+    if importlib.util.find_spec("inspect_ai") is None:
+        print("  Inspect's read_eval_log: not installed (pip install inspect_ai), not run")
+    else:
+        read = "import sys; from inspect_ai.log import read_eval_log; read_eval_log(sys.argv[1])"
+        wall, cpu, rss = timed([sys.executable, "-c", read, str(path)], work)
+        print(f"  Inspect's read_eval_log, once           {wall:7.2f} s ({cpu:.2f} s CPU) "
+              f"{rss:6.0f} MB;  {wall / figure[0]:.0f}x evalglass's wall, {cpu / figure[1]:.0f}x "
+              "its CPU   target 50x")  # fmt: skip
+    path.unlink()
+
+
 def bench_merge(work: Path, partials: int = 1000) -> None:
     from evalglass.evidence.adapters import aggregates, rows
 
@@ -467,6 +500,8 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=5, help="runs of each JSONL and CSV figure and its floor"
     )
+    parser.add_argument("--inspect-samples", type=int, default=20_000)
+    parser.add_argument("--skip-inspect", action="store_true")
     args = parser.parse_args()
     import evalglass
 
@@ -479,6 +514,8 @@ def main() -> None:
             f"peak RSS of this script so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB"
         )
         bench_start(work)
+        if not args.skip_inspect:
+            bench_inspect(work, args.inspect_samples, args.repeat)
         for epochs in (False, True):
             bench_jsonl(work, args.jsonl_rows, epochs, args.repeat)
         if not args.skip_pure_orders:

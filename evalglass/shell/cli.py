@@ -10,6 +10,13 @@ a usage error do not pay for the records, evidence and scorecard machinery.
 
 from __future__ import annotations
 
+import copy
+import sys
+
+import typer
+from typer.main import get_command_name
+from typer.models import CommandInfo
+
 from evalglass.shell.commands import agents, analysis, records, scoring, setup
 from evalglass.shell.commands.app import app
 from evalglass.shell.commands.options import ListsFormats
@@ -73,4 +80,23 @@ app.command(cls=ListsFormats, epilog=_epilog("sql"))(analysis.sql)
 
 def main() -> None:
     """Run the command line as `evalglass`; exits with the command's own code."""
-    app(prog_name="evalglass")
+    _for(sys.argv[1:2])(prog_name="evalglass")
+
+
+def _for(first: list[str]) -> typer.Typer:
+    """The app with only the command the first argument names, when it names one: typer builds
+    every registered command's parameters from its signature before running any, a third of a
+    `score`'s own time. Anything else (`--help`, `--version`, a typo to suggest a command for)
+    gets the whole app."""
+    chosen = [c for c in app.registered_commands if first == [_name(c)]]
+    if not chosen:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = chosen
+    return one
+
+
+def _name(command: CommandInfo) -> str | None:
+    if command.name is not None:
+        return command.name
+    return None if command.callback is None else get_command_name(command.callback.__name__)

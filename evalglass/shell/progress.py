@@ -1,6 +1,7 @@
 """Progress on stderr while eval outputs are read: a bar on a terminal (bytes read, rate, time
-left) once an output has taken a second; in CI or when stderr is not a terminal, one line per
-output that took that long, once it is read. Never on stdout, never in a file evalglass writes.
+left) once an output has taken a second, drawn by rich.progress (shell/_progress_bar.py, imported
+only then); in CI or when stderr is not a terminal, one line per output that took that long,
+once it is read. Never on stdout, never in a file evalglass writes.
 
 Only the shell attaches it; the library reads quietly.
 """
@@ -18,6 +19,8 @@ from evalglass.evidence import progress
 
 if TYPE_CHECKING:
     import threading
+
+    from evalglass.shell._progress_bar import Drawn
 
 DELAY = 1.0  # seconds an output may take before anything is shown about it
 REFRESH = 0.2  # seconds between redraws of the bar
@@ -85,7 +88,7 @@ class _Bar(_Lines):
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._drawn = False
+        self._drawn: Drawn | None = None
 
     def started(self, shown: str) -> None:
         with self._lock:
@@ -101,13 +104,14 @@ class _Bar(_Lines):
     def finished(self, read: bool) -> None:
         with self._lock:
             elapsed = time.monotonic() - self.start
-            if self._drawn:
+            if self._drawn is not None:
                 # The bar gives way to the line saying what was read, and stays out of the way;
                 # after a failure, to nothing: the error is the one line that follows.
-                said = done_line(self.shown, self.done, elapsed) + "\n" if read else ""
-                self.stream.write("\r\x1b[K" + said)
-                self.stream.flush()
-                self._drawn = False
+                self._drawn.clear()
+                self._drawn = None
+                if read:
+                    self.stream.write(done_line(self.shown, self.done, elapsed) + "\n")
+                    self.stream.flush()
             self.shown = ""
 
     def close(self) -> None:
@@ -120,45 +124,47 @@ class _Bar(_Lines):
             with self._lock:
                 elapsed = time.monotonic() - self.start
                 if self.shown and elapsed >= DELAY:
-                    line = bar_line(
-                        self.shown,
-                        self.done,
-                        self.total,
-                        elapsed,
-                        _width(self.stream),
-                        _fill(self.stream),
-                    )
-                    self.stream.write("\r" + line + "\x1b[K")
-                    self.stream.flush()
-                    self._drawn = True
+                    self._draw(elapsed)
+
+    def _draw(self, elapsed: float) -> None:
+        width = _width(self.stream)
+        if self._drawn is None:
+            # rich is imported here, the first time a bar is shown, and only then.
+            from evalglass.shell._progress_bar import Drawn
+
+            self._drawn = Drawn(self.stream, width)
+        numbers = numbers_text(self.done, self.total, elapsed)
+        name, cells, numbers = layout(self.shown, numbers, width)
+        self._drawn.draw(name, cells, numbers, self.done, self.total)
 
 
-def bar_line(shown: str, done: int, total: int, elapsed: float, width: int, fill: str = "█") -> str:
-    """`reading NAME  [█████     ]  48%  512.0 MB of 1.1 GB  85.3 MB/s  6 s left`, within
-    `width`: the name is shortened from the left and the bar narrowed first."""
+def numbers_text(done: int, total: int, elapsed: float) -> str:
+    """`48%  512.0 MB of 1.1 GB  85.3 MB/s  6 s left`: what the bar shows beside it."""
     rate = done / elapsed if elapsed > 0 else 0.0
     if done == 0 and total == 0:
         # Nothing counted: a reader that opens the files itself (DuckDB). Time is all there is.
-        return f"reading {shown}  {_duration(elapsed)} so far"[: max(width - 1, 1)]
+        return f"{_duration(elapsed)} so far"
     if total > 0:
         share = min(done / total, 1.0)
         if done < total and rate > 0:
             left = f"{_duration((total - done) / rate)} left"
         else:
             left = "reading done, working"
-        numbers = f"{share:4.0%}  {size(done)} of {size(total)}  {size(rate)}/s  {left}"
-    else:
-        share, numbers = 0.0, f"{size(done)}  {size(rate)}/s"
-    # The numbers are kept whole; the name, then the bar, give way to fit the width.
-    room = width - 1 - len(f"reading   []  {numbers}")
+        return f"{share:4.0%}  {size(done)} of {size(total)}  {size(rate)}/s  {left}"
+    return f"{size(done)}  {size(rate)}/s"
+
+
+def layout(shown: str, numbers: str, width: int) -> tuple[str, int, str]:
+    """The name, the bar's width in cells and the numbers for `reading NAME BAR NUMBERS` to fit
+    in `width` (a line wider than the terminal would wrap): the name is shortened from the left,
+    then the bar narrowed; on a terminal too narrow even then, the numbers are cut short."""
+    room = width - 1 - len(f"reading    {numbers}")
     name = shown
     if len(name) + _BAR_CELLS[0] > room:
         keep = max(room - _BAR_CELLS[0], 12)
         name = "…" + shown[-(keep - 1) :] if len(shown) > keep else shown
     cells = max(_BAR_CELLS[0], min(_BAR_CELLS[1], room - len(name)))
-    bar = "[" + (fill * round(share * cells)).ljust(cells) + "]"
-    # A line wider than the terminal would wrap, and every redraw would leave a line behind.
-    return f"reading {name}  {bar}  {numbers}"[: max(width - 1, 1)]
+    return name, cells, numbers[: max(width - 1 - len(f"reading   {name}") - cells, 0)]
 
 
 def done_line(shown: str, done: int, elapsed: float) -> str:
@@ -191,8 +197,3 @@ def _width(stream: TextIO) -> int:
         return os.get_terminal_size(stream.fileno()).columns or 80
     except (OSError, ValueError, AttributeError):
         return 80
-
-
-def _fill(stream: TextIO) -> str:
-    """A block where the terminal's encoding has one, else `#`."""
-    return "█" if "utf" in (getattr(stream, "encoding", "") or "").lower() else "#"

@@ -126,3 +126,57 @@ def test_an_array_far_longer_than_a_chunk_is_never_held_whole() -> None:
         tracemalloc.stop()
     assert count == 30_000
     assert peak < 8 * chunk < len(data) / 4
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "12345678901234567890123",
+        "-98765432109876543210",
+        "NaN",
+        "-Infinity",
+        "1E400",
+        '"\\ud800"',
+        '"} ] , { [ \\" ,"',
+        '{"id": "u0000000000000000000000001", "n": [1, {"a": []}]}',
+        "[]",
+    ],
+    ids=[
+        "long",
+        "long-negative",
+        "nan",
+        "infinity",
+        "overflow",
+        "surrogate",
+        "brackets",
+        "digits-in-a-string",
+        "empty",
+    ],
+)
+def test_long_arrays_read_as_json_loads_whatever_lies_among_their_elements(odd: str) -> None:
+    """Arrays of thousands of objects, read element by element, equal json.loads even where an
+    element holds what orjson reads otherwise (long integers, NaN, lone surrogates) or brackets
+    inside strings; the array may end anywhere inside a chunk."""
+    elements = [f'{{"id": {i}, "s": {{"v": [{i}, "x,y"]}}}}' for i in range(3000)]
+    elements[1234] = f'{{"odd": {odd}}}'
+    elements[2500] = odd
+    text = f'{{"a": [{", ".join(elements)}], "b": [1, 2]}}'
+    for chunk in (1 << 10, 1 << 14, 1 << 20):
+        stream = JsonStream(io.BytesIO(text.encode()), chunk=chunk)
+        read = {name: stream.values(lambda e: e) for name in stream.members()}
+        stream.end()
+        assert repr(read) == repr(json.loads(text))
+
+
+def test_an_error_among_many_elements_is_placed_as_json_loads_places_it() -> None:
+    """A comma with no element, deep inside a long array, is the error json.loads names, at
+    the same line and column, not a batch's."""
+    text = "[" + ",\n".join(f'{{"i": {i}}}' for i in range(5000)) + "]"
+    broken = text.replace('{"i": 4000},', '{"i": 4000},,')
+    stream = JsonStream(io.BytesIO(broken.encode()))
+    with pytest.raises(json.JSONDecodeError) as caught:
+        stream.values(lambda e: e)
+    with pytest.raises(json.JSONDecodeError) as expected:
+        json.loads(broken)
+    place = [(e.msg, e.lineno, e.colno, e.pos) for e in (caught.value, expected.value)]
+    assert place[0] == place[1]

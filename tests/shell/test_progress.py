@@ -104,40 +104,39 @@ def test_reading_an_unreadable_file_still_finishes() -> None:
     assert recorder.calls[-1] == ("finished", False)
 
 
-def test_bar_line_says_share_bytes_rate_and_time_left() -> None:
+def test_the_numbers_say_share_bytes_rate_and_time_left() -> None:
     """Half of 2 GB read in 10 s: 50%, the sizes, 100 MB/s and 10 s left."""
-    line = display.bar_line("logs/big.eval", 10**9, 2 * 10**9, 10.0, 120)
-    assert line.startswith("reading logs/big.eval  [") and len(line) < 120
-    assert line.endswith("]   50%  1.0 GB of 2.0 GB  100.0 MB/s  10 s left")
-    bar = line[line.index("[") + 1 : line.index("]")]
-    assert bar.count("█") * 2 == len(bar) and bar.strip("█ ") == ""
+    numbers = display.numbers_text(10**9, 2 * 10**9, 10.0)
+    assert numbers == " 50%  1.0 GB of 2.0 GB  100.0 MB/s  10 s left"
+    assert display.layout("logs/big.eval", numbers, 120) == ("logs/big.eval", 30, numbers)
 
 
-def test_bar_line_fits_the_terminal_by_shortening_the_name() -> None:
-    """A long name is cut from the left to keep the line within the width."""
+def test_the_line_fits_the_terminal_by_shortening_the_name() -> None:
+    """A long name is cut from the left, then the bar narrowed, to keep the line (name, bar
+    and numbers, a space apart) within the width; the numbers are cut only when nothing else
+    can give way."""
     name = "very/deep/" * 20 + "run.jsonl"
-    line = display.bar_line(name, 5, 10, 1.0, 100, fill="#")
-    assert len(line) <= 99 and line.split()[1].startswith("…")
-    assert line.split()[1].endswith("run.jsonl") and "[#####     ]" in line
-    for width in (40, 60, 80):
-        assert len(display.bar_line(name, 5, 10, 1.0, width)) <= width - 1
+    numbers = display.numbers_text(5, 10, 1.0)
+    for width in (40, 60, 80, 100):
+        shown, cells, said = display.layout(name, numbers, width)
+        assert shown.startswith("…") and shown.endswith("run.jsonl") and cells >= 10
+        assert len(f"reading {shown} {'━' * cells} {said}") <= width - 1
+        assert (said == numbers) is (width >= 80)
 
 
-def test_bar_line_after_the_last_byte_says_it_is_still_working() -> None:
+def test_after_the_last_byte_the_numbers_say_it_is_still_working() -> None:
     """Every byte read but the output not yet finished (parsing): no time left is guessed."""
-    line = display.bar_line("x", 10, 10, 2.0, 120)
-    assert line.endswith("  reading done, working")
-    assert " left" not in line and not any(unit in line.split("B/s")[1] for unit in (" s", "min"))
-    # Before the last byte the same line does estimate the time left: the test above can fail.
-    assert display.bar_line("x", 5, 10, 2.0, 120).endswith("  2 s left")
+    numbers = display.numbers_text(10, 10, 2.0)
+    assert numbers.endswith("  reading done, working")
+    assert " left" not in numbers and not any(u in numbers.split("B/s")[1] for u in (" s", "min"))
+    # Before the last byte the same numbers do estimate the time left: the test above can fail.
+    assert display.numbers_text(5, 10, 2.0).endswith("  2 s left")
 
 
 def test_a_reader_that_counts_nothing_shows_time_only() -> None:
     """Files another library opens itself (Parquet through DuckDB) count no bytes: no rate is
     made up, only the time is shown."""
-    assert (
-        display.bar_line("2 parquet files", 0, 0, 3.0, 80) == "reading 2 parquet files  3 s so far"
-    )
+    assert display.numbers_text(0, 0, 3.0) == "3 s so far"
     assert display.done_line("a.parquet", 0, 61.0) == "evalglass: read a.parquet in 1 min 01 s"
 
 
@@ -191,12 +190,17 @@ def test_off_a_terminal_one_line_per_slow_output_and_none_for_quick_ones(
 
 # Runs the CLI as `python -m evalglass` does, with the display's delay and refresh shortened so
 # a few seconds of reading show the bar; everything else is the installed command's.
+# It leaves the names of the modules the run imported in `modules.txt`.
 _DRIVER = """
 import runpy, sys
 import evalglass.shell.progress as p
 p.DELAY, p.REFRESH = float(sys.argv[1]), 0.01
 sys.argv = ["evalglass", *sys.argv[2:]]
-runpy.run_module("evalglass", run_name="__main__", alter_sys=True)
+try:
+    runpy.run_module("evalglass", run_name="__main__", alter_sys=True)
+finally:
+    with open("modules.txt", "w") as listing:
+        listing.write("\\n".join(sorted(sys.modules)))
 """
 
 
@@ -243,21 +247,29 @@ def on_terminal(
     return code, stdout, received.decode()
 
 
+# How rich's transient display takes its line off the terminal when it stops: the cursor shown
+# again, then up one line and that line erased.
+_CLEARED = "\x1b[?25h\r\x1b[1A\x1b[2K"
+
+
 def test_a_terminal_sees_a_bar_then_the_line_and_the_file_holds_none(big: Path) -> None:
     """On a pty: the bar redrawn in place, then one line; the written scorecard has no trace."""
     code, stdout, stderr = on_terminal(
         big, 0.0, "score", "big.jsonl", "--format", "json", "--output", "card.json"
     )
     assert code == 0 and stdout == ""
-    assert "\rreading big.jsonl  [" in stderr and "/s" in stderr and "\x1b[K" in stderr
+    assert "reading big.jsonl ━" in stderr and "/s" in stderr and "\r\x1b[2K" in stderr
     bars = [
-        part.removesuffix("\x1b[K") for part in stderr.split("\r") if part.startswith("reading")
+        part.removeprefix("\x1b[2K").removeprefix("\x1b[?25l")
+        for part in stderr.split(_CLEARED)[0].split("\r")
     ]
+    bars = [bar for bar in bars if bar.startswith("reading")]
     assert bars and all(len(bar) < 80 for bar in bars)  # a bare pty counts as 80 wide
-    final = stderr.rsplit("\r\x1b[K", 1)[1]
+    final = stderr.rsplit(_CLEARED, 1)[1]
     assert final.startswith("evalglass: read big.jsonl: ") and final.endswith("\r\n")
     card = (big / "card.json").read_text()
     assert "reading" not in card and json.loads(card)["sources"] == ["big.jsonl"]
+    assert "rich.progress" in (big / "modules.txt").read_text().split()
 
 
 def test_in_ci_a_terminal_gets_one_line_and_no_bar(big: Path) -> None:
@@ -279,11 +291,14 @@ def test_stderr_not_a_terminal_gets_one_line_and_no_bar(big: Path) -> None:
 
 
 def test_a_quick_read_shows_nothing_even_on_a_terminal(big: Path) -> None:
-    """With the real delay, the small bundled example prints nothing on stderr at all."""
+    """With the real delay, the small bundled example prints nothing on stderr at all, and
+    loads nothing to draw a bar with."""
     (big / "run.json").write_bytes((ROOT / "examples" / "run.json").read_bytes())
     code, stdout, stderr = on_terminal(big, display.DELAY, "score", "run.json")
     assert code == 0 and stdout.startswith("NO ACTIVE GATE")
     assert stderr == ""
+    # No bar shown, so the library that draws it was never imported.
+    assert not any(m.startswith("rich") for m in (big / "modules.txt").read_text().split())
 
 
 @pytest.mark.parametrize("ci", [True, False], ids=["CI", "terminal"])
@@ -294,6 +309,6 @@ def test_a_slow_read_that_fails_leaves_only_its_error(big: Path, ci: bool) -> No
     broken.write_bytes((big / "big.jsonl").read_bytes() + b'{"metric": "m0", "score": [1]}\n')
     code, _, stderr = on_terminal(big, 0.0, "score", "broken.jsonl", ci=ci)
     assert code == 4
-    shown = stderr.rsplit("\r\x1b[K", 1)[-1]
+    shown = stderr.rsplit(_CLEARED, 1)[-1]
     assert shown.startswith("evalglass: broken.jsonl:150001: score: expected a number")
     assert shown.replace("\r\n", "\n").count("\n") == 1 and "read broken.jsonl" not in stderr

@@ -16,8 +16,8 @@ from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters import _inspect_epochs as epochs
 from evalglass.evidence.adapters import _inspect_files as files
 from evalglass.evidence.adapters import _inspect_groups as groups
-from evalglass.evidence.fingerprint import fingerprint
-from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
+from evalglass.evidence.adapters import _inspect_run as run_of
+from evalglass.evidence.model import Measurement, Run, Sample
 from evalglass.reasons import Reason, ValidityCode
 
 FORMAT = "inspect"
@@ -49,11 +49,11 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         source=shown,
         task=task,
         models=[c.text(spec.get("model"))],
-        dataset=_dataset(spec),
+        dataset=run_of.dataset(spec),
         status=status,
         started=c.iso_time(stats.get("started_at")) or c.iso_time(spec.get("created")),
-        identity=_identity(spec, stats),
-        evaluation=_evaluation(spec),
+        identity=run_of.identity(spec, stats),
+        evaluation=run_of.evaluation(spec),
     )
     declared = _declared_samples(spec, log.samples)
     incomplete = _incomplete(status, header, declared)
@@ -91,7 +91,7 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         cluster_key = files.cluster_key(scorer_spec)
         base = Measurement(
             id=f"{task}/{segment}",
-            run=attrs.evolve(run, graders=_graders(entry, scorer_spec, spec, scorer)),
+            run=attrs.evolve(run, graders=run_of.graders(entry, scorer_spec, spec, scorer)),
             value=None,
             n=n,
             samples=epochs.samples(per_epoch, cluster_key),
@@ -235,20 +235,6 @@ def _metadata(samples: list[files.Summary] | None) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _identity(spec: dict[str, Any], stats: dict[str, Any]) -> str | None:
-    """A log converted between .eval and .json keeps its eval id and start: one run, read once.
-    A retry starts anew, so it is never taken for a copy."""
-    eval_id, started = c.text(spec.get("eval_id")), c.text(stats.get("started_at"))
-    return None if eval_id is None or started is None else f"inspect:{eval_id}:{started}"
-
-
-def _evaluation(spec: dict[str, Any]) -> str | None:
-    """`inspect eval-retry` keeps the task_id (and model) of the run it completes; a new
-    `inspect eval` draws a new task_id, so it is another attempt."""
-    task_id, model = c.text(spec.get("task_id")), c.text(spec.get("model"))
-    return None if task_id is None else f"inspect:{task_id}:{model}"
-
-
 def _unmeasured(
     header: dict[str, Any], spec: dict[str, Any], task: str, run: Run, declared: int | None
 ) -> Iterator[Measurement]:
@@ -263,7 +249,7 @@ def _unmeasured(
     for index, item in enumerate(scorers):
         scorer_spec = c.mapping(item, run.source, f"eval.scorers[{index}]")
         scorer = _name(scorer_spec, run.source, f"eval.scorers[{index}].name")
-        graders = _graders({}, scorer_spec, spec, scorer)
+        graders = run_of.graders({}, scorer_spec, spec, scorer)
         for segment, metric in _declared_metrics(scorer, scorer_spec.get("metrics") or []):
             if metric in _SPREAD:
                 continue
@@ -308,28 +294,6 @@ def _name(entry: dict[str, Any], shown: str, where: str) -> str:
     return name
 
 
-def _dataset(spec: dict[str, Any]) -> DatasetIdentity | None:
-    data = spec.get("dataset")
-    if not isinstance(data, dict):
-        return None
-    return DatasetIdentity(
-        name=c.text(data.get("name")),
-        location=c.text(data.get("location")),
-        samples=c.count(data.get("samples")),
-        fingerprint=_fingerprint(data.get("sample_ids")),
-    )
-
-
-def _fingerprint(ids: object) -> str | None:
-    """The fingerprint of the sample ids the run set out to score (`eval.dataset.sample_ids`),
-    each id as text; None when the log lists none, or lists one that is not an id."""
-    if not isinstance(ids, list) or not all(
-        isinstance(i, str | int) and not isinstance(i, bool) for i in ids
-    ):
-        return None
-    return fingerprint(str(i) for i in ids)
-
-
 def _declared_samples(spec: dict[str, Any], samples: list[files.Summary] | None) -> int | None:
     """Distinct samples the run set out to score (epochs are not extra samples)."""
     data = c.section(spec, "dataset")
@@ -352,40 +316,6 @@ def _scorer_spec(spec: dict[str, Any], scorer: str) -> dict[str, Any]:
         if isinstance(item, dict) and item.get("name") == scorer:
             return item
     return {}
-
-
-def _graders(
-    entry: dict[str, Any], scorer_spec: dict[str, Any], spec: dict[str, Any], scorer: str
-) -> list[str]:
-    """The models that graded a scorer's judgments, as the log records them."""
-    params = c.section(entry, "params")
-    options = c.section(scorer_spec, "options")
-    names = _model_names(params.get("model")) or _model_names(options.get("model"))
-    if names:
-        return names
-    if scorer.rsplit("/", 1)[-1].startswith("model_graded"):
-        # Without a model of its own, Inspect grades with its model role ("grader" unless the
-        # scorer names another), else with the model under evaluation itself: record that so
-        # a self-graded run is visible.
-        role = c.text(params.get("model_role")) or c.text(options.get("model_role")) or "grader"
-        roles = c.section(spec, "model_roles")
-        return _model_names(roles.get(role)) or _model_names(spec.get("model"))
-    return []
-
-
-def _model_names(value: object) -> list[str]:
-    """Every model name in a scorer's `model` (a name, an object with a model, or a list of
-    them), walked with a stack of its own."""
-    names, pending = [], [value]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, str) and value.strip():
-            names.append(value)
-        elif isinstance(value, dict):
-            pending.append(value.get("model"))
-        elif isinstance(value, list):
-            pending.extend(reversed(value))
-    return names
 
 
 def _clusters(samples: tuple[Sample, ...] | None) -> int:

@@ -1,6 +1,8 @@
 """JSON members of a zip archive, streamed, including the zstd members (method 93) that Inspect
-writes and Python 3.11's zipfile refuses; sizes and CRCs are checked as zipfile does. Archive and
-decompression errors leave as `OutputError`; it knows nothing of what the JSON means."""
+writes and Python 3.11's zipfile refuses; sizes and CRCs are checked as zipfile does. The
+directory is read by _zip_directory.py and each member decompressed here, so an archive of tens
+of thousands of members costs no more than the few read. Archive and decompression errors leave
+as `OutputError`; it knows nothing of what the JSON means."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import io
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Self, cast
 
 from evalglass._inputs import ARCHIVE_BYTES, TooLarge
@@ -17,6 +19,7 @@ from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.adapters._common import ZIP_MAGIC
 from evalglass.evidence.adapters._json_stream import JsonStream
+from evalglass.evidence.adapters._zip_directory import Directory
 
 _ZSTD_METHOD = 93
 # Stored, deflate and zstd: what Inspect writes. zipfile's bzip2 and lzma readers decompress a
@@ -33,7 +36,7 @@ def _decompress_errors() -> tuple[type[Exception], ...]:
         zstandard.ZstdError,
         zlib.error,
         EOFError,
-        RuntimeError,  # zipfile's answer to an encrypted member
+        struct.error,  # a directory record cut short
     )
 
 
@@ -44,25 +47,19 @@ class JsonArchive:
     def __init__(self, raw: IO[bytes], shown: str) -> None:
         self._raw, self._shown = raw, shown
         try:
-            self._archive = zipfile.ZipFile(raw)
-        except (
-            zipfile.BadZipFile,
-            zipfile.LargeZipFile,
-            EOFError,
-            ValueError,
-            struct.error,
-        ) as exc:
+            self._directory = Directory(raw)
+        except (zipfile.BadZipFile, EOFError, ValueError, struct.error) as exc:
             raise OutputError(
                 shown, f"not a readable zip archive (truncated?): {c.one_line(exc)}"
             ) from exc
-        self.names = frozenset(self._archive.namelist())
+        self.names = self._directory.names
         self._expanded = 0
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._archive.close()
+        """The file is the caller's to close."""
 
     def load(self, name: str) -> Any:
         """The member parsed whole: it may be no larger than the parse cap."""
@@ -80,7 +77,8 @@ class JsonArchive:
     def _member(self, name: str) -> Iterator[tuple[IO[bytes], int]]:
         """The member's bytes as they are decompressed, and the size the archive declares for
         it, which decompressing never goes past."""
-        info = self._archive.getinfo(name)
+        with _decompress_errors_as(self._shown, name):
+            info = self._directory.info(name)
         if info.compress_type not in _METHODS:
             raise OutputError(
                 self._shown,
@@ -93,10 +91,7 @@ class JsonArchive:
         except TooLarge as exc:
             raise OutputError(self._shown, f"{name}: {exc}") from None
         with _decompress_errors_as(self._shown, name):
-            if info.compress_type == _ZSTD_METHOD:
-                raw: IO[bytes] = _ZstdMember(self._raw, info)  # type: ignore[assignment]
-            else:
-                raw = self._archive.open(info)
+            raw: IO[bytes] = _Member(self._raw, info)  # type: ignore[assignment]
         stream = io.BufferedReader(_Translated(raw, self._shown, name), 1 << 16)
         with stream:
             yield stream, info.file_size
@@ -134,12 +129,11 @@ class _Translated(io.RawIOBase):
         super().close()
 
 
-class _ZstdMember(io.RawIOBase):
-    """One zstd member, decompressed as it is read straight from the archive file."""
+class _Member(io.RawIOBase):
+    """One member, decompressed (zstd, deflate, or stored as it is) as it is read straight from
+    the archive file, never past the size the directory declares."""
 
     def __init__(self, raw: IO[bytes], info: zipfile.ZipInfo) -> None:
-        import zstandard
-
         super().__init__()
         if info.flag_bits & 0x1:
             raise zipfile.BadZipFile("encrypted member")
@@ -150,9 +144,18 @@ class _ZstdMember(io.RawIOBase):
         # The local header's name and extra fields may differ in length from the directory's.
         name_len, extra_len = struct.unpack("<HH", local[26:30])
         raw.seek(info.header_offset + 30 + name_len + extra_len)
-        # zstandard reads any object with read(); its stubs ask for IO.
-        source = cast(IO[bytes], _Bounded(raw, info.compress_size))
-        self._reader = zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True)
+        self._source = _Bounded(raw, info.compress_size)
+        self._read: Callable[[int], bytes] = self._source.read
+        if info.compress_type == _ZSTD_METHOD:
+            import zstandard
+
+            # zstandard reads any object with read(); its stubs ask for IO.
+            source = cast(IO[bytes], self._source)
+            decompressor = zstandard.ZstdDecompressor()
+            self._read = decompressor.stream_reader(source, read_across_frames=True).read
+        elif info.compress_type == zipfile.ZIP_DEFLATED:
+            self._inflate = zlib.decompressobj(-zlib.MAX_WBITS)
+            self._read = self._inflated
         self._expected_size, self._expected_crc = info.file_size, info.CRC
         self._size, self._crc = 0, 0
 
@@ -161,7 +164,7 @@ class _ZstdMember(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer).cast("B")
-        data = self._reader.read(len(view))
+        data = self._read(len(view))
         if not data:
             if self._size != self._expected_size or self._crc != self._expected_crc:
                 raise zipfile.BadZipFile("size or CRC does not match the archive directory")
@@ -172,6 +175,18 @@ class _ZstdMember(io.RawIOBase):
         self._crc = zlib.crc32(data, self._crc)
         view[: len(data)] = data
         return len(data)
+
+    def _inflated(self, size: int) -> bytes:
+        """Up to `size` bytes inflated: never more at once, however far the input expands."""
+        while True:
+            pending = self._inflate.unconsumed_tail or self._source.read(1 << 16)
+            if not pending:
+                if not self._inflate.eof:
+                    raise EOFError("compressed member ended before its end-of-stream marker")
+                return b""
+            data = self._inflate.decompress(pending, size)
+            if data or self._inflate.eof:
+                return data
 
 
 class _Bounded:
