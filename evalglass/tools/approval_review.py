@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from evalglass.core.conditions import approval_differences
+from evalglass.core.approval_checks import approval_differences
 from evalglass.records.model import Approval, ApprovedFor, HostRecords, ThresholdRecord
 
 # How far ahead of the evaluation date an expiry is worth a reviewer's attention.

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import attrs
 
 from evalglass.calibration_evidence import CalibrationEvidence, Estimate, InputFile, Items, Scale
-from evalglass.core.conditions import evidence_shortfall
+from evalglass.core.judge_checks import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.core.numbers import fmt
 from evalglass.evidence.model import UNKNOWN_GRADER, DatasetIdentity, Measurement, Run

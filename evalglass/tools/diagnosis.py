@@ -10,8 +10,9 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from evalglass.core.authority import Outcome, resolve
-from evalglass.core.conditions import BY_CODE, evidence_shortfall
+from evalglass.core.conditions import BY_CODE
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.core.judge_checks import evidence_shortfall
 from evalglass.core.numbers import fmt, interval_label, plural
 from evalglass.core.perfect import (
     PerfectBound,
