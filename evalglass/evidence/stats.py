@@ -26,6 +26,10 @@ from evalglass.evidence.model import (
 )
 
 DEFAULT_LEVEL = 0.95
+# What one whole score's distance from the edge adds to the n a mean of scores in [0, 1] may
+# count for (`edge_cap`): small enough to hold Beta(9.9, 0.1) to its target, large enough to
+# leave closely spread symmetric scores alone from n 10 (bench/bench_coverage.py).
+EDGE_CREDIT = 10.0
 
 
 def mean(values: Sequence[float]) -> float:
@@ -150,6 +154,13 @@ def effective_n(centre: float, se: float, df: int, level: float) -> float:
     return spread / (se * se) * (z_quantile(level) / t_quantile(0.5 + level / 2, df)) ** 2
 
 
+def edge_cap(centre: float, n: int) -> float:
+    """The most 0/1 scores a mean of n scores in [0, 1] may count for: n·(1 + 10·D), D = n·min(x̄,
+    1 − x̄) the scores' distance from the nearer edge in whole scores. Near an edge a sample short
+    of the rare scores that carry the mean has a small spread and would count for many."""
+    return n * (1 + EDGE_CREDIT * n * min(centre, 1 - centre))
+
+
 def effective_wilson(
     centre: float, se: float, df: int, level: float, basis: Basis, clusters: int | None = None
 ) -> Interval:
@@ -158,9 +169,12 @@ def effective_wilson(
     A t interval takes the spread at the observed mean; near 0 or 1 that spread shrinks with
     the mean itself (few low scores give both a high mean and a small sd), so t passes skewed
     scores at the bar far more often than α/2. The score form takes the spread at the bound
-    instead, as it does for 0/1 scores, and stays inside [0, 1]."""
+    instead, as it does for 0/1 scores, and stays inside [0, 1]. Unclustered, n* is at most
+    `edge_cap`."""
     method = Method.CLUSTERED_EFFECTIVE_N if clusters is not None else Method.EFFECTIVE_N
     size = effective_n(centre, se, df, level)
+    if clusters is None:
+        size = min(size, edge_cap(centre, df + 1))
     if size == 0:
         low, high = 0.0, 1.0
     elif math.isinf(size):
@@ -373,16 +387,11 @@ def t_quantile(p: float, df: int) -> float:
 
 def binomial_at_least(k: int, n: int, p: float) -> float:
     """P(X >= k) for X ~ Binomial(n, p): the regularized incomplete beta I_p(k, n − k + 1)."""
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    return regularized_beta(k, n - k + 1, p)
+    return 1.0 if k <= 0 else 0.0 if k > n else regularized_beta(k, n - k + 1, p)
 
 
 def t_cdf(t: float, df: int) -> float:
-    """P(T <= t) for Student's t with `df` degrees of freedom, through the regularized incomplete
-    beta function."""
+    """P(T <= t) for Student's t on `df` degrees of freedom (regularized incomplete beta)."""
     x = df / (df + t * t)
     tail = 0.5 * regularized_beta(df / 2, 0.5, x)
     return 1 - tail if t >= 0 else tail
