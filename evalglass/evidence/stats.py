@@ -68,12 +68,12 @@ def proportion(successes: float, n: int, level: float = DEFAULT_LEVEL) -> Interv
     Clopper–Pearson one where Wilson's is too generous (few successes or few failures, and
     every small n: `binomial.wilson_too_generous`). Every reader and the core make a
     proportion's interval here."""
-    low, high, exact = _proportion_bounds(successes, n, level)
+    low, high, exact = proportion_bounds(successes, n, level)
     method = Method.CLOPPER_PEARSON if exact else Method.WILSON
     return Interval(low, high, level, method, basis=Proportion(successes, n))
 
 
-def _proportion_bounds(successes: float, n: float, level: float) -> tuple[float, float, bool]:
+def proportion_bounds(successes: float, n: float, level: float) -> tuple[float, float, bool]:
     """Wilson's bounds, or Clopper–Pearson's (and True) where Wilson's are too generous."""
     low, high = _wilson_bounds(successes / n, n, level)
     if wilson_too_generous(successes, n, low, high, 1 - level):
@@ -112,11 +112,18 @@ def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval
     # Identical scores have no spread, whatever rounding the mean picked up.
     spread = min(scores) != max(scores)
     sd = math.sqrt(squares(s - centre for s in scores) / (n - 1)) if spread else 0.0
-    return student_t_from(centre, sd, n, level, bounded=all(0 <= s <= 1 for s in scores))
+    bounded = all(0 <= s <= 1 for s in scores)
+    return student_t_from(centre, sd, n, level, bounded=bounded, reach=(min(scores), max(scores)))
 
 
 def student_t_from(
-    mean: float, sd: float, n: int, level: float = DEFAULT_LEVEL, *, bounded: bool = False
+    mean: float,
+    sd: float,
+    n: int,
+    level: float = DEFAULT_LEVEL,
+    *,
+    bounded: bool = False,
+    reach: tuple[float | None, float | None] = (None, None),
 ) -> Interval | None:
     """Student-t interval from summary statistics (sample standard deviation `sd`).
 
@@ -126,7 +133,7 @@ def student_t_from(
     """
     if n < 2:
         return None
-    basis = MeanSd(mean, sd, n, bounded)
+    basis = MeanSd(mean, sd, n, bounded, *reach)
     if sd == 0:
         if not bounded:
             return None
@@ -180,7 +187,7 @@ def effective_wilson(
     elif math.isinf(size):
         low = high = centre
     else:
-        low, high, _ = _proportion_bounds(centre * size, size, level)
+        low, high, _ = proportion_bounds(centre * size, size, level)
     return Interval(low, high, level, method, basis=basis, clusters=clusters)
 
 
@@ -207,19 +214,7 @@ def clustered(
         sums[cluster] = sums.get(cluster, 0.0) + score
         counts[cluster] = counts.get(cluster, 0) + 1
     bounded = all(0 <= s <= 1 for s in scores)
-    return clustered_from(n, mean(scores) if n else 0.0, sums, counts, level, bounded=bounded)
-
-
-def clustered_from(
-    n: int,
-    centre: float,
-    sums: dict[object, float],
-    counts: dict[object, int],
-    level: float = DEFAULT_LEVEL,
-    *,
-    bounded: bool = False,
-) -> Interval | None:
-    """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
+    centre = mean(scores) if n else 0.0
     residual = squares(sums[k] - counts[k] * centre for k in sums)
     return clustered_from_residual(n, centre, residual, len(sums), level, bounded=bounded)
 
@@ -268,7 +263,8 @@ def _at_level(interval: Interval, level: float) -> Interval | None:
     if isinstance(basis, Proportion):
         return proportion(basis.successes, basis.n, level)
     if isinstance(basis, MeanSd):
-        return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded)
+        reach = (basis.low, basis.high)
+        return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded, reach=reach)
     if isinstance(basis, StandardError) and basis.bounded and basis.df is not None:
         return effective_wilson(
             basis.value, basis.stderr, basis.df, level, basis, clusters=interval.clusters

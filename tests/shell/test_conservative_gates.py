@@ -166,3 +166,33 @@ def test_a_value_outside_its_declared_scale_is_unsound_not_clipped(tmp_path: Pat
     assert got["exit"] == 3 and got["gate"]["result"] == "unsound"
     assert [r["code"] for r in got["gate"]["reasons"]] == ["value_out_of_range"]
     assert got["interval"][1] > 1
+
+
+def _graded(shift: float = 0.0) -> list[float]:
+    """Sixty scores in [0, 1], not all 0 or 1 (mean 0.725 − shift)."""
+    return [round(0.5 + 0.05 * (i % 10) - shift, 4) for i in range(60)]
+
+
+def test_a_saved_scorecard_of_graded_scores_is_a_sound_baseline(tmp_path: Path) -> None:
+    """A baseline saved as a scorecard without --keep-samples, of scores in [0, 1] (its interval
+    at an effective n, which is not value ± q·se): the change's interval is Newcombe's hybrid of
+    the two runs' own limits, so the same scores pass `max_drop 0.08` and scores 0.1 lower fail
+    (there was no interval for the change: the gate was unsound)."""
+    work = host(tmp_path, ">=", None, threshold="    max_drop: 0.08\n")
+    generic(work, {"scores": _graded()}, "base_run.json")
+    saved = cli("score", "base_run.json", "--format", "json", "--output", "base.json", cwd=work)
+    assert saved.returncode == 3  # no baseline yet: blocked, and the scorecard is written
+    (work / "base.json").rename(work / "host_records/base.json")
+    base = json.loads((work / "host_records/base.json").read_text())["metrics"][0]
+    assert base["method"] == "effective_n" and "samples" not in base
+    (work / "host_records/baselines.yaml").write_text(
+        "baselines:\n  m:\n    scorecard: base.json\n    dataset_version: '1'\n"
+    )
+    same = score(work, generic(work, {"scores": _graded()}))
+    assert same["gate"]["change"]["method"] == "newcombe"
+    assert same["exit"] == 0 and same["gate"]["result"] == "pass"
+    low, high = same["gate"]["change"]["interval"]
+    # Each side's own limits, combined: wider than either side's alone, never 0 wide.
+    assert -0.08 < low < -(base["value"] - base["interval"][0]) and high > 0
+    worse = score(work, generic(work, {"scores": _graded(0.1)}, "worse.json"))
+    assert worse["exit"] == 1 and worse["gate"]["result"] == "fail"
