@@ -17,7 +17,6 @@ import attrs
 
 from evalglass.core.attempts import Tries, after_failed_attempts, retried
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.interval_checks import limit_reached
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
 from evalglass.core.numbers import fmt
@@ -152,9 +151,6 @@ def decide(
     assert measurement is not None and measurement.value is not None  # valid implies both
     checks: list[Compared] = []
     if threshold.value is not None:
-        unreliable = _unreliable(measurement, threshold.op, metric.decision)
-        if unreliable is not None:
-            return GateResult(Result.UNSOUND, (unreliable,), Ground.CANNOT_COMPARE)
         checks.append(_absolute(measurement, threshold.op, threshold.value, metric.decision))
     change = None
     if threshold.regression:
@@ -216,7 +212,7 @@ def _earlier_passes(
         missing=attempt.missing, findings=attempt.findings,
     )  # fmt: skip
     gate = decide(
-        earlier, assess(earlier, metric), Authority(Outcome.CAN_GATE), threshold, metric,
+        earlier, assess(earlier, metric, threshold), Authority(Outcome.CAN_GATE), threshold, metric,
         baseline, what_it_takes=False,
     )  # fmt: skip
     return gate.result in (Result.PASS, Result.WARN)
@@ -333,12 +329,6 @@ def _absolute(m: Measurement, op: Op, limit: float, decision: Decision) -> Compa
     return Compared(
         holds=clears(m.interval, op, limit), side=side, compared=compared, op=op, limit=limit
     )
-
-
-def _unreliable(m: Measurement, op: Op, decision: Decision) -> Reason | None:
-    """A bound rule's interval past its method's measured limits: no bound to rely on."""
-    said = limit_reached(m.interval, op) if m.interval and decision is Decision.BOUND else ""
-    return Reason(V.INTERVAL_UNRELIABLE, said) if said else None
 
 
 def _conservative(interval: Interval, op: Op) -> tuple[float, Side]:

@@ -1,6 +1,6 @@
 """Whether the interval a bound rule compares comes from a method in a setting where it was
 measured to pass a metric at its bar far more often than its level says (`interval_unreliable`:
-the gate is unsound, as with no interval at all). The decision asks; pure.
+the gate is unsound, as with no interval at all). Validity asks, given the threshold; pure.
 
 Each limit is docs/statistics.md's, measured by bench/bench_coverage.py, and is read from what
 every reader keeps (the interval's method and clusters, the scores' mean, n, range).

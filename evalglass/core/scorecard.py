@@ -196,7 +196,7 @@ def _card(
         measurement = in_scale(
             at_level(measurement, level), metric.scale if metric else None, level
         )
-    validity = assess(measurement, metric)
+    validity = assess(measurement, metric, threshold)
     baseline = records.baselines.get(metric_id)
     name = check_name(metric_id)
     check = None if name is None else scope.of(records.checks.get(name))

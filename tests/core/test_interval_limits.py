@@ -6,9 +6,18 @@ that reach more than twice as far toward the bound the gate compares as away fro
 from __future__ import annotations
 
 from evalglass.core.interval_checks import limit_reached
+from evalglass.core.validity import assess
 from evalglass.evidence import aggregate, stats
-from evalglass.evidence.model import Run
-from evalglass.records.model import Op
+from evalglass.evidence.model import Measurement, Run
+from evalglass.reasons import ValidityCode as V
+from evalglass.records.model import (
+    Approval,
+    Decision,
+    MetricRecord,
+    MetricStatus,
+    Op,
+    ThresholdRecord,
+)
 
 _LATENCY = [0.2, 0.3, 0.3, 0.4, 0.5, 0.5, 0.6, 0.7, 0.8, 1.0, 1.2, 9.0]
 
@@ -49,3 +58,20 @@ def test_fewer_than_ten_clusters_raise_it_ten_do_not() -> None:
         interval = stats.clustered(scores, labels)
         assert interval is not None and interval.clusters == clusters
         assert bool(limit_reached(interval, Op.GE)) is flagged
+
+
+def test_validity_holds_a_bound_rule_on_the_value_to_the_limits_and_nothing_else() -> None:
+    """Given a threshold with a value, a bound rule's interval past its limits is unsound
+    (`interval_unreliable`); a point rule, or a threshold of drops alone, compares no such
+    bound and stays sound."""
+    interval = stats.interval_for_scores(_LATENCY)
+    m = Measurement(
+        id="m", run=Run(source="s"), value=stats.mean(_LATENCY), n=12, interval=interval
+    )
+    bar = ThresholdRecord(op=Op.LE, value=5.0, approval=Approval.APPROVED)
+    drops = ThresholdRecord(op=Op.LE, max_drop=0.5, approval=Approval.APPROVED)
+    bound = MetricRecord(status=MetricStatus.GATING)
+    point = MetricRecord(status=MetricStatus.GATING, decision=Decision.POINT)
+    assert [r.code for r in assess(m, bound, bar).reasons] == [V.INTERVAL_UNRELIABLE]
+    assert assess(m, point, bar).valid and assess(m, bound, drops).valid
+    assert assess(m, bound).valid
