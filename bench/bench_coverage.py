@@ -11,7 +11,9 @@ every k of n weighted by its binomial probability (exact). "error" is how often 
 true value sits exactly at the bar passes (target 3.5% at n >= 30 or 30 clusters, 5% below;
 nominal 2.5%); "cover" is the two-sided coverage of the 95% interval; "n cost" is the sample
 size a gate needs, relative to Student-t's, to pass at a fixed true value (the squared ratio of
-the mean distances from the value to the conservative bound). Seeded: the same table each run.
+the mean distances from the value to the conservative bound); "fires" is how often the
+`interval_unreliable` reason blocks the gate (`interval_checks.limit_reached`) and "left" how
+often a metric at its bar passes with the reason silent. Seeded: the same table each run.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evalglass.core.decision import clears
+from evalglass.core.interval_checks import limit_reached
 from evalglass.evidence import stats
 from evalglass.evidence.model import Interval, Method
 from evalglass.records.model import Op
@@ -37,13 +40,25 @@ def target(n: int) -> float:
     return 0.035 if n >= 30 else 0.05
 
 
-def row(setting: str, method: str, n: int, cover: float | None, error: float, cost: str) -> str:
+def row(
+    setting: str,
+    method: str,
+    n: int,
+    cover: float | None,
+    error: float,
+    cost: str,
+    flagged: tuple[float, float] | None = None,
+) -> str:
     """One printed row with the target and PASS/MISS beside it; `n` is the sample size, or the
-    number of clusters for a clustered setting."""
+    number of clusters for a clustered setting. `flagged`: how often `interval_unreliable`
+    fired, and how often the gate passed at the bar with it silent."""
     goal = target(n)
     mark = "PASS" if error <= goal else "MISS"
     shown = "     " if cover is None else f"{cover:5.3f}"
-    return f"{setting:<36} {n:>4} {method:<32} {shown} {error:6.3f} {goal:5.3f} {mark} {cost}"
+    fired = "           " if flagged is None else f"{flagged[0]:5.3f} {flagged[1]:5.3f}"
+    return (
+        f"{setting:<36} {n:>4} {method:<32} {shown} {error:6.3f} {goal:5.3f} {mark} {fired} {cost}"
+    ).rstrip()
 
 
 def simulate(
@@ -54,11 +69,12 @@ def simulate(
     draw: Callable[[random.Random], Sequence[float]],
     make: Callable[[Sequence[float]], Interval | None],
     runs: int,
-) -> tuple[str, float, float, float]:
-    """The method's name, coverage, error at the bar (bar = truth) and the mean distance from
-    the mean to the conservative bound, over `runs` seeded draws."""
+) -> tuple[str, float, float, float, tuple[float, float]]:
+    """The method's name, coverage, error at the bar (bar = truth), the mean distance from the
+    mean to the conservative bound, and how often `interval_unreliable` fired and the gate
+    passed with it silent, over `runs` seeded draws."""
     rng = random.Random(f"{SEED}/{setting}/{n}")
-    covered = passed = 0
+    covered = passed = fired = silent = 0
     distance = 0.0
     names: set[str] = set()
     for _ in range(runs):
@@ -68,10 +84,15 @@ def simulate(
             continue
         names.add(interval.method.value)
         covered += interval.low <= truth <= interval.high
-        passed += clears(interval, op, truth)
+        passes = clears(interval, op, truth)
+        passed += passes
+        flagged = bool(limit_reached(interval, op))
+        fired += flagged
+        silent += passes and not flagged
         centre = stats.mean(scores)
         distance += centre - interval.low if op.higher_is_better else interval.high - centre
-    return "+".join(sorted(names)), covered / runs, passed / runs, distance / runs
+    flags = (fired / runs, silent / runs)
+    return "+".join(sorted(names)), covered / runs, passed / runs, distance / runs, flags
 
 
 def t_interval(scores: Sequence[float]) -> Interval | None:
@@ -98,6 +119,11 @@ def beta_near_one(rng: random.Random, n: int) -> list[float]:
 def lognormal(rng: random.Random, n: int) -> list[float]:
     """Latency, lognormal with σ = 1: mean e^0.5."""
     return [rng.lognormvariate(0.0, 1.0) for _ in range(n)]
+
+
+def normal_scores(rng: random.Random, n: int) -> list[float]:
+    """Normal(100, 15): symmetric scores of unknown range, where t is right."""
+    return [rng.gauss(100.0, 15.0) for _ in range(n)]
 
 
 def symmetric(rng: random.Random, n: int) -> list[float]:
@@ -246,6 +272,7 @@ SETTINGS: list[tuple[str, float, Op, Callable[[random.Random, int], list[float]]
     ("Beta(9.9, .1), mean .99", 0.99, Op.GE, beta_near_one),
     ("lognormal σ 1, <=", math.exp(0.5), Op.LE, lognormal),
     ("Beta(2, 2), mean .5 (power)", 0.5, Op.GE, symmetric),
+    ("normal(100, 15), range unknown, <=", 100.0, Op.LE, normal_scores),
 ]
 
 
@@ -260,12 +287,12 @@ def continuous(runs: int) -> list[str]:
             ) -> list[float]:
                 return gen(rng, n)
 
-            method, cover, error, far = simulate(
+            method, cover, error, far, flags = simulate(
                 name, n, truth, op, draw, stats.interval_for_scores, runs
             )
-            _, t_cover, t_error, t_far = simulate(name, n, truth, op, draw, t_interval, runs)
+            _, t_cover, t_error, t_far, _ = simulate(name, n, truth, op, draw, t_interval, runs)
             cost = f"{(far / t_far) ** 2:.3f}" if t_far else ""
-            lines.append(row(name, method, n, cover, error, cost))
+            lines.append(row(name, method, n, cover, error, cost, flags))
             lines.append(row(name, "student_t (before)", n, t_cover, t_error, "1.000"))
     return lines
 
@@ -283,15 +310,15 @@ def clustered(runs: int) -> list[str]:
             return stats.clustered(scores, labels, LEVEL)
 
         name = "clustered ICC .3, mean .9, size 5"
-        method, cover, error, _ = simulate(name, c * 5, 0.9, Op.GE, draw, make, runs)
-        lines.append(row(name, method, c, cover, error, ""))
+        method, cover, error, _, flags = simulate(name, c * 5, 0.9, Op.GE, draw, make, runs)
+        lines.append(row(name, method, c, cover, error, "", flags))
     return lines
 
 
 def main(argv: Sequence[str]) -> int:
     """Print the table."""
     runs = 1000 if "--quick" in argv else 4000
-    print(f"{'setting':<36} {'n':>4} {'method':<32} cover  error  goal mark n cost")
+    print(f"{'setting':<36} {'n':>4} {'method':<32} cover  error  goal mark fires  left n cost")
     lines = exact_proportions((1, 2, 5, 10, 30, 100), (0.5, 0.9, 0.95, 0.99))
     for n in (1, 2):
         # All successes, at the bar Wilson's own bound of n of n would give.

@@ -48,6 +48,10 @@ class ValidityCode(enum.Enum):
     VALUE_OUT_OF_RANGE = "value_out_of_range"
     TOO_FEW_SAMPLES = "too_few_samples"
     INTERVAL_UNAVAILABLE = "interval_unavailable"
+    # The interval a bound rule would compare comes from a method in a setting where it was
+    # measured to pass a metric at its bar far more often than its level says (too few
+    # clusters; scores of unknown range skewed toward the bound): no bound to rely on.
+    INTERVAL_UNRELIABLE = "interval_unreliable"
     TOO_MANY_MISSING = "too_many_missing"
     VALUE_MISMATCH = "value_mismatch"
     # The run behind the number did not complete (cancelled, errored, still running): what it

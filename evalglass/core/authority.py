@@ -15,7 +15,8 @@ import enum
 
 import attrs
 
-from evalglass.core.conditions import AUTHORIZING, SOUNDNESS, Condition, Situation
+from evalglass.core.conditions import AUTHORIZING, SOUNDNESS
+from evalglass.core.situation import Condition, Situation
 from evalglass.evidence.model import Measurement
 from evalglass.metric_ids import check_name
 from evalglass.reasons import AuthorityCode as C

@@ -239,7 +239,7 @@ def _earlier_passes(
     )  # fmt: skip
     gate = compare(
         GateInput(
-            measurement=earlier, validity=assess(earlier, metric),
+            measurement=earlier, validity=assess(earlier, metric, threshold),
             authority=Authority(Outcome.CAN_GATE), threshold=threshold, metric=metric,
             baseline=baseline,
         )

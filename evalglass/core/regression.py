@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
+from evalglass.core.saved_baseline import mover, saved_limits, saved_stderr
 from evalglass.evidence import aggregate, rates, stats
 from evalglass.evidence.model import (
     Interval,
@@ -26,9 +26,6 @@ from evalglass.evidence.model import (
     ValueStderr,
 )
 from evalglass.records.model import BaselineRecord, Op, ThresholdRecord
-
-if TYPE_CHECKING:
-    from evalglass import contract
 
 
 @attrs.frozen
@@ -185,6 +182,9 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
         # its own normal limits, with the current side's proportion limits, never a Wald
         # stderr that is 0 wide at no successes.
         return _hybrid_with_stderr(interval, current.value, baseline.value, se_then, level)
+    limits = _saved_limits(baseline, se_then, level)
+    if limits is not None and interval is not None:
+        return mover(interval, current.value, limits, baseline.value, level)
     se_now = stats.standard_error(interval) if interval is not None else None
     if se_then is None and baseline.sample_scores:
         scores = list(baseline.sample_scores.values())
@@ -202,6 +202,13 @@ def _unpaired(current: Measurement, baseline: BaselineRecord, level: float) -> I
     return stats.normal(point, se, level)
 
 
+def _saved_limits(baseline: BaselineRecord, se: float | None, level: float) -> Interval | None:
+    """A saved baseline's own limits, where it has no standard error and no per-sample scores."""
+    if se is not None or baseline.saved is None or baseline.sample_scores:
+        return None
+    return saved_limits(baseline.saved, level)
+
+
 def _share(baseline: BaselineRecord, stderr: float | None) -> bool:
     """Whether the baseline can be read as a share of its n: a value in [0, 1] with n, and no
     standard error beyond its binomial one (a larger one, cluster-robust or bootstrapped, says
@@ -213,24 +220,6 @@ def _share(baseline: BaselineRecord, stderr: float | None) -> bool:
         return True
     binomial = math.sqrt(value * (1 - value) / (n - 1))
     return stderr <= binomial * (1 + rates.STDERR_TOLERANCE) + 1e-12
-
-
-def saved_stderr(entry: contract.Metric) -> float | None:
-    """A saved scorecard's interval undone into its standard error, where its method is
-    value ± q·se (normal, Student-t, cluster-robust); None for any other."""
-    if entry.interval is None or entry.level is None:
-        return None
-    low, high = entry.interval
-    if low is None or high is None:
-        return None
-    half = (high - low) / 2
-    if entry.method == "normal":
-        return half / stats.z_quantile(entry.level)
-    if entry.method == "student_t" and entry.n is not None and entry.n > 1:
-        return half / stats.t_quantile(0.5 + entry.level / 2, entry.n - 1)
-    if entry.method == "clustered" and entry.clusters is not None and entry.clusters > 1:
-        return half / stats.t_quantile(0.5 + entry.level / 2, entry.clusters - 1)
-    return None
 
 
 def change_family(
@@ -350,6 +339,16 @@ def _unpaired_family(
             return newcombe_unpaired(value * n, n, s2, n2, level)
 
         return proportions, f"unpaired: the baseline's {then:.4g} of n {n2} held"
+    limits = _saved_limits(baseline, se_then, level)
+    if limits is not None:
+        saved = limits
+
+        def own_limits(value: float, n: int) -> Interval | None:
+            now = current_at(value, n)
+            return None if now is None else mover(now, value, saved, then, level)
+
+        held = f"unpaired: the baseline's saved interval [{saved.low:.4g}, {saved.high:.4g}] held"
+        return own_limits, held
     if se_then is None and baseline.sample_scores:
         scores = list(baseline.sample_scores.values())
         if len(scores) >= 2:

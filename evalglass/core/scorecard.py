@@ -214,7 +214,7 @@ def _card(
         measurement = in_scale(
             at_level(measurement, level), metric.scale if metric else None, level
         )
-    validity = assess(measurement, metric)
+    validity = assess(measurement, metric, threshold)
     name = check_name(metric_id)
     max_attempts = (records.success or DEFAULT_POLICY).max_attempts
     if name is not None:

@@ -12,11 +12,12 @@ from typing import cast
 
 import attrs
 
+from evalglass.core.interval_checks import limit_reached
 from evalglass.evidence.model import AttemptOutcome, Measurement
 from evalglass.numbers import plural
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
-from evalglass.records.model import Decision, MetricRecord, Scale
+from evalglass.records.model import Decision, MetricRecord, Scale, ThresholdRecord
 
 _DEFAULTS = attrs.fields(MetricRecord)
 # The record's defaults, for a metric measured with no record.
@@ -36,8 +37,14 @@ class Validity:
     reasons: tuple[Reason, ...] = ()
 
 
-def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Validity:
-    """Every reason the measurement cannot be compared; valid only when there are none."""
+def assess(
+    measurement: Measurement | None,
+    metric: MetricRecord | None,
+    threshold: ThresholdRecord | None = None,
+) -> Validity:
+    """Every reason the measurement cannot be compared; valid only when there are none. Given
+    the threshold, an interval its bound rule would compare is held to its method's measured
+    limits (`interval_checks`)."""
     min_samples = metric.min_samples if metric else _MIN_SAMPLES
     decision = metric.decision if metric else _DECISION
     max_missing = metric.max_missing_fraction if metric else _MAX_MISSING
@@ -64,6 +71,11 @@ def assess(measurement: Measurement | None, metric: MetricRecord | None) -> Vali
         interval is None or not (math.isfinite(interval.low) and math.isfinite(interval.high))
     ):
         reasons.append(Reason(V.INTERVAL_UNAVAILABLE, "no interval, and the gate compares a bound"))
+    elif decision is Decision.BOUND and threshold is not None and threshold.value is not None:
+        assert interval is not None
+        past = limit_reached(interval, threshold.op)
+        if past:
+            reasons.append(Reason(V.INTERVAL_UNRELIABLE, past))
     if measurement.missing:
         total = (n or 0) + measurement.missing
         fraction = measurement.missing / total

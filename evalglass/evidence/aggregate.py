@@ -229,7 +229,7 @@ def measure(metric: str, entry: MetricStats, run: Run) -> Measurement:
             else 0.0
         )
         bounded = m.low >= 0.0 and m.high <= 1.0
-        interval = stats.student_t_from(mean, sd, n, bounded=bounded)
+        interval = stats.student_t_from(mean, sd, n, bounded=bounded, reach=(m.low, m.high))
     return Measurement(id=metric, run=run, value=mean, n=n, interval=interval, missing=m.missing)
 
 

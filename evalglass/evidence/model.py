@@ -61,12 +61,16 @@ class Proportion:
 
 @attrs.frozen
 class MeanSd:
-    """A mean of scores with their sample standard deviation; `bounded` when all lie in [0, 1]."""
+    """A mean of scores with their sample standard deviation; `bounded` when all lie in [0, 1];
+    the smallest and largest score where the reader kept them (how far the scores reach on
+    either side of the mean shows a skew a bound cannot vouch for)."""
 
     mean: float
     sd: float
     n: int
     bounded: bool
+    low: float | None = None
+    high: float | None = None
 
 
 @attrs.frozen

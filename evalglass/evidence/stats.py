@@ -26,6 +26,10 @@ from evalglass.evidence.model import (
 )
 
 DEFAULT_LEVEL = 0.95
+# What one whole score's distance from the edge adds to the n a mean of scores in [0, 1] may
+# count for (`edge_cap`): small enough to hold Beta(9.9, 0.1) to its target, large enough to
+# leave closely spread symmetric scores alone from n 10 (bench/bench_coverage.py).
+EDGE_CREDIT = 10.0
 
 
 def mean(values: Sequence[float]) -> float:
@@ -64,12 +68,12 @@ def proportion(successes: float, n: int, level: float = DEFAULT_LEVEL) -> Interv
     Clopper–Pearson one where Wilson's is too generous (few successes or few failures, and
     every small n: `binomial.wilson_too_generous`). Every reader and the core make a
     proportion's interval here."""
-    low, high, exact = _proportion_bounds(successes, n, level)
+    low, high, exact = proportion_bounds(successes, n, level)
     method = Method.CLOPPER_PEARSON if exact else Method.WILSON
     return Interval(low, high, level, method, basis=Proportion(successes, n))
 
 
-def _proportion_bounds(successes: float, n: float, level: float) -> tuple[float, float, bool]:
+def proportion_bounds(successes: float, n: float, level: float) -> tuple[float, float, bool]:
     """Wilson's bounds, or Clopper–Pearson's (and True) where Wilson's are too generous."""
     low, high = _wilson_bounds(successes / n, n, level)
     if wilson_too_generous(successes, n, low, high, 1 - level):
@@ -108,11 +112,18 @@ def student_t(scores: Sequence[float], level: float = DEFAULT_LEVEL) -> Interval
     # Identical scores have no spread, whatever rounding the mean picked up.
     spread = min(scores) != max(scores)
     sd = math.sqrt(squares(s - centre for s in scores) / (n - 1)) if spread else 0.0
-    return student_t_from(centre, sd, n, level, bounded=all(0 <= s <= 1 for s in scores))
+    bounded = all(0 <= s <= 1 for s in scores)
+    return student_t_from(centre, sd, n, level, bounded=bounded, reach=(min(scores), max(scores)))
 
 
 def student_t_from(
-    mean: float, sd: float, n: int, level: float = DEFAULT_LEVEL, *, bounded: bool = False
+    mean: float,
+    sd: float,
+    n: int,
+    level: float = DEFAULT_LEVEL,
+    *,
+    bounded: bool = False,
+    reach: tuple[float | None, float | None] = (None, None),
 ) -> Interval | None:
     """Student-t interval from summary statistics (sample standard deviation `sd`).
 
@@ -122,7 +133,7 @@ def student_t_from(
     """
     if n < 2:
         return None
-    basis = MeanSd(mean, sd, n, bounded)
+    basis = MeanSd(mean, sd, n, bounded, *reach)
     if sd == 0:
         if not bounded:
             return None
@@ -150,6 +161,13 @@ def effective_n(centre: float, se: float, df: int, level: float) -> float:
     return spread / (se * se) * (z_quantile(level) / t_quantile(0.5 + level / 2, df)) ** 2
 
 
+def edge_cap(centre: float, n: int) -> float:
+    """The most 0/1 scores a mean of n scores in [0, 1] may count for: n·(1 + 10·D), D = n·min(x̄,
+    1 − x̄) the scores' distance from the nearer edge in whole scores. Near an edge a sample short
+    of the rare scores that carry the mean has a small spread and would count for many."""
+    return n * (1 + EDGE_CREDIT * n * min(centre, 1 - centre))
+
+
 def effective_wilson(
     centre: float, se: float, df: int, level: float, basis: Basis, clusters: int | None = None
 ) -> Interval:
@@ -158,15 +176,18 @@ def effective_wilson(
     A t interval takes the spread at the observed mean; near 0 or 1 that spread shrinks with
     the mean itself (few low scores give both a high mean and a small sd), so t passes skewed
     scores at the bar far more often than α/2. The score form takes the spread at the bound
-    instead, as it does for 0/1 scores, and stays inside [0, 1]."""
+    instead, as it does for 0/1 scores, and stays inside [0, 1]. Unclustered, n* is at most
+    `edge_cap`."""
     method = Method.CLUSTERED_EFFECTIVE_N if clusters is not None else Method.EFFECTIVE_N
     size = effective_n(centre, se, df, level)
+    if clusters is None:
+        size = min(size, edge_cap(centre, df + 1))
     if size == 0:
         low, high = 0.0, 1.0
     elif math.isinf(size):
         low = high = centre
     else:
-        low, high, _ = _proportion_bounds(centre * size, size, level)
+        low, high, _ = proportion_bounds(centre * size, size, level)
     return Interval(low, high, level, method, basis=basis, clusters=clusters)
 
 
@@ -193,19 +214,7 @@ def clustered(
         sums[cluster] = sums.get(cluster, 0.0) + score
         counts[cluster] = counts.get(cluster, 0) + 1
     bounded = all(0 <= s <= 1 for s in scores)
-    return clustered_from(n, mean(scores) if n else 0.0, sums, counts, level, bounded=bounded)
-
-
-def clustered_from(
-    n: int,
-    centre: float,
-    sums: dict[object, float],
-    counts: dict[object, int],
-    level: float = DEFAULT_LEVEL,
-    *,
-    bounded: bool = False,
-) -> Interval | None:
-    """The cluster-robust interval from per-cluster sums and counts (for streamed rows)."""
+    centre = mean(scores) if n else 0.0
     residual = squares(sums[k] - counts[k] * centre for k in sums)
     return clustered_from_residual(n, centre, residual, len(sums), level, bounded=bounded)
 
@@ -254,7 +263,8 @@ def _at_level(interval: Interval, level: float) -> Interval | None:
     if isinstance(basis, Proportion):
         return proportion(basis.successes, basis.n, level)
     if isinstance(basis, MeanSd):
-        return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded)
+        reach = (basis.low, basis.high)
+        return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded, reach=reach)
     if isinstance(basis, ValueStderr) and basis.bounded and basis.df is not None:
         return effective_wilson(
             basis.value, basis.stderr, basis.df, level, basis, clusters=interval.clusters
@@ -373,16 +383,11 @@ def t_quantile(p: float, df: int) -> float:
 
 def binomial_at_least(k: int, n: int, p: float) -> float:
     """P(X >= k) for X ~ Binomial(n, p): the regularized incomplete beta I_p(k, n − k + 1)."""
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    return regularized_beta(k, n - k + 1, p)
+    return 1.0 if k <= 0 else 0.0 if k > n else regularized_beta(k, n - k + 1, p)
 
 
 def t_cdf(t: float, df: int) -> float:
-    """P(T <= t) for Student's t with `df` degrees of freedom, through the regularized incomplete
-    beta function."""
+    """P(T <= t) for Student's t on `df` degrees of freedom (regularized incomplete beta)."""
     x = df / (df + t * t)
     tail = 0.5 * regularized_beta(df / 2, 0.5, x)
     return 1 - tail if t >= 0 else tail

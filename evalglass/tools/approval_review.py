@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from evalglass.core.conditions import approval_differences
+from evalglass.core.approval_checks import approval_differences
 from evalglass.records.model import Approval, ApprovedFor, HostRecords, ThresholdRecord
 from evalglass.records.schema import KINDS, Role
 from evalglass.tools.field_moves import Move, move

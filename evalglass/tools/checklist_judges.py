@@ -14,7 +14,7 @@ from evalglass.calibration_evidence import (
     Items,
     LabelScale,
 )
-from evalglass.core.conditions import evidence_shortfall
+from evalglass.core.judge_checks import evidence_shortfall
 from evalglass.core.model_names import grader_key, same_grader, same_model
 from evalglass.evidence.model import UNKNOWN_GRADER, Measurement, Run
 from evalglass.numbers import fmt

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from evalglass.core.authority import Outcome, resolve
-from evalglass.core.conditions import evidence_shortfall
 from evalglass.core.exits import DOCTOR_CLEAN_EXIT, DOCTOR_ERRORS_EXIT
+from evalglass.core.judge_checks import evidence_shortfall
 from evalglass.evidence.model import Evidence, Measurement
 from evalglass.metric_ids import check_name
 from evalglass.numbers import plural

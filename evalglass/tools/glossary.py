@@ -33,6 +33,12 @@ PLAIN: Mapping[C | V | G, str] = types.MappingProxyType(
             "The gate compares the conservative end of an interval, and none could be computed "
             "(it needs per-sample scores, or n and a standard error)."
         ),
+        V.INTERVAL_UNRELIABLE: (
+            "The gate would compare the bound of an interval made where its method was measured "
+            "to pass a metric at its bar far more often than its level says: fewer than 10 "
+            "clusters, or scores of unknown range skewed toward the bound. Measure more clusters "
+            "or samples (docs/statistics.md says where the limits lie)."
+        ),
         V.TOO_MANY_MISSING: (
             "More samples errored or were skipped than the record's max_missing_fraction allows: "
             "the value describes only the samples that happened to succeed."

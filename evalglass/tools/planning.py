@@ -15,7 +15,7 @@ import attrs
 
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.decision import GateInput, Result, compare
-from evalglass.core.regression import saved_stderr
+from evalglass.core.saved_baseline import saved_stderr
 from evalglass.core.validity import assess
 from evalglass.errors import PlanError
 from evalglass.evidence import stats

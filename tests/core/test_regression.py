@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from evalglass import contract
 from evalglass.core.authority import Authority, Outcome, resolve
 from evalglass.core.decision import GateInput, Result, decide
 from evalglass.core.regression import difference, newcombe_paired, newcombe_unpaired
+from evalglass.core.saved_baseline import saved_limits, saved_stderr
 from evalglass.core.scorecard import MetricCard, at_level
 from evalglass.core.validity import assess
 from evalglass.errors import RecordError
 from evalglass.evidence import stats
-from evalglass.evidence.model import Measurement, Method, Run, Sample
+from evalglass.evidence.model import Interval, Measurement, Method, Run, Sample
 from evalglass.reasons import AuthorityCode as C
 from evalglass.records.load import load_records
 from evalglass.records.model import (
@@ -330,3 +333,39 @@ def test_missing_baseline_scorecard_is_an_input_error(tmp_path: Path) -> None:
     write_records(folder, "baselines:\n  m:\n    scorecard: gone.json\n    dataset_version: '1'\n")
     with pytest.raises(RecordError, match="scorecard 'gone.json' not found"):
         load_records(folder)
+
+
+def _saved(interval: Interval, value: float, n: int) -> contract.Metric:
+    """A saved scorecard's entry for a metric measured as `interval` (no samples kept)."""
+    return contract.Metric(
+        id="m", value=value, n=n, interval=(interval.low, interval.high), level=interval.level,
+        method=interval.method.value, clusters=interval.clusters, missing=0, model="m",
+        source="run.json", earlier_runs=(), validity=contract.Validity(valid=True, reasons=()),
+        authority=contract.Authority(outcome="can_gate", reasons=(), notes=()), threshold=None,
+        gate=contract.Gate(result="pass", reasons=(), evidence="", change=None),
+    )  # fmt: skip
+
+
+def test_a_saved_range_aware_interval_is_rebuilt_at_any_level() -> None:
+    """A saved interval that is not value ± q·se (a proportion's, Hoeffding's, one at an
+    effective n, clustered or not) is remade from the saved numbers: at its own level the
+    saved limits, at another the interval the scores themselves give there."""
+    graded = [0.5 + 0.05 * (i % 10) for i in range(60)]
+    labels = [f"c{i // 4}" for i in range(60)]
+    cases = [
+        (lambda level: stats.interval_for_scores(graded, level), stats.mean(graded), 60),
+        (lambda level: stats.clustered(graded, labels, level), stats.mean(graded), 60),
+        (lambda level: stats.proportion(45, 60, level), 0.75, 60),
+        (lambda level: stats.proportion(3, 60, level), 0.05, 60),
+        (lambda level: stats.student_t([0.7] * 20, level), 0.7, 20),
+    ]
+    for make, value, n in cases:
+        saved = make(0.95)
+        assert saved is not None
+        assert saved_stderr(_saved(saved, value, n)) is None
+        for level in (0.95, 0.9, 0.99):
+            want, got = make(level), saved_limits(_saved(saved, value, n), level)
+            assert want is not None and got is not None, saved.method
+            assert got.method is want.method
+            assert math.isclose(got.low, want.low, rel_tol=1e-6), (saved.method, level)
+            assert math.isclose(got.high, want.high, rel_tol=1e-6), (saved.method, level)

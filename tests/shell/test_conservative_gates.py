@@ -166,3 +166,88 @@ def test_a_value_outside_its_declared_scale_is_unsound_not_clipped(tmp_path: Pat
     assert got["exit"] == 3 and got["gate"]["result"] == "unsound"
     assert [r["code"] for r in got["gate"]["reasons"]] == ["value_out_of_range"]
     assert got["interval"][1] > 1
+
+
+def rows(folder: Path, scores: list[float], clusters: list[str] | None = None) -> str:
+    """A generic rows file of metric `m`: one row per sample, in a cluster when given."""
+    lines = []
+    for i, score_ in enumerate(scores):
+        row: dict[str, object] = {"metric": "m", "score": score_, "sample_id": f"s{i}"}
+        if clusters is not None:
+            row["cluster"] = clusters[i]
+        lines.append(json.dumps(row))
+    (folder / "rows.jsonl").write_text("\n".join(lines) + "\n")
+    return "rows.jsonl"
+
+
+# A latency: most runs near half a second, one far out, as a lognormal sample of 12 looks.
+_LATENCY = [0.2, 0.3, 0.3, 0.4, 0.5, 0.5, 0.6, 0.7, 0.8, 1.0, 1.2, 9.0]
+
+
+def test_scores_skewed_toward_the_bound_make_the_gate_unsound(tmp_path: Path) -> None:
+    """Latencies of unknown range reaching 7.7 above their mean and 1.1 below, gated `<= 5`:
+    Student-t's upper bound (2.8) would pass, where such skew passes a metric at its bar far
+    more often than 2.5%; the gate is unsound (`interval_unreliable`), from the rows' range."""
+    work = host(tmp_path, "<=", 5)
+    got = score(work, rows(work, _LATENCY))
+    assert got["method"] == "student_t" and got["interval"][1] < 5
+    assert got["exit"] == 3 and got["gate"]["result"] == "unsound"
+    assert [r["code"] for r in got["gate"]["reasons"]] == ["interval_unreliable"]
+
+
+def test_skew_away_from_the_bound_still_gates(tmp_path: Path) -> None:
+    """The same latencies gated `>= 0.1`: the long tail is on the side the lower bound does not
+    look at, so the gate decides (its lower bound is below 0.1: it fails)."""
+    work = host(tmp_path, ">=", 0.1)
+    got = score(work, rows(work, _LATENCY))
+    assert got["exit"] == 1 and got["gate"]["result"] == "fail" and not got["gate"]["reasons"]
+
+
+def _clustered(clusters: int) -> tuple[list[float], list[str]]:
+    """0/1 scores in clusters of 5, passing 5, 4 and 3 of 5 in turn."""
+    scores = [float(i % 5 < 5 - c % 3) for c in range(clusters) for i in range(5)]
+    return scores, [f"c{i // 5}" for i in range(5 * clusters)]
+
+
+def test_a_cluster_robust_bound_over_few_clusters_is_unsound(tmp_path: Path) -> None:
+    """0/1 scores in 6 clusters of 5 gated `>= 0.5`: below 10 clusters the cluster-robust
+    interval was not shown to hold its level, so the gate is unsound; at 10 it decides."""
+    for clusters, result, code in ((6, "unsound", 3), (10, "pass", 0)):
+        work = tmp_path / str(clusters)
+        work.mkdir()
+        host(work, ">=", 0.5)
+        got = score(work, rows(work, *_clustered(clusters)))
+        assert got["method"] == "clustered_effective_n"
+        assert got["gate"]["result"] == result and got["exit"] == code
+        said = [r["code"] for r in got["gate"]["reasons"]]
+        assert said == (["interval_unreliable"] if clusters < 10 else [])
+
+
+def _graded(shift: float = 0.0) -> list[float]:
+    """Sixty scores in [0, 1], not all 0 or 1 (mean 0.725 − shift)."""
+    return [round(0.5 + 0.05 * (i % 10) - shift, 4) for i in range(60)]
+
+
+def test_a_saved_scorecard_of_graded_scores_is_a_sound_baseline(tmp_path: Path) -> None:
+    """A baseline saved as a scorecard without --keep-samples, of scores in [0, 1] (its interval
+    at an effective n, which is not value ± q·se): the change's interval is Newcombe's hybrid of
+    the two runs' own limits, so the same scores pass `max_drop 0.08` and scores 0.1 lower fail
+    (there was no interval for the change: the gate was unsound)."""
+    work = host(tmp_path, ">=", None, threshold="    max_drop: 0.08\n")
+    generic(work, {"scores": _graded()}, "base_run.json")
+    saved = cli("score", "base_run.json", "--format", "json", "--output", "base.json", cwd=work)
+    assert saved.returncode == 3  # no baseline yet: blocked, and the scorecard is written
+    (work / "base.json").rename(work / "host_records/base.json")
+    base = json.loads((work / "host_records/base.json").read_text())["metrics"][0]
+    assert base["method"] == "effective_n" and "samples" not in base
+    (work / "host_records/baselines.yaml").write_text(
+        "baselines:\n  m:\n    scorecard: base.json\n    dataset_version: '1'\n"
+    )
+    same = score(work, generic(work, {"scores": _graded()}))
+    assert same["gate"]["change"]["method"] == "newcombe"
+    assert same["exit"] == 0 and same["gate"]["result"] == "pass"
+    low, high = same["gate"]["change"]["interval"]
+    # Each side's own limits, combined: wider than either side's alone, never 0 wide.
+    assert -0.08 < low < -(base["value"] - base["interval"][0]) and high > 0
+    worse = score(work, generic(work, {"scores": _graded(0.1)}, "worse.json"))
+    assert worse["exit"] == 1 and worse["gate"]["result"] == "fail"

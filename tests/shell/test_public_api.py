@@ -158,6 +158,7 @@ def test_vocabularies_are_pinned() -> None:
         "value_out_of_range",
         "too_few_samples",
         "interval_unavailable",
+        "interval_unreliable",
         "too_many_missing",
         "value_mismatch",
         "run_incomplete",
