@@ -71,7 +71,9 @@ def sticky(comments: list[Any], login: str) -> int | None:
     for item in comments:
         if not isinstance(item, dict):
             continue
-        author = (item.get("user") or {}).get("login") if isinstance(item.get("user"), dict) else None
+        author = (
+            (item.get("user") or {}).get("login") if isinstance(item.get("user"), dict) else None
+        )
         if author == login and str(item.get("body", "")).lstrip().startswith(MARKER):
             return int(item["id"])
     return None

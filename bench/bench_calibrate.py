@@ -265,7 +265,9 @@ def pure_python(
     if ratings.scale is LabelScale.INTERVAL:
         stats = _interval_pure(unique)
     else:
-        stats = _categorical_pure(unique, len(ratings.categories), ratings.scale is LabelScale.ORDINAL)
+        stats = _categorical_pure(
+            unique, len(ratings.categories), ratings.scale is LabelScale.ORDINAL
+        )
     values = stats(collections.Counter(ids))
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -314,7 +316,9 @@ def speed() -> None:
                 if v is not None
             )
         )
-        whole = median_seconds(lambda: calibrate(judged, labelled, judge="j", scale=LabelScale.BINARY))
+        whole = median_seconds(
+            lambda: calibrate(judged, labelled, judge="j", scale=LabelScale.BINARY)
+        )
         print(
             f"  calibrate() from files, binary: {whole:.2f} s (reading, matching, "
             f"every statistic, {RESAMPLES:,} resamples)"

@@ -62,7 +62,9 @@ def generate(
         epoch = f", CASE WHEN {unit} % 11 = 10 THEN 2 ELSE 1 END AS epoch"
     else:
         sample, epoch = unit, ""
-    kind = {".jsonl": "json", ".csv": "csv, HEADER"}.get(path.suffix, "parquet, ROW_GROUP_SIZE 1000000")
+    kind = {".jsonl": "json", ".csv": "csv, HEADER"}.get(
+        path.suffix, "parquet, ROW_GROUP_SIZE 1000000"
+    )
     order = f"ORDER BY hash(i + {seed} + 1)" if shuffled else ""
     config = {"preserve_insertion_order": shuffled, "memory_limit": "3GB"}
     duckdb.connect(config=config).execute(f"""COPY (
@@ -531,7 +533,9 @@ def main() -> None:
         if not args.skip_paired:
             bench_paired(work, args.paired_rows)
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
-    print("\nThe table in docs/scale.md (ratios to each figure's floor; peak memory, the floor's in")
+    print(
+        "\nThe table in docs/scale.md (ratios to each figure's floor; peak memory, the floor's in"
+    )
     print("brackets):\n")
     print("| figure | wall | CPU | peak | target |\n|---|---|---|---|---|")
     print("\n".join(TABLE))

@@ -99,9 +99,7 @@ CARD_SAMPLE_MEMORY = attrs.evolve(SAMPLE_MEMORY, what="the samples kept in one s
 # id, until the items are matched (about 250 bytes a row; a million binary items with one human
 # rater peaked at 519 MiB). The default keeps the whole run under 500 MB.
 LABEL_ROWS = Cap("EVALGLASS_MAX_LABEL_ROWS", 800_000, "a judgments or labels file", "rows")
-AGREEMENT_CELLS = Cap(
-    "EVALGLASS_MAX_AGREEMENT_CELLS", 1 << 25, "agreement tables", "cells"
-)
+AGREEMENT_CELLS = Cap("EVALGLASS_MAX_AGREEMENT_CELLS", 1 << 25, "agreement tables", "cells")
 
 
 def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:

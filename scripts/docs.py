@@ -248,9 +248,11 @@ def _session(*steps: tuple[str, str]) -> str:
     """A console block: each command after `$ ` and what it printed."""
     lines = ["```console"]
     for command, printed in steps:
-        lines += [f"$ {command}", *printed.removesuffix("\n").split("\n")] if printed else [
-            f"$ {command}"
-        ]
+        lines += (
+            [f"$ {command}", *printed.removesuffix("\n").split("\n")]
+            if printed
+            else [f"$ {command}"]
+        )
     return "\n".join([*lines, "```"]) + "\n"
 
 
@@ -300,7 +302,10 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "plugin-order": ("docs/plugins.md", _plugin_order),
     "adapter-modules": ("docs/architecture.md", _adapter_modules),
     "readme-formats": ("README.md", _readme_formats),
-    "promote-metrics": ("docs/promoting-a-gate.md", lambda: _example("metrics", "examples/run.json")),
+    "promote-metrics": (
+        "docs/promoting-a-gate.md",
+        lambda: _example("metrics", "examples/run.json"),
+    ),
     "promote-doctor": ("docs/promoting-a-gate.md", lambda: _example("doctor", "examples/run.json")),
     "promote-reapproval": ("docs/promoting-a-gate.md", _reapproval),
     **_field_blocks(),

@@ -237,7 +237,11 @@ def judge_record(calibration: Calibration, evidence: str = "none") -> JudgeRecor
         "other_model": evidence_document(model="anthropic/claude-3-opus"),
         "below_bar": evidence_document(low=0.55),
     }[evidence]
-    bar = None if evidence == "no_bar" else MinAgreement(statistic=JudgeStatistic.KAPPA, lower_bound=BAR)
+    bar = (
+        None
+        if evidence == "no_bar"
+        else MinAgreement(statistic=JudgeStatistic.KAPPA, lower_bound=BAR)
+    )
     return JudgeRecord(
         model=JUDGE_MODEL,
         calibration=calibration,

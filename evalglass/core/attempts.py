@@ -28,9 +28,7 @@ class Tries:
     failed: int
 
 
-def after_failed_attempts(
-    m: Measurement, passes: Callable[[EarlierAttempt], bool]
-) -> Tries | None:
+def after_failed_attempts(m: Measurement, passes: Callable[[EarlierAttempt], bool]) -> Tries | None:
     """The attempts behind a pass, when earlier attempts of the same evaluation did not pass by
     `passes`, the gate's own rule (its bound, method and level, or its point rule): a rerun until
     green never hides an attempt that failed. None when every earlier one passed."""

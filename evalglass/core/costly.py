@@ -42,6 +42,7 @@ def costly_samples(
         return ()
     higher = threshold.op.higher_is_better
     samples = measurement.samples
+
     def finite() -> Iterator[Sample]:
         return (s for s in samples if math.isfinite(s.score))
 

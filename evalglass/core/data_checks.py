@@ -51,7 +51,9 @@ def dataset_mismatch(s: Situation) -> str:
         differs.append(
             f"the output names dataset '{seen.name}', not the record's '{dataset_id}'{also}"
         )
-    elif seen.version is not None and dataset.version is not None and seen.version != dataset.version:
+    elif (
+        seen.version is not None and dataset.version is not None and seen.version != dataset.version
+    ):
         differs.append(
             f"measured on dataset version '{seen.version}', record validates '{dataset.version}'"
         )

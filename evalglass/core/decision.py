@@ -150,7 +150,7 @@ class CheckInput:
 def decide(gate: GateInput) -> GateResult:
     """The gate result for an eval metric, with what value or n would pass a gate its bound
     decided (`needed`); compares only when authority is can_gate."""
-    result = compare(gate)
+    result = result_only(gate)
     metric = gate.metric
     if (
         result.ground is not Ground.COMPARED
@@ -171,7 +171,7 @@ def left_out(why: str) -> GateResult:
     return GateResult(Result.NOT_ENFORCED, (Reason(G.NOT_RUN, why),), Ground.NOT_RUN)
 
 
-def compare(gate: GateInput) -> GateResult:
+def result_only(gate: GateInput) -> GateResult:
     """The gate result alone, without `needed`: for callers that decide many hypothetical runs
     and read only the result, and for judging earlier attempts by the gate's own rule."""
     measurement, validity, threshold, metric = (
@@ -196,9 +196,7 @@ def compare(gate: GateInput) -> GateResult:
                 "no interval for the change from the baseline (it needs n and a standard error, "
                 "or per-sample scores, on both sides)",
             )
-            return GateResult(
-                Result.UNSOUND, (reason,), Ground.NO_CHANGE_INTERVAL, change=change
-            )
+            return GateResult(Result.UNSOUND, (reason,), Ground.NO_CHANGE_INTERVAL, change=change)
         checks.append(regression)
     compared = tuple(checks)
     if not all(c.holds for c in checks):
@@ -237,7 +235,7 @@ def _earlier_passes(
         id=newest.id, run=newest.run, value=attempt.value, n=attempt.n, interval=interval,
         missing=attempt.missing, findings=attempt.findings,
     )  # fmt: skip
-    gate = compare(
+    gate = result_only(
         GateInput(
             measurement=earlier, validity=assess(earlier, metric, threshold),
             authority=Authority(Outcome.CAN_GATE), threshold=threshold, metric=metric,

@@ -53,6 +53,4 @@ def _from_value_and_n(interval: Interval | None) -> bool:
     if interval is None:
         return True
     basis = interval.basis
-    return (
-        interval.method is Method.NORMAL and isinstance(basis, ValueStderr) and basis.df is None
-    )
+    return interval.method is Method.NORMAL and isinstance(basis, ValueStderr) and basis.df is None

@@ -264,7 +264,9 @@ def _at_level(interval: Interval, level: float) -> Interval | None:
         return proportion(basis.successes, basis.n, level)
     if isinstance(basis, MeanSd):
         reach = (basis.low, basis.high)
-        return student_t_from(basis.mean, basis.sd, basis.n, level, bounded=basis.bounded, reach=reach)
+        return student_t_from(
+            basis.mean, basis.sd, basis.n, level, bounded=basis.bounded, reach=reach
+        )
     if isinstance(basis, ValueStderr) and basis.bounded and basis.df is not None:
         return effective_wilson(
             basis.value, basis.stderr, basis.df, level, basis, clusters=interval.clusters

@@ -157,4 +157,3 @@ def _commit(given: str, fields: list[bytes]) -> Commit:
         id=sha, parents=tuple(parents.split()), author=author, email=email, date=date,
         subject=subject,
     )  # fmt: skip
-

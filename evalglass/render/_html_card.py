@@ -121,7 +121,9 @@ def card(metric: MetricView) -> str:
         ]
         parts.append(_listed("Earlier runs", runs))
     parts.append("  </div>\n")
-    parts.append(chart_svg(metric) or '  <p class="none">No chart: no number here can be drawn.</p>')
+    parts.append(
+        chart_svg(metric) or '  <p class="none">No chart: no number here can be drawn.</p>'
+    )
     parts.append("\n</article>\n")
     return "".join(parts)
 

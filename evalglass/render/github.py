@@ -58,9 +58,7 @@ def render(scorecard: Scorecard) -> str:
     misses = {card.id: shortfall(card) for card in scorecard.metrics}
     # Worst first: by severity, then by how far the bound misses its bar, so the annotations
     # GitHub shows are the worst of each level, not the first by id.
-    gates = sorted(
-        view.gates, key=lambda m: (m.status.severity, -misses.get(m.id, 0.0), m.id)
-    )
+    gates = sorted(view.gates, key=lambda m: (m.status.severity, -misses.get(m.id, 0.0), m.id))
     metrics = [*gates, *view.others]
     levels = [level(metric) for metric in metrics]
     room = {name: PER_LEVEL - (name == head) for name in _LEVELS}

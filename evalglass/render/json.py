@@ -99,7 +99,9 @@ def _policy(p: PolicyView) -> c.Policy:
         pass_rate=p.pass_rate,
         tolerated=tuple(c.Tolerated(id=i, status=_status(s)) for i, s in p.tolerated),
         unmet=tuple(
-            c.Unmet(id=u.id, status=None if u.status is None else _status(u.status), message=u.message)
+            c.Unmet(
+                id=u.id, status=None if u.status is None else _status(u.status), message=u.message
+            )
             for u in p.unmet
         ),
     )
@@ -249,8 +251,7 @@ def _metric(m: MetricView, keep_samples: bool) -> c.Metric:
         samples=_samples(m.samples) if keep_samples else None,
         attempts=tuple(_check_attempt(a) for a in m.attempts) if m.attempts else None,
         costly_samples=tuple(
-            c.CostlySample(id=s.id, epoch=s.epoch, score=s.score, source=s.source)
-            for s in m.costly
+            c.CostlySample(id=s.id, epoch=s.epoch, score=s.score, source=s.source) for s in m.costly
         )
         or None,
     )

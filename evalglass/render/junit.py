@@ -109,9 +109,7 @@ def _testcase(metric: MetricView) -> str:
     # A failed gate fails, a gate that could not be decided errors, a metric that does not gate
     # is skipped; a passed gate (warned or not) has no element, since it does not fail the run.
     kind = LOOKS[status].junit
-    opening = (
-        f'    <testcase classname="{SUITE}" name="{_attribute(case_name(metric))}" time="{_TIME}">\n'
-    )
+    opening = f'    <testcase classname="{SUITE}" name="{_attribute(case_name(metric))}" time="{_TIME}">\n'
     if kind is not None:
         message = metric.explanation
         # The schemas give `type` to a failure and an error (the status word); a skip has none.

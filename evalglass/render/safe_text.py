@@ -37,4 +37,3 @@ def escape(text: object) -> str:
     if _UNSAFE.search(shown) is None:
         return shown
     return _UNSAFE.sub(_escaped, shown)
-

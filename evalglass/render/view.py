@@ -367,12 +367,10 @@ def _build(scorecard: Scorecard) -> ScorecardView:
         counts=scorecard.counts,
         policy=policy_view(scorecard),
         gates=tuple(
-            metric_view(card, change_text(scorecard, card))
-            for card in words.deciding(scorecard)
+            metric_view(card, change_text(scorecard, card)) for card in words.deciding(scorecard)
         ),
         others=tuple(
-            metric_view(card, change_text(scorecard, card))
-            for card in words.others(scorecard)
+            metric_view(card, change_text(scorecard, card)) for card in words.others(scorecard)
         ),
         comparison=comparison_text(scorecard),
         compared=scorecard.comparison,

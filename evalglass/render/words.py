@@ -195,7 +195,8 @@ def policy_notes(policy: PolicyOutcome) -> list[str]:
     """The policy's lines beside the must_pass ids not met: gates a percentage pass tolerated,
     must-pass gates left to the full run."""
     lines = [
-        f"tolerated: '{metric_id}' ({status_word(status)})" for metric_id, status in policy.tolerated
+        f"tolerated: '{metric_id}' ({status_word(status)})"
+        for metric_id, status in policy.tolerated
     ]
     lines += [
         f"must-pass gate '{metric_id}' is left to the full run: this fast-tier run does not "

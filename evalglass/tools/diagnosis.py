@@ -164,6 +164,7 @@ def _judge_evidence(records: HostRecords) -> Iterator[Finding]:
             "`evidence` points at the right file",
         )
 
+
 def _thresholds(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
     for metric_id, threshold in records.thresholds.items():
         approved_on = threshold.approved_on
@@ -262,6 +263,7 @@ def _unused(records: HostRecords) -> Iterator[Finding]:
                     record_id,
                     f"{noun} '{record_id}' is used by nothing: {said}",
                 )
+
 
 def _success(records: HostRecords, evaluated_on: dt.date) -> Iterator[Finding]:
     """A success policy no run can meet: a must_pass id that cannot gate (no record, not gating,

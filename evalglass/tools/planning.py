@@ -14,7 +14,7 @@ from statistics import NormalDist
 import attrs
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import GateInput, Result, compare
+from evalglass.core.decision import GateInput, Result, result_only
 from evalglass.core.saved_baseline import saved_stderr
 from evalglass.core.validity import assess
 from evalglass.errors import PlanError
@@ -165,7 +165,7 @@ def _exact(
         m = Measurement(
             id="plan", run=_RUN, value=k / n, n=n, interval=stats.proportion(k, n, level)
         )
-        gate = compare(GateInput(measurement=m, validity=assess(m, metric), authority=_CAN_GATE, threshold=threshold, metric=metric, baseline=baseline))  # fmt: skip
+        gate = result_only(GateInput(measurement=m, validity=assess(m, metric), authority=_CAN_GATE, threshold=threshold, metric=metric, baseline=baseline))  # fmt: skip
         return gate.result in (Result.PASS, Result.WARN)
 
     def chance(n: int) -> float:

@@ -53,7 +53,11 @@ def measured(value: float, low: float, high: float, n: int = 100) -> Measurement
 
 def gate(m: Measurement, t: ThresholdRecord, rec: MetricRecord | None = None):
     rec = rec or metric()
-    return decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec))
+    return decide(
+        GateInput(
+            measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec
+        )
+    )
 
 
 def line(m: Measurement, t: ThresholdRecord, result: GateResult) -> str:
@@ -92,9 +96,7 @@ def test_evidence_names_bound_value_n_and_method() -> None:
     """A pass reads like `lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)`."""
     m = measured(0.893, 0.871, 0.92, n=412)
     t = threshold(Op.GE, 0.85)
-    assert line(m, t, gate(m, t)) == (
-        "lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)"
-    )
+    assert line(m, t, gate(m, t)) == ("lower bound 0.871 >= 0.85 (value 0.893, n 412, 95% Wilson)")
 
 
 def test_evidence_of_a_failure_says_is_not() -> None:
@@ -156,7 +158,15 @@ def test_metrics_that_cannot_gate_are_not_enforced(outcome: Outcome) -> None:
     """However bad the number, a metric that is not can_gate is never compared."""
     m = measured(0.1, 0.0, 0.2)
     rec = metric()
-    result = decide(GateInput(measurement=m, validity=assess(m, rec), authority=Authority(outcome), threshold=threshold(Op.GE, 0.9), metric=rec))
+    result = decide(
+        GateInput(
+            measurement=m,
+            validity=assess(m, rec),
+            authority=Authority(outcome),
+            threshold=threshold(Op.GE, 0.9),
+            metric=rec,
+        )
+    )
     assert result.result is Result.NOT_ENFORCED
     assert line(m, threshold(Op.GE, 0.9), result) == (
         "value 0.1, n 100, 95% Wilson [0, 0.2]; not enforced"
@@ -169,8 +179,6 @@ def test_a_bound_within_rounding_of_the_bar_does_not_clear_it() -> None:
     assert gate(measured(0.0, 2.7755575615628914e-17, 0.28), threshold(Op.GT, 0)).result is (
         Result.FAIL
     )
-    assert gate(measured(1.0, 0.8, 0.9999999999999999), threshold(Op.LT, 1)).result is (
-        Result.FAIL
-    )
+    assert gate(measured(1.0, 0.8, 0.9999999999999999), threshold(Op.LT, 1)).result is (Result.FAIL)
     assert gate(measured(0.9, 0.85, 0.95), threshold(Op.GE, 0.85)).result is Result.PASS
     assert gate(measured(0.9, 0.85 + 1e-9, 0.95), threshold(Op.GT, 0.85)).result is Result.PASS

@@ -92,7 +92,16 @@ def test_the_whole_attempts_table(newest: float, bound: int | None) -> None:
     exact reason the docs give."""
     for earlier in EARLIER:
         m = measured(newest, earlier)
-        gate = decide(GateInput(measurement=m, validity=assess(m, METRIC), authority=CAN_GATE, threshold=BAR, metric=METRIC, max_attempts=bound))
+        gate = decide(
+            GateInput(
+                measurement=m,
+                validity=assess(m, METRIC),
+                authority=CAN_GATE,
+                threshold=BAR,
+                metric=METRIC,
+                max_attempts=bound,
+            )
+        )
         result, reasons = expected(newest, earlier, bound)
         assert (gate.result, [(r.code, r.message) for r in gate.reasons]) == (result, reasons), (
             earlier
@@ -108,7 +117,16 @@ def test_a_fail_past_max_attempts_says_what_held_and_proposes_no_value() -> None
         earlier=(EarlierAttempt(source="a", started=None, value=0.5, n=400),) * 2,
     )  # fmt: skip
     bound = MetricRecord(status=MetricStatus.GATING, dataset="qa-gold")
-    gate = decide(GateInput(measurement=m, validity=assess(m, bound), authority=CAN_GATE, threshold=BAR, metric=bound, max_attempts=2))
+    gate = decide(
+        GateInput(
+            measurement=m,
+            validity=assess(m, bound),
+            authority=CAN_GATE,
+            threshold=BAR,
+            metric=bound,
+            max_attempts=2,
+        )
+    )
     assert gate.result is Result.FAIL
     card = MetricCard(
         id="qa/x", measurement=m, validity=assess(m, bound), authority=CAN_GATE, threshold=BAR,
@@ -128,7 +146,17 @@ def test_a_regression_gate_counts_an_earlier_drop_as_a_failed_attempt() -> None:
     baseline = BaselineRecord(value=0.9, dataset_version="1")
     for earlier, result in ((0.8, Result.FAIL), (0.88, Result.PASS)):
         m = measured(0.9, (earlier,))
-        gate = decide(GateInput(measurement=m, validity=assess(m, METRIC), authority=CAN_GATE, threshold=drop, metric=METRIC, baseline=baseline, max_attempts=1))
+        gate = decide(
+            GateInput(
+                measurement=m,
+                validity=assess(m, METRIC),
+                authority=CAN_GATE,
+                threshold=drop,
+                metric=METRIC,
+                baseline=baseline,
+                max_attempts=1,
+            )
+        )
         assert gate.result is result, earlier
 
 
@@ -211,8 +239,10 @@ def test_a_must_pass_gate_failed_by_its_attempts_says_why() -> None:
     attempts, not only the numbers that held."""
     card = card_of(SuccessPolicy(must_pass=("qa/x",)), (MISSED, MISSED))
     assert words.unmet_messages(card) == [
-        ("must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
-        "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))")
+        (
+            "must-pass gate 'qa/x' failed its gate (value 0.9 >= 0.8 (n 100, point rule); passed on "
+            "attempt 3; 2 earlier attempts failed; at most 2 attempts allowed (max_attempts))"
+        )
     ]
 
 
@@ -231,7 +261,8 @@ def test_the_verdict_line_names_five_retried_gates_and_counts_the_rest() -> None
     line = render(card, Format.TERMINAL).splitlines()[0]
     said = "passed on attempt 2; 1 earlier attempt failed"
     assert line.endswith(
-        "".join(f"; {i} {said}" for i in ids[:5]) + "; 1 more gate passed only after failed attempts"
+        "".join(f"; {i} {said}" for i in ids[:5])
+        + "; 1 more gate passed only after failed attempts"
     )
 
 
@@ -244,7 +275,18 @@ def test_an_earlier_attempt_is_judged_by_the_gates_own_bound() -> None:
     bar = threshold(Op.GE, 0.85)
     first = stats.normal(0.86, 0.03)
     alone = Measurement(id="qa/x", run=RUN, value=0.86, n=200, interval=first)
-    assert decide(GateInput(measurement=alone, validity=assess(alone, metric), authority=CAN_GATE, threshold=bar, metric=metric)).result is Result.FAIL
+    assert (
+        decide(
+            GateInput(
+                measurement=alone,
+                validity=assess(alone, metric),
+                authority=CAN_GATE,
+                threshold=bar,
+                metric=metric,
+            )
+        ).result
+        is Result.FAIL
+    )
     assert round(first.low, 3) == 0.801
     earlier = EarlierAttempt(
         source="run-a.json", started="2026-11-30T10:00:00+00:00", value=0.86, n=200,
@@ -254,10 +296,28 @@ def test_an_earlier_attempt_is_judged_by_the_gates_own_bound() -> None:
         id="qa/x", run=RUN, value=0.93, n=200, interval=stats.normal(0.93, 0.015),
         earlier=(earlier,),
     )  # fmt: skip
-    strict = decide(GateInput(measurement=rerun, validity=assess(rerun, metric), authority=CAN_GATE, threshold=bar, metric=metric, max_attempts=1))
+    strict = decide(
+        GateInput(
+            measurement=rerun,
+            validity=assess(rerun, metric),
+            authority=CAN_GATE,
+            threshold=bar,
+            metric=metric,
+            max_attempts=1,
+        )
+    )
     assert strict.result is Result.FAIL
     assert [r.code for r in strict.reasons] == [GateCode.TOO_MANY_ATTEMPTS]
-    default = decide(GateInput(measurement=rerun, validity=assess(rerun, metric), authority=CAN_GATE, threshold=bar, metric=metric, max_attempts=2))
+    default = decide(
+        GateInput(
+            measurement=rerun,
+            validity=assess(rerun, metric),
+            authority=CAN_GATE,
+            threshold=bar,
+            metric=metric,
+            max_attempts=2,
+        )
+    )
     assert default.result is Result.WARN
     assert [r.code for r in default.reasons] == [GateCode.PASSED_ON_RETRY]
 
@@ -274,5 +334,14 @@ def test_an_earlier_attempt_that_clears_the_bound_is_no_retry() -> None:
         id="qa/x", run=RUN, value=0.93, n=200, interval=stats.normal(0.93, 0.015),
         earlier=(earlier,),
     )  # fmt: skip
-    gate = decide(GateInput(measurement=rerun, validity=assess(rerun, metric), authority=CAN_GATE, threshold=bar, metric=metric, max_attempts=1))
+    gate = decide(
+        GateInput(
+            measurement=rerun,
+            validity=assess(rerun, metric),
+            authority=CAN_GATE,
+            threshold=bar,
+            metric=metric,
+            max_attempts=1,
+        )
+    )
     assert gate.result is Result.PASS

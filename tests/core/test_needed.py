@@ -49,11 +49,32 @@ def measured(value: float, n: int, interval: Interval | None, **extra: object) -
 
 
 def passes(m: Measurement, t: ThresholdRecord, rec: MetricRecord, base=None) -> bool:
-    return decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec, baseline=base)).result in PASSED
+    return (
+        decide(
+            GateInput(
+                measurement=m,
+                validity=assess(m, rec),
+                authority=CAN_GATE,
+                threshold=t,
+                metric=rec,
+                baseline=base,
+            )
+        ).result
+        in PASSED
+    )
 
 
 def needed(m: Measurement, t: ThresholdRecord, rec: MetricRecord, base=None):
-    got = decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec, baseline=base)).needed
+    got = decide(
+        GateInput(
+            measurement=m,
+            validity=assess(m, rec),
+            authority=CAN_GATE,
+            threshold=t,
+            metric=rec,
+            baseline=base,
+        )
+    ).needed
     assert got is not None
     return got
 
@@ -204,16 +225,49 @@ def test_the_point_rule_has_no_figures() -> None:
     """A gate that compares the value itself carries no needed figures."""
     rec = record(decision=Decision.POINT)
     m = measured(0.92, 200, stats.proportion(184, 200))
-    assert decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=bar(Op.GE, 0.9), metric=rec)).needed is None
+    assert (
+        decide(
+            GateInput(
+                measurement=m,
+                validity=assess(m, rec),
+                authority=CAN_GATE,
+                threshold=bar(Op.GE, 0.9),
+                metric=rec,
+            )
+        ).needed
+        is None
+    )
 
 
 def test_a_gate_that_is_not_compared_has_no_figures() -> None:
     """Informational and unsound gates have no figures: nothing was decided by a bound."""
     rec = record(min_samples=500)
     m = measured(0.92, 200, stats.proportion(184, 200))
-    assert decide(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=bar(Op.GE, 0.9), metric=rec)).needed is None
+    assert (
+        decide(
+            GateInput(
+                measurement=m,
+                validity=assess(m, rec),
+                authority=CAN_GATE,
+                threshold=bar(Op.GE, 0.9),
+                metric=rec,
+            )
+        ).needed
+        is None
+    )
     info = Authority(Outcome.INFORMATIONAL)
-    assert decide(GateInput(measurement=m, validity=assess(m, record()), authority=info, threshold=bar(Op.GE, 0.9), metric=record())).needed is None
+    assert (
+        decide(
+            GateInput(
+                measurement=m,
+                validity=assess(m, record()),
+                authority=info,
+                threshold=bar(Op.GE, 0.9),
+                metric=record(),
+            )
+        ).needed
+        is None
+    )
 
 
 def test_n_at_value_never_goes_below_min_samples() -> None:

@@ -131,7 +131,16 @@ def regression_gate(op: Op = Op.GE, decision: Decision = Decision.BOUND, **bar) 
 def gate(now, base, op: Op = Op.GE, decision: Decision = Decision.BOUND, **bar):
     metric, threshold = regression_gate(op, decision, **bar)
     m = measured(now)
-    return decide(GateInput(measurement=m, validity=assess(m, metric), authority=CAN_GATE, threshold=threshold, metric=metric, baseline=base))
+    return decide(
+        GateInput(
+            measurement=m,
+            validity=assess(m, metric),
+            authority=CAN_GATE,
+            threshold=threshold,
+            metric=metric,
+            baseline=base,
+        )
+    )
 
 
 def line(now, base, op: Op = Op.GE, **bar) -> str:
@@ -139,7 +148,16 @@ def line(now, base, op: Op = Op.GE, **bar) -> str:
     metric, threshold = regression_gate(op, **bar)
     m = measured(now)
     validity = assess(m, metric)
-    result = decide(GateInput(measurement=m, validity=validity, authority=CAN_GATE, threshold=threshold, metric=metric, baseline=base))
+    result = decide(
+        GateInput(
+            measurement=m,
+            validity=validity,
+            authority=CAN_GATE,
+            threshold=threshold,
+            metric=metric,
+            baseline=base,
+        )
+    )
     card = MetricCard(
         id="m", measurement=m, validity=validity, authority=CAN_GATE, threshold=threshold,
         gate=result,
@@ -210,7 +228,15 @@ def test_warn_tier() -> None:
     """Passing the gate but not warn_value is `warn`: shown, and the verdict still passes."""
     metric, threshold = regression_gate(value=0.5, warn_value=0.9)
     m = measured([1.0] * 80 + [0.0] * 20)
-    result = decide(GateInput(measurement=m, validity=assess(m, metric), authority=CAN_GATE, threshold=threshold, metric=metric))
+    result = decide(
+        GateInput(
+            measurement=m,
+            validity=assess(m, metric),
+            authority=CAN_GATE,
+            threshold=threshold,
+            metric=metric,
+        )
+    )
     assert result.result is Result.WARN
     card = MetricCard(
         id="m", measurement=m, validity=assess(m, metric), authority=CAN_GATE,

@@ -45,13 +45,25 @@ def test_a_proportion_with_value_and_n_alone_can_gate() -> None:
     bar = ThresholdRecord(op=Op.GE, value=0.8, approval=Approval.APPROVED, approved_by="@a",
                           approved_on=dt.date(2026, 1, 1))  # fmt: skip
     bare = measured(0.93, 200, None)
-    assert decide(GateInput(measurement=bare, validity=assess(bare, rec), authority=Authority(Outcome.CAN_GATE), threshold=bar, metric=rec)).result is (
-        Result.UNSOUND
-    )
+    assert decide(
+        GateInput(
+            measurement=bare,
+            validity=assess(bare, rec),
+            authority=Authority(Outcome.CAN_GATE),
+            threshold=bar,
+            metric=rec,
+        )
+    ).result is (Result.UNSOUND)
     kept = in_scale(bare, rec.scale, 0.95)
-    assert decide(GateInput(measurement=kept, validity=assess(kept, rec), authority=Authority(Outcome.CAN_GATE), threshold=bar, metric=rec)).result is (
-        Result.PASS
-    )
+    assert decide(
+        GateInput(
+            measurement=kept,
+            validity=assess(kept, rec),
+            authority=Authority(Outcome.CAN_GATE),
+            threshold=bar,
+            metric=rec,
+        )
+    ).result is (Result.PASS)
 
 
 def test_a_unit_scale_clips_and_says_so() -> None:

@@ -27,7 +27,14 @@ RESULTS = ("pass", "warn", "fail", "unsound", "blocked", "informational")
 # Rates written as a host writes them; 0.75 and 0.25 fall exactly on 3 of 4 and 1 of 4.
 RATES = ("0.25", "0.5", "0.75", "0.9", "1")
 ABSENT = "gone/metric"
-_KINDS = ("metrics", "thresholds", "datasets", "judges", "policies", "baselines")  # a must_pass id no record and no output names
+_KINDS = (
+    "metrics",
+    "thresholds",
+    "datasets",
+    "judges",
+    "policies",
+    "baselines",
+)  # a must_pass id no record and no output names
 EXIT = {"pass": 0, "fail": 1, "blocked": 3}
 
 
@@ -190,10 +197,14 @@ def test_each_unmet_must_pass_id_says_why() -> None:
     }
     card = assemble(records, Evidence(measurements=measurements), evaluated_at=WHEN)
     expected = [
-        ("must-pass gate 'm/failed' failed its gate (lower bound 0.07 is not >= 0.8 (value 0.1, "
-        "n 500, 95% Wilson))"),
-        ("must-pass gate 'm/proposed' is informational: the records do not let it gate "
-        "(threshold_proposed)"),
+        (
+            "must-pass gate 'm/failed' failed its gate (lower bound 0.07 is not >= 0.8 (value 0.1, "
+            "n 500, 95% Wilson))"
+        ),
+        (
+            "must-pass gate 'm/proposed' is informational: the records do not let it gate "
+            "(threshold_proposed)"
+        ),
         "must-pass gate 'm/gone' is not in this run: no record and no output names it",
     ]
     doc = json.loads(render(card, Format.JSON))

@@ -82,7 +82,10 @@ def test_a_sample_whose_epochs_name_two_clusters_is_refused(tmp_path: Path) -> N
         {"metric": "m", "score": 0.0, "sample_id": "p", "epoch": 2, "cluster": "y"},
     ]
     jsonl, target = write(tmp_path, table, _TYPES)
-    for read in (lambda: rows.exact_aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
+    for read in (
+        lambda: rows.exact_aggregates(jsonl, "r"),
+        lambda: parquet.aggregates([(target, "r")]),
+    ):
         with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
             read()
 
@@ -99,7 +102,10 @@ def test_a_sample_with_a_cluster_on_some_epochs_only_is_refused(
         {"metric": "m", "score": 0.0, "sample_id": "p", "epoch": 2, "cluster": clusters[1]},
     ]
     jsonl, target = write(tmp_path, table, _TYPES)
-    for read in (lambda: rows.exact_aggregates(jsonl, "r"), lambda: parquet.aggregates([(target, "r")])):
+    for read in (
+        lambda: rows.exact_aggregates(jsonl, "r"),
+        lambda: parquet.aggregates([(target, "r")]),
+    ):
         with pytest.raises(OutputError, match="sample_id 'p' names more than one cluster"):
             read()
 

@@ -283,7 +283,10 @@ def test_a_pass_on_attempt_3_fails_by_default_and_warns_when_the_policy_allows_3
     assert (code, entry["gate"]["result"]) == (1, "fail")
     said = "passed on attempt 3; 2 earlier attempts failed"
     assert entry["gate"]["reasons"] == [
-        {"code": "too_many_attempts", "message": f"{said}; at most 2 attempts allowed (max_attempts)"}
+        {
+            "code": "too_many_attempts",
+            "message": f"{said}; at most 2 attempts allowed (max_attempts)",
+        }
     ]
     _, terminal = _score([RUNS / "attempts"], _attempt_records(tmp_path), "terminal")
     assert terminal.splitlines()[0].endswith(

@@ -127,7 +127,9 @@ def test_scores_within_one_sum_per_cluster_in_two_32_bit_limbs(
     jsonl, target = write(folder, table, types)
     con = _database()
     con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
-    counts = con.execute(_parquet_sums.metrics_query(_parquet_reduce.columns(con, "scores"))).fetchall()
+    counts = con.execute(
+        _parquet_sums.metrics_query(_parquet_reduce.columns(con, "scores"))
+    ).fetchall()
     assert _parquet_sums.limbs_for(counts) == _parquet_sums.UNIT
     with pytest.MonkeyPatch.context() as patch:
         if wide:
@@ -140,13 +142,16 @@ def test_a_score_beyond_one_or_not_finite_keeps_more_limbs(tmp_path: Path, edge:
     """One score just beyond ±1, NaN or infinity among fractions: the 32-bit limbs are not
     taken, and the sums still equal the rows reader's."""
     table: list[dict[str, object]] = [
-        {"metric": "a", "score": s, "cluster": f"c{i % 2}"} for i, s in enumerate([0.25, -1.0, edge])
+        {"metric": "a", "score": s, "cluster": f"c{i % 2}"}
+        for i, s in enumerate([0.25, -1.0, edge])
     ]
     jsonl, target = write(tmp_path, table, {"metric": "VARCHAR", "score": "DOUBLE",
                                             "cluster": "VARCHAR"})  # fmt: skip
     con = _database()
     con.execute(f"CREATE OR REPLACE TEMP VIEW scores AS SELECT * FROM read_parquet('{target}')")
-    counts = con.execute(_parquet_sums.metrics_query(_parquet_reduce.columns(con, "scores"))).fetchall()
+    counts = con.execute(
+        _parquet_sums.metrics_query(_parquet_reduce.columns(con, "scores"))
+    ).fetchall()
     assert _parquet_sums.limbs_for(counts) != _parquet_sums.UNIT
     assert parquet.aggregates([(target, "rows")]) == rows.exact_aggregates(jsonl, "rows")
 
@@ -191,7 +196,12 @@ def test_repeats_are_found_however_many_metrics(tmp_path: Path, metrics: int) ->
     reader's."""
     last = f"m{metrics - 1:03d}"
     table: list[dict[str, object]] = [
-        {"metric": f"m{k:03d}", "score": (i + k) % 3 / 2, "sample_id": f"s{i}", "cluster": f"c{i % 2}"}
+        {
+            "metric": f"m{k:03d}",
+            "score": (i + k) % 3 / 2,
+            "sample_id": f"s{i}",
+            "cluster": f"c{i % 2}",
+        }
         for i in range(3)
         for k in range(metrics)
     ]
@@ -220,7 +230,10 @@ def test_integer_ids_and_epochs_repeat_as_in_the_rows_reader(tmp_path: Path) -> 
     assert want.metrics["m"].moments.total == 2 * aggregate.SCALE // 3
     table.append({"metric": "m", "score": 1.0, "sample_id": 7, "epoch": None})
     jsonl, target = write(tmp_path, table, types)
-    for read in (lambda: parquet.aggregates([(target, "p")]), lambda: rows.exact_aggregates(jsonl, "p")):
+    for read in (
+        lambda: parquet.aggregates([(target, "p")]),
+        lambda: rows.exact_aggregates(jsonl, "p"),
+    ):
         with pytest.raises(OutputError, match="sample_id '?7'? appears twice for metric 'm'"):
             read()
 

@@ -98,7 +98,9 @@ def _csv(path: Path, rows_: list[dict[str, Any]]) -> Path:
     writer.writerow(["metric", "score", "sample_id", "epoch", "cluster", "model"])
     for r in rows_:
         cells = [r.get(k) for k in ("metric", "score", "sample_id", "epoch", "cluster", "model")]
-        writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in cells])
+        writer.writerow(
+            ["" if v is None else repr(v) if isinstance(v, float) else v for v in cells]
+        )
     path.write_text(out.getvalue(), encoding="utf-8")
     return path
 

@@ -28,7 +28,9 @@ def test_the_binomial_stderr_of_a_share_is_recognised(share: tuple[int, int], le
 
 
 @given(shares, st.floats(min_value=0, max_value=10, allow_nan=False))
-def test_a_rate_gets_a_proportions_interval_whatever_stderr_it_reports(share: tuple[int, int], se: float) -> None:
+def test_a_rate_gets_a_proportions_interval_whatever_stderr_it_reports(
+    share: tuple[int, int], se: float
+) -> None:
     """A rate by construction: a proportion's interval of k of n (scipy's), whatever the
     stderr."""
     k, n = share

@@ -263,7 +263,12 @@ def test_each_contract_module_holds_one_concept_under_400_lines() -> None:
     folder = Path(contract.__file__).parent
     sizes = {p.name: len(p.read_text().splitlines()) for p in folder.glob("*.py")}
     assert set(sizes) == {
-        "__init__.py", "vocabulary.py", "metric.py", "scorecard.py", "converter.py", "text.py"
+        "__init__.py",
+        "vocabulary.py",
+        "metric.py",
+        "scorecard.py",
+        "converter.py",
+        "text.py",
     }
     assert max(sizes.values()) < 400, sizes
     assert all(hasattr(contract, name) for name in contract.__all__)

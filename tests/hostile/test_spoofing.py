@@ -158,7 +158,9 @@ def test_a_metrics_skeleton_cannot_be_injected_into(text: str) -> None:
         measurements={metric_id: Measurement(id=metric_id, run=run, value=1.0, n=1)}
     )
     try:
-        loaded = records_from_text("metrics", skeleton(evidence).replace("'<dataset id>'", "d"), "m.yaml")
+        loaded = records_from_text(
+            "metrics", skeleton(evidence).replace("'<dataset id>'", "d"), "m.yaml"
+        )
     except RecordError:
         assert "\ud800" in metric_id
         return

@@ -120,8 +120,10 @@ def test_update_finds_the_marker_on_a_later_page_and_ignores_quotes(
     """Comments come a page at a time; a comment that only quotes the marker is not taken over."""
     github.set_comments(
         [
-            [{"id": 1, "body": "looks good", "user": BOT},
-             {"id": 2, "body": f"> quoting\n{MARKER}", "user": BOT}],
+            [
+                {"id": 1, "body": "looks good", "user": BOT},
+                {"id": 2, "body": f"> quoting\n{MARKER}", "user": BOT},
+            ],
             [{"id": 3, "body": f"{MARKER}\nold scorecard", "user": BOT}],
         ]
     )

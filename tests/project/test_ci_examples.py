@@ -173,7 +173,10 @@ def test_manual_workflow_comment_opens_with_the_loosening_and_links_artifacts(
         "HOME": str(tmp_path),
         # The diff step compares with the pinned base commit, as the workflow passes it.
         "BASE_SHA": subprocess.run(
-            ["git", "rev-parse", "origin/main"], cwd=work, capture_output=True, text=True,
+            ["git", "rev-parse", "origin/main"],
+            cwd=work,
+            capture_output=True,
+            text=True,
             check=True,
         ).stdout.strip(),
         "GITHUB_OUTPUT": str(tmp_path / "output"),

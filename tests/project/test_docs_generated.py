@@ -133,7 +133,9 @@ def test_the_walkthroughs_console_excerpts_are_what_the_commands_print() -> None
     assert {"promote-metrics", "promote-doctor", "promote-reapproval"} <= set(blocks)
     assert "\nqa-gold        2026-10" in blocks["promote-metrics"]
     assert "\ntoxic-prompts  2026-09" in blocks["promote-metrics"]
-    explain = blocks["promote-reapproval"].split("\n$ evalglass explain qa/exact_match run.json --patch")[0]
+    explain = blocks["promote-reapproval"].split(
+        "\n$ evalglass explain qa/exact_match run.json --patch"
+    )[0]
     assert explain.splitlines()[1:3] == ["$ evalglass explain qa/exact_match run.json", "..."]
     assert explain.rstrip().splitlines()[-1].startswith("  would pass: ")
 
@@ -212,6 +214,6 @@ def test_a_new_format_gets_a_row_in_every_table_and_list(
             assert "\n| NewFW | " in block or "\n| NewFW, " in block or ", NewFW |" in block, name
     assert " and NewFW; then the formats installed plugins add" in formats
     assert "NewFW results, and a generic" in (root / "README.md").read_text(encoding="utf-8")
-    assert " and NewFW) **and before the generic ones**" in (root / "docs" / "plugins.md").read_text(
-        "utf-8"
-    )
+    assert " and NewFW) **and before the generic ones**" in (
+        root / "docs" / "plugins.md"
+    ).read_text("utf-8")

@@ -112,7 +112,9 @@ CASES = [
     (
         "a point-rule fail",
         lambda: _line(
-            _measured(0.79), _threshold(value=0.8), record=attrs.evolve(RECORD, decision=Decision.POINT)
+            _measured(0.79),
+            _threshold(value=0.8),
+            record=attrs.evolve(RECORD, decision=Decision.POINT),
         ),
         Ground.COMPARED,
         "value 0.79 is not >= 0.8 (n 100, point rule)",
@@ -121,8 +123,10 @@ CASES = [
         "a warning",
         lambda: _line(_measured(), _threshold(value=0.8, warn_value=0.9)),
         Ground.COMPARED,
-        ("lower bound 0.85 >= 0.8 (value 0.9, n 100, 95% Wilson); "
-        "warning: lower bound 0.85 is not >= 0.9 (value 0.9, n 100, 95% Wilson)"),
+        (
+            "lower bound 0.85 >= 0.8 (value 0.9, n 100, 95% Wilson); "
+            "warning: lower bound 0.85 is not >= 0.9 (value 0.9, n 100, 95% Wilson)"
+        ),
     ),
     (
         "a regression bar, point rule",
@@ -133,8 +137,10 @@ CASES = [
             baseline=BaselineRecord(value=0.92, n=100, dataset_version="1", stderr=0.01),
         ),
         Ground.COMPARED,
-        ("change -0.02 > -0.05 (allowed drop 0.05; current − baseline -0.02 from baseline 0.92, "
-        "unpaired, point rule)"),
+        (
+            "change -0.02 > -0.05 (allowed drop 0.05; current − baseline -0.02 from baseline 0.92, "
+            "unpaired, point rule)"
+        ),
     ),
     (
         "not authorized: what was measured",
@@ -208,7 +214,9 @@ def _check(
 ) -> tuple[Ground, str]:
     record = MetricRecord(status=MetricStatus.GATING)
     validity = assess(m, record)
-    gate = decide_check(CheckInput(measurement=m, validity=validity, authority=authority, scope=scope))
+    gate = decide_check(
+        CheckInput(measurement=m, validity=validity, authority=authority, scope=scope)
+    )
     card = MetricCard(
         id="check/c", measurement=m, validity=validity, authority=authority, threshold=None,
         gate=gate,
@@ -233,7 +241,15 @@ def test_a_gate_carries_no_sentence() -> None:
     for kind in (GateResult, Compared):
         typed = {field.name: str(field.type) for field in attrs.fields(kind)}
         assert not [name for name, type_ in typed.items() if "str" in type_], kind
-    gate = decide(GateInput(measurement=_measured(), validity=assess(_measured(), RECORD), authority=CAN_GATE, threshold=BAR, metric=RECORD))
+    gate = decide(
+        GateInput(
+            measurement=_measured(),
+            validity=assess(_measured(), RECORD),
+            authority=CAN_GATE,
+            threshold=BAR,
+            metric=RECORD,
+        )
+    )
     assert gate.result is Result.PASS
     values = attrs.asdict(gate, recurse=False).values()
     # A code is a string enum; a sentence would be a plain str.

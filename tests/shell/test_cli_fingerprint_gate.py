@@ -142,7 +142,10 @@ def test_a_baseline_for_fingerprinted_data_names_the_fingerprint(tmp_path: Path)
     git(tmp_path, "init", "-q")
     printed = cli("explain", METRIC, "logs", "--patch", cwd=tmp_path)
     assert f"+  {METRIC}:\n+    value: <" in printed.stdout.replace("'", "")
-    assert f"+    fingerprint: '{SEEN}'\n" in printed.stdout.split("+++ b/host_records/baselines.yaml")[1].split("diff --git")[0]
+    assert (
+        f"+    fingerprint: '{SEEN}'\n"
+        in printed.stdout.split("+++ b/host_records/baselines.yaml")[1].split("diff --git")[0]
+    )
     (tmp_path / "edits.patch").write_text(printed.stdout)
     assert git(tmp_path, "apply", "edits.patch").returncode == 0, printed.stdout
     fill(records)

@@ -65,8 +65,10 @@ def test_init_doctor_patch_validate_score_on_a_real_output(tmp_path: Path, outpu
     unfilled = sh(f"{EVALGLASS} validate", tmp_path)
     assert (unfilled.returncode, unfilled.stderr) == (
         4,
-        (f"evalglass: host_records/thresholds.yaml:{at}: approved_by: <who approved it> is a "
-        "placeholder: write the value in its place\n"),
+        (
+            f"evalglass: host_records/thresholds.yaml:{at}: approved_by: <who approved it> is a "
+            "placeholder: write the value in its place\n"
+        ),
     )
     for placeholder, value in APPROVAL.items():
         assert placeholder in text

@@ -52,9 +52,7 @@ def test_init_from_outputs_writes_a_record_per_metric_that_validates(work: Path)
     assert "\n  'toxic-prompts':\n" in (records / "datasets.yaml").read_text()
     assert cli("validate", cwd=work).stdout == "ok: 12 records in host_records\n"
     commands = _next_commands(result.stdout)
-    assert commands == [
-        ["validate"], ["score", "logs"], ["explain", "latency/p95_seconds", "logs"]
-    ]
+    assert commands == [["validate"], ["score", "logs"], ["explain", "latency/p95_seconds", "logs"]]
     for argv in commands:
         assert cli(*argv, cwd=work).returncode == 0, argv
 
@@ -70,7 +68,9 @@ def test_init_without_outputs_writes_files_of_comments_that_load(work: Path) -> 
         assert lines and all(line.startswith("#") for line in lines), name
     assert cli("validate", cwd=work).stdout == "ok: 0 records in host_records\n"
     assert _next_commands(result.stdout) == [
-        ["validate"], ["metrics", "OUTPUTS"], ["score", "OUTPUTS"]
+        ["validate"],
+        ["metrics", "OUTPUTS"],
+        ["score", "OUTPUTS"],
     ]
 
 

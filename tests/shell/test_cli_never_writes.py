@@ -268,9 +268,7 @@ def test_init_writes_nothing_that_grants(tmp_path: Path) -> None:
     assert host.metrics and {m.status for m in host.metrics.values()} == {
         MetricStatus.INFORMATIONAL
     }
-    assert host.thresholds and {t.approval for t in host.thresholds.values()} == {
-        Approval.PROPOSED
-    }
+    assert host.thresholds and {t.approval for t in host.thresholds.values()} == {Approval.PROPOSED}
     assert {d.status for d in host.datasets.values()} <= {DatasetStatus.PROPOSED}
     assert not host.policies and not host.judges and not host.baselines and not host.checks
     assert all(t.approved_by is None and t.approved_for is None for t in host.thresholds.values())

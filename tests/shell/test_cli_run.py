@@ -139,7 +139,7 @@ def test_what_a_failing_check_printed_is_its_evidence_in_every_format(tmp_path: 
     in the JSON's attempts and in the terminal, Markdown, HTML, JUnit and GitHub scorecards."""
     work = _project(
         tmp_path,
-        f"  unit:\n    shell: \"{_PYTEST_LIKE}\"\n    timeout: 30\n",
+        f'  unit:\n    shell: "{_PYTEST_LIKE}"\n    timeout: 30\n',
         "  check/unit:\n    status: gating\n",
     )
     shown = {}

@@ -52,9 +52,11 @@ def test_a_file_that_does_not_parse_does_not_hide_the_others(work: Path) -> None
     _edit(records / "thresholds.yaml", "value: 0.85", "value: high")
     lines = cli("validate", cwd=work).stderr.splitlines()
     assert [line.split(":")[1] for line in lines[:-1]] == [
-        " host_records/thresholds.yaml", " host_records/datasets.yaml"
+        " host_records/thresholds.yaml",
+        " host_records/datasets.yaml",
     ] or [line.split(":", 2)[1] for line in lines[:-1]] == [
-        " host_records/datasets.yaml", " host_records/thresholds.yaml"
+        " host_records/datasets.yaml",
+        " host_records/thresholds.yaml",
     ]
     assert lines[-1] == "evalglass: 2 errors in host_records"
     (records / "datasets.yaml").unlink()

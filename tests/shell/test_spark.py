@@ -54,7 +54,9 @@ def test_a_four_partition_dataframe_gives_the_jsonl_scorecard(spark: Any, tmp_pa
     df = spark.read.parquet(str(write_parquet(tmp_path / "scores.parquet", table))).repartition(4)
     assert df.rdd.getNumPartitions() == 4
     doc = aggregate(df, source="scores.jsonl")
-    assert aggregates.from_document(doc, "scores.jsonl") == rows.exact_aggregates(source, "scores.jsonl")
+    assert aggregates.from_document(doc, "scores.jsonl") == rows.exact_aggregates(
+        source, "scores.jsonl"
+    )
     (tmp_path / "aggregates.json").write_text(json.dumps(doc))
     pinned = ("--as-of", "2026-11-30")  # one evaluation time, so the bytes compare
     card = cli(

@@ -285,7 +285,9 @@ def test_kappa_interval_covers_the_population_value() -> None:
     covered, samples, n = 0, 800, 150
     for sample in range(samples):
         drawn = rng.choice(4, size=n, p=cells)
-        r = ratings(LabelScale.BINARY, (drawn // 2).astype(float), (drawn % 2).astype(float)[:, None], 2)
+        r = ratings(
+            LabelScale.BINARY, (drawn // 2).astype(float), (drawn % 2).astype(float)[:, None], 2
+        )
         kappa = bootstrap.run(tables.plan(r), resamples=500, seed=sample).statistics[
             Statistic.KAPPA
         ]

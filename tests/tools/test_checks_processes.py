@@ -122,9 +122,7 @@ def test_a_check_leaves_no_process_behind_when_it_ends(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's")
 @pytest.mark.parametrize("ends", ["exits", "times out"])
-def test_a_daemon_that_left_the_group_does_not_outlive_its_check(
-    tmp_path: Path, ends: str
-) -> None:
+def test_a_daemon_that_left_the_group_does_not_outlive_its_check(tmp_path: Path, ends: str) -> None:
     """A process started in a session of its own (setsid, double-forked so init would adopt it)
     is killed when its check ends, as the group is, and so are the processes it started."""
     daemon = (

@@ -409,8 +409,7 @@ def test_a_field_left_out_shows_its_default_and_text_keeps_its_quotes(repo: Repo
     repo.edit(
         "metrics.yaml",
         "  qa/refusal_rate:\n    status: informational\n    dataset: qa-gold",
-        "  qa/refusal_rate:\n    status: informational\n    dataset: qa-gold\n"
-        "    min_samples: 100",
+        "  qa/refusal_rate:\n    status: informational\n    dataset: qa-gold\n    min_samples: 100",
     )
     repo.edit("datasets.yaml", "version: '2026-11'", "version: 'v1'")
     repo.commit("Refusals need 100 samples; dataset v1", "Ann Owner", "2026-11-26")

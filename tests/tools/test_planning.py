@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.decision import GateInput, Result, compare
+from evalglass.core.decision import GateInput, Result, result_only
 from evalglass.core.validity import assess
 from evalglass.errors import EvalglassError
 from evalglass.evidence import stats
@@ -52,7 +52,16 @@ def records(op: Op, value: float | None, *, level: float = 0.95, decision=Decisi
 
 def passes(host: HostRecords, m: Measurement) -> bool:
     rec, t = host.metrics["m"], host.thresholds["m"]
-    gate = compare(GateInput(measurement=m, validity=assess(m, rec), authority=CAN_GATE, threshold=t, metric=rec, baseline=host.baselines.get("m")))
+    gate = result_only(
+        GateInput(
+            measurement=m,
+            validity=assess(m, rec),
+            authority=CAN_GATE,
+            threshold=t,
+            metric=rec,
+            baseline=host.baselines.get("m"),
+        )
+    )
     return gate.result in (Result.PASS, Result.WARN)
 
 

@@ -59,9 +59,7 @@ class Columns:
         """The sample id as grouped: an integer as itself, anything else as its text, as the
         rows reader compares them ('' and null name none)."""
         return (
-            "sample_id"
-            if self.types["sample_id"] in INTEGERS
-            else self._as("sample_id", "VARCHAR")
+            "sample_id" if self.types["sample_id"] in INTEGERS else self._as("sample_id", "VARCHAR")
         )
 
     def name(self, key: str) -> str:
@@ -123,5 +121,3 @@ def models_query(c: Columns, every: bool = False) -> str:
                 "WHERE m IS NOT NULL AND m <> '' ORDER BY m")  # fmt: skip
     # Null and '' name no model: four values hold two that do, if any two do.
     return "SELECT DISTINCT model FROM scores LIMIT 4"
-
-

@@ -82,5 +82,3 @@ FROM evalglass_clusters GROUP BY metric, loose
 UNION ALL
 SELECT metric, false, n, {nulls}, total_high, total_low, {nulls7}, cluster, 0, 0
 FROM evalglass_clusters WHERE cluster IS NOT NULL"""
-
-

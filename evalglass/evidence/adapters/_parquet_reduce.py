@@ -142,7 +142,9 @@ def _once(
     """Rows each its own sample: the moments per metric (from `q.DISTINCT` where `grouped`),
     then n and Σq per cluster."""
     if grouped:
-        moments = con.execute(q.moments_query(c, metrics, True, q.DISTINCT, grouped=True)).fetchall()
+        moments = con.execute(
+            q.moments_query(c, metrics, True, q.DISTINCT, grouped=True)
+        ).fetchall()
         con.execute(f"DROP TABLE {q.DISTINCT}")
     else:
         few = q.few_scores(sum(row[1] for row in counts), sum(row[2] for row in counts))
@@ -158,9 +160,10 @@ def _once(
     limbs = q.limbs_for(counts)
     query = q.clusters_query(c, finite, limbs, source)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {_CLUSTERS} AS {query}")
-    if limbs.rows is not None and con.execute(
-        f"SELECT max(list_max(ns)) >= {limbs.rows} FROM {_CLUSTERS}"
-    ).fetchone()[0]:
+    if (
+        limbs.rows is not None
+        and con.execute(f"SELECT max(list_max(ns)) >= {limbs.rows} FROM {_CLUSTERS}").fetchone()[0]
+    ):
         limbs = q.WIDE
         query = q.clusters_query(c, finite, limbs, source)
         con.execute(f"CREATE OR REPLACE TEMP TABLE {_CLUSTERS} AS {query}")

@@ -83,5 +83,3 @@ WHERE id IS NOT NULL
 GROUP BY metric, id
 HAVING count(DISTINCT cluster) > 1 OR (count(cluster) > 0 AND count(cluster) < count(*))
 ORDER BY metric, id LIMIT 1"""
-
-

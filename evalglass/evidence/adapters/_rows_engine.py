@@ -39,7 +39,9 @@ _NONFINITE = "('NaN', 'Infinity', '-Infinity')"
 # notation, no spaces, no underscores (both round correctly). Python's NaN and infinity
 # spellings, in any case, are handled beside it.
 _DECIMAL = r"'^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'"
-_CSV_NONFINITE = "('nan', '+nan', '-nan', 'inf', '+inf', '-inf', 'infinity', '+infinity', '-infinity')"
+_CSV_NONFINITE = (
+    "('nan', '+nan', '-nan', 'inf', '+inf', '-inf', 'infinity', '+infinity', '-infinity')"
+)
 _ROWS = "evalglass_rows"
 
 

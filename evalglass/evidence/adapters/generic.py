@@ -131,9 +131,7 @@ def _dataset(raw: object, shown: str, where: str) -> DatasetIdentity | None:
     )
 
 
-def _optional_str(
-    doc: Mapping[str, object], key: str, shown: str, within: str = ""
-) -> str | None:
+def _optional_str(doc: Mapping[str, object], key: str, shown: str, within: str = "") -> str | None:
     value = doc.get(key)
     if value is None or isinstance(value, str):
         return value

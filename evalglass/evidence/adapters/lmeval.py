@@ -253,8 +253,7 @@ def sniff(path: Path, head: bytes) -> bool:
         b'"alias"' in head
         or _METRIC_KEY.search(head) is not None
         or (
-            _LEGACY_FIRST.match(body) is not None
-            and (b'"versions"' in head or b'_stderr"' in head)
+            _LEGACY_FIRST.match(body) is not None and (b'"versions"' in head or b'_stderr"' in head)
         )
     )
 

@@ -68,8 +68,11 @@ def _discover(value: Path) -> Path:
     found = found_records(Path.cwd())
     if found != RECORDS:
         # Said once, on stderr: the folder a scorecard's authority came from is never a guess.
-        typer.echo(f"evalglass: records: {escape(found)} (the nearest host_records/ above)", err=True)
+        typer.echo(
+            f"evalglass: records: {escape(found)} (the nearest host_records/ above)", err=True
+        )
     return found
+
 
 RecordsRef = Annotated[
     str | None,

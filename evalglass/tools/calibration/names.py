@@ -36,8 +36,18 @@ class Statistic(enum.Enum):
 # The judge's statistics on each scale, in the order reports list them; the humans' own
 # agreement is added when several human raters exist.
 JUDGE_STATISTICS: dict[LabelScale, tuple[Statistic, ...]] = {
-    LabelScale.BINARY: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
-    LabelScale.NOMINAL: (Statistic.KAPPA, Statistic.AC1, Statistic.PERCENT_AGREEMENT, Statistic.ALPHA),
+    LabelScale.BINARY: (
+        Statistic.KAPPA,
+        Statistic.AC1,
+        Statistic.PERCENT_AGREEMENT,
+        Statistic.ALPHA,
+    ),
+    LabelScale.NOMINAL: (
+        Statistic.KAPPA,
+        Statistic.AC1,
+        Statistic.PERCENT_AGREEMENT,
+        Statistic.ALPHA,
+    ),
     LabelScale.ORDINAL: (Statistic.WEIGHTED_KAPPA, Statistic.ALPHA),
     LabelScale.INTERVAL: (Statistic.ALPHA, Statistic.SPEARMAN, Statistic.ICC),
 }
