@@ -20,7 +20,13 @@ def test_ci_ends_with_the_readme_test_command() -> None:
     command = _readme_command(2)
     last = (ROOT / ".ci/run").read_text(encoding="utf-8").rstrip("\n").splitlines()[-1]
     assert last == command
-    for step in ("python -m pytest", "ruff check", "mypy evalglass", "actionlint"):
+    for step in (
+        "python -m pytest --cov",
+        "ruff check",
+        "ruff format --check",
+        "mypy evalglass",
+        "actionlint",
+    ):
         assert step in command
 
 
