@@ -21,11 +21,11 @@ def test_what_it_would_take_carries_no_sentence_of_its_own() -> None:
 
 
 def test_each_kind_of_gate_is_decided_from_one_typed_input() -> None:
-    """decide, compare and decide_check take one attrs value, left_out one reason: no mode
+    """decide, result_only and decide_check take one attrs value, left_out one reason: no mode
     flag, no list of ten parameters."""
     for function, kind in (
         (decision.decide, decision.GateInput),
-        (decision.compare, decision.GateInput),
+        (decision.result_only, decision.GateInput),
         (decision.decide_check, decision.CheckInput),
     ):
         (parameter,) = inspect.signature(function).parameters.values()
