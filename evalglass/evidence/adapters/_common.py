@@ -14,7 +14,7 @@ import datetime as dt
 import enum
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -96,6 +96,20 @@ DIGIT_LIMIT = "a number with more than 4300 digits"
 def is_digit_limit(exc: ValueError) -> bool:
     """Whether `exc` is Python's refusal of an integer with too many digits."""
     return "integer string conversion" in str(exc)
+
+
+def json_objects(
+    stream: Iterable[str | bytes], shown: str, expected: str = "expected one JSON object per line"
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each non-blank line of a JSON Lines stream, parsed, with its line number; a line that is
+    not a JSON object is an error saying `expected`."""
+    for number, line in enumerate(stream, start=1):
+        if not line.strip():
+            continue
+        row = parse_json_line(line, shown, number)
+        if not isinstance(row, dict):
+            raise OutputError(shown, expected, number)
+        yield number, row
 
 
 def parse_json_line(text: str | bytes, shown: str, line: int) -> Any:

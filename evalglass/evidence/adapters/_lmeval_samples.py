@@ -70,12 +70,7 @@ def _read(
     filters = {flt for _, flt in written}
     # A line of lm-eval before 0.4.7 has no filter: it is the task's one filter, if it has one.
     only_filter = next(iter(filters)) if len(filters) == 1 else None
-    for number, line in enumerate(stream, 1):
-        if not line.strip():
-            continue
-        entry = c.parse_json_line(line, shown, number)
-        if not isinstance(entry, dict):
-            raise OutputError(shown, "expected an object with a 'metrics' list", number)
+    for number, entry in c.json_objects(stream, shown, "expected an object with a 'metrics' list"):
         doc_id = entry.get("doc_id")
         if not isinstance(doc_id, int | str) or isinstance(doc_id, bool):
             raise OutputError(shown, "expected a 'doc_id'", number)

@@ -46,12 +46,8 @@ def load(path: Path, shown: str) -> dict[str, Any]:
 def _rows(path: Path, shown: str) -> Iterator[dict[str, Any]]:
     try:
         with progress.open_binary(path) as stream:
-            for number, line in enumerate(stream, start=1):
-                if line.strip():
-                    row = c.parse_json_line(line, shown, number)
-                    if not isinstance(row, dict):
-                        raise OutputError(shown, "expected one result object per line", number)
-                    yield row
+            for _, row in c.json_objects(stream, shown, "expected one result object per line"):
+                yield row
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
 

@@ -109,12 +109,7 @@ def _csv(stream: Any) -> Iterator[Mapping[str, object]]:
 
 
 def _lines(stream: Any, shown: str) -> Iterator[Mapping[str, object]]:
-    for number, text in enumerate(stream, start=1):
-        if not text.strip():
-            continue
-        row = c.parse_json_line(text, shown, number)
-        if not isinstance(row, dict):
-            raise OutputError(shown, "expected one JSON object per line", number)
+    for _, row in c.json_objects(stream, shown):
         yield row
 
 

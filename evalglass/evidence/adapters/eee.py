@@ -220,12 +220,7 @@ def _read_rows(path: Path, shown: str, aggregate: str) -> _Rows:
     every: set[str] = set()
     try:
         with progress.open_binary(path) as stream:
-            for number, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
-                row = c.parse_json_line(line, shown, number)
-                if not isinstance(row, dict):
-                    raise OutputError(shown, "expected an object per line", number)
+            for number, row in c.json_objects(stream, shown, "expected an object per line"):
                 sample = row.get("sample_id")
                 if not isinstance(sample, str | int) or isinstance(sample, bool):
                     raise OutputError(shown, "sample_id: expected text or a number", number)

@@ -19,7 +19,7 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence import stats
-from evalglass.evidence.adapters._common import is_number, one_line, parse_json_line
+from evalglass.evidence.adapters._common import is_number, json_objects, one_line
 from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, Counting, FormatDocs
 from evalglass.evidence.model import Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
@@ -114,13 +114,7 @@ def _run(shown: str, graded: _Standard) -> Run:
 def _rows(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
         with path.open("rb") as stream:
-            for number, raw in enumerate(stream, start=1):
-                if not raw.strip():
-                    continue
-                row = parse_json_line(raw, shown, number)
-                if not isinstance(row, dict):
-                    raise OutputError(shown, "expected one JSON object per line", number)
-                yield number, row
+            yield from json_objects(stream, shown)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {one_line(exc.strerror or exc)}") from exc
 
