@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from evalglass.evidence import stats
 from evalglass.evidence.adapters import rows
+from evalglass.evidence.model import Method
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -50,6 +51,7 @@ def test_rows_take_a_small_fixed_cost_each(tmp_path: Path) -> None:
 @example([(0.95, None), (0.95, "a"), (0.95, "a")])  # no spread at all
 @example([(4.9e-61, "a"), (0.0, "a"), (0.0, None)])  # spread below the reader's resolution
 @example([(3.79, "a"), (6.79, None), (6.79, None), (6.79, None), (9.79, "a")])
+@example([(0.0, None), (0.0, "a"), (1.0, "a")])  # scores in [0, 1]: a proportion's interval
 @given(
     st.lists(
         st.tuples(
@@ -64,7 +66,8 @@ def test_rows_with_and_without_a_cluster_give_the_batch_interval(
 ) -> None:
     """A row without a cluster is a cluster of its own, wherever it comes among clustered rows;
     the interval is the cluster-robust one computed exactly (in rationals) from the scores as the
-    reader sums them, q = trunc(score * 2^64): no spread left at that resolution, no interval."""
+    reader sums them, q = trunc(score * 2^64): no spread left at that resolution, no interval.
+    Scores all within [0, 1] take a proportion's interval at the design-effect n instead."""
     path = tmp_path_factory.mktemp("rows") / "rows.jsonl"
     path.write_text(
         "".join(json.dumps({"metric": "m", "score": s, "cluster": c}) + "\n" for s, c in scored)
@@ -84,6 +87,11 @@ def test_rows_with_and_without_a_cluster_give_the_batch_interval(
     residual = sum((sums[k] - counts[k] * mean) ** 2 for k in sums)
     if residual == 0:
         assert got.interval is None
+        return
+    if all(0 <= s <= 1 for s, _ in scored):
+        assert got.interval is not None and got.interval.clusters == c
+        assert got.interval.method is Method.CLUSTERED_EFFECTIVE_N
+        assert 0 <= got.interval.low <= float(mean) <= got.interval.high <= 1
         return
     se = math.sqrt(residual * c / (c - 1)) / n
     half = stats.t_quantile(0.975, c - 1) * se
