@@ -5,10 +5,11 @@ numbers.
 
 DuckDB's readers take some values the rows reader refuses or reads otherwise (a number as a
 metric becomes text, `true` as an id becomes "true", `nan` is a number). So each JSON column is
-read as raw JSON (each CSV cell as text) and typed here by the rows reader's rules; a value
-outside what these rules cover, any error of DuckDB's, or any input error the queries find gives
-None, and the caller reads the file with the exact reader, which names the line. Must not decide
-anything the rows reader would decide otherwise.
+read as raw JSON (each CSV cell as text) and typed by the SQL each column's declaration holds
+beside the rows reader's rule (`_row_columns`); a value outside what these rules cover, any
+error of DuckDB's, or any input error the queries find gives None, and the caller reads the
+file with the exact reader, which names the line. Must not decide anything the rows reader
+would decide otherwise.
 """
 
 from __future__ import annotations
