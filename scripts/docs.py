@@ -289,6 +289,16 @@ def _reapproval() -> str:
     )
 
 
+def _row_columns() -> str:
+    """What the DuckDB path takes in each column of generic rows, from the columns' declarations."""
+    from evalglass.evidence.adapters._row_columns import COLUMNS
+
+    lines = ["| column | what the engine path takes (anything else: the rows reader reads the file) |",
+             "|---|---|"]  # fmt: skip
+    lines += [f"| `{column.name}` | {column.takes} |" for column in COLUMNS]
+    return "\n".join(lines) + "\n"
+
+
 # Each block's name, the file it lives in, and what writes it.
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "authority-stage-1": ("docs/authority.md", _stage_1),
@@ -301,6 +311,7 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "format-datasets": ("docs/formats.md", _format_table("datasets")),
     "plugin-order": ("docs/plugins.md", _plugin_order),
     "adapter-modules": ("docs/architecture.md", _adapter_modules),
+    "row-columns": ("docs/scale.md", _row_columns),
     "readme-formats": ("README.md", _readme_formats),
     "promote-metrics": (
         "docs/promoting-a-gate.md",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from evalglass.errors import OutputError
 from evalglass.evidence import sql
 from evalglass.evidence.adapters import _common as c
+from evalglass.evidence.adapters import _row_values as values
 from evalglass.evidence.adapters._row_values import cluster, score, twice
 
 if TYPE_CHECKING:
@@ -97,24 +98,21 @@ def add_rows(sums: RowSums, rows: Iterable[tuple[int, dict[str, object]]]) -> No
     shown, seen, ids, kept = sums.shown, sums.seen, sums.ids, sums.kept
     for line, row in rows:
         kept.add(c.Cost.ROW)
-        metric = row.get("metric")
-        if type(metric) is not str or not metric:
-            raise OutputError(shown, "metric: expected a non-empty string", line)
+        metric = values.metric(row.get("metric"), shown, line)
         sample_id = row.get("sample_id")
         key = epoch = None
-        if sample_id is not None and sample_id != "":
-            text = str(sample_id)
+        text = values.sample_key(sample_id)
+        if text is not None:
             key = ids.get(text)
             if key is None:
                 key = ids[text] = text
                 kept.add(c.Cost.KEY)
-            named_epoch = row.get("epoch")
-            epoch = str(named_epoch) if named_epoch else None
+            epoch = values.epoch(row.get("epoch"))
             sums.epochs = sums.epochs or epoch is not None
             if seen is not None and seen.repeats(metric, key, epoch):
                 raise OutputError(shown, twice(sample_id, metric), line)
-        model = row.get("model")
-        if model and type(model) is str:
+        model = values.model(row.get("model"))
+        if model is not None:
             sums.models.add(model)
         scored = False
         try:

@@ -39,6 +39,7 @@ from evalglass.evidence.adapters._row_stats import (
     plain,
     reduced,
 )
+from evalglass.evidence.adapters._row_values import epoch as read_epoch
 
 _NONE = type(None)
 # What a block takes as a sample id or an epoch without reading the rows one by one (a float,
@@ -52,7 +53,7 @@ class _EpochText(dict[object, str | None]):
     """An epoch as parsed (text or an integer) to its text; None for no epoch (0, "", null)."""
 
     def __missing__(self, epoch: object) -> str | None:
-        text = self[epoch] = str(epoch) if epoch else None
+        text = self[epoch] = read_epoch(epoch)
         return text
 
 

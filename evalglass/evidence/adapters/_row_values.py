@@ -1,6 +1,9 @@
-"""What one generic row's values mean, read row by row: a score (a number, text holding one,
-or nothing), a cluster (text, or a number read as its text), and the message for a sample named
-twice. Both of the rows reader's paths read rows by these rules. Pure: no I/O.
+"""What one generic row's values mean, read row by row: a metric (non-empty text), a score (a
+number, text holding one, or nothing), a sample's key and an epoch (any value as its text), a
+cluster (text, or a number read as its text), a model (text, else none), and the message for a
+sample named twice. Both of the rows reader's paths read rows by these rules, and
+`_row_columns` declares each beside the SQL the DuckDB path types the same column with. Pure:
+no I/O.
 """
 
 from __future__ import annotations
@@ -12,6 +15,32 @@ from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _common as c
 
 _LIMIT = aggregate.LIMIT
+
+
+def metric(raw: object, shown: str, line: int) -> str:
+    """A row's metric: non-empty text. OutputError for anything else."""
+    if type(raw) is not str or not raw:
+        raise OutputError(shown, "metric: expected a non-empty string", line)
+    return raw
+
+
+def sample_key(raw: object, shown: str = "", line: int = 0) -> str | None:
+    """A row's sample id as its key, the text of any value (`7` and `"7"` are one sample);
+    None for none (null or '')."""
+    if raw is None or raw == "":
+        return None
+    return str(raw)
+
+
+def epoch(raw: object, shown: str = "", line: int = 0) -> str | None:
+    """A row's epoch as its text; None for none: any value Python takes for false (null, 0,
+    false, '')."""
+    return str(raw) if raw else None
+
+
+def model(raw: object, shown: str = "", line: int = 0) -> str | None:
+    """The model a row names: non-empty text; any other value names none."""
+    return raw if raw and type(raw) is str else None
 
 
 def score(raw: object, shown: str, line: int) -> float | None:

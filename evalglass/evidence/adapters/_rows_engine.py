@@ -5,10 +5,11 @@ numbers.
 
 DuckDB's readers take some values the rows reader refuses or reads otherwise (a number as a
 metric becomes text, `true` as an id becomes "true", `nan` is a number). So each JSON column is
-read as raw JSON (each CSV cell as text) and typed here by the rows reader's rules; a value
-outside what these rules cover, any error of DuckDB's, or any input error the queries find gives
-None, and the caller reads the file with the exact reader, which names the line. Must not decide
-anything the rows reader would decide otherwise.
+read as raw JSON (each CSV cell as text) and typed by the SQL each column's declaration holds
+beside the rows reader's rule (`_row_columns`); a value outside what these rules cover, any
+error of DuckDB's, or any input error the queries find gives None, and the caller reads the
+file with the exact reader, which names the line. Must not decide anything the rows reader
+would decide otherwise.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import parquet
 from evalglass.evidence.adapters._parquet_columns import quoted
 from evalglass.evidence.adapters._parquet_reduce import reduce_scores, trim
+from evalglass.evidence.adapters._row_columns import NAMES, typed
 
 # Files smaller than this are read faster by the rows reader than by DuckDB, which starts,
 # scans the lines and loads a table first (docs/scale.md, "Which path"). CSV, which the rows
@@ -32,16 +34,6 @@ from evalglass.evidence.adapters._parquet_reduce import reduce_scores, trim
 # time, with or without epochs: even in wall time near a million rows (100 MB), where DuckDB
 # still takes more CPU on two cores and twice the memory.
 FROM_BYTES = {"csv": 4 << 20, "jsonl": 128 << 20}
-_COLUMNS = ("metric", "score", "sample_id", "cluster", "model", "epoch")
-# The non-finite literals Python's json module accepts; DuckDB accepts more spellings (`nan`).
-_NONFINITE = "('NaN', 'Infinity', '-Infinity')"
-# A CSV score Python's float() and DuckDB's cast read to the same double: plain decimal
-# notation, no spaces, no underscores (both round correctly). Python's NaN and infinity
-# spellings, in any case, are handled beside it.
-_DECIMAL = r"'^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'"
-_CSV_NONFINITE = (
-    "('nan', '+nan', '-nan', 'inf', '+inf', '-inf', 'infinity', '+infinity', '-infinity')"
-)
 _ROWS = "evalglass_rows"
 
 
@@ -123,54 +115,15 @@ def _json_suspect(con: Any, link: str) -> bool:
 
 
 def _json_source(link: str) -> tuple[str, str]:
-    """The rows, each column typed from its JSON text, and the condition that a row's values
-    are ones vouched for.
-
-    DuckDB writes each JSON value back as one text for one value (a string with only the
-    escapes JSON needs, a number as read), so a string's text is its key as it stands: metric,
-    cluster and model are named by decoding their texts once grouped (`Columns.json`), not a
-    row at a time. An integer id is keyed as the string of its digits, as the rows reader keys
-    it; a value's JSON type is told by its text's first character (a string opens with a
-    quote), cheaper than asking DuckDB's JSON functions, which parse the value again. The
-    checks that cost a function call a row run only on the rows not of the common kind (in a
-    filter, where DuckDB tests a disjunction's terms only on the rows still undecided)."""
-    columns = ", ".join(f"{quoted(name)}: 'JSON'" for name in _COLUMNS)
+    """The rows, each column typed from its JSON text by its declaration (`_row_columns`), and
+    the condition that a row's values are ones vouched for. A value's JSON type is told by its
+    text's first character (a string opens with a quote), cheaper than asking DuckDB's JSON
+    functions, which parse the value again."""
+    columns = ", ".join(f"{quoted(name)}: 'JSON'" for name in NAMES)
     reader = (f"read_json({quoted(link)}, format = 'newline_delimited', compression = 'none', "
               f"columns = {{{columns}}})")  # fmt: skip
-
-    def whole(t: str) -> str:
-        """Whether the JSON number `t` is an integer: digits, no point, no exponent (DuckDB's
-        cast to an integer would round `1.5` and take `1e5`)."""
-        return (f"(TRY_CAST({t} AS HUGEINT) IS NOT NULL AND NOT contains({t}, '.') "
-                f"AND NOT contains({t}, 'e') AND NOT contains({t}, 'E'))")  # fmt: skip
-
-    def key(t: str, none: str = "") -> tuple[str, str]:
-        """A sample id, cluster or epoch as the rows reader keys it (a string, or an integer's
-        digits as that string; `none`, '' and null name none), and whether it is one of these."""
-        value = (f"CASE WHEN starts_with({t}, '\"') THEN NULLIF({t}, '\"\"') {none}"
-                 f"ELSE '\"' || {t} || '\"' END")  # fmt: skip
-        ok = f"({t} IS NULL OR starts_with({t}, '\"') OR {whole(t)})"
-        return value, ok
-
-    texts = ", ".join(f"CAST({name} AS VARCHAR) AS t_{name}" for name in _COLUMNS)
-    m, sc, sa, cl, mo, ep = (f"t_{name}" for name in _COLUMNS)
-    number = f"TRY_CAST({sc} AS DOUBLE)"
-    score = f"CASE WHEN {sc} = 'true' THEN 1.0 WHEN {sc} = 'false' THEN 0.0 ELSE {number} END"
-    sample, sample_ok = key(sa)
-    cluster, cluster_ok = key(cl)
-    # An epoch names one when it is truthy in Python: a non-empty string, a nonzero integer.
-    epoch, epoch_ok = key(ep, f"WHEN {ep} IN ('0', 'false') THEN NULL ")
-    epoch_ok = f"({epoch_ok} OR {ep} = 'false')"
-    # A number as Python's json reads it (the non-finite ones as it spells them), a boolean
-    # (true is a pass), null or an empty string (a missing sample). A metric is checked once
-    # grouped: a non-empty string.
-    score_ok = (f"(score IS NOT NULL AND (isfinite(score) OR {sc} IN {_NONFINITE}) "
-                f"OR {sc} IS NULL OR {sc} = '\"\"')")  # fmt: skip
-    rows = f"""SELECT {sc}, {sa}, {cl}, {ep}, {m} AS metric, {score} AS score,
-  {sample} AS sample_id, {cluster} AS cluster,
-  CASE WHEN starts_with({mo}, '"') AND {mo} <> '""' THEN {mo} END AS model, {epoch} AS epoch
-FROM (SELECT {texts} FROM {reader})"""
-    return rows, f"{score_ok} AND {sample_ok} AND {cluster_ok} AND {epoch_ok}"
+    texts = ", ".join(f"CAST({name} AS VARCHAR) AS t_{name}" for name in NAMES)
+    return typed(f"SELECT {texts} FROM {reader}", json=True)
 
 
 def _csv_source(path: Path, link: str) -> tuple[str, str] | None:
@@ -205,15 +158,8 @@ def _csv_source(path: Path, link: str) -> tuple[str, str] | None:
     def column(name: str) -> str:
         return f'"{name}"' if name in header else "CAST(NULL AS VARCHAR)"
 
-    s = column("score")
-    score = (f"CASE WHEN regexp_full_match({s}, {_DECIMAL}) THEN CAST({s} AS DOUBLE) "
-             f"WHEN lower({s}) IN {_CSV_NONFINITE} THEN CAST(lower(ltrim({s}, '+')) AS DOUBLE) END")  # fmt: skip
-    ok = ("metric IS NOT NULL AND (t_score IS NULL OR score IS NOT NULL)")  # fmt: skip
-    rows = f"""SELECT {s} AS t_score, {column("metric")} AS metric, {score} AS score,
-  NULLIF({column("sample_id")}, '') AS sample_id, NULLIF({column("cluster")}, '') AS cluster,
-  {column("model")} AS model, NULLIF({column("epoch")}, '') AS epoch
-FROM {reader}"""
-    return rows, ok
+    texts = ", ".join(f"{column(name)} AS t_{name}" for name in NAMES)
+    return typed(f"SELECT {texts} FROM {reader}", json=False)
 
 
 def _load(con: Any, source: tuple[str, str]) -> bool:
