@@ -209,3 +209,14 @@ def test_scoring_with_no_plugin_installed_never_imports_the_entry_point_machiner
     assert result.returncode == 0, result.stderr
     assert "evalglass.evidence.plugins" in modules
     assert loaded(modules, ("importlib.metadata",)) == set()
+
+
+def test_terminal_scorecard_finds_its_templates_without_the_resource_readers(
+    tmp_path: Path,
+) -> None:
+    """The templates are found beside the package's own files: rendering loads neither
+    `importlib.resources` nor the zip reader it brings."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("PASS")
+    assert loaded(modules, ("importlib.resources", "importlib.readers", "zipfile")) == set()
