@@ -220,3 +220,17 @@ def test_terminal_scorecard_finds_its_templates_without_the_resource_readers(
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("PASS")
     assert loaded(modules, ("importlib.resources", "importlib.readers", "zipfile")) == set()
+
+
+def test_scoring_with_nothing_to_compare_loads_no_comparison_machinery(tmp_path: Path) -> None:
+    """With no baseline in a threshold, no `--compare` and no gate stopped, `score` (terminal or
+    JSON) loads neither the regression statistics, the saved baseline, the comparison of
+    scorecards nor the costly samples: they load for a run that has them."""
+    unused = ("evalglass.core.regression", "evalglass.core.saved_baseline",
+              "evalglass.core.comparison", "evalglass.core.costly", "evalglass.render.costly_view")  # fmt: skip
+    for fmt in ("terminal", "json"):
+        result, modules = run(
+            tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", fmt
+        )
+        assert result.returncode == 0, result.stderr
+        assert loaded(modules, unused) == set(), fmt
