@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import sys
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -20,13 +21,6 @@ from evalglass.core.attempts import Tries, after_failed_attempts, retried
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.needed import Bar, Needed, Search, held_fixed
 from evalglass.core.needed import what_it_takes as search_needed
-from evalglass.core.regression import (
-    Difference,
-    allowed_drop,
-    change_family,
-    difference,
-    drop_bar,
-)
 from evalglass.core.scale import kept
 from evalglass.core.scope import CheckScope
 from evalglass.core.validity import Validity, assess
@@ -43,6 +37,9 @@ from evalglass.reasons import GateCode as G
 from evalglass.reasons import Reason
 from evalglass.reasons import ValidityCode as V
 from evalglass.records.model import BaselineRecord, Decision, MetricRecord, Op, ThresholdRecord
+
+if TYPE_CHECKING:
+    from evalglass.core.regression import Difference
 
 
 class Result(enum.StrEnum):
@@ -188,6 +185,9 @@ def result_only(gate: GateInput) -> GateResult:
         checks.append(_absolute(measurement, threshold.op, threshold.value, metric.decision))
     change = None
     if threshold.regression:
+        # The comparison with a baseline loads only for a gate that has one to compare with.
+        from evalglass.core.regression import difference
+
         change = difference(measurement, baseline, metric.interval_level) if baseline else None
         regression = _regression(change, threshold, baseline, metric.decision)
         if regression is None:
@@ -292,6 +292,8 @@ def _needed(
     if threshold.regression:
         if baseline is None or baseline.value is None:
             return None
+        from evalglass.core.regression import change_family, drop_bar
+
         family = change_family(m, baseline, level, current)
         if family is None:
             return None
@@ -373,6 +375,8 @@ def _regression(
     """Non-inferiority: the run must show, at the interval level, it is no worse than allowed."""
     if change is None or baseline is None or baseline.value is None:
         return None
+    from evalglass.core.regression import allowed_drop, drop_bar
+
     allowed = allowed_drop(threshold, baseline.value)
     # Higher is better: (current − baseline) must stay above −allowed; lower is better, mirrored.
     limit, op = drop_bar(threshold, baseline.value)

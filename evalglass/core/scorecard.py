@@ -10,12 +10,11 @@ import datetime as dt
 import functools
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 
 from evalglass.core.authority import Authority, resolve
-from evalglass.core.comparison import Comparison, Earlier, compare
-from evalglass.core.costly import CostlySample, costly_samples
 from evalglass.core.dataset_check import DatasetCheck, check_dataset
 from evalglass.core.decision import (
     CheckInput,
@@ -43,6 +42,11 @@ from evalglass.records.model import (
     ThresholdRecord,
     Tier,
 )
+
+if TYPE_CHECKING:
+    # Built only for a run that has them (`--compare`, a gate that stopped): loaded there.
+    from evalglass.core.comparison import Comparison, Earlier
+    from evalglass.core.costly import CostlySample
 
 
 @attrs.frozen(kw_only=True)
@@ -183,6 +187,11 @@ def assemble(
         for metric_id in sorted(ids)
     )
     policy = policy_outcome(cards, records.success, scope)
+    comparison = None
+    if earlier is not None:
+        from evalglass.core.comparison import compare
+
+        comparison = compare(cards, earlier)
     return Scorecard(
         verdict=policy.verdict,
         exit_code=exit_code(policy.verdict, require_gate, policy.required),
@@ -193,7 +202,7 @@ def assemble(
         skipped=evidence.skipped,
         evaluated_at=moment,
         scope=scope,
-        comparison=None if earlier is None else compare(cards, earlier),
+        comparison=comparison,
         records_folder=records_folder,
         records_at=records_at,
     )
@@ -253,6 +262,8 @@ def _with_costly(card: MetricCard, formats: dict[str, str]) -> MetricCard:
     blocked: what a reader opens first."""
     if card.status not in _STOPPING:
         return card
+    from evalglass.core.costly import costly_samples
+
     costly = costly_samples(card.measurement, card.threshold)
     if not costly:
         return card

@@ -10,7 +10,6 @@ import importlib.util
 import re
 import types
 from collections.abc import MutableMapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +23,15 @@ from evalglass.render.safe_text import escape
 
 
 def _template_dir() -> Path:
-    installed = resources.files("evalglass") / "templates"
+    # The package's own folder, found from this file: what `importlib.resources.files` gives for
+    # a package on disk (the only kind a FileSystemLoader reads), without the resource readers,
+    # zip and temporary-file machinery that importing it loads, which cost more than the render.
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "templates"
     if installed.is_dir():
-        return Path(str(installed))
+        return installed
     # Running from a checkout (editable install): the templates sit beside the package.
-    return Path(__file__).resolve().parents[2] / "templates"
+    return package.parent / "templates"
 
 
 # The package's templates compiled into Python modules beside this one

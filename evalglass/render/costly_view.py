@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import shlex
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import attrs
 
-from evalglass.core.costly import CostlySample
 from evalglass.core.scorecard import MetricCard
 from evalglass.numbers import fmt
+
+if TYPE_CHECKING:
+    from evalglass.core.costly import CostlySample
 
 
 @attrs.frozen(kw_only=True)

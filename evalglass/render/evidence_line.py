@@ -6,7 +6,6 @@ JSON's `evidence` field among them, reads the line from here, so it is worded in
 from __future__ import annotations
 
 from evalglass.core.decision import Compared, Ground, Result, Side
-from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard
 from evalglass.evidence.labels import interval_label, interval_text
 from evalglass.evidence.model import Measurement
@@ -63,6 +62,9 @@ def _value_context(c: Compared, card: MetricCard) -> str:
 
 
 def _drop_context(c: Compared, card: MetricCard) -> str:
+    # A drop was compared, so the baseline's comparison is loaded already.
+    from evalglass.core.regression import Difference
+
     change, threshold = card.gate.change, card.threshold
     assert isinstance(change, Difference) and threshold is not None
     assert c.allowed is not None and c.baseline is not None

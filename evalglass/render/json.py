@@ -5,14 +5,12 @@ messages) are the view's, made once for every format. Reads a Scorecard; never d
 from __future__ import annotations
 
 import math
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from evalglass import contract as c
 from evalglass.core.authority import Authority
-from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.needed import Needed
-from evalglass.core.regression import Difference
 from evalglass.core.scorecard import MetricCard, Scorecard
 from evalglass.core.status import Status
 from evalglass.core.validity import Validity
@@ -28,6 +26,10 @@ from evalglass.render.view import (
     metric_view,
     scorecard_view,
 )
+
+if TYPE_CHECKING:
+    from evalglass.core.comparison import Comparison
+    from evalglass.core.regression import Difference
 
 
 def render(scorecard: Scorecard, keep_samples: bool = False) -> str:

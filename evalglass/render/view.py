@@ -12,11 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import weakref
+from typing import TYPE_CHECKING
 
 import attrs
 
 from evalglass.core.authority import Authority, Outcome
-from evalglass.core.comparison import Comparison
 from evalglass.core.dataset_check import DatasetCheck
 from evalglass.core.decision import GateResult, Result
 from evalglass.core.exits import Verdict
@@ -32,11 +32,14 @@ from evalglass.records.model import Approval, Op, ThresholdRecord, Tier
 from evalglass.render import words
 from evalglass.render.attempts import attempts_text
 from evalglass.render.comparison_words import change_text, comparison_text
-from evalglass.render.costly_view import CostlyView, costly_view, open_with
 from evalglass.render.evidence_line import evidence_line
 from evalglass.render.needed_words import needed_text
 from evalglass.render.policy_view import PolicyView, policy_view
 from evalglass.render.status_look import word
+
+if TYPE_CHECKING:
+    from evalglass.core.comparison import Comparison
+    from evalglass.render.costly_view import CostlyView
 
 _COMPARED = (Result.PASS, Result.WARN, Result.FAIL)
 
@@ -295,6 +298,7 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
     check = check_name(card.id) is not None
     line = evidence_line(card)
     t = card.threshold
+    costly, opened = _costly(card)
     return MetricView(
         card=card,
         id=card.id,
@@ -328,9 +332,19 @@ def metric_view(card: MetricCard, change: str = "") -> MetricView:
         check=check,
         attempts=tuple(_attempt(a) for a in attempts),
         change=change,
-        costly=tuple(costly_view(s) for s in card.costly),
-        open_with=open_with(card),
+        costly=costly,
+        open_with=opened,
     )
+
+
+def _costly(card: MetricCard) -> tuple[tuple[CostlyView, ...], str]:
+    """The costly samples of a metric's view and the command that opens them; their module
+    loads only for a gate that stopped with samples to show."""
+    if not card.costly:
+        return (), ""
+    from evalglass.render.costly_view import costly_view, open_with
+
+    return tuple(costly_view(s) for s in card.costly), open_with(card)
 
 
 def scorecard_view(scorecard: Scorecard) -> ScorecardView:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import enum
 import os
-import secrets
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -171,6 +170,9 @@ def _checked(target: Path) -> Kind:
 def _stage(target: Path, text: str, kind: Kind) -> Path:
     """`text` in a new temporary file beside `target`, synced, with the mode the target has (or,
     for a new file, what the umask allows of 0666)."""
+    # Only a run that writes a file pays for secrets (and the hmac and hashlib it loads).
+    import secrets
+
     directory = target.parent if str(target.parent) else Path(".")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _PORTABLE
     for _ in range(100):

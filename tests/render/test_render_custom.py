@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 from evalglass.errors import TemplateError
-from evalglass.render import policy_view, view
+from evalglass.render import costly_view, policy_view, view
 from evalglass.render.custom import render
 from tests.cli_runner import Result, cli
 from tests.render.test_render import HOSTILE, hostile_scorecard
@@ -120,7 +120,7 @@ def test_docs_describe_every_field_of_the_view_model() -> None:
         view.AttemptView,
         policy_view.PolicyView,
         policy_view.UnmetView,
-        view.CostlyView,
+        costly_view.CostlyView,
     ):
         # What a template can read: the fields (a `_` name is refused by the sandbox) and the
         # words made on first reading.

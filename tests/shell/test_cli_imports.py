@@ -140,6 +140,25 @@ def test_a_generic_json_output_loads_no_archive_reader(tmp_path: Path) -> None:
     assert loaded(modules, heavy) == set()
 
 
+def test_recognising_a_file_loads_no_formats_reading_machinery(tmp_path: Path) -> None:
+    """Every format's sniffer is asked about a generic JSON output, but no other format's reader
+    loads: not the rows sums or engine, Parquet's queries, promptfoo's or lm-eval's readers, the
+    SQL of partials nor the dataset fingerprints."""
+    for fmt in ("terminal", "json"):
+        result, modules = run(
+            tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", fmt
+        )
+        assert result.returncode == 0, result.stderr
+        assert "evalglass.evidence.adapters.rows" in modules  # asked, as every format is
+        private = {m.rsplit(".", 1)[1] for m in modules if m.startswith(_ADAPTERS + "._")}
+        assert private == {"_common"}, fmt
+        heavy = ("evalglass.evidence.sql", "evalglass.evidence.fingerprint", "duckdb")
+        assert loaded(modules, heavy) == set(), fmt
+
+
+_ADAPTERS = "evalglass.evidence.adapters"
+
+
 def test_pull_request_comment_loads_no_contract_or_validation_library(tmp_path: Path) -> None:
     """What CI runs on every pull request, workflow commands plus the Markdown comment, loads its
     template but neither the JSON contract, pydantic nor strictyaml."""
@@ -190,3 +209,28 @@ def test_scoring_with_no_plugin_installed_never_imports_the_entry_point_machiner
     assert result.returncode == 0, result.stderr
     assert "evalglass.evidence.plugins" in modules
     assert loaded(modules, ("importlib.metadata",)) == set()
+
+
+def test_terminal_scorecard_finds_its_templates_without_the_resource_readers(
+    tmp_path: Path,
+) -> None:
+    """The templates are found beside the package's own files: rendering loads neither
+    `importlib.resources` nor the zip reader it brings."""
+    result, modules = run(tmp_path, "score", "examples/run.json", "--records", "host_records")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("PASS")
+    assert loaded(modules, ("importlib.resources", "importlib.readers", "zipfile")) == set()
+
+
+def test_scoring_with_nothing_to_compare_loads_no_comparison_machinery(tmp_path: Path) -> None:
+    """With no baseline in a threshold, no `--compare` and no gate stopped, `score` (terminal or
+    JSON) loads neither the regression statistics, the saved baseline, the comparison of
+    scorecards nor the costly samples: they load for a run that has them."""
+    unused = ("evalglass.core.regression", "evalglass.core.saved_baseline",
+              "evalglass.core.comparison", "evalglass.core.costly", "evalglass.render.costly_view")  # fmt: skip
+    for fmt in ("terminal", "json"):
+        result, modules = run(
+            tmp_path, "score", "examples/run.json", "--records", "host_records", "--format", fmt
+        )
+        assert result.returncode == 0, result.stderr
+        assert loaded(modules, unused) == set(), fmt

@@ -15,7 +15,7 @@ from typing import Any
 
 from evalglass._inputs import open_regular
 from evalglass.errors import OutputError
-from evalglass.evidence import aggregate, sql
+from evalglass.evidence import aggregate
 from evalglass.evidence.adapters import _common as c
 from evalglass.evidence.format_docs import (
     ONE_FILE_RUNS,
@@ -87,6 +87,9 @@ def _check_possible(stats: aggregate.MetricStats, where: str, shown: str) -> Non
 
 def load(path: Path, shown: str) -> aggregate.Aggregates:
     """One partial, from whichever spelling the file is in."""
+    # The queries' module (large) is what reading takes; recognising a file does not.
+    from evalglass.evidence import sql
+
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
         return from_document(c.load_json_file(path, shown), shown)
@@ -115,6 +118,8 @@ def _lines(stream: Any, shown: str) -> Iterator[Mapping[str, object]]:
 
 def from_document(doc: object, shown: str) -> aggregate.Aggregates:
     """The JSON document's partial; every malformed field is one error naming it."""
+    from evalglass.evidence import sql
+
     if not isinstance(doc, dict) or doc.get(MARKER) != sql.FORMAT_VERSION:
         raise OutputError(shown, f'expected a JSON object with "{MARKER}": 1')
     metrics = doc.get("metrics")
@@ -163,6 +168,8 @@ def _metric(entry: object, metric: object, shown: str) -> aggregate.MetricStats:
 
 def to_document(aggregates: aggregate.Aggregates) -> dict[str, Any]:
     """The JSON document of a partial (what `from_document` reads back)."""
+    from evalglass.evidence import sql
+
     dataset = aggregates.dataset
     return {
         MARKER: sql.FORMAT_VERSION,

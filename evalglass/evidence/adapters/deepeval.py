@@ -5,7 +5,6 @@ errored measurements are missing, never passes; no field grants authority."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -16,7 +15,6 @@ import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.fingerprint import canonical, fingerprint
 from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import DatasetIdentity, Measurement, Reduction, Run, Sample
 from evalglass.evidence.registry import Adapter
@@ -189,6 +187,8 @@ def _cases(doc: dict[str, Any], shown: str) -> tuple[dict[str, list[_Case]], int
 def _content(kind: str, case: dict[str, Any]) -> str:
     """A test case's fingerprint key: what it asked, as canonical JSON of the fields of _INPUTS
     it has (not null), and the list it is in (a conversational case is another kind)."""
+    from evalglass.evidence.fingerprint import canonical
+
     asked = {key: case[key] for key in _INPUTS if case.get(key) is not None}
     return canonical([kind, asked])
 
@@ -212,6 +212,9 @@ def _base_name(name: str) -> str:
 
 
 def _digest(value: object) -> str:
+    # Hashing is reading's: recognising a file imports neither hashlib nor the fingerprints.
+    import hashlib
+
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -219,6 +222,8 @@ def _digest(value: object) -> str:
 def _dataset(
     doc: dict[str, Any], hyper: dict[str, Any], cases: int, contents: set[str]
 ) -> DatasetIdentity:
+    from evalglass.evidence.fingerprint import fingerprint
+
     return DatasetIdentity(
         # A Confident AI dataset names itself; otherwise only what the user logged, if anything.
         name=c.text(doc.get("datasetAlias"))

@@ -15,7 +15,6 @@ import attrs
 from evalglass.errors import OutputError
 from evalglass.evidence import progress
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run
 from evalglass.evidence.registry import Adapter
@@ -136,6 +135,9 @@ def _sample_ids(source: dict[str, Any]) -> set[str]:
 
 
 def _dataset(source: dict[str, Any], ids: set[str]) -> DatasetIdentity:
+    # Hashing is reading's: recognising a file never loads it.
+    from evalglass.evidence.fingerprint import fingerprint
+
     urls = source.get("url")
     url = urls[0] if isinstance(urls, list) and urls else None
     return DatasetIdentity(

@@ -7,17 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.adapters import _lmeval_samples as samples_file
-from evalglass.evidence.fingerprint import fingerprint
 from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import DatasetIdentity, Measurement, Run, Sample
 from evalglass.evidence.registry import Adapter
+
+if TYPE_CHECKING:
+    from evalglass.evidence.adapters import _lmeval_samples as samples_file
 
 # Built-in metrics lm-eval averages over documents when a task's metric_list does not say; each
 # document scores 0 or 1, so averaged they are rates by construction (a share of the documents).
@@ -41,6 +42,9 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 
 
 def _measurements(doc: dict[str, Any], path: Path, shown: str) -> Iterator[Measurement]:
+    # The samples file's reader is reading's: recognising a file never loads it.
+    from evalglass.evidence.adapters import _lmeval_samples as samples_file
+
     results = c.mapping(doc.get("results"), shown, "results")
     groups = c.section(doc, "groups")
     subtasks = c.section(doc, "group_subtasks")
@@ -205,6 +209,8 @@ def _model(doc: dict[str, Any]) -> str | None:
 
 
 def _dataset(doc: dict[str, Any], task: str, doc_hashes: set[str]) -> DatasetIdentity:
+    from evalglass.evidence.fingerprint import fingerprint
+
     config = c.section(c.section(doc, "configs"), task)
     path, name = c.text(config.get("dataset_path")), c.text(config.get("dataset_name"))
     kwargs = c.section(config, "dataset_kwargs")

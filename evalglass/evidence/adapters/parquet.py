@@ -12,20 +12,23 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalglass.errors import OutputError, install_hint
 from evalglass.evidence import aggregate
-from evalglass.evidence.adapters import _parquet_pairs as pairs
 from evalglass.evidence.adapters._common import one_line
-from evalglass.evidence.adapters._parquet_columns import quoted
-from evalglass.evidence.adapters._parquet_reduce import MEMORY_LIMIT, columns, reduce_scores
 from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, ROWS_COUNTING, FormatDocs
-from evalglass.evidence.model import Measurement, PairedSums
+from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
+
+if TYPE_CHECKING:
+    from evalglass.evidence.model import PairedSums
+
+# Recognising a file needs its magic bytes alone: the reading machinery (the temporary folder,
+# the queries) is imported by the functions that read, so that scoring another format never
+# loads it.
 
 MAGIC = b"PAR1"
 
@@ -57,6 +60,9 @@ def with_baseline(
     id, reduced in DuckDB (no row reaches Python). A metric with no pair has no entry.
     OutputError, naming the baseline file, when DuckDB is missing or cannot read the rows, or
     the baseline repeats a sample id."""
+    from evalglass.evidence.adapters import _parquet_pairs as pairs
+    from evalglass.evidence.adapters._parquet_reduce import columns
+
     shown = baseline[1]
     with connected(shown) as (con, placed):
         then_paths = placed.paths([baseline])
@@ -86,6 +92,10 @@ def connected(shown: str) -> Iterator[tuple[Any, _Placed]]:
         raise OutputError(
             shown, f"reading Parquet needs DuckDB: {install_hint('parquet')}"
         ) from None
+    import tempfile
+
+    from evalglass.evidence.adapters._parquet_reduce import MEMORY_LIMIT
+
     placed: _Placed | None = None
     try:
         # Spills go to a folder of our own, never beside the user's files.
@@ -163,11 +173,15 @@ class _Placed:
 
 
 def _parquet(paths: list[str]) -> str:
+    from evalglass.evidence.adapters._parquet_columns import quoted
+
     # A view takes no parameters: the paths are quoted as SQL string literals.
     return f"read_parquet([{', '.join(map(quoted, paths))}], union_by_name = true)"
 
 
 def _aggregate(con: Any, paths: list[str], shown: str) -> aggregate.Aggregates:
+    from evalglass.evidence.adapters._parquet_reduce import reduce_scores
+
     con.execute(f"CREATE TEMP VIEW scores AS SELECT * FROM {_parquet(paths)}")
     return reduce_scores(con, shown, loose=None if _some_loose(con, paths) else False)
 
@@ -176,6 +190,8 @@ def _some_loose(con: Any, paths: list[str]) -> bool:
     """Whether some row may name no cluster, from the files' own statistics (no row read): not
     where every file has the column and every row group of it counts no null and its least
     value is not empty. A file without statistics, or a column not plain, may have some."""
+    from evalglass.evidence.adapters._parquet_columns import quoted
+
     found = con.execute(
         "SELECT count(DISTINCT file_name), bool_and(stats_null_count = 0 "
         "AND stats_min_value IS NOT NULL AND stats_min_value <> '') "

@@ -8,27 +8,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from evalglass.errors import OutputError
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.adapters import _promptfoo_graders as graded_by
-from evalglass.evidence.adapters import _promptfoo_runs as runs
-from evalglass.evidence.adapters._promptfoo_cases import (
-    Cases,
-    case_dataset,
-    cases_of,
-    column_models,
-    columns_of_rows,
-    content_keys,
-    run_identity,
-)
-from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
 from evalglass.evidence.format_docs import Counting, FormatDocs, Identity, Runs
 from evalglass.evidence.model import Measurement, Run
 from evalglass.evidence.registry import Adapter
+
+if TYPE_CHECKING:
+    from evalglass.evidence.adapters._promptfoo_cases import Cases
+
+# Recognising an export needs the patterns below alone: the modules that read one (its files,
+# runs, cases and graders) are imported by the functions that read, so that scoring another
+# format never loads them.
 
 _PASS_RATE = "pass_rate"
 
@@ -46,6 +41,8 @@ def read(path: Path, shown: str) -> tuple[Measurement, ...]:
 
 
 def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
+    from evalglass.evidence.adapters import _promptfoo_runs as runs
+
     results = c.mapping(doc.get("results"), shown, "results")
     version = c.integer(results.get("version"))
     if version is None or version < 3:
@@ -81,6 +78,9 @@ def _measurements(doc: dict[str, Any], shown: str) -> Iterator[Measurement]:
 
 def _rows_only(lines: list[Any], shown: str) -> Iterator[Measurement]:
     """`-o results.jsonl`: the rows alone, so the columns and every sum come from them."""
+    from evalglass.evidence.adapters import _promptfoo_runs as runs
+    from evalglass.evidence.adapters._promptfoo_cases import columns_of_rows
+
     rows = [c.mapping(row, shown, "result row") for row in lines]
     c.SampleBudget(shown).add(c.Cost.SCORE, len(rows))
     if not rows:
@@ -98,6 +98,16 @@ def _columns(
     repeat: int | None,
     shown: str,
 ) -> Iterator[Measurement]:
+    from evalglass.evidence.adapters import _promptfoo_graders as graded_by
+    from evalglass.evidence.adapters import _promptfoo_runs as runs
+    from evalglass.evidence.adapters._promptfoo_cases import (
+        case_dataset,
+        cases_of,
+        column_models,
+        content_keys,
+        run_identity,
+    )
+
     rows = [row for column_rows in by_column.values() for row in column_rows]
     cases = cases_of(by_column)
     identity = run_identity(rows)
@@ -176,6 +186,9 @@ def _pass_rate(
     once: bool,
     shown: str,
 ) -> Measurement:
+    from evalglass.evidence.adapters import _promptfoo_runs as runs
+    from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
+
     graded = [row for row in rows if not runs.is_error(row)]
     scored = score_cases(
         [(row, 1.0 if row.get("success") is True else 0.0) for row in graded], cases
@@ -229,6 +242,9 @@ def _named(
     once: bool,
     shown: str,
 ) -> Measurement:
+    from evalglass.evidence.adapters import _promptfoo_runs as runs
+    from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
+
     where = f"namedScores.{name}"
     summary = c.section(metrics, "namedScores")
     total = c.number(summary[name], shown, where) if name in summary else None
@@ -295,6 +311,8 @@ def _ratio(total: float | None, count: float | None) -> float | None:
 
 
 def _contributing(row: dict[str, Any], name: str) -> int:
+    from evalglass.evidence.adapters import _promptfoo_graders as graded_by
+
     components = graded_by.components(row)
     found = sum(
         1

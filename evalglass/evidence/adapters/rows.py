@@ -17,19 +17,23 @@ import operator
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from evalglass.errors import OutputError
 from evalglass.evidence import aggregate, progress
 from evalglass.evidence.adapters import _common as c
-from evalglass.evidence.adapters import _rows_engine as engine
-from evalglass.evidence.adapters._row_exact import Duplicate, Epochs
-from evalglass.evidence.adapters._row_sums import COLUMNS, RowSums
 from evalglass.evidence.format_docs import NO_DATASET, ONE_FILE_RUNS, ROWS_COUNTING, FormatDocs
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.registry import Adapter
+
+if TYPE_CHECKING:
+    from evalglass.evidence.adapters._row_sums import RowSums
+
+# Recognising a rows file needs its first line alone: the sums, the exact reader and the DuckDB
+# engine (with the queries they share) are imported by the functions that read, so that scoring
+# another format never loads them.
 
 ROWS_REQUIRED = ("metric", "score")
 # orjson parses a line faster than json does; what it refuses goes to json.
@@ -61,6 +65,8 @@ def aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggr
     engine speed); otherwise, and to name the line of any input error, by the exact reader
     below. `exact`: only the exact reader's slow path, every row one by one, each repeat named
     at its line."""
+    from evalglass.evidence.adapters import _rows_engine as engine
+
     if not exact:
         found = engine.aggregates(path, shown)
         if found is not None:
@@ -71,6 +77,8 @@ def aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggr
 def exact_aggregates(path: Path, shown: str, *, exact: bool = False) -> aggregate.Aggregates:
     """The file's sufficient statistics read by the rows reader itself, in Python: the
     definition the engine path is held to, and what names the line of an input error."""
+    from evalglass.evidence.adapters._row_exact import Duplicate, Epochs
+
     epochs = False
     while True:
         try:
@@ -108,6 +116,9 @@ class _Reread(Exception):
 def _read_rows(
     path: Path, shown: str, *, exact: bool, epochs: bool, blocks: bool = True
 ) -> aggregate.Aggregates:
+    from evalglass.evidence.adapters._row_exact import Duplicate
+    from evalglass.evidence.adapters._row_sums import RowSums
+
     sums = RowSums(shown, exact=exact, epochs=epochs)
     try:
         if path.suffix.lower() == ".csv":
@@ -234,6 +245,8 @@ def _slow(line: bytes, shown: str, number: int) -> object:
 def _csv_blocks(path: Path, shown: str, sums: RowSums) -> None:
     """The CSV rows, a block at a time, each taken by its columns (the cells of the block's
     rows at each column's place) when every row is of the common shape, else row by row."""
+    from evalglass.evidence.adapters._row_sums import COLUMNS
+
     with progress.open_binary(path) as raw, io.TextIOWrapper(raw, "utf-8", newline="") as stream:
         reader = csv.reader(stream)
         # As csv.DictReader: the first row names the columns, the last of a name repeated
