@@ -14,6 +14,7 @@ read, and makes the reader read again, exactly. Reads no files.
 from __future__ import annotations
 
 import operator
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 from itertools import compress, count, islice, repeat
@@ -68,10 +69,24 @@ class _Metric:
         self.loose: list[Any] = []
         self.loose_numbers: list[int] = []
         self.missing = 0
-        self.scores: list[Any] = []
+        # Scores as doubles side by side: each pass at the end (min, max, counts, sums) then
+        # reads them in order, where float objects lie scattered among the parsed rows' (the
+        # passes took twice as long). A list once a row has no score (None).
+        self.scores: array[float] | list[Any] = array("d")
         self.numbers: list[int] = []
         self.keys: list[str] = []
         self.epochs: list[str | None] | None = None
+
+    def add_scores(self, scores: list[Any]) -> None:
+        """The scores of rows just added: numbers, or None for a row without one."""
+        kept = self.scores
+        if isinstance(kept, list):
+            kept += scores
+            return
+        try:
+            kept.fromlist(scores)  # all or none of them
+        except TypeError:  # a None
+            self.scores = kept.tolist() + scores
 
     def add_epochs(self, epochs: Iterable[str | None] | None, rows: int) -> None:
         """The epochs of the `rows` rows just added (None: none names one)."""
@@ -176,7 +191,7 @@ class RowSums:
             for (metric, where), got, their in zip(routes, keys, numbers, strict=True):
                 state = self.metric(metric)
                 state.keys += got
-                state.scores += take(scores, where)
+                state.add_scores(take(scores, where))
                 state.numbers += their
                 state.add_epochs(None if texts is None else take(texts, where), len(got))
             return True
@@ -271,7 +286,7 @@ class RowSums:
             state = self.metric(metric)
             got = take(keys, where)
             state.keys += got
-            state.scores += take(scores, where)
+            state.add_scores(take(scores, where))
             state.numbers += take(numbers, where)
             state.add_epochs(None if epochs is None else take(epochs, where), len(got))
 
@@ -348,7 +363,7 @@ class RowSums:
                 missing += present.count(False)
                 scores, numbers = list(compress(scores, present)), list(compress(numbers, present))
             if state.loose:
-                scores = state.loose + scores if scores else state.loose
+                scores = [*state.loose, *scores] if scores else state.loose
                 numbers = state.loose_numbers + numbers if numbers else state.loose_numbers
             entry = plain(scores, numbers, missing, clusters)
             if repeats.groups:

@@ -42,8 +42,9 @@ _fast = orjson.loads
 # to json.loads, for its own message.
 _decode = json.JSONDecoder().decode
 # Lines are parsed a block at a time: large enough that per-block work vanishes, small enough
-# that a block's parsed rows stay a few megabytes.
-_BLOCK_BYTES = 1 << 17
+# that a block's parsed rows stay in the processor's cache while their columns are taken
+# (64 KiB took a tenth to a fifth less CPU than 128 KiB, on sorted and shuffled rows alike).
+_BLOCK_BYTES = 1 << 16
 # The columns compared as text, where a float and an integer of one value are not one key.
 _KEYS = ("sample_id", "cluster", "epoch")
 _FLOAT = float
