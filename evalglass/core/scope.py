@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import attrs
 
-from evalglass.records.model import CheckRecord, Tier
+from evalglass.records.model import CheckRecord
+from evalglass.tiers import Tier
 
 
 @attrs.frozen

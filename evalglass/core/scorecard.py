@@ -41,8 +41,8 @@ from evalglass.records.model import (
     MetricRecord,
     SuccessPolicy,
     ThresholdRecord,
-    Tier,
 )
+from evalglass.tiers import Tier
 
 
 @attrs.frozen(kw_only=True)

@@ -38,8 +38,8 @@ from evalglass.records.model import (
     SuccessMode,
     SuccessPolicy,
     ThresholdRecord,
-    Tier,
 )
+from evalglass.tiers import Tier
 
 Record = (
     MetricRecord | ThresholdRecord | DatasetRecord | JudgeRecord | PolicyRecord | BaselineRecord
