@@ -59,11 +59,6 @@ class Scope:
             return "no output given to this fast-tier run measures it; the full run does"
         return ""
 
-    @property
-    def label(self) -> str:
-        """`fast tier`, `full tier`, or "" for a run that starts no check."""
-        return "" if self.tier is None else f"{self.tier.value} tier"
-
 
 # What `evalglass score` (and every reader of saved outputs) runs: no check.
 NO_CHECKS = Scope()

@@ -35,7 +35,8 @@ def headline(scorecard: Scorecard) -> str:
     scope of a run that ran checks (`fast tier: ...`) and the gating checks not run, and a
     policy from success.yaml, with what it asked for and what it tolerated."""
     word, said = _verdict_line(scorecard)
-    scope = scorecard.scope.label
+    tier = scorecard.scope.tier
+    scope = "" if tier is None else f"{tier} tier"
     return f"{word} — {f'{scope}: ' if scope else ''}{said}{_retried(scorecard)}"
 
 
