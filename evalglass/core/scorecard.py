@@ -99,7 +99,7 @@ class Counts:
             passed=tally[Status.PASS],
             warned=tally[Status.WARN],
             failed=tally[Status.FAIL],
-            blocked=tally[Status.BLOCKED] + tally[Status.UNSOUND],
+            blocked=sum(count for status, count in tally.items() if status.blocks),
             informational=tally[Status.INFORMATIONAL],
             not_run=tally[Status.NOT_RUN],
         )
