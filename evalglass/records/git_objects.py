@@ -113,7 +113,7 @@ def object_id(kind: str, data: bytes, length: int = 40) -> str:
     return digest.hexdigest()
 
 
-class Reader:
+class ObjectReader:
     """One `git cat-file --batch` in the current directory's repository, started on first use
     and stopped on exit; no read waits longer than `timeout` seconds for git."""
 

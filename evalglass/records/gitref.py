@@ -138,8 +138,8 @@ class _Repo:
     ref: str
     given: str
     at: str | None = None  # the commit `ref` was pinned to, if it was
-    objects: git_objects.Reader = attrs.field(
-        factory=lambda: git_objects.Reader(TIMEOUT_SECONDS), eq=False, repr=False
+    objects: git_objects.ObjectReader = attrs.field(
+        factory=lambda: git_objects.ObjectReader(TIMEOUT_SECONDS), eq=False, repr=False
     )
 
     def where(self, path: str) -> str:

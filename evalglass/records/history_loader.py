@@ -94,7 +94,7 @@ class Loader:
     the records folder and its records files read in a few batches, checked against their ids;
     the last few folders, files and trees kept parsed."""
 
-    def __init__(self, objects: git_objects.Reader, inside: str) -> None:
+    def __init__(self, objects: git_objects.ObjectReader, inside: str) -> None:
         """A loader of the records folder at `inside` (repository-relative), through `objects`."""
         self._objects = objects
         self._oid_bytes = 20

@@ -193,7 +193,10 @@ def test_a_forged_entry_in_a_packed_repository_is_never_read(
     _forged_pack(failing, committed, lenient)
     assert "0.85" in git(failing, "cat-file", "blob", committed)  # git serves the forged bytes
     monkeypatch.chdir(failing)
-    with git_objects.Reader(30) as reader, pytest.raises(git_objects.ObjectError, match=committed):
+    with (
+        git_objects.ObjectReader(30) as reader,
+        pytest.raises(git_objects.ObjectError, match=committed),
+    ):
         reader.read(committed, "blob")
     code, out = score(failing)
     assert (code, out) == before or (code == 4 and committed in out and THRESHOLDS in out), out
@@ -257,7 +260,7 @@ def test_a_reader_answers_again_after_a_refusal(
     same reader answers the next request correctly."""
     monkeypatch.chdir(failing)
     head = blob_of(failing, "HEAD")
-    with git_objects.Reader(30) as reader:
+    with git_objects.ObjectReader(30) as reader:
         with pytest.raises(git_objects.Missing):
             reader.read("0" * 40, "blob")
         with pytest.raises(git_objects.ObjectError, match="is a commit, not a tree"):

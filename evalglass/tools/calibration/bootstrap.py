@@ -39,7 +39,7 @@ class Bootstrapped:
 
 
 @attrs.frozen(eq=False)
-class Result:
+class Bootstraps:
     """Every statistic bootstrapped, and the column sums of the data as given (the confusion
     table is read from them)."""
 
@@ -53,7 +53,7 @@ def run(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     level: float = LEVEL,
-) -> Result:
+) -> Bootstraps:
     """Bootstrap every statistic of `plan` on the same `resamples` resamples of the items. The
     generator is seeded with `seed`, so the same inputs give the same intervals; memory stays
     bounded by CHUNK resamples at a time."""
@@ -77,7 +77,7 @@ def run(
         for statistic, value in estimators.items():
             drawn[statistic].append(value(batch))
         done += size
-    return Result(
+    return Bootstraps(
         statistics={
             s: _interval(values[s], np.concatenate(drawn[s]) if drawn[s] else np.zeros(0), level)
             for s in values
