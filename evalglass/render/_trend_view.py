@@ -87,17 +87,18 @@ def status_class(word: str) -> str:
 
 
 def value_text(point: Point | None) -> str:
-    return "—" if point is None or point.value is None else fmt(point.value)
+    """A run's value as a scorecard prints it, "—" without one (or without the metric)."""
+    return words.number_text(None if point is None else point.value)
 
 
 def interval_text(point: Point | None) -> str:
-    if point is None or point.interval is None:
-        return "—"
-    return f"[{fmt(point.interval[0])}, {fmt(point.interval[1])}]"
+    """A run's interval as `[low, high]`, "—" without one."""
+    return words.ends_or_dash(None if point is None else point.interval)
 
 
 def n_text(point: Point | None) -> str:
-    return "—" if point is None or point.n is None else str(point.n)
+    """A run's sample count, "—" when unknown."""
+    return words.count_text(None if point is None else point.n)
 
 
 def sparkline(series: Series) -> str:
