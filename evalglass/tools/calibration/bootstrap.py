@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from evalglass.tools.calibration.names import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, Statistic
-from evalglass.tools.calibration.tables import Batch, Plan
-
-Array = npt.NDArray[np.float64]
+from evalglass.tools.calibration.statistics import Array
+from evalglass.tools.calibration.tables import Batch, ResamplePlan
 
 # Resamples drawn at once: at most CHUNK, and at most INDICES item indices in all (a million
 # items draw a few resamples at a time), so memory is linear in the items with a small constant,
@@ -48,7 +46,7 @@ class Bootstraps:
 
 
 def run(
-    plan: Plan,
+    plan: ResamplePlan,
     *,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
