@@ -29,8 +29,8 @@ from evalglass.records.model import (
     Policy,
     PolicyRecord,
     ThresholdRecord,
-    Tier,
 )
+from evalglass.tiers import Tier
 from evalglass.tools.checks.results import measurement as check_measurement
 
 RUN = Run(source="run.json", models=["acme/model-x"])

@@ -40,6 +40,7 @@ MethodName = Literal[
 ]
 MethodBasisName = Literal["samples", "reported_stderr", "inferred_proportion", "declared_scale"]
 OutcomeOfAttempt = Literal["passed", "failed", "could_not_run"]
+# `evalglass.tiers.Tier`, spelled out so mypy checks it; a test holds the two equal.
 TierName = Literal["fast", "full"]
 
 DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")

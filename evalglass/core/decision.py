@@ -283,7 +283,7 @@ def _needed(
     fixed = held_fixed(interval, n)
     if fixed is None:
         return None
-    baseline_held = ""
+    baseline_held = None
     bars = []
     point_clears = True
     if threshold.value is not None:

@@ -54,6 +54,34 @@ class Fixed:
     figure: float | None = None
 
 
+class BaselineHeld(enum.Enum):
+    """Which interval of (current − baseline) a regression gate's search remakes at another
+    value and n, and so what of the baseline it holds fixed (render words each, with its
+    figures, in this order)."""
+
+    # Paired 0/1 scores (Newcombe): the baseline's share and the runs' correlation φ.
+    PAIRED_SHARE = "paired_share"
+    # Paired scores in [0, 1] whose differences have no spread (Hoeffding): no figure.
+    PAIRED_NO_SPREAD = "paired_no_spread"
+    # Paired scores (paired t): the differences' standard deviation.
+    PAIRED_SD = "paired_sd"
+    # Unpaired proportions (Newcombe): the baseline's value and its n.
+    UNPAIRED_SHARE = "unpaired_share"
+    # A baseline saved as a scorecard without samples: its interval's low and high ends.
+    UNPAIRED_SAVED = "unpaired_saved"
+    # A baseline's value and standard error, beside the current side's own limits or its
+    # standard error.
+    UNPAIRED_STDERR = "unpaired_stderr"
+
+
+@attrs.frozen
+class BaselineFixed:
+    """What of a baseline was held fixed, and its figures (`BaselineHeld` says which, in order)."""
+
+    held: BaselineHeld
+    figures: tuple[float, ...] = ()
+
+
 class Missing(enum.Enum):
     """Why a figure of what it would take does not exist."""
 
@@ -68,12 +96,12 @@ class Needed:
     """The least value (for a lower-is-better gate, the greatest) whose bound clears every bar
     at this n, and the least n at which this value clears them; None where no such number
     exists, with why in `missing`. `fixed` is what was held fixed, and `baseline_held` what of
-    a baseline was (its regression's own words; "" without a baseline)."""
+    a baseline was (None without a baseline)."""
 
     value_at_n: float | None
     n_at_value: int | None
     fixed: Fixed
-    baseline_held: str = ""
+    baseline_held: BaselineFixed | None = None
     missing: tuple[Missing, ...] = ()
 
 
@@ -103,7 +131,7 @@ class Search:
     # Whether the value itself (and its change from a baseline) clears every bar.
     point_clears: bool
     fixed: Fixed
-    baseline_held: str = ""
+    baseline_held: BaselineFixed | None = None
 
 
 def held_fixed(interval: Interval, n: int) -> Fixed | None:

@@ -10,10 +10,11 @@ proportions. docs/statistics.md gives the formulas.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
+from evalglass.core.needed import BaselineFixed, BaselineHeld, Family
 from evalglass.core.saved_baseline import mover, saved_limits, saved_stderr
 from evalglass.evidence import aggregate, rates, stats
 from evalglass.evidence.model import (
@@ -226,10 +227,11 @@ def change_family(
     current: Measurement,
     baseline: BaselineRecord,
     level: float,
-    current_at: Callable[[float, int], Interval | None],
-) -> tuple[Callable[[float, int], Interval | None], str] | None:
+    current_at: Family,
+) -> tuple[Family, BaselineFixed] | None:
     """The interval of (current − baseline) as `difference` makes it, at another current value
-    and n, with what it holds fixed in words; None when `difference` would give no interval.
+    and n, with what of the baseline it holds fixed; None when `difference` would give no
+    interval.
 
     The baseline is held as recorded. Paired: the pairs' spread of differences (paired t) or
     the runs' correlation φ (Newcombe) is held, and the baseline side has the same n. Unpaired:
@@ -273,7 +275,7 @@ def _pairs_at(paired: int, measured: int, n: int) -> int:
 
 def _newcombe_family(
     a: int, b: int, c: int, d: int, observed: float, level: float, measured: int
-) -> tuple[Callable[[float, int], Interval | None], str]:
+) -> tuple[Family, BaselineFixed]:
     n = a + b + c + d
     p1, p2 = (a + b) / n, (a + c) / n
     denom = (a + b) * (c + d) * (a + c) * (b + d)
@@ -286,12 +288,12 @@ def _newcombe_family(
             return None
         return _hybrid(share, size, p2, size, phi, level)
 
-    return at, f"paired: the baseline's share {p2:.4g} and the runs' correlation φ {phi:.3g} held"
+    return at, BaselineFixed(BaselineHeld.PAIRED_SHARE, (p2, phi))
 
 
 def _paired_t_family(
     mean: float, sd: float, bounded: bool, observed: float, level: float, sizes: tuple[int, int]
-) -> tuple[Callable[[float, int], Interval | None], str] | None:
+) -> tuple[Family, BaselineFixed] | None:
     if sd == 0 and not bounded:
         return None
     paired, measured = sizes
@@ -311,16 +313,17 @@ def _paired_t_family(
             basis=ValueStderr(centre, se, df=n - 1),
         )  # fmt: skip
 
-    held = "no spread in the differences" if sd == 0 else f"the differences' sd {sd:.4g} held"
-    return at, f"paired: {held}"
+    if sd == 0:
+        return at, BaselineFixed(BaselineHeld.PAIRED_NO_SPREAD)
+    return at, BaselineFixed(BaselineHeld.PAIRED_SD, (sd,))
 
 
 def _unpaired_family(
     current: Measurement,
     baseline: BaselineRecord,
     level: float,
-    current_at: Callable[[float, int], Interval | None],
-) -> tuple[Callable[[float, int], Interval | None], str] | None:
+    current_at: Family,
+) -> tuple[Family, BaselineFixed] | None:
     assert baseline.value is not None
     interval = current.interval
     if interval is None:
@@ -338,7 +341,7 @@ def _unpaired_family(
                 return None
             return newcombe_unpaired(value * n, n, s2, n2, level)
 
-        return proportions, f"unpaired: the baseline's {then:.4g} of n {n2} held"
+        return proportions, BaselineFixed(BaselineHeld.UNPAIRED_SHARE, (then, n2))
     limits = _saved_limits(baseline, se_then, level)
     if limits is not None:
         saved = limits
@@ -347,8 +350,7 @@ def _unpaired_family(
             now = current_at(value, n)
             return None if now is None else mover(now, value, saved, then, level)
 
-        held = f"unpaired: the baseline's saved interval [{saved.low:.4g}, {saved.high:.4g}] held"
-        return own_limits, held
+        return own_limits, BaselineFixed(BaselineHeld.UNPAIRED_SAVED, (saved.low, saved.high))
     if se_then is None and baseline.sample_scores:
         scores = list(baseline.sample_scores.values())
         if len(scores) >= 2:
@@ -359,13 +361,14 @@ def _unpaired_family(
     if se_then is None:
         return None
     fixed = se_then
+    held = BaselineFixed(BaselineHeld.UNPAIRED_STDERR, (then, fixed))
     if isinstance(interval.basis, Proportion):
 
         def hybrid(value: float, n: int) -> Interval | None:
             now = current_at(value, n)
             return None if now is None else _hybrid_with_stderr(now, value, then, fixed, level)
 
-        return hybrid, f"unpaired: the baseline's {then:.4g} and standard error {fixed:.4g} held"
+        return hybrid, held
 
     def normal(value: float, n: int) -> Interval | None:
         now = current_at(value, n)
@@ -375,7 +378,7 @@ def _unpaired_family(
         se = math.sqrt(se_now * se_now + fixed * fixed)
         return None if se == 0 else stats.normal(value - then, se, level)
 
-    return normal, f"unpaired: the baseline's {then:.4g} and standard error {fixed:.4g} held"
+    return normal, held
 
 
 def allowed_drop(threshold: ThresholdRecord, baseline_value: float) -> float:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import attrs
 
-from evalglass.records.model import CheckRecord, Tier
+from evalglass.records.model import CheckRecord
+from evalglass.tiers import Tier
 
 
 @attrs.frozen
@@ -57,11 +58,6 @@ class Scope:
         if self.tier is Tier.FAST:
             return "no output given to this fast-tier run measures it; the full run does"
         return ""
-
-    @property
-    def label(self) -> str:
-        """`fast tier`, `full tier`, or "" for a run that starts no check."""
-        return "" if self.tier is None else f"{self.tier.value} tier"
 
 
 # What `evalglass score` (and every reader of saved outputs) runs: no check.

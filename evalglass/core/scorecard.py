@@ -40,8 +40,8 @@ from evalglass.records.model import (
     MetricRecord,
     SuccessPolicy,
     ThresholdRecord,
-    Tier,
 )
+from evalglass.tiers import Tier
 
 if TYPE_CHECKING:
     # Built only for a run that has them (`--compare`, a gate that stopped): loaded there.
@@ -103,7 +103,7 @@ class Counts:
             passed=tally[Status.PASS],
             warned=tally[Status.WARN],
             failed=tally[Status.FAIL],
-            blocked=tally[Status.BLOCKED] + tally[Status.UNSOUND],
+            blocked=sum(count for status, count in tally.items() if status.blocks),
             informational=tally[Status.INFORMATIONAL],
             not_run=tally[Status.NOT_RUN],
         )

@@ -53,6 +53,12 @@ class Status(enum.StrEnum):
         """Whether a metric of this status affects the verdict."""
         return self not in (Status.INFORMATIONAL, Status.NOT_RUN)
 
+    @property
+    def blocks(self) -> bool:
+        """Whether a metric of this status blocks the run (we cannot say): blocked by authority,
+        or enforced on an unsound number. The one answer the counts and the verdict read."""
+        return self in (Status.BLOCKED, Status.UNSOUND)
+
 
 _RESULT_STATUS = {
     Result.PASS: Status.PASS,

@@ -107,7 +107,7 @@ def decide_run(
     if policy.mode is SuccessMode.ALL:
         if Status.FAIL in gates.values():
             return outcome(Verdict.FAIL, Rule.GATES)
-        if any(s in (Status.BLOCKED, Status.UNSOUND) for s in gates.values()):
+        if any(s.blocks for s in gates.values()):
             return outcome(Verdict.BLOCKED, Rule.GATES)
         if unmet:
             return outcome(Verdict.BLOCKED, Rule.MUST_PASS)

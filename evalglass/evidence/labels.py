@@ -31,10 +31,15 @@ def interval_label(interval: Interval) -> str:
         label = f"{label}, {interval.clusters} clusters"
     if interval.clipped is not None:
         low, high = interval.clipped
-        label = f"{label}, clipped to [{fmt(low)}, {fmt(high)}]"
+        label = f"{label}, clipped to {ends_text(low, high)}"
     return label
 
 
 def interval_text(interval: Interval) -> str:
     """`[low, high]`, each end written as `fmt` writes numbers."""
-    return f"[{fmt(interval.low)}, {fmt(interval.high)}]"
+    return ends_text(interval.low, interval.high)
+
+
+def ends_text(low: float, high: float) -> str:
+    """`[low, high]`: the one way two ends are written, for an interval or a range."""
+    return f"[{fmt(low)}, {fmt(high)}]"

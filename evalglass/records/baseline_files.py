@@ -23,14 +23,14 @@ from evalglass.records.model import BaselineRecord
 if TYPE_CHECKING:
     from evalglass import contract
 
-Reader = Callable[[str], "str | None"]
+TextReader = Callable[[str], "str | None"]
 # What keeps a name inside the records folder from being a regular file to read (None: nothing
 # does); a rows file is not text, so it is checked, not read.
 Present = Callable[[str], "str | None"]
 
 
 def attach_scorecards(
-    baselines: Mapping[str, BaselineRecord], read: Reader
+    baselines: Mapping[str, BaselineRecord], read: TextReader
 ) -> dict[str, BaselineRecord]:
     """Every baseline, with those naming a scorecard filled in from it."""
     cache: dict[str, contract.Scorecard] = {}
@@ -77,7 +77,7 @@ def inside_records(name: str) -> str | None:
 
 
 def _filled(
-    metric_id: str, b: BaselineRecord, read: Reader, cache: dict[str, contract.Scorecard]
+    metric_id: str, b: BaselineRecord, read: TextReader, cache: dict[str, contract.Scorecard]
 ) -> BaselineRecord:
     # The contract (cattrs, orjson) loads only for records that name a saved scorecard.
     from evalglass import contract

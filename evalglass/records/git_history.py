@@ -51,7 +51,7 @@ def revisions(folder: str | os.PathLike[str], since: str | None = None) -> Itera
 
 
 def _revisions(given: str, inside: str, span: str) -> Iterator[Revision]:
-    with paused(), git_objects.Reader(TIMEOUT_SECONDS) as objects:
+    with paused(), git_objects.ObjectReader(TIMEOUT_SECONDS) as objects:
         loader = Loader(objects, inside)
         window: list[Commit] = []
         for commit in _log(given, inside, span):

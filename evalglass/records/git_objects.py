@@ -41,12 +41,12 @@ class ObjectError(Exception):
     """An object could not be read, or is not what its id says; `str()` is the message."""
 
 
-class Missing(ObjectError):
+class ObjectMissing(ObjectError):
     """git has no object of that id."""
 
 
 @attrs.frozen
-class Entry:
+class TreeEntry:
     """One entry of a tree: its mode as the tree writes it, and its object id."""
 
     mode: str
@@ -59,14 +59,14 @@ class Entry:
 
 
 @attrs.frozen
-class Commit:
+class CommitObject:
     """What a commit object says of its tree and its parents."""
 
     tree: str
     parents: tuple[str, ...]
 
 
-def parse_commit(data: bytes) -> Commit:
+def parse_commit(data: bytes) -> CommitObject:
     """The tree and parents of a commit object's content; ObjectError when it has no tree."""
     tree, parents = None, []
     for line in data.split(b"\n"):
@@ -79,10 +79,10 @@ def parse_commit(data: bytes) -> Commit:
             parents.append(value.decode("ascii", "replace"))
     if tree is None or not is_object_id(tree):
         raise ObjectError("is a commit object without a tree")
-    return Commit(tree=tree, parents=tuple(parents))
+    return CommitObject(tree=tree, parents=tuple(parents))
 
 
-def parse_tree(data: bytes, oid_bytes: int) -> dict[str, Entry]:
+def parse_tree(data: bytes, oid_bytes: int) -> dict[str, TreeEntry]:
     """A tree object's entries by name (`<mode> <name>\\0<binary id>`, one after another; names
     that are not UTF-8 kept escaped). ObjectError for a tree that does not parse."""
     entries = {}
@@ -95,7 +95,7 @@ def parse_tree(data: bytes, oid_bytes: int) -> dict[str, Entry]:
             if end > len(data):
                 raise ValueError
             name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
-            entries[name] = Entry(
+            entries[name] = TreeEntry(
                 mode=data[at:space].decode("ascii"), oid=data[nul + 1 : end].hex()
             )
             at = end
@@ -113,7 +113,7 @@ def object_id(kind: str, data: bytes, length: int = 40) -> str:
     return digest.hexdigest()
 
 
-class Reader:
+class ObjectReader:
     """One `git cat-file --batch` in the current directory's repository, started on first use
     and stopped on exit; no read waits longer than `timeout` seconds for git."""
 
@@ -162,7 +162,7 @@ class Reader:
     def read(self, oid: str, kind: str, cap: _inputs.Cap | None = None) -> bytes:
         """The content of object `oid`, which must be a `kind` ("commit", "tree", "blob") whose
         bytes hash to `oid`; refused past `cap` (from the size git states, before reading it).
-        Missing when git has none; ObjectError for anything else."""
+        ObjectMissing when git has none; ObjectError for anything else."""
         # Read to the end: a generator left open would stop git when collected.
         ((_, data),) = self.read_many([oid], kind, cap)
         return data
@@ -249,7 +249,7 @@ class Reader:
         line = self._line()
         parts = line.split(" ")
         if len(parts) == 2 and parts[1] == "missing":
-            raise Missing("git has no such object")
+            raise ObjectMissing("git has no such object")
         if len(parts) != 3 or parts[0] != oid or not parts[2].isdigit():
             raise ObjectError("git cat-file gave an answer it should not have")
         if parts[1] != kind:

@@ -128,7 +128,7 @@ def commit_of(ref: str, folder: str | os.PathLike[str] = "") -> str:
     return repo.commit()
 
 
-_Entry = git_objects.Entry
+_Entry = git_objects.TreeEntry
 
 
 @attrs.frozen
@@ -138,8 +138,8 @@ class _Repo:
     ref: str
     given: str
     at: str | None = None  # the commit `ref` was pinned to, if it was
-    objects: git_objects.Reader = attrs.field(
-        factory=lambda: git_objects.Reader(TIMEOUT_SECONDS), eq=False, repr=False
+    objects: git_objects.ObjectReader = attrs.field(
+        factory=lambda: git_objects.ObjectReader(TIMEOUT_SECONDS), eq=False, repr=False
     )
 
     def where(self, path: str) -> str:
@@ -247,7 +247,7 @@ class _Repo:
             self.objects.copy(oid, target)
         except git_process.GitFailed as exc:
             raise self.error(path, exc.reason) from None
-        except git_objects.Missing:
+        except git_objects.ObjectMissing:
             raise self.error(path, f"git has no object {oid} in this clone") from None
         except git_objects.ObjectError as exc:
             raise self.error(path, str(exc)) from None
@@ -258,7 +258,7 @@ class _Repo:
             return self.objects.read(oid, kind, cap)
         except git_process.GitFailed as exc:
             raise self._failed(path, exc) from None
-        except git_objects.Missing:
+        except git_objects.ObjectMissing:
             raise self.error(path, f"git has no object {oid} in this clone") from None
         except git_objects.ObjectError as exc:
             raise self.error(path, str(exc)) from None

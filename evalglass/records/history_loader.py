@@ -85,7 +85,7 @@ class _Kept(Generic[K, V]):
         return value
 
 
-_Entry = git_objects.Entry
+_Entry = git_objects.TreeEntry
 _Listing = Mapping[str, _Entry]
 
 
@@ -94,7 +94,7 @@ class Loader:
     the records folder and its records files read in a few batches, checked against their ids;
     the last few folders, files and trees kept parsed."""
 
-    def __init__(self, objects: git_objects.Reader, inside: str) -> None:
+    def __init__(self, objects: git_objects.ObjectReader, inside: str) -> None:
         """A loader of the records folder at `inside` (repository-relative), through `objects`."""
         self._objects = objects
         self._oid_bytes = 20
@@ -147,7 +147,7 @@ class Loader:
                     raise HistoryError(where, f"git object {oid} {exc}") from None
         except git_process.GitFailed as exc:
             raise HistoryError(where, exc.reason) from None
-        except git_objects.Missing:
+        except git_objects.ObjectMissing:
             raise HistoryError(where, "git has no such object in this clone") from None
         except git_objects.ObjectError as exc:
             raise HistoryError(where, str(exc)) from None
@@ -197,7 +197,7 @@ class Loader:
         try:
             for oid, data in self._objects.read_many(sorted(wanted), "blob", _inputs.PARSE_BYTES):
                 self._blobs[oid] = data
-        except git_objects.Missing:
+        except git_objects.ObjectMissing:
             return
         except _inputs.TooLarge as exc:
             raise HistoryError(self._failed(wanted), str(exc)) from None
@@ -314,7 +314,7 @@ class Loader:
                 data = self._objects.read(oid, "blob", _inputs.PARSE_BYTES)
             except _inputs.TooLarge as exc:
                 raise HistoryError(path, str(exc)) from None
-            except git_objects.Missing:
+            except git_objects.ObjectMissing:
                 raise RecordError(path, "git has no such file in this clone") from None
             except git_objects.ObjectError as exc:
                 raise HistoryError(path, str(exc)) from None
@@ -337,7 +337,7 @@ def _bare(error: RecordError) -> RecordError:
     return error
 
 
-def _commit_object(data: bytes) -> git_objects.Commit:
+def _commit_object(data: bytes) -> git_objects.CommitObject:
     return git_objects.parse_commit(data)
 
 

@@ -18,12 +18,12 @@ from evalglass.records.rules import (
     ByPrefix,
     EitherOr,
     ExactlyOne,
+    FieldRule,
     NotBefore,
     OnlyWhen,
     OnlyWith,
     RequiredWhen,
     Requires,
-    Rule,
 )
 from evalglass.records.schema import FALSE_WORDS, KINDS, TRUE_WORDS, Field, Pattern
 
@@ -79,7 +79,7 @@ NOTES: Mapping[str, str] = {
 }
 
 
-def _rule(rule: Rule) -> dict[str, Any] | None:
+def _rule(rule: FieldRule) -> dict[str, Any] | None:
     """One rule of schema.RULES as JSON Schema; None for a rule it cannot state."""
     if isinstance(rule, RequiredWhen):
         return {
@@ -127,7 +127,9 @@ def _rule(rule: Rule) -> dict[str, Any] | None:
     return None
 
 
-def _record(fields: tuple[Field, ...], at: str, rules: tuple[Rule, ...] = ()) -> dict[str, Any]:
+def _record(
+    fields: tuple[Field, ...], at: str, rules: tuple[FieldRule, ...] = ()
+) -> dict[str, Any]:
     """The record of `fields`, found at path `at` in its file (`thresholds`, or
     `thresholds.approved_for` for a nested one)."""
     record: dict[str, Any] = {

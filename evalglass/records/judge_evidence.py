@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 import attrs
 
 from evalglass.errors import EvalglassError, RecordError
-from evalglass.records.baseline_files import Reader, inside_records
+from evalglass.records.baseline_files import TextReader, inside_records
 from evalglass.records.model import JudgeRecord, UnreadableEvidence
 
 if TYPE_CHECKING:
     from evalglass.calibration_evidence import CalibrationEvidence
 
 
-def attach_evidence(judges: Mapping[str, JudgeRecord], read: Reader) -> dict[str, JudgeRecord]:
+def attach_evidence(judges: Mapping[str, JudgeRecord], read: TextReader) -> dict[str, JudgeRecord]:
     """Every judge, with those naming an evidence file holding what was read from it."""
     return {
         judge_id: _filled(judge_id, judge, read) if judge.evidence else judge
@@ -30,7 +30,7 @@ def attach_evidence(judges: Mapping[str, JudgeRecord], read: Reader) -> dict[str
     }
 
 
-def _filled(judge_id: str, judge: JudgeRecord, read: Reader) -> JudgeRecord:
+def _filled(judge_id: str, judge: JudgeRecord, read: TextReader) -> JudgeRecord:
     # The document's reader loads only for records that name evidence.
     from evalglass.calibration_evidence import evidence_from_text
 

@@ -16,7 +16,7 @@ from evalglass._inputs import NotARegularFile
 from evalglass.errors import RecordError, RecordErrors
 from evalglass.records import cross_file
 from evalglass.records._yaml import RawFile, parse_records
-from evalglass.records.baseline_files import Present, Reader, attach_scorecards, check_rows
+from evalglass.records.baseline_files import Present, TextReader, attach_scorecards, check_rows
 from evalglass.records.build import build_records
 from evalglass.records.judge_evidence import attach_evidence
 from evalglass.records.model import HostRecords
@@ -99,7 +99,7 @@ def validated_records(folder: str | os.PathLike[str]) -> HostRecords:
 
 
 def host_records(
-    loaded: Mapping[str, Mapping[str, Record]], read: Reader, present: Present | None = None
+    loaded: Mapping[str, Mapping[str, Record]], read: TextReader, present: Present | None = None
 ) -> HostRecords:
     """HostRecords from each kind's records (a single-record kind's under its own name, or
     none), with baselines that name a scorecard, and judges that name calibration evidence,

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from evalglass.tiers import Tier
+
 if TYPE_CHECKING:
     from evalglass import contract
     from evalglass.calibration_evidence import CalibrationEvidence
@@ -110,13 +112,6 @@ class JudgeStatistic(enum.Enum):
     ALPHA = "alpha"
     SPEARMAN = "spearman"
     ICC = "icc"
-
-
-class Tier(enum.StrEnum):
-    """Which runs a check belongs to: `fast` runs in both tiers, `full` only in the full one."""
-
-    FAST = "fast"
-    FULL = "full"
 
 
 class CheckKind(enum.Enum):

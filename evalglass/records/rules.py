@@ -111,7 +111,7 @@ class ByPrefix:
     why: str  # why such a record takes no more, for the message
 
 
-Rule = (
+FieldRule = (
     RequiredWhen | Requires | AnyOf | AnyOfUnless | ExactlyOne | EitherOr | OnlyWith | OnlyWhen | NotBefore
     | ByPrefix
 )  # fmt: skip
@@ -122,7 +122,7 @@ _PROCESSES = ("run", "shell")
 # Rules between fields of one record, which no per-field type can say. Stated as data so the
 # loader and the JSON Schema (json_schema.py) derive from the same place; the first broken rule
 # is reported, so each kind lists the rule that says what the record is first.
-RULES: Mapping[str, tuple[Rule, ...]] = {
+RULES: Mapping[str, tuple[FieldRule, ...]] = {
     "metrics": (
         ByPrefix(CHECK_PREFIX, ("status",), ("dataset",), "a check's metric",
                  "its definition in checks.yaml is its bar: give status only"),
@@ -202,7 +202,7 @@ def _checks(kind: str) -> tuple[Check, ...]:
     return tuple(_check(rule) for rule in RULES.get(kind, ()))
 
 
-def _check(rule: Rule) -> Check:
+def _check(rule: FieldRule) -> Check:
     if isinstance(rule, ByPrefix):
         return _by_prefix(rule)
     if isinstance(rule, RequiredWhen):

@@ -38,8 +38,8 @@ from evalglass.records.model import (
     SuccessMode,
     SuccessPolicy,
     ThresholdRecord,
-    Tier,
 )
+from evalglass.tiers import Tier
 
 Record = (
     MetricRecord | ThresholdRecord | DatasetRecord | JudgeRecord | PolicyRecord | BaselineRecord
@@ -51,8 +51,8 @@ TRUE_WORDS = frozenset({"yes", "true", "on", "1", "y"})
 FALSE_WORDS = frozenset({"no", "false", "off", "0", "n"})
 
 __all__ = [
-    "FALSE_WORDS", "KINDS", "TRUE_WORDS", "Field", "Ids", "Kind", "Loosens", "Pattern", "Record",
-    "Role",
+    "FALSE_WORDS", "KINDS", "TRUE_WORDS", "Field", "Ids", "Loosens", "Pattern", "Record",
+    "RecordKind", "Role",
 ]  # fmt: skip
 
 _L = Loosens
@@ -69,7 +69,7 @@ class Ids:
 
 
 @attrs.frozen(kw_only=True)
-class Kind:
+class RecordKind:
     """A record kind: its file's top-level key, the record class it builds, and its fields.
 
     A `single` kind's file holds one record, its fields right under the top-level key, no ids.
@@ -140,8 +140,8 @@ def _bound(record: type[Any], fields: tuple[Field, ...]) -> tuple[Field, ...]:
 def _kind(
     kind: str, noun: str, record: type[Record], *fields: Field, single: bool = False,
     ids: Ids | None = None,
-) -> Kind:  # fmt: skip
-    return Kind(
+) -> RecordKind:  # fmt: skip
+    return RecordKind(
         kind=kind, noun=noun, record=record, fields=_bound(record, fields), single=single, ids=ids
     )
 
@@ -149,7 +149,7 @@ def _kind(
 # Every field's meaning, once: the loader, the reference schema and the JSON Schema type by it;
 # diff weighs a change by `loosens` and `role`, doctor and explain read the dates that expire,
 # and scripts/docs.py writes docs/host-records.md's tables from the docs text.
-KINDS: Mapping[str, Kind] = {
+KINDS: Mapping[str, RecordKind] = {
     spec.kind: spec
     for spec in (
         _kind(

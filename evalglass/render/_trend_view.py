@@ -16,7 +16,7 @@ from evalglass.core.status import Status
 from evalglass.numbers import fmt, plural
 from evalglass.render import words
 from evalglass.render.status_look import word
-from evalglass.tools.trend import AuthorityChange, Order, Point, Rule, Run, Series, Trend
+from evalglass.tools.trend import AuthorityChange, Order, Point, Series, Trend, TrendRule, TrendRun
 
 BARS = "▁▂▃▄▅▆▇█"
 GAP = "·"  # a run without this metric, or without a value for it
@@ -25,7 +25,7 @@ CHANGES_SHOWN = 6  # the latest changes listed per metric in the text formats
 T = TypeVar("T")
 
 
-def when(run: Run) -> str:
+def when(run: TrendRun) -> str:
     """`2026-11-30`, `2026-11-30 12:05` when not at midnight, or `time unknown`."""
     moment = run.evaluated_at
     if moment is None:
@@ -64,7 +64,7 @@ def order_note(trend: Trend) -> str:
     )
 
 
-def rule_text(rule: Rule | None) -> str:
+def rule_text(rule: TrendRule | None) -> str:
     """A threshold as it was in one run: `>= 0.85`, `max drop 0.02`, `(proposed)` until approved."""
     if rule is None:
         return "none"
@@ -87,17 +87,18 @@ def status_class(word: str) -> str:
 
 
 def value_text(point: Point | None) -> str:
-    return "—" if point is None or point.value is None else fmt(point.value)
+    """A run's value as a scorecard prints it, "—" without one (or without the metric)."""
+    return words.number_text(None if point is None else point.value)
 
 
 def interval_text(point: Point | None) -> str:
-    if point is None or point.interval is None:
-        return "—"
-    return f"[{fmt(point.interval[0])}, {fmt(point.interval[1])}]"
+    """A run's interval as `[low, high]`, "—" without one."""
+    return words.ends_or_dash(None if point is None else point.interval)
 
 
 def n_text(point: Point | None) -> str:
-    return "—" if point is None or point.n is None else str(point.n)
+    """A run's sample count, "—" when unknown."""
+    return words.count_text(None if point is None else point.n)
 
 
 def sparkline(series: Series) -> str:

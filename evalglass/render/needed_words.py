@@ -4,7 +4,7 @@ the scorecard line and the JSON's `assumptions` and `reason` are worded here."""
 
 from __future__ import annotations
 
-from evalglass.core.needed import Held, Missing, Needed
+from evalglass.core.needed import BaselineHeld, Held, Missing, Needed
 from evalglass.core.scorecard import MetricCard
 from evalglass.evidence.model import Proportion
 from evalglass.numbers import fmt
@@ -36,7 +36,10 @@ def assumptions_text(needed: Needed) -> str:
     """What a figure of what it would take held fixed, in one line (the JSON's `assumptions`)."""
     fixed = needed.fixed
     said = _HELD[fixed.held].format(figure=fixed.figure)
-    return f"{said}; {needed.baseline_held}" if needed.baseline_held else said
+    baseline = needed.baseline_held
+    if baseline is None:
+        return said
+    return f"{said}; {_BASELINE_HELD[baseline.held].format(*baseline.figures)}"
 
 
 def missing_text(needed: Needed) -> str:
@@ -56,6 +59,21 @@ _HELD = {
         "spread relative to a 0/1 score's at the value)"
     ),
     Held.CLUSTERS: "the clusters' size {figure:.3g} and spread held (standard error × √(n₀/n))",
+}
+# Each holds its figures in `BaselineHeld`'s order.
+_BASELINE_HELD = {
+    BaselineHeld.PAIRED_SHARE: (
+        "paired: the baseline's share {0:.4g} and the runs' correlation φ {1:.3g} held"
+    ),
+    BaselineHeld.PAIRED_NO_SPREAD: "paired: no spread in the differences",
+    BaselineHeld.PAIRED_SD: "paired: the differences' sd {0:.4g} held",
+    BaselineHeld.UNPAIRED_SHARE: "unpaired: the baseline's {0:.4g} of n {1:.0f} held",
+    BaselineHeld.UNPAIRED_SAVED: (
+        "unpaired: the baseline's saved interval [{0:.4g}, {1:.4g}] held"
+    ),
+    BaselineHeld.UNPAIRED_STDERR: (
+        "unpaired: the baseline's {0:.4g} and standard error {1:.4g} held"
+    ),
 }
 _MISSING = {
     Missing.NO_VALUE: "no value passes at this n",

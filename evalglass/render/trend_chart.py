@@ -14,7 +14,7 @@ import attrs
 from evalglass.numbers import fmt
 from evalglass.render import _trend_view
 from evalglass.render.chart import value_axis
-from evalglass.tools.trend import Point, Rule, Series
+from evalglass.tools.trend import Point, Series, TrendRule
 
 # The chart's frame, in SVG user units.
 WIDTH = 720
@@ -169,11 +169,11 @@ def _band(
 def _steps(points: tuple[Point | None, ...], x: Across, y: Up, per_run: float) -> tuple[Step, ...]:
     """The threshold as a step line: each stretch of runs with one bar, from half a run before
     its first to half a run after its last. A run without the metric keeps the bar before it."""
-    stretches: list[tuple[Rule | None, int, int]] = []  # (bar, first run, last run)
+    stretches: list[tuple[TrendRule | None, int, int]] = []  # (bar, first run, last run)
     for i, p in enumerate(points):
         if p is None:
             continue
-        # Runs with one bar share one Rule (tools/trend.py), so `is` settles most comparisons.
+        # Runs with one bar share one TrendRule (tools/trend.py), so `is` settles most comparisons.
         if stretches and (stretches[-1][0] is p.rule or stretches[-1][0] == p.rule):
             stretches[-1] = (p.rule, stretches[-1][1], i)
         else:

@@ -28,7 +28,7 @@ from evalglass.evidence.model import Attempt, Interval, Sample, Skipped
 from evalglass.metric_ids import check_name
 from evalglass.numbers import fmt
 from evalglass.reasons import Reason
-from evalglass.records.model import Approval, Op, ThresholdRecord, Tier
+from evalglass.records.model import Approval, Op, ThresholdRecord
 from evalglass.render import words
 from evalglass.render.attempts import attempts_text
 from evalglass.render.comparison_words import change_text, comparison_text
@@ -36,6 +36,7 @@ from evalglass.render.evidence_line import evidence_line
 from evalglass.render.needed_words import needed_text
 from evalglass.render.policy_view import PolicyView, policy_view
 from evalglass.render.status_look import word
+from evalglass.tiers import Tier
 
 if TYPE_CHECKING:
     from evalglass.core.comparison import Comparison

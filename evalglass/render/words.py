@@ -14,7 +14,7 @@ from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import MetricCard, Scorecard, not_started
 from evalglass.core.status import Status
 from evalglass.core.success import PolicyOutcome, Rule, Source, Unmet
-from evalglass.evidence.labels import interval_text as interval_ends
+from evalglass.evidence.labels import ends_text
 from evalglass.metric_ids import CHECK_PREFIX
 from evalglass.numbers import bar_text, fmt, plural
 from evalglass.reasons import GateCode, Reason
@@ -35,7 +35,8 @@ def headline(scorecard: Scorecard) -> str:
     scope of a run that ran checks (`fast tier: ...`) and the gating checks not run, and a
     policy from success.yaml, with what it asked for and what it tolerated."""
     word, said = _verdict_line(scorecard)
-    scope = scorecard.scope.label
+    tier = scorecard.scope.tier
+    scope = "" if tier is None else f"{tier} tier"
     return f"{word} — {f'{scope}: ' if scope else ''}{said}{_retried(scorecard)}"
 
 
@@ -296,19 +297,35 @@ def explanation(card: MetricCard, said: str | None = None) -> str:
 def value_text(card: MetricCard) -> str:
     """The value as every format prints it, "—" without one."""
     m = card.measurement
-    return "—" if m is None or m.value is None else fmt(m.value)
+    return number_text(None if m is None else m.value)
 
 
 def interval_text(card: MetricCard) -> str:
     """The interval as `[low, high]`, "—" without one."""
     m = card.measurement
-    return "—" if m is None or m.interval is None else interval_ends(m.interval)
+    interval = None if m is None else m.interval
+    return ends_or_dash(None if interval is None else (interval.low, interval.high))
 
 
 def n_text(card: MetricCard) -> str:
     """The sample count, "—" when unknown."""
     m = card.measurement
-    return "—" if m is None or m.n is None else str(m.n)
+    return count_text(None if m is None else m.n)
+
+
+def number_text(value: float | None) -> str:
+    """A value as every format prints it (a scorecard's or a trend's), "—" without one."""
+    return "—" if value is None else fmt(value)
+
+
+def ends_or_dash(ends: tuple[float, float] | None) -> str:
+    """Two ends as `[low, high]`, "—" without them."""
+    return "—" if ends is None else ends_text(*ends)
+
+
+def count_text(n: int | None) -> str:
+    """A sample count, "—" when unknown."""
+    return "—" if n is None else str(n)
 
 
 def threshold_text(card: MetricCard) -> str:

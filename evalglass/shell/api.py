@@ -126,7 +126,7 @@ def run(
     (the clock is read when the run starts). Raises EvalglassError for input it cannot use."""
     import attrs
 
-    from evalglass.records.model import Tier
+    from evalglass.tiers import Tier
     from evalglass.tools.checks.cache import Store, default_folder
     from evalglass.tools.checks.session import Settings, run_checks
 

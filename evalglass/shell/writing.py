@@ -30,7 +30,7 @@ import attrs
 from evalglass.errors import WriteError
 
 
-class Kind(enum.Enum):
+class WriteKind(enum.Enum):
     """What writing a target does, from what is at its path."""
 
     NEW = "new"  # created
@@ -67,14 +67,14 @@ class _Refused(Exception):
     """What is at a target may not be written; the message names it."""
 
 
-def _kind(target: Path) -> Kind:
+def _kind(target: Path) -> WriteKind:
     try:
         link = os.lstat(target)
     except FileNotFoundError:
         parent = target.parent
         if not parent.is_dir():
             raise _Refused(f"{target}: the folder {parent} does not exist") from None
-        return Kind.NEW
+        return WriteKind.NEW
     except OSError as exc:  # too long a name, a loop of links, no permission
         shown = os.fspath(target)
         shown = shown if len(shown) <= 120 else shown[:119] + "…"
@@ -91,9 +91,9 @@ def _kind(target: Path) -> Kind:
                 "(name the file it points to)"
             )
     if stat.S_ISREG(mode):
-        return Kind.REPLACE
+        return WriteKind.REPLACE
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
-        return Kind.THROUGH
+        return WriteKind.THROUGH
     what = (
         "a directory"
         if stat.S_ISDIR(mode)
@@ -106,7 +106,7 @@ def _kind(target: Path) -> Kind:
 class _Staged:
     target: Path
     text: str
-    kind: Kind
+    kind: WriteKind
     temp: Path | None = None
 
 
@@ -116,10 +116,10 @@ def write_all(outputs: Sequence[tuple[Path, str]]) -> None:
     staged = [_Staged(target, text, _checked(target)) for target, text in outputs]
     try:
         for item in staged:
-            if item.kind is not Kind.THROUGH:
+            if item.kind is not WriteKind.THROUGH:
                 item.temp = _stage(item.target, item.text, item.kind)
         for item in staged:
-            if item.kind is Kind.THROUGH:
+            if item.kind is WriteKind.THROUGH:
                 _write_through(item.target, item.text, append=False)
         for item in staged:
             if item.temp is not None:
@@ -146,7 +146,7 @@ def append(target: Path, text: str) -> None:
     """Append `text` to `target` (a file others append to as well, like a CI job summary):
     created if absent, written through if a device or FIFO, refused as `check` refuses."""
     kind = _checked(target)
-    if kind is Kind.THROUGH:
+    if kind is WriteKind.THROUGH:
         _write_through(target, text, append=True)
         return
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _PORTABLE
@@ -160,14 +160,14 @@ def append(target: Path, text: str) -> None:
         os.close(fd)
 
 
-def _checked(target: Path) -> Kind:
+def _checked(target: Path) -> WriteKind:
     try:
         return _kind(target)
     except _Refused as exc:
         raise WriteError(str(target), str(exc).removeprefix(f"{target} ")) from None
 
 
-def _stage(target: Path, text: str, kind: Kind) -> Path:
+def _stage(target: Path, text: str, kind: WriteKind) -> Path:
     """`text` in a new temporary file beside `target`, synced, with the mode the target has (or,
     for a new file, what the umask allows of 0666)."""
     # Only a run that writes a file pays for secrets (and the hmac and hashlib it loads).
@@ -187,7 +187,7 @@ def _stage(target: Path, text: str, kind: Kind) -> Path:
     else:  # pragma: no cover - a hundred random names taken
         raise WriteError(str(target), "cannot create a temporary file beside it")
     try:
-        if kind is Kind.REPLACE and hasattr(os, "fchmod"):
+        if kind is WriteKind.REPLACE and hasattr(os, "fchmod"):
             os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
         _write(fd, target, text)
         os.fsync(fd)

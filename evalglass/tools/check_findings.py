@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from evalglass.evidence.model import Measurement
 from evalglass.metric_ids import check_metric, check_name
 from evalglass.numbers import plural
-from evalglass.records.model import HostRecords, MetricStatus, Tier
+from evalglass.records.model import HostRecords, MetricStatus
+from evalglass.tiers import Tier
 from evalglass.tools.findings import Finding, Problem, at
 
 

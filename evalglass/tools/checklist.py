@@ -16,7 +16,7 @@ from evalglass.reasons import Reason
 from evalglass.records.model import HostRecords, MetricStatus, Policy
 from evalglass.records.schema import KINDS, Role
 from evalglass.tools.checklist_judges import judge
-from evalglass.tools.checklist_plan import OPEN_END, Binding, Plan
+from evalglass.tools.checklist_plan import OPEN_END, Binding, EditPlan
 from evalglass.tools.edits import ORDER, Checklist
 from evalglass.tools.field_moves import approval_bound
 
@@ -32,7 +32,7 @@ def checklist(
 ) -> Checklist:
     """Every edit that makes `resolve` say can_gate for this metric, for this run's identity, on
     the evaluation date."""
-    plan = Plan(records)
+    plan = EditPlan(records)
     metric = records.metrics.get(metric_id)
     name = check_name(metric_id)
     if name is not None:
@@ -118,7 +118,7 @@ def _dataset_outside(
     return tuple(outside)
 
 
-def _check(plan: Plan, metric_id: str, name: str) -> Checklist:
+def _check(plan: EditPlan, metric_id: str, name: str) -> Checklist:
     """A check's metric: its definition (its bar) and its status; no threshold, no dataset."""
     if name not in plan.records.checks:
         plan.put(
@@ -151,9 +151,9 @@ def _records_of(metric_id: str, dataset_id: str, records: HostRecords) -> Mappin
     return keys | ({"judges": judge_id} if judge_id is not None else {})
 
 
-def _renew(plan: Plan, keys: Mapping[str, str], evaluated_on: dt.date) -> None:
+def _renew(plan: EditPlan, keys: Mapping[str, str], evaluated_on: dt.date) -> None:
     """A record the metric reads whose own last day has passed: a new last day, for the person
-    who reviews it again to choose (an approval's is given with the approval, `Plan.approval`)."""
+    who reviews it again to choose (an approval's is given with the approval, `EditPlan.approval`)."""
     for kind, record_id in keys.items():
         record = getattr(plan.records, kind).get(record_id)
         if record is None or approval_bound(kind):
@@ -174,7 +174,7 @@ def _renew(plan: Plan, keys: Mapping[str, str], evaluated_on: dt.date) -> None:
             )
 
 
-def _promote(plan: Plan, metric_id: str, what: str, when: str) -> None:
+def _promote(plan: EditPlan, metric_id: str, what: str, when: str) -> None:
     """The last switch, when the metric is not gating yet: its status set to gating."""
     metric = plan.records.metrics.get(metric_id)
     if metric is None or metric.status is not MetricStatus.GATING:

@@ -21,12 +21,12 @@ from evalglass.numbers import fmt
 from evalglass.reasons import AuthorityCode as C
 from evalglass.reasons import Reason
 from evalglass.records.model import Calibration, JudgeRecord
-from evalglass.tools.checklist_plan import Plan
+from evalglass.tools.checklist_plan import EditPlan
 from evalglass.tools.edits import yaml_text
 
 
 def judge(
-    plan: Plan, metric_id: str, measurement: Measurement | None
+    plan: EditPlan, metric_id: str, measurement: Measurement | None
 ) -> tuple[tuple[Reason, ...], str | None]:
     """The judge edits; returns what only the run can show, and the judge model after them."""
     metric = plan.records.metrics.get(metric_id)
@@ -116,7 +116,7 @@ def judge(
     return ((independent,) if independent else ()) + tuple(outside), model
 
 
-def _judge_id(plan: Plan, grader: str) -> str:
+def _judge_id(plan: EditPlan, grader: str) -> str:
     """The recorded judge that grades with `grader`, else a new id named after it."""
     for judge_id, judge in plan.records.judges.items():
         if same_grader(judge.model, grader):
@@ -126,7 +126,7 @@ def _judge_id(plan: Plan, grader: str) -> str:
     return next(c for c in candidates if c not in plan.records.judges)
 
 
-def _evidence(plan: Plan, judge_id: str, judge: JudgeRecord) -> None:
+def _evidence(plan: EditPlan, judge_id: str, judge: JudgeRecord) -> None:
     """Re-calibrate, or point `evidence` at the right file, when the evidence the judge's
     record names does not hold it up."""
     if not evidence_shortfall(judge_id, judge):

@@ -1,4 +1,4 @@
-"""The edits of a checklist as it is derived: each field to write (`Plan.put`), and the edits
+"""The edits of a checklist as it is derived: each field to write (`EditPlan.put`), and the edits
 of the dataset, baseline, threshold and approval a metric needs to gate; what an approval must
 be for once they are made (`Binding`). Pure: it reads the records, and writes only its list.
 """
@@ -30,7 +30,7 @@ _THRESHOLDS = KINDS["thresholds"]
 
 
 @attrs.define
-class Plan:
+class EditPlan:
     """Collects the edits for one metric while the derivation walks the records."""
 
     records: HostRecords

@@ -15,7 +15,7 @@ LOCATIONS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS")
 
 
 @attrs.frozen
-class Rule:
+class OwnerRule:
     """One line: a pattern and the owners it names (none: the files it matches are unowned)."""
 
     pattern: str
@@ -32,9 +32,9 @@ class CodeOwners:
     """A CODEOWNERS file's rules, in order; the last matching rule owns a path."""
 
     path: str  # as shown in messages, e.g. `.github/CODEOWNERS`
-    rules: tuple[Rule, ...]
+    rules: tuple[OwnerRule, ...]
 
-    def rule_for(self, path: str) -> Rule | None:
+    def rule_for(self, path: str) -> OwnerRule | None:
         """The rule that decides who owns `path` (relative to the repository's top, with `/`):
         the last one that matches it or a folder above it; None when none does."""
         parts = path.strip("/").split("/")
@@ -55,7 +55,7 @@ class Ownership:
 
     codeowners: str
     path: str
-    rule: Rule | None
+    rule: OwnerRule | None
 
 
 def parse(text: str, path: str) -> CodeOwners:
@@ -99,7 +99,7 @@ def _words(line: str) -> list[str]:
     return words
 
 
-def _rule(pattern: str, owners: tuple[str, ...], line: int, text: str) -> Rule:
+def _rule(pattern: str, owners: tuple[str, ...], line: int, text: str) -> OwnerRule:
     directories_only = pattern.endswith("/")
     body = pattern.rstrip("/")
     # A slash at the start or in the middle anchors the pattern at the top; else any depth.
@@ -123,7 +123,7 @@ def _rule(pattern: str, owners: tuple[str, ...], line: int, text: str) -> Rule:
         else:
             regex += re.escape(body[i])
             i += 1
-    return Rule(
+    return OwnerRule(
         pattern=pattern,
         owners=owners,
         line=line,

@@ -12,7 +12,7 @@ import attrs
 
 from evalglass.reasons import AuthorityCode
 from evalglass.records.model import Approval, HostRecords
-from evalglass.records.schema import KINDS, Kind, Role
+from evalglass.records.schema import KINDS, RecordKind, Role
 
 # How far ahead of the evaluation date an expiry is worth a reviewer's attention.
 EXPIRY_NOTICE = dt.timedelta(days=30)
@@ -79,7 +79,7 @@ def expiring(records: HostRecords, evaluated_on: dt.date) -> Iterator[Expiring]:
                 )
 
 
-def _in_force(spec: Kind, record: object) -> bool:
+def _in_force(spec: RecordKind, record: object) -> bool:
     """A record that carries an approval grants nothing until approved: its last day is moot."""
     return all(
         getattr(record, f.name) is Approval.APPROVED

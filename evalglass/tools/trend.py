@@ -28,7 +28,7 @@ class Order(enum.Enum):
 
 
 @attrs.frozen(kw_only=True)
-class Run:
+class TrendRun:
     """One scorecard of the trend: its place in the order, its file, when it was evaluated (None
     in files from before evalglass recorded it) and its verdict."""
 
@@ -39,7 +39,7 @@ class Run:
 
 
 @attrs.frozen(kw_only=True)
-class Rule:
+class TrendRule:
     """A metric's threshold as one run had it; two runs with equal rules had the same bar."""
 
     op: str
@@ -60,7 +60,7 @@ class Point:
     outcome: str  # informational, blocked or can_gate
     reasons: tuple[str, ...]  # the authority reason codes
     result: str  # the gate result
-    rule: Rule | None
+    rule: TrendRule | None
 
 
 @attrs.frozen(kw_only=True)
@@ -80,8 +80,8 @@ class ThresholdChange:
     a side without a threshold."""
 
     position: int
-    before: Rule | None
-    after: Rule | None
+    before: TrendRule | None
+    after: TrendRule | None
 
 
 @attrs.frozen(kw_only=True)
@@ -109,7 +109,7 @@ class Series:
 class Trend:
     """Scorecards lined up: the runs in order, how they were ordered, and one series per metric."""
 
-    runs: tuple[Run, ...]
+    runs: tuple[TrendRun, ...]
     order: Order
     series: tuple[Series, ...]  # sorted by metric id
 
@@ -126,7 +126,7 @@ def build(
     it to those ids (all when empty). Raises UnknownMetric for an id no scorecard has."""
     ordered, order = _ordered(scorecards)
     runs = tuple(
-        Run(position=i, source=source, evaluated_at=doc.evaluated_at, verdict=doc.verdict)
+        TrendRun(position=i, source=source, evaluated_at=doc.evaluated_at, verdict=doc.verdict)
         for i, (source, doc) in enumerate(ordered, start=1)
     )
     by_run = [{m.id: m for m in doc.metrics} for _, doc in ordered]
@@ -152,7 +152,7 @@ def _ordered(
 
 
 def _series(metric_id: str, by_run: list[dict[str, contract.Metric]]) -> Series:
-    rules: dict[tuple[object, ...], Rule] = {}
+    rules: dict[tuple[object, ...], TrendRule] = {}
     points = tuple(_point(run.get(metric_id), rules) for run in by_run)
     authority: list[AuthorityChange] = []
     thresholds: list[ThresholdChange] = []
@@ -183,18 +183,20 @@ def _series(metric_id: str, by_run: list[dict[str, contract.Metric]]) -> Series:
     )
 
 
-def _point(metric: contract.Metric | None, rules: dict[tuple[object, ...], Rule]) -> Point | None:
+def _point(
+    metric: contract.Metric | None, rules: dict[tuple[object, ...], TrendRule]
+) -> Point | None:
     if metric is None:
         return None
     t = metric.threshold
     rule = None
     if t is not None:
-        # One Rule per distinct bar, shared by every run that has it: comparing runs' bars (here
+        # One TrendRule per distinct bar, shared by every run that has it: comparing runs' bars (here
         # and in the charts) is then mostly an identity check.
         key = (t.op, t.value, t.max_drop, t.max_relative_drop, t.warn_value, t.approval)
         rule = rules.get(key)
         if rule is None:
-            rule = rules[key] = Rule(
+            rule = rules[key] = TrendRule(
                 op=t.op,
                 value=t.value,
                 max_drop=t.max_drop,

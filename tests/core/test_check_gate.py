@@ -24,9 +24,9 @@ from evalglass.records.model import (
     MetricStatus,
     SuccessMode,
     SuccessPolicy,
-    Tier,
 )
 from evalglass.render import words
+from evalglass.tiers import Tier
 from evalglass.tools.checks.results import measurement
 from tests.render_cases import WHEN
 

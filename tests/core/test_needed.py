@@ -10,7 +10,7 @@ import pytest
 
 from evalglass.core.authority import Authority, Outcome
 from evalglass.core.decision import GateInput, Result, decide
-from evalglass.core.needed import Missing
+from evalglass.core.needed import BaselineHeld, Missing
 from evalglass.core.regression import change_family, difference
 from evalglass.core.validity import assess
 from evalglass.evidence import stats
@@ -337,17 +337,20 @@ def test_paired_t_value_is_the_shifted_scores_edge() -> None:
 
 def test_the_change_family_at_the_observed_point_is_the_gates_interval() -> None:
     """Remade at the observed value and n, every regression branch gives the interval the gate
-    compared (so the figures search the same function)."""
+    compared (so the figures search the same function), and names what of the baseline it held."""
     now = [float((i * 7) % 3 == 0) for i in range(80)]
     then = [float((i * 5) % 3 == 0) for i in range(80)]
     samples = tuple(Sample(id=str(i), score=x) for i, x in enumerate(now))
     current = measured(stats.mean(now), 80, stats.interval_for_scores(now), samples=samples)
+    paired = {str(i): x for i, x in enumerate(then)}
+    halves = {str(i): x / 2 for i, x in enumerate(then)}
     cases = [
-        base(0.3, 90, sample_scores={str(i): x for i, x in enumerate(then)}),  # paired Newcombe
-        base(0.3, 90),  # unpaired Newcombe
-        base(0.3, 90, stderr=0.05),  # unpaired normal
+        (base(0.3, 90, sample_scores=paired), BaselineHeld.PAIRED_SHARE),
+        (base(0.15, 90, sample_scores=halves), BaselineHeld.PAIRED_SD),
+        (base(0.3, 90), BaselineHeld.UNPAIRED_SHARE),
+        (base(0.3, 90, stderr=0.08), BaselineHeld.UNPAIRED_STDERR),
     ]
-    for b in cases:
+    for b, held in cases:
         change = difference(current, b, 0.95)
         assert change is not None and change.interval is not None
 
@@ -356,6 +359,7 @@ def test_the_change_family_at_the_observed_point_is_the_gates_interval() -> None
 
         family = change_family(current, b, 0.95, current_at)
         assert family is not None
+        assert family[1].held is held
         remade = family[0](current.value, 80)  # type: ignore[arg-type]
         assert remade is not None
         assert (remade.low, remade.high) == pytest.approx(

@@ -7,31 +7,43 @@ import attrs
 from evalglass import contract
 from evalglass.core.authority import Outcome
 from evalglass.core.decision import Result
+from evalglass.core.exits import Verdict
 from evalglass.core.scorecard import Counts
 from evalglass.core.status import Status
+from evalglass.core.success import decide_run
 from evalglass.render import Format, render, trend_html
 from evalglass.tools.trend import build
 from tests import render_cases
 
-# status: (severity, affects the verdict)
+# status: (severity, affects the verdict, blocks the run)
 TABLE = {
-    "fail": (0, True),
-    "unsound": (1, True),
-    "blocked": (2, True),
-    "warn": (3, True),
-    "pass": (4, True),
-    "not_run": (5, False),
-    "informational": (6, False),
+    "fail": (0, True, False),
+    "unsound": (1, True, True),
+    "blocked": (2, True, True),
+    "warn": (3, True, False),
+    "pass": (4, True, False),
+    "not_run": (5, False, False),
+    "informational": (6, False, False),
 }
 
 
 def test_the_whole_status_table() -> None:
-    """Each status carries its severity and whether it affects the verdict, and no more statuses
-    exist than the table lists; a status is its code (how formats show it is render's)."""
+    """Each status carries its severity, whether it affects the verdict and whether it blocks
+    the run, and no more statuses exist than the table lists; a status is its code (how formats
+    show it is render's)."""
     assert [s.value for s in Status] == list(TABLE)
     for status in Status:
-        assert (status.severity, status.decided) == TABLE[status.value]
+        assert (status.severity, status.decided, status.blocks) == TABLE[status.value]
         assert status == status.value and str(status) == status.value
+
+
+def test_the_counts_and_the_verdict_read_blocked_alike() -> None:
+    """For every status, a lone gate of it is counted as blocked exactly when it makes the
+    verdict blocked: the headline's count and the exit code never disagree."""
+    for status in Status:
+        counted = Counts.of([status]).blocked == 1
+        verdict = decide_run({"m": status}, None).verdict
+        assert counted is (verdict is Verdict.BLOCKED) is status.blocks, status
 
 
 def test_the_whole_mapping_from_outcome_and_result() -> None:

@@ -23,7 +23,7 @@ from evalglass.calibration_evidence import (
 )
 from evalglass.core.agreement import check_agreement
 from evalglass.errors import CalibrationError
-from evalglass.tools.calibration.drift import Finding, compare
+from evalglass.tools.calibration.drift import DriftFinding, compare
 
 
 def evidence(**statistics: Estimate) -> CalibrationEvidence:
@@ -198,18 +198,18 @@ def test_agreement_check_never_rounds_a_miss_into_a_pass() -> None:
 @pytest.mark.parametrize(
     ("recorded", "current", "finding"),
     [
-        (Estimate(0.8, 0.75, 0.85, 300), Estimate(0.6, 0.52, 0.68, 300), Finding.SUSPECTED),
-        (Estimate(0.6, 0.52, 0.68, 300), Estimate(0.8, 0.75, 0.85, 300), Finding.IMPROVED),
-        (Estimate(0.8, 0.70, 0.90, 300), Estimate(0.75, 0.65, 0.85, 300), Finding.NONE),
-        (Estimate(0.8, None, None, 300), Estimate(0.6, 0.52, 0.68, 300), Finding.UNKNOWN),
+        (Estimate(0.8, 0.75, 0.85, 300), Estimate(0.6, 0.52, 0.68, 300), DriftFinding.SUSPECTED),
+        (Estimate(0.6, 0.52, 0.68, 300), Estimate(0.8, 0.75, 0.85, 300), DriftFinding.IMPROVED),
+        (Estimate(0.8, 0.70, 0.90, 300), Estimate(0.75, 0.65, 0.85, 300), DriftFinding.NONE),
+        (Estimate(0.8, None, None, 300), Estimate(0.6, 0.52, 0.68, 300), DriftFinding.UNKNOWN),
     ],
 )
-def test_drift_findings(recorded: Estimate, current: Estimate, finding: Finding) -> None:
+def test_drift_findings(recorded: Estimate, current: Estimate, finding: DriftFinding) -> None:
     """Suspected drift only when the whole interval of the difference is below zero."""
     result = compare(evidence(kappa=current), evidence(kappa=recorded), "g.json")
     (change,) = result.changes
     assert change.finding is finding
-    assert result.suspected == (("kappa",) if finding is Finding.SUSPECTED else ())
+    assert result.suspected == (("kappa",) if finding is DriftFinding.SUSPECTED else ())
 
 
 def test_drift_interval_is_mover() -> None:

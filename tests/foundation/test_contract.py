@@ -22,9 +22,10 @@ from evalglass.core.status import Status
 from evalglass.core.success import Rule, Source
 from evalglass.errors import ContractError
 from evalglass.evidence.model import AttemptOutcome, Evidence, Method, MethodBasis
-from evalglass.records.model import Approval, Op, SuccessMode, Tier
+from evalglass.records.model import Approval, Op, SuccessMode
 from evalglass.render import Format, render
 from evalglass.render.json import to_contract
+from evalglass.tiers import Tier
 from tests import states
 from tests.render_cases import WHEN
 from tests.strategies import scorecard_documents

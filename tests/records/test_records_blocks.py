@@ -25,9 +25,9 @@ from evalglass.records.model import (
     SuccessMode,
     SuccessPolicy,
     ThresholdRecord,
-    Tier,
     UnreadableEvidence,
 )
+from evalglass.tiers import Tier
 from tests.records.test_records_load import FULL
 
 NEW = {

@@ -193,7 +193,10 @@ def test_a_forged_entry_in_a_packed_repository_is_never_read(
     _forged_pack(failing, committed, lenient)
     assert "0.85" in git(failing, "cat-file", "blob", committed)  # git serves the forged bytes
     monkeypatch.chdir(failing)
-    with git_objects.Reader(30) as reader, pytest.raises(git_objects.ObjectError, match=committed):
+    with (
+        git_objects.ObjectReader(30) as reader,
+        pytest.raises(git_objects.ObjectError, match=committed),
+    ):
         reader.read(committed, "blob")
     code, out = score(failing)
     assert (code, out) == before or (code == 4 and committed in out and THRESHOLDS in out), out
@@ -257,8 +260,8 @@ def test_a_reader_answers_again_after_a_refusal(
     same reader answers the next request correctly."""
     monkeypatch.chdir(failing)
     head = blob_of(failing, "HEAD")
-    with git_objects.Reader(30) as reader:
-        with pytest.raises(git_objects.Missing):
+    with git_objects.ObjectReader(30) as reader:
+        with pytest.raises(git_objects.ObjectMissing):
             reader.read("0" * 40, "blob")
         with pytest.raises(git_objects.ObjectError, match="is a commit, not a tree"):
             reader.read(head, "tree")
@@ -314,7 +317,7 @@ def test_a_tree_parses_to_the_entries_written_into_it(
     )
     parsed = git_objects.parse_tree(raw, size)
     assert parsed == {
-        name: git_objects.Entry(mode=mode, oid=(oid * 2)[:size].hex())
+        name: git_objects.TreeEntry(mode=mode, oid=(oid * 2)[:size].hex())
         for name, (mode, oid) in entries.items()
     }
     if raw:
@@ -339,7 +342,9 @@ def test_a_commit_gives_its_tree_and_parents_whatever_its_message(
         + b"\nparent "
         + b"ef" * 20
     )
-    assert git_objects.parse_commit(raw) == git_objects.Commit(tree=tree, parents=tuple(parents))
+    assert git_objects.parse_commit(raw) == git_objects.CommitObject(
+        tree=tree, parents=tuple(parents)
+    )
 
 
 def test_a_records_file_past_the_parse_cap_at_a_ref_is_one_line_exit_4(failing: Path) -> None:

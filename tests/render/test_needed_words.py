@@ -3,7 +3,7 @@ core carries the kind and its figure, render words each (the JSON's `assumptions
 
 from __future__ import annotations
 
-from evalglass.core.needed import Fixed, Held, Missing, Needed
+from evalglass.core.needed import BaselineFixed, BaselineHeld, Fixed, Held, Missing, Needed
 from evalglass.render.needed_words import assumptions_text, missing_text
 
 HELD = {
@@ -41,10 +41,32 @@ def test_every_kind_of_held_reads_with_its_figure() -> None:
         assert assumptions_text(Needed(value_at_n=None, n_at_value=None, fixed=fixed)) == said
 
 
-def test_a_baseline_adds_what_of_it_was_held() -> None:
-    """Against a baseline, what of it was held follows the current side's assumptions."""
-    got = Needed(value_at_n=0.9, n_at_value=10, fixed=Fixed(Held.SHARE), baseline_held="b held")
-    assert assumptions_text(got) == f"{HELD[Fixed(Held.SHARE)]}; b held"
+BASELINE_HELD = {
+    BaselineFixed(BaselineHeld.PAIRED_SHARE, (0.912345, 0.4567)): (
+        "paired: the baseline's share 0.9123 and the runs' correlation φ 0.457 held"
+    ),
+    BaselineFixed(BaselineHeld.PAIRED_NO_SPREAD): "paired: no spread in the differences",
+    BaselineFixed(BaselineHeld.PAIRED_SD, (0.212345,)): "paired: the differences' sd 0.2123 held",
+    BaselineFixed(BaselineHeld.UNPAIRED_SHARE, (0.912345, 200)): (
+        "unpaired: the baseline's 0.9123 of n 200 held"
+    ),
+    BaselineFixed(BaselineHeld.UNPAIRED_SAVED, (0.812345, 0.912345)): (
+        "unpaired: the baseline's saved interval [0.8123, 0.9123] held"
+    ),
+    BaselineFixed(BaselineHeld.UNPAIRED_STDERR, (0.912345, 0.0312345)): (
+        "unpaired: the baseline's 0.9123 and standard error 0.03123 held"
+    ),
+}
+
+
+def test_every_kind_of_baseline_held_follows_the_current_sides_assumptions() -> None:
+    """Against a baseline, what of it was held, worded with its figures, follows the current
+    side's assumptions; every kind is worded."""
+    assert {fixed.held for fixed in BASELINE_HELD} == set(BaselineHeld)
+    share = HELD[Fixed(Held.SHARE)]
+    for baseline, said in BASELINE_HELD.items():
+        got = Needed(value_at_n=0.9, n_at_value=10, fixed=Fixed(Held.SHARE), baseline_held=baseline)
+        assert assumptions_text(got) == f"{share}; {said}"
 
 
 def test_every_missing_figure_says_why() -> None:

@@ -90,3 +90,51 @@ def test_a_huge_standard_error_fails_the_gate_rather_than_crashing(
     entry = next(m for m in json.loads(done.stdout)["metrics"] if m["id"] == "qa/exact_match")
     assert entry["gate"]["result"] == "fail"
     assert entry["gate"]["needed"]["n_at_value"] is None
+
+
+SHARE = "0/1 scores: a value is k successes of n; n at the same share"
+
+
+@pytest.mark.parametrize(
+    ("baseline", "held"),
+    [
+        ("    value: 0.95\n    n: 200\n", "unpaired: the baseline's 0.95 of n 200 held"),
+        (
+            "    value: 0.95\n    n: 200\n    stderr: 0.03\n",
+            "unpaired: the baseline's 0.95 and standard error 0.03 held",
+        ),
+    ],
+    ids=["share", "stderr"],
+)
+def test_a_regression_gate_says_what_of_its_baseline_was_held(
+    work: Path, baseline: str, held: str
+) -> None:
+    """Against a recorded baseline, the JSON's assumptions name what of the baseline the
+    figures held: its share of n, or its value and a standard error wider than a share's."""
+    (work / "host_records/baselines.yaml").write_text(
+        f"baselines:\n  qa/exact_match:\n{baseline}    dataset_version: '2026-10'\n"
+    )
+    edit(work / "host_records/thresholds.yaml", "value: 0.9\n", "value: 0.9\n    max_drop: 0.01\n")
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
+    assert entry["gate"]["result"] == "fail"
+    assert entry["gate"]["needed"]["assumptions"] == f"{SHARE}; {held}"
+
+
+def test_a_paired_regression_gate_says_the_pairs_correlation_was_held(work: Path) -> None:
+    """Against a baseline saved with its samples, the figures hold the baseline's share and the
+    runs' correlation φ, and the JSON says so."""
+    saved = cli(
+        "score", "run.json", "--format", "json", "--keep-samples", "--output", "base.json", cwd=work
+    )
+    assert saved.returncode == 1
+    shutil.move(work / "base.json", work / "host_records/base.json")
+    (work / "host_records/baselines.yaml").write_text(
+        "baselines:\n  qa/exact_match:\n    scorecard: base.json\n    dataset_version: '2026-10'\n"
+    )
+    edit(work / "host_records/thresholds.yaml", "value: 0.9\n", "value: 0.9\n    max_drop: 0.01\n")
+    doc = json.loads(cli("score", "run.json", "--format", "json", cwd=work).stdout)
+    entry = next(m for m in doc["metrics"] if m["id"] == "qa/exact_match")
+    assert entry["gate"]["change"]["paired"] == 200
+    held = "paired: the baseline's share 0.93 and the runs' correlation φ 1 held"
+    assert entry["gate"]["needed"]["assumptions"] == f"{SHARE}; {held}"

@@ -95,8 +95,8 @@ def test_every_user_facing_error_is_an_evalglass_error_in_one_home() -> None:
 
 
 # Raised and caught inside their own module or layer, never shown to a user as they are.
-INTERNAL = {"Conflict", "Duplicate", "Epochs", "GitFailed", "GitMissing", "Missing",
-            "NotARegularFile", "ObjectError", "Refused", "TooLarge"}  # fmt: skip
+INTERNAL = {"Conflict", "Duplicate", "Epochs", "GitFailed", "GitMissing", "NotARegularFile",
+            "ObjectError", "ObjectMissing", "Refused", "TooLarge"}  # fmt: skip
 
 
 def test_install_hints_name_the_extras_requirements() -> None:

@@ -15,7 +15,8 @@ import pytest
 
 from evalglass.core.scope import Scope
 from evalglass.evidence.model import Attempt, AttemptOutcome
-from evalglass.records.model import CheckRecord, HostRecords, Tier
+from evalglass.records.model import CheckRecord, HostRecords
+from evalglass.tiers import Tier
 from evalglass.tools.checks import cache
 from evalglass.tools.checks.session import Settings, run_checks
 

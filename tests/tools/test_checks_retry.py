@@ -18,9 +18,9 @@ from evalglass.core.scope import Scope
 from evalglass.evidence.model import Attempt, AttemptOutcome
 from evalglass.reasons import GateCode, ValidityCode
 from evalglass.records.load import load_records
-from evalglass.records.model import Tier
 from evalglass.render import Format, render
 from evalglass.shell import api
+from evalglass.tiers import Tier
 from evalglass.tools.checks.cache import Store
 from evalglass.tools.checks.results import should_retry
 from evalglass.tools.checks.session import Settings, run_checks

@@ -25,8 +25,8 @@ from evalglass.records.model import (
     SuccessMode,
     SuccessPolicy,
     ThresholdRecord,
-    Tier,
 )
+from evalglass.tiers import Tier
 from evalglass.tools import records_diff
 from evalglass.tools.records_diff import Kind, RecordsDiff
 from tests import states as s

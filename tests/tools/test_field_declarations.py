@@ -31,9 +31,9 @@ from evalglass.records.model import (
     Scale,
     SuccessMode,
     SuccessPolicy,
-    Tier,
 )
 from evalglass.records.schema import KINDS, Role
+from evalglass.tiers import Tier
 from evalglass.tools.checklist import checklist
 from evalglass.tools.diagnosis import diagnose
 from evalglass.tools.edits import apply

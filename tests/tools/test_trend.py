@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from evalglass import contract
 from evalglass.errors import UnknownMetric
-from evalglass.tools.trend import Order, Rule, build
+from evalglass.tools.trend import Order, TrendRule, build
 
 DAY = dt.datetime(2026, 11, 2, tzinfo=dt.UTC)
 
@@ -208,7 +208,7 @@ def test_points_keep_only_drawable_numbers() -> None:
 
 def test_the_rule_compares_every_field_of_the_bar() -> None:
     """Two runs have the same bar only when op, value, drops, warn bound and approval agree."""
-    one = Rule(
+    one = TrendRule(
         op=">=",
         value=0.85,
         max_drop=None,
@@ -216,7 +216,7 @@ def test_the_rule_compares_every_field_of_the_bar() -> None:
         warn_value=None,
         approval="approved",
     )
-    assert one == Rule(
+    assert one == TrendRule(
         op=">=",
         value=0.85,
         max_drop=None,
@@ -224,7 +224,7 @@ def test_the_rule_compares_every_field_of_the_bar() -> None:
         warn_value=None,
         approval="approved",
     )
-    assert one != Rule(
+    assert one != TrendRule(
         op=">=",
         value=0.85,
         max_drop=None,

@@ -5,7 +5,6 @@ written before stdout (so a failed write leaves stdout empty)."""
 
 from __future__ import annotations
 
-import enum
 import os
 import sys
 from pathlib import Path
@@ -28,6 +27,7 @@ from evalglass.shell.commands.options import (
     note_skipped,
     reading,
 )
+from evalglass.tiers import Tier
 
 if TYPE_CHECKING:
     from evalglass.core.scorecard import Scorecard
@@ -148,13 +148,6 @@ Template = Annotated[
 ]
 
 
-class TierChoice(enum.Enum):
-    """`--tier`: the records' Tier, named here so `--help` loads no records machinery."""
-
-    FAST = "fast"
-    FULL = "full"
-
-
 @input_errors_exit
 def score(
     outputs: Outputs = None,
@@ -201,9 +194,9 @@ def run_command(
     outputs: Outputs = None,
     records: Records = Path("host_records"),
     tier: Annotated[
-        TierChoice,
+        Tier,
         typer.Option("--tier", help="fast: only the fast checks; full: every check."),
-    ] = TierChoice.FULL,
+    ] = Tier.FULL,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Run every check live; read and record no pass.")
     ] = False,

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from evalglass.tools.calibration.names import DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, Statistic
-from evalglass.tools.calibration.tables import Batch, Plan
-
-Array = npt.NDArray[np.float64]
+from evalglass.tools.calibration.statistics import Array
+from evalglass.tools.calibration.tables import Batch, ResamplePlan
 
 # Resamples drawn at once: at most CHUNK, and at most INDICES item indices in all (a million
 # items draw a few resamples at a time), so memory is linear in the items with a small constant,
@@ -39,7 +37,7 @@ class Bootstrapped:
 
 
 @attrs.frozen(eq=False)
-class Result:
+class Bootstraps:
     """Every statistic bootstrapped, and the column sums of the data as given (the confusion
     table is read from them)."""
 
@@ -48,12 +46,12 @@ class Result:
 
 
 def run(
-    plan: Plan,
+    plan: ResamplePlan,
     *,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     level: float = LEVEL,
-) -> Result:
+) -> Bootstraps:
     """Bootstrap every statistic of `plan` on the same `resamples` resamples of the items. The
     generator is seeded with `seed`, so the same inputs give the same intervals; memory stays
     bounded by CHUNK resamples at a time."""
@@ -77,7 +75,7 @@ def run(
         for statistic, value in estimators.items():
             drawn[statistic].append(value(batch))
         done += size
-    return Result(
+    return Bootstraps(
         statistics={
             s: _interval(values[s], np.concatenate(drawn[s]) if drawn[s] else np.zeros(0), level)
             for s in values

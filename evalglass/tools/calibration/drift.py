@@ -19,7 +19,7 @@ from evalglass.errors import CalibrationError
 from evalglass.tools.calibration.names import Statistic
 
 
-class Finding(enum.Enum):
+class DriftFinding(enum.Enum):
     """What the interval of new − recorded shows: only an interval wholly on one side of zero is
     evidence either way."""
 
@@ -30,7 +30,7 @@ class Finding(enum.Enum):
 
 
 @attrs.frozen(kw_only=True)
-class Change:
+class StatisticChange:
     """One statistic compared: both estimates, new − recorded with its interval (None where
     either side lacks one), and what that shows."""
 
@@ -40,7 +40,7 @@ class Change:
     difference: float | None
     low: float | None
     high: float | None
-    finding: Finding
+    finding: DriftFinding
 
 
 @attrs.frozen(kw_only=True)
@@ -51,14 +51,14 @@ class Drift:
     against: str
     recorded_date: str
     recorded_model: str | None
-    changes: tuple[Change, ...]
+    changes: tuple[StatisticChange, ...]
     notes: tuple[str, ...]
 
     @property
     def suspected(self) -> tuple[str, ...]:
         """The statistics whose agreement fell: the whole interval of the difference is below
         zero."""
-        return tuple(c.statistic for c in self.changes if c.finding is Finding.SUSPECTED)
+        return tuple(c.statistic for c in self.changes if c.finding is DriftFinding.SUSPECTED)
 
 
 def compare(current: CalibrationEvidence, recorded: CalibrationEvidence, against: str) -> Drift:
@@ -105,7 +105,7 @@ def _is_ceiling(name: str) -> bool:
         return name.endswith("_humans")
 
 
-def _change(name: str, recorded: Estimate, current: Estimate) -> Change:
+def _change(name: str, recorded: Estimate, current: Estimate) -> StatisticChange:
     before, after = recorded, current
     if (
         before.value is None
@@ -118,14 +118,14 @@ def _change(name: str, recorded: Estimate, current: Estimate) -> Change:
         difference = (
             None if before.value is None or after.value is None else after.value - before.value
         )
-        return Change(
+        return StatisticChange(
             statistic=name,
             recorded=recorded,
             current=current,
             difference=difference,
             low=None,
             high=None,
-            finding=Finding.UNKNOWN,
+            finding=DriftFinding.UNKNOWN,
         )
     difference = after.value - before.value
     # MOVER: each side's distance to its own bound, combined in quadrature, on the side it
@@ -133,12 +133,12 @@ def _change(name: str, recorded: Estimate, current: Estimate) -> Change:
     low = difference - math.hypot(after.value - after.low, before.high - before.value)
     high = difference + math.hypot(after.high - after.value, before.value - before.low)
     if high < 0:
-        finding = Finding.SUSPECTED
+        finding = DriftFinding.SUSPECTED
     elif low > 0:
-        finding = Finding.IMPROVED
+        finding = DriftFinding.IMPROVED
     else:
-        finding = Finding.NONE
-    return Change(
+        finding = DriftFinding.NONE
+    return StatisticChange(
         statistic=name,
         recorded=recorded,
         current=current,

@@ -21,8 +21,7 @@ from evalglass.calibration_evidence import LabelScale
 from evalglass.tools.calibration import statistics as st
 from evalglass.tools.calibration.names import HUMAN_STATISTICS, JUDGE_STATISTICS, Statistic
 from evalglass.tools.calibration.ratings import Ratings
-
-Array = npt.NDArray[np.float64]
+from evalglass.tools.calibration.statistics import Array
 
 
 @attrs.frozen(eq=False)
@@ -59,7 +58,7 @@ class Estimator:
 
 
 @attrs.frozen(eq=False)
-class Plan:
+class ResamplePlan:
     """Every item's shares (n, d), the estimators that read them, the confusion table's columns
     (categorical scales) and how many items had no human consensus."""
 
@@ -87,7 +86,7 @@ class _Columns:
         return np.hstack(self.blocks) if self.blocks else np.zeros((self.n, 0))
 
 
-def plan(ratings: Ratings) -> Plan:
+def plan(ratings: Ratings) -> ResamplePlan:
     """The plan for a ratings table on its scale: every item's shares and the estimators of every
     statistic the scale has."""
     judge = np.asarray(ratings.judge, dtype=np.float64)
@@ -110,7 +109,7 @@ def _human_pairs(humans: Array) -> list[tuple[int, int, npt.NDArray[np.bool_]]]:
     return pairs
 
 
-def _categorical(scale: LabelScale, k: int, judge: Array, humans: Array) -> Plan:
+def _categorical(scale: LabelScale, k: int, judge: Array, humans: Array) -> ResamplePlan:
     n = judge.shape[0]
     cols = _Columns(n)
     ordinal = scale is LabelScale.ORDINAL
@@ -153,7 +152,7 @@ def _categorical(scale: LabelScale, k: int, judge: Array, humans: Array) -> Plan
             Statistic.WEIGHTED_KAPPA_HUMANS: pairwise,
         }
         estimators += [Estimator(s, several, human_stats[s]) for s in HUMAN_STATISTICS[scale]]
-    return Plan(
+    return ResamplePlan(
         features=cols.matrix(),
         estimators=tuple(estimators),
         confusion=confusion,
@@ -198,7 +197,7 @@ def _coincidences(values: Array, k: int) -> Array:
     return shares
 
 
-def _interval(judge: Array, humans: Array) -> Plan:
+def _interval(judge: Array, humans: Array) -> ResamplePlan:
     n = judge.shape[0]
     everyone = np.column_stack([judge, humans])
     # Ranks come from the values as given: centring could split or merge a tie.
@@ -242,7 +241,7 @@ def _interval(judge: Array, humans: Array) -> Plan:
         estimators += [
             Estimator(s, several, human_stats[s]) for s in HUMAN_STATISTICS[LabelScale.INTERVAL]
         ]
-    return Plan(
+    return ResamplePlan(
         features=cols.matrix(), estimators=tuple(estimators), confusion=None, no_consensus=0
     )
 
