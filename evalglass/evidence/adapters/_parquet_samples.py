@@ -21,20 +21,21 @@ def _per_sample(c: Columns, metrics: Sequence[str]) -> str:
     """Each sample (by the hash of its id) and epoch: its rows and how many distinct metrics
     they name, as `rows` and `bits`; they differ where a metric may score the sample twice.
 
-    Grouped by sample rather than by sample and metric (far fewer groups): the rows counted,
-    and the bits 2^k of their metrics' places k or-ed together. Where no metric repeats, each
-    row sets a bit of its own; a metric scored twice sets one bit for two rows, so fewer bits
-    are set than rows counted. More metrics are grouped 58 at a time. A count and an or of
-    64-bit words cost less than one sum into a 128-bit integer.
+    Grouped by sample rather than by sample and metric (far fewer groups), in one sum: each of
+    a sample's rows adds 2^58, counting it, and 2^k for its metric's place k. Where no metric
+    repeats, the low 58 bits hold one bit a row; a metric scored twice carries, so the low bits
+    hold fewer bits than the rows counted above them. More metrics are grouped 58 at a time.
     An id's 64-bit hash groups faster than the id; two ids of one hash share a group, where a
     metric scoring both looks like a repeat, which `repeated_query` then looks for exactly."""
     number = metric_number(c, metrics)
     part = "" if len(metrics) <= MASK else f", k // {MASK}"
     epoch = (", ep", f", {c.epoch} AS ep") if c.has("epoch") else ("", "")
-    bit = f"CAST(1 AS BIGINT) << CAST(k % {MASK} AS INTEGER)"
-    return f"""SELECT id{epoch[0]}, count(*) AS rows, bit_count(bit_or({bit})) AS bits
-FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
-GROUP BY id{epoch[0]}{part}"""
+    row = f"(CAST(1 AS BIGINT) << {MASK}) | (CAST(1 AS BIGINT) << CAST(k % {MASK} AS INTEGER))"
+    return f"""SELECT id{epoch[0]}, s >> {MASK} AS rows,
+  bit_count(s & CAST({(1 << MASK) - 1} AS HUGEINT)) AS bits
+FROM (SELECT id{epoch[0]}, sum({row}) AS s
+  FROM (SELECT hash({c.sample}) AS id{epoch[1]}, {number} AS k FROM scores WHERE {named_sample(c)})
+  GROUP BY id{epoch[0]}{part})"""
 
 
 def repeats_query(c: Columns, metrics: Sequence[str]) -> str:
