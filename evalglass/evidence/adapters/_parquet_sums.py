@@ -88,18 +88,11 @@ def distinct_query(c: Columns, metrics: Sequence[str], loose: bool | None) -> st
     """The table `DISTINCT`: the rows counted (w) per metric (its place in `metrics`, null for
     one not among them), whether they name no cluster, and score, in one pass over the rows.
     Grouped by the metric's place, an integer: by its text the same grouping costs twice."""
-    rows = (f"SELECT {metric_number(c, metrics)} AS k, {_loose(c, loose)} AS loose, "
-            f"{c.score} AS score FROM scores")  # fmt: skip
-    return f"CREATE OR REPLACE TEMP TABLE {DISTINCT} AS {_counted(rows, loose is False)}"
-
-
-def _counted(rows: str, bound: bool) -> str:
-    """The rows of the query `rows` (k, loose, score) counted (w) per distinct k, loose and
-    score; `bound`: loose is false on every row, so not a key (a constant key costs as much to
-    group by as another column)."""
-    if bound:
-        return f"SELECT k, false AS loose, score, count(*) AS w FROM ({rows}) GROUP BY k, score"
-    return f"SELECT k, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
+    return f"""CREATE OR REPLACE TEMP TABLE {DISTINCT} AS
+SELECT k, loose, score, count(*) AS w FROM (
+  SELECT {metric_number(c, metrics)} AS k, {_loose(c, loose)} AS loose, {c.score} AS score
+  FROM scores)
+GROUP BY ALL"""
 
 
 def counts_query(metrics: Sequence[str]) -> str:
@@ -132,7 +125,7 @@ def moments_query(
     if grouped:
         rows = f"SELECT * FROM {source}"
     elif few:
-        rows = _counted(rows, not some_loose)
+        rows = f"SELECT k, loose, score, count(*) AS w FROM ({rows}) GROUP BY ALL"
     if few or grouped:
 
         def total(expr: str) -> str:
