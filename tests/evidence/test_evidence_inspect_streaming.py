@@ -98,6 +98,20 @@ def test_an_eval_log_reads_as_its_json_twin(tmp_path: Path, edit: str, indent: i
     assert outcome(as_eval(tmp_path, doc, indent)) == expected
 
 
+def test_a_json_log_read_whole_names_the_sample_it_cannot_read(tmp_path: Path) -> None:
+    """A JSON log read whole (it opens with a byte-order mark) names a bad sample by its place
+    in the list, as the log read a sample at a time does."""
+    doc = copy.deepcopy(load(ARITH_JSON))
+    doc["samples"][2] = 5
+    streamed, whole = tmp_path / "streamed" / "log.json", tmp_path / "whole" / "log.json"
+    for path, head in ((streamed, b""), (whole, "\ufeff".encode())):
+        path.parent.mkdir()
+        path.write_bytes(head + json.dumps(doc).encode())
+    assert outcome(whole) == outcome(streamed) == (
+        "error: samples: sample 3: expected an object, got a number"
+    )
+
+
 # Reads the log named by argv[1]; prints the sample counts and how far the process's peak resident
 # memory (the kernel's VmHWM) grew during the read, in bytes. A process's own ru_maxrss would not
 # do: it keeps the peak of the pytest process it was forked from. Where there is no /proc,
