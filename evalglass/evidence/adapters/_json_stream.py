@@ -111,8 +111,12 @@ class JsonStream:
         while True:
             # Most elements lie, with the delimiter after them, inside the text already held.
             text, start = self._text, self._pos
-            # Whitespace is looked for with the pattern only where there is some (or no text).
-            if text[start : start + 1] in _BLANK:
+            # Whitespace is looked for with the pattern only where there is some (or no text)
+            # beyond the one space json.dumps puts after a comma.
+            blank = text[start : start + 1]
+            if blank == " " and text[start + 1 : start + 2] not in _BLANK:
+                start += 1
+            elif blank in _BLANK:
                 start = space(text, start).end()  # type: ignore[union-attr]
             try:
                 element, end = scan(text, start)
@@ -226,9 +230,10 @@ class JsonStream:
         text = self._utf8.decode(data, final=self._eof)
         cut = self._pos if self._mark is None else self._mark
         dropped = self._text[:cut]
-        newlines = dropped.count("\n")
-        if newlines:
-            self._line += newlines
+        # Logs written without indent have no newline: finding none is far quicker than
+        # counting none.
+        if "\n" in dropped:
+            self._line += dropped.count("\n")
             self._newline = self._offset + dropped.rfind("\n")
         self._offset += cut
         self._text, self._pos = self._text[cut:] + text, self._pos - cut
