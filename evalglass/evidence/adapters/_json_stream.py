@@ -108,9 +108,17 @@ class JsonStream:
             self._pos += 1
             return converted
         scan, space, add = self._scan_once, _WHITESPACE.match, converted.append
+        # Twice the longest element so far, up to a chunk: with less than that left of the text
+        # held, more is read first. An element cut off by the end of the text fails the scan,
+        # and each failure builds a JSONDecodeError, which counts the newlines of all the text
+        # held. (An element longer than a chunk is read by value(), within the parse cap.)
+        margin, most = 0, self._chunk
         while True:
             # Most elements lie, with the delimiter after them, inside the text already held.
             text, start = self._text, self._pos
+            if len(text) - start <= margin and not self._eof:
+                self._fill()
+                continue
             # Whitespace is looked for with the pattern only where there is some (or no text)
             # beyond the one space json.dumps puts after a comma.
             blank = text[start : start + 1]
@@ -127,6 +135,8 @@ class JsonStream:
                 after = space(text, end).end()  # type: ignore[union-attr]
             delimiter = text[after : after + 1]
             if delimiter == "," or delimiter == "]":
+                if 2 * (after - start) > margin:
+                    margin = min(2 * (after - start), most)
                 self._pos = after + 1
                 add(convert(element))
                 if delimiter == "]":
