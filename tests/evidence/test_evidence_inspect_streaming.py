@@ -59,6 +59,18 @@ def _without_sample_ids(doc: dict[str, Any]) -> None:
     del doc["eval"]["dataset"]["sample_ids"]
 
 
+def _integer_ids(doc: dict[str, Any]) -> None:
+    """Sample ids as Inspect writes a dataset's integer ids: numbers, in every part."""
+    number = {sample["id"]: k for k, sample in enumerate(doc["samples"], 1)}
+    for sample in doc["samples"]:
+        sample["id"] = number[sample["id"]]
+    for reduction in doc["reductions"]:
+        for reduced in reduction["samples"]:
+            reduced["sample_id"] = number[reduced["sample_id"]]
+    ids = doc["eval"]["dataset"]["sample_ids"]
+    doc["eval"]["dataset"]["sample_ids"] = [number.get(i, i) for i in ids]
+
+
 EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "as written": lambda doc: None,
     "clustered stderr": _clustered,
@@ -68,6 +80,8 @@ EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "a score that is no object": lambda doc: doc["samples"][1]["scores"].update(includes="C"),
     "scores that are no object": lambda doc: doc["samples"][4].update(scores=["x"]),
     "a sample without an id": lambda doc: doc["samples"][3].pop("id"),
+    "integer sample ids": _integer_ids,
+    "metadata that is no object": lambda doc: doc["samples"][0].update(metadata="x"),
     "a sample that is no object": lambda doc: doc["samples"].__setitem__(2, 5),
     "a sample that is no object, no sample ids": lambda doc: (
         _without_sample_ids(doc),
