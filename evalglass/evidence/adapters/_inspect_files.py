@@ -27,6 +27,7 @@ from evalglass.evidence.adapters._json_stream import JsonStream
 from evalglass.evidence.adapters._zip import JsonArchive
 
 _NOT_A_SCORE = object()  # a score that is not an object, so it has no value
+_ABSENT = object()  # no score under that name
 # A sample's id: text or a number (not a boolean); built once, as it is checked per sample.
 _ID = str | int | float
 _SUMMARY_COST, _REDUCED_COST = c.Cost.SUMMARY, c.Cost.REDUCED
@@ -84,13 +85,13 @@ def score_values(summaries: list[Summary], name: str, scorer: str) -> list[float
     add, isnan = values.append, math.isnan
     for summary in summaries:
         scores = summary.scores
-        value = (
-            _NOT_A_SCORE
-            if scores is None
-            else scores[name]
-            if name in scores
-            else scores.get(scorer, _NOT_A_SCORE)
-        )
+        if scores is None:
+            add(None)
+            continue
+        # (A score under the name that is no object is that, not a reason to look further.)
+        value = scores.get(name, _ABSENT)
+        if value is _ABSENT:
+            value = scores.get(scorer, _NOT_A_SCORE)
         if type(value) is float:
             add(None if isnan(value) else value)
             continue
