@@ -121,8 +121,10 @@ def test_a_json_log_read_whole_names_the_sample_it_cannot_read(tmp_path: Path) -
     for path, head in ((streamed, b""), (whole, "\ufeff".encode())):
         path.parent.mkdir()
         path.write_bytes(head + json.dumps(doc).encode())
-    assert outcome(whole) == outcome(streamed) == (
-        "error: samples: sample 3: expected an object, got a number"
+    assert (
+        outcome(whole)
+        == outcome(streamed)
+        == ("error: samples: sample 3: expected an object, got a number")
     )
 
 

@@ -2,7 +2,7 @@
 where its record lies, the rest of the record parsed only for the members opened.
 
 An Inspect `.eval` log holds a member per sample, tens of thousands of them, and its reader opens
-three: zipfile builds a ZipInfo for every member (its extras and its timestamps decoded), three
+three: zipfile builds a ZipInfo for every member (its extras and its timestamps decoded), several
 times the time of this walk. Anything in the directory it cannot make sense of is a
 `zipfile.BadZipFile`, for the caller to name."""
 
