@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from evalglass.evidence.adapters import _inspect_files as files
 from evalglass.evidence.adapters import inspect_log
 from evalglass.evidence.model import Measurement
 from evalglass.evidence.read import read_outputs
@@ -157,3 +158,42 @@ def test_a_log_converted_beside_its_eval_is_read_once() -> None:
     assert converted["eval"]["eval_id"] == original["eval"]["eval_id"]
     arith = evidence.measurements["arith/match/accuracy"]
     assert len(arith.earlier) == 1 and arith.earlier[0].source.endswith(".eval")
+
+
+SCORES_BY_ENTRY: list[tuple[dict[str, object] | None, float | None]] = [
+    # (a summary's scores, as cut down to each score's value; what entry "a" of scorer "s" reads)
+    ({"a": "C", "s": {"a": "I"}}, 1.0),
+    ({"s": {"a": "I"}}, 0.0),
+    ({"s": {"b": 1.0}}, None),
+    ({"s": 0.25}, 0.25),
+    ({"a": float("nan")}, None),
+    ({"a": None, "s": 1.0}, None),
+    ({"a": [1, 2]}, None),
+    ({"a": "yes"}, 1.0),
+    ({"a": 2}, 2.0),
+    ({"a": True}, 1.0),
+    ({}, None),
+    (None, None),
+]
+
+
+def test_an_entry_reads_the_score_under_its_name_else_its_scorers() -> None:
+    """A results entry reads each summary's score under its own name, else under its scorer's
+    (a scorer of several values: the key the entry names); NaN, a list or no score is none."""
+    summaries = [files.Summary("x", 1, scores, {}) for scores, _ in SCORES_BY_ENTRY]
+    assert files.score_values(summaries, "a", "s") == [want for _, want in SCORES_BY_ENTRY]
+
+
+def test_a_score_under_the_entrys_name_that_is_no_object_is_no_score(tmp_path: Path) -> None:
+    """A score written under the entry's own name that is not an object has no value: the
+    scorer's score is not read in its place."""
+    doc = {
+        "version": 2,
+        "status": "success",
+        "eval": {"task": "t"},
+        "samples": [{"id": 1, "scores": {"a": "C", "s": {"value": {"a": "C"}}}}],
+    }
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(doc))
+    (summary,) = files.load(path, "log.json").samples or []
+    assert files.score_values([summary], "a", "s") == [None]

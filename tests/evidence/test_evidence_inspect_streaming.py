@@ -59,6 +59,18 @@ def _without_sample_ids(doc: dict[str, Any]) -> None:
     del doc["eval"]["dataset"]["sample_ids"]
 
 
+def _integer_ids(doc: dict[str, Any]) -> None:
+    """Sample ids as Inspect writes a dataset's integer ids: numbers, in every part."""
+    number = {sample["id"]: k for k, sample in enumerate(doc["samples"], 1)}
+    for sample in doc["samples"]:
+        sample["id"] = number[sample["id"]]
+    for reduction in doc["reductions"]:
+        for reduced in reduction["samples"]:
+            reduced["sample_id"] = number[reduced["sample_id"]]
+    ids = doc["eval"]["dataset"]["sample_ids"]
+    doc["eval"]["dataset"]["sample_ids"] = [number.get(i, i) for i in ids]
+
+
 EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "as written": lambda doc: None,
     "clustered stderr": _clustered,
@@ -68,6 +80,8 @@ EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "a score that is no object": lambda doc: doc["samples"][1]["scores"].update(includes="C"),
     "scores that are no object": lambda doc: doc["samples"][4].update(scores=["x"]),
     "a sample without an id": lambda doc: doc["samples"][3].pop("id"),
+    "integer sample ids": _integer_ids,
+    "metadata that is no object": lambda doc: doc["samples"][0].update(metadata="x"),
     "a sample that is no object": lambda doc: doc["samples"].__setitem__(2, 5),
     "a sample that is no object, no sample ids": lambda doc: (
         _without_sample_ids(doc),
@@ -96,6 +110,22 @@ def test_an_eval_log_reads_as_its_json_twin(tmp_path: Path, edit: str, indent: i
     # The one message that names the part: the JSON log's "samples" is the archive's member.
     expected = outcome(json_log).replace("error: samples:", "error: summaries.json:")
     assert outcome(as_eval(tmp_path, doc, indent)) == expected
+
+
+def test_a_json_log_read_whole_names_the_sample_it_cannot_read(tmp_path: Path) -> None:
+    """A JSON log read whole (it opens with a byte-order mark) names a bad sample by its place
+    in the list, as the log read a sample at a time does."""
+    doc = copy.deepcopy(load(ARITH_JSON))
+    doc["samples"][2] = 5
+    streamed, whole = tmp_path / "streamed" / "log.json", tmp_path / "whole" / "log.json"
+    for path, head in ((streamed, b""), (whole, "\ufeff".encode())):
+        path.parent.mkdir()
+        path.write_bytes(head + json.dumps(doc).encode())
+    assert (
+        outcome(whole)
+        == outcome(streamed)
+        == ("error: samples: sample 3: expected an object, got a number")
+    )
 
 
 # Reads the log named by argv[1]; prints the sample counts and how far the process's peak resident

@@ -27,6 +27,10 @@ from evalglass.evidence.adapters._json_stream import JsonStream
 from evalglass.evidence.adapters._zip import JsonArchive
 
 _NOT_A_SCORE = object()  # a score that is not an object, so it has no value
+_ABSENT = object()  # no score under that name
+# A sample's id: text or a number (not a boolean); built once, as it is checked per sample.
+_ID = str | int | float
+_SUMMARY_COST, _REDUCED_COST = c.Cost.SUMMARY, c.Cost.REDUCED
 # How errors name the reductions in both forms of a log (the archive's member is reductions.json).
 _REDUCTIONS = "reductions"
 
@@ -73,15 +77,33 @@ def load(path: Path, shown: str) -> Log:
         raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
 
 
-def score_value(scores: dict[str, object], name: str, scorer: str) -> float | None:
-    """The sample's score for a results entry: under its name, else under its scorer's."""
-    value = scores[name] if name in scores else scores.get(scorer, _NOT_A_SCORE)
-    if value is _NOT_A_SCORE:
-        return None
-    if isinstance(value, dict):
-        # A scorer returning several values: results name each key as its own "scorer".
-        value = value.get(name)
-    return value_to_float(value)
+def score_values(summaries: list[Summary], name: str, scorer: str) -> list[float | None]:
+    """Each summary's score for a results entry, under its name, else under its scorer's, as
+    Inspect's value_to_float reads it: None where there is none (an errored sample, an unscored
+    one (NaN), a value that is no number). One loop for every summary: it runs per scorer."""
+    values: list[float | None] = []
+    add, isnan = values.append, math.isnan
+    for summary in summaries:
+        scores = summary.scores
+        if scores is None:
+            add(None)
+            continue
+        # (A score under the name that is no object is that, not a reason to look further.)
+        value = scores.get(name, _ABSENT)
+        if value is _ABSENT:
+            value = scores.get(scorer, _NOT_A_SCORE)
+        if type(value) is float:
+            add(None if isnan(value) else value)
+            continue
+        if value is _NOT_A_SCORE:
+            add(None)
+            continue
+        if isinstance(value, dict):
+            # A scorer returning several values: results name each key as its own "scorer".
+            value = value.get(name)
+        number = value_to_float(value)
+        add(None if number is None or isnan(number) else number)
+    return values
 
 
 def has_score(scores: dict[str, object], name: str, scorer: str) -> bool:
@@ -124,26 +146,41 @@ class _Parts:
         def convert(sample: object) -> Summary:
             nonlocal count
             count += 1
-            return self.summary(sample, f"{member}: sample {count}")
+            return self.summary(sample, member, count)
 
         return convert
 
-    def summary(self, sample: object, where: str) -> Summary:
+    def summary(self, sample: object, member: str, count: int) -> Summary:
+        """One summary cut down; `member` and `count` place it in an error (said only then:
+        this runs once per sample)."""
         if not isinstance(sample, dict):
-            raise self.fail(where, f"expected an object, got {c.kind(sample)}")
+            raise self.fail(
+                f"{member}: sample {count}", f"expected an object, got {c.kind(sample)}"
+            )
         sample_id = sample.get("id")
-        if not isinstance(sample_id, str | int | float) or isinstance(sample_id, bool):
-            raise self.fail(where, f"id: expected a string or a number, got {c.kind(sample_id)}")
-        self.kept.add(c.Cost.SUMMARY)
+        if type(sample_id) is not str and (
+            not isinstance(sample_id, _ID) or isinstance(sample_id, bool)
+        ):
+            raise self.fail(
+                f"{member}: sample {count}",
+                f"id: expected a string or a number, got {c.kind(sample_id)}",
+            )
+        self.kept.add(_SUMMARY_COST)
         scores = sample.get("scores") or {}
-        # An errored sample has no score, even where its scores object holds one.
-        scorable = not sample.get("error") and isinstance(scores, dict)
-        metadata = c.section(sample, "metadata")
+        metadata = sample.get("metadata")
+        if not isinstance(metadata, dict):
+            metadata = {}
         epoch = sample.get("epoch")
         return Summary(
             str(sample_id),
             epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else None,
-            {name: _score_of(score) for name, score in scores.items()} if scorable else None,
+            # An errored sample has no score, even where its scores object holds one.
+            None
+            if sample.get("error") or not isinstance(scores, dict)
+            else {
+                name: score.get("value") if isinstance(score, dict) else _NOT_A_SCORE
+                for name, score in scores.items()
+            },
             metadata if self.keys is None else {k: metadata[k] for k in self.keys if k in metadata},
         )
 
@@ -169,7 +206,7 @@ class _Parts:
                 raise self.fail(
                     f"{where}: sample {count}", f"expected an object, got {c.kind(item)}"
                 )
-            self.kept.add(c.Cost.REDUCED)
+            self.kept.add(_REDUCED_COST)
             return item.get("sample_id"), item.get("value")
 
         return convert
@@ -261,7 +298,10 @@ def _load_json(raw: IO[bytes], shown: str) -> Log:
             doc,
             None
             if samples is None
-            else [parts.summaries("samples")(s) for s in c.sequence(samples, shown, "samples")],
+            else [
+                parts.summary(s, "samples", i)
+                for i, s in enumerate(c.sequence(samples, shown, "samples"), 1)
+            ],
             None
             if reductions is None
             else [
@@ -283,8 +323,8 @@ def _load_json(raw: IO[bytes], shown: str) -> Log:
                     None
                     if raw_samples is None
                     else [
-                        parts.summaries("samples")(s)
-                        for s in c.sequence(raw_samples, shown, "samples")
+                        parts.summary(s, "samples", i)
+                        for i, s in enumerate(c.sequence(raw_samples, shown, "samples"), 1)
                     ]
                 )
         elif key == _REDUCTIONS:
@@ -299,10 +339,6 @@ def _load_json(raw: IO[bytes], shown: str) -> Log:
                 parts.header_read(header)
     stream.end()
     return Log(header, summaries, reduced)
-
-
-def _score_of(score: object) -> object:
-    return score.get("value") if isinstance(score, dict) else _NOT_A_SCORE
 
 
 def _metadata_keys(header: dict[str, Any]) -> frozenset[str]:

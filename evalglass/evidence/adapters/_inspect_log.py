@@ -71,13 +71,14 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
     names = [_name(e, shown, f"results.scores[{i}].name") for i, e in enumerate(entries)]
     repeated = {n for n, k in Counter(names).items() if k > 1}
     metadata: dict[str, dict[str, Any]] | None = None
+    summaries = None if log.samples is None else epochs.Summaries(log.samples)
     for entry, name in zip(entries, names, strict=True):
         scorer = c.text(entry.get("scorer")) or name
         reducer = c.text(entry.get("reducer")) or default_reducer
         # Several epoch reducers give one entry per reducer under the same scorer name.
         segment = f"{name}@{reducer}" if name in repeated else name
         scorer_spec = _scorer_spec(spec, scorer)
-        per_epoch = epochs.epoch_scores(log.samples, name, scorer)
+        per_epoch = epochs.epoch_scores(summaries, name, scorer)
         reduced = (
             None
             if unreduced
@@ -85,7 +86,9 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
         )
         if reduced is None and per_epoch is not None:
             reduced = epochs.reduce(per_epoch, reducer)
-        n = _count(entry, unreduced, reduced, epochs.scored_ids(log.samples, name, scorer))
+        n = c.count(entry.get("scored_samples"))
+        if n is None or unreduced:
+            n = _count(unreduced, reduced, epochs.scored_ids(summaries, name, scorer))
         metrics = c.mapping(entry.get("metrics"), shown, f"results.scores[{name}].metrics")
         stderr = _stderr(metrics, shown)
         cluster_key = files.cluster_key(scorer_spec)
@@ -134,30 +137,26 @@ def _measurements(log: files.Log, shown: str) -> Iterator[Measurement]:
 
 
 def _count(
-    entry: dict[str, Any],
     unreduced: bool,
     reduced: list[tuple[str | None, float]] | None,
     scored: set[str] | None,
 ) -> int | None:
-    """Distinct samples scored: the log's `scored_samples`, except when the run kept its epochs
-    unreduced (then it counts epochs) or does not say; then the samples with a score of any
-    value (a metric of the scorer's own over dict-valued scores has no number per sample), else
-    those with a reduced value."""
-    written = c.count(entry.get("scored_samples"))
-    if written is not None and not unreduced:
-        return written
+    """Distinct samples scored, where the log's `scored_samples` does not say them (the run
+    kept its epochs unreduced, so it counts epochs, or it is not written): the samples with a
+    score of any value (a metric of the scorer's own over dict-valued scores has no number per
+    sample), else those with a reduced value."""
     if scored:
         return len(scored)
     return None if reduced is None or unreduced else len(reduced)
 
 
 def _value_check(
-    value: float | None, scores: list[float], per_epoch: list[epochs.EpochScore] | None
+    value: float | None, scores: list[float], per_epoch: epochs.EpochScores | None
 ) -> tuple[Reason, ...]:
     """The value against the samples: the mean of their reduced scores, or, when the run kept
     its epochs unreduced, of every epoch's score, as Inspect's metric then is."""
     if per_epoch is not None:
-        pooled = [s.score for s in per_epoch]
+        pooled = per_epoch.pooled()
         return c.mismatch(value, c.mean(pooled), f"the mean of its {len(pooled)} epoch scores")
     return c.mismatch(value, c.mean(scores), f"the mean of its {len(scores)} sample scores")
 
@@ -195,7 +194,7 @@ def _flagged(measured: Measurement, incomplete: tuple[Reason, ...], unstarted: i
 def _in_group(
     measured: Measurement,
     ids: frozenset[str] | None,
-    per_epoch: list[epochs.EpochScore] | None,
+    per_epoch: epochs.EpochScores | None,
     reduced: list[tuple[str | None, float]] | None,
     kind: str | None,
     reducer: str,
@@ -221,9 +220,7 @@ def _in_group(
         samples=None if samples is None else tuple(s for s in samples if s.id in ids),
         missing=max(0, len(ids) - len(values)),
         findings=findings,
-        reduction=epochs.reduction(
-            None if per_epoch is None else [s for s in per_epoch if s.sample_id in ids], reducer
-        ),
+        reduction=epochs.reduction(per_epoch, reducer, ids),
     )
 
 

@@ -23,6 +23,11 @@ def value_to_float(value: object) -> float | None:
 
     Any other string counts 0, as in Inspect; non-scalar values (lists, objects) are None.
     """
+    # The values nearly every score has, first: it is called once per sample and scorer.
+    if type(value) is float:
+        return value
+    if type(value) is str and value in _CONSTANTS:
+        return _CONSTANTS[value]
     if isinstance(value, _SCALAR):
         return c.to_float(value)
     if not isinstance(value, str):

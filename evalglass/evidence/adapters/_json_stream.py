@@ -18,6 +18,9 @@ T = TypeVar("T")
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"[0-9.eE+-]*")
+# JSON's whitespace, and the end of the text held (the empty string is in every string).
+_BLANK = " \t\n\r"
+_DELIMITERS = frozenset(",]")
 # From Python 3.13, json names a comma before a closing bracket; earlier, it expects a value.
 _NAMES_TRAILING_COMMA = sys.version_info >= (3, 13)
 _CHUNK = 1 << 20
@@ -31,7 +34,12 @@ class JsonStream:
         self._raw, self._chunk = raw, chunk
         # As json.loads decodes bytes: surrogates written as UTF-8 are let through.
         self._utf8 = codecs.getincrementaldecoder("utf-8")("surrogatepass")
-        self._scan = json.JSONDecoder().raw_decode
+        decoder = json.JSONDecoder()
+        self._scan = decoder.raw_decode
+        # The scanner under raw_decode (JSONDecoder sets it; typeshed does not say so), for the
+        # loop over an array's elements: one call less per element, its StopIteration ("no
+        # value here") taken as raw_decode's error.
+        self._scan_once: Callable[[str, int], tuple[Any, int]] = decoder.scan_once  # type: ignore[attr-defined]
         self._text, self._pos, self._eof = "", 0, False
         # The bytes read before anything was consumed, for `whole`; None once consumed.
         self._head: bytes | None = b""
@@ -99,19 +107,39 @@ class JsonStream:
         if self.peek() == "]":
             self._pos += 1
             return converted
-        scan, space = self._scan, _WHITESPACE.match
+        scan, space, add = self._scan_once, _WHITESPACE.match, converted.append
+        # Twice the longest element so far, up to a chunk: with less than that left of the text
+        # held, more is read first. An element cut off by the end of the text fails the scan,
+        # and each failure builds a JSONDecodeError, which counts the newlines of all the text
+        # held. (An element longer than a chunk is read by value(), within the parse cap.)
+        margin, most = 0, self._chunk
         while True:
             # Most elements lie, with the delimiter after them, inside the text already held.
-            text = self._text
+            text, start = self._text, self._pos
+            if len(text) - start <= margin and not self._eof:
+                self._fill()
+                continue
+            # Whitespace is looked for with the pattern only where there is some (or no text)
+            # beyond the one space json.dumps puts after a comma.
+            blank = text[start : start + 1]
+            if blank == " " and text[start + 1 : start + 2] not in _BLANK:
+                start += 1
+            elif blank in _BLANK:
+                start = space(text, start).end()  # type: ignore[union-attr]
             try:
-                element, end = scan(text, space(text, self._pos).end())  # type: ignore[union-attr]
-            except json.JSONDecodeError:
+                element, end = scan(text, start)
+            except (StopIteration, json.JSONDecodeError):
                 end = len(text)
-            after = space(text, end).end()  # type: ignore[union-attr]
-            if after < len(text) and text[after] in ",]":
+            after = end
+            if text[end : end + 1] not in _DELIMITERS:
+                after = space(text, end).end()  # type: ignore[union-attr]
+            delimiter = text[after : after + 1]
+            if delimiter == "," or delimiter == "]":
+                if 2 * (after - start) > margin:
+                    margin = min(2 * (after - start), most)
                 self._pos = after + 1
-                converted.append(convert(element))
-                if text[after] == "]":
+                add(convert(element))
+                if delimiter == "]":
                     return converted
                 if _NAMES_TRAILING_COMMA:
                     self._after_comma("]", "array")
@@ -212,9 +240,10 @@ class JsonStream:
         text = self._utf8.decode(data, final=self._eof)
         cut = self._pos if self._mark is None else self._mark
         dropped = self._text[:cut]
-        newlines = dropped.count("\n")
-        if newlines:
-            self._line += newlines
+        # Logs written without indent have no newline: finding none is far quicker than
+        # counting none.
+        if "\n" in dropped:
+            self._line += dropped.count("\n")
             self._newline = self._offset + dropped.rfind("\n")
         self._offset += cut
         self._text, self._pos = self._text[cut:] + text, self._pos - cut
