@@ -191,3 +191,12 @@ def case_dataset(config: dict[str, Any], cases: Cases, keys: set[str] | None) ->
         samples=cases.distinct or None,
         fingerprint=fingerprint(keys) if keys is not None else None,
     )
+
+
+def sample_label(row: dict[str, Any]) -> str:
+    """How a row is named in a message: its `testIdx`, else its `id`, else its id's kind."""
+    index = c.integer(row.get("testIdx"))
+    if index is not None:
+        return str(index)
+    given = row.get("id")
+    return str(given) if isinstance(given, str | int | float) else c.kind(given)

@@ -98,3 +98,14 @@ def _provider_names(value: object) -> list[str]:
             for n in _provider_names(value.get(key))
         ]
     return []
+
+
+def contributing(row: dict[str, Any], name: str) -> int:
+    """How many of a row's graded components score the named metric (at least one: a named
+    score with no component of its own stands for one)."""
+    found = sum(
+        1
+        for comp in components(row)
+        if isinstance(comp, dict) and c.section(comp, "assertion").get("metric") == name
+    )
+    return found or 1

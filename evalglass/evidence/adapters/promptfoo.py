@@ -242,7 +242,9 @@ def _named(
     once: bool,
     shown: str,
 ) -> Measurement:
+    from evalglass.evidence.adapters import _promptfoo_graders as graded_by
     from evalglass.evidence.adapters import _promptfoo_runs as runs
+    from evalglass.evidence.adapters._promptfoo_cases import sample_label
     from evalglass.evidence.adapters._promptfoo_cases import scored as score_cases
 
     where = f"namedScores.{name}"
@@ -266,10 +268,10 @@ def _named(
         scores = c.section(row, "namedScores")
         if runs.is_error(row) or name not in scores:
             continue
-        score = c.number(scores[name], shown, f"row {_sample_id(row)} {where}")
+        score = c.number(scores[name], shown, f"row {sample_label(row)} {where}")
         if score is None:
             continue
-        contributing = _contributing(row, name)
+        contributing = graded_by.contributing(row, name)
         # A row's named score is already the weighted mean of its assertions for the metric.
         row_weight = c.number(
             c.section(c.section(row, "gradingResult"), "namedScoreWeights").get(name), shown, where
@@ -308,26 +310,6 @@ def _named(
 
 def _ratio(total: float | None, count: float | None) -> float | None:
     return None if total is None or not count else total / count
-
-
-def _contributing(row: dict[str, Any], name: str) -> int:
-    from evalglass.evidence.adapters import _promptfoo_graders as graded_by
-
-    components = graded_by.components(row)
-    found = sum(
-        1
-        for comp in components
-        if isinstance(comp, dict) and c.section(comp, "assertion").get("metric") == name
-    )
-    return found or 1
-
-
-def _sample_id(row: dict[str, Any]) -> str:
-    index = c.integer(row.get("testIdx"))
-    if index is not None:
-        return str(index)
-    given = row.get("id")
-    return str(given) if isinstance(given, str | int | float) else c.kind(given)
 
 
 # The first line of `-o results.jsonl` is one result row; two of these keys mark it as promptfoo's.
