@@ -38,16 +38,20 @@ def one_line(text: object, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def load_json_file(path: Path, shown: str) -> Any:
-    """Parse a whole JSON file, translating every OS, encoding, syntax and size error.
-    Python-written NaN and Infinity are accepted (and judged later)."""
+def read_whole(path: Path, shown: str) -> bytes:
+    """A whole regular file's bytes, within the size cap; OutputError for any OS or size error."""
     try:
-        data = progress.read_regular(path)
+        return progress.read_regular(path)
     except OSError as exc:
         raise OutputError(shown, f"cannot read: {one_line(exc.strerror or exc)}") from exc
     except _inputs.TooLarge as exc:
         raise OutputError(shown, str(exc)) from exc
-    return parse_json(data, shown)
+
+
+def load_json_file(path: Path, shown: str) -> Any:
+    """Parse a whole JSON file, translating every OS, encoding, syntax and size error.
+    Python-written NaN and Infinity are accepted (and judged later)."""
+    return parse_json(read_whole(path, shown), shown)
 
 
 def load_json_stream(stream: IO[bytes], shown: str, member: str, declared: int) -> Any:

@@ -143,12 +143,7 @@ def _children(node: Any) -> list[Any]:
 def _xml(path: Path, shown: str) -> dict[str, Any]:
     import xml.etree.ElementTree as ET
 
-    try:
-        text = progress.read_regular(path)
-    except OSError as exc:
-        raise OutputError(shown, f"cannot read: {c.one_line(exc.strerror or exc)}") from exc
-    except _inputs.TooLarge as exc:
-        raise OutputError(shown, str(exc)) from exc
+    text = c.read_whole(path, shown)
     # promptfoo declares no document type: one that does may define entities that expand.
     if b"<!DOCTYPE" in text or b"<!ENTITY" in text:
         raise OutputError(shown, "XML with a document type declaration is not read")

@@ -144,10 +144,7 @@ def add_rows(sums: RowSums, rows: Iterable[tuple[int, dict[str, object]]]) -> No
         if seen is not None and seen.epochs and seen.splits(metric, key, number):
             raise OutputError(shown, sql.two_clusters(key, metric), line)
         state.keys.append(key)
-        try:
-            state.scores.append(value)  # type: ignore[arg-type]
-        except TypeError:  # None, into doubles
-            state.add_scores([value])
+        state.add_scores([value])
         sums.unscored = sums.unscored or value is None
         state.numbers.append(number)
         state.add_epochs(None if epoch is None else (epoch,), 1)
